@@ -1,0 +1,30 @@
+/* In-memory memo of loaded kernels: canonical cfg text -> module/function handles and launch
+ * facts. Handles are opaque here (cache/ makes no CUDA calls); the owner unloads them. */
+#ifndef TCJ_CACHE_KERNEL_TABLE_H
+#define TCJ_CACHE_KERNEL_TABLE_H
+
+typedef struct cache_kernel {
+  void *module;   /* CUmodule */
+  void *function; /* CUfunction */
+  int threads, smem_bytes, bm, bn;
+} cache_kernel;
+
+typedef struct cache_kernel_table cache_kernel_table;
+
+/* Called once per stored kernel at destroy, to unload its module. */
+typedef void (*cache_unload_fn)(void *module, void *ctx);
+
+cache_kernel_table *cache_kernel_table_create(cache_unload_fn unload, void *ctx); /* NULL: OOM */
+void cache_kernel_table_destroy(cache_kernel_table *t);                         /* NULL: no-op */
+
+/* 1 and *out when key is present, else 0. Thread-safe; readers do not block each other. */
+int cache_kernel_table_find(cache_kernel_table *t, const char *key, cache_kernel *out);
+
+/* Insert-if-absent. Returns 1 if k was stored, 0 if key was already present (*winner gets
+ * the stored kernel; the caller still owns k and must unload it), -1 when out of memory. */
+int cache_kernel_table_insert(cache_kernel_table *t, const char *key, const cache_kernel *k,
+                              cache_kernel *winner);
+
+int cache_kernel_table_count(cache_kernel_table *t);
+
+#endif

@@ -1,0 +1,126 @@
+/* tcj_create / tcj_destroy: open the driver, bind to a context, read the device caps that
+ * selection needs, and own the kernel memo. */
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/error.h"
+
+static void unload_module(void *module, void *ctx) {
+  tcj_engine *e = ctx;
+  e->cu->cuModuleUnload((CUmodule)module);
+}
+
+tcj_status eng_ctx_enter(tcj_engine *e, int *pushed) {
+  CUcontext cur = NULL;
+  *pushed = 0;
+  CUresult r = e->cu->cuCtxGetCurrent(&cur);
+  if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuCtxGetCurrent");
+  if (cur == e->ctx) return TCJ_SUCCESS;
+  if ((r = e->cu->cuCtxPushCurrent(e->ctx)) != CUDA_SUCCESS) return eng_cuda_error(r, "cuCtxPushCurrent");
+  *pushed = 1;
+  return TCJ_SUCCESS;
+}
+
+void eng_ctx_leave(tcj_engine *e, int pushed) {
+  CUcontext popped;
+  if (pushed) e->cu->cuCtxPopCurrent(&popped);
+}
+
+static tcj_status read_caps(tcj_engine *e) {
+  static const struct { CUdevice_attribute attr; const char *name; } attrs[] = {
+    {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "COMPUTE_CAPABILITY_MAJOR"},
+    {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "COMPUTE_CAPABILITY_MINOR"},
+    {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "MULTIPROCESSOR_COUNT"},
+    {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"},
+  };
+  int v[4];
+  for (int i = 0; i < 4; i++) {
+    CUresult r = e->cu->cuDeviceGetAttribute(&v[i], attrs[i].attr, e->dev);
+    if (r != CUDA_SUCCESS)
+      return eng_set_error(TCJ_ERROR_CUDA, "cuDeviceGetAttribute(%s): %s", attrs[i].name, eng_cuda_error_name(r));
+  }
+  e->caps.sm = 10 * v[0] + v[1];
+  /* wgmma and setmaxnreg exist only on the arch-specific sm_90a target. */
+  e->caps.arch_suffix = e->caps.sm == 90 ? 'a' : 0;
+  e->caps.sm_count = v[2];
+  e->caps.max_smem_optin = v[3];
+  return TCJ_SUCCESS;
+}
+
+static tcj_status bind_context(tcj_engine *e) {
+  CUcontext cur = NULL;
+  CUresult r = e->cu->cuCtxGetCurrent(&cur);
+  if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuCtxGetCurrent");
+  if (cur) {
+    e->ctx = cur;
+    if ((r = e->cu->cuCtxGetDevice(&e->dev)) != CUDA_SUCCESS) return eng_cuda_error(r, "cuCtxGetDevice");
+    return TCJ_SUCCESS;
+  }
+  int count = 0;
+  if ((r = e->cu->cuDeviceGetCount(&count)) != CUDA_SUCCESS) return eng_cuda_error(r, "cuDeviceGetCount");
+  if (count == 0) return eng_set_error(TCJ_ERROR_NO_DEVICE, "the CUDA driver reports no device");
+  if ((r = e->cu->cuDeviceGet(&e->dev, 0)) != CUDA_SUCCESS) return eng_cuda_error(r, "cuDeviceGet");
+  if ((r = e->cu->cuDevicePrimaryCtxRetain(&e->ctx, e->dev)) != CUDA_SUCCESS)
+    return eng_cuda_error(r, "cuDevicePrimaryCtxRetain");
+  e->retained_primary = 1;
+  return TCJ_SUCCESS;
+}
+
+tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
+  if (!out) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine out-pointer is NULL");
+  *out = NULL;
+  tcj_options defaults = {0};
+  if (!opts) opts = &defaults;
+  eng_device_caps forced = {0};
+  if (opts->arch && eng_caps_for_arch(opts->arch, &forced) != 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.arch = \"%s\" is not a known arch (sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a], sm_120[a])", opts->arch);
+  const char *why = NULL;
+  const eng_cuda_api *cu = eng_cuda_load(&why);
+  if (!cu) return eng_set_error(TCJ_ERROR_NO_DEVICE, "%s", why);
+
+  tcj_engine *e = calloc(1, sizeof *e);
+  if (!e) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
+  e->cu = cu;
+  tcj_status st = bind_context(e);
+  if (st != TCJ_SUCCESS) goto fail;
+  if ((st = read_caps(e)) != TCJ_SUCCESS) goto fail;
+  if (opts->arch) {
+    e->caps.sm = forced.sm;
+    e->caps.arch_suffix = forced.arch_suffix;
+  }
+  snprintf(e->arch, sizeof e->arch, "sm_%d%s", e->caps.sm, e->caps.arch_suffix ? "a" : "");
+  e->force_driver_jit = opts->force_driver_jit != 0;
+  e->allow_packing = !opts->disable_packing;
+  const char *log = getenv("TCJ_LOG"), *dump = getenv("TCJ_DUMP_PTX");
+  e->log = log && *log;
+  if (dump && *dump && !(e->dump_dir = strdup(dump))) {
+    st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
+    goto fail;
+  }
+  if (!(e->kernels = cache_kernel_table_create(unload_module, e))) {
+    st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
+    goto fail;
+  }
+  *out = e;
+  return TCJ_SUCCESS;
+fail:
+  tcj_destroy(e);
+  return st;
+}
+
+void tcj_destroy(tcj_engine *e) {
+  if (!e) return;
+  if (e->kernels) {
+    int pushed = 0;
+    /* Modules belong to e->ctx: unload them with it current. */
+    int entered = eng_ctx_enter(e, &pushed) == TCJ_SUCCESS;
+    cache_kernel_table_destroy(e->kernels);
+    if (entered) eng_ctx_leave(e, pushed);
+  }
+  if (e->retained_primary) e->cu->cuDevicePrimaryCtxRelease(e->dev);
+  free(e->dump_dir);
+  free(e);
+}

@@ -1,0 +1,32 @@
+/* The engine object and the helpers its modules share (context entry, kernel build/load).
+ * Private to engine/: the public view is the opaque tcj_engine of tcj.h. */
+#ifndef TCJ_ENG_ENGINE_H
+#define TCJ_ENG_ENGINE_H
+
+#include "cache/kernel_table.h"
+#include "engine/cuda_api.h"
+#include "engine/select.h"
+#include "tcj.h"
+
+struct tcj_engine {
+  const eng_cuda_api *cu;
+  CUcontext ctx;
+  CUdevice dev;
+  int retained_primary; /* ctx is dev's primary context, retained by tcj_create */
+  eng_device_caps caps; /* sm/arch_suffix may come from tcj_options.arch */
+  char arch[16];        /* "sm_90a": the compile target */
+  int force_driver_jit, allow_packing;
+  int log;              /* TCJ_LOG set: one stderr line per compile */
+  char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
+  cache_kernel_table *kernels;
+};
+
+/* Makes e->ctx current on this thread if it is not; *pushed says whether to pop. */
+tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);
+void eng_ctx_leave(tcj_engine *e, int pushed);
+
+/* The loaded kernel for cfg: memo hit, else generate, compile, load and memoise. Needs the
+ * engine's context current. */
+tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out);
+
+#endif

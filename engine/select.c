@@ -1,0 +1,167 @@
+/* Kernel selection: problem + device caps -> plan (cfg + packing). Deterministic and free of
+ * CUDA so that tcj-ptx and the warmup tool select exactly what a device would. */
+#include "engine/select.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Built-in caps for GPU-less selection. SM counts are the flagship part of each arch;
+ * shared memory is cudaDevAttrMaxSharedMemoryPerBlockOptin. */
+static const struct arch_caps {
+  int sm, sm_count, max_smem_optin, has_a; /* has_a: an sm_NNa target exists */
+} arch_table[] = {
+  {80, 108, 166912, 0},  /* A100 */
+  {86, 84, 101376, 0},   /* RTX 3090 / A40 */
+  {87, 16, 166912, 0},   /* Jetson AGX Orin */
+  {89, 128, 101376, 0},  /* RTX 4090 / L40 */
+  {90, 132, 232448, 1},  /* H100 / H200 */
+  {100, 148, 232448, 1}, /* B200 */
+  {120, 170, 101376, 1}, /* RTX 5090 */
+};
+
+int eng_caps_for_arch(const char *arch, eng_device_caps *caps) {
+  int sm = 0, used = 0;
+  if (!arch || sscanf(arch, "sm_%d%n", &sm, &used) != 1 || arch[0] != 's') return -1;
+  int suffix = 0;
+  if (arch[used] == 'a' && arch[used + 1] == '\0') suffix = 'a';
+  else if (arch[used] != '\0') return -1;
+  for (size_t i = 0; i < sizeof arch_table / sizeof *arch_table; i++) {
+    const struct arch_caps *t = &arch_table[i];
+    if (t->sm != sm) continue;
+    if (suffix && !t->has_a) return -1;
+    caps->sm = sm;
+    caps->arch_suffix = suffix;
+    caps->sm_count = t->sm_count;
+    caps->max_smem_optin = t->max_smem_optin;
+    return 0;
+  }
+  return -1;
+}
+
+/* The tile menu, largest first. Warp tiles are 64x64 (large, medium), 32x32 (small) and
+ * 32x32 (skinny: one warp row so a 32-row problem does not idle half the CTA). */
+enum { TILE_LARGE, TILE_MEDIUM, TILE_SMALL, TILE_SKINNY, TILE_COUNT };
+static const struct tile { int bm, bn, warps_m, warps_n; } tiles[TILE_COUNT] = {
+  [TILE_LARGE] = {128, 256, 2, 4},
+  [TILE_MEDIUM] = {128, 128, 2, 2},
+  [TILE_SMALL] = {64, 64, 2, 2},
+  [TILE_SKINNY] = {32, 128, 1, 4},
+};
+
+#define MAX_STAGES 4 /* past four stages the sm80 mainloop gains nothing measurable */
+#define GRID_MAX 2147483647LL /* gridDim.x limit */
+#define PACK_MIN_ELEMS (1LL << 20) /* below this a narrow copy costs less than a packing pass */
+
+/* Elements of a rows x cols operand, saturated (m * k may reach 2^63). */
+static int64_t elems(int64_t rows, int64_t cols) {
+  return cols == 0 ? 0 : rows > INT64_MAX / cols ? INT64_MAX : rows * cols;
+}
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t tile_count(const eng_problem *p, int t) {
+  return ceil_div(p->m, tiles[t].bm) * ceil_div(p->n, tiles[t].bn);
+}
+
+/* Shape heuristic: the biggest tile that still gives every SM work. Large tiles need a full
+ * wave (tiles >= SMs); medium tiles accept half a wave because two CTAs fit per SM; m <= 32
+ * (decode-like) takes the skinny tile; everything else the small tile. */
+static int pick_tile(const eng_problem *p, const eng_device_caps *caps) {
+  if (p->m <= 32) return TILE_SKINNY;
+  if (p->m >= 128 && p->n >= 256 && tile_count(p, TILE_LARGE) >= caps->sm_count) return TILE_LARGE;
+  if (p->m > 64 && tile_count(p, TILE_MEDIUM) >= caps->sm_count / 2) return TILE_MEDIUM;
+  return TILE_SMALL;
+}
+
+static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, int align_a,
+                     int align_b, tcj_kernel_cfg *c) {
+  int es = ptx_elem_size(p->ab);
+  memset(c, 0, sizeof *c);
+  c->recipe = PTX_RECIPE_SM80;
+  c->sm = caps->sm;
+  c->arch_suffix = caps->arch_suffix;
+  c->ab = p->ab;
+  c->c = p->c;
+  c->op_a_t = p->op_a_t;
+  c->op_b_t = p->op_b_t;
+  c->n = p->n;
+  c->k = p->k;
+  c->bm = tiles[t].bm;
+  c->bn = tiles[t].bn;
+  c->bk = 64 / es; /* 64 bytes of K per stage: two 32-byte mma k-steps */
+  c->warps_m = tiles[t].warps_m;
+  c->warps_n = tiles[t].warps_n;
+  c->align_a = align_a;
+  c->align_b = align_b;
+  c->vec_c = p->align_c >= 2 * ptx_elem_size(p->c);
+  c->stages = 2;
+  for (int s = MAX_STAGES; s > 2; s--) {
+    c->stages = s;
+    if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
+    c->stages = 2;
+  }
+}
+
+/* Operand copy width and whether it must be packed first. An operand aligned below 4 bytes
+ * cannot use cp.async at all; a large one below 16 bytes pays more for narrow copies on every
+ * tile than for one packing pass. */
+static tcj_status plan_operand(const char *name, int align, int64_t elems, int allow_packing,
+                               int *copy, int *pack, const char **why) {
+  *pack = 0;
+  *copy = align >= 16 ? 16 : align < 4 ? 4 : align;
+  if (elems == 0) { *copy = 16; return TCJ_SUCCESS; } /* nothing is read */
+  int narrow = align < 4, big = align < 16 && elems > PACK_MIN_ELEMS;
+  if ((narrow || big) && allow_packing) {
+    *pack = 1;
+    *copy = 16;
+  } else if (narrow) {
+    static _Thread_local char msg[160];
+    snprintf(msg, sizeof msg,
+             "operand %s is only %d-byte aligned (pointer or leading dimension) and packing is "
+             "disabled; the sm80 recipe copies at least 4 bytes at a time", name, align);
+    *why = msg;
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  return TCJ_SUCCESS;
+}
+
+tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                      eng_plan *plan, const char **why) {
+  static const char *ok = "";
+  *why = ok;
+  memset(plan, 0, sizeof *plan);
+  if (caps->sm < 80) {
+    *why = "the sm80 recipe needs sm_80 or newer";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  int align_a, align_b;
+  tcj_status st = plan_operand("A", p->align_a, elems(p->m, p->k), allow_packing, &align_a, &plan->pack_a, why);
+  if (st == TCJ_SUCCESS)
+    st = plan_operand("B", p->align_b, elems(p->k, p->n), allow_packing, &align_b, &plan->pack_b, why);
+  if (st != TCJ_SUCCESS) return st;
+
+  /* Preferred tile first, then the others in menu order, so a narrow copy width that does not
+   * divide among a tile's threads falls back to a tile where it does. */
+  int first = pick_tile(p, caps);
+  const char *reason = NULL;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    for (int i = -1; i < TILE_COUNT; i++) {
+      int t = i < 0 ? first : i;
+      if (i == first) continue;
+      fill_cfg(p, caps, t, align_a, align_b, &plan->cfg);
+      if ((reason = tcj_cfg_check(&plan->cfg)) != NULL) continue;
+      if (tcj_cfg_smem_bytes(&plan->cfg) > caps->max_smem_optin) { reason = "shared memory"; continue; }
+      if (tile_count(p, t) > GRID_MAX) {
+        *why = "m * n needs more CTAs than a grid holds (2^31 - 1)";
+        return TCJ_ERROR_NOT_SUPPORTED;
+      }
+      return TCJ_SUCCESS;
+    }
+    /* No tile takes the narrow copies: pack the narrow operands and try again. */
+    if (!allow_packing || (align_a == 16 && align_b == 16)) break;
+    if (align_a < 16 && elems(p->m, p->k) > 0) { plan->pack_a = 1; align_a = 16; }
+    if (align_b < 16 && elems(p->k, p->n) > 0) { plan->pack_b = 1; align_b = 16; }
+  }
+  static _Thread_local char msg[160];
+  snprintf(msg, sizeof msg, "no sm80 config fits this problem: %s", reason ? reason : "?");
+  *why = msg;
+  return TCJ_ERROR_INTERNAL;
+}

@@ -1,0 +1,75 @@
+/* tcj: a runtime JIT GEMM engine for NVIDIA tensor cores.
+ * The one public header. Row-major GEMM through PTX that tcj writes, compiles and caches
+ * at the first call for each problem class. See README.md for a worked example. */
+#ifndef TCJ_H
+#define TCJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TCJ_API __attribute__((visibility("default")))
+#else
+#define TCJ_API
+#endif
+
+typedef struct tcj_engine tcj_engine;
+
+/* X-macro: the status enum, tcj_status_string() and the messages come from one list. */
+#define TCJ_STATUS_LIST(X)                                                        \
+  X(TCJ_SUCCESS, "success")                                                       \
+  X(TCJ_ERROR_INVALID_VALUE, "invalid value")                                     \
+  X(TCJ_ERROR_NOT_SUPPORTED, "not supported")                                     \
+  X(TCJ_ERROR_NO_DEVICE, "no CUDA driver or device")                              \
+  X(TCJ_ERROR_CUDA, "CUDA driver error")                                          \
+  X(TCJ_ERROR_COMPILE, "kernel compilation failed")                               \
+  X(TCJ_ERROR_OUT_OF_MEMORY, "out of memory")                                     \
+  X(TCJ_ERROR_CACHE, "kernel cache error")                                        \
+  X(TCJ_ERROR_INTERNAL, "internal error")
+
+typedef enum tcj_status {
+#define TCJ_STATUS_ENUM(name, msg) name,
+  TCJ_STATUS_LIST(TCJ_STATUS_ENUM)
+#undef TCJ_STATUS_ENUM
+} tcj_status;
+
+typedef enum tcj_dtype { TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_E4M3, TCJ_E5M2, TCJ_S8, TCJ_S32, TCJ_F64 } tcj_dtype;
+typedef enum tcj_op { TCJ_OP_N, TCJ_OP_T } tcj_op;
+
+/* Engine options. Zero-initialise, then set what you need; tcj_create(&e, NULL) uses defaults. */
+typedef struct tcj_options {
+  /* Compile for this arch ("sm_80", "sm_90a", ...) instead of the device's own. NULL: device. */
+  const char *arch;
+  /* Nonzero: never use nvJitLink, compile through the driver's cuLink* API. */
+  int force_driver_jit;
+  /* Nonzero: never pack unaligned operands into scratch; use narrow copies or fail. */
+  int disable_packing;
+} tcj_options;
+
+TCJ_API tcj_status tcj_create(tcj_engine **engine, const tcj_options *opts); /* opts NULL: defaults */
+TCJ_API void tcj_destroy(tcj_engine *engine);                                /* NULL is a no-op */
+TCJ_API const char *tcj_status_string(tcj_status s);
+TCJ_API const char *tcj_last_error(const tcj_engine *engine); /* message of this thread's last failure */
+
+/* Row-major. D = C: C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n].
+   A is m x k (lda >= k) when op_a == N, k x m (lda >= m) when T; B is k x n (ldb >= n) when N,
+   n x k (ldb >= k) when T; C is m x n (ldc >= n). Pointers are device pointers. Accumulation is
+   fp32 for floating types, s32 for s8. beta == 0: C is not read. m, n or k == 0 is valid (k == 0
+   scales C by beta). Asynchronous on `stream`, like cuBLAS.
+   Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, tf32 (f32 data) -> f32,
+   s8 -> s32. tf32 operands may be passed as TCJ_TF32 or TCJ_F32. */
+TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
+                    int64_t m, int64_t n, int64_t k, float alpha,
+                    const void *a, tcj_dtype a_type, int64_t lda,
+                    const void *b, tcj_dtype b_type, int64_t ldb,
+                    float beta, void *c, tcj_dtype c_type, int64_t ldc, CUstream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCJ_H */

@@ -1,0 +1,625 @@
+/* The sm80 recipe: multistage cp.async into XOR-swizzled shared memory, ldmatrix (.trans for
+ * MN-major 16-bit operands) and mma.sync with fp32/s32 accumulators, then a predicated
+ * epilogue straight from registers. Runs on every arch from sm_80 on (Hopper included).
+ * Layout facts (fragment maps, ldmatrix lane addresses, swizzle) live in ptx_layout.c; this
+ * file only arranges them into prologue, mainloop and epilogue. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx_builder.h"
+#include "ptx_layout.h"
+#include "ptx_ops.h"
+#include "ptxgen.h"
+
+enum {
+  MAX_CHUNKS = 32,    /* cp.async per thread per operand per tile */
+  MAX_FRAG_BLOCKS = 8, /* 16-row fragment blocks per warp and operand */
+  MAX_N_FRAGS = 16,   /* n8 fragments per warp */
+  GROUP_M = 8,        /* CTA raster: GROUP_M tile rows walk N together, for L2 reuse */
+};
+
+/* One operand (A or B) of the kernel: its shared-memory tile and how threads fill it. */
+typedef struct operand {
+  int is_b;
+  int k_major;       /* K contiguous in global memory: A with op N, B with op T */
+  int mn_tile;       /* bm or bn */
+  int rows, row_bytes; /* shared tile: K-major rows = mn_tile; MN-major rows = bk */
+  int width, cpr, chunks; /* cp.async bytes, chunks per row, chunks per thread */
+  int smem_off;      /* offset of the tile inside a stage */
+  int check_row, check_col; /* edge predication on rows / on columns of the stored tile */
+  int warp_span;     /* rows of this operand one warp covers (WM or WN) */
+  int blocks;        /* 16-row fragment blocks per warp: warp_span / 16 */
+  ptx_reg base, ld_bytes, step, gptr, mn_t, k_t, mn_limit, warp_base;
+  int mn_limit_imm;  /* baked limit for B (n); A's limit (m) is the runtime register */
+  ptx_reg dst[MAX_CHUNKS];
+  ptx_reg frag_off[MAX_FRAG_BLOCKS];
+} operand;
+
+typedef struct kernel {
+  ptx_builder *b;
+  const tcj_kernel_cfg *cfg;
+  int es, threads, kt_count, kk_count, stage_bytes, wm, wn, ni;
+  ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase;
+  operand op[2];
+  ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
+} kernel;
+
+static int log2i(int x) {
+  int l = 0;
+  while ((1 << l) < x) l++;
+  return l;
+}
+
+static ptx_reg reg32(kernel *k) { return ptx_new(k->b, PTX_B32); }
+static ptx_reg reg64(kernel *k) { return ptx_new(k->b, PTX_B64); }
+
+/* Physical shared offset of (row, byte_col) of a tile: the PTX twin of ptx_swizzled_offset. */
+static ptx_reg emit_swizzle(kernel *k, ptx_reg row, ptx_reg byte_col, int rows, int row_bytes) {
+  ptx_builder *b = k->b;
+  int pb = ptx_panel_bytes(row_bytes);
+  ptx_reg off = reg32(k);
+  if (row_bytes > pb) {
+    ptx_reg panel = reg32(k), within = reg32(k);
+    ptx_ins(b, "shr.u32 %R, %R, %d", panel, byte_col, log2i(pb));
+    ptx_ins(b, "and.b32 %R, %R, %d", within, byte_col, pb - 1);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", off, panel, rows * pb, within);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", off, row, pb, off);
+  } else {
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", off, row, pb, byte_col);
+  }
+  ptx_reg x = reg32(k);
+  ptx_ins(b, "bfe.u32 %R, %R, 7, 3", x, off);
+  ptx_ins(b, "shl.b32 %R, %R, 4", x, x);
+  ptx_ins(b, "xor.b32 %R, %R, %R", off, off, x);
+  return off;
+}
+
+static ptx_reg emit_add_imm(kernel *k, ptx_reg a, int imm) {
+  ptx_reg r = reg32(k);
+  ptx_ins(k->b, "add.u32 %R, %R, %d", r, a, imm);
+  return r;
+}
+
+/* ---- prologue: indices, raster, operand setup ---- */
+
+static void emit_params(kernel *k) {
+  ptx_builder *b = k->b;
+  ptx_entry_begin(b, PTX_GEMM_ENTRY);
+  ptx_entry_param(b, "p_a", ".u64");
+  ptx_entry_param(b, "p_b", ".u64");
+  ptx_entry_param(b, "p_c", ".u64");
+  ptx_entry_param(b, "p_m", ".u32");
+  ptx_entry_param(b, "p_lda", ".u64");
+  ptx_entry_param(b, "p_ldb", ".u64");
+  ptx_entry_param(b, "p_ldc", ".u64");
+  ptx_entry_param(b, "p_alpha", ".f32");
+  ptx_entry_param(b, "p_beta", ".f32");
+  ptx_entry_body(b, k->threads);
+}
+
+static void emit_indices(kernel *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  k->tid = reg32(k);
+  k->lane = reg32(k);
+  k->gid = reg32(k);
+  k->tig = reg32(k);
+  k->m = reg32(k);
+  k->smem = reg32(k);
+  ptx_ins(b, "mov.u32 %R, %%tid.x", k->tid);
+  ptx_ins(b, "and.b32 %R, %R, 31", k->lane, k->tid);
+  ptx_ins(b, "shr.u32 %R, %R, 2", k->gid, k->lane);
+  ptx_ins(b, "and.b32 %R, %R, 3", k->tig, k->lane);
+  ptx_ins(b, "ld.param.u32 %R, [p_m]", k->m);
+  ptx_ins(b, "mov.u32 %R, tcj_smem", k->smem);
+
+  /* Grouped raster over a 1-D grid: GROUP_M tile rows sweep all tile columns together. */
+  int tiles_n = (int)((c->n + c->bn - 1) / c->bn), group_w = GROUP_M * tiles_n;
+  ptx_reg pid = reg32(k), tiles_m = reg32(k), grp = reg32(k), first = reg32(k), size = reg32(k);
+  ptx_reg in_grp = reg32(k), tm = reg32(k), tn = reg32(k);
+  ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
+  ptx_ins(b, "div.u32 %R, %R, %d", grp, pid, group_w);
+  ptx_ins(b, "rem.u32 %R, %R, %d", in_grp, pid, group_w);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", first, grp, GROUP_M);
+  ptx_ins(b, "sub.u32 %R, %R, %R", size, tiles_m, first);
+  ptx_ins(b, "min.u32 %R, %R, %d", size, size, GROUP_M);
+  ptx_ins(b, "rem.u32 %R, %R, %R", tm, in_grp, size);
+  ptx_ins(b, "add.u32 %R, %R, %R", tm, tm, first);
+  ptx_ins(b, "div.u32 %R, %R, %R", tn, in_grp, size);
+  k->m0 = reg32(k);
+  k->n0 = reg32(k);
+  ptx_ins(b, "shl.b32 %R, %R, %d", k->m0, tm, log2i(c->bm));
+  ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, tn, log2i(c->bn));
+}
+
+static void operand_layout(kernel *k, operand *o, int is_b) {
+  const tcj_kernel_cfg *c = k->cfg;
+  memset(o, 0, sizeof *o);
+  o->is_b = is_b;
+  o->k_major = is_b ? c->op_b_t : !c->op_a_t;
+  o->mn_tile = is_b ? c->bn : c->bm;
+  o->rows = o->k_major ? o->mn_tile : c->bk;
+  o->row_bytes = (o->k_major ? c->bk : o->mn_tile) * k->es;
+  o->width = is_b ? c->align_b : c->align_a;
+  o->cpr = o->row_bytes / o->width;
+  o->chunks = o->rows * o->cpr / k->threads;
+  o->smem_off = is_b ? c->bm * c->bk * k->es : 0;
+  int k_edge = c->k % c->bk != 0;
+  int mn_edge = is_b ? c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
+  o->check_row = o->k_major ? mn_edge : k_edge;
+  o->check_col = o->k_major ? k_edge : mn_edge;
+  o->warp_span = is_b ? k->wn : k->wm;
+  o->blocks = o->warp_span / 16;
+  o->mn_limit_imm = (int)c->n;
+}
+
+static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, const char *ld_param, ptx_reg warp_idx) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  if (o->chunks < 1 || o->chunks > MAX_CHUNKS || o->blocks > MAX_FRAG_BLOCKS) {
+    ptx_fail(b, "operand %c: %d copies per thread, %d fragment blocks", o->is_b ? 'B' : 'A', o->chunks, o->blocks);
+    return;
+  }
+  ptx_reg raw = reg64(k), ld = reg64(k);
+  o->base = reg64(k);
+  o->ld_bytes = reg64(k);
+  ptx_ins(b, "ld.param.u64 %R, [%s]", raw, ptr_param);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", o->base, raw);
+  ptx_ins(b, "ld.param.u64 %R, [%s]", ld, ld_param);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", o->ld_bytes, ld, k->es);
+
+  /* This thread's first chunk: (r_t, cb_t) in the stored tile. */
+  ptx_reg r_t = reg32(k), cb_t = reg32(k);
+  ptx_ins(b, "shr.u32 %R, %R, %d", r_t, k->tid, log2i(o->cpr));
+  ptx_ins(b, "and.b32 %R, %R, %d", cb_t, k->tid, o->cpr - 1);
+  ptx_reg mn0 = o->is_b ? k->n0 : k->m0;
+  o->mn_t = reg32(k);
+  o->k_t = reg32(k);
+  ptx_reg col_elems = reg32(k);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", col_elems, cb_t, o->width / k->es);
+  ptx_reg row_idx, col_idx; /* global (row, col) of the chunk in the stored matrix */
+  if (o->k_major) {
+    ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, r_t);
+    ptx_ins(b, "mov.u32 %R, %R", o->k_t, col_elems);
+    row_idx = o->mn_t;
+    col_idx = o->k_t;
+  } else {
+    ptx_ins(b, "mov.u32 %R, %R", o->k_t, r_t);
+    ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, col_elems);
+    row_idx = o->k_t;
+    col_idx = o->mn_t;
+  }
+  ptx_reg row64 = reg64(k), col64 = reg64(k);
+  o->gptr = reg64(k);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", row64, row_idx);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", col64, col_idx, k->es);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, row64, o->ld_bytes, o->base);
+  ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, col64);
+  o->step = reg64(k);
+  if (o->k_major)
+    ptx_ins(b, "mov.u64 %R, %d", o->step, c->bk * k->es);
+  else
+    ptx_ins(b, "mul.lo.u64 %R, %R, %d", o->step, o->ld_bytes, c->bk);
+  o->mn_limit = o->is_b ? (ptx_reg){0, 0} : k->m;
+
+  /* Shared destinations of each chunk, swizzled once here: they do not change per tile. */
+  for (int i = 0; i < o->chunks; i++) {
+    int dr = i * k->threads / o->cpr, dc = i * k->threads % o->cpr;
+    ptx_reg row = emit_add_imm(k, r_t, dr), bc = reg32(k);
+    ptx_ins(b, "add.u32 %R, %R, %d", bc, cb_t, dc);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", bc, bc, o->width);
+    o->dst[i] = emit_swizzle(k, row, bc, o->rows, o->row_bytes);
+  }
+
+  /* ldmatrix lane offsets. K-major: one per kk step (16-row blocks add a constant).
+   * MN-major: one per 16-row block (kk steps add a constant). See ptx_ldmatrix_lane. */
+  o->warp_base = reg32(k);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", o->warp_base, warp_idx, o->warp_span);
+  int ldsm = o->k_major || k->es == 2;
+  if (!ldsm) return; /* scalar fragment loads compute addresses in the mainloop */
+  ptx_reg j = reg32(k), r = reg32(k), mn_hi = reg32(k), k_hi = reg32(k);
+  ptx_ins(b, "shr.u32 %R, %R, 3", j, k->lane);
+  ptx_ins(b, "and.b32 %R, %R, 7", r, k->lane);
+  /* B interleaves (mn_hi = j>>1, k_hi = j&1); A the other way round. */
+  ptx_ins(b, "shr.u32 %R, %R, 1", o->is_b ? mn_hi : k_hi, j);
+  ptx_ins(b, "and.b32 %R, %R, 1", o->is_b ? k_hi : mn_hi, j);
+  int n_off = o->k_major ? k->kk_count : o->blocks;
+  for (int t = 0; t < n_off; t++) {
+    ptx_reg row = reg32(k), bc = reg32(k);
+    if (o->k_major) { /* row = warp_base + 8*mn_hi + r; byte col = t*32 + 16*k_hi */
+      ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", row, mn_hi, r);
+      ptx_ins(b, "add.u32 %R, %R, %R", row, row, o->warp_base);
+      ptx_ins(b, "mad.lo.u32 %R, %R, 16, %d", bc, k_hi, t * PTX_MMA_K_BYTES);
+    } else { /* row (k) = 8*k_hi + r; byte col = (warp_base + t*16 + 8*mn_hi) * 2 */
+      ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", row, k_hi, r);
+      ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", bc, mn_hi, o->warp_base);
+      ptx_ins(b, "add.u32 %R, %R, %d", bc, bc, t * 16);
+      ptx_ins(b, "shl.b32 %R, %R, 1", bc, bc);
+    }
+    o->frag_off[t] = emit_swizzle(k, row, bc, o->rows, o->row_bytes);
+  }
+}
+
+/* ---- global -> shared copies of one K tile ---- */
+
+static void emit_load_operand(kernel *k, operand *o, ptx_reg stage) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  for (int i = 0; i < o->chunks; i++) {
+    int dr = i * k->threads / o->cpr, dc = i * k->threads % o->cpr;
+    int dc_elems = dc * o->width / k->es;
+    ptx_reg src = reg64(k), dst = reg32(k), bytes = {0, 0};
+    if (dr)
+      ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", src, o->ld_bytes, dr, o->gptr);
+    else
+      ptx_ins(b, "mov.u64 %R, %R", src, o->gptr);
+    if (dc) ptx_ins(b, "add.u64 %R, %R, %d", src, src, dc * o->width);
+    if (o->check_row || o->check_col) {
+      bytes = reg32(k);
+      if (o->check_col) { /* bytes left in this row, clamped to [0, width] */
+        ptx_reg idx = reg32(k);
+        if (o->k_major) { /* column = K index */
+          ptx_ins(b, "add.u32 %R, %R, %R", idx, k->kbase, o->k_t);
+          ptx_ins(b, "sub.s32 %R, %lld, %R", bytes, (int64_t)c->k, idx);
+        } else if (o->is_b) { /* column = n index, n baked */
+          ptx_ins(b, "sub.s32 %R, %d, %R", bytes, o->mn_limit_imm, o->mn_t);
+        } else { /* column = m index, runtime */
+          ptx_ins(b, "sub.s32 %R, %R, %R", bytes, o->mn_limit, o->mn_t);
+        }
+        if (dc_elems) ptx_ins(b, "sub.s32 %R, %R, %d", bytes, bytes, dc_elems);
+        ptx_ins(b, "max.s32 %R, %R, 0", bytes, bytes);
+        ptx_ins(b, "mul.lo.u32 %R, %R, %d", bytes, bytes, k->es);
+        ptx_ins(b, "min.u32 %R, %R, %d", bytes, bytes, o->width);
+      } else {
+        ptx_ins(b, "mov.u32 %R, %d", bytes, o->width);
+      }
+      if (o->check_row) {
+        ptx_reg idx = reg32(k), ok = ptx_new(b, PTX_PRED);
+        if (o->k_major) { /* row = mn index */
+          ptx_ins(b, "add.u32 %R, %R, %d", idx, o->mn_t, dr);
+          if (o->is_b)
+            ptx_ins(b, "setp.lt.u32 %R, %R, %d", ok, idx, o->mn_limit_imm);
+          else
+            ptx_ins(b, "setp.lt.u32 %R, %R, %R", ok, idx, o->mn_limit);
+        } else { /* row = K index */
+          ptx_ins(b, "add.u32 %R, %R, %R", idx, k->kbase, o->k_t);
+          ptx_ins(b, "add.u32 %R, %R, %d", idx, idx, dr);
+          ptx_ins(b, "setp.lt.u32 %R, %R, %lld", ok, idx, (int64_t)c->k);
+        }
+        ptx_ins(b, "selp.b32 %R, %R, 0, %R", bytes, bytes, ok);
+      }
+      /* A fully clipped chunk reads nothing, but keep its address inside the matrix anyway. */
+      ptx_reg none = ptx_new(b, PTX_PRED);
+      ptx_ins(b, "setp.eq.u32 %R, %R, 0", none, bytes);
+      ptx_ins(b, "selp.b64 %R, %R, %R, %R", src, o->base, src, none);
+    }
+    ptx_ins(b, "add.u32 %R, %R, %R", dst, stage, o->dst[i]);
+    ptx_cp_async(b, o->width, dst, o->smem_off, src, bytes);
+  }
+  ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, o->step);
+}
+
+static void emit_load_tile(kernel *k, ptx_reg stage) {
+  emit_load_operand(k, &k->op[0], stage);
+  emit_load_operand(k, &k->op[1], stage);
+  ptx_ins(k->b, "add.u32 %R, %R, %d", k->kbase, k->kbase, k->cfg->bk);
+}
+
+/* ---- mainloop: fragments from shared memory, mma ---- */
+
+/* Fragments of one operand for K step kk: A: blocks x 4 registers; B: 2*blocks n8 fragments x 2. */
+static void emit_fragments(kernel *k, operand *o, ptx_reg stage, int kk, ptx_reg *frag) {
+  ptx_builder *b = k->b;
+  if (o->k_major || k->es == 2) {
+    int pb = ptx_panel_bytes(o->row_bytes);
+    for (int g = 0; g < o->blocks; g++) {
+      ptx_reg addr = reg32(k);
+      int imm = o->smem_off;
+      if (o->k_major) {
+        ptx_ins(b, "add.u32 %R, %R, %R", addr, stage, o->frag_off[kk]);
+        imm += g * 16 * o->row_bytes;
+      } else {
+        ptx_ins(b, "add.u32 %R, %R, %R", addr, stage, o->frag_off[g]);
+        imm += kk * 16 * pb;
+      }
+      ptx_ldmatrix_x4(b, !o->k_major, frag + 4 * g, addr, imm);
+    }
+    return;
+  }
+  /* MN-major tf32 / s8: ldmatrix.trans moves 16-bit elements only, so gather each element of
+   * the fragment with a scalar shared load (the slow path of these layouts). */
+  int epr = 4 / k->es, regs = o->is_b ? 2 : 4, frags = o->is_b ? 2 * o->blocks : o->blocks;
+  for (int f = 0; f < frags; f++)
+    for (int r = 0; r < regs; r++) {
+      ptx_reg out = frag[f * (o->is_b ? 2 : 4) + r];
+      for (int e = 0; e < epr; e++) {
+        /* Lane-independent part of the coordinate from the layout algebra at lane 0. */
+        ptx_coord c0 = o->is_b ? ptx_mma_b_coord(k->cfg->ab, 0, r, e) : ptx_mma_a_coord(k->cfg->ab, 0, r, e);
+        int k_in = o->is_b ? c0.row : c0.col, mn_in = o->is_b ? c0.col : c0.row;
+        ptx_reg row = reg32(k), bc = reg32(k), addr = reg32(k), v = reg32(k);
+        /* k = kk*(32/es) + tig*(4/es) + k_in; mn = warp_base + f*(A:16, B:8) + gid + mn_in */
+        ptx_ins(b, "mad.lo.u32 %R, %R, %d, %d", row, k->tig, epr, kk * PTX_MMA_K_BYTES / k->es + k_in);
+        ptx_ins(b, "add.u32 %R, %R, %R", bc, o->warp_base, k->gid);
+        ptx_ins(b, "add.u32 %R, %R, %d", bc, bc, f * (o->is_b ? 8 : 16) + mn_in);
+        ptx_ins(b, "mul.lo.u32 %R, %R, %d", bc, bc, k->es);
+        ptx_reg off = emit_swizzle(k, row, bc, o->rows, o->row_bytes);
+        ptx_ins(b, "add.u32 %R, %R, %R", addr, stage, off);
+        if (epr == 1) {
+          ptx_ld(b, PTX_SHARED, 4, out, addr, o->smem_off);
+        } else {
+          ptx_ld(b, PTX_SHARED, 1, v, addr, o->smem_off);
+          if (e == 0)
+            ptx_ins(b, "mov.b32 %R, %R", out, v);
+          else
+            ptx_ins(b, "bfi.b32 %R, %R, %R, %d, 8", out, v, out, 8 * e);
+        }
+      }
+    }
+}
+
+static void emit_compute_stage(kernel *k, ptx_reg stage) {
+  operand *a = &k->op[0], *bo = &k->op[1];
+  ptx_reg fa[MAX_FRAG_BLOCKS * 4], fb[MAX_N_FRAGS * 2];
+  for (int kk = 0; kk < k->kk_count; kk++) {
+    for (int i = 0; i < a->blocks * 4; i++) fa[i] = reg32(k);
+    for (int i = 0; i < k->ni * 2; i++) fb[i] = reg32(k);
+    emit_fragments(k, a, stage, kk, fa);
+    emit_fragments(k, bo, stage, kk, fb);
+    for (int g = 0; g < a->blocks; g++)
+      for (int nf = 0; nf < k->ni; nf++)
+        ptx_mma_sync(k->b, k->cfg->ab, k->acc[g][nf], fa + 4 * g, fb + 2 * nf, k->acc[g][nf]);
+  }
+}
+
+static void emit_advance_stage(kernel *k, ptx_reg stage) {
+  ptx_builder *b = k->b;
+  ptx_reg end = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "add.u32 %R, %R, %d", stage, stage, k->stage_bytes);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %d", end, stage, k->stage_bytes * k->cfg->stages);
+  ptx_ins(b, "selp.b32 %R, 0, %R, %R", stage, stage, end);
+}
+
+static void emit_mainloop(kernel *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  int s = c->stages;
+  ptx_reg_class acc_cls = ptx_mma_acc_class(c->ab);
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int nf = 0; nf < k->ni; nf++)
+      for (int r = 0; r < 4; r++) {
+        k->acc[g][nf][r] = ptx_new(b, acc_cls);
+        ptx_ins(b, acc_cls == PTX_F32 ? "mov.f32 %R, 0f00000000" : "mov.b32 %R, 0", k->acc[g][nf][r]);
+      }
+  if (k->kt_count == 0) return; /* k == 0: C = beta * C */
+
+  /* Stage registers hold byte offsets from the start of shared memory; tcj_smem is added at
+   * the uses as part of the address. Loads run s-1 tiles ahead of compute. */
+  ptx_reg load_stage = reg32(k), comp_stage = reg32(k), kt = reg32(k), ls = reg32(k), cs = reg32(k);
+  for (int t = 0; t < s - 1; t++) {
+    if (t < k->kt_count) {
+      ptx_ins(b, "add.u32 %R, %R, %d", ls, k->smem, t * k->stage_bytes);
+      emit_load_tile(k, ls);
+    }
+    ptx_cp_async_commit(b);
+  }
+  ptx_ins(b, "mov.u32 %R, %d", load_stage, (s - 1) * k->stage_bytes);
+  ptx_ins(b, "mov.u32 %R, 0", comp_stage);
+  ptx_ins(b, "mov.u32 %R, 0", kt);
+  int loop = ptx_new_label(b), skip = ptx_new_label(b);
+  ptx_label(b, loop);
+  ptx_cp_async_wait(b, s - 2);
+  ptx_bar_sync(b);
+  /* Refill the stage computed in the previous iteration: every warp has passed the barrier. */
+  if (k->kt_count > s - 1) { /* else the prologue already loaded every tile */
+    ptx_reg more = ptx_new(b, PTX_PRED);
+    ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kt, k->kt_count - (s - 1));
+    ptx_ins_if(b, more, 1, "bra.uni %L", skip);
+    ptx_ins(b, "add.u32 %R, %R, %R", ls, k->smem, load_stage);
+    emit_load_tile(k, ls);
+    ptx_label(b, skip);
+  }
+  ptx_cp_async_commit(b);
+  emit_advance_stage(k, load_stage);
+  ptx_ins(b, "add.u32 %R, %R, %R", cs, k->smem, comp_stage);
+  emit_compute_stage(k, cs);
+  emit_advance_stage(k, comp_stage);
+  ptx_ins(b, "add.u32 %R, %R, 1", kt, kt);
+  ptx_reg again = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %d", again, kt, k->kt_count);
+  ptx_ins_if(b, again, 0, "bra.uni %L", loop);
+}
+
+/* ---- epilogue: D = alpha * acc + beta * C, converted and stored from registers ---- */
+
+/* Scales one accumulator (f32, or s32 through f64 so integer results stay exact) into an
+ * f32/s32 register ready for storing; c_in is the old C value or 0 when beta is 0. */
+static ptx_reg emit_scale(kernel *k, ptx_reg acc, ptx_reg c_in, ptx_reg alpha, ptx_reg beta) {
+  ptx_builder *b = k->b;
+  if (k->cfg->ab == PTX_E_S8) {
+    ptx_reg x = ptx_new(b, PTX_F64), y = ptx_new(b, PTX_F64), out = reg32(k);
+    ptx_ins(b, "cvt.rn.f64.s32 %R, %R", x, acc);
+    ptx_ins(b, "cvt.rn.f64.s32 %R, %R", y, c_in);
+    ptx_ins(b, "mul.f64 %R, %R, %R", x, x, alpha);
+    ptx_ins(b, "fma.rn.f64 %R, %R, %R, %R", x, y, beta, x);
+    ptx_ins(b, "cvt.rni.sat.s32.f64 %R, %R", out, x);
+    return out;
+  }
+  ptx_reg x = ptx_new(b, PTX_F32);
+  ptx_ins(b, "mul.f32 %R, %R, %R", x, acc, alpha);
+  ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", x, c_in, beta, x);
+  return x;
+}
+
+/* Type spellings of C in global memory: 32-bit C lives in .f32 / .b32 registers, 16-bit C is
+ * loaded as .b16 and widened to f32. */
+static ptx_reg new_c_value(kernel *k) {
+  return ptx_new(k->b, k->cfg->c == PTX_E_S32 ? PTX_B32 : PTX_F32);
+}
+
+/* Loads `count` (1 or 2) adjacent elements of C at addr+imm as f32/s32 values, or zeros when
+ * the guard is off (beta == 0 or out of bounds: C is not read). */
+static void emit_load_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg out[2]) {
+  ptx_builder *b = k->b;
+  ptx_elem ce = k->cfg->c;
+  const char *t32 = ce == PTX_E_S32 ? "b32" : "f32";
+  for (int e = 0; e < count; e++) {
+    out[e] = new_c_value(k);
+    ptx_ins(b, ce == PTX_E_S32 ? "mov.b32 %R, 0" : "mov.f32 %R, 0f00000000", out[e]);
+  }
+  if (ptx_elem_size(ce) == 4) {
+    if (count == 2)
+      ptx_ins_if(b, guard, 0, "ld.global.v2.%s {%R, %R}, [%R+%d]", t32, out[0], out[1], addr, imm);
+    else
+      ptx_ins_if(b, guard, 0, "ld.global.%s %R, [%R+%d]", t32, out[0], addr, imm);
+    return;
+  }
+  ptx_reg h[2] = {ptx_new(b, PTX_B16), ptx_new(b, PTX_B16)};
+  if (count == 2) {
+    ptx_reg w = reg32(k);
+    ptx_ins(b, "mov.b32 %R, 0", w);
+    ptx_ins_if(b, guard, 0, "ld.global.b32 %R, [%R+%d]", w, addr, imm);
+    ptx_ins(b, "mov.b32 {%R, %R}, %R", h[0], h[1], w);
+  } else {
+    ptx_ins(b, "mov.b16 %R, 0", h[0]);
+    ptx_ins_if(b, guard, 0, "ld.global.b16 %R, [%R+%d]", h[0], addr, imm);
+  }
+  for (int e = 0; e < count; e++) ptx_cvt_to_f32(b, ce, out[e], h[e]);
+}
+
+static void emit_store_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg v[2]) {
+  ptx_builder *b = k->b;
+  ptx_elem ce = k->cfg->c;
+  const char *t32 = ce == PTX_E_S32 ? "b32" : "f32";
+  if (ptx_elem_size(ce) == 4) {
+    if (count == 2)
+      ptx_ins_if(b, guard, 0, "st.global.v2.%s [%R+%d], {%R, %R}", t32, addr, imm, v[0], v[1]);
+    else
+      ptx_ins_if(b, guard, 0, "st.global.%s [%R+%d], %R", t32, addr, imm, v[0]);
+    return;
+  }
+  ptx_reg h[2] = {ptx_new(b, PTX_B16), ptx_new(b, PTX_B16)};
+  for (int e = 0; e < count; e++) ptx_cvt_from_f32(b, ce, h[e], v[e]);
+  if (count == 2) {
+    ptx_reg w = reg32(k);
+    ptx_ins(b, "mov.b32 %R, {%R, %R}", w, h[0], h[1]);
+    ptx_ins_if(b, guard, 0, "st.global.b32 [%R+%d], %R", addr, imm, w);
+  } else {
+    ptx_ins_if(b, guard, 0, "st.global.b16 [%R+%d], %R", addr, imm, h[0]);
+  }
+}
+
+static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  int cs = ptx_elem_size(c->c), s32 = c->ab == PTX_E_S8;
+  ptx_reg alpha = ptx_new(b, PTX_F32), beta = ptx_new(b, PTX_F32), raw = reg64(k), cbase = reg64(k);
+  ptx_reg ldc = reg64(k), ldc_bytes = reg64(k), use_c = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", alpha);
+  ptx_ins(b, "ld.param.f32 %R, [p_beta]", beta);
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", use_c, beta);
+  ptx_ins(b, "ld.param.u64 %R, [p_c]", raw);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", cbase, raw);
+  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", ldc);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", ldc_bytes, ldc, cs);
+  ptx_reg al = alpha, be = beta;
+  if (s32) {
+    al = ptx_new(b, PTX_F64);
+    be = ptx_new(b, PTX_F64);
+    ptx_ins(b, "cvt.f64.f32 %R, %R", al, alpha);
+    ptx_ins(b, "cvt.f64.f32 %R, %R", be, beta);
+  }
+  /* This thread's first column and first row (mma C fragment: row gid, columns 2*tig, +1). */
+  ptx_reg col0 = reg32(k), row0 = reg32(k), t = reg32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", col0, warp_n, k->wn, k->n0);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col0, k->tig, col0);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row0, warp_m, k->wm, k->m0);
+  ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
+  ptx_reg colbytes = reg64(k);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", colbytes, col0, cs);
+  int n_edge = c->n % c->bn != 0, pair = c->vec_c && c->n % 2 == 0;
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int h = 0; h < 2; h++) {
+      ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), rowptr = reg64(k), r64 = reg64(k);
+      ptx_ins(b, "add.u32 %R, %R, %d", row, row0, g * 16 + 8 * h);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, row, k->m);
+      ptx_ins(b, "cvt.u64.u32 %R, %R", r64, row);
+      ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", rowptr, r64, ldc_bytes, cbase);
+      ptx_ins(b, "add.u64 %R, %R, %R", rowptr, rowptr, colbytes);
+      for (int nf = 0; nf < k->ni; nf++) {
+        ptx_reg ok[2];
+        for (int e = 0; e < 2; e++) {
+          ok[e] = row_ok;
+          if (n_edge && !(pair && e == 1)) {
+            ok[e] = ptx_new(b, PTX_PRED);
+            ptx_ins(b, "add.u32 %R, %R, %d", t, col0, nf * 8 + e);
+            ptx_ins(b, "setp.lt.and.u32 %R, %R, %d, %R", ok[e], t, (int)c->n, row_ok);
+          }
+        }
+        /* Two adjacent columns: one vector access when C's rows allow it, else one each. */
+        int per = pair ? 2 : 1;
+        for (int e0 = 0; e0 < 2; e0 += per) {
+          ptx_reg ld_ok = ptx_new(b, PTX_PRED), cin[2], out[2];
+          int imm = nf * 8 * cs + e0 * cs;
+          ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok[e0], use_c);
+          emit_load_c(k, rowptr, imm, ld_ok, per, cin);
+          for (int e = 0; e < per; e++) out[e] = emit_scale(k, k->acc[g][nf][2 * h + e0 + e], cin[e], al, be);
+          emit_store_c(k, rowptr, imm, ok[e0], per, out);
+        }
+      }
+    }
+}
+
+int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
+  const char *why = tcj_cfg_check(cfg);
+  if (why) {
+    snprintf(err, err_size, "invalid kernel config: %s", why);
+    return -1;
+  }
+  ptx_builder b;
+  ptx_init(&b);
+  kernel k;
+  memset(&k, 0, sizeof k);
+  k.b = &b;
+  k.cfg = cfg;
+  k.es = ptx_elem_size(cfg->ab);
+  k.threads = tcj_cfg_threads(cfg);
+  k.kt_count = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
+  k.kk_count = cfg->bk * k.es / PTX_MMA_K_BYTES;
+  k.stage_bytes = (cfg->bm + cfg->bn) * cfg->bk * k.es;
+  k.wm = cfg->bm / cfg->warps_m;
+  k.wn = cfg->bn / cfg->warps_n;
+  k.ni = k.wn / 8;
+  if (k.wm / 16 > MAX_FRAG_BLOCKS || k.ni > MAX_N_FRAGS) {
+    snprintf(err, err_size, "warp tile %dx%d too large", k.wm, k.wn);
+    return -1;
+  }
+
+  ptx_module_header(&b, cfg->sm, cfg->arch_suffix);
+  ptx_text(&b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
+  emit_params(&k);
+  emit_indices(&k);
+  ptx_reg warp = reg32(&k), warp_m = reg32(&k), warp_n = reg32(&k);
+  ptx_ins(&b, "shr.u32 %R, %R, 5", warp, k.tid);
+  ptx_ins(&b, "and.b32 %R, %R, %d", warp_m, warp, cfg->warps_m - 1);
+  ptx_ins(&b, "shr.u32 %R, %R, %d", warp_n, warp, log2i(cfg->warps_m));
+  operand_layout(&k, &k.op[0], 0);
+  operand_layout(&k, &k.op[1], 1);
+  k.kbase = reg32(&k);
+  ptx_ins(&b, "mov.u32 %R, 0", k.kbase);
+  emit_operand_setup(&k, &k.op[0], "p_a", "p_lda", warp_m);
+  emit_operand_setup(&k, &k.op[1], "p_b", "p_ldb", warp_n);
+  emit_mainloop(&k);
+  emit_epilogue(&k, warp_m, warp_n);
+  ptx_ins(&b, "ret");
+  if (ptx_finish(&b) != 0) {
+    snprintf(err, err_size, "ptx generation failed: %s", b.error);
+    ptx_free(&b);
+    return -1;
+  }
+  *ptx = b.buf;
+  *len = b.len;
+  return 0;
+}

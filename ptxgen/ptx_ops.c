@@ -1,0 +1,88 @@
+/* Instruction families of the tensor-core recipes; see ptx_ops.h. */
+#include "ptx_ops.h"
+
+/* mma.sync shapes by operand type (PTX ISA 9.7.13.4): every shape reads 32 bytes of K. */
+static const struct { ptx_elem ab; const char *spelling; } mma_table[] = {
+  {PTX_E_F16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
+  {PTX_E_BF16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
+  {PTX_E_TF32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
+  {PTX_E_S8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
+};
+
+ptx_reg_class ptx_mma_acc_class(ptx_elem ab) { return ab == PTX_E_S8 ? PTX_B32 : PTX_F32; }
+
+void ptx_mma_sync(ptx_builder *b, ptx_elem ab, const ptx_reg d[4], const ptx_reg a[4],
+                  const ptx_reg bb[2], const ptx_reg c[4]) {
+  for (size_t i = 0; i < sizeof mma_table / sizeof mma_table[0]; i++)
+    if (mma_table[i].ab == ab) {
+      ptx_ins(b, "%s {%R, %R, %R, %R}, {%R, %R, %R, %R}, {%R, %R}, {%R, %R, %R, %R}", mma_table[i].spelling,
+              d[0], d[1], d[2], d[3], a[0], a[1], a[2], a[3], bb[0], bb[1], c[0], c[1], c[2], c[3]);
+      return;
+    }
+  ptx_fail(b, "no mma.sync shape for operand type %s", ptx_elem_name(ab));
+}
+
+void ptx_ldmatrix_x4(ptx_builder *b, int trans, const ptx_reg r[4], ptx_reg addr, int imm) {
+  ptx_ins(b, "ldmatrix.sync.aligned.m8n8.x4%s.shared.b16 {%R, %R, %R, %R}, [%R+%d]", trans ? ".trans" : "",
+          r[0], r[1], r[2], r[3], addr, imm);
+}
+
+void ptx_cp_async(ptx_builder *b, int width, ptx_reg dst, int dst_imm, ptx_reg src, ptx_reg src_bytes) {
+  /* .cg (L2 only) exists for 16-byte copies alone; narrower copies must use .ca. */
+  const char *cache = width == 16 ? "cg" : "ca";
+  if (width != 4 && width != 8 && width != 16) { ptx_fail(b, "cp.async width %d", width); return; }
+  if (src_bytes.id)
+    ptx_ins(b, "cp.async.%s.shared.global [%R+%d], [%R], %d, %R", cache, dst, dst_imm, src, width, src_bytes);
+  else
+    ptx_ins(b, "cp.async.%s.shared.global [%R+%d], [%R], %d", cache, dst, dst_imm, src, width);
+}
+
+void ptx_cp_async_commit(ptx_builder *b) { ptx_ins(b, "cp.async.commit_group"); }
+void ptx_cp_async_wait(ptx_builder *b, int pending) { ptx_ins(b, "cp.async.wait_group %d", pending); }
+void ptx_bar_sync(ptx_builder *b) { ptx_ins(b, "bar.sync 0"); }
+
+static const char *space_name(ptx_space sp) { return sp == PTX_SHARED ? "shared" : "global"; }
+
+static const char *mem_type(ptx_builder *b, int bytes) {
+  switch (bytes) {
+  case 1: return "u8";
+  case 2: return "b16";
+  case 4: return "b32";
+  case 8: return "b64";
+  }
+  ptx_fail(b, "no memory type of %d bytes", bytes);
+  return "b32";
+}
+
+void ptx_ld(ptx_builder *b, ptx_space sp, int bytes, ptx_reg dst, ptx_reg addr, int imm) {
+  ptx_ins(b, "ld.%s.%s %R, [%R+%d]", space_name(sp), mem_type(b, bytes), dst, addr, imm);
+}
+
+void ptx_st(ptx_builder *b, ptx_space sp, int bytes, ptx_reg addr, int imm, ptx_reg src) {
+  ptx_ins(b, "st.%s.%s [%R+%d], %R", space_name(sp), mem_type(b, bytes), addr, imm, src);
+}
+
+void ptx_cvt_to_f32(ptx_builder *b, ptx_elem e, ptx_reg dst, ptx_reg src) {
+  switch (e) {
+  case PTX_E_F16: ptx_ins(b, "cvt.f32.f16 %R, %R", dst, src); break;
+  case PTX_E_BF16: {
+    /* bf16 is the top half of an f32: widen by shifting (cvt.f32.bf16 needs sm_90). */
+    ptx_reg t = ptx_new(b, PTX_B32);
+    ptx_ins(b, "cvt.u32.u16 %R, %R", t, src);
+    ptx_ins(b, "shl.b32 %R, %R, 16", t, t);
+    ptx_ins(b, "mov.b32 %R, %R", dst, t);
+    break;
+  }
+  case PTX_E_F32: ptx_ins(b, "mov.b32 %R, %R", dst, src); break;
+  default: ptx_fail(b, "no conversion from %s to f32", ptx_elem_name(e));
+  }
+}
+
+void ptx_cvt_from_f32(ptx_builder *b, ptx_elem e, ptx_reg dst, ptx_reg src) {
+  switch (e) {
+  case PTX_E_F16: ptx_ins(b, "cvt.rn.f16.f32 %R, %R", dst, src); break;
+  case PTX_E_BF16: ptx_ins(b, "cvt.rn.bf16.f32 %R, %R", dst, src); break;
+  case PTX_E_F32: ptx_ins(b, "mov.b32 %R, %R", dst, src); break;
+  default: ptx_fail(b, "no conversion from f32 to %s", ptx_elem_name(e));
+  }
+}

@@ -1,0 +1,975 @@
+/* GPU correctness of tcj_gemm through the public API only: results against a host fp64
+ * reference and against cuBLAS for every supported dtype pair, op pair and alignment class,
+ * with poisoned outputs and sentinels around C. Without a GPU it prints SKIP and exits 0. */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "tcj.h"
+
+/* Host reference cost per case, in multiply-adds; above it only a sample of rows is checked
+ * against the host (cuBLAS still checks every element). */
+#define REF_MAC_BUDGET 300000000.0
+#define GUARD_BYTES 256  /* sentinel bytes after the last row of C */
+#define SENTINEL 0xA5    /* byte pattern around C: padding columns, offset prefix, guard */
+#define CASES_PER_DTYPE 36
+#define MSG_SIZE 1024
+
+/* ---- dtypes ---------------------------------------------------------------------------- */
+
+typedef struct dt_pair {
+  const char *name;
+  tcj_dtype ab;     /* storage of A and B (tf32 data is stored as f32) */
+  tcj_dtype ab_api; /* type passed to tcj_gemm */
+  tcj_dtype c;
+  double bound; /* relative Frobenius error; 0: exact */
+} dt_pair;
+
+enum { P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_TF32_F32, P_S8_S32, P_COUNT };
+
+static const dt_pair PAIRS[P_COUNT] = {
+    [P_F16_F16] = {"f16->f16", TCJ_F16, TCJ_F16, TCJ_F16, 2e-3},
+    [P_F16_F32] = {"f16->f32", TCJ_F16, TCJ_F16, TCJ_F32, 1e-4},
+    [P_BF16_BF16] = {"bf16->bf16", TCJ_BF16, TCJ_BF16, TCJ_BF16, 1e-2},
+    [P_BF16_F32] = {"bf16->f32", TCJ_BF16, TCJ_BF16, TCJ_F32, 1e-4},
+    [P_F16_BF16] = {"f16->bf16", TCJ_F16, TCJ_F16, TCJ_BF16, 1e-2},
+    [P_TF32_F32] = {"tf32->f32", TCJ_F32, TCJ_TF32, TCJ_F32, 1e-2},
+    [P_S8_S32] = {"s8->s32", TCJ_S8, TCJ_S8, TCJ_S32, 0},
+};
+
+static size_t esize(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: case TCJ_BF16: return 2;
+  case TCJ_F32: case TCJ_TF32: case TCJ_S32: return 4;
+  case TCJ_S8: return 1;
+  default: return 0;
+  }
+}
+
+static const char *dtype_name(tcj_dtype t) {
+  static const char *names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+static uint16_t f32_to_f16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000, ax = x & 0x7fffffff;
+  if (ax >= 0x7f800000) return (uint16_t)(sign | 0x7c00 | (ax > 0x7f800000 ? 0x200 : 0));
+  if (ax >= 0x477ff000) return (uint16_t)(sign | 0x7c00); /* rounds to infinity */
+  if (ax < 0x38800000) { /* below 2^-14: subnormal half, unit 2^-24; scaling is exact */
+    float a;
+    memcpy(&a, &ax, 4);
+    return (uint16_t)(sign | (uint32_t)lrintf(a * 16777216.0f));
+  }
+  uint32_t h = (((ax >> 23) - 112) << 10) | ((ax & 0x7fffff) >> 13), rem = ax & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+  return (uint16_t)(sign | h);
+}
+
+static float f16_to_f32(uint16_t h) {
+  uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float v = e == 0 ? ldexpf((float)m, -24)
+            : e == 31 ? (m ? NAN : INFINITY)
+                      : ldexpf((float)(m | 0x400), (int)e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t f32_to_bf16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffff) > 0x7f800000) return 0x7fc0;
+  x += 0x7fff + ((x >> 16) & 1);
+  return (uint16_t)(x >> 16);
+}
+
+static float bf16_to_f32(uint16_t h) {
+  uint32_t x = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+/* Stores v (rounded to nearest even) as element i of a buffer of type t. */
+static void put(tcj_dtype t, void *buf, size_t i, double v) {
+  switch (t) {
+  case TCJ_F16: ((uint16_t *)buf)[i] = f32_to_f16((float)v); break;
+  case TCJ_BF16: ((uint16_t *)buf)[i] = f32_to_bf16((float)v); break;
+  case TCJ_F32: case TCJ_TF32: ((float *)buf)[i] = (float)v; break;
+  case TCJ_S8: ((int8_t *)buf)[i] = (int8_t)lrint(v); break;
+  case TCJ_S32: ((int32_t *)buf)[i] = (int32_t)llrint(v); break;
+  default: break;
+  }
+}
+
+static double get(tcj_dtype t, const void *buf, size_t i) {
+  switch (t) {
+  case TCJ_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
+  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
+  case TCJ_F32: case TCJ_TF32: return ((const float *)buf)[i];
+  case TCJ_S8: return ((const int8_t *)buf)[i];
+  case TCJ_S32: return ((const int32_t *)buf)[i];
+  default: return NAN;
+  }
+}
+
+/* NaN bit patterns (0x7fffffff for s32): left in C when beta == 0, so that an element the
+ * kernel never wrote is caught; also the padding of A and B, which must never reach D. */
+static void put_poison(tcj_dtype t, void *buf, size_t i) {
+  switch (t) {
+  case TCJ_F16: case TCJ_BF16: ((uint16_t *)buf)[i] = 0xFFFF; break;
+  case TCJ_F32: case TCJ_TF32: { uint32_t p = 0x7FC00000; memcpy((uint32_t *)buf + i, &p, 4); break; }
+  case TCJ_S8: ((int8_t *)buf)[i] = 127; break;
+  case TCJ_S32: ((int32_t *)buf)[i] = 0x7fffffff; break;
+  default: break;
+  }
+}
+
+static int is_poison(tcj_dtype t, const void *buf, size_t i) {
+  switch (t) {
+  case TCJ_F16: case TCJ_BF16: return ((const uint16_t *)buf)[i] == 0xFFFF;
+  case TCJ_F32: case TCJ_TF32: { uint32_t p; memcpy(&p, (const uint32_t *)buf + i, 4); return p == 0x7FC00000; }
+  case TCJ_S32: return ((const int32_t *)buf)[i] == 0x7fffffff;
+  default: return 0;
+  }
+}
+
+/* ---- random numbers (splitmix64: seeded per case, reproducible) ------------------------- */
+
+typedef struct rng { uint64_t s; } rng;
+
+static uint64_t rng_next(rng *r) {
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static double rng_sym(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-52 - 1.0; }
+static int64_t rng_int(rng *r, int64_t lo, int64_t hi) {
+  return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
+}
+
+static void fill_random(tcj_dtype t, void *buf, size_t i, rng *r) {
+  if (t == TCJ_S8) put(t, buf, i, (double)rng_int(r, -8, 8));
+  else if (t == TCJ_S32) put(t, buf, i, (double)rng_int(r, -1000, 1000));
+  else put(t, buf, i, rng_sym(r));
+}
+
+/* ---- cases ------------------------------------------------------------------------------ */
+
+typedef enum align_class { AL_PACKED, AL_ALIGNED16, AL_ODD_LD, AL_OFFSET, AL_COUNT } align_class;
+static const char *ALIGN_NAMES[AL_COUNT] = {"packed", "aligned16", "odd-ld", "base+1"};
+
+typedef struct gemm_case {
+  const dt_pair *dt;
+  tcj_dtype ab_api;
+  tcj_op op_a, op_b;
+  int64_t m, n, k, lda, ldb, ldc;
+  int64_t off_a, off_b, off_c; /* elements between the allocation and the matrix */
+  double alpha, beta;
+  align_class align;
+  uint64_t seed;
+  int null_stream; /* pass stream 0 instead of the context's stream */
+} gemm_case;
+
+static int describe(const gemm_case *c, char *buf, size_t size) {
+  return snprintf(buf, size,
+                  "%s (a,b passed as %s) op=%c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld "
+                  "align=%s offsets=%lld,%lld,%lld alpha=%g beta=%g seed=0x%llx%s",
+                  c->dt->name, dtype_name(c->ab_api), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N',
+                  (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->lda,
+                  (long long)c->ldb, (long long)c->ldc, ALIGN_NAMES[c->align],
+                  (long long)c->off_a, (long long)c->off_b, (long long)c->off_c, c->alpha, c->beta,
+                  (unsigned long long)c->seed, c->null_stream ? " stream=NULL" : "");
+}
+
+static int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+/* Leading dimension of a row-major operand with `cols` columns under an alignment class. */
+static int64_t pick_ld(align_class al, int64_t cols, size_t es, int is_c, rng *r) {
+  int64_t min = cols > 1 ? cols : 1, per16 = 16 / (int64_t)es;
+  switch (al) {
+  case AL_PACKED: return is_c ? round_up(cols + 1, per16) : min;
+  case AL_ALIGNED16: return round_up(cols + (is_c ? 1 : 0), per16) + (rng_next(r) & 1) * per16;
+  case AL_ODD_LD: { int64_t ld = min + 1 + (int64_t)(rng_next(r) & 2); return (ld & 1) ? ld : ld + 1; }
+  case AL_OFFSET: return is_c ? cols + 1 : min;
+  default: return min;
+  }
+}
+
+/* Fills in lds and offsets of c from its shape and alignment class. */
+static void layout_case(gemm_case *c) {
+  rng r = {c->seed ^ 0x1d5ull};
+  size_t es = esize(c->dt->ab), esc = esize(c->dt->c);
+  int64_t cols_a = c->op_a == TCJ_OP_N ? c->k : c->m, cols_b = c->op_b == TCJ_OP_N ? c->n : c->k;
+  c->lda = pick_ld(c->align, cols_a, es, 0, &r);
+  c->ldb = pick_ld(c->align, cols_b, es, 0, &r);
+  c->ldc = pick_ld(c->align, c->n, esc, 1, &r);
+  c->off_a = c->off_b = c->off_c = c->align == AL_OFFSET ? 1 : 0;
+}
+
+static const double FLOAT_SCALARS[3][2] = {{1, 0}, {0.5, -1.25}, {2, 1}};
+static const double INT_SCALARS[2][2] = {{1, 0}, {2, -1}};
+
+static void set_scalars(gemm_case *c, int i) {
+  if (c->dt->c == TCJ_S32) {
+    c->alpha = INT_SCALARS[i % 2][0];
+    c->beta = INT_SCALARS[i % 2][1];
+  } else {
+    c->alpha = FLOAT_SCALARS[i % 3][0];
+    c->beta = FLOAT_SCALARS[i % 3][1];
+  }
+}
+
+static uint64_t g_seed_base = 0x7c1e5eedull;
+static int g_cases_per_dtype = CASES_PER_DTYPE;
+
+/* Dims from the edge-heavy list; -1 draws uniformly from [1, 3000]. 4095 lives in big_cases. */
+static const int64_t DIMS[] = {1, 7, 15, 16, 17, 31, 33, 127, 129, 1000, -1};
+
+static int64_t draw_dim(rng *r) {
+  int64_t d = DIMS[rng_next(r) % (sizeof DIMS / sizeof DIMS[0])];
+  return d < 0 ? rng_int(r, 1, 3000) : d;
+}
+
+/* Case i of the sweep of one dtype pair: op pairs cycle fastest, then alignment classes, so
+ * the first 16 cases cover every (op pair, alignment) combination; scalars cycle on their own. */
+static gemm_case sweep_case(int pair, int i) {
+  gemm_case c = {0};
+  c.dt = &PAIRS[pair];
+  c.seed = g_seed_base + (uint64_t)pair * 1000 + (uint64_t)i;
+  rng r = {c.seed};
+  c.ab_api = pair == P_TF32_F32 ? ((i & 1) ? TCJ_F32 : TCJ_TF32) : c.dt->ab_api;
+  c.op_a = (tcj_op)(i & 1);
+  c.op_b = (tcj_op)((i >> 1) & 1);
+  c.align = (align_class)((i / 4) % AL_COUNT);
+  c.m = draw_dim(&r);
+  c.n = draw_dim(&r);
+  c.k = draw_dim(&r);
+  c.null_stream = i % 5 == 4;
+  set_scalars(&c, i);
+  layout_case(&c);
+  return c;
+}
+
+/* ---- running and checking one case ----------------------------------------------------- */
+
+typedef struct gpu_ctx {
+  tcj_engine *eng;
+  cublasHandle_t blas;
+  cudaStream_t stream;
+} gpu_ctx;
+
+/* One case in flight: host copies, device buffers, and what the checks found. */
+typedef struct run {
+  gemm_case c;
+  size_t bytes_a, bytes_b, bytes_c;
+  void *ha, *hb, *hc, *hout;
+  void *da, *db, *dc;
+  tcj_dtype blas_c; /* C type of the cuBLAS call (f32 where cuBLAS lacks the pair) */
+  int cublas_skipped;
+  char cublas_note[160];
+} run;
+
+static tcj_engine *g_eng;
+static cublasHandle_t g_blas;
+static cudaStream_t g_stream;
+static int g_cublas_skips;
+
+static void run_free(run *r) {
+  free(r->ha);
+  free(r->hb);
+  free(r->hc);
+  free(r->hout);
+  cudaFree(r->da);
+  cudaFree(r->db);
+  cudaFree(r->dc);
+  memset(r, 0, sizeof *r);
+}
+
+static int failf(char *msg, size_t size, const gemm_case *c, const char *fmt, ...) {
+  int len = describe(c, msg, size);
+  if (len < 0 || (size_t)len >= size) return 0;
+  msg[len++] = ':';
+  msg[len++] = ' ';
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + len, size - (size_t)len, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* Host buffers with fresh random data, padding of A and B poisoned, C filled with random
+ * values (beta != 0) or poison (beta == 0) and sentinels everywhere outside the matrix. Then
+ * device copies, queued on stream. Returns 1, or 0 with msg. */
+static int run_prepare(run *r, const gemm_case *c, cudaStream_t stream, char *msg, size_t size) {
+  memset(r, 0, sizeof *r);
+  r->c = *c;
+  rng g = {c->seed};
+  size_t es = esize(c->dt->ab), esc = esize(c->dt->c);
+  int64_t rows_a = c->op_a == TCJ_OP_N ? c->m : c->k, cols_a = c->op_a == TCJ_OP_N ? c->k : c->m;
+  int64_t rows_b = c->op_b == TCJ_OP_N ? c->k : c->n, cols_b = c->op_b == TCJ_OP_N ? c->n : c->k;
+  size_t na = (size_t)(c->off_a + rows_a * c->lda), nb = (size_t)(c->off_b + rows_b * c->ldb);
+  size_t nc = (size_t)(c->off_c + c->m * c->ldc);
+  r->bytes_a = na * es + 16; /* never a zero-byte allocation */
+  r->bytes_b = nb * es + 16;
+  r->bytes_c = nc * esc + GUARD_BYTES;
+  r->ha = malloc(r->bytes_a);
+  r->hb = malloc(r->bytes_b);
+  r->hc = malloc(r->bytes_c);
+  r->hout = malloc(r->bytes_c);
+  if (!r->ha || !r->hb || !r->hc || !r->hout) return failf(msg, size, c, "host out of memory");
+  for (size_t i = 0; i < r->bytes_a / es; i++) put_poison(c->dt->ab, r->ha, i);
+  for (size_t i = 0; i < r->bytes_b / es; i++) put_poison(c->dt->ab, r->hb, i);
+  for (int64_t i = 0; i < rows_a; i++)
+    for (int64_t j = 0; j < cols_a; j++) fill_random(c->dt->ab, r->ha, (size_t)(c->off_a + i * c->lda + j), &g);
+  for (int64_t i = 0; i < rows_b; i++)
+    for (int64_t j = 0; j < cols_b; j++) fill_random(c->dt->ab, r->hb, (size_t)(c->off_b + i * c->ldb + j), &g);
+  memset(r->hc, SENTINEL, r->bytes_c);
+  for (int64_t i = 0; i < c->m; i++)
+    for (int64_t j = 0; j < c->n; j++) {
+      size_t at = (size_t)(c->off_c + i * c->ldc + j);
+      if (c->beta != 0) fill_random(c->dt->c, r->hc, at, &g);
+      else put_poison(c->dt->c, r->hc, at);
+    }
+  cudaError_t e;
+  if ((e = cudaMalloc(&r->da, r->bytes_a)) || (e = cudaMalloc(&r->db, r->bytes_b)) ||
+      (e = cudaMalloc(&r->dc, r->bytes_c)) ||
+      (e = cudaMemcpyAsync(r->da, r->ha, r->bytes_a, cudaMemcpyHostToDevice, stream)) ||
+      (e = cudaMemcpyAsync(r->db, r->hb, r->bytes_b, cudaMemcpyHostToDevice, stream)) ||
+      (e = cudaMemcpyAsync(r->dc, r->hc, r->bytes_c, cudaMemcpyHostToDevice, stream)))
+    return failf(msg, size, c, "CUDA setup failed: %s", cudaGetErrorName(e));
+  return 1;
+}
+
+static tcj_status run_launch(tcj_engine *eng, run *r, cudaStream_t stream) {
+  const gemm_case *c = &r->c;
+  size_t es = esize(c->dt->ab), esc = esize(c->dt->c);
+  return tcj_gemm(eng, c->op_a, c->op_b, c->m, c->n, c->k, (float)c->alpha,
+                  (const char *)r->da + c->off_a * es, c->ab_api, c->lda,
+                  (const char *)r->db + c->off_b * es, c->ab_api, c->ldb, (float)c->beta,
+                  (char *)r->dc + c->off_c * esc, c->dt->c, c->ldc, (CUstream)stream);
+}
+
+/* Rows of C that the host reference checks: all of them while affordable, else row 0, row m-1
+ * and a random sample. */
+static int64_t pick_rows(const gemm_case *c, int64_t *rows) {
+  double per_row = (double)(c->n > 0 ? c->n : 1) * (double)(c->k > 0 ? c->k : 1);
+  int64_t want = (int64_t)(REF_MAC_BUDGET / per_row);
+  if (want < 2) want = 2;
+  if (want >= c->m) {
+    for (int64_t i = 0; i < c->m; i++) rows[i] = i;
+    return c->m;
+  }
+  rng g = {c->seed ^ 0x5a3ull};
+  rows[0] = 0;
+  rows[1] = c->m - 1;
+  for (int64_t i = 2; i < want; i++) rows[i] = rng_int(&g, 1, c->m - 2);
+  return want;
+}
+
+typedef struct err_acc {
+  double err2, ref2, max_abs;
+  int64_t worst_i, worst_j, mismatches;
+  double worst_got, worst_want;
+} err_acc;
+
+static void err_add(err_acc *e, int64_t i, int64_t j, double got, double want) {
+  double d = got - want;
+  if (isnan(got) || isnan(d)) d = INFINITY;
+  e->err2 += d * d;
+  e->ref2 += want * want;
+  if (d != 0) e->mismatches++;
+  if (fabs(d) > e->max_abs || (e->mismatches == 1 && d != 0)) {
+    e->max_abs = fabs(d);
+    e->worst_i = i;
+    e->worst_j = j;
+    e->worst_got = got;
+    e->worst_want = want;
+  }
+}
+
+static double err_rel(const err_acc *e) {
+  return e->ref2 > 0 ? sqrt(e->err2) / sqrt(e->ref2) : sqrt(e->err2);
+}
+
+/* Exact types pass only with no mismatch; float types by relative Frobenius error. */
+static int err_ok(const err_acc *e, double bound) {
+  if (bound == 0) return e->mismatches == 0;
+  double rel = err_rel(e);
+  return rel <= bound; /* false for NaN */
+}
+
+/* Host fp64 reference of the sampled rows: alpha * sum + beta * C_in from the same (rounded)
+ * inputs the GPU saw, compared with the result. */
+static int check_host(run *r, char *msg, size_t size) {
+  const gemm_case *c = &r->c;
+  tcj_dtype ta = c->dt->ab, tc = c->dt->c;
+  int64_t *rows = malloc(sizeof *rows * (size_t)(c->m > 2 ? c->m : 2));
+  float *bt = malloc(sizeof *bt * (size_t)(c->n * c->k + 1)); /* op(B)^T, n x k */
+  float *arow = malloc(sizeof *arow * (size_t)(c->k + 1));
+  int ok = 0;
+  if (!rows || !bt || !arow) {
+    failf(msg, size, c, "host out of memory");
+    goto done;
+  }
+  for (int64_t j = 0; j < c->n; j++)
+    for (int64_t p = 0; p < c->k; p++) {
+      size_t at = (size_t)(c->off_b + (c->op_b == TCJ_OP_N ? p * c->ldb + j : j * c->ldb + p));
+      bt[j * c->k + p] = (float)get(ta, r->hb, at);
+    }
+  int64_t nrows = pick_rows(c, rows);
+  err_acc e = {0};
+  for (int64_t s = 0; s < nrows; s++) {
+    int64_t i = rows[s];
+    for (int64_t p = 0; p < c->k; p++) {
+      size_t at = (size_t)(c->off_a + (c->op_a == TCJ_OP_N ? i * c->lda + p : p * c->lda + i));
+      arow[p] = (float)get(ta, r->ha, at);
+    }
+    for (int64_t j = 0; j < c->n; j++) {
+      const float *b = bt + j * c->k;
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      int64_t p = 0;
+      for (; p + 4 <= c->k; p += 4) {
+        s0 += (double)arow[p] * b[p];
+        s1 += (double)arow[p + 1] * b[p + 1];
+        s2 += (double)arow[p + 2] * b[p + 2];
+        s3 += (double)arow[p + 3] * b[p + 3];
+      }
+      for (; p < c->k; p++) s0 += (double)arow[p] * b[p];
+      size_t at = (size_t)(c->off_c + i * c->ldc + j);
+      double want = c->alpha * ((s0 + s1) + (s2 + s3));
+      if (c->beta != 0) want += c->beta * get(tc, r->hc, at);
+      err_add(&e, i, j, get(tc, r->hout, at), want);
+    }
+  }
+  ok = err_ok(&e, c->dt->bound);
+  if (!ok)
+    failf(msg, size, c,
+          "host fp64 reference: rel Frobenius error %.3g > bound %.3g over %lld of %lld rows "
+          "(%lld elements differ; worst C[%lld][%lld] = %.9g, want %.9g)",
+          err_rel(&e), c->dt->bound, (long long)nrows, (long long)c->m, (long long)e.mismatches,
+          (long long)e.worst_i, (long long)e.worst_j, e.worst_got, e.worst_want);
+done:
+  free(rows);
+  free(bt);
+  free(arow);
+  return ok;
+}
+
+static cudaDataType cuda_type(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: return CUDA_R_16F;
+  case TCJ_BF16: return CUDA_R_16BF;
+  case TCJ_S8: return CUDA_R_8I;
+  case TCJ_S32: return CUDA_R_32I;
+  default: return CUDA_R_32F;
+  }
+}
+
+/* cuBLAS on the same inputs, all elements. Row-major C = op(A) op(B) is column-major
+ * C^T = op(B)^T op(A)^T: swap the operands and m/n, keep the ops. cuBLAS has no f16 -> bf16
+ * GEMM, so that pair runs with an f32 C and is compared before the final rounding. */
+static int check_cublas(run *r, cublasHandle_t blas, cudaStream_t stream, char *msg, size_t size) {
+  const gemm_case *c = &r->c;
+  if (c->m == 0 || c->n == 0) return 1;
+  tcj_dtype tc = c->dt->c, bc = c->dt->ab == TCJ_F16 && tc == TCJ_BF16 ? TCJ_F32 : tc;
+  size_t es = esize(c->dt->ab), esb = esize(bc);
+  size_t nc = (size_t)(c->off_c + c->m * c->ldc), bytes = nc * esb;
+  void *hin = malloc(bytes), *hres = malloc(bytes), *dcb = NULL;
+  int ok = 0;
+  cudaError_t ce;
+  if (!hin || !hres) {
+    failf(msg, size, c, "host out of memory");
+    goto done;
+  }
+  for (size_t i = 0; i < nc; i++) put(bc, hin, i, 0);
+  if (c->beta != 0)
+    for (int64_t i = 0; i < c->m; i++)
+      for (int64_t j = 0; j < c->n; j++) {
+        size_t at = (size_t)(c->off_c + i * c->ldc + j);
+        put(bc, hin, at, get(tc, r->hc, at));
+      }
+  if ((ce = cudaMalloc(&dcb, bytes)) ||
+      (ce = cudaMemcpyAsync(dcb, hin, bytes, cudaMemcpyHostToDevice, stream))) {
+    failf(msg, size, c, "CUDA setup for cuBLAS failed: %s", cudaGetErrorName(ce));
+    goto done;
+  }
+  cublasSetStream(blas, stream);
+  float fa = (float)c->alpha, fb = (float)c->beta;
+  int32_t ia = (int32_t)c->alpha, ib = (int32_t)c->beta;
+  int is_int = tc == TCJ_S32;
+  cublasComputeType_t ct = is_int ? CUBLAS_COMPUTE_32I
+                           : c->dt->ab_api == TCJ_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                       : CUBLAS_COMPUTE_32F;
+  cublasOperation_t opa = c->op_a == TCJ_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T;
+  cublasOperation_t opb = c->op_b == TCJ_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T;
+  cublasStatus_t bs = cublasGemmEx(
+      blas, opb, opa, (int)c->n, (int)c->m, (int)c->k, is_int ? (const void *)&ia : (const void *)&fa,
+      (const char *)r->db + c->off_b * es, cuda_type(c->dt->ab), (int)c->ldb,
+      (const char *)r->da + c->off_a * es, cuda_type(c->dt->ab), (int)c->lda,
+      is_int ? (const void *)&ib : (const void *)&fb, (char *)dcb + c->off_c * esb, cuda_type(bc),
+      (int)c->ldc, ct, CUBLAS_GEMM_DEFAULT);
+  if (bs != CUBLAS_STATUS_SUCCESS) {
+    if (is_int && (bs == CUBLAS_STATUS_NOT_SUPPORTED || bs == CUBLAS_STATUS_INVALID_VALUE)) {
+      r->cublas_skipped = 1;
+      snprintf(r->cublas_note, sizeof r->cublas_note, "cuBLAS int8 GEMM refused this layout (%s)",
+               cublasGetStatusName(bs));
+      ok = 1;
+    } else {
+      failf(msg, size, c, "cublasGemmEx failed: %s", cublasGetStatusName(bs));
+    }
+    goto done;
+  }
+  if ((ce = cudaMemcpyAsync(hres, dcb, bytes, cudaMemcpyDeviceToHost, stream)) ||
+      (ce = cudaStreamSynchronize(stream))) {
+    failf(msg, size, c, "cuBLAS run failed: %s", cudaGetErrorName(ce));
+    goto done;
+  }
+  err_acc e = {0};
+  for (int64_t i = 0; i < c->m; i++)
+    for (int64_t j = 0; j < c->n; j++) {
+      size_t at = (size_t)(c->off_c + i * c->ldc + j);
+      err_add(&e, i, j, get(tc, r->hout, at), get(bc, hres, at));
+    }
+  ok = err_ok(&e, c->dt->bound);
+  if (!ok)
+    failf(msg, size, c,
+          "vs cuBLAS: rel Frobenius error %.3g > bound %.3g (%lld elements differ; worst "
+          "C[%lld][%lld] = %.9g, cuBLAS %.9g)",
+          err_rel(&e), c->dt->bound, (long long)e.mismatches, (long long)e.worst_i,
+          (long long)e.worst_j, e.worst_got, e.worst_want);
+done:
+  cudaFree(dcb);
+  free(hin);
+  free(hres);
+  return ok;
+}
+
+/* Waits for the GEMM, reads C back and checks, in order: nothing outside the matrix touched,
+ * every element written (beta == 0), host reference, cuBLAS. */
+static int run_verify(run *r, cublasHandle_t blas, cudaStream_t stream, char *msg, size_t size) {
+  const gemm_case *c = &r->c;
+  size_t esc = esize(c->dt->c);
+  cudaError_t ce;
+  if ((ce = cudaMemcpyAsync(r->hout, r->dc, r->bytes_c, cudaMemcpyDeviceToHost, stream)) ||
+      (ce = cudaStreamSynchronize(stream)))
+    return failf(msg, size, c, "GEMM or read-back failed: %s (%s)", cudaGetErrorName(ce),
+                 cudaGetErrorString(ce));
+  const unsigned char *in = r->hc, *out = r->hout;
+  size_t begin = (size_t)c->off_c * esc, row_bytes = (size_t)c->n * esc;
+  for (size_t b = 0; b < r->bytes_c; b++) {
+    int inside = 0;
+    if (b >= begin && c->m > 0) {
+      size_t rel = b - begin, row = rel / ((size_t)c->ldc * esc);
+      inside = row < (size_t)c->m && rel % ((size_t)c->ldc * esc) < row_bytes;
+    }
+    if (!inside && in[b] != out[b])
+      return failf(msg, size, c,
+                   "wrote outside C: byte %zu of the allocation (C starts at byte %zu, %zu bytes "
+                   "per row of ldc) changed from 0x%02x to 0x%02x",
+                   b, begin, (size_t)c->ldc * esc, in[b], out[b]);
+  }
+  if (c->beta == 0) {
+    int64_t left = 0, fi = -1, fj = -1;
+    for (int64_t i = 0; i < c->m; i++)
+      for (int64_t j = 0; j < c->n; j++)
+        if (is_poison(c->dt->c, r->hout, (size_t)(c->off_c + i * c->ldc + j)) && left++ == 0) {
+          fi = i;
+          fj = j;
+        }
+    if (left)
+      return failf(msg, size, c, "%lld elements of C never written (poison left), first C[%lld][%lld]",
+                   (long long)left, (long long)fi, (long long)fj);
+  }
+  if (c->m == 0 || c->n == 0) return 1;
+  if (!check_host(r, msg, size)) return 0;
+  return check_cublas(r, blas, stream, msg, size);
+}
+
+/* One case from start to end on the shared context. */
+static int run_case(const gemm_case *c, char *msg, size_t size) {
+  run r;
+  cudaStream_t s = c->null_stream ? (cudaStream_t)0 : g_stream;
+  int ok = run_prepare(&r, c, s, msg, size);
+  if (ok) {
+    tcj_status st = run_launch(g_eng, &r, s);
+    if (st != TCJ_SUCCESS)
+      ok = failf(msg, size, c, "tcj_gemm returned %s: %s", tcj_status_string(st),
+                 tcj_last_error(g_eng));
+  }
+  if (ok) ok = run_verify(&r, g_blas, s, msg, size);
+  if (r.cublas_skipped) {
+    if (g_cublas_skips++ < 3) {
+      char d[512];
+      describe(c, d, sizeof d);
+      printf("  note: cuBLAS comparison skipped for %s: %s\n", d, r.cublas_note);
+    }
+  }
+  run_free(&r);
+  return ok;
+}
+
+/* Runs a list of cases, printing every failure, and fails the test at the end if any did. */
+static void run_cases(const char *what, const gemm_case *cases, int n) {
+  char msg[MSG_SIZE];
+  int failed = 0, skips0 = g_cublas_skips;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < n; i++) {
+    if (!run_case(&cases[i], msg, sizeof msg)) {
+      failed++;
+      printf("  FAIL %s\n", msg);
+      fflush(stdout);
+    }
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  printf("  %s: %d cases, %d failed, %d cuBLAS comparisons skipped, %.1f s\n", what, n, failed,
+         g_cublas_skips - skips0, s);
+  if (failed) fail_msg("%s: %d of %d cases failed (see FAIL lines above)", what, failed, n);
+}
+
+/* ---- tests ------------------------------------------------------------------------------ */
+
+static void sweep(int pair) {
+  int n = g_cases_per_dtype;
+  gemm_case *cases = calloc((size_t)n, sizeof *cases);
+  assert_non_null(cases);
+  for (int i = 0; i < n; i++) cases[i] = sweep_case(pair, i);
+  run_cases(PAIRS[pair].name, cases, n);
+  free(cases);
+}
+
+static void f16_to_f16_matches_reference_and_cublas(void **state) { (void)state; sweep(P_F16_F16); }
+static void f16_to_f32_matches_reference_and_cublas(void **state) { (void)state; sweep(P_F16_F32); }
+static void bf16_to_bf16_matches_reference_and_cublas(void **state) { (void)state; sweep(P_BF16_BF16); }
+static void bf16_to_f32_matches_reference_and_cublas(void **state) { (void)state; sweep(P_BF16_F32); }
+static void f16_to_bf16_matches_reference_and_cublas(void **state) { (void)state; sweep(P_F16_BF16); }
+static void tf32_to_f32_matches_reference_and_cublas(void **state) { (void)state; sweep(P_TF32_F32); }
+static void s8_to_s32_is_exact_and_matches_cublas(void **state) { (void)state; sweep(P_S8_S32); }
+
+static gemm_case make_case(int pair, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
+                           align_class al, int scalars, uint64_t seed) {
+  gemm_case c = {0};
+  c.dt = &PAIRS[pair];
+  c.ab_api = c.dt->ab_api;
+  c.op_a = op_a;
+  c.op_b = op_b;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.align = al;
+  c.seed = g_seed_base + seed;
+  set_scalars(&c, scalars);
+  layout_case(&c);
+  return c;
+}
+
+/* The few cases with 4095 dims (ld 4095 breaks 16-byte row alignment of 2-byte types). */
+static void dims_4095_match_reference_and_cublas(void **state) {
+  (void)state;
+  const gemm_case cases[] = {
+      make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_N, 4095, 4095, 4095, AL_PACKED, 0, 50001),
+      make_case(P_F16_F16, TCJ_OP_T, TCJ_OP_N, 4095, 4095, 4095, AL_ODD_LD, 1, 50002),
+      make_case(P_F16_F32, TCJ_OP_N, TCJ_OP_T, 4095, 129, 4095, AL_OFFSET, 2, 50003),
+      make_case(P_BF16_F32, TCJ_OP_T, TCJ_OP_T, 33, 4095, 1000, AL_ALIGNED16, 1, 50004),
+      make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_N, 1000, 4095, 4095, AL_PACKED, 1, 50005),
+      make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_T, 4095, 4095, 127, AL_PACKED, 1, 50006),
+      make_case(P_F16_BF16, TCJ_OP_N, TCJ_OP_N, 1, 4095, 4095, AL_ODD_LD, 0, 50007),
+  };
+  run_cases("4095 dims", cases, (int)(sizeof cases / sizeof cases[0]));
+}
+
+/* k == 0: C = beta * C (beta == 0: zeros over the poison); every dtype, both scalar kinds. */
+static void k_zero_scales_c_by_beta(void **state) {
+  (void)state;
+  gemm_case cases[2 * P_COUNT];
+  int n = 0;
+  for (int p = 0; p < P_COUNT; p++) {
+    cases[n++] = make_case(p, TCJ_OP_N, TCJ_OP_N, 33, 17, 0, AL_PACKED, 0, 60000 + (uint64_t)n);
+    cases[n++] = make_case(p, TCJ_OP_T, TCJ_OP_T, 7, 129, 0, AL_ODD_LD, 1, 60000 + (uint64_t)n);
+  }
+  run_cases("k == 0", cases, n);
+}
+
+/* m == 0 or n == 0: nothing at all may be written (C is all sentinel bytes). */
+static void empty_m_or_n_writes_nothing(void **state) {
+  (void)state;
+  gemm_case cases[] = {
+      make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_N, 0, 64, 64, AL_PACKED, 1, 61001),
+      make_case(P_F16_F32, TCJ_OP_T, TCJ_OP_N, 64, 0, 64, AL_ODD_LD, 0, 61002),
+      make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_T, 0, 0, 17, AL_PACKED, 2, 61003),
+      make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_N, 16, 0, 32, AL_ALIGNED16, 1, 61004),
+      make_case(P_F16_F16, TCJ_OP_T, TCJ_OP_T, 0, 31, 0, AL_OFFSET, 0, 61005),
+  };
+  run_cases("m or n == 0", cases, (int)(sizeof cases / sizeof cases[0]));
+}
+
+/* Bad arguments on a real engine: a status, a message, and C untouched. */
+static void bad_input_is_rejected_and_leaves_c_untouched(void **state) {
+  (void)state;
+  const int64_t m = 64, n = 64, k = 64;
+  void *da = NULL, *db = NULL, *dc = NULL;
+  size_t bytes = (size_t)(m * n * 2);
+  unsigned char *before = malloc(bytes), *after = malloc(bytes);
+  assert_non_null(before);
+  assert_non_null(after);
+  memset(before, SENTINEL, bytes);
+  assert_int_equal(cudaMalloc(&da, bytes), cudaSuccess);
+  assert_int_equal(cudaMalloc(&db, bytes), cudaSuccess);
+  assert_int_equal(cudaMalloc(&dc, bytes), cudaSuccess);
+  assert_int_equal(cudaMemset(da, 0x3c, bytes), cudaSuccess); /* 0x3c3c: f16 ~1.06 */
+  assert_int_equal(cudaMemset(db, 0x3c, bytes), cudaSuccess);
+  assert_int_equal(cudaMemcpy(dc, before, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  CUstream s = (CUstream)g_stream;
+  struct {
+    const char *what;
+    tcj_status want;
+    tcj_status got;
+  } calls[] = {
+      {"m = -1", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, -1, n, k, 1, da, TCJ_F16, k, db, TCJ_F16, n, 0, dc, TCJ_F16, n, s)},
+      {"n = -5", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, -5, k, 1, da, TCJ_F16, k, db, TCJ_F16, n, 0, dc, TCJ_F16, n, s)},
+      {"lda = k - 1 (op N)", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, k - 1, db, TCJ_F16, n, 0, dc, TCJ_F16, n, s)},
+      {"lda = m - 1 (op T)", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_T, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, m - 1, db, TCJ_F16, n, 0, dc, TCJ_F16, n, s)},
+      {"ldc = n - 1", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, k, db, TCJ_F16, n, 0, dc, TCJ_F16, n - 1, s)},
+      {"c = NULL", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, k, db, TCJ_F16, n, 0, NULL, TCJ_F16, n, s)},
+      {"a = NULL", TCJ_ERROR_INVALID_VALUE,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, NULL, TCJ_F16, k, db, TCJ_F16, n, 0, dc, TCJ_F16, n, s)},
+      {"a f16, b bf16", TCJ_ERROR_NOT_SUPPORTED,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, k, db, TCJ_BF16, n, 0, dc, TCJ_F16, n, s)},
+      {"s8 -> f16", TCJ_ERROR_NOT_SUPPORTED,
+       tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_S8, k, db, TCJ_S8, n, 0, dc, TCJ_F16, n, s)},
+  };
+  int failed = 0;
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    const char *why = tcj_last_error(g_eng);
+    if (calls[i].got != calls[i].want) {
+      printf("  FAIL %s: got %s, want %s\n", calls[i].what, tcj_status_string(calls[i].got),
+             tcj_status_string(calls[i].want));
+      failed++;
+    }
+    (void)why;
+  }
+  /* tcj_last_error is the message of this thread's last failure: check each call's message
+   * right after it. */
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    tcj_status st = calls[i].want == TCJ_ERROR_NOT_SUPPORTED
+        ? tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, k, db, TCJ_BF16, n, 0, dc, TCJ_F16, n, s)
+        : tcj_gemm(g_eng, TCJ_OP_N, TCJ_OP_N, -1, n, k, 1, da, TCJ_F16, k, db, TCJ_F16, n, 0, dc, TCJ_F16, n, s);
+    const char *why = tcj_last_error(g_eng);
+    if (st == TCJ_SUCCESS || !why || !why[0]) {
+      printf("  FAIL %s: no error message (status %s)\n", calls[i].what, tcj_status_string(st));
+      failed++;
+    } else if (i == 0 || calls[i].want == TCJ_ERROR_NOT_SUPPORTED) {
+      printf("  message for %s: %s\n", calls[i].what, why);
+    }
+  }
+  assert_int_equal(tcj_gemm(NULL, TCJ_OP_N, TCJ_OP_N, m, n, k, 1, da, TCJ_F16, k, db, TCJ_F16, n, 0,
+                            dc, TCJ_F16, n, s),
+                   TCJ_ERROR_INVALID_VALUE);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  assert_int_equal(cudaMemcpy(after, dc, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+  if (memcmp(before, after, bytes) != 0) {
+    printf("  FAIL a rejected call wrote to C\n");
+    failed++;
+  }
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  free(before);
+  free(after);
+  if (failed) fail_msg("%d checks of bad input failed", failed);
+
+  /* The engine still works after rejecting calls. */
+  gemm_case ok = make_case(P_F16_F16, TCJ_OP_N, TCJ_OP_N, 64, 64, 64, AL_PACKED, 1, 62001);
+  run_cases("valid call after rejected ones", &ok, 1);
+}
+
+/* ---- many threads, many streams --------------------------------------------------------- */
+
+#define THREADS 4
+#define PER_THREAD 6
+
+typedef struct thread_job {
+  int id;
+  gemm_case cases[PER_THREAD];
+  int failed;
+  char msgs[PER_THREAD][MSG_SIZE];
+  pthread_barrier_t *start;
+} thread_job;
+
+/* Each thread: own stream and cuBLAS handle; queues all its GEMMs before waiting for any, so
+ * the same kernels are first requested by several threads at once. */
+static void *thread_main(void *arg) {
+  thread_job *j = arg;
+  cudaStream_t s = NULL;
+  cublasHandle_t blas = NULL;
+  run runs[PER_THREAD];
+  int ready[PER_THREAD] = {0};
+  memset(runs, 0, sizeof runs);
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess ||
+      cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
+    snprintf(j->msgs[0], MSG_SIZE, "thread %d: stream or cuBLAS handle creation failed", j->id);
+    j->failed = 1;
+    pthread_barrier_wait(j->start);
+    goto done;
+  }
+  for (int i = 0; i < PER_THREAD; i++)
+    ready[i] = run_prepare(&runs[i], &j->cases[i], s, j->msgs[i], MSG_SIZE);
+  pthread_barrier_wait(j->start);
+  for (int i = 0; i < PER_THREAD; i++) {
+    if (!ready[i]) continue;
+    tcj_status st = run_launch(g_eng, &runs[i], s);
+    if (st != TCJ_SUCCESS) {
+      failf(j->msgs[i], MSG_SIZE, &j->cases[i], "thread %d: tcj_gemm returned %s: %s", j->id,
+            tcj_status_string(st), tcj_last_error(g_eng));
+      ready[i] = 0;
+    }
+  }
+  for (int i = 0; i < PER_THREAD; i++)
+    if (ready[i]) ready[i] = run_verify(&runs[i], blas, s, j->msgs[i], MSG_SIZE);
+  for (int i = 0; i < PER_THREAD; i++) j->failed += !ready[i];
+done:
+  for (int i = 0; i < PER_THREAD; i++) run_free(&runs[i]);
+  if (blas) cublasDestroy(blas);
+  if (s) cudaStreamDestroy(s);
+  return NULL;
+}
+
+static void threads_on_separate_streams_match_reference(void **state) {
+  (void)state;
+  thread_job jobs[THREADS];
+  pthread_t tid[THREADS];
+  pthread_barrier_t start;
+  assert_int_equal(pthread_barrier_init(&start, NULL, THREADS), 0);
+  for (int t = 0; t < THREADS; t++) {
+    thread_job *j = &jobs[t];
+    memset(j, 0, sizeof *j);
+    j->id = t;
+    j->start = &start;
+    uint64_t s = 70000 + 100 * (uint64_t)t;
+    /* Same shapes in every thread (fresh data each). */
+    j->cases[0] = make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_N, 256, 384, 512, AL_PACKED, 0, s + 0);
+    j->cases[1] = make_case(P_F16_F32, TCJ_OP_T, TCJ_OP_N, 100, 200, 300, AL_ODD_LD, 1, s + 1);
+    j->cases[2] = make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_T, 64, 96, 128, AL_ALIGNED16, 2, s + 2);
+    /* Shapes of this thread only. */
+    rng r = {g_seed_base + s};
+    for (int i = 3; i < PER_THREAD; i++) {
+      int pair = (t * 3 + i) % P_COUNT;
+      j->cases[i] = make_case(pair, (tcj_op)(i & 1), (tcj_op)(t & 1), rng_int(&r, 1, 600),
+                              rng_int(&r, 1, 600), rng_int(&r, 1, 600),
+                              (align_class)((t + i) % AL_COUNT), i, s + (uint64_t)i);
+    }
+  }
+  for (int t = 0; t < THREADS; t++) assert_int_equal(pthread_create(&tid[t], NULL, thread_main, &jobs[t]), 0);
+  int failed = 0;
+  for (int t = 0; t < THREADS; t++) {
+    pthread_join(tid[t], NULL);
+    for (int i = 0; i < PER_THREAD; i++)
+      if (jobs[t].msgs[i][0]) printf("  FAIL thread %d: %s\n", t, jobs[t].msgs[i]);
+    failed += jobs[t].failed;
+  }
+  pthread_barrier_destroy(&start);
+  printf("  threads: %d threads x %d GEMMs, %d failed\n", THREADS, PER_THREAD, failed);
+  if (failed) fail_msg("%d of %d GEMMs issued from %d threads failed", failed, THREADS * PER_THREAD, THREADS);
+}
+
+/* ---- setup ------------------------------------------------------------------------------ */
+
+static int group_setup(void **state) {
+  (void)state;
+  if (cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) != cudaSuccess) return -1;
+  if (cublasCreate(&g_blas) != CUBLAS_STATUS_SUCCESS) return -1;
+  return 0;
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  if (g_blas) cublasDestroy(g_blas);
+  if (g_stream) cudaStreamDestroy(g_stream);
+  return 0;
+}
+
+static void skip(const char *reason) {
+  printf("SKIP: no GPU (%s): none of the GPU GEMM checks ran\n", reason);
+}
+
+int main(void) {
+  int count = 0;
+  cudaError_t ce = cudaGetDeviceCount(&count);
+  if (ce != cudaSuccess) {
+    char why[256];
+    snprintf(why, sizeof why, "cudaGetDeviceCount: %s", cudaGetErrorName(ce));
+    skip(why);
+    return 0;
+  }
+  if (count == 0) {
+    skip("cudaGetDeviceCount found 0 devices");
+    return 0;
+  }
+  /* The runtime creates the primary context; tcj binds to the context current at create. */
+  if ((ce = cudaFree(0)) != cudaSuccess) {
+    fprintf(stderr, "cudaFree(0) failed: %s\n", cudaGetErrorName(ce));
+    return 1;
+  }
+  tcj_status st = tcj_create(&g_eng, NULL);
+  if (st == TCJ_ERROR_NO_DEVICE) {
+    char why[512];
+    snprintf(why, sizeof why, "tcj_create: %s", tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
+    skip(why);
+    return 0;
+  }
+  if (st != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj_create failed: %s: %s\n", tcj_status_string(st),
+            tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
+    return 1;
+  }
+  const char *env = getenv("TCJ_TEST_SEED");
+  if (env && *env) g_seed_base = strtoull(env, NULL, 0);
+  env = getenv("TCJ_TEST_CASES");
+  if (env && atoi(env) > 0) g_cases_per_dtype = atoi(env);
+  struct cudaDeviceProp prop;
+  int drv = 0;
+  cudaGetDeviceProperties(&prop, 0);
+  cudaDriverGetVersion(&drv);
+  printf("GPU: %s (sm_%d%d, %d SMs), driver %d.%d; seed base 0x%llx (TCJ_TEST_SEED), %d cases per "
+         "dtype pair (TCJ_TEST_CASES)\n",
+         prop.name, prop.major, prop.minor, prop.multiProcessorCount, drv / 1000, drv % 1000 / 10,
+         (unsigned long long)g_seed_base, g_cases_per_dtype);
+
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(bad_input_is_rejected_and_leaves_c_untouched),
+      cmocka_unit_test(empty_m_or_n_writes_nothing),
+      cmocka_unit_test(k_zero_scales_c_by_beta),
+      cmocka_unit_test(f16_to_f16_matches_reference_and_cublas),
+      cmocka_unit_test(f16_to_f32_matches_reference_and_cublas),
+      cmocka_unit_test(bf16_to_bf16_matches_reference_and_cublas),
+      cmocka_unit_test(bf16_to_f32_matches_reference_and_cublas),
+      cmocka_unit_test(f16_to_bf16_matches_reference_and_cublas),
+      cmocka_unit_test(tf32_to_f32_matches_reference_and_cublas),
+      cmocka_unit_test(s8_to_s32_is_exact_and_matches_cublas),
+      cmocka_unit_test(dims_4095_match_reference_and_cublas),
+      cmocka_unit_test(threads_on_separate_streams_match_reference),
+  };
+  int failures = cmocka_run_group_tests_name("gemm_gpu", tests, group_setup, group_teardown);
+  tcj_destroy(g_eng);
+  return failures ? 1 : 0;
+}
