@@ -44,8 +44,10 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
                    &c.stages, &c.align_a, &c.align_b, &vec, &used);
   if (got != 16 || text[used] != '\0') return -1;
   char suffix = 0;
-  if (sscanf(arch, "sm_%d%c", &c.sm, &suffix) < 1) return -1;
-  if (suffix != 0 && suffix != 'a') return -1;
+  int arch_len = 0;
+  if (sscanf(arch, "sm_%d%n", &c.sm, &arch_len) != 1) return -1;
+  if (arch[arch_len] == 'a') suffix = arch[arch_len++];
+  if (arch[arch_len] != '\0') return -1;
   c.arch_suffix = suffix;
   if (elem_from_name(ab, &c.ab) || elem_from_name(cc, &c.c)) return -1;
   if ((opa != 'N' && opa != 'T') || (opb != 'N' && opb != 'T')) return -1;

@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) {
     fprintf(stderr, "tcj-ptx: unknown arch %s (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a])\n", arch);
-    return 2;
+    return 1;
   }
   int es = ptx_elem_size(ab), es_c = ptx_elem_size(ce);
   p.m = m; p.n = n; p.k = k; p.ab = ab; p.c = ce;
