@@ -38,12 +38,15 @@ int eng_caps_for_arch(const char *arch, eng_device_caps *caps) {
   return -1;
 }
 
-/* The tile menu, largest first. Warp tiles are 64x64 (large, medium), 32x32 (small) and
- * 32x32 (skinny: one warp row so a 32-row problem does not idle half the CTA). */
-enum { TILE_LARGE, TILE_MEDIUM, TILE_SMALL, TILE_SKINNY, TILE_COUNT };
+/* The tile menu, largest first. Warp tiles are 64x64 (large, medium), 64x32 (medium_8w),
+ * 32x32 (small) and 32x32 (skinny: one warp row so a 32-row problem does not idle half the CTA). */
+enum { TILE_LARGE, TILE_MEDIUM, TILE_MEDIUM_8W, TILE_SMALL, TILE_SKINNY, TILE_COUNT };
 static const struct tile { int bm, bn, warps_m, warps_n; } tiles[TILE_COUNT] = {
   [TILE_LARGE] = {128, 256, 2, 4},
   [TILE_MEDIUM] = {128, 128, 2, 2},
+  /* 64x32 warp tiles: the fallback for layouts whose fragments need more address registers
+   * (MN-major s8, see tcj_cfg_check); never a first choice. */
+  [TILE_MEDIUM_8W] = {128, 128, 2, 4},
   [TILE_SMALL] = {64, 64, 2, 2},
   [TILE_SKINNY] = {32, 128, 1, 4},
 };

@@ -58,6 +58,10 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   c.n = n;
   c.k = k;
   c.vec_c = vec == 2;
+  /* Only the canonical spelling is accepted ("sm_090a", "n=+5" are not), so one config has
+   * exactly one text and one cache key. */
+  char canon[256];
+  if (tcj_cfg_format(&c, canon, sizeof canon) < 0 || strcmp(canon, text) != 0) return -1;
   *out = c;
   return 0;
 }
@@ -93,12 +97,13 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if ((c->align_a != 4 && c->align_a != 8 && c->align_a != 16) || (c->align_b != 4 && c->align_b != 8 && c->align_b != 16)) return "copy alignment must be 4, 8 or 16";
   if (c->align_a < es || c->align_b < es) return "copy narrower than an element";
-  /* MN-major s8 fragments are gathered byte by byte (ldmatrix.trans moves 16-bit elements):
-   * with a 64x64 warp tile the address arithmetic exhausts the registers and spills. */
+  /* MN-major tf32 and s8 fragments are gathered element by element (ldmatrix.trans moves
+   * 16-bit elements only): with a 64x64 warp tile the address arithmetic exhausts the
+   * registers and spills (seen on sm_89 with 4-byte copies). */
   int wm = c->bm / c->warps_m, wn = c->bn / c->warps_n;
   if (wm * wn > 64 * 64) return "warp tile larger than 64x64 (accumulators exceed the registers)";
-  if (c->ab == PTX_E_S8 && (c->op_a_t || !c->op_b_t) && wm * wn > 64 * 32)
-    return "s8 with an MN-major operand needs a warp tile of at most 64x32";
+  if (es != 2 && (c->op_a_t || !c->op_b_t) && wm * wn > 64 * 32)
+    return "tf32 or s8 with an MN-major operand needs a warp tile of at most 64x32";
   /* Each thread copies whole chunks: the tile must divide evenly among the threads. */
   int threads = tcj_cfg_threads(c);
   if ((c->bm * c->bk * es / c->align_a) % threads || (c->bn * c->bk * es / c->align_b) % threads) return "tile does not divide among threads";

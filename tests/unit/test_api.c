@@ -1,0 +1,306 @@
+/* Public-API validation tests that need no GPU: bad arguments are rejected with a message
+ * naming the argument, before any device work (eng_validate is checked directly too). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/error.h"
+#include "engine/validate.h"
+#include "tcj.h"
+
+/* Fake device addresses: validation only looks at their values, never dereferences them. */
+#define PA ((const void *)(uintptr_t)0x10000)
+#define PB ((const void *)(uintptr_t)0x20000)
+#define PC ((void *)(uintptr_t)0x30000)
+
+typedef struct args {
+  tcj_op op_a, op_b;
+  int64_t m, n, k;
+  const void *a, *b;
+  void *c;
+  tcj_dtype ta, tb, tc;
+  int64_t lda, ldb, ldc;
+} args;
+
+/* A valid bf16 NN problem 64 x 48 x 32 with packed leading dimensions. */
+static args good(void) {
+  args g = {TCJ_OP_N, TCJ_OP_N, 64, 48, 32, PA, PB, PC, TCJ_BF16, TCJ_BF16, TCJ_BF16, 32, 48, 48};
+  return g;
+}
+
+static tcj_status run(const args *g, eng_problem *p) {
+  eng_problem tmp;
+  return eng_validate(g->op_a, g->op_b, g->m, g->n, g->k, g->a, g->ta, g->lda, g->b, g->tb, g->ldb,
+                      g->c, g->tc, g->ldc, p ? p : &tmp);
+}
+
+/* Expects status s and a message containing every word in words (NULL-terminated). */
+static void expect(const args *g, tcj_status s, const char *word, const char *word2) {
+  tcj_status got = run(g, NULL);
+  const char *msg = eng_last_error();
+  if (got != s || (word && !strstr(msg, word)) || (word2 && !strstr(msg, word2)))
+    print_error("status %s, message \"%s\"; wanted %s with \"%s\" \"%s\"\n", tcj_status_string(got),
+                msg, tcj_status_string(s), word ? word : "", word2 ? word2 : "");
+  assert_int_equal(got, s);
+  if (word) assert_non_null(strstr(msg, word));
+  if (word2) assert_non_null(strstr(msg, word2));
+}
+
+static void valid_problem_passes_and_reports_alignment(void **state) {
+  (void)state;
+  args g = good();
+  eng_problem p;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.ab, PTX_E_BF16);
+  assert_int_equal(p.c, PTX_E_BF16);
+  assert_int_equal(p.align_a, 16); /* 32 * 2 = 64-byte rows */
+  assert_int_equal(p.align_b, 16); /* 96-byte rows */
+  g.lda = 33;                      /* 66-byte rows: 2-byte aligned */
+  g.b = (const void *)(uintptr_t)0x20008;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.align_a, 2);
+  assert_int_equal(p.align_b, 8);
+}
+
+static void negative_extents_name_the_argument(void **state) {
+  (void)state;
+  args g = good();
+  g.m = -1;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "m = -1", NULL);
+  g = good();
+  g.n = -5;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "n = -5", NULL);
+  g = good();
+  g.k = -2;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "k = -2", NULL);
+}
+
+static void leading_dimensions_below_minimum_name_the_argument(void **state) {
+  (void)state;
+  /* m=64 n=48 k=32: lda >= k (N) or m (T); ldb >= n (N) or k (T); ldc >= n. */
+  args g = good();
+  g.lda = 31;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "lda", "32");
+  g = good();
+  g.op_a = TCJ_OP_T;
+  g.lda = 63;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "lda", "64");
+  g.lda = 64;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+  g = good();
+  g.ldb = 47;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "ldb", "48");
+  g = good();
+  g.op_b = TCJ_OP_T;
+  g.ldb = 31;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "ldb", "32");
+  g.ldb = 32;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+  g = good();
+  g.ldc = 47;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "ldc", "48");
+  /* Even an empty matrix needs ld >= 1. */
+  g = good();
+  g.m = g.n = g.k = 0;
+  g.lda = g.ldb = g.ldc = 0;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "lda", "1");
+}
+
+static void null_pointers_with_elements_are_rejected(void **state) {
+  (void)state;
+  args g = good();
+  g.a = NULL;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "a is NULL", NULL);
+  g = good();
+  g.b = NULL;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "b is NULL", NULL);
+  g = good();
+  g.c = NULL;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c is NULL", NULL);
+  /* k == 0: A and B have no elements and may be NULL (C = beta * C). */
+  g = good();
+  g.k = 0;
+  g.a = g.b = NULL;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+  /* m == 0: nothing at all is touched. */
+  g = good();
+  g.m = 0;
+  g.a = NULL;
+  g.c = NULL;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+}
+
+static void unsupported_dtypes_name_the_combination(void **state) {
+  (void)state;
+  args g = good();
+  g.ta = g.tb = TCJ_E4M3;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=e4m3 b=e4m3 c=bf16", NULL);
+  g = good();
+  g.ta = g.tb = g.tc = TCJ_F64;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=f64 b=f64 c=f64", NULL);
+  g = good();
+  g.tb = TCJ_F16; /* mixed operands */
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=bf16 b=f16", NULL);
+  g = good();
+  g.ta = g.tb = TCJ_S8;
+  g.tc = TCJ_F32;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=s8 b=s8 c=f32", NULL);
+  g = good();
+  g.ta = g.tb = TCJ_F32;
+  g.tc = TCJ_BF16;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "c=bf16", NULL);
+}
+
+static void supported_dtypes_map_to_recipe_types(void **state) {
+  (void)state;
+  args g = good();
+  eng_problem p;
+  g.ta = TCJ_F32;
+  g.tb = TCJ_TF32;
+  g.tc = TCJ_F32;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.ab, PTX_E_TF32);
+  assert_int_equal(p.c, PTX_E_F32);
+  g.ta = g.tb = TCJ_S8;
+  g.tc = TCJ_S32;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.ab, PTX_E_S8);
+  assert_int_equal(p.c, PTX_E_S32);
+  g.ta = g.tb = TCJ_F16;
+  g.tc = TCJ_F32;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.ab, PTX_E_F16);
+  assert_int_equal(p.c, PTX_E_F32);
+}
+
+static void out_of_range_enums_are_invalid(void **state) {
+  (void)state;
+  args g = good();
+  g.ta = (tcj_dtype)99;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "a_type", NULL);
+  g = good();
+  g.tc = (tcj_dtype)-1;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c_type", NULL);
+  g = good();
+  g.op_a = (tcj_op)2;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "op_a", NULL);
+  g = good();
+  g.op_b = (tcj_op)-1;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "op_b", NULL);
+}
+
+static void misaligned_pointers_are_invalid(void **state) {
+  (void)state;
+  args g = good();
+  g.a = (const void *)(uintptr_t)0x10001; /* bf16 at an odd address */
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "a = ", "2-byte");
+  g = good();
+  g.ta = g.tb = g.tc = TCJ_F32;
+  g.c = (void *)(uintptr_t)0x30002;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c = ", "4-byte");
+}
+
+static void limits_beyond_the_kernel_abi_are_not_supported(void **state) {
+  (void)state;
+  args g = good();
+  g.m = INT64_C(1) << 33;
+  g.op_a = TCJ_OP_N;
+  g.ldc = 48;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "m = ", NULL);
+  g = good();
+  g.n = INT64_C(1) << 31;
+  g.ldb = g.ldc = g.n;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "n = ", NULL);
+}
+
+static void status_strings_are_distinct_and_total(void **state) {
+  (void)state;
+  static const tcj_status all[] = {
+#define TCJ_STATUS_ITEM(name, msg) name,
+    TCJ_STATUS_LIST(TCJ_STATUS_ITEM)
+#undef TCJ_STATUS_ITEM
+  };
+  size_t n = sizeof all / sizeof *all;
+  for (size_t i = 0; i < n; i++) {
+    const char *s = tcj_status_string(all[i]);
+    assert_non_null(s);
+    assert_true(s[0] != '\0');
+    for (size_t j = 0; j < i; j++) assert_string_not_equal(s, tcj_status_string(all[j]));
+  }
+  assert_non_null(tcj_status_string((tcj_status)1234));
+  assert_non_null(tcj_status_string((tcj_status)-1));
+}
+
+static void null_engine_is_invalid(void **state) {
+  (void)state;
+  tcj_status s = tcj_gemm(NULL, TCJ_OP_N, TCJ_OP_N, 4, 4, 4, 1.f, PA, TCJ_F16, 4, PB, TCJ_F16, 4,
+                          0.f, PC, TCJ_F16, 4, NULL);
+  assert_int_equal(s, TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "engine"));
+  tcj_destroy(NULL); /* no-op */
+  assert_int_equal(tcj_create(NULL, NULL), TCJ_ERROR_INVALID_VALUE);
+}
+
+static void bad_arch_option_is_invalid(void **state) {
+  (void)state;
+  tcj_engine *e = (tcj_engine *)(uintptr_t)1;
+  tcj_options o = {0};
+  o.arch = "sm_75";
+  assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE);
+  assert_null(e);
+  assert_non_null(strstr(tcj_last_error(NULL), "sm_75"));
+}
+
+/* With a GPU, bad input through the engine fails validation before any launch; without one,
+ * tcj_create must say so with TCJ_ERROR_NO_DEVICE and a reason. */
+static void engine_rejects_bad_input_before_launch(void **state) {
+  (void)state;
+  tcj_engine *e = NULL;
+  tcj_status s = tcj_create(&e, NULL);
+  if (s != TCJ_SUCCESS) {
+    const char *msg = tcj_last_error(NULL);
+    assert_int_equal(s, TCJ_ERROR_NO_DEVICE);
+    assert_true(msg[0] != '\0');
+    assert_null(e);
+    print_message("no CUDA device, skipping engine-bound checks: %s\n", msg);
+    skip();
+  }
+  /* Fake pointers: any of these reaching a launch would fault, so validation must stop them. */
+  s = tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, -1, 4, 4, 1.f, PA, TCJ_F16, 4, PB, TCJ_F16, 4, 0.f, PC, TCJ_F16, 4, NULL);
+  assert_int_equal(s, TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(e), "m = -1"));
+  s = tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, 4, 4, 4, 1.f, PA, TCJ_F16, 3, PB, TCJ_F16, 4, 0.f, PC, TCJ_F16, 4, NULL);
+  assert_int_equal(s, TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(e), "lda"));
+  s = tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, 4, 4, 4, 1.f, PA, TCJ_E4M3, 4, PB, TCJ_E4M3, 4, 0.f, PC, TCJ_BF16, 4, NULL);
+  assert_int_equal(s, TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(tcj_last_error(e), "e4m3"));
+  /* Empty C: success, nothing launched even with NULL pointers. */
+  s = tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, 0, 4, 4, 1.f, NULL, TCJ_F16, 4, PB, TCJ_F16, 4, 0.f, NULL, TCJ_F16, 4, NULL);
+  assert_int_equal(s, TCJ_SUCCESS);
+  tcj_destroy(e);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(valid_problem_passes_and_reports_alignment),
+    cmocka_unit_test(negative_extents_name_the_argument),
+    cmocka_unit_test(leading_dimensions_below_minimum_name_the_argument),
+    cmocka_unit_test(null_pointers_with_elements_are_rejected),
+    cmocka_unit_test(unsupported_dtypes_name_the_combination),
+    cmocka_unit_test(supported_dtypes_map_to_recipe_types),
+    cmocka_unit_test(out_of_range_enums_are_invalid),
+    cmocka_unit_test(misaligned_pointers_are_invalid),
+    cmocka_unit_test(limits_beyond_the_kernel_abi_are_not_supported),
+    cmocka_unit_test(status_strings_are_distinct_and_total),
+    cmocka_unit_test(null_engine_is_invalid),
+    cmocka_unit_test(bad_arch_option_is_invalid),
+    cmocka_unit_test(engine_rejects_bad_input_before_launch),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
