@@ -100,6 +100,11 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto fail;
   }
+  const char *tile = getenv("TCJ_TILE");
+  if (tile && *tile && eng_tile_override_parse(tile, &e->tile) != 0) {
+    st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "TCJ_TILE=\"%s\" is not BMxBNxBK_BYTES/WMxWN/STAGES", tile);
+    goto fail;
+  }
   if (!(e->kernels = cache_kernel_table_create(unload_module, e))) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto fail;

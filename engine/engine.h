@@ -18,6 +18,7 @@ struct tcj_engine {
   int force_driver_jit, allow_packing;
   int log;              /* TCJ_LOG set: one stderr line per compile */
   char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
+  eng_tile_override tile; /* TCJ_TILE: a tuning knob that replaces the selected tile */
   cache_kernel_table *kernels;
 };
 

@@ -72,6 +72,8 @@ tcj_status tcj_gemm(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t 
   const char *why = NULL;
   if ((st = eng_select(&p, &e->caps, e->allow_packing, &plan, &why)) != TCJ_SUCCESS)
     return eng_set_error(st, "%s", why);
+  if ((why = eng_tile_override_apply(&e->tile, &e->caps, &plan)) != NULL)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_TILE: %s", why);
   int pushed = 0;
   if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
   cache_kernel kern;

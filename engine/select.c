@@ -168,3 +168,30 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
   *why = msg;
   return TCJ_ERROR_INTERNAL;
 }
+
+int eng_tile_override_parse(const char *text, eng_tile_override *out) {
+  eng_tile_override o;
+  memset(&o, 0, sizeof o);
+  int used = 0;
+  if (sscanf(text, "%dx%dx%d/%dx%d/%d%n", &o.bm, &o.bn, &o.bk_bytes, &o.warps_m, &o.warps_n,
+             &o.stages, &used) != 6 || text[used] != '\0')
+    return -1;
+  o.valid = 1;
+  *out = o;
+  return 0;
+}
+
+const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_device_caps *caps,
+                                    eng_plan *plan) {
+  if (!ov->valid) return NULL;
+  tcj_kernel_cfg *c = &plan->cfg;
+  c->bm = ov->bm;
+  c->bn = ov->bn;
+  c->bk = ov->bk_bytes / ptx_elem_size(c->ab);
+  c->warps_m = ov->warps_m;
+  c->warps_n = ov->warps_n;
+  c->stages = ov->stages;
+  const char *why = tcj_cfg_check(c);
+  if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
+  return why;
+}

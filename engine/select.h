@@ -36,6 +36,18 @@ typedef struct eng_plan {
   int pack_a, pack_b;
 } eng_plan;
 
+/* A forced tile shape (env TCJ_TILE="BMxBNxBK_BYTES/WMxWN/STAGES", e.g. "128x256x128/2x4/3"),
+ * for measuring tile choices without rebuilding. valid == 0: no override. */
+typedef struct eng_tile_override {
+  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages;
+} eng_tile_override;
+
+/* Parses TCJ_TILE text; returns 0, or -1 when malformed. */
+int eng_tile_override_parse(const char *text, eng_tile_override *out);
+/* Applies a valid override to plan->cfg; returns NULL, or why the forced tile cannot run. */
+const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_device_caps *caps,
+                                    eng_plan *plan);
+
 /* Chooses the plan. Returns TCJ_SUCCESS or TCJ_ERROR_NOT_SUPPORTED with a reason in why. */
 tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                       eng_plan *plan, const char **why);

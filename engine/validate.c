@@ -50,7 +50,8 @@ static int row_alignment(const void *p, int64_t ld, int es) {
 
 static tcj_status check_operand(const char *name, const char *ld_name, const void *p, int64_t rows,
                                 int64_t cols, int64_t ld, int64_t ld_min, int es, int *align) {
-  int64_t need = ld_min > 1 ? ld_min : 1;
+  /* The contract's minimum exactly: an empty operand (n == 0, say) may have ld == 0. */
+  int64_t need = ld_min;
   if (ld < need)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " is below its minimum %" PRId64,
                          ld_name, ld, need);
