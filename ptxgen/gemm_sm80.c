@@ -245,7 +245,7 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
 
 /* ---- global -> shared copies of one K tile ---- */
 
-static void emit_load_operand(kernel *k, operand *o, ptx_reg stage) {
+static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guard) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   for (int i = 0; i < o->chunks; i++) {
@@ -297,14 +297,15 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg stage) {
       ptx_ins(b, "selp.b64 %R, %R, %R, %R", src, o->base, src, none);
     }
     ptx_ins(b, "add.u32 %R, %R, %R", dst, stage, o->dst[i]);
-    ptx_cp_async(b, o->width, dst, o->smem_off, src, bytes);
+    ptx_cp_async(b, guard, o->width, dst, o->smem_off, src, bytes);
   }
   ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, o->step);
 }
 
-static void emit_load_tile(kernel *k, ptx_reg stage) {
-  emit_load_operand(k, &k->op[0], stage);
-  emit_load_operand(k, &k->op[1], stage);
+/* Copies of one K tile into `stage`; guard (if valid) predicates every copy. */
+static void emit_load_tile(kernel *k, ptx_reg stage, ptx_reg guard) {
+  emit_load_operand(k, &k->op[0], stage, guard);
+  emit_load_operand(k, &k->op[1], stage, guard);
   ptx_ins(k->b, "add.u32 %R, %R, %d", k->kbase, k->kbase, k->cfg->bk);
 }
 
@@ -401,25 +402,25 @@ static void emit_mainloop(kernel *k) {
   for (int t = 0; t < s - 1; t++) {
     if (t < k->kt_count) {
       ptx_ins(b, "add.u32 %R, %R, %d", ls, k->smem, t * k->stage_bytes);
-      emit_load_tile(k, ls);
+      emit_load_tile(k, ls, (ptx_reg){0, 0});
     }
     ptx_cp_async_commit(b);
   }
   ptx_ins(b, "mov.u32 %R, %d", load_stage, (s - 1) * k->stage_bytes);
   ptx_ins(b, "mov.u32 %R, 0", comp_stage);
   ptx_ins(b, "mov.u32 %R, 0", kt);
-  int loop = ptx_new_label(b), skip = ptx_new_label(b);
+  int loop = ptx_new_label(b);
   ptx_label(b, loop);
   ptx_cp_async_wait(b, s - 2);
   ptx_bar_sync(b);
   /* Refill the stage computed in the previous iteration: every warp has passed the barrier. */
   if (k->kt_count > s - 1) { /* else the prologue already loaded every tile */
+    /* Predicated, not branched around: the loop body stays one basic block, so ptxas can
+     * interleave these copies with the ldmatrix/mma stream below. */
     ptx_reg more = ptx_new(b, PTX_PRED);
     ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kt, k->kt_count - (s - 1));
-    ptx_ins_if(b, more, 1, "bra.uni %L", skip);
     ptx_ins(b, "add.u32 %R, %R, %R", ls, k->smem, load_stage);
-    emit_load_tile(k, ls);
-    ptx_label(b, skip);
+    emit_load_tile(k, ls, more);
   }
   ptx_cp_async_commit(b);
   emit_advance_stage(k, load_stage);

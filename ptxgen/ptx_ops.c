@@ -27,10 +27,12 @@ void ptx_ldmatrix_x4(ptx_builder *b, int trans, const ptx_reg r[4], ptx_reg addr
           r[0], r[1], r[2], r[3], addr, imm);
 }
 
-void ptx_cp_async(ptx_builder *b, int width, ptx_reg dst, int dst_imm, ptx_reg src, ptx_reg src_bytes) {
+void ptx_cp_async(ptx_builder *b, ptx_reg guard, int width, ptx_reg dst, int dst_imm, ptx_reg src,
+                  ptx_reg src_bytes) {
   /* .cg (L2 only) exists for 16-byte copies alone; narrower copies must use .ca. */
   const char *cache = width == 16 ? "cg" : "ca";
   if (width != 4 && width != 8 && width != 16) { ptx_fail(b, "cp.async width %d", width); return; }
+  if (guard.id) ptx_text(b, "\t@%R", guard);
   if (src_bytes.id)
     ptx_ins(b, "cp.async.%s.shared.global [%R+%d], [%R], %d, %R", cache, dst, dst_imm, src, width, src_bytes);
   else

@@ -16,8 +16,10 @@ ptx_reg_class ptx_mma_acc_class(ptx_elem ab);
 void ptx_ldmatrix_x4(ptx_builder *b, int trans, const ptx_reg r[4], ptx_reg addr, int imm);
 
 /* cp.async of `width` bytes (4, 8 or 16) from global src to shared dst (+ dst_imm). When
- * src_bytes is a valid register, only that many bytes are read and the rest zero-filled. */
-void ptx_cp_async(ptx_builder *b, int width, ptx_reg dst, int dst_imm, ptx_reg src, ptx_reg src_bytes);
+ * src_bytes is a valid register, only that many bytes are read and the rest zero-filled.
+ * When guard is a valid predicate register, the copy is issued only where it is true. */
+void ptx_cp_async(ptx_builder *b, ptx_reg guard, int width, ptx_reg dst, int dst_imm, ptx_reg src,
+                  ptx_reg src_bytes);
 void ptx_cp_async_commit(ptx_builder *b);
 void ptx_cp_async_wait(ptx_builder *b, int pending);
 void ptx_bar_sync(ptx_builder *b);
