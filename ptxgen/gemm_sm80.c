@@ -361,18 +361,26 @@ static void emit_fragments(kernel *k, operand *o, ptx_reg stage, int kk, ptx_reg
     }
 }
 
-static void emit_compute_stage(kernel *k, ptx_reg stage) {
-  operand *a = &k->op[0], *bo = &k->op[1];
-  ptx_reg fa[MAX_FRAG_BLOCKS * 4], fb[MAX_N_FRAGS * 2];
-  for (int kk = 0; kk < k->kk_count; kk++) {
-    for (int i = 0; i < a->blocks * 4; i++) fa[i] = reg32(k);
-    for (int i = 0; i < k->ni * 2; i++) fb[i] = reg32(k);
-    emit_fragments(k, a, stage, kk, fa);
-    emit_fragments(k, bo, stage, kk, fb);
-    for (int g = 0; g < a->blocks; g++)
-      for (int nf = 0; nf < k->ni; nf++)
-        ptx_mma_sync(k->b, k->cfg->ab, k->acc[g][nf], fa + 4 * g, fb + 2 * nf, k->acc[g][nf]);
-  }
+/* Fragment registers of one K step: A (blocks x 4) and B (n8 fragments x 2). The mainloop
+ * keeps two sets and loads step kk+1 into one while the mma of step kk reads the other. */
+typedef struct frags {
+  ptx_reg a[MAX_FRAG_BLOCKS * 4], b[MAX_N_FRAGS * 2];
+} frags;
+
+static void alloc_frags(kernel *k, frags *f) {
+  for (int i = 0; i < k->op[0].blocks * 4; i++) f->a[i] = reg32(k);
+  for (int i = 0; i < k->ni * 2; i++) f->b[i] = reg32(k);
+}
+
+static void emit_load_frags(kernel *k, ptx_reg stage, int kk, frags *f) {
+  emit_fragments(k, &k->op[0], stage, kk, f->a);
+  emit_fragments(k, &k->op[1], stage, kk, f->b);
+}
+
+static void emit_mma_step(kernel *k, const frags *f) {
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int nf = 0; nf < k->ni; nf++)
+      ptx_mma_sync(k->b, k->cfg->ab, k->acc[g][nf], f->a + 4 * g, f->b + 2 * nf, k->acc[g][nf]);
 }
 
 static void emit_advance_stage(kernel *k, ptx_reg stage) {
@@ -383,10 +391,13 @@ static void emit_advance_stage(kernel *k, ptx_reg stage) {
   ptx_ins(b, "selp.b32 %R, 0, %R, %R", stage, stage, end);
 }
 
+/* The multistage loop. Global loads run stages-1 tiles ahead of the math; within a tile the
+ * fragments of step kk+1 are read while step kk's mma run, and the first step of the next
+ * tile is read right after the barrier that publishes it, before the last mma of this tile. */
 static void emit_mainloop(kernel *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  int s = c->stages;
+  int s = c->stages, kk_n = k->kk_count;
   ptx_reg_class acc_cls = ptx_mma_acc_class(c->ab);
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int nf = 0; nf < k->ni; nf++)
@@ -396,8 +407,7 @@ static void emit_mainloop(kernel *k) {
       }
   if (k->kt_count == 0) return; /* k == 0: C = beta * C */
 
-  /* Stage registers hold byte offsets from the start of shared memory; tcj_smem is added at
-   * the uses as part of the address. Loads run s-1 tiles ahead of compute. */
+  /* Stage registers hold byte offsets from tcj_smem. */
   ptx_reg load_stage = reg32(k), comp_stage = reg32(k), kt = reg32(k), ls = reg32(k), cs = reg32(k);
   for (int t = 0; t < s - 1; t++) {
     if (t < k->kt_count) {
@@ -409,24 +419,49 @@ static void emit_mainloop(kernel *k) {
   ptx_ins(b, "mov.u32 %R, %d", load_stage, (s - 1) * k->stage_bytes);
   ptx_ins(b, "mov.u32 %R, 0", comp_stage);
   ptx_ins(b, "mov.u32 %R, 0", kt);
-  int loop = ptx_new_label(b);
-  ptx_label(b, loop);
+  /* Fragments gathered element by element (MN-major tf32/s8) need too many registers to hold
+   * two sets: those kernels read each step's fragments just before its mma. */
+  int ahead = k->op[0].k_major || k->es == 2 ? (k->op[1].k_major || k->es == 2) : 0;
+  frags f[2];
+  alloc_frags(k, &f[0]);
+  if (ahead) alloc_frags(k, &f[1]);
   ptx_cp_async_wait(b, s - 2);
   ptx_bar_sync(b);
-  /* Refill the stage computed in the previous iteration: every warp has passed the barrier. */
-  if (k->kt_count > s - 1) { /* else the prologue already loaded every tile */
-    /* Predicated, not branched around: the loop body stays one basic block, so ptxas can
-     * interleave these copies with the ldmatrix/mma stream below. */
-    ptx_reg more = ptx_new(b, PTX_PRED);
-    ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kt, k->kt_count - (s - 1));
-    ptx_ins(b, "add.u32 %R, %R, %R", ls, k->smem, load_stage);
-    emit_load_tile(k, ls, more);
+  ptx_ins(b, "mov.u32 %R, %R", cs, k->smem);
+  if (ahead) emit_load_frags(k, cs, 0, &f[0]);
+
+  int loop = ptx_new_label(b);
+  ptx_label(b, loop);
+  for (int kk = 0; kk < kk_n; kk++) {
+    frags *use = ahead ? &f[kk % 2] : &f[0];
+    if (!ahead) emit_load_frags(k, cs, kk, use);
+    if (kk == kk_n - 1) {
+      /* Tile kt+1 is complete once at most stages-2 groups are pending; the barrier also
+       * tells every warp that tile kt's stage has been read, so it can be refilled. On the
+       * last iteration the fragments read here are never used. */
+      emit_advance_stage(k, comp_stage);
+      ptx_cp_async_wait(b, s - 2);
+      ptx_bar_sync(b);
+      ptx_ins(b, "add.u32 %R, %R, %R", cs, k->smem, comp_stage);
+      if (ahead) emit_load_frags(k, cs, 0, &f[(kk + 1) % 2]);
+    } else if (ahead) {
+      emit_load_frags(k, cs, kk + 1, &f[(kk + 1) % 2]);
+    }
+    if (kk == 0) {
+      if (k->kt_count > s - 1) { /* else the prologue already loaded every tile */
+        /* Refill the stage read in the previous iteration (the barrier there retired it).
+         * Predicated, not branched around: the loop body stays one basic block, so ptxas
+         * can interleave these copies with the ldmatrix/mma stream. */
+        ptx_reg more = ptx_new(b, PTX_PRED);
+        ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kt, k->kt_count - (s - 1));
+        ptx_ins(b, "add.u32 %R, %R, %R", ls, k->smem, load_stage);
+        emit_load_tile(k, ls, more);
+      }
+      ptx_cp_async_commit(b);
+      emit_advance_stage(k, load_stage);
+    }
+    emit_mma_step(k, use);
   }
-  ptx_cp_async_commit(b);
-  emit_advance_stage(k, load_stage);
-  ptx_ins(b, "add.u32 %R, %R, %R", cs, k->smem, comp_stage);
-  emit_compute_stage(k, cs);
-  emit_advance_stage(k, comp_stage);
   ptx_ins(b, "add.u32 %R, %R, 1", kt, kt);
   ptx_reg again = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.lt.u32 %R, %R, %d", again, kt, k->kt_count);

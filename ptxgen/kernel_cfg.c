@@ -104,6 +104,11 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   if (wm * wn > 64 * 64) return "warp tile larger than 64x64 (accumulators exceed the registers)";
   if (es != 2 && (c->op_a_t || !c->op_b_t) && wm * wn > 64 * 32)
     return "tf32 or s8 with an MN-major operand needs a warp tile of at most 64x32";
+  /* Elements each thread gathers per mma k step and operand: past 32 their hoisted addresses
+   * spill (seen with s8, A MN-major, 64x32 warp tiles). */
+  int per_reg = 4 / es;
+  if (es != 2 && ((c->op_a_t && wm / 16 * 4 * per_reg > 32) || (!c->op_b_t && wn / 8 * 2 * per_reg > 32)))
+    return "MN-major s8 fragments of this warp tile need more than 32 gathered bytes per thread";
   /* Each thread copies whole chunks: the tile must divide evenly among the threads. */
   int threads = tcj_cfg_threads(c);
   if ((c->bm * c->bk * es / c->align_a) % threads || (c->bn * c->bk * es / c->align_b) % threads) return "tile does not divide among threads";
