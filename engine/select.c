@@ -38,16 +38,16 @@ int eng_caps_for_arch(const char *arch, eng_device_caps *caps) {
   return -1;
 }
 
-/* The tile menu, preferred first. Warp tiles: 64x64 (large), 64x32 (large_8w), 32x32 (small,
- * skinny). Measured on an H200 (tcj-bench, bf16 4096^3 and 8192^3): 128x128 with 4 warps at two
- * CTAs per SM beats 128x256 with 8 warps at one (0.53x vs 0.40x cuBLAS at 4096^3, 0.58x vs
- * 0.45x at 8192^3): two CTAs overlap one's barrier wait with the other's math. */
-enum { TILE_LARGE, TILE_LARGE_8W, TILE_SMALL, TILE_SKINNY, TILE_COUNT };
+/* The tile menu, largest first. Warp tiles: 64x64 (large, medium), 64x32 (medium_8w), 32x32
+ * (small, skinny). Measured on an H200 (tcj-bench, bf16 4096^3): 128x256 with 8 warps at one
+ * CTA per SM reaches 0.65x cuBLAS, 128x128 with 4 warps at two CTAs per SM 0.54x. */
+enum { TILE_LARGE, TILE_MEDIUM, TILE_MEDIUM_8W, TILE_SMALL, TILE_SKINNY, TILE_COUNT };
 static const struct tile { int bm, bn, warps_m, warps_n; } tiles[TILE_COUNT] = {
-  [TILE_LARGE] = {128, 128, 2, 2},
+  [TILE_LARGE] = {128, 256, 2, 4},
+  [TILE_MEDIUM] = {128, 128, 2, 2},
   /* The fallback for layouts whose fragments need more address registers (MN-major tf32 and
    * s8, see tcj_cfg_check); never a first choice. */
-  [TILE_LARGE_8W] = {128, 128, 2, 4},
+  [TILE_MEDIUM_8W] = {128, 128, 2, 4},
   [TILE_SMALL] = {64, 64, 2, 2},
   [TILE_SKINNY] = {32, 128, 1, 4},
 };
@@ -65,12 +65,13 @@ static int64_t tile_count(const eng_problem *p, int t) {
   return ceil_div(p->m, tiles[t].bm) * ceil_div(p->n, tiles[t].bn);
 }
 
-/* Shape heuristic: the large tile when it still gives every SM work (half a wave is enough:
- * two CTAs fit per SM); m <= 32 (decode-like) takes the skinny tile; everything else the small
- * tile, which makes four times as many CTAs. */
+/* Shape heuristic: the biggest tile that still gives every SM work. Large tiles need a full
+ * wave (tiles >= SMs); medium tiles accept half a wave because two CTAs fit per SM; m <= 32
+ * (decode-like) takes the skinny tile; everything else the small tile. */
 static int pick_tile(const eng_problem *p, const eng_device_caps *caps) {
   if (p->m <= 32) return TILE_SKINNY;
-  if (p->m > 64 && tile_count(p, TILE_LARGE) >= caps->sm_count / 2) return TILE_LARGE;
+  if (p->m >= 128 && p->n >= 256 && tile_count(p, TILE_LARGE) >= caps->sm_count) return TILE_LARGE;
+  if (p->m > 64 && tile_count(p, TILE_MEDIUM) >= caps->sm_count / 2) return TILE_MEDIUM;
   return TILE_SMALL;
 }
 

@@ -104,6 +104,10 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   if (wm * wn > 64 * 64) return "warp tile larger than 64x64 (accumulators exceed the registers)";
   if (es != 2 && (c->op_a_t || !c->op_b_t) && wm * wn > 64 * 32)
     return "tf32 or s8 with an MN-major operand needs a warp tile of at most 64x32";
+  /* Narrow copies keep one swizzled destination register per copy: with 64x64 warp tiles
+   * those registers spill (seen with 4-byte copies of 128x128 and 128x256 tiles). */
+  if ((c->align_a < 16 || c->align_b < 16) && wm * wn > 64 * 32)
+    return "copies narrower than 16 bytes need a warp tile of at most 64x32";
   /* Elements each thread gathers per mma k step and operand: past 32 their hoisted addresses
    * spill (seen with s8, A MN-major, 64x32 warp tiles). */
   int per_reg = 4 / es;

@@ -256,6 +256,8 @@ static void valid_configs_pass_the_check(void **state) {
             c.warps_n = tiles[g].wn;
             c.bk = kb / ptx_elem_size(c.ab);
             c.align_a = c.align_b = align;
+            /* Narrow copies are valid only with warp tiles up to 64x32 (checked below). */
+            if (align < 16 && (c.bm / c.warps_m) * (c.bn / c.warps_n) > 64 * 32) continue;
             c.sm = archs[a].sm;
             c.arch_suffix = archs[a].suffix;
             c.stages = 3;
@@ -292,6 +294,7 @@ static void tile_96(tcj_kernel_cfg *c) { c->bn = 96; c->warps_n = 2; }
 static void tile_16(tcj_kernel_cfg *c) { c->bm = 16; c->warps_m = 1; }
 static void align_2(tcj_kernel_cfg *c) { c->align_a = 2; }
 static void align_32(tcj_kernel_cfg *c) { c->align_b = 32; }
+static void narrow_copy_64x64_warps(tcj_kernel_cfg *c) { c->align_a = 4; }
 static void too_few_chunks(tcj_kernel_cfg *c) { c->bm = 32; c->bn = 64; c->warps_m = 2; c->warps_n = 4; c->bk = 32; }
 static void negative_n(tcj_kernel_cfg *c) { c->n = -1; }
 static void huge_k(tcj_kernel_cfg *c) { c->k = (int64_t)INT32_MAX + 1; }
@@ -322,6 +325,7 @@ static void invalid_configs_are_rejected_with_a_reason(void **state) {
     {"bm 16", tile_16, "tile"},
     {"align 2", align_2, "align"},
     {"align 32", align_32, "align"},
+    {"4-byte copies with 64x64 warp tiles", narrow_copy_64x64_warps, "narrower"},
     {"tile smaller than one chunk per thread", too_few_chunks, "divide"},
     {"negative n", negative_n, "range"},
     {"k past int32", huge_k, "range"},

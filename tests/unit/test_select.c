@@ -73,13 +73,13 @@ static void arch_table_knows_the_supported_arches(void **state) {
 static void shape_classes_pick_their_tiles(void **state) {
   (void)state;
   struct { int64_t m, n, k; int bm, bn; } cases[] = {
-    {4096, 4096, 4096, 128, 128}, /* 1024 large tiles >= 54 */
-    {1024, 2048, 4096, 128, 128}, /* 128 large tiles >= 54 */
-    {512, 512, 4096, 64, 64},     /* 16 large tiles < 54: small */
+    {4096, 4096, 4096, 128, 256}, /* 512 large tiles >= 108 SMs */
+    {1024, 2048, 4096, 128, 128}, /* 64 large tiles < 108; 128 medium tiles >= 54 */
+    {512, 512, 4096, 64, 64},     /* 16 medium tiles < 54: small */
     {1, 4096, 4096, 32, 128},     /* decode: skinny */
     {32, 8192, 1024, 32, 128},
-    {100, 1000, 64, 64, 64},      /* 8 large tiles: too few, small */
-    {64, 8192, 512, 64, 64},      /* m <= 64: never large */
+    {100, 1000, 64, 64, 64},      /* 8 medium tiles: too few, small */
+    {64, 8192, 512, 64, 64},      /* m <= 64: never medium */
     {33, 33, 33, 64, 64},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
