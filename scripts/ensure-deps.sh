@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the build dependencies tcj needs when they are missing (Debian/Ubuntu): cmake, a C
 # compiler, cmocka, libyaml and xxhash. The CUDA toolkit (headers, nvJitLink, cuBLAS) must
-# already be installed; this script only checks for it.
+# already be installed; this script only checks for it. pkg-config is for the install test.
 set -euo pipefail
 
 missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 command -v cc >/dev/null || missing+=(gcc)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
 [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
 [ -f /usr/include/yaml.h ] || missing+=(libyaml-dev)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)

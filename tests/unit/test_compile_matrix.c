@@ -1,6 +1,7 @@
 /* Every kernel ptxgen writes for a matrix of configs (types, op pairs, alignments, tiles, edge
  * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a with no
- * spills and a register count that fits the block. No GPU needed; without nvJitLink the test is
+ * spills and a register count that fits the block; so must every config eng_select picks for a
+ * grid of problems on those arches (the kernels a user can actually get). No GPU needed; without nvJitLink the test is
  * skipped with a message, and fails when CI is set. TCJ_COMPILE_MATRIX=full runs every cross;
  * TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of every kernel. */
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/jit.h"
+#include "engine/select.h"
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
 
@@ -27,6 +29,7 @@ enum {
   REGS_PER_SM = 65536,
   MIN_CONFIGS = 100,
   MAX_CONFIGS = 512,
+  MAX_SELECTED = 1024,
   MAX_WORKERS = 4,
   NEAR_REG_LIMIT = 240, /* reported in the summary: kernels one change away from spilling */
 };
@@ -117,7 +120,7 @@ static const struct { ptx_elem ab, c; } types[] = {
   {PTX_E_F16, PTX_E_F16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_BF16, PTX_E_BF16},
   {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
 static const struct { int bm, bn, wm, wn; } tiles[] = {
-  {128, 256, 2, 4}, {128, 128, 2, 2}, {64, 64, 2, 2}, {32, 128, 1, 4}};
+  {128, 256, 2, 4}, {128, 128, 2, 2}, {128, 128, 2, 4}, {64, 64, 2, 2}, {32, 128, 1, 4}};
 static const int aligns[] = {16, 4};
 /* Edges: n and k multiples of every tile, or neither (odd k, n not a multiple of 8). */
 static const struct { int64_t n, k; } edges[] = {{4096, 4096}, {1000, 999}, {999, 1000}};
@@ -166,6 +169,59 @@ static int build_configs(tcj_kernel_cfg *out, int max) {
   return n;
 }
 
+/* ---- The configs selection picks ---- */
+
+static const struct { ptx_elem ab, c; } problem_types[] = {
+  {PTX_E_F16, PTX_E_F16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_BF16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F32},
+  {PTX_E_F16, PTX_E_BF16}, {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
+/* One shape per tile class: decode (skinny), small, medium, large, odd large (edges, packing). */
+static const struct { int64_t m, n, k; } problem_shapes[] = {
+  {1, 4096, 4096}, {100, 1000, 999}, {1024, 2048, 4096}, {4096, 4096, 4096}, {4095, 4095, 4095}};
+static const int problem_aligns[] = {16, 4, 1}; /* 1: below any copy width, so packed */
+
+/* Appends the configs eng_select picks (each with its own arch) that are not in out yet. */
+static int collect_selected(tcj_kernel_cfg *out, int n, int max) {
+  char a[256], b[256];
+  for (int ar = 0; ar < N_ARCHS; ar++) {
+    eng_device_caps caps;
+    assert_int_equal(eng_caps_for_arch(archs[ar].name, &caps), 0);
+    for (size_t t = 0; t < sizeof problem_types / sizeof *problem_types; t++)
+      for (int op = 0; op < 4; op++)
+        for (size_t sh = 0; sh < sizeof problem_shapes / sizeof *problem_shapes; sh++)
+          for (size_t al = 0; al < sizeof problem_aligns / sizeof *problem_aligns; al++) {
+            eng_problem p;
+            memset(&p, 0, sizeof p);
+            p.op_a_t = op >> 1;
+            p.op_b_t = op & 1;
+            p.m = problem_shapes[sh].m;
+            p.n = problem_shapes[sh].n;
+            p.k = problem_shapes[sh].k;
+            p.ab = problem_types[t].ab;
+            p.c = problem_types[t].c;
+            p.lda = p.op_a_t ? p.m : p.k;
+            p.ldb = p.op_b_t ? p.k : p.n;
+            p.ldc = p.n;
+            p.align_a = p.align_b = problem_aligns[al] < ptx_elem_size(p.ab) ? ptx_elem_size(p.ab) : problem_aligns[al];
+            p.align_c = 16;
+            eng_plan plan;
+            const char *why = NULL;
+            tcj_status st = eng_select(&p, &caps, 1, &plan, &why);
+            if (st != TCJ_SUCCESS) print_error("eng_select %s m=%lld: %s\n", archs[ar].name, (long long)p.m, why);
+            assert_int_equal(st, TCJ_SUCCESS);
+            assert_true(tcj_cfg_format(&plan.cfg, a, sizeof a) > 0);
+            int seen = 0;
+            for (int i = 0; i < n && !seen; i++) {
+              assert_true(tcj_cfg_format(&out[i], b, sizeof b) > 0);
+              seen = strcmp(a, b) == 0;
+            }
+            if (seen) continue;
+            assert_true(n < max);
+            out[n++] = plan.cfg;
+          }
+  }
+  return n;
+}
+
 static void config_matrix_is_large_and_valid(void **state) {
   (void)state;
   static tcj_kernel_cfg cfgs[MAX_CONFIGS];
@@ -198,20 +254,33 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   int ncfg = build_configs(cfgs, MAX_CONFIGS);
   assert_true(ncfg >= MIN_CONFIGS && ncfg <= MAX_CONFIGS);
 
+  /* The matrix for every arch, then what selection picks, each for the arch it was picked for
+   * (selected configs carry their arch; those already in the matrix are skipped). */
+  static tcj_kernel_cfg selected[MAX_SELECTED];
+  int nsel = 0;
+  for (int i = 0; i < ncfg; i++)
+    for (int a = 0; a < N_ARCHS; a++) {
+      selected[nsel] = cfgs[i];
+      selected[nsel].sm = archs[a].sm;
+      selected[nsel++].arch_suffix = archs[a].suffix;
+    }
+  int nmatrix = nsel;
+  nsel = collect_selected(selected, nsel, MAX_SELECTED);
   matrix m;
-  m.count = ncfg * N_ARCHS;
+  m.count = nsel;
   m.jobs = calloc((size_t)m.count, sizeof *m.jobs);
   assert_non_null(m.jobs);
   atomic_init(&m.next, 0);
-  for (int i = 0; i < ncfg; i++)
-    for (int a = 0; a < N_ARCHS; a++) {
-      job *j = &m.jobs[i * N_ARCHS + a];
-      j->cfg = cfgs[i];
-      j->cfg.sm = archs[a].sm;
-      j->cfg.arch_suffix = archs[a].suffix;
-      j->arch = a;
-      assert_true(tcj_cfg_format(&j->cfg, j->text, sizeof j->text) > 0);
-    }
+  for (int i = 0; i < nsel; i++) {
+    job *j = &m.jobs[i];
+    j->cfg = selected[i];
+    j->arch = -1;
+    for (int a = 0; a < N_ARCHS; a++)
+      if (archs[a].sm == j->cfg.sm && archs[a].suffix == j->cfg.arch_suffix) j->arch = a;
+    assert_true(j->arch >= 0);
+    assert_true(tcj_cfg_format(&j->cfg, j->text, sizeof j->text) > 0);
+  }
+  print_message("%d matrix compiles + %d selected configs not in the matrix\n", nmatrix, nsel - nmatrix);
 
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   int workers = cpus < 2 ? 2 : cpus > MAX_WORKERS ? MAX_WORKERS : (int)cpus;
