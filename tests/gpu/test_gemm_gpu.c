@@ -1,6 +1,7 @@
 /* GPU correctness of tcj_gemm through the public API only: results against a host fp64
  * reference and against cuBLAS for every supported dtype pair, op pair and alignment class,
- * with poisoned outputs and sentinels around C. Without a GPU it prints SKIP and exits 0. */
+ * with poisoned outputs and sentinels around C. Without a GPU it prints SKIP and exits 77, which
+ * CTest reports as skipped (SKIP_RETURN_CODE), not as passed. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <math.h>
@@ -917,8 +918,11 @@ static int group_teardown(void **state) {
   return 0;
 }
 
-static void print_skip(const char *reason) {
+enum { EXIT_SKIPPED = 77 }; /* CTest's SKIP_RETURN_CODE for the gpu label */
+
+static int skip_all(const char *reason) {
   printf("SKIP: no GPU (%s): none of the GPU GEMM checks ran\n", reason);
+  return EXIT_SKIPPED;
 }
 
 int main(void) {
@@ -927,12 +931,10 @@ int main(void) {
   if (ce != cudaSuccess) {
     char why[256];
     snprintf(why, sizeof why, "cudaGetDeviceCount: %s", cudaGetErrorName(ce));
-    print_skip(why);
-    return 0;
+    return skip_all(why);
   }
   if (count == 0) {
-    print_skip("cudaGetDeviceCount found 0 devices");
-    return 0;
+    return skip_all("cudaGetDeviceCount found 0 devices");
   }
   /* The runtime creates the primary context; tcj binds to the context current at create. */
   if ((ce = cudaFree(0)) != cudaSuccess) {
@@ -943,8 +945,7 @@ int main(void) {
   if (st == TCJ_ERROR_NO_DEVICE) {
     char why[512];
     snprintf(why, sizeof why, "tcj_create: %s", tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
-    print_skip(why);
-    return 0;
+    return skip_all(why);
   }
   if (st != TCJ_SUCCESS) {
     fprintf(stderr, "tcj_create failed: %s: %s\n", tcj_status_string(st),

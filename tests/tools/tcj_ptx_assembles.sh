@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# tcj-ptx prints a `//` config line and PTX that ptxas assembles, for every dtype and op pair on
+# sm_80 and sm_90a (and sm_89 for s8/tf32); --help exits 0 and bad usage exits 2.
+# Usage: tcj_ptx_assembles.sh TCJ_PTX PTXAS SCRATCH_DIR
+set -euo pipefail
+tcj_ptx=$1 ptxas=$2 dir=$3
+mkdir -p "$dir"
+"$tcj_ptx" --help | grep -q -- "--arch" || { echo "FAIL: --help does not print the usage"; exit 1; }
+for bad in "--dtype bf16" "--arch sm_80 --dtype bf16 --m x --n 1 --k 1" "--bogus"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$tcj_ptx" $bad >/dev/null 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] || { echo "FAIL: tcj-ptx $bad exited $rc, wanted 2"; exit 1; }
+done
+count=0
+for arch in sm_80 sm_89 sm_90a; do
+  for dtype in f16 bf16 tf32 s8; do
+    for ops in "N N" "N T" "T N" "T T"; do
+      set -- $ops
+      for shape in "4096 4096 4096" "4095 4095 4095" "1 6144 4096" "100 1000 999"; do
+        read -r m n k <<<"$shape"
+        f="$dir/$arch-$dtype-$1$2-$m-$n-$k.ptx"
+        "$tcj_ptx" --arch "$arch" --dtype "$dtype" --m "$m" --n "$n" --k "$k" --op-a "$1" --op-b "$2" >"$f"
+        head -1 "$f" | grep -q "^// recipe=sm80 arch=$arch " || { echo "FAIL: no config line in $f"; exit 1; }
+        "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f"; exit 1; }
+        count=$((count + 1))
+      done
+    done
+  done
+done
+echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a"
