@@ -18,6 +18,7 @@
 #include "engine/select.h"
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
+#include "tools/host_half.h"
 #include "tcj.h"
 
 #define MAX_ARCHS 8
@@ -210,42 +211,6 @@ static int offline_mode(const char *reason, const char **archs, int narch, const
 
 /* ---- GPU mode ---------------------------------------------------------------------------- */
 
-static uint16_t f32_to_f16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000, ax = x & 0x7fffffff;
-  if (ax >= 0x477ff000) return (uint16_t)(sign | 0x7c00);
-  if (ax < 0x38800000) {
-    float a;
-    memcpy(&a, &ax, 4);
-    return (uint16_t)(sign | (uint32_t)lrintf(a * 16777216.0f));
-  }
-  uint32_t h = (((ax >> 23) - 112) << 10) | ((ax & 0x7fffff) >> 13), rem = ax & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
-  return (uint16_t)(sign | h);
-}
-
-static float f16_to_f32(uint16_t h) {
-  uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  float v = e == 0 ? ldexpf((float)m, -24)
-            : e == 31 ? (m ? NAN : INFINITY)
-                      : ldexpf((float)(m | 0x400), (int)e - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
-static uint16_t f32_to_bf16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  x += 0x7fff + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
-static float bf16_to_f32(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
 
 static double get(tcj_dtype t, const void *buf, size_t i) {
   switch (t) {
