@@ -49,12 +49,31 @@ typedef struct tcj_options {
   int force_driver_jit;
   /* Nonzero: never pack unaligned operands into scratch; use narrow copies or fail. */
   int disable_packing;
+  /* Writable kernel cache directory. NULL: $TCJ_CACHE_DIR, else $XDG_CACHE_HOME/tcj, else
+   * ~/.cache/tcj. Read-only roots come from $TCJ_CACHE_PATH (dir1:dir2). */
+  const char *cache_dir;
+  /* Nonzero: no disk cache at all (as with $TCJ_CACHE_DISABLE); kernels live in memory only. */
+  int disable_disk_cache;
 } tcj_options;
+
+/* Kernel cache counters of one engine since tcj_create. */
+typedef struct tcj_stats {
+  uint64_t memory_hits;    /* calls served by an already loaded kernel */
+  uint64_t disk_hits;      /* kernels loaded from the disk cache */
+  uint64_t disk_misses;    /* disk lookups that found no usable entry */
+  uint64_t bad_entries;    /* entries found but rejected (corrupt, torn, other key, refused by the driver) */
+  uint64_t compiles;       /* kernels generated and compiled */
+  uint64_t compile_ns;     /* time spent generating, compiling and loading them */
+  uint64_t bytes_written;  /* bytes of cache entries published */
+  uint64_t evictions;      /* entries removed by the size cap */
+  uint64_t write_failures; /* publishes that failed (unwritable or full disk, ...) */
+} tcj_stats;
 
 TCJ_API tcj_status tcj_create(tcj_engine **engine, const tcj_options *opts); /* opts NULL: defaults */
 TCJ_API void tcj_destroy(tcj_engine *engine);                                /* NULL is a no-op */
 TCJ_API const char *tcj_status_string(tcj_status s);
 TCJ_API const char *tcj_last_error(const tcj_engine *engine); /* message of this thread's last failure */
+TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);
 
 /* Row-major. D = C: C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n].
    A is m x k (lda >= k) when op_a == N, k x m (lda >= m) when T; B is k x n (ldb >= n) when N,

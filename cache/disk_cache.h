@@ -1,0 +1,74 @@
+/* Content-addressed on-disk cubin cache. One file per entry: a header (magic, format version,
+ * sizes, checksum of everything) followed by the full key text, the cubin and optionally the
+ * PTX. Readers validate everything and treat any doubt as a miss; writers publish through a
+ * unique temp file in <dir>/tmp, fsync and rename, so a reader never sees a torn entry and
+ * concurrent writers of one key leave one valid entry. Plain libc + xxhash, no CUDA. */
+#ifndef TCJ_CACHE_DISK_CACHE_H
+#define TCJ_CACHE_DISK_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CACHE_FORMAT_VERSION 1u
+#define CACHE_DEFAULT_MAX_BYTES (1ull << 30)
+#define CACHE_TMP_MAX_AGE_S 3600 /* temp files older than this are debris of a dead writer */
+
+/* Counters shared by the disk cache and the engine (atomics: many threads update them). */
+typedef struct cache_stats {
+  _Atomic uint64_t memory_hits, disk_hits, disk_misses, bad_entries, compiles, compile_ns,
+      bytes_written, evictions, write_failures;
+} cache_stats;
+
+typedef struct cache_disk_config {
+  const char *dir;             /* writable root, created on demand; NULL: none */
+  const char *ro_roots;        /* ':'-separated read-only roots searched after dir; may be NULL */
+  uint64_t max_bytes;          /* LRU cap of dir (entries only) */
+  int store_ptx;               /* keep the PTX in entries too (off by default) */
+} cache_disk_config;
+
+/* Reads TCJ_CACHE_DIR (default $XDG_CACHE_HOME/tcj, else $HOME/.cache/tcj), TCJ_CACHE_PATH,
+ * TCJ_CACHE_MAX_BYTES and TCJ_CACHE_STORE_PTX. Returns 0, or 1 when TCJ_CACHE_DISABLE is set
+ * (no disk cache), or -1 with a reason when a value is malformed. Strings point into the
+ * environment or into buf. */
+int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_size, const char **why);
+
+/* Test seam: the file operations a publish makes, so tests can fail or stall each one. */
+typedef struct cache_io {
+  ssize_t (*write)(int fd, const void *buf, size_t n);
+  int (*fsync)(int fd);
+  int (*rename)(const char *from, const char *to);
+} cache_io;
+
+typedef struct cache_disk cache_disk;
+
+/* Never fails for a bad directory (that is found, and warned about, at the first write): NULL
+ * only when out of memory. stats may be NULL. */
+cache_disk *cache_disk_open(const cache_disk_config *cfg, cache_stats *stats);
+void cache_disk_close(cache_disk *d); /* NULL: no-op */
+void cache_disk_set_io(cache_disk *d, const cache_io *io); /* NULL: the real calls */
+
+/* Warnings (unwritable directory, full disk, ...) go to this callback, once per cause. */
+typedef void (*cache_warn_fn)(void *ctx, const char *message);
+void cache_disk_set_warn(cache_disk *d, cache_warn_fn fn, void *ctx);
+
+/* The entry's file name for key: <16 hex digits of xxh64(key)>.tcjc. */
+void cache_entry_name(const char *key, char out[32]);
+
+/* Looks key up in dir, then in the read-only roots. Hit: returns 1 with a malloc'ed copy of
+ * the cubin (caller frees) and, for a hit in dir, touches its mtime (LRU). Anything doubtful
+ * (short, wrong magic, newer format, bad checksum, other key) is a miss: returns 0. */
+int cache_disk_get(cache_disk *d, const char *key, void **cubin, size_t *size);
+
+/* Publishes key -> cubin (and ptx when store_ptx) into dir. Returns 0, or -1 when it could
+ * not (a warning went out; the caller carries on from memory). Evicts by LRU past the cap and
+ * reaps stale temp files. */
+int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t size, const char *ptx,
+                   size_t ptx_len);
+
+/* Removes key's entry from dir (a cubin the driver refused). Read-only roots are left alone. */
+void cache_disk_evict(cache_disk *d, const char *key);
+
+/* The writable directory, or NULL. */
+const char *cache_disk_dir(const cache_disk *d);
+
+#endif

@@ -1,0 +1,30 @@
+/* Cache keys and cache filling shared by the engine and tcj-warmup. The key text names every
+ * input of a cubin: cache format, codegen identity, config, target arch and compiler. */
+#ifndef TCJ_ENG_WARM_H
+#define TCJ_ENG_WARM_H
+
+#include <stddef.h>
+
+#include "cache/disk_cache.h"
+#include "ptxgen/kernel_cfg.h"
+#include "tcj.h"
+
+/* Identity of the compiler that would build a cubin now, without loading it: nvJitLink
+ * (its library's soname and size), or "driver <version>" when nvJitLink is absent or forced
+ * off. driver_version: cuDriverGetVersion's value, 0 when unknown. */
+void eng_compiler_identity(int force_driver, int driver_version, char *out, size_t size);
+
+/* Full key text of cfg for arch ("sm_90a") built by compiler. Returns its length, or -1. */
+int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, const char *compiler, char *out, size_t size);
+
+/* Without a GPU: makes sure the cubin of cfg is in disk's writable dir (or a read-only root).
+ * *hit = 1 when it already was; else compiles with nvJitLink and publishes. */
+tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hit, char *err,
+                            size_t err_size);
+
+/* With an engine: makes sure cfg (which must target the engine's arch) is loaded, through the
+ * memo, the disk cache or a compile, and published to disk after the driver accepted it.
+ * *hit = 1 when it was not compiled. Errors: see tcj_last_error. */
+tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, int *hit);
+
+#endif
