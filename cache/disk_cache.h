@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define CACHE_FORMAT_VERSION 1u
 #define CACHE_DEFAULT_MAX_BYTES (1ull << 30)

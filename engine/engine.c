@@ -2,11 +2,14 @@
  * selection needs, and own the kernel memo. */
 #include "engine/engine.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/error.h"
+#include "engine/log.h"
+#include "engine/warm.h"
 
 static void unload_module(void *module, void *ctx) {
   tcj_engine *e = ctx;
@@ -69,6 +72,44 @@ static tcj_status bind_context(tcj_engine *e) {
   return TCJ_SUCCESS;
 }
 
+static void warn_to_log(void *ctx, const char *message) {
+  tcj_engine *e = ctx;
+  eng_log(e->log, ENG_LOG_WARN, "%s", message);
+}
+
+/* The disk cache from options and environment; a bad directory is not an error (calls run
+ * from memory, with one warning), a malformed variable is. */
+static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
+  int driver_version = 0;
+  e->cu->cuDriverGetVersion(&driver_version);
+  eng_compiler_identity(e->force_driver_jit, driver_version, e->compiler, sizeof e->compiler);
+  cache_disk_config cfg;
+  char buf[4096];
+  const char *why = NULL;
+  int r = cache_disk_config_from_env(&cfg, buf, sizeof buf, &why);
+  if (r < 0) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s", why);
+  if (r > 0 || opts->disable_disk_cache) return TCJ_SUCCESS;
+  if (opts->cache_dir) cfg.dir = opts->cache_dir;
+  if (!(e->disk = cache_disk_open(&cfg, &e->stats))) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
+  cache_disk_set_warn(e->disk, warn_to_log, e);
+  return TCJ_SUCCESS;
+}
+
+tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *out) {
+  if (!e || !out) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "stats" : "engine");
+  tcj_engine *m = (tcj_engine *)e; /* atomics are read through a non-const lvalue */
+  out->memory_hits = atomic_load(&m->stats.memory_hits);
+  out->disk_hits = atomic_load(&m->stats.disk_hits);
+  out->disk_misses = atomic_load(&m->stats.disk_misses);
+  out->bad_entries = atomic_load(&m->stats.bad_entries);
+  out->compiles = atomic_load(&m->stats.compiles);
+  out->compile_ns = atomic_load(&m->stats.compile_ns);
+  out->bytes_written = atomic_load(&m->stats.bytes_written);
+  out->evictions = atomic_load(&m->stats.evictions);
+  out->write_failures = atomic_load(&m->stats.write_failures);
+  return TCJ_SUCCESS;
+}
+
 tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   if (!out) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine out-pointer is NULL");
   *out = NULL;
@@ -94,8 +135,8 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   snprintf(e->arch, sizeof e->arch, "sm_%d%s", e->caps.sm, e->caps.arch_suffix ? "a" : "");
   e->force_driver_jit = opts->force_driver_jit != 0;
   e->allow_packing = !opts->disable_packing;
-  const char *log = getenv("TCJ_LOG"), *dump = getenv("TCJ_DUMP_PTX");
-  e->log = log && *log;
+  const char *dump = getenv("TCJ_DUMP_PTX");
+  e->log = eng_log_level_from_env();
   if (dump && *dump && !(e->dump_dir = strdup(dump))) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto fail;
@@ -109,6 +150,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto fail;
   }
+  if ((st = open_disk_cache(e, opts)) != TCJ_SUCCESS) goto fail;
   *out = e;
   return TCJ_SUCCESS;
 fail:
@@ -118,6 +160,18 @@ fail:
 
 void tcj_destroy(tcj_engine *e) {
   if (!e) return;
+  if (e->log >= ENG_LOG_INFO && e->kernels) {
+    tcj_stats s;
+    tcj_get_stats(e, &s);
+    eng_log(e->log, ENG_LOG_INFO,
+            "cache: memory_hits=%llu disk_hits=%llu disk_misses=%llu bad_entries=%llu compiles=%llu "
+            "compile_ms=%.1f bytes_written=%llu evictions=%llu write_failures=%llu (%s)",
+            (unsigned long long)s.memory_hits, (unsigned long long)s.disk_hits, (unsigned long long)s.disk_misses,
+            (unsigned long long)s.bad_entries, (unsigned long long)s.compiles, s.compile_ns / 1e6,
+            (unsigned long long)s.bytes_written, (unsigned long long)s.evictions,
+            (unsigned long long)s.write_failures, e->disk && cache_disk_dir(e->disk) ? cache_disk_dir(e->disk) : "no disk cache");
+  }
+  cache_disk_close(e->disk);
   if (e->kernels) {
     int pushed = 0;
     /* Modules belong to e->ctx: unload them with it current. */

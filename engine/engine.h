@@ -3,6 +3,7 @@
 #ifndef TCJ_ENG_ENGINE_H
 #define TCJ_ENG_ENGINE_H
 
+#include "cache/disk_cache.h"
 #include "cache/kernel_table.h"
 #include "engine/cuda_api.h"
 #include "engine/select.h"
@@ -16,18 +17,24 @@ struct tcj_engine {
   eng_device_caps caps; /* sm/arch_suffix may come from tcj_options.arch */
   char arch[16];        /* "sm_90a": the compile target */
   int force_driver_jit, allow_packing;
-  int log;              /* TCJ_LOG set: one stderr line per compile */
+  int log;              /* TCJ_LOG level (engine/log.h) */
   char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
   eng_tile_override tile; /* TCJ_TILE: a tuning knob that replaces the selected tile */
   cache_kernel_table *kernels;
+  cache_disk *disk;       /* NULL: disk cache disabled */
+  cache_stats stats;
+  char compiler[256];     /* compiler identity in cache keys (engine/warm.h) */
 };
+
+#define ENG_CACHE_KEY_MAX 1024
 
 /* Makes e->ctx current on this thread if it is not; *pushed says whether to pop. */
 tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);
 void eng_ctx_leave(tcj_engine *e, int pushed);
 
-/* The loaded kernel for cfg: memo hit, else generate, compile, load and memoise. Needs the
- * engine's context current. */
-tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out);
+/* The loaded kernel for cfg: memo hit, else the disk cache, else generate, compile, load,
+ * publish to disk and memoise. *compiled (may be NULL) says whether it was compiled. Needs
+ * the engine's context current. */
+tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled);
 
 #endif

@@ -77,7 +77,7 @@ tcj_status tcj_gemm(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t 
   int pushed = 0;
   if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
   cache_kernel kern;
-  st = eng_kernel_get(e, &plan.cfg, &kern);
+  st = eng_kernel_get(e, &plan.cfg, &kern, NULL);
   if (st == TCJ_SUCCESS)
     st = launch(e, &p, &plan, &kern, (CUdeviceptr)(uintptr_t)a, (CUdeviceptr)(uintptr_t)b,
                 (CUdeviceptr)(uintptr_t)c, alpha, beta, stream);

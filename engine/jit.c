@@ -4,6 +4,8 @@
 #include "engine/jit.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <sys/stat.h>
 #include <nvJitLink.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -55,11 +57,73 @@ static void *nvjl_sym(void *lib, const char *name) {
   return p;
 }
 
+static const char *const nvjl_sonames[] = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
+
+/* The nvJitLink library file, found without loading it: loading costs 10-200 ms, which a
+ * process that only hits the cache should not pay, yet the cache key needs the compiler's
+ * identity. The same file is the one nvjl_load opens, so identity and compiler agree. */
+static struct {
+  int found;
+  char path[4096];
+  const char *soname;
+  long long bytes;
+} nvjl_file;
+static pthread_once_t nvjl_file_once = PTHREAD_ONCE_INIT;
+
+static int try_file(const char *dir, size_t dir_len, const char *soname) {
+  struct stat st;
+  if (dir_len == 0 || dir_len + strlen(soname) + 2 > sizeof nvjl_file.path) return 0;
+  snprintf(nvjl_file.path, sizeof nvjl_file.path, "%.*s/%s", (int)dir_len, dir, soname);
+  if (stat(nvjl_file.path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  nvjl_file.found = 1;
+  nvjl_file.soname = soname;
+  nvjl_file.bytes = (long long)st.st_size;
+  return 1;
+}
+
+static void nvjl_find(void) {
+  /* The loader's order, as far as it can be known cheaply: LD_LIBRARY_PATH, then the usual
+   * toolkit and system directories. */
+  const char *env_dirs[] = {getenv("LD_LIBRARY_PATH")};
+  char cuda_home[4096] = "", cuda_path[4096] = "";
+  const char *ch = getenv("CUDA_HOME"), *cp = getenv("CUDA_PATH");
+  if (ch && *ch) snprintf(cuda_home, sizeof cuda_home, "%s/lib64", ch);
+  if (cp && *cp) snprintf(cuda_path, sizeof cuda_path, "%s/lib64", cp);
+  const char *fixed[] = {cuda_home, cuda_path, "/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
+                         "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu"};
+  for (size_t n = 0; n < sizeof nvjl_sonames / sizeof *nvjl_sonames; n++) {
+    for (const char *p = env_dirs[0]; p && *p;) {
+      const char *end = strchr(p, ':');
+      size_t len = end ? (size_t)(end - p) : strlen(p);
+      if (try_file(p, len, nvjl_sonames[n])) return;
+      p = end ? end + 1 : NULL;
+    }
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+      if (try_file(fixed[i], strlen(fixed[i]), nvjl_sonames[n])) return;
+  }
+  /* Elsewhere (ld.so.conf, an rpath): let the loader find it, once, and ask where it is. */
+  for (size_t n = 0; n < sizeof nvjl_sonames / sizeof *nvjl_sonames; n++) {
+    void *lib = dlopen(nvjl_sonames[n], RTLD_LAZY | RTLD_LOCAL);
+    struct link_map *map = NULL;
+    if (lib && dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) {
+      const char *slash = strrchr(map->l_name, '/');
+      if (slash && try_file(map->l_name, (size_t)(slash - map->l_name), nvjl_sonames[n])) return; /* lib stays loaded */
+    }
+    if (lib) dlclose(lib);
+  }
+}
+
+int eng_nvjitlink_identity(char *out, size_t size) {
+  pthread_once(&nvjl_file_once, nvjl_find);
+  if (!nvjl_file.found) return 0;
+  snprintf(out, size, "nvJitLink %s bytes=%lld", nvjl_file.soname, nvjl_file.bytes);
+  return 1;
+}
+
 static void nvjl_load(void) {
-  static const char *const names[] = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
-  void *lib = NULL;
-  for (size_t i = 0; !lib && i < sizeof names / sizeof *names; i++)
-    lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  pthread_once(&nvjl_file_once, nvjl_find);
+  if (!nvjl_file.found) return;
+  void *lib = dlopen(nvjl_file.path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;
 #define NVJL_SYM(name, field, type)                         \
   *(void **)(&nvjl.field) = nvjl_sym(lib, name);            \

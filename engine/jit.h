@@ -15,6 +15,10 @@ typedef struct eng_cubin {
 
 void eng_cubin_free(eng_cubin *c);
 
+/* 1 if nvJitLink's library file was found (without loading it); *out gets its identity for
+ * cache keys: "nvJitLink libnvJitLink.so.13 bytes=98806736". */
+int eng_nvjitlink_identity(char *out, size_t size);
+
 /* 1 if nvJitLink could be opened; *version gets "nvJitLink 13.0" or similar. */
 int eng_nvjitlink_available(char *version, size_t size);
 

@@ -1,14 +1,18 @@
-/* cfg -> loaded kernel: memo lookup, else PTX generation, compilation (nvJitLink, else the
- * driver), cuModuleLoadData and publication in the memo. Racing threads may both compile;
- * the memo keeps one module and the loser unloads its own. */
+/* cfg -> loaded kernel: memo lookup, else the disk cache, else PTX generation, compilation
+ * (nvJitLink, else the driver) and cuModuleLoadData; a compiled cubin is published to disk
+ * only after the driver accepted it. Racing threads may both compile; the memo keeps one
+ * module and the loser unloads its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "engine/jit.h"
+#include "engine/log.h"
+#include "engine/warm.h"
 #include "ptxgen/ptxgen.h"
 
 #define KEY_MAX 256
@@ -38,52 +42,105 @@ static void dump_ptx(const char *dir, const char *key, const char *ptx, size_t l
   if (f) fclose(f);
 }
 
-/* PTX -> loaded module. nvJitLink first (unless forced off); when its cubin does not load
- * (e.g. a toolkit newer than the driver), the driver compiles the PTX itself. */
+/* PTX -> loaded module; *bin keeps the cubin for publishing. nvJitLink first (unless forced
+ * off); when its cubin does not load (e.g. a toolkit newer than the driver), the driver
+ * compiles the PTX itself and *via_driver says so. */
 static tcj_status build_module(tcj_engine *e, const char *ptx, size_t len, CUmodule *mod,
-                               const char **compiler) {
+                               eng_cubin *bin, int *via_driver) {
   char err[ENG_ERROR_MAX];
-  eng_cubin bin;
   tcj_status st;
   CUresult r;
+  *via_driver = 0;
   if (!e->force_driver_jit) {
-    *compiler = "nvJitLink";
-    st = eng_jit_compile_nvjitlink(ptx, len, e->arch, &bin, err, sizeof err);
+    st = eng_jit_compile_nvjitlink(ptx, len, e->arch, bin, err, sizeof err);
     if (st == TCJ_SUCCESS) {
-      r = e->cu->cuModuleLoadData(mod, bin.data);
-      eng_cubin_free(&bin);
-      if (r == CUDA_SUCCESS) return TCJ_SUCCESS;
+      if ((r = e->cu->cuModuleLoadData(mod, bin->data)) == CUDA_SUCCESS) return TCJ_SUCCESS;
+      eng_cubin_free(bin);
     } else if (st != TCJ_ERROR_NOT_SUPPORTED) { /* NOT_SUPPORTED: no nvJitLink here */
       return eng_set_error(st, "%s", err);
     }
   }
-  *compiler = "driver";
-  st = eng_jit_compile_driver(ptx, len, &bin, err, sizeof err);
+  *via_driver = 1;
+  st = eng_jit_compile_driver(ptx, len, bin, err, sizeof err);
   if (st != TCJ_SUCCESS) return eng_set_error(st, "%s", err);
-  r = e->cu->cuModuleLoadData(mod, bin.data);
-  eng_cubin_free(&bin);
-  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuModuleLoadData");
+  r = e->cu->cuModuleLoadData(mod, bin->data);
+  if (r != CUDA_SUCCESS) {
+    eng_cubin_free(bin);
+    return eng_cuda_error(r, "cuModuleLoadData");
+  }
+  return TCJ_SUCCESS;
 }
 
-tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out) {
-  char key[KEY_MAX];
-  if (tcj_cfg_format(cfg, key, sizeof key) < 0)
-    return eng_set_error(TCJ_ERROR_INTERNAL, "kernel config text exceeds %d bytes", KEY_MAX);
-  if (cache_kernel_table_find(e->kernels, key, out)) return TCJ_SUCCESS;
+/* The disk cache's module for key, or NULL. A cubin the driver refuses is evicted, so the
+ * caller rebuilds and replaces it. */
+static CUmodule load_from_disk(tcj_engine *e, const char *key) {
+  void *bin = NULL;
+  size_t size = 0;
+  CUmodule mod = NULL;
+  if (!e->disk || !cache_disk_get(e->disk, key, &bin, &size)) return NULL;
+  CUresult r = e->cu->cuModuleLoadData(&mod, bin);
+  free(bin);
+  if (r != CUDA_SUCCESS) {
+    /* Counted by the disk as a hit; it is not one. */
+    atomic_fetch_sub_explicit(&e->stats.disk_hits, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&e->stats.disk_misses, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&e->stats.bad_entries, 1, memory_order_relaxed);
+    cache_disk_evict(e->disk, key);
+    eng_log(e->log, ENG_LOG_WARN, "kernel cache: the driver refused a cached cubin (%s); rebuilding it",
+            eng_cuda_error_name(r));
+    return NULL;
+  }
+  return mod;
+}
 
+/* Generates, compiles and loads cfg; publishes the cubin when it was built by the compiler the
+ * key names. */
+static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *text,
+                                 const char *key, CUmodule *mod) {
   double t0 = now_ms();
   char *ptx = NULL;
   size_t len = 0;
   char err[ENG_ERROR_MAX];
   if (ptx_gen_gemm(cfg, &ptx, &len, err, sizeof err) != 0)
-    return eng_set_error(TCJ_ERROR_INTERNAL, "ptxgen (%s): %s", key, err);
-  if (e->dump_dir) dump_ptx(e->dump_dir, key, ptx, len);
-
-  CUmodule mod = NULL;
-  const char *compiler = "";
-  tcj_status st = build_module(e, ptx, len, &mod, &compiler);
+    return eng_set_error(TCJ_ERROR_INTERNAL, "ptxgen (%s): %s", text, err);
+  if (e->dump_dir) dump_ptx(e->dump_dir, text, ptx, len);
+  eng_cubin bin;
+  int via_driver = 0;
+  tcj_status st = build_module(e, ptx, len, mod, &bin, &via_driver);
+  if (st == TCJ_SUCCESS) {
+    double ms = now_ms() - t0;
+    atomic_fetch_add_explicit(&e->stats.compiles, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&e->stats.compile_ns, (uint64_t)(ms * 1e6), memory_order_relaxed);
+    if (e->disk && via_driver == (strncmp(e->compiler, "driver", 6) == 0))
+      cache_disk_put(e->disk, key, bin.data, bin.size, ptx, len);
+    eng_cubin_free(&bin);
+    eng_log(e->log, ENG_LOG_INFO, "compiled %s for %s via %s in %.1f ms", text, e->arch,
+            via_driver ? "the driver" : "nvJitLink", ms);
+  }
   free(ptx);
-  if (st != TCJ_SUCCESS) return st;
+  return st;
+}
+
+tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled) {
+  char text[KEY_MAX], key[ENG_CACHE_KEY_MAX];
+  if (compiled) *compiled = 0;
+  if (tcj_cfg_format(cfg, text, sizeof text) < 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "kernel config text exceeds %d bytes", KEY_MAX);
+  if (cache_kernel_table_find(e->kernels, text, out)) {
+    atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
+    return TCJ_SUCCESS;
+  }
+  if (eng_cache_key(cfg, e->arch, e->compiler, key, sizeof key) < 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "cache key exceeds %d bytes", ENG_CACHE_KEY_MAX);
+
+  CUmodule mod = load_from_disk(e, key);
+  tcj_status st = TCJ_SUCCESS;
+  if (mod) {
+    eng_log(e->log, ENG_LOG_DEBUG, "disk cache hit: %s", text);
+  } else {
+    if ((st = compile_module(e, cfg, text, key, &mod)) != TCJ_SUCCESS) return st;
+    if (compiled) *compiled = 1;
+  }
 
   CUfunction fn = NULL;
   int smem = tcj_cfg_smem_bytes(cfg);
@@ -99,14 +156,12 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
     goto fail;
   }
   cache_kernel k = {mod, fn, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn};
-  int ins = cache_kernel_table_insert(e->kernels, key, &k, out);
+  int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto fail;
   }
   if (ins == 0) e->cu->cuModuleUnload(mod); /* another thread published first */
-  if (e->log)
-    fprintf(stderr, "tcj: compiled %s for %s via %s in %.1f ms\n", key, e->arch, compiler, now_ms() - t0);
   return TCJ_SUCCESS;
 fail:
   e->cu->cuModuleUnload(mod);

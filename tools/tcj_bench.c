@@ -16,6 +16,7 @@
 
 #include "engine/jit.h"
 #include "engine/select.h"
+#include "engine/warm.h"
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
 #include "tools/host_half.h"
@@ -40,8 +41,9 @@ static const char USAGE[] =
     "  --arch ARCH  offline target (repeatable; default sm_80 and sm_90a); with a GPU the first\n"
     "               one is passed to tcj_create as tcj_options.arch\n"
     "  --offline    compile only, even when a GPU is present\n"
-    "  The kernel cache is a fresh temporary directory unless TCJ_CACHE_DIR is set, so the cold\n"
-    "  time includes the JIT compile.\n";
+    "  With a GPU the kernel cache is a fresh temporary directory unless TCJ_CACHE_DIR is set,\n"
+    "  so the cold time includes the JIT compile. Offline, compiled kernels are published into\n"
+    "  the kernel cache (TCJ_CACHE_DIR, else ~/.cache/tcj) for later processes.\n";
 
 typedef struct problem {
   const char *name;
@@ -109,6 +111,11 @@ static int row_align(int64_t ld, size_t es) {
   return a;
 }
 
+/* Offline mode publishes what it compiles into the kernel cache, as tcj-warmup would. */
+static cache_disk *offline_disk;
+static char offline_compiler[256];
+static int offline_published;
+
 static int offline_one(const char *arch, const eng_device_caps *caps, const problem *pr) {
   char cfg_text[512] = "-", err[4096] = "";
   char *ptx = NULL;
@@ -154,6 +161,10 @@ static int offline_one(const char *arch, const eng_device_caps *caps, const prob
   if (st != TCJ_SUCCESS) goto report;
   spills = eng_info_log_spills(cubin.info_log, &regs);
   ok = 1;
+  char key[1024];
+  if (offline_disk && eng_cache_key(&plan.cfg, arch, offline_compiler, key, sizeof key) > 0 &&
+      cache_disk_put(offline_disk, key, cubin.data, cubin.size, ptx, ptx_len) == 0)
+    offline_published++;
 report:;
   char shape[64], pack[16];
   snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)pr->m, (long long)pr->n, (long long)pr->k);
@@ -184,6 +195,16 @@ static int offline_mode(const char *reason, const char **archs, int narch, const
   char date[64];
   strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
   printf("compiler: %s; date: %s\n", ver, date);
+  cache_disk_config cc;
+  char buf[4096];
+  const char *why = NULL;
+  if (cache_disk_config_from_env(&cc, buf, sizeof buf, &why) == 0 && cc.dir &&
+      (offline_disk = cache_disk_open(&cc, NULL)) != NULL) {
+    eng_compiler_identity(0, 0, offline_compiler, sizeof offline_compiler);
+    printf("kernel cache: %s (compiled kernels are published there)\n", cc.dir);
+  } else {
+    printf("kernel cache: none (%s)\n", why ? why : "TCJ_CACHE_DISABLE or no directory");
+  }
   eng_device_caps caps[MAX_ARCHS];
   for (int i = 0; i < narch; i++) {
     if (eng_caps_for_arch(archs[i], &caps[i]) != 0) {
@@ -205,7 +226,10 @@ static int offline_mode(const char *reason, const char **archs, int narch, const
         failed += !offline_one(archs[a], &caps[a], &pr);
       }
     }
-  printf("%s: %d of %d kernels compiled\n", failed ? "FAIL" : "PASS", total - failed, total);
+  printf("%s: %d of %d kernels compiled", failed ? "FAIL" : "PASS", total - failed, total);
+  if (offline_disk) printf("; %d published to %s", offline_published, cache_disk_dir(offline_disk));
+  printf("\n");
+  cache_disk_close(offline_disk);
   return failed ? 1 : 0;
 }
 

@@ -1,0 +1,79 @@
+/* Cache keys, compiler identity, and filling the disk cache without a GPU (tcj-warmup) or
+ * through an engine. */
+#include "engine/warm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/error.h"
+#include "engine/jit.h"
+#include "ptxgen/ptxgen.h"
+#include "tcj_codegen_id.h"
+
+void eng_compiler_identity(int force_driver, int driver_version, char *out, size_t size) {
+  if (!force_driver && eng_nvjitlink_identity(out, size)) return;
+  snprintf(out, size, "driver %d", driver_version);
+}
+
+int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, const char *compiler, char *out, size_t size) {
+  char text[256];
+  if (tcj_cfg_format(cfg, text, sizeof text) < 0) return -1;
+  int n = snprintf(out, size, "tcj-cache format=%u\ncodegen=%s\ncfg=%s\narch=%s\ncompiler=%s\n",
+                   CACHE_FORMAT_VERSION, TCJ_CODEGEN_ID, text, arch, compiler);
+  return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+static void cfg_arch(const tcj_kernel_cfg *cfg, char *out, size_t size) {
+  snprintf(out, size, "sm_%d%s", cfg->sm, cfg->arch_suffix == 'a' ? "a" : "");
+}
+
+tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hit, char *err, size_t err_size) {
+  char arch[16], compiler[256], key[ENG_CACHE_KEY_MAX];
+  *hit = 0;
+  cfg_arch(cfg, arch, sizeof arch);
+  if (!eng_nvjitlink_identity(compiler, sizeof compiler)) {
+    snprintf(err, err_size, "nvJitLink was not found: compiling without a GPU needs it");
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  if (eng_cache_key(cfg, arch, compiler, key, sizeof key) < 0) {
+    snprintf(err, err_size, "cache key longer than %d bytes", ENG_CACHE_KEY_MAX);
+    return TCJ_ERROR_INTERNAL;
+  }
+  void *bin = NULL;
+  size_t size = 0;
+  if (cache_disk_get(disk, key, &bin, &size)) {
+    free(bin);
+    *hit = 1;
+    return TCJ_SUCCESS;
+  }
+  char *ptx = NULL;
+  size_t len = 0;
+  if (ptx_gen_gemm(cfg, &ptx, &len, err, err_size) != 0) return TCJ_ERROR_INTERNAL;
+  eng_cubin cubin;
+  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
+  /* With no GPU to try the cubin on, a successful compile is what allows publishing it. */
+  if (st == TCJ_SUCCESS && cache_disk_put(disk, key, cubin.data, cubin.size, ptx, len) != 0) {
+    snprintf(err, err_size, "could not write the entry into %s", cache_disk_dir(disk) ? cache_disk_dir(disk) : "(no cache directory)");
+    st = TCJ_ERROR_CACHE;
+  }
+  eng_cubin_free(&cubin);
+  free(ptx);
+  return st;
+}
+
+tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, int *hit) {
+  char arch[16];
+  cfg_arch(cfg, arch, sizeof arch);
+  if (strcmp(arch, e->arch) != 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "config for %s given to an engine for %s", arch, e->arch);
+  int pushed = 0, compiled = 0;
+  tcj_status st = eng_ctx_enter(e, &pushed);
+  if (st != TCJ_SUCCESS) return st;
+  cache_kernel k;
+  st = eng_kernel_get(e, cfg, &k, &compiled);
+  eng_ctx_leave(e, pushed);
+  *hit = !compiled;
+  return st;
+}

@@ -1,0 +1,231 @@
+/* tcj-latency: the start-up and per-call costs of tcj, next to cuBLAS where that means
+ * something. Three numbers: the cold compile of one kernel (ptxgen + compile + load, median
+ * over the sm80 configs a problem grid selects), a new process with a warm cache (tcj_create
+ * to the first tcj_gemm done, beyond context creation), and the host time of one tcj_gemm on
+ * a memo hit against one cublasGemmEx on the same small problem. */
+#include <cublas_v2.h>
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcj.h"
+
+static const char USAGE[] =
+    "usage: tcj-latency [--help]\n"
+    "  Needs a GPU. Measures, with the driver's own JIT cache disabled (CUDA_CACHE_DISABLE=1):\n"
+    "  1. cold compile per kernel: ptxgen + compile + load, from tcj's counters, median over the\n"
+    "     configs a grid of problems selects (fresh cache directory);\n"
+    "  2. warm start: a new process with that cache: tcj_create to the first tcj_gemm done\n"
+    "     (stream synchronised), beyond CUDA context creation, median of 5 processes;\n"
+    "  3. host time per call on a memo hit, tcj_gemm vs cublasGemmEx (bf16 64x64x64), median.\n";
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define CHECK_CUDA(x)                                                                     \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
+      fprintf(stderr, "tcj-latency: %s: %s\n", #x, cudaGetErrorName(e_));                \
+      exit(1);                                                                            \
+    }                                                                                     \
+  } while (0)
+
+typedef struct gemm_case { tcj_dtype ab, c; tcj_op op_a, op_b; int64_t m, n, k; } gemm_case;
+
+static size_t esize(tcj_dtype t) { return t == TCJ_S8 ? 1 : t == TCJ_F16 || t == TCJ_BF16 ? 2 : 4; }
+
+/* Runs one GEMM on zero-initialised buffers of the right size (values do not matter here:
+ * correctness is the tests' job) and waits for it. */
+static tcj_status run_case(tcj_engine *e, const gemm_case *g, void *a, void *b, void *c) {
+  int64_t lda = g->op_a ? g->m : g->k, ldb = g->op_b ? g->k : g->n;
+  tcj_status st = tcj_gemm(e, g->op_a, g->op_b, g->m, g->n, g->k, 1.f, a, g->ab, lda, b, g->ab, ldb, 0.f,
+                           c, g->c, g->n, NULL);
+  if (st == TCJ_SUCCESS) CHECK_CUDA(cudaDeviceSynchronize());
+  return st;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+/* 1: the cold compile of every distinct config a grid of problems selects. */
+static double cold_compiles(const char *dir, int *count) {
+  static const tcj_dtype types[][2] = {{TCJ_BF16, TCJ_BF16}, {TCJ_F16, TCJ_F32}, {TCJ_TF32, TCJ_F32}, {TCJ_S8, TCJ_S32}};
+  static const int64_t shapes[][3] = {{16, 4096, 4096}, {1000, 1000, 1000}, {4096, 4096, 4096}, {128, 28672, 4096}};
+  tcj_options o = {0};
+  o.cache_dir = dir;
+  tcj_engine *e;
+  if (tcj_create(&e, &o) != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj-latency: tcj_create: %s\n", tcj_last_error(NULL));
+    exit(1);
+  }
+  void *a, *b, *c;
+  size_t bytes = (size_t)4096 * 28672 * 4;
+  CHECK_CUDA(cudaMalloc(&a, bytes));
+  CHECK_CUDA(cudaMalloc(&b, bytes));
+  CHECK_CUDA(cudaMalloc(&c, bytes));
+  double ms[64];
+  int n = 0;
+  for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+    for (int op = 0; op < 2; op++)
+      for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        gemm_case g = {types[t][0], types[t][1], TCJ_OP_N, op ? TCJ_OP_T : TCJ_OP_N, shapes[s][0], shapes[s][1], shapes[s][2]};
+        tcj_stats before, after;
+        tcj_get_stats(e, &before);
+        if (run_case(e, &g, a, b, c) != TCJ_SUCCESS) {
+          fprintf(stderr, "tcj-latency: tcj_gemm: %s\n", tcj_last_error(e));
+          exit(1);
+        }
+        tcj_get_stats(e, &after);
+        if (after.compiles == before.compiles + 1 && n < 64) ms[n++] = (after.compile_ns - before.compile_ns) / 1e6;
+      }
+  double lo = 1e30, hi = 0;
+  for (int i = 0; i < n; i++) lo = ms[i] < lo ? ms[i] : lo, hi = ms[i] > hi ? ms[i] : hi;
+  double med = median(ms, n);
+  printf("cold compile per kernel: median %.1f ms over %d configs (min %.1f, max %.1f)\n", med, n, lo, hi);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+  tcj_destroy(e);
+  *count = n;
+  return med;
+}
+
+/* 2 (the child process): context, buffers, then tcj_create .. first tcj_gemm done. */
+static int warm_child(const char *dir) {
+  double t0 = now_ms();
+  CHECK_CUDA(cudaFree(0)); /* creates the primary context */
+  double t1 = now_ms();
+  void *a, *b, *c;
+  CHECK_CUDA(cudaMalloc(&a, 1 << 20));
+  CHECK_CUDA(cudaMalloc(&b, 1 << 20));
+  CHECK_CUDA(cudaMalloc(&c, 1 << 20));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  double t2 = now_ms();
+  tcj_options o = {0};
+  o.cache_dir = dir;
+  tcj_engine *e;
+  gemm_case g = {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 16, 4096, 4096};
+  if (tcj_create(&e, &o) != TCJ_SUCCESS || run_case(e, &g, a, b, c) != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj-latency (child): %s\n", tcj_last_error(NULL));
+    return 1;
+  }
+  double t3 = now_ms();
+  tcj_stats s;
+  tcj_get_stats(e, &s);
+  printf("%.3f %.3f %llu %llu\n", t1 - t0, t3 - t2, (unsigned long long)s.compiles, (unsigned long long)s.disk_hits);
+  tcj_destroy(e);
+  return 0;
+}
+
+static double warm_starts(const char *self, const char *dir) {
+  double ms[5], ctx[5];
+  int n = 0;
+  for (int i = 0; i < 5; i++) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' --child-warm '%s'", self, dir);
+    FILE *p = popen(cmd, "r");
+    unsigned long long compiles = 1, hits = 0;
+    if (p && fscanf(p, "%lf %lf %llu %llu", &ctx[n], &ms[n], &compiles, &hits) == 4 && compiles == 0 && hits == 1) n++;
+    else fprintf(stderr, "tcj-latency: warm child %d did not report a cache hit without compiling\n", i);
+    if (p) pclose(p);
+  }
+  if (n == 0) exit(1);
+  double c = median(ctx, n), m = median(ms, n);
+  printf("warm start (new process, cache hit): tcj_create to first tcj_gemm done %.2f ms median of %d "
+         "(context creation before it: %.1f ms)\n", m, n, c);
+  return m;
+}
+
+/* 3: host cost of one call on a memo hit, tcj vs cuBLAS, same problem and stream. */
+static void host_overhead(void) {
+  enum { CALLS = 2000, BATCH = 100 };
+  tcj_engine *e;
+  tcj_options o = {0};
+  o.disable_disk_cache = 1;
+  if (tcj_create(&e, &o) != TCJ_SUCCESS) exit(1);
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) exit(1);
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreate(&stream));
+  cublasSetStream(h, stream);
+  void *a, *b, *c;
+  CHECK_CUDA(cudaMalloc(&a, 1 << 16));
+  CHECK_CUDA(cudaMalloc(&b, 1 << 16));
+  CHECK_CUDA(cudaMalloc(&c, 1 << 16));
+  static double t_tcj[CALLS], t_blas[CALLS];
+  float alpha = 1, beta = 0;
+  for (int lib = 0; lib < 2; lib++) {
+    double *t = lib ? t_blas : t_tcj;
+    for (int i = -BATCH; i < CALLS; i++) { /* the first batch warms up and is not kept */
+      double t0 = now_ms();
+      if (lib == 0)
+        tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, 64, 64, 64, alpha, a, TCJ_BF16, 64, b, TCJ_BF16, 64, beta, c, TCJ_BF16, 64, (CUstream)stream);
+      else
+        cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 64, 64, 64, &alpha, b, CUDA_R_16BF, 64, a, CUDA_R_16BF, 64, &beta,
+                     c, CUDA_R_16BF, 64, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+      double t1 = now_ms();
+      if (i >= 0) t[i] = (t1 - t0) * 1e3;
+      /* Drain the queue between batches so no call waits for a full launch queue. */
+      if ((i + 1) % BATCH == 0) CHECK_CUDA(cudaStreamSynchronize(stream));
+    }
+  }
+  double mt = median(t_tcj, CALLS), mb = median(t_blas, CALLS);
+  printf("host time per call on a memo hit (bf16 64x64x64): tcj_gemm %.2f us, cublasGemmEx %.2f us, "
+         "tcj/cuBLAS %.2fx (median of %d)\n", mt, mb, mt / mb, CALLS);
+  cublasDestroy(h);
+  cudaStreamDestroy(stream);
+  tcj_destroy(e);
+}
+
+int main(int argc, char **argv) {
+  /* The driver's JIT cache must not hide compile time. */
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+  if (argc == 3 && !strcmp(argv[1], "--child-warm")) return warm_child(argv[2]);
+  if (argc > 1) {
+    int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+    fputs(USAGE, help ? stdout : stderr);
+    return help ? 0 : 2;
+  }
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    fprintf(stderr, "tcj-latency: no GPU: these are device measurements\n");
+    return 1;
+  }
+  struct cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  time_t now = time(NULL);
+  char date[64];
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  printf("tcj-latency: %s, %s\n", prop.name, date);
+  char dir[] = "/tmp/tcj-latency-XXXXXX";
+  if (!mkdtemp(dir)) return 1;
+  int count = 0;
+  cold_compiles(dir, &count);
+  warm_starts(argv[0], dir);
+  host_overhead();
+  nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  return 0;
+}
