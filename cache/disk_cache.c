@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#define XXH_INLINE_ALL /* header-only xxhash: no library to link or ship */
 #include <xxhash.h>
 
 #define ENTRY_SUFFIX ".tcjc"

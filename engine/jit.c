@@ -72,8 +72,9 @@ static pthread_once_t nvjl_file_once = PTHREAD_ONCE_INIT;
 
 static int try_file(const char *dir, size_t dir_len, const char *soname) {
   struct stat st;
-  if (dir_len == 0 || dir_len + strlen(soname) + 2 > sizeof nvjl_file.path) return 0;
-  snprintf(nvjl_file.path, sizeof nvjl_file.path, "%.*s/%s", (int)dir_len, dir, soname);
+  if (dir_len == 0 || (size_t)snprintf(nvjl_file.path, sizeof nvjl_file.path, "%.*s/%s", (int)dir_len, dir,
+                                        soname) >= sizeof nvjl_file.path)
+    return 0;
   if (stat(nvjl_file.path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
   nvjl_file.found = 1;
   nvjl_file.soname = soname;
@@ -87,8 +88,9 @@ static void nvjl_find(void) {
   const char *env_dirs[] = {getenv("LD_LIBRARY_PATH")};
   char cuda_home[4096] = "", cuda_path[4096] = "";
   const char *ch = getenv("CUDA_HOME"), *cp = getenv("CUDA_PATH");
-  if (ch && *ch) snprintf(cuda_home, sizeof cuda_home, "%s/lib64", ch);
-  if (cp && *cp) snprintf(cuda_path, sizeof cuda_path, "%s/lib64", cp);
+  /* A variable too long for the buffer is ignored rather than searched truncated. */
+  if (ch && *ch && snprintf(cuda_home, sizeof cuda_home, "%s/lib64", ch) >= (int)sizeof cuda_home) cuda_home[0] = 0;
+  if (cp && *cp && snprintf(cuda_path, sizeof cuda_path, "%s/lib64", cp) >= (int)sizeof cuda_path) cuda_path[0] = 0;
   const char *fixed[] = {cuda_home, cuda_path, "/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
                          "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu"};
   for (size_t n = 0; n < sizeof nvjl_sonames / sizeof *nvjl_sonames; n++) {

@@ -1,0 +1,202 @@
+/* GPU test of the persistent cache: tcj-warmup fills a cache directory with no GPU visible
+ * (CUDA_VISIBLE_DEVICES=""), then an engine on the GPU serves every kernel of the manifest
+ * from that directory without compiling (by tcj_get_stats), with correct results; a read-only
+ * root (TCJ_CACHE_PATH) serves the same hits to an engine whose own directory is empty.
+ * Without a GPU it prints SKIP and exits 77 (CTest: skipped). */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tcj.h"
+#include "tools/host_half.h"
+
+enum { EXIT_SKIPPED = 77 };
+
+/* The manifest: one problem per kernel class, sizes small enough for a host reference. */
+static const char MANIFEST[] =
+    "dtype: bf16\n"
+    "problems:\n"
+    "  - {name: bf16_nn, m: [64, 300], n: 384, k: 200}\n"
+    "  - {name: f16_nt, dtype: f16, c_dtype: f32, m: 129, n: 256, k: 96, op_b: T}\n"
+    "  - {name: decode, m: 1, n: 1024, k: 512}\n"
+    "  - {name: tf32_tn, dtype: tf32, m: 96, n: 160, k: 64, op_a: T}\n"
+    "  - {name: s8_nt, dtype: s8, m: 128, n: 256, k: 128, op_b: T}\n";
+
+typedef struct gemm { const char *name; tcj_dtype ab, c; tcj_op op_a, op_b; int64_t m, n, k; } gemm;
+static const gemm PROBLEMS[] = {
+  {"bf16_nn", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 64, 384, 200},
+  {"bf16_nn", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 300, 384, 200},
+  {"f16_nt", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 129, 256, 96},
+  {"decode", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1, 1024, 512},
+  {"tf32_tn", TCJ_TF32, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 96, 160, 64},
+  {"s8_nt", TCJ_S8, TCJ_S32, TCJ_OP_N, TCJ_OP_T, 128, 256, 128},
+};
+#define NPROBLEMS (int)(sizeof PROBLEMS / sizeof *PROBLEMS)
+
+static char g_arch[16], g_dir[64], g_manifest[96];
+static long g_warmed; /* kernels tcj-warmup compiled */
+
+static size_t esize(tcj_dtype t) { return t == TCJ_S8 ? 1 : t == TCJ_F16 || t == TCJ_BF16 ? 2 : 4; }
+
+static double get(tcj_dtype t, const void *p, size_t i) {
+  switch (t) {
+  case TCJ_F16: return f16_to_f32(((const uint16_t *)p)[i]);
+  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)p)[i]);
+  case TCJ_S8: return ((const int8_t *)p)[i];
+  case TCJ_S32: return ((const int32_t *)p)[i];
+  default: return ((const float *)p)[i];
+  }
+}
+
+static void fill(tcj_dtype t, void *p, size_t n, unsigned seed) {
+  srand(seed);
+  for (size_t i = 0; i < n; i++) {
+    float v = (float)rand() / RAND_MAX * 2 - 1;
+    switch (t) {
+    case TCJ_F16: ((uint16_t *)p)[i] = f32_to_f16(v); break;
+    case TCJ_BF16: ((uint16_t *)p)[i] = f32_to_bf16(v); break;
+    case TCJ_S8: ((int8_t *)p)[i] = (int8_t)(rand() % 17 - 8); break;
+    default: ((float *)p)[i] = v; break;
+    }
+  }
+}
+
+/* Runs g through e and checks it against a float64 host reference (relative Frobenius). */
+static void run_and_check(tcj_engine *e, const gemm *g, unsigned seed) {
+  size_t es = esize(g->ab), ec = esize(g->c), na = (size_t)(g->m * g->k), nb = (size_t)(g->k * g->n),
+         nc = (size_t)(g->m * g->n);
+  void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * ec), *da, *db, *dc;
+  assert_non_null(ha);
+  assert_non_null(hb);
+  assert_non_null(hc);
+  fill(g->ab, ha, na, seed);
+  fill(g->ab, hb, nb, seed + 1);
+  assert_int_equal(cudaMalloc(&da, na * es), cudaSuccess);
+  assert_int_equal(cudaMalloc(&db, nb * es), cudaSuccess);
+  assert_int_equal(cudaMalloc(&dc, nc * ec), cudaSuccess);
+  cudaMemcpy(da, ha, na * es, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, hb, nb * es, cudaMemcpyHostToDevice);
+  cudaMemset(dc, 0xff, nc * ec); /* poison: beta == 0, every element must be written */
+  int64_t lda = g->op_a ? g->m : g->k, ldb = g->op_b ? g->k : g->n;
+  tcj_status st = tcj_gemm(e, g->op_a, g->op_b, g->m, g->n, g->k, 1.f, da, g->ab, lda, db, g->ab, ldb,
+                           0.f, dc, g->c, g->n, NULL);
+  if (st != TCJ_SUCCESS) print_error("%s: %s\n", g->name, tcj_last_error(e));
+  assert_int_equal(st, TCJ_SUCCESS);
+  assert_int_equal(cudaMemcpy(hc, dc, nc * ec, cudaMemcpyDeviceToHost), cudaSuccess);
+  double e2 = 0, r2 = 0;
+  for (int64_t i = 0; i < g->m; i++)
+    for (int64_t j = 0; j < g->n; j++) {
+      double ref = 0;
+      for (int64_t l = 0; l < g->k; l++) {
+        double x = get(g->ab, ha, (size_t)(g->op_a ? l * lda + i : i * lda + l));
+        double y = get(g->ab, hb, (size_t)(g->op_b ? j * ldb + l : l * ldb + j));
+        ref += x * y;
+      }
+      double d = get(g->c, hc, (size_t)(i * g->n + j)) - ref;
+      e2 += isnan(d) ? INFINITY : d * d;
+      r2 += ref * ref;
+    }
+  double err = sqrt(e2 / r2), bound = g->c == TCJ_S32 ? 0 : g->c == TCJ_BF16 ? 1e-2 : g->ab == TCJ_TF32 ? 1e-2 : 2e-3;
+  if (!(err <= bound)) print_error("%s m=%lld: relative error %.3g > %.3g\n", g->name, (long long)g->m, err, bound);
+  assert_true(err <= bound);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  free(ha);
+  free(hb);
+  free(hc);
+}
+
+static void gpu_less_warmup_fills_the_cache(void **state) {
+  (void)state;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= '%s' --arch %s --cache-dir '%s' '%s'", TCJ_WARMUP_BIN, g_arch,
+           g_dir, g_manifest);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  char line[512], last[512] = "";
+  while (fgets(line, sizeof line, p)) snprintf(last, sizeof last, "%s", line);
+  int rc = pclose(p);
+  print_message("warmup: %s", last);
+  long hit = -1, failed = -1;
+  double secs = 0;
+  assert_int_equal(sscanf(last, "compiled=%ld hit=%ld failed=%ld seconds=%lf", &g_warmed, &hit, &failed, &secs), 4);
+  assert_int_equal(rc, 0);
+  assert_int_equal(failed, 0);
+  assert_true(g_warmed > 0);
+}
+
+static void engine_hits_every_warmed_kernel_without_compiling(void **state) {
+  (void)state;
+  tcj_options o = {0};
+  o.cache_dir = g_dir;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  for (int i = 0; i < NPROBLEMS; i++) run_and_check(e, &PROBLEMS[i], 100u + (unsigned)i);
+  tcj_stats s;
+  assert_int_equal(tcj_get_stats(e, &s), TCJ_SUCCESS);
+  print_message("stats: disk_hits=%llu compiles=%llu memory_hits=%llu bad=%llu (warmup compiled %ld)\n",
+                (unsigned long long)s.disk_hits, (unsigned long long)s.compiles,
+                (unsigned long long)s.memory_hits, (unsigned long long)s.bad_entries, g_warmed);
+  assert_int_equal(s.compiles, 0);
+  assert_int_equal(s.bad_entries, 0);
+  assert_int_equal(s.disk_hits, g_warmed);
+  tcj_destroy(e);
+}
+
+static void read_only_root_serves_hits(void **state) {
+  (void)state;
+  char empty[] = "/tmp/tcj-cache-gpu-own-XXXXXX";
+  assert_non_null(mkdtemp(empty));
+  setenv("TCJ_CACHE_PATH", g_dir, 1);
+  tcj_options o = {0};
+  o.cache_dir = empty;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  unsetenv("TCJ_CACHE_PATH");
+  run_and_check(e, &PROBLEMS[0], 7);
+  tcj_stats s;
+  tcj_get_stats(e, &s);
+  assert_int_equal(s.compiles, 0);
+  assert_int_equal(s.disk_hits, 1);
+  tcj_destroy(e);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", empty);
+  assert_int_equal(system(cmd), 0);
+}
+
+int main(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    printf("SKIP: no GPU: none of the GPU cache checks ran\n");
+    return EXIT_SKIPPED;
+  }
+  struct cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || cudaFree(0) != cudaSuccess) return 1;
+  int sm = prop.major * 10 + prop.minor;
+  snprintf(g_arch, sizeof g_arch, "sm_%d%s", sm, sm == 90 ? "a" : "");
+  snprintf(g_dir, sizeof g_dir, "/tmp/tcj-cache-gpu-XXXXXX");
+  if (!mkdtemp(g_dir)) return 1;
+  snprintf(g_manifest, sizeof g_manifest, "%s.yaml", g_dir);
+  FILE *f = fopen(g_manifest, "w");
+  if (!f || fputs(MANIFEST, f) < 0 || fclose(f) != 0) return 1;
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(gpu_less_warmup_fills_the_cache),
+    cmocka_unit_test(engine_hits_every_warmed_kernel_without_compiling),
+    cmocka_unit_test(read_only_root_serves_hits),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", g_dir, g_manifest);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+  return failed ? 1 : 0;
+}
