@@ -6,6 +6,7 @@
  *   48 key text, cubin, PTX */
 #include "cache/disk_cache.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -82,11 +83,12 @@ int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_siz
   const char *dir = getenv("TCJ_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   if (dir && *dir) {
     cfg->dir = dir;
-  } else if (xdg && *xdg) {
-    snprintf(buf, buf_size, "%s/tcj", xdg);
-    cfg->dir = buf;
-  } else if (home && *home) {
-    snprintf(buf, buf_size, "%s/.cache/tcj", home);
+  } else if ((xdg && *xdg) || (home && *home)) {
+    int n = xdg && *xdg ? snprintf(buf, buf_size, "%s/tcj", xdg) : snprintf(buf, buf_size, "%s/.cache/tcj", home);
+    if (n < 0 || (size_t)n >= buf_size) {
+      *why = "XDG_CACHE_HOME or HOME is too long for a cache directory path; set TCJ_CACHE_DIR";
+      return -1;
+    }
     cfg->dir = buf;
   }
   const char *path = getenv("TCJ_CACHE_PATH");
@@ -98,7 +100,8 @@ int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_siz
     unsigned long long v = strtoull(max, &end, 10);
     int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
     if (shift) end++;
-    if (errno || end == max || *end || max[0] == '-' || v > (UINT64_MAX >> shift)) {
+    /* strtoull would skip blanks and accept a sign: a size starts with a digit. */
+    if (errno || !isdigit((unsigned char)max[0]) || *end || v > (UINT64_MAX >> shift)) {
       *why = "TCJ_CACHE_MAX_BYTES must be a byte count, optionally with K, M or G";
       return -1;
     }
@@ -171,7 +174,7 @@ void cache_entry_name(const char *key, char out[32]) {
 /* ---- read ---- */
 
 /* Reads a whole file of at most ENTRY_MAX_BYTES; returns NULL when absent or unreadable. */
-static unsigned char *read_file(const char *path, size_t *size, int touch) {
+static unsigned char *read_file(const char *path, size_t *size) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return NULL;
   struct stat st;
@@ -192,7 +195,6 @@ static unsigned char *read_file(const char *path, size_t *size, int touch) {
     goto done;
   }
   *size = got;
-  if (touch) futimens(fd, NULL); /* LRU: a hit is a use */
 done:
   close(fd);
   return buf;
@@ -227,10 +229,12 @@ static int get_from(cache_disk *d, const char *root, const char *name, const cha
   char *path = join(root, name);
   if (!path) return 0;
   size_t n = 0, csize = 0;
-  unsigned char *e = read_file(path, &n, writable);
+  unsigned char *e = read_file(path, &n);
+  size_t off = e ? validate(e, n, key, &csize) : 0;
+  /* LRU: a hit is a use. Only valid entries, and never in a read-only root. */
+  if (off && writable) utimensat(AT_FDCWD, path, NULL, 0);
   free(path);
   if (!e) return 0;
-  size_t off = validate(e, n, key, &csize);
   if (!off) {
     atomic_fetch_add_explicit(&d->stats->bad_entries, 1, memory_order_relaxed);
     free(e);
@@ -289,11 +293,12 @@ static int write_all(cache_disk *d, int fd, const void *buf, size_t n) {
   return 0;
 }
 
-static void maintain(cache_disk *d);
+static void maintain(cache_disk *d, const char *keep);
 
 int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t size, const char *ptx, size_t ptx_len) {
   if (!d->dir || !cubin || !size) return -1;
   if (!d->store_ptx || !ptx) ptx_len = 0;
+  if (HEADER_BYTES + strlen(key) + size + ptx_len > ENTRY_MAX_BYTES) return -1; /* could never be read */
   if (mkdir_p(d->tmp_dir) != 0) { warn_once(d, WARN_MKDIR, "cannot create", d->tmp_dir, errno); return -1; }
 
   char name[32], host[64] = "host", tmp_name[160];
@@ -343,7 +348,7 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
   if (dfd >= 0) { fsync(dfd); close(dfd); }
   atomic_fetch_add_explicit(&d->stats->bytes_written, HEADER_BYTES + key_len + size + ptx_len, memory_order_relaxed);
   ret = 0;
-  maintain(d);
+  maintain(d, name);
 done:
   if (fd >= 0) close(fd);
   if (ret != 0 && tmp) unlink(tmp);
@@ -393,8 +398,10 @@ static void reap_tmp(cache_disk *d) {
   closedir(dir);
 }
 
-/* Least recently used entries go first (a hit touches the mtime) until the cap holds. */
-static void enforce_cap(cache_disk *d) {
+/* Least recently used entries go first (a hit touches the mtime) until the cap holds. `keep`,
+ * the entry just written, stays even when it alone exceeds the cap or other entries carry
+ * mtimes from the future (copied from a host whose clock runs ahead). */
+static void enforce_cap(cache_disk *d, const char *keep) {
   DIR *dir = opendir(d->dir);
   if (!dir) return;
   entry_info *v = NULL;
@@ -416,11 +423,10 @@ static void enforce_cap(cache_disk *d) {
     v[n].mtime = st.st_mtim;
     total += v[n++].bytes;
   }
-  if (total > d->max_bytes && n > 1) {
+  if (total > d->max_bytes) {
     qsort(v, n, sizeof *v, older_first);
-    /* The newest entry stays even when it alone exceeds the cap: it was just asked for. */
-    for (size_t i = 0; i + 1 < n && total > d->max_bytes; i++)
-      if (unlinkat(dfd, v[i].name, 0) == 0) {
+    for (size_t i = 0; i < n && total > d->max_bytes; i++)
+      if (strcmp(v[i].name, keep) != 0 && unlinkat(dfd, v[i].name, 0) == 0) {
         total -= v[i].bytes;
         atomic_fetch_add_explicit(&d->stats->evictions, 1, memory_order_relaxed);
       }
@@ -429,7 +435,7 @@ static void enforce_cap(cache_disk *d) {
   closedir(dir);
 }
 
-static void maintain(cache_disk *d) {
+static void maintain(cache_disk *d, const char *keep) {
   reap_tmp(d);
-  enforce_cap(d);
+  enforce_cap(d, keep);
 }

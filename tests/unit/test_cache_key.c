@@ -1,0 +1,340 @@
+/* Unit tests of the cache key (engine/warm): every input of a cubin changes the key and its
+ * entry name, equal inputs give equal keys, the compiler identity, and offline warming into a
+ * temp dir through nvJitLink (no GPU): miss, hit, and a corrupt entry rebuilt. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache/disk_cache.h"
+#include "engine/engine.h" /* ENG_CACHE_KEY_MAX */
+#include "engine/jit.h"
+#include "engine/select.h"
+#include "engine/warm.h"
+
+/* A valid sm_80 config: the skinny tile for a bf16 decode-like problem. */
+static tcj_kernel_cfg skinny_cfg(void) {
+  eng_device_caps caps;
+  assert_int_equal(eng_caps_for_arch("sm_80", &caps), 0);
+  eng_problem p;
+  memset(&p, 0, sizeof p);
+  p.ab = PTX_E_BF16;
+  p.c = PTX_E_BF16;
+  p.m = 1;
+  p.n = 256;
+  p.k = 256;
+  p.lda = p.k;
+  p.ldb = p.n;
+  p.ldc = p.n;
+  p.align_a = p.align_b = p.align_c = 16;
+  eng_plan plan;
+  const char *why = NULL;
+  tcj_status st = eng_select(&p, &caps, 0, &plan, &why);
+  if (st != TCJ_SUCCESS) print_error("eng_select: %s\n", why);
+  assert_int_equal(st, TCJ_SUCCESS);
+  const char *reason = tcj_cfg_check(&plan.cfg);
+  if (reason) print_error("tcj_cfg_check: %s\n", reason);
+  assert_null(reason);
+  return plan.cfg;
+}
+
+static void key_of(const tcj_kernel_cfg *cfg, const char *arch, const char *compiler, char *out) {
+  int n = eng_cache_key(cfg, arch, compiler, out, ENG_CACHE_KEY_MAX);
+  assert_true(n > 0);
+  assert_int_equal((size_t)n, strlen(out));
+}
+
+/* One change of each cfg field; every one must move the key. */
+#define FIELD_CHANGES(X)                                    \
+  X(ab, c->ab = c->ab == PTX_E_F16 ? PTX_E_BF16 : PTX_E_F16) \
+  X(c, c->c = c->c == PTX_E_F32 ? PTX_E_BF16 : PTX_E_F32)    \
+  X(op_a_t, c->op_a_t = !c->op_a_t)                          \
+  X(op_b_t, c->op_b_t = !c->op_b_t)                          \
+  X(n, c->n += 8)                                            \
+  X(k, c->k += 8)                                            \
+  X(bm, c->bm *= 2)                                          \
+  X(bn, c->bn *= 2)                                          \
+  X(bk, c->bk *= 2)                                          \
+  X(warps_m, c->warps_m *= 2)                                \
+  X(warps_n, c->warps_n *= 2)                                \
+  X(stages, c->stages += 1)                                  \
+  X(align_a, c->align_a = c->align_a == 16 ? 8 : 16)         \
+  X(align_b, c->align_b = c->align_b == 16 ? 8 : 16)         \
+  X(vec_c, c->vec_c = !c->vec_c)                             \
+  X(sm, c->sm = c->sm == 80 ? 86 : 80)                       \
+  X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')
+
+#define MUTATOR(field, change) \
+  static void change_##field(tcj_kernel_cfg *c) { change; }
+FIELD_CHANGES(MUTATOR)
+#undef MUTATOR
+
+static const struct { const char *field; void (*change)(tcj_kernel_cfg *); } changes[] = {
+#define CHANGE_ROW(field, change) {#field, change_##field},
+  FIELD_CHANGES(CHANGE_ROW)
+#undef CHANGE_ROW
+};
+enum { N_CHANGES = sizeof changes / sizeof *changes };
+
+static void key_changes_when_any_cfg_field_changes(void **state) {
+  (void)state;
+  tcj_kernel_cfg base = skinny_cfg();
+  static char keys[N_CHANGES + 1][ENG_CACHE_KEY_MAX];
+  char names[N_CHANGES + 1][32];
+  key_of(&base, "sm_80", "driver 12080", keys[N_CHANGES]);
+  cache_entry_name(keys[N_CHANGES], names[N_CHANGES]);
+  for (int i = 0; i < N_CHANGES; i++) {
+    tcj_kernel_cfg c = base;
+    changes[i].change(&c);
+    key_of(&c, "sm_80", "driver 12080", keys[i]);
+    cache_entry_name(keys[i], names[i]);
+  }
+  /* Pairwise distinct: no two one-field changes land on the same key or file name. */
+  for (int i = 0; i <= N_CHANGES; i++)
+    for (int j = i + 1; j <= N_CHANGES; j++) {
+      const char *a = i < N_CHANGES ? changes[i].field : "(base)", *b = j < N_CHANGES ? changes[j].field : "(base)";
+      if (!strcmp(keys[i], keys[j])) print_error("changing %s and changing %s give the same key\n", a, b);
+      assert_string_not_equal(keys[i], keys[j]);
+      if (!strcmp(names[i], names[j])) print_error("%s and %s give the same entry name %s\n", a, b, names[i]);
+      assert_string_not_equal(names[i], names[j]);
+    }
+}
+
+static void key_changes_with_the_arch_and_the_compiler(void **state) {
+  (void)state;
+  tcj_kernel_cfg cfg = skinny_cfg();
+  const char *arches[] = {"sm_90", "sm_90a", "sm_80"};
+  const char *compilers[] = {"driver 12080", "driver 12090", "nvJitLink libnvJitLink.so.13 bytes=98806736",
+                             "nvJitLink libnvJitLink.so.13 bytes=98806737", "nvJitLink libnvJitLink.so.12 bytes=98806736"};
+  enum { NA = sizeof arches / sizeof *arches, NC = sizeof compilers / sizeof *compilers };
+  static char keys[NA * NC][ENG_CACHE_KEY_MAX];
+  for (int a = 0; a < NA; a++)
+    for (int c = 0; c < NC; c++) key_of(&cfg, arches[a], compilers[c], keys[a * NC + c]);
+  for (int i = 0; i < NA * NC; i++)
+    for (int j = i + 1; j < NA * NC; j++) {
+      if (!strcmp(keys[i], keys[j]))
+        print_error("(%s, %s) and (%s, %s) give the same key\n", arches[i / NC], compilers[i % NC], arches[j / NC],
+                    compilers[j % NC]);
+      assert_string_not_equal(keys[i], keys[j]);
+    }
+}
+
+static void key_text_names_every_input(void **state) {
+  (void)state;
+  tcj_kernel_cfg cfg = skinny_cfg();
+  char key[ENG_CACHE_KEY_MAX], text[256];
+  key_of(&cfg, "sm_90a", "driver 12080", key);
+  assert_true(tcj_cfg_format(&cfg, text, sizeof text) > 0);
+  const char *labels[] = {"format=", "codegen=", "cfg=", "arch=", "compiler="};
+  for (size_t i = 0; i < sizeof labels / sizeof *labels; i++) {
+    if (!strstr(key, labels[i])) print_error("key has no '%s': %s\n", labels[i], key);
+    assert_non_null(strstr(key, labels[i]));
+  }
+  char want[64];
+  snprintf(want, sizeof want, "format=%u\n", CACHE_FORMAT_VERSION);
+  assert_non_null(strstr(key, want));
+  assert_non_null(strstr(key, text));
+  assert_non_null(strstr(key, "arch=sm_90a\n"));
+  assert_non_null(strstr(key, "compiler=driver 12080\n"));
+  /* codegen= carries an actual id, not an empty value. */
+  const char *cg = strstr(key, "codegen=") + strlen("codegen=");
+  assert_true(*cg != '\n' && *cg != 0);
+}
+
+static void equal_inputs_give_equal_keys(void **state) {
+  (void)state;
+  tcj_kernel_cfg a = skinny_cfg(), b;
+  memset(&b, 0, sizeof b); /* a separately built copy, padding and all different */
+  b.recipe = a.recipe; b.sm = a.sm; b.arch_suffix = a.arch_suffix; b.ab = a.ab; b.c = a.c;
+  b.op_a_t = a.op_a_t; b.op_b_t = a.op_b_t; b.n = a.n; b.k = a.k; b.bm = a.bm; b.bn = a.bn; b.bk = a.bk;
+  b.warps_m = a.warps_m; b.warps_n = a.warps_n; b.stages = a.stages; b.align_a = a.align_a;
+  b.align_b = a.align_b; b.vec_c = a.vec_c;
+  char ka[ENG_CACHE_KEY_MAX], kb[ENG_CACHE_KEY_MAX];
+  key_of(&a, "sm_80", "driver 12080", ka);
+  char compiler[32];
+  snprintf(compiler, sizeof compiler, "driver %d", 12080);
+  key_of(&b, "sm_80", compiler, kb);
+  assert_string_equal(ka, kb);
+  char na[32], nb[32];
+  cache_entry_name(ka, na);
+  cache_entry_name(kb, nb);
+  assert_string_equal(na, nb);
+}
+
+static void key_that_does_not_fit_is_an_error(void **state) {
+  (void)state;
+  tcj_kernel_cfg cfg = skinny_cfg();
+  char small[32];
+  assert_int_equal(eng_cache_key(&cfg, "sm_80", "driver 12080", small, sizeof small), -1);
+  char full[ENG_CACHE_KEY_MAX];
+  int n = eng_cache_key(&cfg, "sm_80", "driver 12080", full, sizeof full);
+  assert_true(n > 0);
+  assert_int_equal(eng_cache_key(&cfg, "sm_80", "driver 12080", full, (size_t)n), -1);
+  assert_int_equal(eng_cache_key(&cfg, "sm_80", "driver 12080", full, (size_t)n + 1), n);
+}
+
+static void entry_name_is_16_hex_digits_and_tcjc(void **state) {
+  (void)state;
+  const char *keys[] = {"", "a", "b", "tcj-cache format=1\n", "tcj-cache format=2\n"};
+  char names[5][32];
+  for (int i = 0; i < 5; i++) {
+    cache_entry_name(keys[i], names[i]);
+    assert_int_equal(strlen(names[i]), 16 + strlen(".tcjc"));
+    for (int j = 0; j < 16; j++) {
+      char ch = names[i][j];
+      if (!isxdigit((unsigned char)ch) || isupper((unsigned char)ch)) print_error("bad name %s\n", names[i]);
+      assert_true(isxdigit((unsigned char)ch) && !isupper((unsigned char)ch));
+    }
+    assert_string_equal(names[i] + 16, ".tcjc");
+    for (int j = 0; j < i; j++) assert_string_not_equal(names[i], names[j]);
+  }
+}
+
+static int in_ci(void) {
+  const char *ci = getenv("CI");
+  return ci && *ci;
+}
+
+static void compiler_identity_names_the_driver_or_nvjitlink(void **state) {
+  (void)state;
+  char id[256];
+  eng_compiler_identity(1, 12080, id, sizeof id);
+  assert_string_equal(id, "driver 12080");
+  eng_compiler_identity(1, 0, id, sizeof id);
+  assert_string_equal(id, "driver 0");
+
+  char nvjl[256];
+  eng_compiler_identity(0, 12080, id, sizeof id);
+  if (!eng_nvjitlink_identity(nvjl, sizeof nvjl)) {
+    if (in_ci()) fail_msg("nvJitLink not found, and CI is set: CI must have it");
+    printf("[ SKIPPED  ] nvJitLink not found: only the driver identity was checked\n");
+    assert_string_equal(id, "driver 12080");
+    return;
+  }
+  if (strncmp(id, "nvJitLink", 9) != 0) print_error("identity '%s'\n", id);
+  assert_int_equal(strncmp(id, "nvJitLink", 9), 0);
+  assert_string_equal(id, nvjl);
+  /* Different compilers, different keys. */
+  tcj_kernel_cfg cfg = skinny_cfg();
+  char k1[ENG_CACHE_KEY_MAX], k2[ENG_CACHE_KEY_MAX];
+  key_of(&cfg, "sm_80", id, k1);
+  eng_compiler_identity(1, 12080, id, sizeof id);
+  key_of(&cfg, "sm_80", id, k2);
+  assert_string_not_equal(k1, k2);
+}
+
+/* ---- offline warming ---- */
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st; (void)flag; (void)ftw;
+  return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+static int count_entries(const char *dir, char *last, size_t size) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int n = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    size_t len = strlen(de->d_name);
+    if (len > 5 && !strcmp(de->d_name + len - 5, ".tcjc")) {
+      snprintf(last, size, "%s/%s", dir, de->d_name);
+      n++;
+    }
+  }
+  closedir(d);
+  return n;
+}
+
+static void warm(cache_disk *disk, const tcj_kernel_cfg *cfg, int want_hit) {
+  char err[1024] = "";
+  int hit = -1;
+  tcj_status st = eng_warm_offline(disk, cfg, &hit, err, sizeof err);
+  if (st != TCJ_SUCCESS) print_error("eng_warm_offline: %s: %s\n", tcj_status_string(st), err);
+  assert_int_equal(st, TCJ_SUCCESS);
+  assert_int_equal(hit, want_hit);
+}
+
+static void offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry(void **state) {
+  (void)state;
+  char id[256];
+  if (!eng_nvjitlink_identity(id, sizeof id)) {
+    if (in_ci()) fail_msg("nvJitLink not found, and CI is set: CI must have it");
+    printf("[ SKIPPED  ] nvJitLink not found: offline warming not tested\n");
+    return;
+  }
+  char root[] = "/tmp/tcj-test-warm-XXXXXX";
+  assert_non_null(mkdtemp(root));
+  char dir[64];
+  snprintf(dir, sizeof dir, "%s/cache", root);
+  cache_disk_config dc = {dir, NULL, CACHE_DEFAULT_MAX_BYTES, 0};
+  cache_stats stats = {0};
+  cache_disk *disk = cache_disk_open(&dc, &stats);
+  assert_non_null(disk);
+  tcj_kernel_cfg cfg = skinny_cfg();
+  char path[256];
+
+  warm(disk, &cfg, 0);
+  assert_int_equal(count_entries(dir, path, sizeof path), 1);
+  /* The entry is where the key says. */
+  char key[ENG_CACHE_KEY_MAX], name[32];
+  key_of(&cfg, "sm_80", id, key);
+  cache_entry_name(key, name);
+  assert_non_null(strstr(path, name));
+  warm(disk, &cfg, 1);
+  assert_int_equal(count_entries(dir, path, sizeof path), 1);
+
+  /* Flip a byte in the middle of the cubin. */
+  FILE *f = fopen(path, "r+b");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  long size = ftell(f);
+  assert_true(size > 1000);
+  assert_int_equal(fseek(f, size / 2, SEEK_SET), 0);
+  int ch = fgetc(f);
+  assert_true(ch != EOF);
+  assert_int_equal(fseek(f, size / 2, SEEK_SET), 0);
+  assert_int_equal(fputc(ch ^ 0x10, f), ch ^ 0x10);
+  assert_int_equal(fclose(f), 0);
+
+  warm(disk, &cfg, 0);
+  assert_int_equal(count_entries(dir, path, sizeof path), 1);
+  void *bin = NULL;
+  size_t bin_size = 0;
+  assert_int_equal(cache_disk_get(disk, key, &bin, &bin_size), 1);
+  assert_true(bin_size > 4);
+  assert_memory_equal(bin, "\177ELF", 4); /* a real cubin from nvJitLink */
+  free(bin);
+  warm(disk, &cfg, 1);
+  assert_int_equal(atomic_load(&stats.bad_entries), 1);
+
+  cache_disk_close(disk);
+  nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(key_changes_when_any_cfg_field_changes),
+    cmocka_unit_test(key_changes_with_the_arch_and_the_compiler),
+    cmocka_unit_test(key_text_names_every_input),
+    cmocka_unit_test(equal_inputs_give_equal_keys),
+    cmocka_unit_test(key_that_does_not_fit_is_an_error),
+    cmocka_unit_test(entry_name_is_16_hex_digits_and_tcjc),
+    cmocka_unit_test(compiler_identity_names_the_driver_or_nvjitlink),
+    cmocka_unit_test(offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
