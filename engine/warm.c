@@ -63,6 +63,8 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hi
   return st;
 }
 
+const char *eng_engine_arch(const tcj_engine *e) { return e->arch; }
+
 tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, int *hit) {
   char arch[16];
   cfg_arch(cfg, arch, sizeof arch);

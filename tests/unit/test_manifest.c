@@ -1,0 +1,315 @@
+/* tools/manifest: the bench suite parses with its defaults, list and grid sizes expand to the
+ * cross product, and every error names FILE:LINE:COL (1-based) and the offending key or value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tools/manifest.h"
+
+/* /work/shared/bench/suite.yaml as committed in tests/data/suite.yaml. */
+static const char suite_yaml[] =
+  "# Standard benchmark suite for tcj-prof: row-major C[m,n] = A[m,k] * B[k,n], op_a = op_b = N unless given.\n"
+  "# cublas_h200: cuBLAS 13.0 TFLOP/s measured on one NVIDIA H200 (2026-11), bf16 in / bf16 out, fp32 accumulate.\n"
+  "# Those numbers are context only: a claim compares against cuBLAS measured in the same run.\n"
+  "suite: standard\n"
+  "dtype: bf16\n"
+  "problems:\n"
+  "  # square\n"
+  "  - {name: sq512,    m: 512,   n: 512,   k: 512,   cublas_h200: 23.6}\n"
+  "  - {name: sq1024,   m: 1024,  n: 1024,  k: 1024,  cublas_h200: 208.4}\n"
+  "  - {name: sq2048,   m: 2048,  n: 2048,  k: 2048,  cublas_h200: 694.4}\n"
+  "  - {name: sq4096,   m: 4096,  n: 4096,  k: 4096,  cublas_h200: 775.6}\n"
+  "  - {name: sq8192,   m: 8192,  n: 8192,  k: 8192,  cublas_h200: 777.9}\n"
+  "  - {name: sq16384,  m: 16384, n: 16384, k: 16384, cublas_h200: 695.4}\n"
+  "  # odd and unaligned\n"
+  "  - {name: odd4095,  m: 4095,  n: 4095,  k: 4095,  cublas_h200: 148.6}\n"
+  "  - {name: odd1000,  m: 1000,  n: 1000,  k: 1000,  cublas_h200: 235.1}\n"
+  "  # LLM layers (Llama-3-8B-like weights), token counts from decode to prefill\n"
+  "  - {name: qkv_m1,    m: 1,    n: 6144,  k: 4096}\n"
+  "  - {name: qkv_m16,   m: 16,   n: 6144,  k: 4096,  cublas_h200: 53.7}\n"
+  "  - {name: qkv_m128,  m: 128,  n: 6144,  k: 4096,  cublas_h200: 387.4}\n"
+  "  - {name: qkv_m1024, m: 1024, n: 6144,  k: 4096,  cublas_h200: 732.3}\n"
+  "  - {name: qkv_m4096, m: 4096, n: 6144,  k: 4096,  cublas_h200: 780.2}\n"
+  "  - {name: up_m1,     m: 1,    n: 28672, k: 4096,  cublas_h200: 4.2}\n"
+  "  - {name: up_m16,    m: 16,   n: 28672, k: 4096,  cublas_h200: 66.5}\n"
+  "  - {name: up_m128,   m: 128,  n: 28672, k: 4096,  cublas_h200: 283.4}\n"
+  "  - {name: up_m4096,  m: 4096, n: 28672, k: 4096,  cublas_h200: 772.8}\n"
+  "  - {name: down_m1,   m: 1,    n: 4096,  k: 14336, cublas_h200: 3.7}\n"
+  "  - {name: down_m128, m: 128,  n: 4096,  k: 14336, cublas_h200: 406.5}\n"
+  "  - {name: down_m4096, m: 4096, n: 4096, k: 14336, cublas_h200: 805.2}\n"
+  "  # split-K territory and short K\n"
+  "  - {name: deepk,    m: 512,   n: 512,   k: 65536, cublas_h200: 652.4}\n"
+  "  - {name: shortk,   m: 8192,  n: 8192,  k: 1024,  cublas_h200: 702.2}\n"
+  "  # other dtypes (fp8: e4m3 in, bf16 out; tf32: f32 in and out)\n"
+  "  - {name: fp8_sq8192, dtype: e4m3, m: 8192, n: 8192, k: 8192, op_b: T, cublas_h200: 1475.5}\n"
+  "  - {name: fp8_up_m128, dtype: e4m3, m: 128, n: 28672, k: 4096, op_b: T, cublas_h200: 849.3}\n"
+  "  - {name: tf32_sq8192, dtype: tf32, m: 8192, n: 8192, k: 8192, cublas_h200: 403.9}\n";
+
+/* Writes text to a fresh temp file; its path goes to path (PATH_MAX-sized). */
+static void write_temp(const char *text, char *path, size_t size) {
+  snprintf(path, size, "/tmp/tcj-manifest-XXXXXX");
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  size_t len = strlen(text);
+  assert_int_equal(write(fd, text, len), (ssize_t)len);
+  assert_int_equal(close(fd), 0);
+}
+
+static void load_text(const char *text, manifest *m) {
+  char path[64], err[1024] = "";
+  write_temp(text, path, sizeof path);
+  int rc = manifest_load(path, m, err, sizeof err);
+  if (rc != 0) print_error("manifest_load: %s\n", err);
+  assert_int_equal(rc, 0);
+  unlink(path);
+}
+
+static const manifest_problem *find(const manifest *m, const char *name) {
+  for (size_t i = 0; i < m->nproblems; i++)
+    if (strcmp(m->problems[i].name, name) == 0) return &m->problems[i];
+  print_error("no problem named %s\n", name);
+  fail();
+  return NULL;
+}
+
+static void check_suite(const manifest *m) {
+  assert_string_equal(m->suite, "standard");
+  assert_int_equal(m->nentries, 25);
+  assert_int_equal(m->nproblems, 25);
+  assert_int_equal(m->ntargets, 0);
+  const manifest_problem *p = find(m, "sq512");
+  assert_int_equal(p->m, 512);
+  assert_int_equal(p->n, 512);
+  assert_int_equal(p->k, 512);
+  assert_int_equal(p->ab, TCJ_BF16);
+  assert_int_equal(p->c, TCJ_BF16);
+  assert_int_equal(p->op_a, TCJ_OP_N);
+  assert_int_equal(p->op_b, TCJ_OP_N);
+  const manifest_entry *e = &m->entries[p->entry];
+  assert_int_equal(e->line, 8);
+  assert_int_equal(e->col, 5);
+  assert_int_equal(e->nrefs, 1);
+  assert_string_equal(e->refs[0].key, "cublas_h200");
+  assert_true(e->refs[0].value == 23.6);
+  assert_int_equal(m->entries[find(m, "qkv_m1")->entry].nrefs, 0);
+  p = find(m, "down_m4096");
+  assert_int_equal(p->m, 4096);
+  assert_int_equal(p->n, 4096);
+  assert_int_equal(p->k, 14336);
+  p = find(m, "fp8_sq8192");
+  assert_int_equal(p->ab, TCJ_E4M3);
+  assert_int_equal(p->c, TCJ_BF16);
+  assert_int_equal(p->op_a, TCJ_OP_N);
+  assert_int_equal(p->op_b, TCJ_OP_T);
+  p = find(m, "tf32_sq8192");
+  assert_int_equal(p->ab, TCJ_TF32);
+  assert_int_equal(p->c, TCJ_F32);
+}
+
+static void bench_suite_parses_with_its_defaults(void **state) {
+  (void)state;
+  manifest m;
+  load_text(suite_yaml, &m);
+  check_suite(&m);
+  manifest_free(&m);
+}
+
+static void committed_suite_copy_parses_the_same(void **state) {
+  (void)state;
+  manifest m;
+  char err[1024] = "";
+  int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
+  if (rc != 0) print_error("manifest_load: %s\n", err);
+  assert_int_equal(rc, 0);
+  check_suite(&m);
+  manifest_free(&m);
+  /* The parser from memory agrees with the one from a file. */
+  assert_int_equal(manifest_parse(suite_yaml, strlen(suite_yaml), "suite", &m, err, sizeof err), 0);
+  check_suite(&m);
+  manifest_free(&m);
+}
+
+static void lists_expand_to_the_cross_product(void **state) {
+  (void)state;
+  manifest m;
+  load_text("dtype: f16\n"
+            "problems:\n"
+            "  - name: qkv\n"
+            "    m: [1, 16, 128]\n"
+            "    n: [4096, 6144]\n"
+            "    k: 4096\n"
+            "  - {name: one, m: 0, n: 2147483647, k: [7]}\n",
+            &m);
+  assert_int_equal(m.nentries, 2);
+  assert_int_equal(m.nproblems, 7);
+  static const int64_t want[6][2] = {{1, 4096}, {1, 6144}, {16, 4096}, {16, 6144}, {128, 4096}, {128, 6144}};
+  for (int i = 0; i < 6; i++) {
+    assert_string_equal(m.problems[i].name, "qkv");
+    assert_int_equal(m.problems[i].entry, 0);
+    assert_int_equal(m.problems[i].m, want[i][0]);
+    assert_int_equal(m.problems[i].n, want[i][1]);
+    assert_int_equal(m.problems[i].k, 4096);
+    assert_int_equal(m.problems[i].ab, TCJ_F16);
+  }
+  assert_string_equal(m.problems[6].name, "one");
+  assert_int_equal(m.problems[6].m, 0);
+  assert_int_equal(m.problems[6].n, 2147483647);
+  assert_int_equal(m.problems[6].k, 7);
+  manifest_free(&m);
+}
+
+static void grids_expand_by_mul_and_add(void **state) {
+  (void)state;
+  manifest m;
+  load_text("dtype: bf16\n"
+            "problems:\n"
+            "  - {m: {from: 1, to: 8192, mul: 2}, n: 4096, k: {from: 64, to: 256, add: 64}}\n",
+            &m);
+  assert_int_equal(m.nproblems, 14 * 4);
+  for (size_t i = 0; i < m.nproblems; i++) {
+    assert_int_equal(m.problems[i].m, 1 << (i / 4));
+    assert_int_equal(m.problems[i].k, 64 * (int64_t)(i % 4 + 1));
+  }
+  manifest_free(&m);
+}
+
+static void dtypes_ops_and_names_take_their_defaults(void **state) {
+  (void)state;
+  manifest m;
+  load_text("problems:\n"
+            "  - {name: h, dtype: f16, m: 1, n: 1, k: 1}\n"
+            "  - {dtype: s8, m: 1, n: 1, k: 1, op_a: T}\n"
+            "  - {dtype: tf32, m: 1, n: 1, k: 1, op_b: T}\n"
+            "  - {dtype: e5m2, m: 1, n: 1, k: 1}\n"
+            "  - {dtype: bf16, c_dtype: f32, m: 1, n: 1, k: 1, op_a: N, op_b: T}\n"
+            "  - {dtype: \"e4m3\", c_dtype: f16, m: 1, n: 1, k: 1}\n",
+            &m);
+  assert_null(m.suite);
+  assert_int_equal(m.nproblems, 6);
+  static const struct { const char *name; tcj_dtype ab, c; tcj_op a, b; } want[] = {
+    {"h", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N},   {"#2", TCJ_S8, TCJ_S32, TCJ_OP_T, TCJ_OP_N},
+    {"#3", TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_T}, {"#4", TCJ_E5M2, TCJ_BF16, TCJ_OP_N, TCJ_OP_N},
+    {"#5", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_T}, {"#6", TCJ_E4M3, TCJ_F16, TCJ_OP_N, TCJ_OP_N},
+  };
+  for (int i = 0; i < 6; i++) {
+    assert_string_equal(m.problems[i].name, want[i].name);
+    assert_string_equal(manifest_dtype_name(m.problems[i].ab), manifest_dtype_name(want[i].ab));
+    assert_string_equal(manifest_dtype_name(m.problems[i].c), manifest_dtype_name(want[i].c));
+    assert_int_equal(m.problems[i].op_a, want[i].a);
+    assert_int_equal(m.problems[i].op_b, want[i].b);
+  }
+  manifest_free(&m);
+}
+
+static void targets_are_read_in_order(void **state) {
+  (void)state;
+  manifest m;
+  load_text("suite: t\ntargets: [sm_80, sm_90a]\ndtype: bf16\nproblems: [{m: 1, n: 1, k: 1}]\n", &m);
+  assert_int_equal(m.ntargets, 2);
+  assert_string_equal(m.targets[0], "sm_80");
+  assert_string_equal(m.targets[1], "sm_90a");
+  assert_string_equal(m.suite, "t");
+  manifest_free(&m);
+}
+
+/* An error case: the YAML, where the error is (1-based) and two texts the message must hold. */
+typedef struct bad_case {
+  const char *yaml;
+  int line, col;
+  const char *says, *names;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+  /* YAML syntax: libyaml's problem and context, with their positions */
+  {"problems:\n  - {m: 1, n: 2\n", 3, 1, "did not find expected ',' or '}'", "line 2, column 5"},
+  {"problems:\n  - m: 1\n\tn: 2\n", 3, 1, "tab", "line 2, column 8"},
+  {"", 1, 1, "empty manifest", "problems:"},
+  {"- m: 1\n", 1, 1, "expected a mapping", "a list"},
+  {"dtype: bf16\nproblems: [{m: 1, n: 1, k: 1}]\n---\nfoo: 1\n", 4, 1, "second YAML document", "one document"},
+  /* unknown keys */
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 2, k: 3, foo: 4}\n", 3, 24, "unknown key", "'foo'"},
+  {"dtype: bf16\nsuits: x\nproblems: [{m: 1, n: 1, k: 1}]\n", 2, 1, "unknown top-level key", "'suits'"},
+  {"dtype: bf16\nproblems:\n  - {m: {from: 1, to: 8, by: 2}, n: 1, k: 1}\n", 3, 26, "unknown grid key", "'by'"},
+  /* wrong types */
+  {"dtype: bf16\nproblems:\n  - m: \"abc\"\n    n: 1\n    k: 1\n", 3, 8, "m: expected a non-negative integer", "\"abc\""},
+  {"dtype: bf16\nproblems:\n  - m: abc\n    n: 1\n    k: 1\n", 3, 8, "m: expected a non-negative integer", "abc"},
+  {"dtype: bf16\nproblems:\n  - m: 64\n    n: 1.5\n    k: 1\n", 4, 8, "n: expected an integer", "1.5"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, op_a: X}\n", 3, 30, "op_a: expected N or T", "X"},
+  {"dtype: f64\nproblems: [{m: 1, n: 1, k: 1}]\n", 1, 8, "dtype: unknown type", "f64"},
+  {"problems:\n  - {dtype: s8, c_dtype: f16, m: 1, n: 1, k: 1}\n", 2, 26, "c_dtype: f16", "dtype s8"},
+  {"targets: [sm_80, sm_75]\ndtype: bf16\nproblems: [{m: 1, n: 1, k: 1}]\n", 1, 18, "targets: unknown arch", "sm_75"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, cublas_h200: fast}\n", 3, 37, "cublas_h200: expected a number", "fast"},
+  {"dtype: bf16\nproblems:\n  - 5\n", 3, 5, "an item must be a mapping", "5"},
+  {"dtype: bf16\nproblems: {m: 1}\n", 2, 11, "problems: expected a list", "a mapping"},
+  /* sizes out of range */
+  {"dtype: bf16\nproblems:\n  - m: 64\n    n: -5\n    k: 1\n", 4, 8, "n: negative size", "-5"},
+  {"dtype: bf16\nproblems:\n  - {m: [1, -2], n: 1, k: 1}\n", 3, 13, "m: negative size", "-2"},
+  {"dtype: bf16\nproblems:\n  - m: 64\n    n: 1\n    k: 2147483648\n", 5, 8, "k: 2147483648", "larger than 2147483647"},
+  {"dtype: bf16\nproblems:\n  - {m: [], n: 1, k: 1}\n", 3, 9, "m: empty list", "m:"},
+  {"dtype: bf16\nproblems:\n  - {m: {from: 1, to: 8}, n: 1, k: 1}\n", 3, 9, "m: a grid needs", "mul: or add:"},
+  {"dtype: bf16\nproblems:\n  - {m: {from: 0, to: 8, mul: 2}, n: 1, k: 1}\n", 3, 16, "m: from: 0", "mul:"},
+  {"dtype: bf16\nproblems:\n  - {m: {from: 9, to: 8, add: 2}, n: 1, k: 1}\n", 3, 23, "m: to: 8", "from: 9"},
+  /* missing things, empty lists, duplicates */
+  {"dtype: bf16\nproblems: []\n", 2, 11, "problems: empty list", "problems"},
+  {"dtype: bf16\n", 1, 1, "no problems: list", "problems"},
+  {"problems:\n  - {name: a, m: 1, n: 1, k: 1}\n", 2, 5, "problem a has no dtype", "top-level dtype"},
+  {"dtype: bf16\nproblems:\n  - {name: a, m: 1, n: 1}\n", 3, 5, "problem a has no k:", "k:"},
+  {"dtype: bf16\nproblems:\n  - m: 1\n    n: 1\n    m: 2\n    k: 1\n", 5, 5, "duplicate key 'm'", "line 3, column 5"},
+  {"dtype: bf16\nproblems: [{m: 1, n: 1, k: 1}]\ndtype: f16\n", 3, 1, "duplicate key 'dtype'", "line 1, column 1"},
+};
+
+static void errors_name_file_line_column_and_value(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
+    const bad_case *c = &bad_cases[i];
+    char path[64], err[1024] = "", want[128];
+    manifest m;
+    write_temp(c->yaml, path, sizeof path);
+    int rc = manifest_load(path, &m, err, sizeof err);
+    unlink(path);
+    if (rc != -1) print_error("case %zu was accepted:\n%s", i, c->yaml);
+    assert_int_equal(rc, -1);
+    assert_int_equal(m.nproblems, 0);
+    assert_null(m.problems);
+    int n = snprintf(want, sizeof want, "%s:%d:%d: ", path, c->line, c->col);
+    char got[128];
+    snprintf(got, sizeof got, "%.*s", n, err);
+    if (strcmp(got, want) != 0) print_error("case %zu: %s\n", i, err);
+    assert_string_equal(got, want);
+    if (!strstr(err, c->says) || !strstr(err, c->names)) {
+      print_error("case %zu: \"%s\" does not say \"%s\" and \"%s\"\n", i, err, c->says, c->names);
+      fail();
+    }
+  }
+}
+
+static void unreadable_file_names_the_path(void **state) {
+  (void)state;
+  manifest m;
+  char err[256];
+  assert_int_equal(manifest_load("/nonexistent/tcj.yaml", &m, err, sizeof err), -1);
+  assert_non_null(strstr(err, "/nonexistent/tcj.yaml: cannot open"));
+  manifest_free(&m); /* an empty manifest: no-op */
+  manifest_free(NULL);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(bench_suite_parses_with_its_defaults),
+    cmocka_unit_test(committed_suite_copy_parses_the_same),
+    cmocka_unit_test(lists_expand_to_the_cross_product),
+    cmocka_unit_test(grids_expand_by_mul_and_add),
+    cmocka_unit_test(dtypes_ops_and_names_take_their_defaults),
+    cmocka_unit_test(targets_are_read_in_order),
+    cmocka_unit_test(errors_name_file_line_column_and_value),
+    cmocka_unit_test(unreadable_file_names_the_path),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

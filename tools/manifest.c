@@ -1,0 +1,492 @@
+/* Manifest parser: libyaml's document API builds the node tree, then one walk checks every key
+ * and value against its position and expands list- and grid-valued sizes into problems. libyaml
+ * keeps plain and quoted scalars apart, so `m: "12"` is a string here, as in any YAML reader. */
+#include "tools/manifest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "engine/select.h"
+
+typedef struct ctx {
+  const char *file;
+  yaml_document_t *doc;
+  char *err;
+  size_t err_size;
+} ctx;
+
+typedef struct sizes {
+  int64_t *v;
+  size_t n, cap;
+} sizes;
+
+static const struct dtype_name { const char *name; tcj_dtype t; } ab_names[] = {
+  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"tf32", TCJ_TF32},
+  {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2}, {"s8", TCJ_S8},
+}, c_names[] = {
+  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"s32", TCJ_S32},
+};
+#define AB_LIST "f16 bf16 tf32 e4m3 e5m2 s8"
+#define C_LIST "f16 bf16 f32 s32"
+#define PROBLEM_KEYS "name, m, n, k, dtype, c_dtype, op_a, op_b, cublas_*"
+#define TOP_KEYS "suite, dtype, targets, problems"
+#define ARCH_LIST "sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]"
+
+const char *manifest_dtype_name(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: return "f16";
+  case TCJ_BF16: return "bf16";
+  case TCJ_F32: return "f32";
+  case TCJ_TF32: return "tf32";
+  case TCJ_E4M3: return "e4m3";
+  case TCJ_E5M2: return "e5m2";
+  case TCJ_S8: return "s8";
+  case TCJ_S32: return "s32";
+  default: return "?";
+  }
+}
+
+static int failf(ctx *c, yaml_mark_t at, const char *fmt, ...) {
+  if (!c->err || c->err_size == 0) return -1;
+  int len = snprintf(c->err, c->err_size, "%s:%zu:%zu: ", c->file, at.line + 1, at.column + 1);
+  if (len >= 0 && (size_t)len < c->err_size) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err + len, c->err_size - (size_t)len, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+static int oom(ctx *c) {
+  if (c->err && c->err_size) snprintf(c->err, c->err_size, "%s: out of memory", c->file);
+  return -1;
+}
+
+static yaml_node_t *node(ctx *c, int index) { return yaml_document_get_node(c->doc, index); }
+static const char *text(const yaml_node_t *n) { return (const char *)n->data.scalar.value; }
+static int plain(const yaml_node_t *n) { return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE; }
+
+/* YAML's null spellings: `m:` with nothing after it reads as an empty plain scalar. */
+static int is_null(const yaml_node_t *n) {
+  static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
+  if (n->type != YAML_SCALAR_NODE || !plain(n)) return 0;
+  for (size_t i = 0; i < sizeof nulls / sizeof *nulls; i++)
+    if (strcmp(text(n), nulls[i]) == 0) return 1;
+  return 0;
+}
+
+/* A node as messages show it: the scalar (quoted when it was quoted), else its kind. */
+static const char *show(const yaml_node_t *n, char *buf, size_t size) {
+  if (n->type == YAML_MAPPING_NODE) return "a mapping";
+  if (n->type == YAML_SEQUENCE_NODE) return "a list";
+  if (is_null(n)) return "nothing (null)";
+  const char *q = plain(n) ? "" : "\"";
+  snprintf(buf, size, "%s%.40s%s%s", q, text(n), strlen(text(n)) > 40 ? "..." : "", q);
+  return buf;
+}
+
+/* Keys of a mapping must be scalars and distinct: libyaml itself accepts duplicates. */
+static int check_keys(ctx *c, const yaml_node_t *map) {
+  char shown[64];
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(c, p->key);
+    if (k->type != YAML_SCALAR_NODE)
+      return failf(c, k->start_mark, "a key must be a name, got %s", show(k, shown, sizeof shown));
+    for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+      yaml_node_t *first = node(c, q->key);
+      if (strcmp(text(first), text(k)) == 0)
+        return failf(c, k->start_mark, "duplicate key '%s' (first at line %zu, column %zu)", text(k),
+                     first->start_mark.line + 1, first->start_mark.column + 1);
+    }
+  }
+  return 0;
+}
+
+static int parse_size(ctx *c, const char *key, const yaml_node_t *n, int64_t *out) {
+  char shown[64];
+  if (n->type != YAML_SCALAR_NODE || !plain(n) || is_null(n))
+    return failf(c, n->start_mark, "%s: expected a non-negative integer, got %s", key,
+                 show(n, shown, sizeof shown));
+  const char *s = text(n), *d = s + (*s == '+' || *s == '-');
+  size_t digits = strspn(d, "0123456789");
+  if (digits == 0 || d[digits] != '\0') {
+    char *end;
+    (void)strtod(s, &end);
+    return failf(c, n->start_mark, "%s: expected a%s integer, got %s", key,
+                 *end == '\0' ? "n" : " non-negative", show(n, shown, sizeof shown));
+  }
+  if (*s == '-' && d[strspn(d, "0")] != '\0') return failf(c, n->start_mark, "%s: negative size %s", key, s);
+  errno = 0;
+  unsigned long long v = strtoull(d, NULL, 10);
+  if (errno == ERANGE || v > (unsigned long long)MANIFEST_MAX_SIZE)
+    return failf(c, n->start_mark, "%s: %s is larger than %lld (2^31-1)", key, show(n, shown, sizeof shown),
+                 MANIFEST_MAX_SIZE);
+  *out = (int64_t)v;
+  return 0;
+}
+
+static int push_size(ctx *c, const char *key, const yaml_node_t *at, sizes *s, int64_t v) {
+  if (s->n >= MANIFEST_MAX_PROBLEMS)
+    return failf(c, at->start_mark, "%s: more than %u values", key, MANIFEST_MAX_PROBLEMS);
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 8;
+    int64_t *v2 = realloc(s->v, cap * sizeof *v2);
+    if (!v2) return oom(c);
+    s->v = v2;
+    s->cap = cap;
+  }
+  s->v[s->n++] = v;
+  return 0;
+}
+
+/* {from: A, to: B, mul: M} -> A, A*M, A*M^2, ... <= B; {from, to, add: D} -> A, A+D, ... <= B. */
+static int parse_grid(ctx *c, const char *key, const yaml_node_t *map, sizes *out) {
+  const yaml_node_t *from = NULL, *to = NULL, *mul = NULL, *add = NULL;
+  if (check_keys(c, map)) return -1;
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+    const char *name = text(k);
+    if (strcmp(name, "from") == 0) from = v;
+    else if (strcmp(name, "to") == 0) to = v;
+    else if (strcmp(name, "mul") == 0) mul = v;
+    else if (strcmp(name, "add") == 0) add = v;
+    else return failf(c, k->start_mark, "%s: unknown grid key '%s' (from, to, mul, add)", key, name);
+  }
+  if (!from || !to) return failf(c, map->start_mark, "%s: a grid needs from: and to:", key);
+  if (!mul == !add) return failf(c, map->start_mark, "%s: a grid needs one of mul: or add:", key);
+  char label[32];
+  int64_t f, t, step;
+  snprintf(label, sizeof label, "%s: from", key);
+  if (parse_size(c, label, from, &f)) return -1;
+  snprintf(label, sizeof label, "%s: to", key);
+  if (parse_size(c, label, to, &t)) return -1;
+  snprintf(label, sizeof label, "%s: %s", key, mul ? "mul" : "add");
+  if (parse_size(c, label, mul ? mul : add, &step)) return -1;
+  if (t < f) return failf(c, to->start_mark, "%s: to: %lld is below from: %lld", key, (long long)t, (long long)f);
+  if (mul && step < 2) return failf(c, mul->start_mark, "%s: mul: %lld, must be 2 or more", key, (long long)step);
+  if (mul && f == 0) return failf(c, from->start_mark, "%s: from: 0 never grows with mul:", key);
+  if (add && step < 1) return failf(c, add->start_mark, "%s: add: 0, must be 1 or more", key);
+  /* v <= 2^31-1 and step <= 2^31-1: v * step stays far inside int64. */
+  for (int64_t v = f; v <= t; v = mul ? v * step : v + step)
+    if (push_size(c, key, map, out, v)) return -1;
+  return 0;
+}
+
+/* m, n or k: an integer, a list of integers or a grid. */
+static int parse_sizes(ctx *c, const char *key, const yaml_node_t *n, sizes *out) {
+  if (n->type == YAML_MAPPING_NODE) return parse_grid(c, key, n, out);
+  if (n->type == YAML_SEQUENCE_NODE) {
+    if (n->data.sequence.items.start == n->data.sequence.items.top)
+      return failf(c, n->start_mark, "%s: empty list", key);
+    for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+      int64_t v;
+      yaml_node_t *item = node(c, *i);
+      if (parse_size(c, key, item, &v) || push_size(c, key, item, out, v)) return -1;
+    }
+    return 0;
+  }
+  int64_t v;
+  return parse_size(c, key, n, &v) || push_size(c, key, n, out, v) ? -1 : 0;
+}
+
+static int parse_name(ctx *c, const char *key, const yaml_node_t *n, const struct dtype_name *names,
+                      size_t count, const char *list, tcj_dtype *out) {
+  char shown[64];
+  if (n->type == YAML_SCALAR_NODE && !is_null(n))
+    for (size_t i = 0; i < count; i++)
+      if (strcmp(text(n), names[i].name) == 0) {
+        *out = names[i].t;
+        return 0;
+      }
+  return failf(c, n->start_mark, "%s: unknown type %s (%s)", key, show(n, shown, sizeof shown), list);
+}
+
+static int parse_ab(ctx *c, const char *key, const yaml_node_t *n, tcj_dtype *out) {
+  return parse_name(c, key, n, ab_names, sizeof ab_names / sizeof *ab_names, AB_LIST, out);
+}
+
+static int parse_string(ctx *c, const char *key, const yaml_node_t *n, char **out) {
+  char shown[64];
+  if (n->type != YAML_SCALAR_NODE || is_null(n))
+    return failf(c, n->start_mark, "%s: expected a string, got %s", key, show(n, shown, sizeof shown));
+  free(*out);
+  if (!(*out = strdup(text(n)))) return oom(c);
+  return 0;
+}
+
+static int parse_op(ctx *c, const char *key, const yaml_node_t *n, tcj_op *out) {
+  char shown[64];
+  if (n->type == YAML_SCALAR_NODE && strcmp(text(n), "N") == 0) *out = TCJ_OP_N;
+  else if (n->type == YAML_SCALAR_NODE && strcmp(text(n), "T") == 0) *out = TCJ_OP_T;
+  else return failf(c, n->start_mark, "%s: expected N or T, got %s", key, show(n, shown, sizeof shown));
+  return 0;
+}
+
+static int parse_ref(ctx *c, const char *key, const yaml_node_t *n, manifest_entry *e) {
+  char shown[64], *end = NULL;
+  double v = 0;
+  if (n->type == YAML_SCALAR_NODE && plain(n) && !is_null(n)) v = strtod(text(n), &end);
+  if (!end || *end != '\0' || !isfinite(v))
+    return failf(c, n->start_mark, "%s: expected a number, got %s", key, show(n, shown, sizeof shown));
+  manifest_ref *refs = realloc(e->refs, (e->nrefs + 1) * sizeof *refs);
+  if (!refs) return oom(c);
+  e->refs = refs;
+  if (!(refs[e->nrefs].key = strdup(key))) return oom(c);
+  refs[e->nrefs++].value = v;
+  return 0;
+}
+
+/* The output types a kernel of operand type ab may write (tcj.h; fp8 like the 16-bit types). */
+static int c_allowed(tcj_dtype ab, tcj_dtype cd) {
+  switch (ab) {
+  case TCJ_TF32: return cd == TCJ_F32;
+  case TCJ_S8: return cd == TCJ_S32;
+  default: return cd == TCJ_F16 || cd == TCJ_BF16 || cd == TCJ_F32;
+  }
+}
+
+static tcj_dtype c_default(tcj_dtype ab) {
+  switch (ab) {
+  case TCJ_F16: return TCJ_F16;
+  case TCJ_TF32: return TCJ_F32;
+  case TCJ_S8: return TCJ_S32;
+  default: return TCJ_BF16; /* bf16, and fp8 as suite.yaml measures it */
+  }
+}
+
+static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_dtype *top_dtype,
+                         manifest *out) {
+  static const char *const dim_keys[3] = {"m", "n", "k"};
+  char shown[64];
+  sizes dim[3] = {{0}};
+  const yaml_node_t *dim_node[3] = {0}, *c_node = NULL;
+  int have_ab = top_dtype != NULL, have_c = 0, rc = -1;
+  tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, cd = TCJ_BF16;
+  tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
+
+  if (n->type != YAML_MAPPING_NODE)
+    return failf(c, n->start_mark, "problems: an item must be a mapping (m:, n:, k:, ...), got %s",
+                 show(n, shown, sizeof shown));
+  if (check_keys(c, n)) return -1;
+  manifest_entry *entries = realloc(out->entries, (out->nentries + 1) * sizeof *entries);
+  if (!entries) return oom(c);
+  out->entries = entries;
+  manifest_entry *e = &entries[out->nentries++];
+  memset(e, 0, sizeof *e);
+  e->line = (int)n->start_mark.line + 1;
+  e->col = (int)n->start_mark.column + 1;
+
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+    const char *key = text(k);
+    int d = -1, bad;
+    for (int i = 0; i < 3; i++)
+      if (strcmp(key, dim_keys[i]) == 0) d = i;
+    if (d >= 0) {
+      dim_node[d] = v;
+      bad = parse_sizes(c, key, v, &dim[d]);
+    } else if (strcmp(key, "name") == 0) bad = parse_string(c, key, v, &e->name);
+    else if (strcmp(key, "dtype") == 0) bad = parse_ab(c, key, v, &ab), have_ab = 1;
+    else if (strcmp(key, "c_dtype") == 0)
+      bad = parse_name(c, key, v, c_names, sizeof c_names / sizeof *c_names, C_LIST, &cd), have_c = 1, c_node = v;
+    else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a);
+    else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b);
+    else if (strncmp(key, "cublas_", 7) == 0) bad = parse_ref(c, key, v, e);
+    else bad = failf(c, k->start_mark, "unknown key '%s' in a problem (" PROBLEM_KEYS ")", key);
+    if (bad) goto done;
+  }
+  if (!e->name) {
+    char def[32];
+    snprintf(def, sizeof def, "#%zu", index + 1);
+    if (!(e->name = strdup(def))) {
+      oom(c);
+      goto done;
+    }
+  }
+  for (int i = 0; i < 3; i++)
+    if (!dim_node[i]) {
+      failf(c, n->start_mark, "problem %s has no %s:", e->name, dim_keys[i]);
+      goto done;
+    }
+  if (!have_ab) {
+    failf(c, n->start_mark, "problem %s has no dtype: and there is no top-level dtype:", e->name);
+    goto done;
+  }
+  if (!have_c) cd = c_default(ab);
+  else if (!c_allowed(ab, cd)) {
+    failf(c, c_node->start_mark, "c_dtype: %s cannot be the output of dtype %s (%s gives %s)",
+          manifest_dtype_name(cd), manifest_dtype_name(ab), manifest_dtype_name(ab),
+          ab == TCJ_TF32 ? "f32" : ab == TCJ_S8 ? "s32" : "f16, bf16 or f32");
+    goto done;
+  }
+
+  size_t count = dim[0].n;
+  for (int i = 1; i < 3; i++)
+    count = count > MANIFEST_MAX_PROBLEMS / dim[i].n ? MANIFEST_MAX_PROBLEMS + 1u : count * dim[i].n;
+  if (count > MANIFEST_MAX_PROBLEMS - out->nproblems) {
+    failf(c, n->start_mark, "problem %s: the manifest expands to more than %u problems", e->name,
+          MANIFEST_MAX_PROBLEMS);
+    goto done;
+  }
+  manifest_problem *probs = realloc(out->problems, (out->nproblems + count) * sizeof *probs);
+  if (!probs) {
+    oom(c);
+    goto done;
+  }
+  out->problems = probs;
+  for (size_t i = 0; i < dim[0].n; i++)
+    for (size_t j = 0; j < dim[1].n; j++)
+      for (size_t l = 0; l < dim[2].n; l++)
+        probs[out->nproblems++] = (manifest_problem){
+          .name = e->name, .entry = out->nentries - 1, .m = dim[0].v[i], .n = dim[1].v[j],
+          .k = dim[2].v[l], .ab = ab, .c = cd, .op_a = op_a, .op_b = op_b};
+  rc = 0;
+done:
+  for (int i = 0; i < 3; i++) free(dim[i].v);
+  return rc;
+}
+
+static int parse_targets(ctx *c, const yaml_node_t *n, manifest *out) {
+  char shown[64];
+  if (n->type != YAML_SEQUENCE_NODE)
+    return failf(c, n->start_mark, "targets: expected a list of archs (" ARCH_LIST "), got %s",
+                 show(n, shown, sizeof shown));
+  if (n->data.sequence.items.start == n->data.sequence.items.top)
+    return failf(c, n->start_mark, "targets: empty list (leave it out to use --arch or the GPU's arch)");
+  for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+    yaml_node_t *t = node(c, *i);
+    eng_device_caps caps;
+    if (t->type != YAML_SCALAR_NODE || eng_caps_for_arch(text(t), &caps) != 0)
+      return failf(c, t->start_mark, "targets: unknown arch %s (" ARCH_LIST ")", show(t, shown, sizeof shown));
+    char **targets = realloc(out->targets, (out->ntargets + 1) * sizeof *targets);
+    if (!targets) return oom(c);
+    out->targets = targets;
+    if (!(targets[out->ntargets] = strdup(text(t)))) return oom(c);
+    out->ntargets++;
+  }
+  return 0;
+}
+
+static int parse_root(ctx *c, manifest *out) {
+  char shown[64];
+  yaml_node_t *root = yaml_document_get_root_node(c->doc);
+  if (!root) {
+    yaml_mark_t start = {0, 0, 0};
+    return failf(c, start, "empty manifest: expected a mapping with problems:");
+  }
+  if (root->type != YAML_MAPPING_NODE)
+    return failf(c, root->start_mark, "expected a mapping with problems:, got %s", show(root, shown, sizeof shown));
+  if (check_keys(c, root)) return -1;
+  const yaml_node_t *problems = NULL;
+  tcj_dtype top = TCJ_BF16;
+  int have_top = 0;
+  for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+    const char *key = text(k);
+    int bad = 0;
+    if (strcmp(key, "problems") == 0) problems = v;
+    else if (strcmp(key, "suite") == 0) bad = parse_string(c, key, v, &out->suite);
+    else if (strcmp(key, "dtype") == 0) bad = parse_ab(c, key, v, &top), have_top = 1;
+    else if (strcmp(key, "targets") == 0) bad = parse_targets(c, v, out);
+    else bad = failf(c, k->start_mark, "unknown top-level key '%s' (" TOP_KEYS ")", key);
+    if (bad) return -1;
+  }
+  if (!problems) return failf(c, root->start_mark, "no problems: list");
+  if (problems->type != YAML_SEQUENCE_NODE)
+    return failf(c, problems->start_mark, "problems: expected a list, got %s", show(problems, shown, sizeof shown));
+  if (problems->data.sequence.items.start == problems->data.sequence.items.top)
+    return failf(c, problems->start_mark, "problems: empty list");
+  size_t index = 0;
+  for (yaml_node_item_t *i = problems->data.sequence.items.start; i < problems->data.sequence.items.top; i++)
+    if (parse_problem(c, node(c, *i), index++, have_top ? &top : NULL, out)) return -1;
+  return 0;
+}
+
+static int yaml_fail(ctx *c, const yaml_parser_t *p) {
+  if (!c->err || !c->err_size) return -1;
+  if (p->error == YAML_MEMORY_ERROR) return oom(c);
+  if (p->error == YAML_READER_ERROR) { /* bad encoding: libyaml gives a byte offset only */
+    snprintf(c->err, c->err_size, "%s: YAML: %s at byte %zu", c->file, p->problem ? p->problem : "read error",
+             p->problem_offset);
+    return -1;
+  }
+  const char *problem = p->problem ? p->problem : "syntax error";
+  if (p->context)
+    return failf(c, p->problem_mark, "YAML: %s (%s at line %zu, column %zu)", problem, p->context,
+                 p->context_mark.line + 1, p->context_mark.column + 1);
+  return failf(c, p->problem_mark, "YAML: %s", problem);
+}
+
+static int parse(yaml_parser_t *parser, const char *file, manifest *out, char *err, size_t err_size) {
+  yaml_document_t doc, extra;
+  ctx c = {file, &doc, err, err_size};
+  memset(out, 0, sizeof *out);
+  if (!yaml_parser_load(parser, &doc)) return yaml_fail(&c, parser);
+  int rc = parse_root(&c, out);
+  if (rc == 0) { /* a second document would be silently ignored: refuse it */
+    if (!yaml_parser_load(parser, &extra)) rc = yaml_fail(&c, parser);
+    else {
+      yaml_node_t *root = yaml_document_get_root_node(&extra);
+      if (root) rc = failf(&c, root->start_mark, "a second YAML document: a manifest is one document");
+      yaml_document_delete(&extra);
+    }
+  }
+  yaml_document_delete(&doc);
+  if (rc) manifest_free(out);
+  return rc;
+}
+
+int manifest_parse(const char *text, size_t len, const char *file, manifest *out, char *err, size_t err_size) {
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser)) {
+    memset(out, 0, sizeof *out);
+    if (err && err_size) snprintf(err, err_size, "%s: out of memory", file);
+    return -1;
+  }
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  int rc = parse(&parser, file, out, err, err_size);
+  yaml_parser_delete(&parser);
+  return rc;
+}
+
+int manifest_load(const char *path, manifest *out, char *err, size_t err_size) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    if (err && err_size) snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  yaml_parser_t parser;
+  int rc = -1;
+  if (!yaml_parser_initialize(&parser)) {
+    if (err && err_size) snprintf(err, err_size, "%s: out of memory", path);
+  } else {
+    yaml_parser_set_input_file(&parser, f);
+    rc = parse(&parser, path, out, err, err_size);
+    yaml_parser_delete(&parser);
+  }
+  fclose(f);
+  return rc;
+}
+
+void manifest_free(manifest *m) {
+  if (!m) return;
+  for (size_t i = 0; i < m->nentries; i++) {
+    for (size_t j = 0; j < m->entries[i].nrefs; j++) free(m->entries[i].refs[j].key);
+    free(m->entries[i].refs);
+    free(m->entries[i].name);
+  }
+  for (size_t i = 0; i < m->ntargets; i++) free(m->targets[i]);
+  free(m->entries);
+  free(m->problems);
+  free(m->targets);
+  free(m->suite);
+  memset(m, 0, sizeof *m);
+}

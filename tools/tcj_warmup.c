@@ -1,0 +1,417 @@
+/* tcj-warmup: fills the kernel cache ahead of time with every kernel the engine would select for
+ * the problems of a manifest: through the GPU's engine for its own arch, through nvJitLink for
+ * any arch without a GPU (a build machine, CI). Each distinct kernel is compiled once. */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/jit.h"
+#include "engine/select.h"
+#include "engine/warm.h"
+#include "tools/manifest.h"
+
+static const char usage[] =
+  "usage: tcj-warmup [--arch ARCH]... [--cache-dir DIR] [-j N] [--dry-run] [--help] MANIFEST.yaml\n"
+  "  Compiles into the kernel cache every kernel tcj would select for the manifest's problems\n"
+  "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once.\n"
+  "  --arch ARCH     target (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]), repeatable;\n"
+  "                  default: the manifest's targets:, else this machine's GPU. The GPU's own\n"
+  "                  arch is compiled and loaded through the driver; others through nvJitLink,\n"
+  "                  which needs no GPU\n"
+  "  --cache-dir DIR cache directory (default $TCJ_CACHE_DIR, else $XDG_CACHE_HOME/tcj, else\n"
+  "                  ~/.cache/tcj)\n"
+  "  -j N            parallel compiles (default: the number of CPUs)\n"
+  "  --dry-run       list each problem, arch and kernel config; compile nothing\n"
+  "  Problems no kernel supports on an arch (fp8 today, for one) print `skip ...` on stderr and\n"
+  "  do not count as failures. The last line of stdout is `compiled=N hit=N failed=N seconds=S`\n"
+  "  (`would compile N kernels` with --dry-run). Exit status: 0 ok, 1 a kernel failed to\n"
+  "  compile, 2 bad usage or a manifest error.\n";
+
+#define MAX_ARCHS 16
+#define BAR_WIDTH 30
+
+static int bad(const char *msg, const char *arg) {
+  fprintf(stderr, "tcj-warmup: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
+  return 2;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+enum { J_PENDING, J_COMPILED, J_HIT, J_FAILED };
+static const char *const result_name[] = {"pending", "compiled", "hit", "FAILED"};
+
+typedef struct job {
+  char arch[16];
+  tcj_kernel_cfg cfg;
+  char text[256];
+  int on_engine; /* arch is the GPU's: load through the engine (the driver vets the cubin) */
+  int result;
+  double ms;
+  char err[1024];
+} job;
+
+typedef struct warm_run {
+  job *jobs;
+  size_t njobs;
+  atomic_size_t next;
+  tcj_engine *engine;
+  cache_disk *disk;
+  const char *no_jitlink; /* why offline jobs cannot compile, or NULL */
+  int tty;
+  pthread_mutex_t mu; /* counters and the terminal */
+  size_t done, counts[4];
+} warm_run;
+
+static void draw_bar(const warm_run *r) {
+  char bar[BAR_WIDTH + 1];
+  size_t filled = r->njobs ? r->done * BAR_WIDTH / r->njobs : BAR_WIDTH;
+  for (size_t i = 0; i < BAR_WIDTH; i++) bar[i] = i < filled ? '#' : '.';
+  bar[BAR_WIDTH] = '\0';
+  fprintf(stderr, "\r\033[K[%s] %zu/%zu compiled=%zu hit=%zu failed=%zu", bar, r->done, r->njobs,
+          r->counts[J_COMPILED], r->counts[J_HIT], r->counts[J_FAILED]);
+  fflush(stderr);
+}
+
+/* Called with r->mu held. */
+static void report(warm_run *r, const job *j) {
+  if (r->tty) {
+    if (j->result == J_FAILED) fprintf(stderr, "\r\033[KFAILED %s %s: %s\n", j->arch, j->text, j->err);
+    draw_bar(r);
+    return;
+  }
+  printf("%s %s %s (%.1f ms)\n", result_name[j->result], j->arch, j->text, j->ms);
+  fflush(stdout);
+  if (j->result == J_FAILED) fprintf(stderr, "tcj-warmup: %s %s: %s\n", j->arch, j->text, j->err);
+}
+
+static void *worker(void *arg) {
+  warm_run *r = arg;
+  for (;;) {
+    size_t i = atomic_fetch_add(&r->next, 1);
+    if (i >= r->njobs) return NULL;
+    job *j = &r->jobs[i];
+    double t0 = now_s();
+    int hit = 0;
+    tcj_status st;
+    if (j->on_engine) {
+      st = eng_warm_engine(r->engine, &j->cfg, &hit);
+      if (st != TCJ_SUCCESS) snprintf(j->err, sizeof j->err, "%s", tcj_last_error(r->engine));
+    } else if (r->no_jitlink) {
+      st = TCJ_ERROR_NOT_SUPPORTED;
+      snprintf(j->err, sizeof j->err, "%s", r->no_jitlink);
+    } else {
+      st = eng_warm_offline(r->disk, &j->cfg, &hit, j->err, sizeof j->err);
+    }
+    j->ms = 1e3 * (now_s() - t0);
+    j->result = st != TCJ_SUCCESS ? J_FAILED : hit ? J_HIT : J_COMPILED;
+    pthread_mutex_lock(&r->mu);
+    r->done++;
+    r->counts[j->result]++;
+    report(r, j);
+    pthread_mutex_unlock(&r->mu);
+  }
+}
+
+/* Disk cache warnings come from the workers, in the middle of the bar. */
+static void warn_cb(void *ctx, const char *message) {
+  warm_run *r = ctx;
+  pthread_mutex_lock(&r->mu);
+  fprintf(stderr, "%stcj-warmup: warning: %s\n", r->tty ? "\r\033[K" : "", message);
+  if (r->tty) draw_bar(r);
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* The operand and output types of the kernel, as tcj_gemm maps them; -1: no kernel type. */
+static int elem_of(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: return PTX_E_F16;
+  case TCJ_BF16: return PTX_E_BF16;
+  case TCJ_TF32: return PTX_E_TF32;
+  case TCJ_F32: return PTX_E_F32;
+  case TCJ_S8: return PTX_E_S8;
+  case TCJ_S32: return PTX_E_S32;
+  default: return -1;
+  }
+}
+
+/* Largest power of two <= 16 dividing the row pitch of a 16-byte aligned operand. */
+static int row_align(int64_t ld, int es) {
+  uint64_t bits = (uint64_t)(ld * es) | 16;
+  return (int)(bits & (~bits + 1));
+}
+
+/* The engine's kernel for pr on arch, or a reason why there is none. */
+static const char *select_cfg(const manifest_problem *pr, const char *arch, const eng_tile_override *tile,
+                              tcj_kernel_cfg *cfg) {
+  static char fp8_why[64];
+  int ab = elem_of(pr->ab), c = elem_of(pr->c);
+  if (ab < 0) {
+    snprintf(fp8_why, sizeof fp8_why, "%s operands have no tcj kernel", manifest_dtype_name(pr->ab));
+    return fp8_why;
+  }
+  if (pr->m == 0 || pr->n == 0) return "C is empty: tcj_gemm launches no kernel";
+  eng_device_caps caps;
+  if (eng_caps_for_arch(arch, &caps) != 0) return "unknown arch";
+  eng_problem p;
+  memset(&p, 0, sizeof p);
+  p.op_a_t = pr->op_a == TCJ_OP_T;
+  p.op_b_t = pr->op_b == TCJ_OP_T;
+  p.m = pr->m;
+  p.n = pr->n;
+  p.k = pr->k;
+  p.ab = (ptx_elem)ab;
+  p.c = (ptx_elem)c;
+  p.lda = p.op_a_t ? p.m : p.k;
+  p.ldb = p.op_b_t ? p.k : p.n;
+  p.ldc = p.n;
+  p.align_a = row_align(p.lda, ptx_elem_size(p.ab));
+  p.align_b = row_align(p.ldb, ptx_elem_size(p.ab));
+  p.align_c = row_align(p.ldc, ptx_elem_size(p.c));
+  eng_plan plan;
+  const char *why = NULL;
+  if (eng_select(&p, &caps, 1, &plan, &why) != TCJ_SUCCESS) return why ? why : "not supported";
+  if ((why = eng_tile_override_apply(tile, &caps, &plan)) != NULL) return why;
+  *cfg = plan.cfg;
+  return NULL;
+}
+
+/* Distinct (arch, cfg text) pairs: open addressing over job indices. */
+typedef struct dedupe {
+  size_t *slot; /* job index + 1; 0 empty */
+  size_t cap;
+} dedupe;
+
+static uint64_t fnv1a(const char *a, const char *b) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char *s = a; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  h = (h ^ '|') * 1099511628211ull;
+  for (const char *s = b; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+/* Returns 1 if jobs[n] (just filled) duplicates an earlier job, 0 if new, -1 out of memory. */
+static int dedupe_add(dedupe *d, const job *jobs, size_t n) {
+  if (2 * (n + 1) > d->cap) {
+    size_t cap = d->cap ? 2 * d->cap : 64;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (!slot) return -1;
+    for (size_t i = 0; i < d->cap; i++)
+      if (d->slot[i]) {
+        size_t h = fnv1a(jobs[d->slot[i] - 1].arch, jobs[d->slot[i] - 1].text) & (cap - 1);
+        while (slot[h]) h = (h + 1) & (cap - 1);
+        slot[h] = d->slot[i];
+      }
+    free(d->slot);
+    d->slot = slot;
+    d->cap = cap;
+  }
+  size_t h = fnv1a(jobs[n].arch, jobs[n].text) & (d->cap - 1);
+  for (; d->slot[h]; h = (h + 1) & (d->cap - 1)) {
+    const job *o = &jobs[d->slot[h] - 1];
+    if (strcmp(o->arch, jobs[n].arch) == 0 && strcmp(o->text, jobs[n].text) == 0) return 1;
+  }
+  d->slot[h] = n + 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP };
+  static const struct option opts[] = {
+    {"arch", required_argument, 0, O_ARCH}, {"cache-dir", required_argument, 0, O_CACHE_DIR},
+    {"dry-run", no_argument, 0, O_DRY_RUN}, {"help", no_argument, 0, O_HELP},
+    {"jobs", required_argument, 0, 'j'},    {0, 0, 0, 0}};
+  const char *archs[MAX_ARCHS], *cache_dir = NULL;
+  int narch = 0, dry_run = 0;
+  long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
+  int o;
+  opterr = 0;
+  while ((o = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
+    switch (o) {
+    case 'h': case O_HELP: fputs(usage, stdout); return 0;
+    case O_ARCH: {
+      eng_device_caps caps;
+      if (eng_caps_for_arch(optarg, &caps) != 0) return bad("unknown arch", optarg);
+      int seen = 0;
+      for (int i = 0; i < narch; i++) seen |= strcmp(archs[i], optarg) == 0;
+      if (seen) break;
+      if (narch == MAX_ARCHS) return bad("too many --arch", optarg);
+      archs[narch++] = optarg;
+      break;
+    }
+    case O_CACHE_DIR: cache_dir = optarg; break;
+    case O_DRY_RUN: dry_run = 1; break;
+    case 'j': {
+      char *end;
+      nthreads = strtol(optarg, &end, 10);
+      if (*optarg == '\0' || *end != '\0' || nthreads < 1 || nthreads > 1024)
+        return bad("-j wants a thread count from 1 to 1024", optarg);
+      break;
+    }
+    default: return bad("unknown or incomplete option", argv[optind - 1]);
+    }
+  }
+  if (optind + 1 != argc) return bad(optind == argc ? "no manifest given" : "one manifest only", NULL);
+  if (nthreads < 1) nthreads = 1;
+  const char *path = argv[optind];
+  double t0 = now_s();
+
+  int rc = 2;
+  manifest man;
+  char err[1024], envbuf[4096];
+  tcj_engine *engine = NULL;
+  cache_disk *disk = NULL;
+  job *jobs = NULL;
+  dedupe seen = {0};
+  size_t njobs = 0, cap = 0;
+  if (manifest_load(path, &man, err, sizeof err) != 0) {
+    fprintf(stderr, "%s\n", err);
+    return 2;
+  }
+  if (narch == 0) /* --arch overrides targets: */
+    for (size_t t = 0; t < man.ntargets; t++) {
+      int dup = 0;
+      for (int a = 0; a < narch; a++) dup |= strcmp(archs[a], man.targets[t]) == 0;
+      if (!dup && narch < MAX_ARCHS) archs[narch++] = man.targets[t];
+    }
+
+  eng_tile_override tile = {0};
+  const char *tile_env = getenv("TCJ_TILE");
+  if (tile_env && *tile_env && eng_tile_override_parse(tile_env, &tile) != 0) {
+    fprintf(stderr, "tcj-warmup: TCJ_TILE=\"%s\" is not BMxBNxBK_BYTES/WMxWN/STAGES\n", tile_env);
+    goto done;
+  }
+  cache_disk_config dc;
+  const char *why = NULL;
+  int env = cache_disk_config_from_env(&dc, envbuf, sizeof envbuf, &why);
+  if (env < 0) {
+    fprintf(stderr, "tcj-warmup: %s\n", why ? why : "bad cache settings in the environment");
+    goto done;
+  }
+  if (env > 0) {
+    fprintf(stderr, "tcj-warmup: TCJ_CACHE_DISABLE is set: there is no cache to fill\n");
+    goto done;
+  }
+  if (cache_dir) dc.dir = cache_dir;
+  if (!dc.dir) {
+    fprintf(stderr, "tcj-warmup: no cache directory: pass --cache-dir or set TCJ_CACHE_DIR\n");
+    goto done;
+  }
+
+  /* A GPU compiles and vets its own arch; without archs it also says which arch to fill. */
+  const char *gpu_arch = NULL;
+  if (!dry_run || narch == 0) {
+    tcj_options eo = {0};
+    eo.cache_dir = dc.dir;
+    tcj_status st = tcj_create(&engine, &eo);
+    if (st == TCJ_SUCCESS) {
+      gpu_arch = eng_engine_arch(engine);
+    } else if (narch == 0) {
+      fprintf(stderr, "tcj-warmup: no GPU to take the arch from (%s: %s); pass --arch ARCH\n",
+              tcj_status_string(st), tcj_last_error(NULL));
+      goto done;
+    }
+    if (narch == 0) archs[narch++] = gpu_arch;
+  }
+
+  for (size_t p = 0; p < man.nproblems; p++) {
+    const manifest_problem *pr = &man.problems[p];
+    for (int a = 0; a < narch; a++) {
+      if (njobs == cap) {
+        cap = cap ? 2 * cap : 64;
+        job *grown = realloc(jobs, cap * sizeof *grown);
+        if (!grown) {
+          fprintf(stderr, "tcj-warmup: out of memory\n");
+          goto done;
+        }
+        jobs = grown;
+      }
+      job *j = &jobs[njobs];
+      memset(j, 0, sizeof *j);
+      const char *skip = select_cfg(pr, archs[a], &tile, &j->cfg);
+      if (!skip && tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) skip = "config text too long";
+      if (skip) {
+        fprintf(stderr, "skip %s m=%lld n=%lld k=%lld %s: %s\n", pr->name, (long long)pr->m,
+                (long long)pr->n, (long long)pr->k, archs[a], skip);
+        continue;
+      }
+      snprintf(j->arch, sizeof j->arch, "%s", archs[a]);
+      int dup = dedupe_add(&seen, jobs, njobs);
+      if (dup < 0) {
+        fprintf(stderr, "tcj-warmup: out of memory\n");
+        goto done;
+      }
+      if (dry_run)
+        printf("%s m=%lld n=%lld k=%lld %s %s%s\n", pr->name, (long long)pr->m, (long long)pr->n,
+               (long long)pr->k, j->arch, j->text, dup ? " (already listed)" : "");
+      if (dup) continue;
+      j->on_engine = gpu_arch && strcmp(j->arch, gpu_arch) == 0;
+      njobs++;
+    }
+  }
+  if (dry_run) {
+    printf("would compile %zu kernels\n", njobs);
+    rc = 0;
+    goto done;
+  }
+
+  warm_run r;
+  memset(&r, 0, sizeof r);
+  r.jobs = jobs;
+  r.njobs = njobs;
+  atomic_init(&r.next, 0);
+  r.engine = engine;
+  r.tty = isatty(STDERR_FILENO);
+  pthread_mutex_init(&r.mu, NULL);
+  static char no_jitlink[256];
+  char ver[128];
+  for (size_t i = 0; i < njobs && !r.no_jitlink; i++)
+    if (!jobs[i].on_engine && !eng_nvjitlink_available(ver, sizeof ver)) {
+      snprintf(no_jitlink, sizeof no_jitlink, "nvJitLink not found (libnvJitLink.so of the CUDA "
+               "toolkit): it compiles for %s without that GPU", jobs[i].arch);
+      fprintf(stderr, "tcj-warmup: %s\n", no_jitlink);
+      r.no_jitlink = no_jitlink;
+    }
+  if (!(disk = cache_disk_open(&dc, NULL))) {
+    fprintf(stderr, "tcj-warmup: out of memory\n");
+    goto done;
+  }
+  cache_disk_set_warn(disk, warn_cb, &r);
+  r.disk = disk;
+  size_t nworkers = (size_t)nthreads < njobs ? (size_t)nthreads : njobs;
+  pthread_t *threads = calloc(nworkers ? nworkers : 1, sizeof *threads);
+  if (!threads) {
+    fprintf(stderr, "tcj-warmup: out of memory\n");
+    goto done;
+  }
+  if (r.tty) draw_bar(&r);
+  size_t started = 0;
+  for (; started < nworkers; started++)
+    if (pthread_create(&threads[started], NULL, worker, &r) != 0) break;
+  if (started == 0 && nworkers > 0) worker(&r); /* no thread could start: do the work here */
+  for (size_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
+  free(threads);
+  cache_disk_close(disk); /* before the mutex its warnings take */
+  disk = NULL;
+  pthread_mutex_destroy(&r.mu);
+  if (r.tty) fputc('\n', stderr);
+  printf("compiled=%zu hit=%zu failed=%zu seconds=%.1f\n", r.counts[J_COMPILED], r.counts[J_HIT],
+         r.counts[J_FAILED], now_s() - t0);
+  rc = r.counts[J_FAILED] ? 1 : 0;
+done:
+  if (fflush(stdout) != 0 && rc == 0) rc = 1;
+  free(seen.slot);
+  free(jobs);
+  cache_disk_close(disk);
+  tcj_destroy(engine);
+  manifest_free(&man);
+  return rc;
+}
