@@ -5,8 +5,10 @@
 #
 #   scripts/gpu-check.sh [OUTDIR]          (default OUTDIR: $PWD/gpu-logs)
 #
-# Environment: GPU_CHECK_STEPS  steps to run, default "build gpu unit bench"
+# Environment: GPU_CHECK_STEPS  steps to run, default "build gpu unit bench"; add "prof" for
+#                               tcj-prof over the standard suite (results in OUTDIR/prof)
 #              TCJ_BENCH_ARGS   arguments for tcj-bench (e.g. --quick)
+#              TCJ_PROF_ARGS    more arguments for tcj-prof (e.g. --filter sq --repeat 50)
 #              TCJ_BUILD_DIR    build directory (default <repo>/build-gpu-check)
 #              UNIT_TIMEOUT     per-test timeout of the unit tests in seconds (default 600)
 # Each step gets a fresh kernel cache (TCJ_CACHE_DIR), so no cubin of an earlier build is reused.
@@ -14,7 +16,7 @@ set -u -o pipefail
 
 case "${1:-}" in
 -h | --help)
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
   ;;
 -*)
@@ -129,6 +131,27 @@ if wants bench; then
   fi
 fi
 
+# ---- profiler against cuBLAS (optional) --------------------------------------------------
+if wants prof; then
+  if [ $built -eq 0 ] || [ ! -x "$build/tools/tcj-prof" ]; then
+    record prof "SKIP(no build)" 0
+  else
+    t0=$SECONDS
+    cache=$(fresh_cache)
+    # shellcheck disable=SC2086 # TCJ_PROF_ARGS is a list of words
+    (TCJ_CACHE_DIR=$cache "$build/tools/tcj-prof" --out "$out/prof" ${TCJ_PROF_ARGS:-}) 2>&1 | tee "$out/prof.log"
+    rc=${PIPESTATUS[0]}
+    rm -rf "$cache"
+    if grep -q "^tcj-prof: no GPU" "$out/prof.log"; then
+      record prof "FAIL(no GPU seen)" $((SECONDS - t0))
+    elif [ "$rc" -eq 0 ]; then
+      record prof PASS $((SECONDS - t0))
+    else
+      record prof FAIL $((SECONDS - t0))
+    fi
+  fi
+fi
+
 # ---- summary -----------------------------------------------------------------------------
 status=0
 for r in "${results[@]}"; do [ "$r" = PASS ] || status=1; done
@@ -146,6 +169,12 @@ for r in "${results[@]}"; do [ "$r" = PASS ] || status=1; done
     echo
     grep -E "^(GPU|CUDA|date):" "$out/bench.log"
     sed -n '/^problem /,$p' "$out/bench.log"
+  fi
+  if [ -f "$out/prof/results.txt" ] && wants prof; then
+    echo
+    grep -E "^(device|date|peaks):" "$out/prof/results.txt"
+    grep -E "^(geomean|status):" "$out/prof/results.txt"
+    echo "profile: $out/prof/results.{txt,csv,json,png}"
   fi
   [ ${#names[@]} -gt 0 ] || echo "no step ran (GPU_CHECK_STEPS='$steps')"
   echo "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)"

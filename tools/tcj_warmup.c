@@ -13,6 +13,7 @@
 #include "engine/jit.h"
 #include "engine/select.h"
 #include "engine/warm.h"
+#include "tools/gemm_problem.h"
 #include "tools/manifest.h"
 
 static const char usage[] =
@@ -130,56 +131,15 @@ static void warn_cb(void *ctx, const char *message) {
   pthread_mutex_unlock(&r->mu);
 }
 
-/* The operand and output types of the kernel, as tcj_gemm maps them; -1: no kernel type. */
-static int elem_of(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: return PTX_E_F16;
-  case TCJ_BF16: return PTX_E_BF16;
-  case TCJ_TF32: return PTX_E_TF32;
-  case TCJ_F32: return PTX_E_F32;
-  case TCJ_S8: return PTX_E_S8;
-  case TCJ_S32: return PTX_E_S32;
-  default: return -1;
-  }
-}
-
-/* Largest power of two <= 16 dividing the row pitch of a 16-byte aligned operand. */
-static int row_align(int64_t ld, int es) {
-  uint64_t bits = (uint64_t)(ld * es) | 16;
-  return (int)(bits & (~bits + 1));
-}
-
 /* The engine's kernel for pr on arch, or a reason why there is none. */
 static const char *select_cfg(const manifest_problem *pr, const char *arch, const eng_tile_override *tile,
                               tcj_kernel_cfg *cfg) {
-  static char fp8_why[64];
-  int ab = elem_of(pr->ab), c = elem_of(pr->c);
-  if (ab < 0) {
-    snprintf(fp8_why, sizeof fp8_why, "%s operands have no tcj kernel", manifest_dtype_name(pr->ab));
-    return fp8_why;
-  }
-  if (pr->m == 0 || pr->n == 0) return "C is empty: tcj_gemm launches no kernel";
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) return "unknown arch";
-  eng_problem p;
-  memset(&p, 0, sizeof p);
-  p.op_a_t = pr->op_a == TCJ_OP_T;
-  p.op_b_t = pr->op_b == TCJ_OP_T;
-  p.m = pr->m;
-  p.n = pr->n;
-  p.k = pr->k;
-  p.ab = (ptx_elem)ab;
-  p.c = (ptx_elem)c;
-  p.lda = p.op_a_t ? p.m : p.k;
-  p.ldb = p.op_b_t ? p.k : p.n;
-  p.ldc = p.n;
-  p.align_a = row_align(p.lda, ptx_elem_size(p.ab));
-  p.align_b = row_align(p.ldb, ptx_elem_size(p.ab));
-  p.align_c = row_align(p.ldc, ptx_elem_size(p.c));
+  gemm_problem p = {pr->ab, pr->c, pr->op_a, pr->op_b, pr->m, pr->n, pr->k};
   eng_plan plan;
   const char *why = NULL;
-  if (eng_select(&p, &caps, 1, &plan, &why) != TCJ_SUCCESS) return why ? why : "not supported";
-  if ((why = eng_tile_override_apply(tile, &caps, &plan)) != NULL) return why;
+  if (gemm_problem_select(&p, &caps, tile, &plan, &why) != TCJ_SUCCESS) return why;
   *cfg = plan.cfg;
   return NULL;
 }

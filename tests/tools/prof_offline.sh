@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
+# tcj-prof without a GPU. Mode `dry-run`: --dry-run lists every problem of the suite with the
+# config tcj would select, usage errors exit 2, suite errors exit 2 with FILE:LINE:COL. Mode
+# `no-gpu`: a real run exits 1 with "tcj-prof: no GPU: ..." and writes nothing; exit 77
+# (skipped) where a GPU is visible.
+# Usage: prof_offline.sh dry-run|no-gpu TCJ_PROF DATA_DIR SCRATCH_DIR
+set -euo pipefail
+mode=$1 prof=$2 data=$3 dir=$4
+unset TCJ_TILE
+rm -rf "$dir"
+mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
+# run ARGS...: tcj-prof with stdout and stderr in $dir/out and $dir/err; status in $rc.
+run() {
+  set +e
+  "$prof" "$@" >"$dir/out" 2>"$dir/err" </dev/null
+  rc=$?
+  set -e
+}
+
+if [ "$mode" = no-gpu ]; then
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    echo "SKIP: a GPU is visible; this test is for machines without one"
+    exit 77
+  fi
+  run --suite "$data/prof_two.yaml" --out "$dir/results"
+  if [ $rc -eq 0 ]; then echo "SKIP: tcj-prof found a GPU"; exit 77; fi
+  [ $rc -eq 1 ] || { show; fail "a run without a GPU exited $rc, wanted 1"; }
+  grep -q '^tcj-prof: no GPU: ' "$dir/err" || { show; fail "no 'tcj-prof: no GPU: ' message"; }
+  [ ! -e "$dir/results" ] || fail "a run without a GPU created its --out directory"
+  [ ! -s "$dir/out" ] || { show; fail "a run without a GPU printed a table"; }
+  echo "tcj-prof without a GPU: exit 1, $(head -n 1 "$dir/err")"
+  exit 0
+fi
+[ "$mode" = dry-run ] || fail "unknown mode $mode"
+
+run --help
+[ $rc -eq 0 ] && grep -q -- "--suite FILE" "$dir/out" && grep -q "suite.yaml" "$dir/out" ||
+  fail "--help does not print the usage with the default suite"
+for bad in "--bogus" "--repeat 5" "--repeat x" "--dtype f32" "--arch sm_75" "--peak-tflops -1" \
+           "--bandwidth-gbs 0" "--dry-run extra" "--dry-run --filter no-such-problem"; do
+  # shellcheck disable=SC2086
+  run $bad --suite "$data/suite.yaml"
+  [ $rc -eq 2 ] || { show; fail "tcj-prof $bad exited $rc, wanted 2"; }
+done
+
+# Every problem of the standard suite, in order, with a config (fp8: the reason there is none).
+suite=$data/suite.yaml
+mapfile -t names < <(sed -n 's/^ *- {name: *\([^,]*\),.*/\1/p' "$suite")
+[ ${#names[@]} -gt 20 ] || fail "could not read the problem names of $suite"
+run --dry-run --arch sm_90a --suite "$suite"
+[ $rc -eq 0 ] || { show; fail "--dry-run exited $rc"; }
+mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
+[ "${listed[*]}" = "${names[*]}" ] || { show; fail "listed: ${listed[*]}; suite: ${names[*]}"; }
+for name in "${names[@]}"; do
+  line=$(grep "^$name " "$dir/out")
+  case $name in
+  fp8_*) [[ $line == *"- (no tcj kernel: e4m3 operands have no tcj kernel)" ]] || fail "$name: $line" ;;
+  *) [[ $line == *" recipe=sm80 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
+  esac
+done
+grep -q " pack_a=1 pack_b=1$" "$dir/out" || { show; fail "no packed operands shown (odd4095 packs both)"; }
+tail -n 1 "$dir/out" | grep -qx "${#names[@]} problems: $((${#names[@]} - 2)) with a tcj kernel, 2 without" ||
+  { show; fail "last line: $(tail -n 1 "$dir/out")"; }
+
+# Filters and another arch; grids expand.
+run --dry-run --arch sm_80 --suite "$suite" --filter qkv --dtype bf16
+[ $rc -eq 0 ] && [ "$(grep -c ' arch=sm_80 ' "$dir/out")" -eq 5 ] || { show; fail "--filter qkv: rc $rc"; }
+printf 'dtype: f16\nproblems:\n  - {name: g, m: [1, 2, 4], n: {from: 64, to: 128, mul: 2}, k: 64}\n' >"$dir/grid.yaml"
+run --dry-run --suite "$dir/grid.yaml"
+[ $rc -eq 0 ] && [ "$(grep -c '^g  ' "$dir/out")" -eq 6 ] || { show; fail "a grid of 3 x 2 problems: rc $rc"; }
+
+# Suite errors: exit 2 with FILE:LINE:COL.
+printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: -4}\n' >"$dir/bad.yaml"
+run --dry-run --suite "$dir/bad.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/bad.yaml:3:21: k: negative size -4" "$dir/err" || { show; fail "a suite error: rc $rc"; }
+printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 4\n' >"$dir/syntax.yaml"
+run --suite "$dir/syntax.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/syntax.yaml:4:1: YAML: " "$dir/err" || { show; fail "a YAML syntax error: rc $rc"; }
+run --dry-run --suite "$dir/missing.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/missing.yaml: " "$dir/err" || { show; fail "a missing suite: rc $rc"; }
+
+echo "tcj-prof --dry-run: ${#names[@]} problems listed with their configs; usage and suite errors exit 2"

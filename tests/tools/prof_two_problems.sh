@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
+# tcj-prof on a GPU: a two-problem suite (bf16 with odd sizes, f16 NT) with --out: exit 0, both
+# rows ok in results.csv, results.json valid, results.txt the same table as stdout with a
+# geomean line per dtype, a progress line per problem; then tcj alone with --cold and given
+# peaks. Exit 77 (skipped) without a GPU.
+# Usage: prof_two_problems.sh TCJ_PROF DATA_DIR SCRATCH_DIR
+set -euo pipefail
+prof=$1 data=$2 dir=$3
+unset TCJ_TILE
+rm -rf "$dir"
+mkdir -p "$dir"
+suite=$data/prof_two.yaml
+fail() { echo "FAIL: $*"; exit 1; }
+show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
+run() {
+  set +e
+  "$prof" "$@" >"$dir/out" 2>"$dir/err" </dev/null
+  rc=$?
+  set -e
+}
+
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "SKIP: no GPU (nvidia-smi finds none)"
+  exit 77
+fi
+run --suite "$suite" --out "$dir/res"
+if [ $rc -eq 1 ] && grep -q '^tcj-prof: no GPU: ' "$dir/err"; then
+  "$prof" --dry-run --suite "$suite" >/dev/null || fail "--dry-run fails without a GPU"
+  echo "SKIP: no GPU ($(head -n 1 "$dir/err"))"
+  exit 77
+fi
+show
+[ $rc -eq 0 ] || fail "tcj-prof exited $rc"
+for f in results.txt results.csv results.json; do [ -s "$dir/res/$f" ] || fail "no $f"; done
+cmp -s "$dir/out" "$dir/res/results.txt" || fail "results.txt differs from the table on stdout"
+grep -q '^geomean tcj/cuBLAS bf16: [0-9.]* over 1 problem$' "$dir/res/results.txt" || fail "no bf16 geomean line"
+grep -q '^geomean tcj/cuBLAS f16: [0-9.]* over 1 problem$' "$dir/res/results.txt" || fail "no f16 geomean line"
+grep -q '^device: *NVIDIA ' "$dir/res/results.txt" || fail "no device line"
+grep -q '^tcj-prof: 1/2 bf16_odd ' "$dir/err" && grep -q '^tcj-prof: 2/2 f16_nt ' "$dir/err" ||
+  fail "no progress line per problem on a non-terminal stderr"
+python3 -m json.tool "$dir/res/results.json" >/dev/null || fail "results.json does not parse"
+python3 - "$dir/res/results.csv" "$dir/res/results.json" <<'PY' || fail "results.csv or .json rows"
+import csv, json, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert [r["name"] for r in rows] == ["bf16_odd", "f16_nt"], rows
+for r in rows:
+    assert r["status"] == "ok", r
+    assert float(r["tcj_us"]) > 0 and float(r["cublas_us"]) > 0 and float(r["ratio"]) > 0, r
+    assert float(r["floor_us"]) > 0 and int(r["runs"]) >= 20, r
+    assert r["cfg"].startswith("recipe="), r
+res = json.load(open(sys.argv[2]))
+assert [r["status"] for r in res["rows"]] == ["ok", "ok"], res["rows"]
+d = res["device"]
+assert d["sm_count"] > 0 and d["bandwidth_gbs"] > 0 and d["date"], d
+assert d["peak_tflops"].get("bf16", 0) > 0 and d["peak_tflops"].get("f16", 0) > 0, d
+PY
+if python3 -c "import matplotlib" 2>/dev/null; then
+  [ -s "$dir/res/results.png" ] || fail "matplotlib is there but no results.png"
+else
+  grep -q "the plot failed" "$dir/err" || fail "no plot and no message saying so"
+fi
+
+# tcj alone, cold, with given peaks: no check, no cuBLAS time, a cold time.
+run --suite "$suite" --filter f16 --no-cublas --cold --peak-tflops 900 --bandwidth-gbs 4000 --repeat 25 --out "$dir/cold"
+[ $rc -eq 0 ] || { show; fail "--no-cublas --cold exited $rc"; }
+python3 - "$dir/cold/results.csv" <<'PY' || { show; fail "--no-cublas --cold row"; }
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert len(rows) == 1 and rows[0]["name"] == "f16_nt" and rows[0]["status"] == "ok", rows
+r = rows[0]
+assert float(r["tcj_us"]) > 0 and r["cublas_us"] == "" and r["ratio"] == "", r
+assert float(r["cold_ms"]) > 0 and int(r["runs"]) == 25, r
+PY
+grep -q '^# peak_tflops_f16: 900$' "$dir/cold/results.csv" && grep -q '^# bandwidth_gbs: 4000$' "$dir/cold/results.csv" ||
+  fail "the given peaks are not in results.csv"
+echo "tcj-prof: two problems profiled against cuBLAS; tcj alone with --cold"

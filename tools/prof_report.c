@@ -1,0 +1,467 @@
+/* tcj-prof's arithmetic and writers: roofline floor, derived figures, the aligned table, CSV
+ * and JSON. Missing figures (a time of 0 or NaN) print as "-" in the table, as an empty CSV
+ * field and as JSON null, never as nan or inf. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/prof_report.h"
+
+#define NDTYPE (TCJ_F64 + 1)
+
+/* The dtype table: names and storage sizes in one place. */
+static const struct {
+  const char *name;
+  int bytes;
+} dtypes[NDTYPE] = {
+  [TCJ_F16] = {"f16", 2},  [TCJ_BF16] = {"bf16", 2}, [TCJ_F32] = {"f32", 4},
+  [TCJ_TF32] = {"tf32", 4}, [TCJ_E4M3] = {"e4m3", 1}, [TCJ_E5M2] = {"e5m2", 1},
+  [TCJ_S8] = {"s8", 1},    [TCJ_S32] = {"s32", 4},   [TCJ_F64] = {"f64", 8},
+};
+
+static const char *const status_names[] = {
+  [PROF_OK] = "ok", [PROF_MISMATCH] = "MISMATCH", [PROF_TCJ_ERROR] = "tcj-error",
+  [PROF_UNSUPPORTED] = "unsupported", [PROF_BLAS_ERROR] = "cublas-error",
+};
+
+const char *prof_dtype_name(tcj_dtype t) {
+  return (unsigned)t < NDTYPE ? dtypes[t].name : "?";
+}
+
+const char *prof_status_name(prof_status s) {
+  return (unsigned)s < sizeof status_names / sizeof *status_names ? status_names[s] : "?";
+}
+
+static double dtype_bytes(tcj_dtype t) { return (unsigned)t < NDTYPE ? dtypes[t].bytes : 0; }
+
+static int have(double v) { return isfinite(v) && v > 0; }
+
+double prof_flops(const prof_row *r) { return 2.0 * (double)r->m * (double)r->n * (double)r->k; }
+
+double prof_tflops(const prof_row *r, double us) {
+  return have(us) ? prof_flops(r) / (us * 1e6) : 0;
+}
+
+double prof_ratio(const prof_row *r) {
+  return have(r->tcj_us) && have(r->blas_us) ? r->blas_us / r->tcj_us : 0;
+}
+
+double prof_pct_floor(const prof_row *r, double us) {
+  return have(us) && have(r->floor_us) ? 100.0 * r->floor_us / us : 0;
+}
+
+double prof_bytes(const prof_row *r) {
+  double m = (double)r->m, n = (double)r->n, k = (double)r->k;
+  return (m * k + k * n) * dtype_bytes(r->ab) + m * n * dtype_bytes(r->c);
+}
+
+double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs) {
+  double compute = have(peak_tflops) ? prof_flops(r) / (peak_tflops * 1e12) * 1e6 : 0;
+  double memory = have(bandwidth_gbs) ? prof_bytes(r) / (bandwidth_gbs * 1e9) * 1e6 : 0;
+  return compute > memory ? compute : memory;
+}
+
+double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count) {
+  double logsum = 0;
+  int c = 0;
+  for (int i = 0; i < n; i++) {
+    double ratio = prof_ratio(&rows[i]);
+    if (rows[i].status != PROF_OK || rows[i].ab != ab || !have(ratio)) continue;
+    logsum += log(ratio);
+    c++;
+  }
+  if (count) *count = c;
+  return c ? exp(logsum / c) : 0;
+}
+
+/* Operand dtypes that occur in rows, as a mask over tcj_dtype. */
+static unsigned dtypes_present(const prof_row *rows, int n) {
+  unsigned mask = 0;
+  for (int i = 0; i < n; i++)
+    if ((unsigned)rows[i].ab < NDTYPE) mask |= 1u << rows[i].ab;
+  return mask;
+}
+
+/* A char array field of a caller's struct: bounded even when it is not terminated. */
+#define FIELD(s) (s), strnlen((s), sizeof(s))
+
+/* ---- table ---------------------------------------------------------------------------------- */
+
+/* Copies a field for a table cell, control characters (a note with a newline) as spaces. */
+static void cell_text(char *dst, size_t size, const char *s, size_t len) {
+  size_t i = 0;
+  for (; i < len && i + 1 < size; i++) dst[i] = (unsigned char)s[i] < 0x20 ? ' ' : s[i];
+  dst[i] = 0;
+}
+
+static void cell_num(char *dst, size_t size, double v, int prec, const char *missing) {
+  if (have(v))
+    snprintf(dst, size, "%.*f", prec, v);
+  else
+    snprintf(dst, size, "%s", missing);
+}
+
+#define COLS(X)                                                                      \
+  X(NAME, "name", 0) X(DTYPE, "dtype", 0) X(OP, "op", 0) X(M, "m", 1) X(N, "n", 1)   \
+  X(K, "k", 1) X(TCJ_US, "tcj us", 1) X(BLAS_US, "cuBLAS us", 1)                     \
+  X(TCJ_TF, "tcj TFLOP/s", 1) X(BLAS_TF, "cuBLAS TFLOP/s", 1)                        \
+  X(RATIO, "tcj/cuBLAS", 1) X(PCT_TCJ, "%floor tcj", 1) X(PCT_BLAS, "%floor cuBLAS", 1) \
+  X(COLD, "cold ms", 1) X(STATUS, "status", 0) X(CFG, "cfg", 0)
+
+enum {
+#define COL_ENUM(id, head, right) COL_##id,
+  COLS(COL_ENUM)
+#undef COL_ENUM
+  NCOL
+};
+
+static const struct {
+  const char *head;
+  int right; /* numbers align right */
+} cols[NCOL] = {
+#define COL_SPEC(id, head, right) {head, right},
+  COLS(COL_SPEC)
+#undef COL_SPEC
+};
+
+#define CELL 272 /* the widest field (cfg, 256) and room for numbers */
+
+static void row_cells(const prof_row *r, char cell[NCOL][CELL]) {
+  cell_text(cell[COL_NAME], CELL, FIELD(r->name));
+  snprintf(cell[COL_DTYPE], CELL, "%s>%s", prof_dtype_name(r->ab), prof_dtype_name(r->c));
+  snprintf(cell[COL_OP], CELL, "%c%c", r->op_a == TCJ_OP_T ? 'T' : 'N',
+           r->op_b == TCJ_OP_T ? 'T' : 'N');
+  snprintf(cell[COL_M], CELL, "%lld", (long long)r->m);
+  snprintf(cell[COL_N], CELL, "%lld", (long long)r->n);
+  snprintf(cell[COL_K], CELL, "%lld", (long long)r->k);
+  cell_num(cell[COL_TCJ_US], CELL, r->tcj_us, 2, "-");
+  cell_num(cell[COL_BLAS_US], CELL, r->blas_us, 2, "-");
+  cell_num(cell[COL_TCJ_TF], CELL, prof_tflops(r, r->tcj_us), 1, "-");
+  cell_num(cell[COL_BLAS_TF], CELL, prof_tflops(r, r->blas_us), 1, "-");
+  cell_num(cell[COL_RATIO], CELL, prof_ratio(r), 3, "-");
+  cell_num(cell[COL_PCT_TCJ], CELL, prof_pct_floor(r, r->tcj_us), 1, "-");
+  cell_num(cell[COL_PCT_BLAS], CELL, prof_pct_floor(r, r->blas_us), 1, "-");
+  cell_num(cell[COL_COLD], CELL, r->cold_ms, 1, "");
+  snprintf(cell[COL_STATUS], CELL, "%s", prof_status_name(r->status));
+  cell_text(cell[COL_CFG], CELL, FIELD(r->cfg));
+}
+
+/* One table line; the last column (cfg) is not padded. */
+static void print_line(FILE *f, const int *width, char cell[NCOL][CELL]) {
+  for (int c = 0; c < NCOL - 1; c++)
+    fprintf(f, cols[c].right ? "%*s  " : "%-*s  ", width[c], cell[c]);
+  fprintf(f, "%s\n", cell[NCOL - 1]);
+}
+
+/* A field for a header line: control characters as spaces, "?" when empty. */
+static const char *fact(char *buf, size_t size, const char *s, size_t len) {
+  cell_text(buf, size, s, len);
+  return *buf ? buf : "?";
+}
+
+static void print_device(FILE *f, const prof_device *d, unsigned present) {
+  char buf[sizeof d->command + 1];
+  fprintf(f, "device:   %s, %d SMs, SM clock %d MHz, memory clock %d MHz\n",
+          fact(buf, sizeof buf, FIELD(d->name)), d->sm_count, d->sm_clock_mhz, d->mem_clock_mhz);
+  fprintf(f, "driver:   %s\n", fact(buf, sizeof buf, FIELD(d->driver)));
+  fprintf(f, "cuda:     %s\n", fact(buf, sizeof buf, FIELD(d->cuda)));
+  fprintf(f, "date:     %s\n", fact(buf, sizeof buf, FIELD(d->date)));
+  fprintf(f, "command:  %s\n", fact(buf, sizeof buf, FIELD(d->command)));
+  fprintf(f, "peaks:   ");
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!(present & 1u << t)) continue;
+    if (have(d->peak_tflops[t]))
+      fprintf(f, " %s %.1f TFLOP/s,", dtypes[t].name, d->peak_tflops[t]);
+    else
+      fprintf(f, " %s ? TFLOP/s,", dtypes[t].name);
+  }
+  if (have(d->bandwidth_gbs))
+    fprintf(f, " bandwidth %.1f GB/s\n", d->bandwidth_gbs);
+  else
+    fprintf(f, " bandwidth ? GB/s\n");
+}
+
+static int finish(FILE *f) { return fflush(f) == EOF || ferror(f) ? -1 : 0; }
+
+static const prof_device no_device;
+
+int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n) {
+  static char cell[NCOL][CELL]; /* 4 KiB: off the stack; the tool is single-threaded */
+  if (!d) d = &no_device;
+  unsigned present = dtypes_present(rows, n);
+  print_device(f, d, present);
+  fputc('\n', f);
+
+  int width[NCOL];
+  for (int c = 0; c < NCOL; c++) width[c] = (int)strlen(cols[c].head);
+  for (int i = 0; i < n; i++) {
+    row_cells(&rows[i], cell);
+    for (int c = 0; c < NCOL; c++)
+      if ((int)strlen(cell[c]) > width[c]) width[c] = (int)strlen(cell[c]);
+  }
+
+  for (int c = 0; c < NCOL; c++) snprintf(cell[c], CELL, "%s", cols[c].head);
+  print_line(f, width, cell);
+  for (int c = 0; c < NCOL; c++) {
+    int w = c == NCOL - 1 ? (int)strlen(cols[c].head) : width[c];
+    memset(cell[c], '-', (size_t)w);
+    cell[c][w] = 0;
+  }
+  print_line(f, width, cell);
+
+  int nstatus[sizeof status_names / sizeof *status_names] = {0};
+  for (int i = 0; i < n; i++) {
+    const prof_row *r = &rows[i];
+    row_cells(r, cell);
+    print_line(f, width, cell);
+    size_t note_len = strnlen(r->note, sizeof r->note);
+    if (note_len) {
+      char note[sizeof r->note + 1];
+      cell_text(note, sizeof note, r->note, note_len);
+      fprintf(f, "    %s\n", note);
+    }
+    if ((unsigned)r->status < sizeof nstatus / sizeof *nstatus) nstatus[r->status]++;
+  }
+  fputc('\n', f);
+
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!(present & 1u << t)) continue;
+    int count;
+    double g = prof_geomean_ratio(rows, n, (tcj_dtype)t, &count);
+    if (count)
+      fprintf(f, "geomean tcj/cuBLAS %s: %.3f over %d problem%s\n", dtypes[t].name, g, count,
+              count == 1 ? "" : "s");
+    else
+      fprintf(f, "geomean tcj/cuBLAS %s: - over 0 problems\n", dtypes[t].name);
+  }
+  fprintf(f, "status:");
+  const char *sep = " ";
+  for (size_t s = 0; s < sizeof nstatus / sizeof *nstatus; s++) {
+    if (!nstatus[s] && s != PROF_OK) continue;
+    fprintf(f, "%s%d %s", sep, nstatus[s], status_names[s]);
+    sep = ", ";
+  }
+  fputc('\n', f);
+  return finish(f);
+}
+
+/* ---- CSV (RFC 4180; the run's facts first, as "# key: value" lines) ------------------------- */
+
+static void csv_text(FILE *f, const char *s, size_t len) {
+  size_t plain = 0;
+  while (plain < len && !strchr(",\"\r\n", s[plain])) plain++;
+  if (plain == len) {
+    fwrite(s, 1, len, f);
+    return;
+  }
+  fputc('"', f);
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == '"') fputc('"', f);
+    fputc(s[i], f);
+  }
+  fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v) {
+  if (have(v)) fprintf(f, "%.6g", v);
+}
+
+/* rel_err means something only where the results were compared. */
+static int compared(const prof_row *r) {
+  return (r->status == PROF_OK || r->status == PROF_MISMATCH) && isfinite(r->rel_err) &&
+         r->rel_err >= 0;
+}
+
+static void comment_line(FILE *f, const char *key, const char *s, size_t len) {
+  char clean[600];
+  cell_text(clean, sizeof clean, s, len);
+  fprintf(f, "# %s: %s\n", key, clean);
+}
+
+int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
+  if (!d) d = &no_device;
+  comment_line(f, "device", FIELD(d->name));
+  comment_line(f, "driver", FIELD(d->driver));
+  comment_line(f, "cuda", FIELD(d->cuda));
+  fprintf(f, "# sm_count: %d\n# sm_clock_mhz: %d\n# mem_clock_mhz: %d\n", d->sm_count,
+          d->sm_clock_mhz, d->mem_clock_mhz);
+  comment_line(f, "date", FIELD(d->date));
+  comment_line(f, "command", FIELD(d->command));
+  fprintf(f, "# bandwidth_gbs: ");
+  csv_num(f, d->bandwidth_gbs);
+  fputc('\n', f);
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!have(d->peak_tflops[t])) continue;
+    fprintf(f, "# peak_tflops_%s: %.6g\n", dtypes[t].name, d->peak_tflops[t]);
+  }
+
+  fprintf(f, "name,ab,c,op_a,op_b,m,n,k,status,tcj_us,cublas_us,tcj_tflops,cublas_tflops,ratio,"
+             "floor_us,pct_floor_tcj,pct_floor_cublas,cold_ms,rel_err,runs,cfg,note\n");
+  for (int i = 0; i < n; i++) {
+    const prof_row *r = &rows[i];
+    csv_text(f, FIELD(r->name));
+    fprintf(f, ",%s,%s,%c,%c,%lld,%lld,%lld,%s,", prof_dtype_name(r->ab), prof_dtype_name(r->c),
+            r->op_a == TCJ_OP_T ? 'T' : 'N', r->op_b == TCJ_OP_T ? 'T' : 'N', (long long)r->m,
+            (long long)r->n, (long long)r->k, prof_status_name(r->status));
+    const double nums[] = {
+      r->tcj_us, r->blas_us, prof_tflops(r, r->tcj_us), prof_tflops(r, r->blas_us),
+      prof_ratio(r), r->floor_us, prof_pct_floor(r, r->tcj_us), prof_pct_floor(r, r->blas_us),
+      r->cold_ms,
+    };
+    for (size_t j = 0; j < sizeof nums / sizeof *nums; j++) {
+      csv_num(f, nums[j]);
+      fputc(',', f);
+    }
+    if (compared(r)) fprintf(f, "%.6g", r->rel_err);
+    fprintf(f, ",%d,", r->runs);
+    csv_text(f, FIELD(r->cfg));
+    fputc(',', f);
+    csv_text(f, FIELD(r->note));
+    fputc('\n', f);
+  }
+  return finish(f);
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (at most len bytes), 0 when it is not one. Bytes that
+ * are not UTF-8 (argv, a driver message) are written as U+FFFD so that every reader accepts the
+ * file. */
+static size_t utf8_len(const unsigned char *s, size_t len) {
+  /* Second-byte ranges exclude overlong forms, surrogates and code points above U+10FFFF. */
+  unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+  size_t need;
+  if (c >= 0xC2 && c <= 0xDF) {
+    need = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    need = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (need > len || s[1] < lo || s[1] > hi) return 0;
+  for (size_t i = 2; i < need; i++)
+    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+  return need;
+}
+
+static void json_str(FILE *f, const char *str, size_t len) {
+  const unsigned char *s = (const unsigned char *)str;
+  fputc('"', f);
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = s[i];
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c == '\n') fputs("\\n", f);
+    else if (c == '\r') fputs("\\r", f);
+    else if (c == '\t') fputs("\\t", f);
+    else if (c < 0x20 || c == 0x7F) fprintf(f, "\\u%04x", c);
+    else if (c < 0x80) fputc(c, f);
+    else {
+      size_t u = utf8_len(s + i, len - i);
+      if (u) {
+        fwrite(s + i, 1, u, f);
+        i += u - 1;
+      } else {
+        fputs("\\ufffd", f);
+      }
+    }
+  }
+  fputc('"', f);
+}
+
+/* A figure, or null when it is missing (0, negative, NaN, infinite). */
+static void json_num(FILE *f, double v) {
+  if (have(v))
+    fprintf(f, "%.6g", v);
+  else
+    fputs("null", f);
+}
+
+static void json_key_str(FILE *f, const char *key, const char *s, size_t len) {
+  fprintf(f, "\"%s\": ", key);
+  json_str(f, s, len);
+}
+
+int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) {
+  if (!d) d = &no_device;
+  fputs("{\n  \"device\": {", f);
+  json_key_str(f, "name", FIELD(d->name));
+  fputs(", ", f);
+  json_key_str(f, "driver", FIELD(d->driver));
+  fputs(", ", f);
+  json_key_str(f, "cuda", FIELD(d->cuda));
+  fprintf(f, ", \"sm_count\": %d, \"sm_clock_mhz\": %d, \"mem_clock_mhz\": %d,\n    ",
+          d->sm_count, d->sm_clock_mhz, d->mem_clock_mhz);
+  json_key_str(f, "date", FIELD(d->date));
+  fputs(", ", f);
+  json_key_str(f, "command", FIELD(d->command));
+  fputs(",\n    \"bandwidth_gbs\": ", f);
+  json_num(f, d->bandwidth_gbs);
+  fputs(", \"peak_tflops\": {", f);
+  const char *sep = "";
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!have(d->peak_tflops[t])) continue;
+    fprintf(f, "%s\"%s\": %.6g", sep, dtypes[t].name, d->peak_tflops[t]);
+    sep = ", ";
+  }
+  fputs("}},\n  \"rows\": [", f);
+
+  for (int i = 0; i < n; i++) {
+    const prof_row *r = &rows[i];
+    fputs(i ? ",\n    {" : "\n    {", f);
+    json_key_str(f, "name", FIELD(r->name));
+    fprintf(f, ", \"ab\": \"%s\", \"c\": \"%s\", \"op_a\": \"%c\", \"op_b\": \"%c\", "
+               "\"m\": %lld, \"n\": %lld, \"k\": %lld, \"status\": \"%s\"",
+            prof_dtype_name(r->ab), prof_dtype_name(r->c), r->op_a == TCJ_OP_T ? 'T' : 'N',
+            r->op_b == TCJ_OP_T ? 'T' : 'N', (long long)r->m, (long long)r->n, (long long)r->k,
+            prof_status_name(r->status));
+    const struct {
+      const char *key;
+      double v;
+    } nums[] = {
+      {"tcj_us", r->tcj_us},
+      {"cublas_us", r->blas_us},
+      {"tcj_tflops", prof_tflops(r, r->tcj_us)},
+      {"cublas_tflops", prof_tflops(r, r->blas_us)},
+      {"ratio", prof_ratio(r)},
+      {"floor_us", r->floor_us},
+      {"pct_floor_tcj", prof_pct_floor(r, r->tcj_us)},
+      {"pct_floor_cublas", prof_pct_floor(r, r->blas_us)},
+      {"cold_ms", r->cold_ms},
+    };
+    for (size_t j = 0; j < sizeof nums / sizeof *nums; j++) {
+      fprintf(f, ", \"%s\": ", nums[j].key);
+      json_num(f, nums[j].v);
+    }
+    fputs(", \"rel_err\": ", f);
+    if (compared(r))
+      fprintf(f, "%.6g", r->rel_err);
+    else
+      fputs("null", f);
+    fprintf(f, ", \"runs\": %d, ", r->runs);
+    json_key_str(f, "cfg", FIELD(r->cfg));
+    fputs(", ", f);
+    json_key_str(f, "note", FIELD(r->note));
+    fputc('}', f);
+  }
+  fputs(n ? "\n  ],\n  \"geomean\": {" : "],\n  \"geomean\": {", f);
+
+  unsigned present = dtypes_present(rows, n);
+  sep = "";
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!(present & 1u << t)) continue;
+    int count;
+    double g = prof_geomean_ratio(rows, n, (tcj_dtype)t, &count);
+    fprintf(f, "%s\"%s\": {\"ratio\": ", sep, dtypes[t].name);
+    json_num(f, g);
+    fprintf(f, ", \"count\": %d}", count);
+    sep = ", ";
+  }
+  fputs("}\n}\n", f);
+  return finish(f);
+}

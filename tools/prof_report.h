@@ -1,0 +1,71 @@
+/* tcj-prof's results and how they are written: the roofline floor of a problem, the aligned
+ * table with per-dtype geometric means, CSV and JSON. Pure C, no CUDA: unit-tested on the CPU. */
+#ifndef TCJ_TOOLS_PROF_REPORT_H
+#define TCJ_TOOLS_PROF_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tcj.h"
+
+/* What every output names: the device and the run. */
+typedef struct prof_device {
+  char name[128];        /* "NVIDIA H200" */
+  char driver[32];       /* "580.159.04" or the driver API version */
+  char cuda[32];         /* runtime / cuBLAS versions */
+  int sm_count;
+  int sm_clock_mhz, mem_clock_mhz; /* current clocks at the start of the run */
+  char date[40];         /* ISO 8601 UTC */
+  char command[512];     /* the command line that produced it */
+  double bandwidth_gbs;  /* measured (large device-to-device copy) or given */
+  /* Peak TFLOP/s per operand dtype (index: tcj_dtype), measured (best large cuBLAS GEMM) or
+   * given; 0 when unknown. */
+  double peak_tflops[TCJ_F64 + 1];
+} prof_device;
+
+typedef enum prof_status {
+  PROF_OK,          /* timed, and tcj matched cuBLAS */
+  PROF_MISMATCH,    /* tcj's result differs from cuBLAS beyond the dtype's bound: a failure */
+  PROF_TCJ_ERROR,   /* tcj_gemm failed */
+  PROF_UNSUPPORTED, /* no tcj kernel for this problem (e.g. fp8 on the sm80 recipe) */
+  PROF_BLAS_ERROR,  /* cuBLAS could not run it; tcj timed alone */
+} prof_status;
+
+typedef struct prof_row {
+  char name[64];
+  tcj_dtype ab, c;
+  tcj_op op_a, op_b;
+  int64_t m, n, k;
+  prof_status status;
+  double tcj_us, blas_us;     /* medians; 0 when not timed */
+  double floor_us;            /* prof_floor_us */
+  double cold_ms;             /* first call with an empty cache (--cold), else 0 */
+  double rel_err;             /* tcj vs cuBLAS, relative Frobenius */
+  int runs;                   /* timed runs per library */
+  char cfg[256];              /* the kernel config tcj selected */
+  char note[256];             /* why a row is not OK */
+} prof_row;
+
+/* Derived figures of a row (0 when the times are missing). */
+double prof_flops(const prof_row *r); /* 2mnk */
+double prof_tflops(const prof_row *r, double us);
+double prof_ratio(const prof_row *r);    /* cuBLAS time / tcj time: > 1 means tcj is faster */
+double prof_pct_floor(const prof_row *r, double us); /* 100 * floor / time */
+
+/* The problem's floor: max(2mnk / peak, bytes / bandwidth), bytes = A + B + C read + D written
+ * (C read only when beta != 0; tcj-prof runs beta = 0). */
+double prof_bytes(const prof_row *r);
+double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs);
+
+/* Geometric mean of prof_ratio over the OK rows of operand type ab; 0 when there are none. */
+double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count);
+
+/* Outputs. Each starts with the device and run facts. Return 0, or -1 on a write error. */
+int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n);
+int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n);
+int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n);
+
+const char *prof_status_name(prof_status s);
+const char *prof_dtype_name(tcj_dtype t);
+
+#endif

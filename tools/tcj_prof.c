@@ -1,0 +1,646 @@
+/* tcj-prof: the shape-sweep profiler. Each problem of a suite runs through tcj_gemm on fresh
+ * random data, is checked against cuBLAS, then both are timed on the same buffers and stream and
+ * reported against the problem's roofline floor. --dry-run lists the kernels tcj would select. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/select.h"
+#include "engine/warm.h"
+#include "tools/gemm_problem.h"
+#include "tools/gemm_runner.h"
+#include "tools/manifest.h"
+#include "tools/prof_report.h"
+
+extern char **environ;
+
+#ifndef TCJ_DEFAULT_SUITE
+#define TCJ_DEFAULT_SUITE "tests/data/suite.yaml"
+#endif
+#ifndef TCJ_PLOT_SCRIPT
+#define TCJ_PLOT_SCRIPT "tools/plot_perf.py"
+#endif
+
+#define MIN_REPEAT 20
+#define MAX_REPEAT 100000
+#define BAR_WIDTH 24
+#define COPY_RUNS 10
+#define COPY_MAX_BYTES (1ull << 30)
+
+static const char usage[] =
+  "usage: tcj-prof [--suite FILE.yaml] [--filter SUBSTR] [--dtype T] [--repeat N] [--out DIR]\n"
+  "                [--no-cublas] [--cold] [--dry-run] [--arch ARCH] [--peak-tflops X]\n"
+  "                [--bandwidth-gbs X] [--help]\n"
+  "  Profiles tcj against cuBLAS over a suite of GEMM problems: for each, tcj_gemm on fresh\n"
+  "  random data checked against cuBLAS (a mismatch is a failure and is not timed), then both\n"
+  "  timed on the same rotated buffers and stream (warm-up, median of N cudaEvent-timed runs).\n"
+  "  Prints a table with TFLOP/s, the tcj/cuBLAS speed ratio (>1: tcj faster), the share of the\n"
+  "  problem's floor max(2mnk/peak, bytes/bandwidth) and the selected config, ending with a\n"
+  "  geometric-mean ratio per dtype. The peaks are measured at start: bandwidth with a large\n"
+  "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3.\n"
+  "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
+  "                    " TCJ_DEFAULT_SUITE "\n"
+  "  --filter SUBSTR   only problems whose name contains SUBSTR\n"
+  "  --dtype T         only problems with operand type T (f16 bf16 tf32 s8 e4m3 e5m2)\n"
+  "  --repeat N        timed runs per library and problem, N >= 20 (default 20)\n"
+  "  --out DIR         also write DIR/results.{txt,csv,json} and DIR/results.png (the plot needs\n"
+  "                    python3 with matplotlib; a failed plot is reported, not fatal)\n"
+  "  --no-cublas       time tcj only: no check, no ratio, no measured TFLOP/s peaks\n"
+  "  --cold            a fresh empty kernel cache and CUDA_CACHE_DISABLE=1: the first call's\n"
+  "                    time (cold ms) includes the JIT compile (problems that share a kernel\n"
+  "                    find it compiled)\n"
+  "  --dry-run         list the problems and the config tcj would select for ARCH; no GPU needed\n"
+  "  --arch ARCH       target arch (sm_80 ... sm_90a); default: the GPU's, else sm_90a\n"
+  "  --peak-tflops X   use X as the peak of every dtype instead of measuring\n"
+  "  --bandwidth-gbs X use X as the memory bandwidth instead of measuring\n"
+  "  fp8 problems have no tcj kernel (status unsupported) and no cuBLAS baseline yet.\n"
+  "  Exit status: 0 ok, 1 a mismatch, a tcj error, no GPU or an output error, 2 bad usage or a\n"
+  "  suite error.\n";
+
+typedef struct prof_opts {
+  const char *suite, *filter, *out, *arch;
+  int dtype; /* tcj_dtype, or -1 */
+  int repeat, no_cublas, cold, dry_run;
+  double peak_tflops, bandwidth_gbs;
+} prof_opts;
+
+static int bad(const char *msg, const char *arg) {
+  fprintf(stderr, "tcj-prof: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
+  return 2;
+}
+
+static int parse_positive(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (*s == '\0' || *end != '\0' || errno || !isfinite(v) || v <= 0) return -1;
+  *out = v;
+  return 0;
+}
+
+static int operand_dtype(const char *s) {
+  static const tcj_dtype ab[] = {TCJ_F16, TCJ_BF16, TCJ_TF32, TCJ_S8, TCJ_E4M3, TCJ_E5M2};
+  for (size_t i = 0; i < sizeof ab / sizeof *ab; i++)
+    if (strcmp(s, manifest_dtype_name(ab[i])) == 0) return (int)ab[i];
+  return -1;
+}
+
+static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+
+static gemm_problem gemm_of(const manifest_problem *p) {
+  gemm_problem g = {p->ab, p->c, p->op_a, p->op_b, p->m, p->n, p->k};
+  return g;
+}
+
+/* The arch tcj compiles for on device 0 (sm_90a on compute capability 9.0, as the engine
+ * chooses), or NULL without a GPU. */
+static const char *gpu_arch(char *buf, size_t size) {
+  int n = 0, major = 0, minor = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0 ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0) != cudaSuccess)
+    return NULL;
+  snprintf(buf, size, "sm_%d%d%s", major, minor, major == 9 && minor == 0 ? "a" : "");
+  return buf;
+}
+
+/* The SM count and shared memory limit of device 0 over an arch table's, as the engine reads
+ * them (selection depends on both). */
+static void device_caps(eng_device_caps *caps) {
+  int v = 0;
+  if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess) caps->sm_count = v;
+  if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0) == cudaSuccess)
+    caps->max_smem_optin = v;
+}
+
+/* ---- dry run ------------------------------------------------------------------------------ */
+
+static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
+  char archbuf[16];
+  const char *arch = o->arch, *from = "--arch";
+  if (!arch && (arch = gpu_arch(archbuf, sizeof archbuf)) != NULL) from = "the GPU";
+  if (!arch) arch = "sm_90a", from = "default, no GPU";
+  eng_device_caps caps;
+  if (eng_caps_for_arch(arch, &caps) != 0) {
+    fprintf(stderr, "tcj-prof: the GPU's arch %s has no tcj recipe; pass --arch\n", arch);
+    return 1;
+  }
+  if (arch == archbuf) device_caps(&caps); /* as the engine will see this GPU */
+  eng_tile_override tile = {0};
+  const char *tile_env = getenv("TCJ_TILE");
+  if (tile_env && *tile_env && eng_tile_override_parse(tile_env, &tile) != 0) {
+    fprintf(stderr, "tcj-prof: TCJ_TILE=\"%s\" is not BMxBNxBK_BYTES/WMxWN/STAGES\n", tile_env);
+    return 2;
+  }
+  printf("tcj-prof: dry run: %d problem%s of %s for %s (%s)\n", n, n == 1 ? "" : "s", o->suite,
+         arch, from);
+  printf("%-14s %-10s %-2s %6s %6s %6s  %s\n", "name", "dtype", "op", "m", "n", "k", "cfg");
+  int with = 0;
+  for (int i = 0; i < n; i++) {
+    const manifest_problem *p = probs[i];
+    gemm_problem g = gemm_of(p);
+    eng_plan plan;
+    const char *why = NULL;
+    char cfg[320], dt[16];
+    if (gemm_problem_select(&g, &caps, &tile, &plan, &why) == TCJ_SUCCESS &&
+        gemm_plan_format(&plan, cfg, sizeof cfg) >= 0)
+      with++;
+    else
+      snprintf(cfg, sizeof cfg, "- (no tcj kernel: %s)", why ? why : "config text too long");
+    snprintf(dt, sizeof dt, "%s>%s", manifest_dtype_name(p->ab), manifest_dtype_name(p->c));
+    printf("%-14s %-10s %c%c %6lld %6lld %6lld  %s\n", p->name, dt, p->op_a == TCJ_OP_T ? 'T' : 'N',
+           p->op_b == TCJ_OP_T ? 'T' : 'N', (long long)p->m, (long long)p->n, (long long)p->k, cfg);
+  }
+  printf("%d problem%s: %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", with, n - with);
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* ---- GPU run ------------------------------------------------------------------------------ */
+
+typedef struct prof_run {
+  const prof_opts *o;
+  gr_gpu g;
+  eng_device_caps caps;
+  eng_tile_override tile;
+  prof_device dev;
+} prof_run;
+
+/* snprintf into a fixed field of a result, where cutting a long text short is intended. */
+static void set_text(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_text(char *dst, size_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(dst, size, fmt, ap);
+  va_end(ap);
+}
+
+static void copy_note(prof_row *r, const char *note) { set_text(r->note, sizeof r->note, "%s", note); }
+
+/* Device facts for every output. Clocks: the attributes' peak SM and memory clocks (NVML, which
+ * reads the current ones, is not linked). */
+static void device_facts(prof_run *r, int argc, char **argv) {
+  prof_device *d = &r->dev;
+  struct cudaDeviceProp prop;
+  int drv = 0, rt = 0, blas = 0, khz = 0;
+  cudaGetDeviceProperties(&prop, 0);
+  set_text(d->name, sizeof d->name, "%s", prop.name);
+  d->sm_count = prop.multiProcessorCount;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess) d->sm_clock_mhz = khz / 1000;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess) d->mem_clock_mhz = khz / 1000;
+  cudaDriverGetVersion(&drv);
+  cudaRuntimeGetVersion(&rt);
+  cublasGetVersion(r->g.blas, &blas);
+  /* The kernel module's version where the driver publishes it, with the driver API version. */
+  char kmod[64] = "", line[256];
+  FILE *f = fopen("/proc/driver/nvidia/version", "r");
+  if (f) {
+    const char *at;
+    if (fgets(line, sizeof line, f) && (at = strstr(line, "Module")) != NULL)
+      sscanf(at + 6, " %20s", kmod);
+    fclose(f);
+  }
+  set_text(d->driver, sizeof d->driver, "%s%sCUDA %d.%d%s", kmod, *kmod ? " (" : "", drv / 1000,
+           drv % 1000 / 10, *kmod ? ")" : "");
+  set_text(d->cuda, sizeof d->cuda, "runtime %d.%d, cuBLAS %d.%d.%d", rt / 1000, rt % 1000 / 10,
+           blas / 10000, blas / 100 % 100, blas % 100);
+  time_t now = time(NULL);
+  struct tm tm;
+  strftime(d->date, sizeof d->date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+  size_t used = 0;
+  for (int i = 0; i < argc && used + 1 < sizeof d->command; i++) {
+    int w = snprintf(d->command + used, sizeof d->command - used, "%s%s", i ? " " : "", argv[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
+static void measure_bandwidth(prof_run *r) {
+  size_t free_b = 0, total_b = 0;
+  char note[256];
+  cudaMemGetInfo(&free_b, &total_b);
+  size_t bytes = free_b / 4 < COPY_MAX_BYTES ? free_b / 4 : COPY_MAX_BYTES;
+  bytes &= ~(size_t)((1 << 20) - 1);
+  r->dev.bandwidth_gbs = bytes ? gr_copy_gbs(&r->g, bytes, COPY_RUNS, note, sizeof note) : 0;
+  if (r->dev.bandwidth_gbs > 0)
+    fprintf(stderr, "tcj-prof: bandwidth %.1f GB/s (device-to-device copy of %zu MiB, median of %d)\n",
+            r->dev.bandwidth_gbs, bytes >> 20, COPY_RUNS);
+  else
+    fprintf(stderr, "tcj-prof: warning: no bandwidth measured (%s); floors use compute only\n",
+            bytes ? note : "no free device memory");
+}
+
+/* The best cuBLAS TFLOP/s of ab (output c) over 8192^3 and 16384^3; 0 when none ran. */
+static double measure_peak(prof_run *r, tcj_dtype ab, tcj_dtype c, tcj_op s8_op_b) {
+  static const int64_t sizes[] = {8192, 16384};
+  double best = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    int64_t s = sizes[i];
+    gemm_problem p = {ab, c, TCJ_OP_N, ab == TCJ_S8 ? s8_op_b : TCJ_OP_N, s, s, s};
+    gr_buffers buf;
+    char note[512];
+    double us = 0;
+    if (gr_buffers_alloc(&r->g, &p, 0x5EEDull + (uint64_t)s, 0xFEEDull + (uint64_t)s, &buf, note,
+                         sizeof note) == 0) {
+      if (gr_time(&r->g, &p, GR_CUBLAS, &buf, GR_WARMUP, note, sizeof note) > 0)
+        us = gr_time(&r->g, &p, GR_CUBLAS, &buf, r->o->repeat, note, sizeof note);
+      gr_buffers_free(&buf);
+    }
+    double tf = us > 0 ? 2.0 * (double)s * (double)s * (double)s / us * 1e-6 : 0;
+    if (tf > 0)
+      fprintf(stderr, "tcj-prof: peak %s: cuBLAS %lld^3 %.1f TFLOP/s\n", gemm_dtype_name(ab), (long long)s, tf);
+    else
+      fprintf(stderr, "tcj-prof: peak %s: cuBLAS %lld^3 not measured: %s\n", gemm_dtype_name(ab), (long long)s, note);
+    if (tf > best) best = tf;
+  }
+  return best;
+}
+
+static void row_init(prof_row *row, const manifest_problem *p) {
+  memset(row, 0, sizeof *row);
+  snprintf(row->name, sizeof row->name, "%s", p->name);
+  row->ab = p->ab;
+  row->c = p->c;
+  row->op_a = p->op_a;
+  row->op_b = p->op_b;
+  row->m = p->m;
+  row->n = p->n;
+  row->k = p->k;
+  row->rel_err = -1; /* not compared */
+}
+
+/* One problem: cold call, check, then timing. Returns -1 when the CUDA context is broken. */
+static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_row *row) {
+  const prof_opts *o = r->o;
+  gemm_problem p = gemm_of(mp);
+  eng_plan plan;
+  const char *why = NULL;
+  char note[512] = "";
+  int broken = 0;
+  row_init(row, mp);
+  if (gemm_problem_select(&p, &r->caps, &r->tile, &plan, &why) == TCJ_SUCCESS &&
+      gemm_plan_format(&plan, row->cfg, sizeof row->cfg) < 0)
+    snprintf(row->cfg, sizeof row->cfg, "?");
+  if (is_fp8(p.ab)) {
+    /* cuBLASLt fp8 wants TN layouts and scale pointers: not wired up yet. */
+    row->status = PROF_UNSUPPORTED;
+    snprintf(row->note, sizeof row->note, "no tcj kernel for %s operands; cuBLAS fp8 baseline not measured",
+             gemm_dtype_name(p.ab));
+    return 0;
+  }
+  if (p.m == 0 || p.n == 0) {
+    row->status = PROF_UNSUPPORTED;
+    snprintf(row->note, sizeof row->note, "C is empty: nothing to time");
+    return 0;
+  }
+
+  gr_buffers buf;
+  uint64_t seed = 0x9e3779b97f4a7c15ull * (index + 1);
+  if (gr_buffers_alloc(&r->g, &p, 0xA11CEull ^ seed, 0xB0Bull ^ seed, &buf, note, sizeof note) != 0) {
+    row->status = PROF_TCJ_ERROR;
+    copy_note(row, note);
+    return 0;
+  }
+  int use_tcj = 1, use_blas = !o->no_cublas;
+  double t0 = gr_now_s();
+  tcj_status st = gr_tcj(&r->g, &p, buf.a[0], buf.b[0], buf.c[0]);
+  cudaError_t ce = st == TCJ_SUCCESS ? cudaStreamSynchronize(r->g.stream) : cudaSuccess;
+  if (o->cold) row->cold_ms = 1e3 * (gr_now_s() - t0);
+  if (st != TCJ_SUCCESS) {
+    row->status = st == TCJ_ERROR_NOT_SUPPORTED ? PROF_UNSUPPORTED : PROF_TCJ_ERROR;
+    snprintf(note, sizeof note, "tcj_gemm: %s: %s", tcj_status_string(st), tcj_last_error(r->g.eng));
+    copy_note(row, note);
+    use_tcj = 0;
+  } else if (ce != cudaSuccess) {
+    row->status = PROF_TCJ_ERROR;
+    snprintf(note, sizeof note, "tcj_gemm: %s: %s", cudaGetErrorName(ce), cudaGetErrorString(ce));
+    copy_note(row, note);
+    broken = 1;
+    goto done;
+  }
+
+  if (use_tcj && use_blas) {
+    switch (gr_check(&r->g, &p, &buf, &row->rel_err, note, sizeof note)) {
+    case GR_CHECK_PASS: break;
+    case GR_CHECK_MISMATCH:
+      row->status = PROF_MISMATCH;
+      copy_note(row, note);
+      goto done;
+    case GR_CHECK_BLAS_ERROR:
+      row->status = PROF_BLAS_ERROR;
+      copy_note(row, note);
+      use_blas = 0;
+      break;
+    case GR_CHECK_ERROR:
+      row->status = PROF_TCJ_ERROR;
+      copy_note(row, note);
+      goto done;
+    }
+  }
+
+  /* Warm-up, then the timed runs; tcj first, then cuBLAS, over the same rotation. */
+  for (int lib = GR_TCJ; lib <= GR_CUBLAS; lib++) {
+    if (!(lib == GR_TCJ ? use_tcj : use_blas)) continue;
+    double us = gr_time(&r->g, &p, (gr_lib)lib, &buf, GR_WARMUP, note, sizeof note);
+    if (us > 0) us = gr_time(&r->g, &p, (gr_lib)lib, &buf, o->repeat, note, sizeof note);
+    if (us <= 0) {
+      if (row->status == PROF_OK) row->status = lib == GR_TCJ ? PROF_TCJ_ERROR : PROF_BLAS_ERROR;
+      copy_note(row, note);
+      continue;
+    }
+    if (lib == GR_TCJ) row->tcj_us = us;
+    else row->blas_us = us;
+    row->runs = o->repeat;
+  }
+done:
+  gr_buffers_free(&buf);
+  if (!broken && (ce = cudaDeviceSynchronize()) != cudaSuccess) {
+    if (row->status == PROF_OK) row->status = PROF_TCJ_ERROR;
+    snprintf(note, sizeof note, "the CUDA context broke: %s", cudaGetErrorName(ce));
+    copy_note(row, note);
+    broken = 1;
+  }
+  return broken ? -1 : 0;
+}
+
+/* On a terminal: one line, redrawn, "[####....] 7/25 sq8192" for the problem now running. */
+static void progress_bar(int done, int n, const char *name) {
+  char bar[BAR_WIDTH + 1];
+  int filled = n ? done * BAR_WIDTH / n : BAR_WIDTH;
+  for (int b = 0; b < BAR_WIDTH; b++) bar[b] = b < filled ? '#' : '.';
+  bar[BAR_WIDTH] = '\0';
+  fprintf(stderr, "\r\033[K[%s] %d/%d %s", bar, done + 1, n, name);
+  fflush(stderr);
+}
+
+/* Elsewhere (a log): a plain line per problem once it is done. */
+static void progress_line(int i, int n, const prof_row *row) {
+  fprintf(stderr, "tcj-prof: %d/%d %s %s %c%c %lldx%lldx%lld: %s", i, n, row->name,
+          prof_dtype_name(row->ab), row->op_a == TCJ_OP_T ? 'T' : 'N',
+          row->op_b == TCJ_OP_T ? 'T' : 'N', (long long)row->m, (long long)row->n,
+          (long long)row->k, prof_status_name(row->status));
+  if (row->tcj_us > 0) fprintf(stderr, ", tcj %.2f us", row->tcj_us);
+  if (row->blas_us > 0) fprintf(stderr, ", cuBLAS %.2f us", row->blas_us);
+  if (row->note[0]) fprintf(stderr, " (%s)", row->note);
+  fputc('\n', stderr);
+  fflush(stderr);
+}
+
+typedef int (*writer)(FILE *, const prof_device *, const prof_row *, int);
+
+static int write_file(const char *dir, const char *name, writer w, const prof_device *d,
+                      const prof_row *rows, int n) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  int bad = !f || w(f, d, rows, n) != 0;
+  if (f && fclose(f) != 0) bad = 1;
+  if (bad) fprintf(stderr, "tcj-prof: cannot write %s: %s\n", path, strerror(errno));
+  return bad ? -1 : 0;
+}
+
+/* python3 plot_perf.py results.json results.png, its output on stderr. */
+static void plot(const char *dir) {
+  char json[4096], png[4096];
+  snprintf(json, sizeof json, "%s/results.json", dir);
+  snprintf(png, sizeof png, "%s/results.png", dir);
+  char *args[] = {"python3", TCJ_PLOT_SCRIPT, json, png, NULL};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+  pid_t pid;
+  int status = 0, rc = posix_spawnp(&pid, "python3", &fa, NULL, args, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0)
+    fprintf(stderr, "tcj-prof: the plot failed (python3: %s); results.png not written\n", strerror(rc));
+  else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fprintf(stderr, "tcj-prof: the plot failed (%s exited %d); results.png not written\n",
+            TCJ_PLOT_SCRIPT, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static int make_dirs(const char *path) {
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+  for (char *s = buf + 1; *s; s++) {
+    if (*s != '/') continue;
+    *s = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    *s = '/';
+  }
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+  struct stat st;
+  return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
+}
+
+static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, int argc, char **argv) {
+  prof_run r;
+  prof_row *rows = NULL;
+  char err[512];
+  int rc = 1, ndev = 0;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  cudaError_t ce = cudaGetDeviceCount(&ndev);
+  if (ce != cudaSuccess || ndev == 0) {
+    fprintf(stderr, "tcj-prof: no GPU: cudaGetDeviceCount: %s (--dry-run lists the problems "
+            "and configs without one)\n", ce != cudaSuccess ? cudaGetErrorName(ce) : "0 devices");
+    return 1;
+  }
+  if (o->out && make_dirs(o->out) != 0) {
+    fprintf(stderr, "tcj-prof: cannot create %s: %s\n", o->out, strerror(errno));
+    return 1;
+  }
+  if ((ce = cudaFree(0)) != cudaSuccess) { /* the primary context, current for tcj_create */
+    fprintf(stderr, "tcj-prof: cudaFree(0): %s\n", cudaGetErrorName(ce));
+    return 1;
+  }
+  tcj_options eo = {0};
+  eo.arch = o->arch;
+  tcj_status st = tcj_create(&r.g.eng, &eo);
+  if (st != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj-prof: tcj_create: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL));
+    return 1;
+  }
+  if (gr_open(&r.g, err, sizeof err) != 0) {
+    fprintf(stderr, "tcj-prof: %s\n", err);
+    goto done;
+  }
+  /* The engine's caps, for the cfg column. */
+  eng_caps_for_arch(eng_engine_arch(r.g.eng), &r.caps);
+  device_caps(&r.caps);
+  const char *tile_env = getenv("TCJ_TILE");
+  if (tile_env && *tile_env) eng_tile_override_parse(tile_env, &r.tile); /* tcj_create vetted it */
+  device_facts(&r, argc, argv);
+  fprintf(stderr, "tcj-prof: %s, %d SMs, tcj arch %s, %s, %s; %d problem%s of %s\n", r.dev.name,
+          r.dev.sm_count, eng_engine_arch(r.g.eng), r.dev.driver, r.dev.cuda, n, n == 1 ? "" : "s",
+          o->suite);
+
+  if (o->bandwidth_gbs > 0) r.dev.bandwidth_gbs = o->bandwidth_gbs;
+  else measure_bandwidth(&r);
+  unsigned present = 0;
+  tcj_dtype c_of[TCJ_F64 + 1];
+  for (int i = 0; i < n; i++)
+    if (!(present & 1u << probs[i]->ab)) {
+      present |= 1u << probs[i]->ab;
+      c_of[probs[i]->ab] = probs[i]->c;
+    }
+  tcj_op s8_op_b = TCJ_OP_N;
+  if ((present & 1u << TCJ_S8) && !o->no_cublas && o->peak_tflops <= 0 &&
+      gr_s8_probe_nn(&r.g) != CUBLAS_STATUS_SUCCESS)
+    s8_op_b = TCJ_OP_T; /* cuBLAS int8 wants K-major operands: the peak runs NT */
+  for (int t = 0; t <= TCJ_F64; t++) {
+    if (!(present & 1u << t)) continue;
+    if (o->peak_tflops > 0) r.dev.peak_tflops[t] = o->peak_tflops;
+    else if (is_fp8((tcj_dtype)t))
+      fprintf(stderr, "tcj-prof: peak %s: not measured (no cuBLAS fp8 baseline); its floors use "
+              "bandwidth only\n", gemm_dtype_name((tcj_dtype)t));
+    else if (o->no_cublas)
+      fprintf(stderr, "tcj-prof: peak %s: not measured with --no-cublas (give --peak-tflops)\n",
+              gemm_dtype_name((tcj_dtype)t));
+    else r.dev.peak_tflops[t] = measure_peak(&r, (tcj_dtype)t, c_of[t], s8_op_b);
+  }
+
+  if (!(rows = calloc((size_t)n, sizeof *rows))) {
+    fprintf(stderr, "tcj-prof: out of memory\n");
+    goto done;
+  }
+  int tty = isatty(STDERR_FILENO);
+  for (int i = 0; i < n; i++) {
+    if (tty) progress_bar(i, n, probs[i]->name);
+    int broken = prof_one(&r, probs[i], (size_t)i, &rows[i]);
+    if (!tty) progress_line(i + 1, n, &rows[i]);
+    if (broken) {
+      for (int j = i + 1; j < n; j++) {
+        row_init(&rows[j], probs[j]);
+        rows[j].status = PROF_TCJ_ERROR;
+        snprintf(rows[j].note, sizeof rows[j].note, "not run: the CUDA context broke at %s", probs[i]->name);
+      }
+      break;
+    }
+  }
+  if (tty) fprintf(stderr, "\r\033[K");
+
+  rc = 0;
+  for (int i = 0; i < n; i++) {
+    rows[i].floor_us = prof_floor_us(&rows[i], r.dev.peak_tflops[rows[i].ab], r.dev.bandwidth_gbs);
+    rc |= rows[i].status == PROF_MISMATCH || rows[i].status == PROF_TCJ_ERROR;
+  }
+  if (prof_print_table(stdout, &r.dev, rows, n) != 0) rc = 1;
+  if (o->out) {
+    if (write_file(o->out, "results.txt", prof_print_table, &r.dev, rows, n) != 0) rc = 1;
+    if (write_file(o->out, "results.csv", prof_write_csv, &r.dev, rows, n) != 0) rc = 1;
+    if (write_file(o->out, "results.json", prof_write_json, &r.dev, rows, n) != 0) rc = 1;
+    else plot(o->out);
+  }
+done:
+  free(rows);
+  gr_close(&r.g);
+  tcj_destroy(r.g.eng);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  enum { O_SUITE = 256, O_FILTER, O_DTYPE, O_REPEAT, O_OUT, O_NO_CUBLAS, O_COLD, O_DRY_RUN, O_ARCH,
+         O_PEAK, O_BW, O_HELP };
+  static const struct option longopts[] = {
+    {"suite", required_argument, 0, O_SUITE},   {"filter", required_argument, 0, O_FILTER},
+    {"dtype", required_argument, 0, O_DTYPE},   {"repeat", required_argument, 0, O_REPEAT},
+    {"out", required_argument, 0, O_OUT},       {"no-cublas", no_argument, 0, O_NO_CUBLAS},
+    {"cold", no_argument, 0, O_COLD},           {"dry-run", no_argument, 0, O_DRY_RUN},
+    {"arch", required_argument, 0, O_ARCH},     {"peak-tflops", required_argument, 0, O_PEAK},
+    {"bandwidth-gbs", required_argument, 0, O_BW}, {"help", no_argument, 0, O_HELP},
+    {0, 0, 0, 0}};
+  prof_opts o = {.suite = TCJ_DEFAULT_SUITE, .dtype = -1, .repeat = MIN_REPEAT};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'h': case O_HELP: fputs(usage, stdout); return 0;
+    case O_SUITE: o.suite = optarg; break;
+    case O_FILTER: o.filter = optarg; break;
+    case O_DTYPE:
+      if ((o.dtype = operand_dtype(optarg)) < 0) return bad("--dtype wants f16 bf16 tf32 s8 e4m3 or e5m2", optarg);
+      break;
+    case O_REPEAT: {
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      if (*optarg == '\0' || *end != '\0' || v < MIN_REPEAT || v > MAX_REPEAT)
+        return bad("--repeat wants a run count from 20 to 100000", optarg);
+      o.repeat = (int)v;
+      break;
+    }
+    case O_OUT: o.out = optarg; break;
+    case O_NO_CUBLAS: o.no_cublas = 1; break;
+    case O_COLD: o.cold = 1; break;
+    case O_DRY_RUN: o.dry_run = 1; break;
+    case O_ARCH: {
+      eng_device_caps caps;
+      if (eng_caps_for_arch(optarg, &caps) != 0) return bad("unknown arch", optarg);
+      o.arch = optarg;
+      break;
+    }
+    case O_PEAK:
+      if (parse_positive(optarg, &o.peak_tflops) != 0) return bad("--peak-tflops wants a positive number", optarg);
+      break;
+    case O_BW:
+      if (parse_positive(optarg, &o.bandwidth_gbs) != 0) return bad("--bandwidth-gbs wants a positive number", optarg);
+      break;
+    default: return bad("unknown or incomplete option", argv[optind - 1]);
+    }
+  }
+  if (optind != argc) return bad("unexpected argument", argv[optind]);
+
+  manifest man;
+  char err[1024];
+  if (manifest_load(o.suite, &man, err, sizeof err) != 0) {
+    fprintf(stderr, "%s\n", err);
+    return 2;
+  }
+  int rc = 2, n = 0;
+  const manifest_problem **probs = calloc(man.nproblems ? man.nproblems : 1, sizeof *probs);
+  if (!probs) {
+    fprintf(stderr, "tcj-prof: out of memory\n");
+    goto done;
+  }
+  for (size_t i = 0; i < man.nproblems; i++) {
+    const manifest_problem *p = &man.problems[i];
+    if (o.filter && !strstr(p->name, o.filter)) continue;
+    if (o.dtype >= 0 && (int)p->ab != o.dtype) continue;
+    probs[n++] = p;
+  }
+  if (n == 0) {
+    fprintf(stderr, "tcj-prof: no problem of %s matches%s%s%s%s\n", o.suite, o.filter ? " --filter " : "",
+            o.filter ? o.filter : "", o.dtype >= 0 ? " --dtype " : "",
+            o.dtype >= 0 ? manifest_dtype_name((tcj_dtype)o.dtype) : "");
+    goto done;
+  }
+  if (o.dry_run) {
+    rc = dry_run(&o, probs, n);
+    goto done;
+  }
+  /* Before the first CUDA call: the driver reads CUDA_CACHE_DISABLE when it starts. */
+  char cache_dir[] = "/tmp/tcj-prof-cache-XXXXXX";
+  int own_cache = 0;
+  if (o.cold) {
+    if (gr_fresh_cache_dir(cache_dir) != 0) {
+      fprintf(stderr, "tcj-prof: mkdtemp %s: %s\n", cache_dir, strerror(errno));
+      rc = 1;
+      goto done;
+    }
+    own_cache = 1;
+    setenv("CUDA_CACHE_DISABLE", "1", 1);
+  }
+  rc = run_gpu(&o, probs, n, argc, argv);
+  if (own_cache) gr_remove_tree(cache_dir);
+done:
+  free(probs);
+  manifest_free(&man);
+  return rc;
+}
