@@ -203,9 +203,16 @@ static void device_facts(prof_run *r, int argc, char **argv) {
   char kmod[64] = "", line[256];
   FILE *f = fopen("/proc/driver/nvidia/version", "r");
   if (f) {
-    const char *at;
-    if (fgets(line, sizeof line, f) && (at = strstr(line, "Module")) != NULL)
-      sscanf(at + 6, " %20s", kmod);
+    /* "NVRM version: NVIDIA UNIX [Open Kernel Module for] x86_64 Kernel Module  580.159.04 ...":
+     * the layout varies, so take the first token shaped like a version (digits and dots). */
+    if (fgets(line, sizeof line, f)) {
+      char *save = NULL;
+      for (char *tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save))
+        if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.') && strspn(tok, "0123456789.") == strlen(tok)) {
+          snprintf(kmod, sizeof kmod, "%.20s", tok);
+          break;
+        }
+    }
     fclose(f);
   }
   set_text(d->driver, sizeof d->driver, "%s%sCUDA %d.%d%s", kmod, *kmod ? " (" : "", drv / 1000,

@@ -62,7 +62,7 @@ else
 fi
 
 # tcj alone, cold, with given peaks: no check, no cuBLAS time, a cold time.
-run --suite "$suite" --filter f16 --no-cublas --cold --peak-tflops 900 --bandwidth-gbs 4000 --repeat 25 --out "$dir/cold"
+run --suite "$suite" --filter f16_nt --no-cublas --cold --peak-tflops 900 --bandwidth-gbs 4000 --repeat 25 --out "$dir/cold"
 [ $rc -eq 0 ] || { show; fail "--no-cublas --cold exited $rc"; }
 python3 - "$dir/cold/results.csv" <<'PY' || { show; fail "--no-cublas --cold row"; }
 import csv, sys
