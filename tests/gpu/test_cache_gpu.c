@@ -1,7 +1,8 @@
 /* GPU test of the persistent cache: tcj-warmup fills a cache directory with no GPU visible
  * (CUDA_VISIBLE_DEVICES=""), then an engine on the GPU serves every kernel of the manifest
  * from that directory without compiling (by tcj_get_stats), with correct results; a read-only
- * root (TCJ_CACHE_PATH) serves the same hits to an engine whose own directory is empty.
+ * root (TCJ_CACHE_PATH) serves the same hits to an engine whose own directory is empty; the
+ * driver-JIT compile path works and caches under its own identity.
  * Without a GPU it prints SKIP and exits 77 (CTest: skipped). */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -174,6 +175,33 @@ static void read_only_root_serves_hits(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
+/* The driver's cuLink* path (no nvJitLink): compiles, runs right, and publishes under the
+ * driver's identity, so a second such engine hits the disk instead of compiling. */
+static void driver_jit_compiles_and_its_cubins_are_cached(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tcj-cache-gpu-drv-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  for (int round = 0; round < 2; round++) {
+    tcj_options o = {0};
+    o.cache_dir = dir;
+    o.force_driver_jit = 1;
+    tcj_engine *e;
+    assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+    run_and_check(e, &PROBLEMS[2], 11u + (unsigned)round); /* f16 NT, f32 out */
+    run_and_check(e, &PROBLEMS[5], 21u + (unsigned)round); /* s8 NT */
+    tcj_stats s;
+    tcj_get_stats(e, &s);
+    print_message("driver JIT round %d: compiles=%llu disk_hits=%llu\n", round, (unsigned long long)s.compiles,
+                  (unsigned long long)s.disk_hits);
+    assert_int_equal(s.compiles, round == 0 ? 2 : 0);
+    assert_int_equal(s.disk_hits, round == 0 ? 0 : 2);
+    tcj_destroy(e);
+  }
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -193,6 +221,7 @@ int main(void) {
     cmocka_unit_test(gpu_less_warmup_fills_the_cache),
     cmocka_unit_test(engine_hits_every_warmed_kernel_without_compiling),
     cmocka_unit_test(read_only_root_serves_hits),
+    cmocka_unit_test(driver_jit_compiles_and_its_cubins_are_cached),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[256];

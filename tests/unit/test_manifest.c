@@ -13,7 +13,7 @@
 
 #include "tools/manifest.h"
 
-/* /work/shared/bench/suite.yaml as committed in tests/data/suite.yaml. */
+/* The standard benchmark suite (bench/suite.yaml) as committed in tests/data/suite.yaml. */
 static const char suite_yaml[] =
   "# Standard benchmark suite for tcj-prof: row-major C[m,n] = A[m,k] * B[k,n], op_a = op_b = N unless given.\n"
   "# cublas_h200: cuBLAS 13.0 TFLOP/s measured on one NVIDIA H200 (2026-11), bf16 in / bf16 out, fp32 accumulate.\n"
