@@ -100,12 +100,11 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
   if (st == TCJ_SUCCESS) st = check_operand("c", "ldc", c, m, n, ldc, n, es_c, &out->align_c);
   if (st != TCJ_SUCCESS) return st;
 
-  /* M is a u32 kernel argument; N and K are baked into the kernel as 32-bit constants. */
-  if (m > UINT32_MAX)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "m = %" PRId64 " exceeds 2^32 - 1", m);
-  if (n > INT32_MAX || k > INT32_MAX)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s = %" PRId64 " exceeds 2^31 - 1",
-                         n > INT32_MAX ? "n" : "k", n > INT32_MAX ? n : k);
+  /* The kernel does its index arithmetic in 32 bits, signed where it clips edges (M is a
+   * runtime argument; N and K are baked in). */
+  for (int i = 0; i < 3; i++)
+    if (dims[i] > INT32_MAX)
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s = %" PRId64 " exceeds 2^31 - 1", dim_names[i], dims[i]);
   out->op_a_t = ta;
   out->op_b_t = tb;
   out->m = m;

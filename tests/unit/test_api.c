@@ -80,6 +80,21 @@ static void negative_extents_name_the_argument(void **state) {
   expect(&g, TCJ_ERROR_INVALID_VALUE, "k = -2", NULL);
 }
 
+static void extents_past_int32_are_not_supported(void **state) {
+  (void)state;
+  args g = good();
+  g.m = (int64_t)INT32_MAX + 1; /* lda = 32 >= k still holds */
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "m = 2147483648", "2^31");
+  g = good();
+  g.k = (int64_t)INT32_MAX + 1;
+  g.lda = g.k;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "k = 2147483648", "2^31");
+  g = good();
+  g.n = (int64_t)INT32_MAX + 1;
+  g.ldb = g.ldc = g.n;
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "n = 2147483648", "2^31");
+}
+
 static void leading_dimensions_below_minimum_name_the_argument(void **state) {
   (void)state;
   /* m=64 n=48 k=32: lda >= k (N) or m (T); ldb >= n (N) or k (T); ldc >= n. */
@@ -294,6 +309,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(valid_problem_passes_and_reports_alignment),
     cmocka_unit_test(negative_extents_name_the_argument),
+    cmocka_unit_test(extents_past_int32_are_not_supported),
     cmocka_unit_test(leading_dimensions_below_minimum_name_the_argument),
     cmocka_unit_test(null_pointers_with_elements_are_rejected),
     cmocka_unit_test(unsupported_dtypes_name_the_combination),
