@@ -6,7 +6,8 @@
 typedef struct cache_kernel {
   void *module;   /* CUmodule */
   void *function; /* CUfunction */
-  int threads, smem_bytes, bm, bn;
+  void *reduce;   /* CUfunction of the split-K reduction, or NULL */
+  int threads, smem_bytes, bm, bn, slices;
 } cache_kernel;
 
 typedef struct cache_kernel_table cache_kernel_table;

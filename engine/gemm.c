@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "engine/validate.h"
+#include "ptxgen/ptxgen.h"
 
 /* Scratch copy of one operand in stream order: rows x cols elements at ld, copied to a buffer
  * whose row pitch is rounded up to 16 bytes so every row start is 16-byte aligned. */
@@ -41,21 +42,37 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     st = pack(e, a, p->op_a_t ? p->k : p->m, p->op_a_t ? p->m : p->k, p->lda, es, stream, &pa);
   if (st == TCJ_SUCCESS && plan->pack_b)
     st = pack(e, b, p->op_b_t ? p->n : p->k, p->op_b_t ? p->k : p->n, p->ldb, es, stream, &pb);
+  /* Split-K: the slices write fp32 partial sums to a workspace; the reduction applies alpha
+   * and beta into C. */
+  CUdeviceptr work = 0;
+  if (st == TCJ_SUCCESS && k->slices > 1) {
+    CUresult r = e->cu->cuMemAllocAsync(&work, (size_t)k->slices * (size_t)p->m * (size_t)p->n * 4, stream);
+    if (r != CUDA_SUCCESS) { work = 0; st = eng_cuda_error(r, "cuMemAllocAsync (split-K workspace)"); }
+  }
   if (st == TCJ_SUCCESS) {
     /* Parameter order and types: the kernel ABI in ptxgen/ptxgen.h. */
-    uint64_t pa_ptr = pa.ptr, pb_ptr = pb.ptr, pc_ptr = c;
+    uint64_t pa_ptr = pa.ptr, pb_ptr = pb.ptr, pc_ptr = work ? work : c;
     uint32_t m32 = (uint32_t)p->m;
     uint64_t lda = (uint64_t)pa.ld, ldb = (uint64_t)pb.ld, ldc = (uint64_t)p->ldc;
     void *args[] = {&pa_ptr, &pb_ptr, &pc_ptr, &m32, &lda, &ldb, &ldc, &alpha, &beta};
     int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn);
-    CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1,
+    CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
                                        (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes,
                                        stream, args, NULL);
     if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuLaunchKernel");
+    if (st == TCJ_SUCCESS && work) {
+      uint64_t w_ptr = work, c_ptr = c;
+      void *rargs[] = {&w_ptr, &c_ptr, &m32, &ldc, &alpha, &beta};
+      int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
+      r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0,
+                                stream, rargs, NULL);
+      if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
+    }
   }
   /* Stream-ordered frees run after the kernel (or the failed copy) that used the scratch. */
   if (plan->pack_a && pa.ptr) e->cu->cuMemFreeAsync(pa.ptr, stream);
   if (plan->pack_b && pb.ptr) e->cu->cuMemFreeAsync(pb.ptr, stream);
+  if (work) e->cu->cuMemFreeAsync(work, stream);
   return st;
 }
 

@@ -155,7 +155,12 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
     st = eng_cuda_error(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
     goto fail;
   }
-  cache_kernel k = {mod, fn, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn};
+  CUfunction reduce = NULL;
+  if (tcj_cfg_slices(cfg) > 1 && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
+    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
+    goto fail;
+  }
+  cache_kernel k = {mod, fn, reduce, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg)};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");

@@ -104,6 +104,27 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
   }
 }
 
+/* Split-K: when a problem's tiles leave SMs idle (less than one wave) and K is long, slices
+ * of K run on separate CTAs, about two per SM in all, each at least MIN_SLICE_TILES K tiles
+ * long, with an fp32 workspace of at most SPLIT_WORKSPACE_MAX bytes. s8 is never split (its
+ * s32 sums would round through fp32). Returns the slice count, or 0. */
+#define MAX_SPLIT 16
+#define MIN_SLICE_TILES 4
+#define SPLIT_WORKSPACE_MAX (256ll << 20)
+static int pick_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
+  if (p->ab == PTX_E_S8 || p->m == 0 || p->n == 0) return 0;
+  int64_t tiles = ceil_div(p->m, c->bm) * ceil_div(p->n, c->bn), kt = ceil_div(p->k, c->bk);
+  if (tiles >= caps->sm_count) return 0;
+  int64_t s = 2 * caps->sm_count / tiles;
+  if (s > kt / MIN_SLICE_TILES) s = kt / MIN_SLICE_TILES;
+  if (s > MAX_SPLIT) s = MAX_SPLIT;
+  while (s >= 2 && s * p->m * p->n * 4 > SPLIT_WORKSPACE_MAX) s--;
+  if (s < 2) return 0;
+  int64_t per = ceil_div(kt, s); /* equal slices; none left empty */
+  s = ceil_div(kt, per);
+  return s >= 2 ? (int)s : 0;
+}
+
 /* Operand copy width and whether it must be packed first. An operand aligned below 4 bytes
  * cannot use cp.async at all; a large one below 16 bytes pays more for narrow copies on every
  * tile than for one packing pass. */
@@ -157,6 +178,8 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
         *why = "m * n needs more CTAs than a grid holds (2^31 - 1)";
         return TCJ_ERROR_NOT_SUPPORTED;
       }
+      plan->cfg.split_k = pick_split(p, caps, &plan->cfg);
+      if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
       return TCJ_SUCCESS;
     }
     /* No tile takes the narrow copies: pack the narrow operands and try again. */

@@ -40,7 +40,9 @@ typedef struct kernel {
   ptx_builder *b;
   const tcj_kernel_cfg *cfg;
   int es, threads, kt_count, kk_count, stage_bytes, wm, wn, ni;
-  ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase;
+  int slices;      /* split-K slices (1: none); kt_count is then the tiles of one slice */
+  ptx_elem c_store; /* what the epilogue stores: C's type, or f32 partial sums when split */
+  ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase, slice;
   operand op[2];
   ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
 } kernel;
@@ -147,7 +149,8 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
   o->cpr = o->row_bytes / o->width;
   o->chunks = o->rows * o->cpr / k->threads;
   o->smem_off = is_b ? c->bm * c->bk * k->es : 0;
-  int k_edge = c->k % c->bk != 0;
+  /* Copies past K need clipping unless the slices' tiles cover K exactly. */
+  int k_edge = (int64_t)k->kt_count * c->bk * k->slices != c->k;
   int mn_edge = is_b ? c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
   o->check_row = o->k_major ? mn_edge : k_edge;
   o->check_col = o->k_major ? k_edge : mn_edge;
@@ -198,6 +201,14 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", col64, col_idx, k->es);
   ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, row64, o->ld_bytes, o->base);
   ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, col64);
+  if (k->slices > 1) { /* this slice starts kbase elements into K */
+    ptx_reg kb = reg64(k);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", kb, k->kbase);
+    if (o->k_major)
+      ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", o->gptr, kb, k->es, o->gptr);
+    else
+      ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, kb, o->ld_bytes, o->gptr);
+  }
   o->step = reg64(k);
   if (o->k_major)
     ptx_ins(b, "mov.u64 %R, %d", o->step, c->bk * k->es);
@@ -492,14 +503,14 @@ static ptx_reg emit_scale(kernel *k, ptx_reg acc, ptx_reg c_in, ptx_reg alpha, p
 /* Type spellings of C in global memory: 32-bit C lives in .f32 / .b32 registers, 16-bit C is
  * loaded as .b16 and widened to f32. */
 static ptx_reg new_c_value(kernel *k) {
-  return ptx_new(k->b, k->cfg->c == PTX_E_S32 ? PTX_B32 : PTX_F32);
+  return ptx_new(k->b, k->c_store == PTX_E_S32 ? PTX_B32 : PTX_F32);
 }
 
 /* Loads `count` (1 or 2) adjacent elements of C at addr+imm as f32/s32 values, or zeros when
  * the guard is off (beta == 0 or out of bounds: C is not read). */
 static void emit_load_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg out[2]) {
   ptx_builder *b = k->b;
-  ptx_elem ce = k->cfg->c;
+  ptx_elem ce = k->c_store;
   const char *t32 = ce == PTX_E_S32 ? "b32" : "f32";
   for (int e = 0; e < count; e++) {
     out[e] = new_c_value(k);
@@ -527,7 +538,7 @@ static void emit_load_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int cou
 
 static void emit_store_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg v[2]) {
   ptx_builder *b = k->b;
-  ptx_elem ce = k->cfg->c;
+  ptx_elem ce = k->c_store;
   const char *t32 = ce == PTX_E_S32 ? "b32" : "f32";
   if (ptx_elem_size(ce) == 4) {
     if (count == 2)
@@ -550,16 +561,25 @@ static void emit_store_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int co
 static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  int cs = ptx_elem_size(c->c), s32 = c->ab == PTX_E_S8;
+  int cs = ptx_elem_size(k->c_store), s32 = c->ab == PTX_E_S8, split = k->slices > 1;
   ptx_reg alpha = ptx_new(b, PTX_F32), beta = ptx_new(b, PTX_F32), raw = reg64(k), cbase = reg64(k);
   ptx_reg ldc = reg64(k), ldc_bytes = reg64(k), use_c = ptx_new(b, PTX_PRED);
   ptx_ins(b, "ld.param.f32 %R, [p_alpha]", alpha);
   ptx_ins(b, "ld.param.f32 %R, [p_beta]", beta);
-  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", use_c, beta);
   ptx_ins(b, "ld.param.u64 %R, [p_c]", raw);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", cbase, raw);
-  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", ldc);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %d", ldc_bytes, ldc, cs);
+  if (split) {
+    /* Slice z's partial sums: rows of n fp32 at workspace + z * m * n; C is not read here. */
+    ptx_reg mn = reg64(k), z64 = reg64(k);
+    ptx_ins(b, "mul.wide.u32 %R, %R, %lld", mn, k->m, (int64_t)c->n * cs);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->slice);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cbase, z64, mn, cbase);
+    ptx_ins(b, "mov.u64 %R, %lld", ldc_bytes, (int64_t)c->n * cs);
+  } else {
+    ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", use_c, beta);
+    ptx_ins(b, "ld.param.u64 %R, [p_ldc]", ldc);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %d", ldc_bytes, ldc, cs);
+  }
   ptx_reg al = alpha, be = beta;
   if (s32) {
     al = ptx_new(b, PTX_F64);
@@ -575,7 +595,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
   ptx_reg colbytes = reg64(k);
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", colbytes, col0, cs);
-  int n_edge = c->n % c->bn != 0, pair = c->vec_c && c->n % 2 == 0;
+  int n_edge = c->n % c->bn != 0, pair = (c->vec_c || split) && c->n % 2 == 0;
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int h = 0; h < 2; h++) {
       ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), rowptr = reg64(k), r64 = reg64(k);
@@ -599,6 +619,11 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
         for (int e0 = 0; e0 < 2; e0 += per) {
           ptx_reg ld_ok = ptx_new(b, PTX_PRED), cin[2], out[2];
           int imm = nf * 8 * cs + e0 * cs;
+          if (split) { /* raw partial sums; the reduction applies alpha and beta */
+            for (int e = 0; e < per; e++) out[e] = k->acc[g][nf][2 * h + e0 + e];
+            emit_store_c(k, rowptr, imm, ok[e0], per, out);
+            continue;
+          }
           ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok[e0], use_c);
           emit_load_c(k, rowptr, imm, ld_ok, per, cin);
           for (int e = 0; e < per; e++) out[e] = emit_scale(k, k->acc[g][nf][2 * h + e0 + e], cin[e], al, be);
@@ -606,6 +631,80 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
         }
       }
     }
+}
+
+/* ---- split-K reduction: D = alpha * sum of the slices' partial sums + beta * C ---- */
+
+/* One thread per element of C: the slices' partial sums sit m * n apart, so each load of the
+ * loop over slices is coalesced across the warp. */
+static void emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
+  int slices = tcj_cfg_slices(c), cs = ptx_elem_size(c->c);
+  int64_t n = c->n;
+  ptx_entry_begin(b, PTX_REDUCE_ENTRY);
+  ptx_entry_param(b, "p_w", ".u64");
+  ptx_entry_param(b, "p_c", ".u64");
+  ptx_entry_param(b, "p_m", ".u32");
+  ptx_entry_param(b, "p_ldc", ".u64");
+  ptx_entry_param(b, "p_alpha", ".f32");
+  ptx_entry_param(b, "p_beta", ".f32");
+  ptx_entry_body(b, PTX_REDUCE_THREADS);
+  ptx_reg tid = ptx_new(b, PTX_B32), cta = ptx_new(b, PTX_B32), m = ptx_new(b, PTX_B32);
+  ptx_reg idx = ptx_new(b, PTX_B64), total = ptx_new(b, PTX_B64), w = ptx_new(b, PTX_B64);
+  ptx_reg cptr = ptx_new(b, PTX_B64), ldc = ptx_new(b, PTX_B64), row = ptx_new(b, PTX_B64);
+  ptx_reg col = ptx_new(b, PTX_B64), addr = ptx_new(b, PTX_B64), done = ptx_new(b, PTX_PRED);
+  ptx_reg sum = ptx_new(b, PTX_F32), part = ptx_new(b, PTX_F32), alpha = ptx_new(b, PTX_F32);
+  ptx_reg beta = ptx_new(b, PTX_F32), use_c = ptx_new(b, PTX_PRED), cin = ptx_new(b, PTX_F32);
+  int end = ptx_new_label(b);
+  ptx_ins(b, "mov.u32 %R, %%tid.x", tid);
+  ptx_ins(b, "mov.u32 %R, %%ctaid.x", cta);
+  ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", idx, cta, PTX_REDUCE_THREADS);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", addr, tid);
+  ptx_ins(b, "add.u64 %R, %R, %R", idx, idx, addr);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", total, m, n);
+  ptx_ins(b, "setp.ge.u64 %R, %R, %R", done, idx, total);
+  ptx_ins_if(b, done, 0, "bra.uni %L", end);
+  ptx_ins(b, "ld.param.u64 %R, [p_w]", w);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", w, w);
+  ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, idx, w);
+  ptx_ins(b, "mov.f32 %R, 0f00000000", sum);
+  for (int z = 0; z < slices; z++) {
+    ptx_ins(b, "ld.global.f32 %R, [%R]", part, addr);
+    ptx_ins(b, "add.f32 %R, %R, %R", sum, sum, part);
+    if (z + 1 < slices) ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, total, addr);
+  }
+  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", alpha);
+  ptx_ins(b, "ld.param.f32 %R, [p_beta]", beta);
+  ptx_ins(b, "mul.f32 %R, %R, %R", sum, sum, alpha);
+  /* C[row, col] at row * ldc + col; beta == 0: C is not read. */
+  ptx_ins(b, "div.u64 %R, %R, %lld", row, idx, n);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %lld", col, row, n);
+  ptx_ins(b, "sub.u64 %R, %R, %R", col, idx, col);
+  ptx_ins(b, "ld.param.u64 %R, [p_c]", cptr);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", cptr, cptr);
+  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", ldc);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", row, row, ldc, col);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", cptr, row, cs, cptr);
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", use_c, beta);
+  ptx_ins(b, "mov.f32 %R, 0f00000000", cin);
+  if (cs == 4) {
+    ptx_ins_if(b, use_c, 0, "ld.global.f32 %R, [%R]", cin, cptr);
+  } else {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b16 %R, 0", h);
+    ptx_ins_if(b, use_c, 0, "ld.global.b16 %R, [%R]", h, cptr);
+    ptx_cvt_to_f32(b, c->c, cin, h);
+  }
+  ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", sum, cin, beta, sum);
+  if (cs == 4) {
+    ptx_ins(b, "st.global.f32 [%R], %R", cptr, sum);
+  } else {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_cvt_from_f32(b, c->c, h, sum);
+    ptx_ins(b, "st.global.b16 [%R], %R", cptr, h);
+  }
+  ptx_label(b, end);
+  ptx_ins(b, "ret");
 }
 
 int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
@@ -622,7 +721,9 @@ int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, 
   k.cfg = cfg;
   k.es = ptx_elem_size(cfg->ab);
   k.threads = tcj_cfg_threads(cfg);
-  k.kt_count = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
+  k.slices = tcj_cfg_slices(cfg);
+  k.kt_count = (int)tcj_cfg_slice_tiles(cfg);
+  k.c_store = k.slices > 1 ? PTX_E_F32 : cfg->c;
   k.kk_count = cfg->bk * k.es / PTX_MMA_K_BYTES;
   k.stage_bytes = (cfg->bm + cfg->bn) * cfg->bk * k.es;
   k.wm = cfg->bm / cfg->warps_m;
@@ -644,13 +745,24 @@ int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, 
   operand_layout(&k, &k.op[0], 0);
   operand_layout(&k, &k.op[1], 1);
   k.kbase = reg32(&k);
-  ptx_ins(&b, "mov.u32 %R, 0", k.kbase);
+  if (k.slices > 1) { /* slice z = ctaid.y runs K tiles [z * kt_count, (z + 1) * kt_count) */
+    k.slice = reg32(&k);
+    ptx_ins(&b, "mov.u32 %R, %%ctaid.y", k.slice);
+    ptx_ins(&b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, k.kt_count * cfg->bk);
+  } else {
+    ptx_ins(&b, "mov.u32 %R, 0", k.kbase);
+  }
   emit_operand_setup(&k, &k.op[0], "p_a", "p_lda", warp_m);
   emit_operand_setup(&k, &k.op[1], "p_b", "p_ldb", warp_n);
   emit_mainloop(&k);
   emit_epilogue(&k, warp_m, warp_n);
   ptx_ins(&b, "ret");
-  if (ptx_finish(&b) != 0) {
+  if (ptx_finish(&b) == 0 && k.slices > 1) {
+    ptx_text(&b, "\n");
+    emit_reduce_entry(&b, cfg);
+    ptx_finish(&b);
+  }
+  if (ptx_failed(&b)) {
     snprintf(err, err_size, "ptx generation failed: %s", b.error);
     ptx_free(&b);
     return -1;

@@ -28,6 +28,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
                    c->sm, suffix, ptx_elem_name(c->ab), ptx_elem_name(c->c), c->op_a_t ? 'T' : 'N',
                    c->op_b_t ? 'T' : 'N', (long long)c->n, (long long)c->k, c->bm, c->bn, c->bk,
                    c->warps_m, c->warps_n, c->stages, c->align_a, c->align_b, c->vec_c ? 2 : 1);
+  if (n >= 0 && (size_t)n < size && c->split_k >= 2) /* absent when unsplit: keys stay as they were */
+    n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -42,7 +44,11 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
                    "warps=%dx%d stages=%d align=%d,%d,%d%n",
                    arch, ab, cc, &opa, &opb, &n, &k, &c.bm, &c.bn, &c.bk, &c.warps_m, &c.warps_n,
                    &c.stages, &c.align_a, &c.align_b, &vec, &used);
-  if (got != 16 || text[used] != '\0') return -1;
+  if (got != 16) return -1;
+  if (text[used] != '\0') {
+    int more = 0;
+    if (sscanf(text + used, " split=%d%n", &c.split_k, &more) != 1 || text[used + more] != '\0') return -1;
+  }
   char suffix = 0;
   int arch_len = 0;
   if (sscanf(arch, "sm_%d%n", &c.sm, &arch_len) != 1) return -1;
@@ -95,6 +101,10 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   if (c->bm % (16 * c->warps_m) || c->bn % (16 * c->warps_n)) return "warp tile must be a multiple of 16x16";
   if (!is_pow2(c->bm) || !is_pow2(c->bn) || c->bm < 32 || c->bn < 32 || c->bm > 256 || c->bn > 256) return "bad tile";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
+  if (c->split_k == 1 || c->split_k < 0 || c->split_k > 64) return "split_k must be 0 (none) or 2..64";
+  if (c->split_k && c->ab == PTX_E_S8) return "split-K sums fp32 partials: not for s8";
+  if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
+    return "split_k leaves a slice without K";
   if ((c->align_a != 4 && c->align_a != 8 && c->align_a != 16) || (c->align_b != 4 && c->align_b != 8 && c->align_b != 16)) return "copy alignment must be 4, 8 or 16";
   if (c->align_a < es || c->align_b < es) return "copy narrower than an element";
   /* MN-major tf32 and s8 fragments are gathered element by element (ldmatrix.trans moves

@@ -41,6 +41,9 @@ typedef struct tcj_kernel_cfg {
   int stages;
   int align_a, align_b; /* bytes per cp.async of each operand: 16, 8 or 4 */
   int vec_c;            /* 1: C rows may be stored two elements at a time */
+  /* Split-K: 0 = none; S >= 2: S CTAs share each tile's K range, write fp32 partial sums to a
+   * workspace, and a second kernel (PTX_REDUCE_ENTRY) adds them and applies alpha/beta. */
+  int split_k;
 } tcj_kernel_cfg;
 
 /* Canonical text. Returns the length written (excluding NUL) or -1 if it did not fit. */
@@ -52,6 +55,12 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *cfg);
 
 /* Derived facts. */
 static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) { return 32 * c->warps_m * c->warps_n; }
+static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
+/* K tiles each slice runs: ceil(ceil(k / bk) / slices). */
+static inline int64_t tcj_cfg_slice_tiles(const tcj_kernel_cfg *c) {
+  int64_t kt = (c->k + c->bk - 1) / c->bk, s = tcj_cfg_slices(c);
+  return (kt + s - 1) / s;
+}
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of the kernel */
 
 #endif

@@ -146,5 +146,7 @@ int ptx_finish(ptx_builder *b) {
   if (ptx_failed(b)) return -1;
   memmove(b->buf + b->decl_at + n, b->buf + b->decl_at, tail);
   memcpy(b->buf + b->decl_at, decl, n);
+  /* A module may hold further kernels: each numbers and declares its own registers. */
+  memset(b->next_id, 0, sizeof b->next_id);
   return 0;
 }

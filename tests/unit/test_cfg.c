@@ -55,6 +55,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->align_a, b->align_a);
   assert_int_equal(a->align_b, b->align_b);
   assert_int_equal(a->vec_c, b->vec_c);
+  assert_int_equal(a->split_k, b->split_k);
 }
 
 static void canonical_text_names_every_field(void **state) {
@@ -121,6 +122,7 @@ static void format_then_parse_round_trips_over_a_grid(void **state) {
                     c.align_a = aligns[al];
                     c.align_b = aligns[bl];
                     c.vec_c = vec;
+                    c.split_k = (int)(count % 3) * 3; /* 0 (unsplit), 3, 6 */
                     int n = tcj_cfg_format(&c, buf, sizeof buf);
                     assert_true(n > 0);
                     memset(&p, 0x5a, sizeof p);
@@ -295,6 +297,9 @@ static void tile_16(tcj_kernel_cfg *c) { c->bm = 16; c->warps_m = 1; }
 static void align_2(tcj_kernel_cfg *c) { c->align_a = 2; }
 static void align_32(tcj_kernel_cfg *c) { c->align_b = 32; }
 static void narrow_copy_64x64_warps(tcj_kernel_cfg *c) { c->align_a = 4; }
+static void split_of_one(tcj_kernel_cfg *c) { c->split_k = 1; }
+static void split_s8(tcj_kernel_cfg *c) { c->ab = PTX_E_S8; c->bk = 64; c->c = PTX_E_S32; c->split_k = 2; }
+static void split_past_k(tcj_kernel_cfg *c) { c->k = 64; c->split_k = 4; } /* 2 K tiles, 4 slices */
 static void too_few_chunks(tcj_kernel_cfg *c) { c->bm = 32; c->bn = 64; c->warps_m = 2; c->warps_n = 4; c->bk = 32; }
 static void negative_n(tcj_kernel_cfg *c) { c->n = -1; }
 static void huge_k(tcj_kernel_cfg *c) { c->k = (int64_t)INT32_MAX + 1; }
@@ -326,6 +331,9 @@ static void invalid_configs_are_rejected_with_a_reason(void **state) {
     {"align 2", align_2, "align"},
     {"align 32", align_32, "align"},
     {"4-byte copies with 64x64 warp tiles", narrow_copy_64x64_warps, "narrower"},
+    {"split_k of 1", split_of_one, "split_k"},
+    {"split s8", split_s8, "s8"},
+    {"more slices than K tiles", split_past_k, "slice"},
     {"tile smaller than one chunk per thread", too_few_chunks, "divide"},
     {"negative n", negative_n, "range"},
     {"k past int32", huge_k, "range"},

@@ -94,6 +94,27 @@ static void shape_classes_pick_their_tiles(void **state) {
   }
 }
 
+static void deep_k_and_skinny_shapes_split_k(void **state) {
+  (void)state;
+  struct { int64_t m, n, k; int split; } cases[] = {
+    {512, 512, 65536, 3},   /* 64 tiles of 64x64 on 108 SMs: 216 / 64 slices */
+    {1, 4096, 14336, 6},    /* 32 skinny tiles: 216 / 32 */
+    {4096, 4096, 4096, 0},  /* full waves: no split */
+    {1, 4096, 64, 0},       /* K too short to share */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    eng_plan plan = select_ok(&p, "sm_80", 1);
+    print_message("m=%lld n=%lld k=%lld -> split %d\n", (long long)cases[i].m, (long long)cases[i].n,
+                  (long long)cases[i].k, plan.cfg.split_k);
+    assert_int_equal(plan.cfg.split_k, cases[i].split);
+    assert_null(tcj_cfg_check(&plan.cfg));
+  }
+  /* s8 sums in s32: never split. */
+  eng_problem p = problem(PTX_E_S8, PTX_E_S32, 512, 512, 65536);
+  assert_int_equal(select_ok(&p, "sm_80", 1).cfg.split_k, 0);
+}
+
 static void cfg_carries_the_problem_and_arch(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_S8, PTX_E_S32, 512, 768, 1000);
@@ -250,6 +271,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(arch_table_knows_the_supported_arches),
     cmocka_unit_test(shape_classes_pick_their_tiles),
+    cmocka_unit_test(deep_k_and_skinny_shapes_split_k),
     cmocka_unit_test(cfg_carries_the_problem_and_arch),
     cmocka_unit_test(every_selected_cfg_is_valid_and_fits_shared_memory),
     cmocka_unit_test(stages_fill_the_shared_memory_budget),
