@@ -74,6 +74,7 @@ static void key_of(const tcj_kernel_cfg *cfg, const char *arch, const char *comp
   X(align_a, c->align_a = c->align_a == 16 ? 8 : 16)         \
   X(align_b, c->align_b = c->align_b == 16 ? 8 : 16)         \
   X(vec_c, c->vec_c = !c->vec_c)                             \
+  X(split_k, c->split_k = c->split_k ? 0 : 2)                \
   X(sm, c->sm = c->sm == 80 ? 86 : 80)                       \
   X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')
 
@@ -161,7 +162,7 @@ static void equal_inputs_give_equal_keys(void **state) {
   b.recipe = a.recipe; b.sm = a.sm; b.arch_suffix = a.arch_suffix; b.ab = a.ab; b.c = a.c;
   b.op_a_t = a.op_a_t; b.op_b_t = a.op_b_t; b.n = a.n; b.k = a.k; b.bm = a.bm; b.bn = a.bn; b.bk = a.bk;
   b.warps_m = a.warps_m; b.warps_n = a.warps_n; b.stages = a.stages; b.align_a = a.align_a;
-  b.align_b = a.align_b; b.vec_c = a.vec_c;
+  b.align_b = a.align_b; b.vec_c = a.vec_c; b.split_k = a.split_k;
   char ka[ENG_CACHE_KEY_MAX], kb[ENG_CACHE_KEY_MAX];
   key_of(&a, "sm_80", "driver 12080", ka);
   char compiler[32];
