@@ -29,7 +29,7 @@ enum {
   REGS_PER_SM = 65536,
   MIN_CONFIGS = 100,
   MAX_CONFIGS = 512,
-  MAX_SELECTED = 1024,
+  MAX_SELECTED = 2048,
   MAX_WORKERS = 4,
   NEAR_REG_LIMIT = 240, /* reported in the summary: kernels one change away from spilling */
 };
@@ -174,9 +174,11 @@ static int build_configs(tcj_kernel_cfg *out, int max) {
 static const struct { ptx_elem ab, c; } problem_types[] = {
   {PTX_E_F16, PTX_E_F16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_BF16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F32},
   {PTX_E_F16, PTX_E_BF16}, {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
-/* One shape per tile class: decode (skinny), small, medium, large, odd large (edges, packing). */
+/* One shape per tile class: decode (skinny, split-K), small, small split-K (deep K), medium,
+ * large, odd large (edges, packing). */
 static const struct { int64_t m, n, k; } problem_shapes[] = {
-  {1, 4096, 4096}, {100, 1000, 999}, {1024, 2048, 4096}, {4096, 4096, 4096}, {4095, 4095, 4095}};
+  {1, 4096, 4096}, {100, 1000, 999}, {500, 500, 60001}, {1024, 2048, 4096}, {4096, 4096, 4096},
+  {4095, 4095, 4095}};
 static const int problem_aligns[] = {16, 4, 1}; /* 1: below any copy width, so packed */
 
 /* Appends the configs eng_select picks (each with its own arch) that are not in out yet. */

@@ -101,6 +101,8 @@ static void deep_k_and_skinny_shapes_split_k(void **state) {
     {1, 4096, 14336, 6},    /* 32 skinny tiles: 216 / 32 */
     {4096, 4096, 4096, 0},  /* full waves: no split */
     {1, 4096, 64, 0},       /* K too short to share */
+    {512, 512, 512, 0},     /* 16 K tiles: splitting costs more than it saves */
+    {64, 64, 2048, 16},     /* 64 K tiles, one CTA: 16 slices of 4 */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
