@@ -571,7 +571,8 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   if (split) {
     /* Slice z's partial sums: rows of n fp32 at workspace + z * m * n; C is not read here. */
     ptx_reg mn = reg64(k), z64 = reg64(k);
-    ptx_ins(b, "mul.wide.u32 %R, %R, %lld", mn, k->m, (int64_t)c->n * cs);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", mn, k->m);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %lld", mn, mn, (int64_t)c->n * cs); /* n * 4 may pass 2^32 */
     ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->slice);
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cbase, z64, mn, cbase);
     ptx_ins(b, "mov.u64 %R, %lld", ldc_bytes, (int64_t)c->n * cs);
