@@ -333,17 +333,24 @@ static void ptx_is_stored_only_when_asked_and_get_returns_the_cubin(void **state
 
 /* ---- corruption: a miss, rebuilt and replaced, never a crash ---- */
 
+/* Puts key -> bin and returns the entry file's bytes (caller frees); *path gets its path. */
+static unsigned char *put_and_read_entry(cache_disk *d, const char *dir, const char *key, const void *bin,
+                                         size_t size, char path[256], size_t *n) {
+  assert_int_equal(cache_disk_put(d, key, bin, size, NULL, 0), 0);
+  entry_path(dir, key, path, 256);
+  *n = 0;
+  return read_whole(path, n);
+}
+
 static void bit_flip_anywhere_is_a_miss_and_is_rebuilt(void **state) {
   fx *f = *state;
   cache_stats st = {0};
   cache_disk *d = open_cache(f->dir, NULL, CACHE_DEFAULT_MAX_BYTES, &st);
   size_t size = 2048;
   unsigned char *bin = content(6, size);
-  assert_int_equal(cache_disk_put(d, KEY, bin, size, NULL, 0), 0);
   char path[256];
-  entry_path(f->dir, KEY, path, sizeof path);
   size_t n = 0;
-  unsigned char *pristine = read_whole(path, &n);
+  unsigned char *pristine = put_and_read_entry(d, f->dir, KEY, bin, size, path, &n);
   unsigned char *bad = malloc(n);
   assert_non_null(bad);
   uint32_t rng = test_seed("bit flips");
@@ -373,11 +380,9 @@ static void truncation_at_every_length_is_a_miss_and_is_rebuilt(void **state) {
   const char *key = "small key";
   size_t size = 40;
   unsigned char *bin = content(7, size);
-  assert_int_equal(cache_disk_put(d, key, bin, size, NULL, 0), 0);
   char path[256];
-  entry_path(f->dir, key, path, sizeof path);
   size_t n = 0;
-  unsigned char *pristine = read_whole(path, &n);
+  unsigned char *pristine = put_and_read_entry(d, f->dir, key, bin, size, path, &n);
   assert_int_equal(n, HEADER_BYTES + strlen(key) + size);
   for (size_t len = 0; len < n; len++)
     damaged_is_a_miss_and_is_rebuilt(d, f->dir, key, bin, size, pristine, n, pristine, len);
@@ -397,11 +402,9 @@ static void zero_length_entry_is_a_miss_and_is_rebuilt(void **state) {
   fx *f = *state;
   cache_disk *d = open_cache(f->dir, NULL, CACHE_DEFAULT_MAX_BYTES, NULL);
   unsigned char *bin = content(8, 1000);
-  assert_int_equal(cache_disk_put(d, KEY, bin, 1000, NULL, 0), 0);
   char path[256];
-  entry_path(f->dir, KEY, path, sizeof path);
   size_t n = 0;
-  unsigned char *pristine = read_whole(path, &n);
+  unsigned char *pristine = put_and_read_entry(d, f->dir, KEY, bin, 1000, path, &n);
   damaged_is_a_miss_and_is_rebuilt(d, f->dir, KEY, bin, 1000, pristine, n, "", 0);
   /* A zero-length file where no put ever happened, too. */
   assert_int_equal(unlink(path), 0);
@@ -426,11 +429,9 @@ static void newer_format_version_is_a_miss_and_is_rebuilt(void **state) {
   fx *f = *state;
   cache_disk *d = open_cache(f->dir, NULL, CACHE_DEFAULT_MAX_BYTES, NULL);
   unsigned char *bin = content(9, 1500);
-  assert_int_equal(cache_disk_put(d, KEY, bin, 1500, NULL, 0), 0);
   char path[256];
-  entry_path(f->dir, KEY, path, sizeof path);
   size_t n = 0;
-  unsigned char *pristine = read_whole(path, &n);
+  unsigned char *pristine = put_and_read_entry(d, f->dir, KEY, bin, 1500, path, &n);
   unsigned char *bad = malloc(n);
   assert_non_null(bad);
 
