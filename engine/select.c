@@ -95,7 +95,7 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
   c->warps_n = tiles[t].warps_n;
   c->align_a = align_a;
   c->align_b = align_b;
-  c->vec_c = p->align_c >= 2 * ptx_elem_size(p->c);
+  c->vec_c = p->align_c >= 2 * ptx_elem_size(p->c) ? 2 : 1;
   c->stages = 2;
   for (int s = MAX_STAGES; s > 2; s--) {
     c->stages = s;

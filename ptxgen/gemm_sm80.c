@@ -11,6 +11,7 @@
 #include "ptx_layout.h"
 #include "ptx_ops.h"
 #include "ptxgen.h"
+#include "recipes.h"
 
 enum {
   MAX_CHUNKS = 32,    /* cp.async per thread per operand per tile */
@@ -596,7 +597,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
   ptx_reg colbytes = reg64(k);
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", colbytes, col0, cs);
-  int n_edge = c->n % c->bn != 0, pair = (c->vec_c || split) && c->n % 2 == 0;
+  int n_edge = c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && c->n % 2 == 0;
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int h = 0; h < 2; h++) {
       ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), rowptr = reg64(k), r64 = reg64(k);
@@ -708,12 +709,7 @@ static void emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_ins(b, "ret");
 }
 
-int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
-  const char *why = tcj_cfg_check(cfg);
-  if (why) {
-    snprintf(err, err_size, "invalid kernel config: %s", why);
-    return -1;
-  }
+int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
   ptx_builder b;
   ptx_init(&b);
   kernel k;

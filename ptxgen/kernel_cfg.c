@@ -20,35 +20,48 @@ static int elem_from_name(const char *s, ptx_elem *out) {
   return -1;
 }
 
+const char *tcj_recipe_name(ptx_recipe r) {
+  return r == PTX_RECIPE_SM80 ? "sm80" : r == PTX_RECIPE_SM90 ? "sm90" : "?";
+}
+
 int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   char suffix[2] = {(char)c->arch_suffix, 0};
   int n = snprintf(buf, size,
-                   "recipe=sm80 arch=sm_%d%s ab=%s c=%s op=%c%c n=%lld k=%lld tile=%dx%dx%d "
+                   "recipe=%s arch=sm_%d%s ab=%s c=%s op=%c%c n=%lld k=%lld tile=%dx%dx%d "
                    "warps=%dx%d stages=%d align=%d,%d,%d",
-                   c->sm, suffix, ptx_elem_name(c->ab), ptx_elem_name(c->c), c->op_a_t ? 'T' : 'N',
-                   c->op_b_t ? 'T' : 'N', (long long)c->n, (long long)c->k, c->bm, c->bn, c->bk,
-                   c->warps_m, c->warps_n, c->stages, c->align_a, c->align_b, c->vec_c ? 2 : 1);
-  if (n >= 0 && (size_t)n < size && c->split_k >= 2) /* absent when unsplit: keys stay as they were */
+                   tcj_recipe_name(c->recipe), c->sm, suffix, ptx_elem_name(c->ab), ptx_elem_name(c->c),
+                   c->op_a_t ? 'T' : 'N', c->op_b_t ? 'T' : 'N', (long long)c->n, (long long)c->k, c->bm,
+                   c->bn, c->bk, c->warps_m, c->warps_n, c->stages, c->align_a, c->align_b, c->vec_c);
+  /* Optional fields are absent at their defaults, so older keys stay as they were. */
+  if (n >= 0 && (size_t)n < size && c->split_k >= 2)
     n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
+  if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
+    n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
 int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   tcj_kernel_cfg c;
   memset(&c, 0, sizeof c);
-  char arch[16], ab[8], cc[8], opa, opb;
+  char recipe[8], arch[16], ab[8], cc[8], opa, opb;
   long long n, k;
-  int vec, used = 0;
+  int used = 0;
   int got = sscanf(text,
-                   "recipe=sm80 arch=%15s ab=%7s c=%7s op=%c%c n=%lld k=%lld tile=%dx%dx%d "
+                   "recipe=%7s arch=%15s ab=%7s c=%7s op=%c%c n=%lld k=%lld tile=%dx%dx%d "
                    "warps=%dx%d stages=%d align=%d,%d,%d%n",
-                   arch, ab, cc, &opa, &opb, &n, &k, &c.bm, &c.bn, &c.bk, &c.warps_m, &c.warps_n,
-                   &c.stages, &c.align_a, &c.align_b, &vec, &used);
-  if (got != 16) return -1;
-  if (text[used] != '\0') {
-    int more = 0;
-    if (sscanf(text + used, " split=%d%n", &c.split_k, &more) != 1 || text[used + more] != '\0') return -1;
-  }
+                   recipe, arch, ab, cc, &opa, &opb, &n, &k, &c.bm, &c.bn, &c.bk, &c.warps_m,
+                   &c.warps_n, &c.stages, &c.align_a, &c.align_b, &c.vec_c, &used);
+  if (got != 17) return -1;
+  if (strcmp(recipe, "sm80") == 0) c.recipe = PTX_RECIPE_SM80;
+  else if (strcmp(recipe, "sm90") == 0) c.recipe = PTX_RECIPE_SM90;
+  else return -1;
+  /* Optional fields, in format order; the canonical comparison below rejects any other. */
+  const char *rest = text + used;
+  int more = 0;
+  if (sscanf(rest, " split=%d%n", &c.split_k, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
+  if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;
   if (sscanf(arch, "sm_%d%n", &c.sm, &arch_len) != 1) return -1;
@@ -57,13 +70,11 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   c.arch_suffix = suffix;
   if (elem_from_name(ab, &c.ab) || elem_from_name(cc, &c.c)) return -1;
   if ((opa != 'N' && opa != 'T') || (opb != 'N' && opb != 'T')) return -1;
-  if (vec != 1 && vec != 2) return -1;
-  c.recipe = PTX_RECIPE_SM80;
+  if (c.vec_c != 1 && c.vec_c != 2 && c.vec_c != 4 && c.vec_c != 8) return -1;
   c.op_a_t = opa == 'T';
   c.op_b_t = opb == 'T';
   c.n = n;
   c.k = k;
-  c.vec_c = vec == 2;
   /* Only the canonical spelling is accepted ("sm_090a", "n=+5" are not), so one config has
    * exactly one text and one cache key. */
   char canon[256];
@@ -73,14 +84,43 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
 }
 
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *c) {
-  return c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
+  int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
+  if (c->recipe != PTX_RECIPE_SM90) return ring;
+  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + 2 * c->stages * 8;
 }
 
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
+/* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
+static const char *check_sm90(const tcj_kernel_cfg *c) {
+  if (c->sm != 90 || c->arch_suffix != 'a') return "the sm90 recipe needs sm_90a (wgmma)";
+  if (c->ab != PTX_E_F16 && c->ab != PTX_E_BF16) return "the sm90 recipe takes f16 or bf16 operands";
+  if (c->c != PTX_E_F16 && c->c != PTX_E_BF16 && c->c != PTX_E_F32) return "16-bit operands need c f16, bf16 or f32";
+  if (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range (sm90 needs k >= 1)";
+  if (c->bk != 64) return "sm90 K tiles are 64 elements (one 128-byte swizzle line)";
+  if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
+  int rows = c->bm / c->warps_m;
+  if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
+  if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
+  if (rows / 64 * c->bn / 2 > 128) return "accumulators exceed 128 registers per thread";
+  if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
+  if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
+  int ces = ptx_elem_size(c->c);
+  if ((c->vec_c != 1 && c->vec_c != 2 && c->vec_c != 4 && c->vec_c != 8) || c->vec_c * ces > 16 ||
+      c->n % c->vec_c)
+    return "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n";
+  if (c->split_k) return "the sm90 recipe does not split K";
+  if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
+  if (c->cluster_m && c->bn % 128) return "a 2-CTA cluster splits B in halves of whole 64-column boxes";
+  return NULL;
+}
+
 const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   int es = ptx_elem_size(c->ab);
+  if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";
+  if (c->cluster_m) return "the sm80 recipe has no clusters";
+  if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
   switch (c->ab) {
   case PTX_E_F16: case PTX_E_BF16:

@@ -73,7 +73,7 @@ static void key_of(const tcj_kernel_cfg *cfg, const char *arch, const char *comp
   X(stages, c->stages += 1)                                  \
   X(align_a, c->align_a = c->align_a == 16 ? 8 : 16)         \
   X(align_b, c->align_b = c->align_b == 16 ? 8 : 16)         \
-  X(vec_c, c->vec_c = !c->vec_c)                             \
+  X(vec_c, c->vec_c = 3 - c->vec_c)                             \
   X(split_k, c->split_k = c->split_k ? 0 : 2)                \
   X(sm, c->sm = c->sm == 80 ? 86 : 80)                       \
   X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')

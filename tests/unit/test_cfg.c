@@ -32,7 +32,7 @@ static tcj_kernel_cfg base_cfg(void) {
   c.stages = 4;
   c.align_a = 16;
   c.align_b = 16;
-  c.vec_c = 1;
+  c.vec_c = 2;
   return c;
 }
 
@@ -69,7 +69,7 @@ static void canonical_text_names_every_field(void **state) {
   assert_int_equal(n, (int)strlen(want));
   c.sm = 90;
   c.arch_suffix = 'a';
-  c.vec_c = 0;
+  c.vec_c = 1;
   assert_true(tcj_cfg_format(&c, buf, sizeof buf) > 0);
   assert_non_null(strstr(buf, " arch=sm_90a "));
   assert_non_null(strstr(buf, " align=16,16,1"));
@@ -121,7 +121,7 @@ static void format_then_parse_round_trips_over_a_grid(void **state) {
                     c.stages = stages;
                     c.align_a = aligns[al];
                     c.align_b = aligns[bl];
-                    c.vec_c = vec;
+                    c.vec_c = vec + 1;
                     c.split_k = (int)(count % 3) * 3; /* 0 (unsplit), 3, 6 */
                     int n = tcj_cfg_format(&c, buf, sizeof buf);
                     assert_true(n > 0);
@@ -166,7 +166,7 @@ static void good_text_parses(void **state) {
   assert_int_equal(p.stages, 3);
   assert_int_equal(p.align_a, 4);
   assert_int_equal(p.align_b, 16);
-  assert_int_equal(p.vec_c, 0);
+  assert_int_equal(p.vec_c, 1);
 }
 
 static void every_truncation_is_rejected(void **state) {
@@ -213,7 +213,7 @@ static void bad_names_and_letters_are_rejected(void **state) {
   expect_rejected_edit("arch=sm_90a", "arch=sm_90b");
   expect_rejected_edit("arch=sm_90a", "arch=sm90a");
   expect_rejected_edit("arch=sm_90a", "arch=compute_90a");
-  expect_rejected_edit("recipe=sm80", "recipe=sm90");
+  expect_rejected_edit("recipe=sm80", "recipe=sm70");
   expect_rejected_edit("align=4,16,1", "align=4,16,3");
   expect_rejected_edit("align=4,16,1", "align=4,16");
   expect_rejected_edit("tile=64x64x32", "tile=64x64");
@@ -287,7 +287,7 @@ static void stages_1(tcj_kernel_cfg *c) { c->stages = 1; }
 static void stages_0(tcj_kernel_cfg *c) { c->stages = 0; }
 static void stages_9(tcj_kernel_cfg *c) { c->stages = 9; }
 static void sm_75(tcj_kernel_cfg *c) { c->sm = 75; }
-static void recipe_1(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)1; }
+static void recipe_1(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)7; }
 static void warps_3(tcj_kernel_cfg *c) { c->warps_m = 3; }
 static void warps_16(tcj_kernel_cfg *c) { c->warps_m = 4; c->warps_n = 4; c->bm = 256; }
 static void warp_tile_8(tcj_kernel_cfg *c) { c->bm = 32; c->warps_m = 4; c->warps_n = 2; }

@@ -142,7 +142,7 @@ static tcj_kernel_cfg make_cfg(int t, int op, int g, int a, int e) {
   c.warps_m = tiles[g].wm;
   c.warps_n = tiles[g].wn;
   c.align_a = c.align_b = aligns[a];
-  c.vec_c = c.n % 2 == 0;
+  c.vec_c = c.n % 2 == 0 ? 2 : 1;
   /* Deepest pipeline (of 4, 3) that fits the smallest opt-in among the target archs. */
   c.stages = (t + op + g) % 2 ? 3 : 4;
   while (c.stages > 3 && tcj_cfg_smem_bytes(&c) > SM89_SMEM_OPTIN) c.stages--;

@@ -1,0 +1,13 @@
+/* The recipes behind ptx_gen_gemm, one per file. Private to ptxgen/: callers use ptxgen.h,
+ * which dispatches on cfg->recipe after tcj_cfg_check has accepted the config. */
+#ifndef TCJ_PTX_RECIPES_H
+#define TCJ_PTX_RECIPES_H
+
+#include <stddef.h>
+
+#include "kernel_cfg.h"
+
+int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
+int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,46 @@
+/* Host-side facts of the sm90 kernel ABI (ptxgen.h): the tensor maps the kernel expects and the
+ * persistent grid. Kept apart from the generator so the engine and the tests can use them
+ * without generating PTX; gemm_sm90.c issues its TMA copies with exactly these boxes. */
+#include "ptxgen.h"
+
+#include "ptx_layout.h"
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *out) {
+  int es = ptx_elem_size(c->ab);
+  /* K-major: A with op N (m x k), B with op T (n x k). Otherwise the operand is MN-major. */
+  int k_major = is_b ? c->op_b_t : !c->op_a_t;
+  int64_t mn = is_b ? c->n : m;
+  int mn_tile = is_b ? c->bn : c->bm;
+  if (is_b && c->cluster_m == 2 && k_major) mn_tile /= 2; /* each CTA of a pair loads half of B */
+  out->elem = c->ab;
+  out->dims[0] = (uint64_t)(k_major ? c->k : mn);
+  out->dims[1] = (uint64_t)(k_major ? mn : c->k);
+  out->stride_bytes = (uint64_t)ld * (uint64_t)es;
+  /* One box row is one 128-byte swizzle line: 64 K elements (K-major) or 64 MN elements. */
+  out->box[0] = (uint32_t)(PTX_SWIZZLE_LINE / es);
+  out->box[1] = (uint32_t)(k_major ? mn_tile : c->bk);
+  /* cuTensorMapEncodeTiled: dims in [1, 2^32], strides multiples of 16 below 2^40, and the
+   * stride at least one row of dims[0]. */
+  if (mn < 1 || c->k < 1 || out->dims[0] > (1ull << 32) || out->dims[1] > (1ull << 32)) return -1;
+  if (out->stride_bytes % 16 || out->stride_bytes >= (1ull << 40) ||
+      out->stride_bytes < out->dims[0] * (uint64_t)es)
+    return -1;
+  return 0;
+}
+
+int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
+  return ceil_div(m, c->bm) * ceil_div(c->n, c->bn);
+}
+
+int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int sm_count) {
+  int cluster = c->cluster_m == 2 ? 2 : 1;
+  /* Work units: single tiles, or pairs of tiles along M for clusters. */
+  int64_t units = ceil_div(ceil_div(m, c->bm), cluster) * ceil_div(c->n, c->bn);
+  int64_t slots = sm_count / cluster;
+  if (slots < 1) slots = 1;
+  int64_t grid = units < slots ? units : slots;
+  if (grid < 1) grid = 1;
+  return grid * cluster;
+}
