@@ -1,4 +1,4 @@
-/* Layout algebra of the sm80 recipe; see ptx_layout.h. All three mma shapes the recipe uses
+/* Layout algebra of the recipes; see ptx_layout.h. All three mma shapes the recipe uses
  * consume 32 bytes of K per instruction, so their fragment maps are one formula in bytes. */
 #include "ptx_layout.h"
 
@@ -45,4 +45,24 @@ ptx_lane_addr ptx_ldmatrix_lane(int is_b, int k_major, int lane) {
     a.k = 8 * k_hi + r;
   }
   return a;
+}
+
+uint64_t ptx_wgmma_desc(unsigned smem_addr, unsigned lbo_bytes, unsigned sbo_bytes, int swizzle) {
+  return (uint64_t)((smem_addr >> 4) & 0x3FFF) | (uint64_t)((lbo_bytes >> 4) & 0x3FFF) << 16 |
+         (uint64_t)((sbo_bytes >> 4) & 0x3FFF) << 32 | (uint64_t)(swizzle & 3) << 62;
+}
+
+unsigned ptx_sm90_desc_offset(int k_major, int mn64_block, int k16_step, int box_bytes) {
+  /* K-major: 64 rows of 128 bytes per block, k16 = 32 bytes along the line. MN-major: one box
+   * per 64 MN, k16 = 16 K rows of 128 bytes. */
+  return k_major ? (unsigned)(mn64_block * 64 * PTX_SWIZZLE_LINE + k16_step * 32)
+                 : (unsigned)(mn64_block * box_bytes + k16_step * 16 * PTX_SWIZZLE_LINE);
+}
+
+unsigned ptx_sm90_desc_lbo(int k_major, int box_bytes) { return k_major ? 16u : (unsigned)box_bytes; }
+
+ptx_coord ptx_wgmma_d_coord(int tid, int reg) {
+  int warp = tid >> 5, lane = tid & 31;
+  ptx_coord c = {16 * warp + (lane >> 2) + 8 * ((reg >> 1) & 1), 8 * (reg >> 2) + 2 * (lane & 3) + (reg & 1)};
+  return c;
 }

@@ -5,6 +5,8 @@
 #ifndef TCJ_PTX_LAYOUT_H
 #define TCJ_PTX_LAYOUT_H
 
+#include <stdint.h>
+
 #include "kernel_cfg.h"
 
 /* Hardware facts. */
@@ -43,5 +45,27 @@ unsigned ptx_swizzled_offset(unsigned row, unsigned byte_col, unsigned rows, uns
  * the B ordering (two n8 fragments, each b0 then b1) instead of A's (a0..a3). */
 typedef struct ptx_lane_addr { int mn, k; } ptx_lane_addr;
 ptx_lane_addr ptx_ldmatrix_lane(int is_b, int k_major, int lane);
+
+/* ---- sm90 (wgmma), PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-Accumulate" ---- */
+
+/* Shared-memory matrix descriptor of wgmma: start address, leading and stride dimension byte
+ * offsets (all >> 4, 14 bits each, at bits 0, 16 and 32), base offset 0 (tiles are 1024-byte
+ * aligned) and the swizzle mode at bits 62-63 (1 = 128-byte). */
+enum { PTX_WGMMA_SWIZZLE_NONE = 0, PTX_WGMMA_SWIZZLE_128B = 1, PTX_WGMMA_SWIZZLE_64B = 2, PTX_WGMMA_SWIZZLE_32B = 3 };
+uint64_t ptx_wgmma_desc(unsigned smem_addr, unsigned lbo_bytes, unsigned sbo_bytes, int swizzle);
+
+/* The tcj sm90 tiles use the 128-byte swizzle with 64-element (128-byte) lines:
+ *  - K-major operand: row r (an M or N index) is line r; 8-line groups 1024 bytes apart (SBO);
+ *    LBO unused (the k16 step stays inside one line); a k16 step advances the address 32 bytes.
+ *  - MN-major operand: K row r is line r of a 64-wide MN box; boxes (64 MN each) are
+ *    box_bytes apart (LBO); 8-K-row groups 1024 apart (SBO); a k16 step advances 2048 bytes.
+ * Offsets from the operand tile's start for (mn block of 64 rows, k16 step). */
+unsigned ptx_sm90_desc_offset(int k_major, int mn64_block, int k16_step, int box_bytes);
+unsigned ptx_sm90_desc_lbo(int k_major, int box_bytes);
+#define PTX_SM90_SBO 1024
+
+/* wgmma m64nNk16 accumulator D (fp32): (row, col) of register reg (0 .. N/2 - 1) of thread
+ * tid (0..127) of the warpgroup. */
+ptx_coord ptx_wgmma_d_coord(int tid, int reg);
 
 #endif
