@@ -1,8 +1,647 @@
-/* placeholder while the sm90 generator is written */
+/* The sm90 recipe (sm_90a): TMA loads into a ring of 128-byte-swizzled shared-memory stages,
+ * wgmma.mma_async from shared-memory descriptors, warp specialisation and a persistent grid.
+ *
+ * One CTA per SM walks the problem's tiles (grouped raster, for L2 reuse) with stride gridDim.
+ * Warpgroup 0 is the producer: after setmaxnreg.dec, one thread waits for a free stage (empty
+ * mbarrier), announces the stage's bytes on its full mbarrier and issues the TMA copies of the
+ * A and B tiles. Warpgroups 1..W are consumers (setmaxnreg.inc): each owns bm / W rows of the
+ * tile, waits for full stages, issues 4 k16 wgmmas per stage, keeps one wgmma group in flight
+ * and frees the stage of the previous group. After the last K stage a consumer stages its
+ * accumulators through shared memory (64 rows x 32 fp32 columns at a time) and writes C with
+ * vector stores, alpha/beta applied in fp32, while the producer already loads the next tile.
+ *
+ * With cluster_m == 2 the two CTAs of a cluster run the tiles (2i, j) and (2i + 1, j): each
+ * loads its own A and half of B, multicast into both CTAs; a stage is free when the consumers
+ * of both CTAs have released it.
+ *
+ * Edges need no code: TMA zero-fills loads outside the tensor (K tails included) and the
+ * epilogue predicates rows against m and columns against n. Layout facts (descriptors, the D
+ * fragment map) come from ptx_layout.c; tensor-map boxes from sm90_abi.c. */
 #include <stdio.h>
+#include <string.h>
+
+#include "ptx_builder.h"
+#include "ptx_layout.h"
+#include "ptx_ops.h"
+#include "ptxgen.h"
 #include "recipes.h"
+
+enum {
+  WARPGROUP = 128,
+  K16_STEPS = 4,        /* k16 wgmmas per 64-element K stage */
+  MAX_MSUB = 2,         /* 64-row wgmma blocks per consumer */
+  MAX_ACC = 128,        /* fp32 accumulators per thread per block (n256) */
+  GROUP_M = 8,          /* raster: GROUP_M tile rows (or cluster pairs) walk N together */
+  PRODUCER_REGS = 40,   /* setmaxnreg budgets: 128 * 40 + 256 * 232 <= 65536 */
+  CONSUMER_REGS = 232,
+  BOX_BYTES = 64 * PTX_SWIZZLE_LINE, /* one MN-major box: 64 K rows x 128 bytes */
+};
+
+typedef struct sm90 {
+  ptx_builder *b;
+  const tcj_kernel_cfg *cfg;
+  int consumers, rows, msub, cluster;
+  int a_bytes, b_bytes, stage_bytes, kt, tiles_n;
+  int a_kmajor, b_kmajor;
+  ptx_reg tid, m, tmap_a, tmap_b, ring, epi, full, empty;
+  ptx_reg units, unit0, unit_step, rank;
+  ptx_reg acc[MAX_MSUB][MAX_ACC];
+} sm90;
+
+static ptx_reg r32(sm90 *k) { return ptx_new(k->b, PTX_B32); }
+static ptx_reg r64(sm90 *k) { return ptx_new(k->b, PTX_B64); }
+static ptx_reg pred(sm90 *k) { return ptx_new(k->b, PTX_PRED); }
+
+/* ---- framing ---- */
+
+static void emit_entry(sm90 *k) {
+  ptx_builder *b = k->b;
+  ptx_entry_begin(b, PTX_SM90_ENTRY);
+  ptx_entry_param(b, "p_tmap_a", ".align 64 .b8");
+  ptx_text(b, "[128]");
+  ptx_entry_param(b, "p_tmap_b", ".align 64 .b8");
+  ptx_text(b, "[128]");
+  ptx_entry_param(b, "p_c", ".u64");
+  ptx_entry_param(b, "p_m", ".u32");
+  ptx_entry_param(b, "p_ldc", ".u64");
+  ptx_entry_param(b, "p_alpha", ".f32");
+  ptx_entry_param(b, "p_beta", ".f32");
+  char extra[96];
+  /* One consumer: 256 threads could start with up to 255 registers, above what setmaxnreg.inc
+   * asks for; capping the entry count keeps the .inc an increase. */
+  int n = snprintf(extra, sizeof extra, "%s", k->consumers == 1 ? ".maxnreg 128\n" : "");
+  if (k->cluster > 1) snprintf(extra + n, sizeof extra - (size_t)n, ".reqnctapercluster %d, 1, 1\n", k->cluster);
+  ptx_entry_body_directives(b, tcj_cfg_threads(k->cfg), extra);
+}
+
+/* Shared memory: aligned base, the stage ring, the consumers' staging, then the barriers. */
+static void emit_smem_layout(sm90 *k) {
+  ptx_builder *b = k->b;
+  k->ring = r32(k);
+  ptx_ins(b, "mov.u32 %R, tcj_smem", k->ring);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->ring, k->ring, TCJ_SM90_ALIGN - 1);
+  ptx_ins(b, "and.b32 %R, %R, %u", k->ring, k->ring, ~(unsigned)(TCJ_SM90_ALIGN - 1));
+  k->epi = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->epi, k->ring, k->cfg->stages * k->stage_bytes);
+  k->full = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->epi, k->consumers * TCJ_SM90_EPI_BYTES);
+  k->empty = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->empty, k->full, 8 * k->cfg->stages);
+}
+
+/* Thread 0 initialises the barriers; everyone (both CTAs of a cluster) waits for that. */
+static void emit_barrier_init(sm90 *k) {
+  ptx_builder *b = k->b;
+  ptx_reg p0 = pred(k);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", p0, k->tid);
+  /* A stage is free again when every consumer warp of every CTA that reads it has arrived. */
+  int empty_count = k->consumers * 4 * k->cluster;
+  for (int s = 0; s < k->cfg->stages; s++) {
+    ptx_ins_if(b, p0, 0, "mbarrier.init.shared::cta.b64 [%R+%d], 1", k->full, 8 * s);
+    ptx_ins_if(b, p0, 0, "mbarrier.init.shared::cta.b64 [%R+%d], %d", k->empty, 8 * s, empty_count);
+  }
+  ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_a);
+  ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_b);
+  /* Make the initialised barriers visible to the TMA unit and to the other CTA. */
+  ptx_ins(b, "fence.mbarrier_init.release.cluster");
+  ptx_ins(b, "fence.proxy.async.shared::cta");
+  if (k->cluster > 1) {
+    ptx_ins(b, "barrier.cluster.arrive.release.aligned");
+    ptx_ins(b, "barrier.cluster.wait.acquire.aligned");
+  } else {
+    ptx_ins(b, "bar.sync 0");
+  }
+}
+
+/* Work units and this CTA's share: units are tiles, or pairs of tiles along M per cluster. */
+static void emit_schedule_setup(sm90 *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_reg tiles_m = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm * k->cluster - 1);
+  ptx_ins(b, "div.u32 %R, %R, %d", tiles_m, tiles_m, c->bm * k->cluster);
+  k->units = r32(k);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->units, tiles_m, k->tiles_n);
+  k->unit0 = r32(k);
+  k->unit_step = r32(k);
+  if (k->cluster > 1) {
+    ptx_ins(b, "mov.u32 %R, %%clusterid.x", k->unit0);
+    ptx_ins(b, "mov.u32 %R, %%nclusterid.x", k->unit_step);
+    k->rank = r32(k);
+    ptx_ins(b, "mov.u32 %R, %%cluster_ctarank", k->rank);
+  } else {
+    ptx_ins(b, "mov.u32 %R, %%ctaid.x", k->unit0);
+    ptx_ins(b, "mov.u32 %R, %%nctaid.x", k->unit_step);
+  }
+}
+
+/* unit -> (m0, n0), grouped raster: GROUP_M unit rows sweep N together so their A rows and the
+ * B columns they share stay in L2. */
+static void emit_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_reg urows = r32(k), g = r32(k), first = r32(k), gsize = r32(k), r = r32(k), tm = r32(k), tn = r32(k);
+  int width = GROUP_M * k->tiles_n;
+  ptx_ins(b, "div.u32 %R, %R, %d", urows, k->units, k->tiles_n);
+  ptx_ins(b, "div.u32 %R, %R, %d", g, unit, width);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", first, g, GROUP_M);
+  ptx_ins(b, "sub.u32 %R, %R, %R", gsize, urows, first);
+  ptx_ins(b, "min.u32 %R, %R, %d", gsize, gsize, GROUP_M);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", r, g, width);
+  ptx_ins(b, "sub.u32 %R, %R, %R", r, unit, r);
+  ptx_ins(b, "rem.u32 %R, %R, %R", tm, r, gsize);
+  ptx_ins(b, "add.u32 %R, %R, %R", tm, tm, first);
+  ptx_ins(b, "div.u32 %R, %R, %R", tn, r, gsize);
+  if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, tm, c->bm);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, c->bn);
+}
+
+/* Spins on an mbarrier phase. */
+static void emit_wait(sm90 *k, ptx_reg bar_base, ptx_reg stage_off, ptx_reg parity) {
+  ptx_builder *b = k->b;
+  ptx_reg addr = r32(k), done = pred(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", addr, bar_base, stage_off);
+  int again = ptx_new_label(b);
+  ptx_label(b, again);
+  ptx_ins(b, "mbarrier.try_wait.parity.shared::cta.b64 %R, [%R], %R", done, addr, parity);
+  ptx_ins_if(b, done, 1, "bra.uni $L%d", again);
+}
+
+/* stage = (stage + 1) % stages, flipping the phase parity at the wrap. */
+static void emit_advance(sm90 *k, ptx_reg stage, ptx_reg phase) {
+  ptx_builder *b = k->b;
+  ptx_reg wrap = pred(k);
+  ptx_ins(b, "add.u32 %R, %R, 1", stage, stage);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %d", wrap, stage, k->cfg->stages);
+  ptx_ins_if(b, wrap, 0, "mov.u32 %R, 0", stage);
+  ptx_ins_if(b, wrap, 0, "xor.b32 %R, %R, 1", phase, phase);
+}
+
+/* ---- producer ---- */
+
+static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_reg c0, int c0_imm,
+                          ptx_reg c1, int c1_imm, ptx_reg bar, ptx_reg mask) {
+  ptx_builder *b = k->b;
+  ptx_reg x = r32(k), y = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", x, c0, c0_imm);
+  ptx_ins(b, "add.u32 %R, %R, %d", y, c1, c1_imm);
+  if (mask.id)
+    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+               "[%R+%d], [%R, {%R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, bar, mask);
+  else
+    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+               "[%R+%d], [%R, {%R, %R}], [%R]", dst, dst_imm, tmap, x, y, bar);
+}
+
+static void emit_producer(sm90 *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_ins(b, "setmaxnreg.dec.sync.aligned.u32 %d", PRODUCER_REGS);
+  int done = ptx_new_label(b), tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b);
+  ptx_reg not_leader = pred(k);
+  ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_leader, k->tid);
+  ptx_ins_if(b, not_leader, 0, "bra.uni $L%d", done);
+
+  ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), soff = r32(k), kcoord = r32(k);
+  ptx_reg m0 = r32(k), n0 = r32(k), sbase = r32(k), full = r32(k), empty_parity = r32(k), kb = r32(k);
+  ptx_reg mask = {0};
+  ptx_ins(b, "mov.u32 %R, 0", stage);
+  ptx_ins(b, "mov.u32 %R, 0", phase);
+  ptx_ins(b, "mov.u32 %R, %R", unit, k->unit0);
+  if (k->cluster > 1) {
+    mask = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b16 %R, %d", mask, (1 << k->cluster) - 1);
+  }
+  ptx_reg end = pred(k), more = pred(k);
+  ptx_label(b, tile_loop);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
+  ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
+  emit_tile_origin(k, unit, m0, n0);
+  ptx_ins(b, "mov.u32 %R, 0", kb);
+  ptx_label(b, k_loop);
+  ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
+  ptx_ins(b, "xor.b32 %R, %R, 1", empty_parity, phase);
+  emit_wait(k, k->empty, soff, empty_parity);
+  ptx_ins(b, "add.u32 %R, %R, %R", full, k->full, soff);
+  /* Every CTA receives whole A and B tiles (half of B from the other CTA of a cluster). */
+  ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
+  ptx_ins(b, "shl.b32 %R, %R, 6", kcoord, kb);
+  ptx_reg none = {0};
+  /* A: K-major boxes are 64 K x bm rows; MN-major ones 64 M x 64 K, bm / 64 of them. */
+  if (k->a_kmajor) {
+    emit_tma_load(k, k->tmap_a, sbase, 0, kcoord, 0, m0, 0, full, none);
+  } else {
+    for (int j = 0; j < c->bm / 64; j++) emit_tma_load(k, k->tmap_a, sbase, j * BOX_BYTES, m0, 64 * j, kcoord, 0, full, none);
+  }
+  /* B: the same shapes; in a cluster each CTA loads half (by rank) for both. */
+  int parts = k->cluster, half_rows = c->bn / parts;
+  if (k->b_kmajor) {
+    if (parts > 1) {
+      ptx_reg dst = r32(k), row = r32(k);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, half_rows * PTX_SWIZZLE_LINE, sbase);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, k->rank, half_rows, n0);
+      emit_tma_load(k, k->tmap_b, dst, k->a_bytes, kcoord, 0, row, 0, full, mask);
+    } else {
+      emit_tma_load(k, k->tmap_b, sbase, k->a_bytes, kcoord, 0, n0, 0, full, none);
+    }
+  } else {
+    int boxes = c->bn / 64 / parts;
+    ptx_reg dst = sbase, col = n0;
+    if (parts > 1) {
+      dst = r32(k);
+      col = r32(k);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, boxes * BOX_BYTES, sbase);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", col, k->rank, boxes * 64, n0);
+    }
+    for (int j = 0; j < boxes; j++)
+      emit_tma_load(k, k->tmap_b, dst, k->a_bytes + j * BOX_BYTES, col, 64 * j, kcoord, 0, full, mask);
+  }
+  emit_advance(k, stage, phase);
+  ptx_ins(b, "add.u32 %R, %R, 1", kb, kb);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
+  ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
+  ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
+  ptx_ins(b, "bra.uni $L%d", tile_loop);
+  ptx_label(b, done);
+}
+
+/* ---- consumers ---- */
+
+/* Descriptor of stage 0 of an operand tile at smem address base (+ offset already folded). */
+static ptx_reg emit_desc_base(sm90 *k, ptx_reg addr, int k_major) {
+  ptx_builder *b = k->b;
+  uint64_t fixed = ptx_wgmma_desc(0, ptx_sm90_desc_lbo(k_major, BOX_BYTES), PTX_SM90_SBO, PTX_WGMMA_SWIZZLE_128B);
+  ptx_reg lo = r32(k), hi = r32(k), d = r64(k);
+  ptx_ins(b, "shr.u32 %R, %R, 4", lo, addr);
+  ptx_ins(b, "and.b32 %R, %R, %u", lo, lo, 0x3FFFu);
+  ptx_ins(b, "or.b32 %R, %R, %u", lo, lo, (unsigned)(fixed & 0xFFFFFFFFu));
+  ptx_ins(b, "mov.b32 %R, %u", hi, (unsigned)(fixed >> 32));
+  ptx_ins(b, "mov.b64 %R, {%R, %R}", d, lo, hi);
+  return d;
+}
+
+/* One wgmma m64nBNk16: acc[j] (+)= A block j x B, descriptors given. */
+static void emit_wgmma(sm90 *k, int j, ptx_reg da, ptx_reg db, ptx_reg scale_d) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  const char *t = c->ab == PTX_E_BF16 ? "bf16" : "f16";
+  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", c->bn, t, t);
+  for (int i = 0; i < c->bn / 2; i++) ptx_text(b, i ? ", %R" : "%R", k->acc[j][i]);
+  /* Transpose flags: 0 = K-major, 1 = MN-major (16-bit operands only). */
+  ptx_text(b, "}, %R, %R, %R, 1, 1, %d, %d;\n", da, db, scale_d, !k->a_kmajor, !k->b_kmajor);
+}
+
+static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
+  ptx_builder *b = k->b;
+  ptx_reg addr = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", addr, stage, k->empty);
+  if (k->cluster > 1) {
+    for (int r = 0; r < k->cluster; r++) {
+      ptx_reg remote = r32(k);
+      ptx_ins(b, "mapa.shared::cluster.u32 %R, %R, %d", remote, addr, r);
+      ptx_ins_if(b, guard, 0, "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%R]", remote);
+    }
+  } else {
+    ptx_ins_if(b, guard, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", addr);
+  }
+}
+
+typedef struct epi_ctx {
+  ptx_reg stage_wr;   /* staging address of this thread's fragment (row l/4 of warp w) */
+  ptx_reg stage_rd;   /* staging address this thread reads in the store phase */
+  ptx_reg c_base;     /* u64: the C pointer */
+  ptx_reg rd_row;     /* tile row of this thread's first read (consumer rows included) */
+  ptx_reg rd_col;     /* tile column of this thread's reads in a chunk */
+  ptx_reg ldc_bytes, alpha, beta, has_beta, bar_id;
+  int vec, per_row, row_step, iters;
+} epi_ctx;
+
+static void emit_c_load(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, ptx_reg *out) {
+  ptx_builder *b = k->b;
+  int ces = ptx_elem_size(k->cfg->c), v = e->vec;
+  for (int i = 0; i < v; i++) out[i] = ptx_new(b, PTX_F32);
+  if (ces == 4) {
+    for (int h = 0; h < v; h += 4) {
+      int w = v - h < 4 ? v - h : 4;
+      if (w == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.f32 {%R, %R, %R, %R}, [%R+%d]", out[h], out[h + 1], out[h + 2], out[h + 3], addr, 4 * h);
+      else if (w == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.f32 {%R, %R}, [%R+%d]", out[h], out[h + 1], addr, 4 * h);
+      else ptx_ins_if(b, guard, 0, "ld.global.f32 %R, [%R+%d]", out[h], addr, 4 * h);
+    }
+    return;
+  }
+  const char *t = k->cfg->c == PTX_E_BF16 ? "bf16" : "f16";
+  if (v == 1) {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b16 %R, 0", h);
+    ptx_ins_if(b, guard, 0, "ld.global.b16 %R, [%R]", h, addr);
+    ptx_ins(b, "cvt.f32.%s %R, %R", t, out[0], h);
+    return;
+  }
+  ptx_reg w[4];
+  int words = v / 2;
+  for (int i = 0; i < words; i++) {
+    w[i] = r32(k);
+    ptx_ins(b, "mov.b32 %R, 0", w[i]);
+  }
+  if (words == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.b32 {%R, %R, %R, %R}, [%R]", w[0], w[1], w[2], w[3], addr);
+  else if (words == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.b32 {%R, %R}, [%R]", w[0], w[1], addr);
+  else ptx_ins_if(b, guard, 0, "ld.global.b32 %R, [%R]", w[0], addr);
+  for (int i = 0; i < words; i++) {
+    ptx_reg lo = ptx_new(b, PTX_B16), hi = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b32 {%R, %R}, %R", lo, hi, w[i]);
+    ptx_ins(b, "cvt.f32.%s %R, %R", t, out[2 * i], lo);
+    ptx_ins(b, "cvt.f32.%s %R, %R", t, out[2 * i + 1], hi);
+  }
+}
+
+static void emit_c_store(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, const ptx_reg *v) {
+  ptx_builder *b = k->b;
+  int ces = ptx_elem_size(k->cfg->c), n = e->vec;
+  if (ces == 4) {
+    for (int h = 0; h < n; h += 4) {
+      int w = n - h < 4 ? n - h : 4;
+      if (w == 4) ptx_ins_if(b, guard, 0, "st.global.v4.f32 [%R+%d], {%R, %R, %R, %R}", addr, 4 * h, v[h], v[h + 1], v[h + 2], v[h + 3]);
+      else if (w == 2) ptx_ins_if(b, guard, 0, "st.global.v2.f32 [%R+%d], {%R, %R}", addr, 4 * h, v[h], v[h + 1]);
+      else ptx_ins_if(b, guard, 0, "st.global.f32 [%R+%d], %R", addr, 4 * h, v[h]);
+    }
+    return;
+  }
+  const char *t = k->cfg->c == PTX_E_BF16 ? "bf16" : "f16";
+  if (n == 1) {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_ins(b, "cvt.rn.%s.f32 %R, %R", t, h, v[0]);
+    ptx_ins_if(b, guard, 0, "st.global.b16 [%R], %R", addr, h);
+    return;
+  }
+  ptx_reg w[4];
+  int words = n / 2;
+  for (int i = 0; i < words; i++) {
+    w[i] = r32(k);
+    /* cvt.rn.bf16x2.f32 d, hi, lo: the first source goes to the upper half. */
+    ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", t, w[i], v[2 * i + 1], v[2 * i]);
+  }
+  if (words == 4) ptx_ins_if(b, guard, 0, "st.global.v4.b32 [%R], {%R, %R, %R, %R}", addr, w[0], w[1], w[2], w[3]);
+  else if (words == 2) ptx_ins_if(b, guard, 0, "st.global.v2.b32 [%R], {%R, %R}", addr, w[0], w[1]);
+  else ptx_ins_if(b, guard, 0, "st.global.b32 [%R], %R", addr, w[0]);
+}
+
+/* Epilogue of one tile for this consumer: for each 64-row block j and 32-column chunk, the
+ * fragments go to the staging buffer, then each thread stores whole vectors of C. */
+static void emit_epilogue(sm90 *k, const epi_ctx *e, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  int ces = ptx_elem_size(c->c);
+  /* This thread's first read in the tile: global row m0 + rd_row, column n0 + rd_col. rowl and
+   * coll count the rows and columns left in C from there (negative past the edge). */
+  ptx_reg cptr = r64(k), rowl = r32(k), coll = r32(k), t32 = r32(k), t64 = r64(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", t32, m0, e->rd_row);
+  ptx_ins(b, "sub.s32 %R, %R, %R", rowl, k->m, t32);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", t64, t32);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %R", cptr, t64, e->ldc_bytes);
+  ptx_ins(b, "add.u32 %R, %R, %R", t32, n0, e->rd_col);
+  ptx_ins(b, "mov.u32 %R, %d", coll, (int)c->n);
+  ptx_ins(b, "sub.s32 %R, %R, %R", coll, coll, t32);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, t32, ces);
+  ptx_ins(b, "add.s64 %R, %R, %R", cptr, cptr, t64);
+  ptx_ins(b, "add.s64 %R, %R, %R", cptr, cptr, e->c_base);
+  ptx_reg row_step = r64(k);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", row_step, e->ldc_bytes, e->row_step);
+  ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
+  for (int j = 0; j < k->msub; j++) {
+    for (int ch = 0; ch < c->bn / TCJ_SM90_EPI_COLS; ch++) {
+      /* Write: the previous chunk's readers must be done with the buffer. */
+      ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
+      for (int nb = 0; nb < TCJ_SM90_EPI_COLS / 8; nb++) {
+        int i = 4 * (ch * TCJ_SM90_EPI_COLS / 8 + nb);
+        ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", e->stage_wr, nb * 32, k->acc[j][i], k->acc[j][i + 1]);
+        ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", e->stage_wr, nb * 32 + 8 * TCJ_SM90_EPI_PITCH,
+                k->acc[j][i + 2], k->acc[j][i + 3]);
+      }
+      ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
+      ptx_ins(b, "setp.gt.s32 %R, %R, %d", col_ok, coll, ch * TCJ_SM90_EPI_COLS);
+      /* Store phase: a runtime loop over this thread's rows of the chunk, so the compiler
+       * cannot hoist every row's loads at once while 128 accumulators are live. */
+      ptx_reg row = r32(k), srd = r32(k), addr = r64(k), it = r32(k);
+      ptx_ins(b, "mov.u32 %R, %d", row, 64 * j);
+      ptx_ins(b, "mov.u32 %R, %R", srd, e->stage_rd);
+      ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", addr, e->ldc_bytes, 64 * j, cptr);
+      ptx_ins(b, "add.s64 %R, %R, %d", addr, addr, ch * TCJ_SM90_EPI_COLS * ces);
+      ptx_ins(b, "mov.u32 %R, 0", it);
+      int again = ptx_new_label(b);
+      ptx_label(b, again);
+      ptx_ins(b, "setp.gt.s32 %R, %R, %R", row_ok, rowl, row);
+      ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
+      ptx_reg acc[8];
+      for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, PTX_F32);
+      for (int v = 0; v < e->vec; v += 4) {
+        int w = e->vec - v < 4 ? e->vec - v : 4;
+        if (w == 4) ptx_ins(b, "ld.shared.v4.f32 {%R, %R, %R, %R}, [%R+%d]", acc[v], acc[v + 1], acc[v + 2], acc[v + 3], srd, 4 * v);
+        else if (w == 2) ptx_ins(b, "ld.shared.v2.f32 {%R, %R}, [%R+%d]", acc[v], acc[v + 1], srd, 4 * v);
+        else ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", acc[v], srd, 4 * v);
+      }
+      ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok, e->has_beta);
+      ptx_reg old[8];
+      emit_c_load(k, e, addr, ld_ok, old);
+      ptx_reg out[8];
+      for (int v = 0; v < e->vec; v++) {
+        out[v] = ptx_new(b, PTX_F32);
+        ptx_ins(b, "mul.f32 %R, %R, %R", out[v], e->alpha, acc[v]);
+        ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", out[v], e->beta, old[v], out[v]);
+      }
+      emit_c_store(k, e, addr, ok, out);
+      ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
+      ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
+      ptx_ins(b, "add.s64 %R, %R, %R", addr, addr, row_step);
+      ptx_ins(b, "add.u32 %R, %R, 1", it, it);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, it, e->iters);
+      ptx_ins_if(b, more, 0, "bra.uni $L%d", again);
+    }
+  }
+}
+
+static void emit_consumer(sm90 *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_ins(b, "setmaxnreg.inc.sync.aligned.u32 %d", CONSUMER_REGS);
+  for (int j = 0; j < k->msub; j++)
+    for (int i = 0; i < c->bn / 2; i++) k->acc[j][i] = ptx_new(b, PTX_F32);
+
+  /* Consumer index, thread within the warpgroup, warp and lane. */
+  ptx_reg cw = r32(k), ct = r32(k), warp = r32(k), lane = r32(k);
+  ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+  ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+  ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
+  ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
+  ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
+
+  /* Descriptors of stage 0: this consumer's rows of A, all of B. */
+  ptx_reg a_addr = r32(k), b_addr = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", a_addr, cw, k->rows * PTX_SWIZZLE_LINE, k->ring);
+  ptx_ins(b, "add.u32 %R, %R, %d", b_addr, k->ring, k->a_bytes);
+  ptx_reg da0 = emit_desc_base(k, a_addr, k->a_kmajor), db0 = emit_desc_base(k, b_addr, k->b_kmajor);
+
+  /* Epilogue constants. */
+  epi_ctx e;
+  memset(&e, 0, sizeof e);
+  int ces = ptx_elem_size(c->c);
+  e.vec = c->vec_c;
+  e.per_row = TCJ_SM90_EPI_COLS / e.vec;   /* threads per staged row */
+  e.row_step = WARPGROUP / e.per_row;      /* rows the warpgroup covers per pass */
+  e.iters = TCJ_SM90_EPI_ROWS / e.row_step;
+  e.stage_wr = r32(k);
+  e.stage_rd = r32(k);
+  ptx_reg epi_base = r32(k), t = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", epi_base, cw, TCJ_SM90_EPI_BYTES, k->epi);
+  /* Fragment writes: row 16 * warp + lane / 4, column 2 * (lane % 4) (see ptx_wgmma_d_coord). */
+  ptx_ins(b, "shr.u32 %R, %R, 2", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", t, warp, t);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e.stage_wr, t, TCJ_SM90_EPI_PITCH, epi_base);
+  ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", e.stage_wr, t, e.stage_wr);
+  /* Reads: thread ct takes row ct / per_row, vector ct % per_row. */
+  ptx_reg rd_row = r32(k), rd_col = r32(k);
+  ptx_ins(b, "div.u32 %R, %R, %d", rd_row, ct, e.per_row);
+  ptx_ins(b, "rem.u32 %R, %R, %d", rd_col, ct, e.per_row);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", rd_col, rd_col, e.vec);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e.stage_rd, rd_row, TCJ_SM90_EPI_PITCH, epi_base);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", e.stage_rd, rd_col, e.stage_rd);
+  /* Row and column offsets of the first read within the tile (consumer rows included). */
+  e.rd_row = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e.rd_row, cw, k->rows, rd_row);
+  e.rd_col = rd_col;
+  e.c_base = r64(k);
+  ptx_ins(b, "ld.param.u64 %R, [p_c]", e.c_base);
+  e.ldc_bytes = r64(k);
+  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", e.ldc_bytes);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", e.ldc_bytes, e.ldc_bytes, ces);
+  e.alpha = ptx_new(b, PTX_F32);
+  e.beta = ptx_new(b, PTX_F32);
+  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", e.alpha);
+  ptx_ins(b, "ld.param.f32 %R, [p_beta]", e.beta);
+  e.has_beta = pred(k); /* beta == 0: C is never read (it may hold NaNs) */
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e.has_beta, e.beta);
+  e.bar_id = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, 1", e.bar_id, cw); /* named barrier 1 + consumer; 0 is the CTA's */
+
+  ptx_reg is_lane0 = pred(k), always = pred(k);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", is_lane0, lane);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, lane, lane);
+
+  int tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b), done = ptx_new_label(b);
+  ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), m0 = r32(k), n0 = r32(k), kb = r32(k);
+  ptx_reg soff = r32(k), prev = r32(k), end = pred(k), more = pred(k), not_first = pred(k), rel = pred(k);
+  ptx_reg stage_desc = r64(k);
+  ptx_ins(b, "mov.u32 %R, 0", stage);
+  ptx_ins(b, "mov.u32 %R, 0", phase);
+  ptx_ins(b, "mov.u32 %R, 0", prev);
+  ptx_ins(b, "mov.u32 %R, %R", unit, k->unit0);
+  ptx_label(b, tile_loop);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
+  ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
+  emit_tile_origin(k, unit, m0, n0);
+  ptx_ins(b, "mov.u32 %R, 0", kb);
+  ptx_label(b, k_loop);
+  ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
+  emit_wait(k, k->full, soff, phase);
+  /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
+  ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
+  ptx_ins(b, "wgmma.fence.sync.aligned");
+  for (int kk = 0; kk < K16_STEPS; kk++) {
+    ptx_reg db = r64(k);
+    ptx_ins(b, "add.s64 %R, %R, %R", db, db0, stage_desc);
+    ptx_ins(b, "add.s64 %R, %R, %u", db, db, ptx_sm90_desc_offset(k->b_kmajor, 0, kk, BOX_BYTES) >> 4);
+    for (int j = 0; j < k->msub; j++) {
+      ptx_reg da = r64(k);
+      ptx_ins(b, "add.s64 %R, %R, %R", da, da0, stage_desc);
+      ptx_ins(b, "add.s64 %R, %R, %u", da, da, ptx_sm90_desc_offset(k->a_kmajor, j, kk, BOX_BYTES) >> 4);
+      /* The first k16 step of a tile overwrites the accumulators (scale-d false). */
+      emit_wgmma(k, j, da, db, kk == 0 ? not_first : always);
+    }
+  }
+  ptx_ins(b, "wgmma.commit_group.sync.aligned");
+  /* One group stays in flight; the one before it is done, so its stage can be refilled. */
+  ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
+  ptx_ins(b, "and.pred %R, %R, %R", rel, not_first, is_lane0);
+  emit_release(k, prev, rel);
+  ptx_ins(b, "mov.u32 %R, %R", prev, stage);
+  emit_advance(k, stage, phase);
+  ptx_ins(b, "add.u32 %R, %R, 1", kb, kb);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
+  ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
+  ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
+  emit_release(k, prev, is_lane0);
+  emit_epilogue(k, &e, m0, n0);
+  ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
+  ptx_ins(b, "bra.uni $L%d", tile_loop);
+  ptx_label(b, done);
+}
+
 int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
-  (void)cfg; (void)ptx; (void)len;
-  snprintf(err, err_size, "sm90 generator not written yet");
-  return -1;
+  ptx_builder b;
+  ptx_init(&b);
+  sm90 k;
+  memset(&k, 0, sizeof k);
+  k.b = &b;
+  k.cfg = cfg;
+  k.consumers = cfg->warps_m;
+  k.rows = cfg->bm / cfg->warps_m;
+  k.msub = k.rows / 64;
+  k.cluster = cfg->cluster_m == 2 ? 2 : 1;
+  k.a_bytes = cfg->bm * PTX_SWIZZLE_LINE;
+  k.b_bytes = cfg->bn * PTX_SWIZZLE_LINE;
+  k.stage_bytes = k.a_bytes + k.b_bytes;
+  k.kt = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
+  k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
+  k.a_kmajor = !cfg->op_a_t;
+  k.b_kmajor = cfg->op_b_t;
+  if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || k.tiles_n < 1) {
+    snprintf(err, err_size, "sm90 tile %dx%d or n %lld out of range", cfg->bm, cfg->bn, (long long)cfg->n);
+    return -1;
+  }
+
+  ptx_module_header(&b, cfg->sm, cfg->arch_suffix);
+  ptx_text(&b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
+  emit_entry(&k);
+  k.tid = r32(&k);
+  ptx_ins(&b, "mov.u32 %R, %%tid.x", k.tid);
+  k.m = r32(&k);
+  ptx_ins(&b, "ld.param.u32 %R, [p_m]", k.m);
+  /* The tensor maps stay in parameter space; TMA takes their generic address. */
+  k.tmap_a = r64(&k);
+  k.tmap_b = r64(&k);
+  ptx_ins(&b, "mov.b64 %R, p_tmap_a", k.tmap_a);
+  ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_a, k.tmap_a);
+  ptx_ins(&b, "mov.b64 %R, p_tmap_b", k.tmap_b);
+  ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_b, k.tmap_b);
+  emit_smem_layout(&k);
+  emit_barrier_init(&k);
+  emit_schedule_setup(&k);
+
+  ptx_reg is_consumer = pred(&k);
+  int consumer = ptx_new_label(&b), finish = ptx_new_label(&b);
+  ptx_ins(&b, "setp.ge.u32 %R, %R, %d", is_consumer, k.tid, WARPGROUP);
+  ptx_ins_if(&b, is_consumer, 0, "bra.uni $L%d", consumer);
+  emit_producer(&k);
+  ptx_ins(&b, "bra.uni $L%d", finish);
+  ptx_label(&b, consumer);
+  emit_consumer(&k);
+  ptx_label(&b, finish);
+  /* A CTA of a cluster must outlive the other's multicasts into it and remote arrivals. */
+  if (k.cluster > 1) {
+    ptx_ins(&b, "barrier.cluster.arrive.release");
+    ptx_ins(&b, "barrier.cluster.wait.acquire");
+  }
+  ptx_ins(&b, "ret");
+  ptx_finish(&b);
+  if (ptx_failed(&b)) {
+    snprintf(err, err_size, "ptx generation failed: %s", b.error);
+    ptx_free(&b);
+    return -1;
+  }
+  *ptx = b.buf;
+  *len = b.len;
+  return 0;
 }

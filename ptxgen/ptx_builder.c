@@ -127,8 +127,10 @@ void ptx_entry_param(ptx_builder *b, const char *name, const char *type) {
   ptx_text(b, "\t.param %s %s", type, name);
 }
 
-void ptx_entry_body(ptx_builder *b, int max_threads) {
-  ptx_text(b, "\n)\n.maxntid %d, 1, 1\n{\n", max_threads);
+void ptx_entry_body(ptx_builder *b, int max_threads) { ptx_entry_body_directives(b, max_threads, ""); }
+
+void ptx_entry_body_directives(ptx_builder *b, int max_threads, const char *directives) {
+  ptx_text(b, "\n)\n.maxntid %d, 1, 1\n%s{\n", max_threads, directives);
   b->decl_at = b->len;
 }
 

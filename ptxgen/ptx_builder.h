@@ -64,6 +64,8 @@ void ptx_module_header(ptx_builder *b, int sm, int arch_suffix);
 void ptx_entry_begin(ptx_builder *b, const char *name);
 void ptx_entry_param(ptx_builder *b, const char *name, const char *type); /* between begin/end */
 void ptx_entry_body(ptx_builder *b, int max_threads); /* closes the param list, opens the body */
+/* The same, with further directives before the body (".maxnreg 128\n", ...). */
+void ptx_entry_body_directives(ptx_builder *b, int max_threads, const char *directives);
 /* Finishes the kernel: inserts .reg declarations. Returns 0, or -1 with b->error set. Another
  * kernel of the same module may follow (ptx_entry_begin again); labels stay unique. */
 int ptx_finish(ptx_builder *b);
