@@ -674,6 +674,88 @@ static void dims_4095_match_reference_and_cublas(void **state) {
   run_cases("4095 dims", cases, (int)(sizeof cases / sizeof cases[0]));
 }
 
+/* ---- forced recipes and tiles ------------------------------------------------------------ */
+
+/* Selection reaches some kernels only for particular shapes (a 2-CTA cluster, a one-consumer
+ * tile, the sm80 recipe for 16-bit types on Hopper). Each variant below forces one through
+ * TCJ_RECIPE / TCJ_TILE on a fresh engine and runs the same edge-heavy cases through it. */
+typedef struct forced_variant {
+  int needs_sm90; /* runs only on cc 9.0 (wgmma) */
+  const char *recipe, *tile;
+} forced_variant;
+
+static const forced_variant FORCED[] = {
+    {0, "sm80", NULL},
+    {1, "sm90", NULL},
+    {1, "sm90", "128x256x128/2x1/4"},
+    {1, "sm90", "256x128x128/2x1/4"},
+    {1, "sm90", "128x128x128/2x1/6"},
+    {1, "sm90", "128x64x128/2x1/8"},
+    {1, "sm90", "64x128x128/1x1/8"},
+    {1, "sm90", "64x64x128/1x1/8"},
+    {1, "sm90", "128x256x128/2x1/4/c2"},
+    {1, "sm90", "128x128x128/2x1/6/c2"},
+};
+
+static const int64_t FORCED_DIMS[] = {1, 17, 64, 65, 127, 128, 129, 255, 257, 383, 700};
+static const int64_t FORCED_K[] = {1, 15, 64, 65, 200, 1000};
+static const int FORCED_PAIRS[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16};
+#define FORCED_RANDOM 24
+
+static int forced_cases(gemm_case *cases, int variant) {
+  int n = 0;
+  for (int i = 0; i < FORCED_RANDOM; i++) {
+    rng r = {g_seed_base + 7000ull * (uint64_t)(variant + 1) + (uint64_t)i};
+    int pair = FORCED_PAIRS[i % 5];
+    int64_t m = FORCED_DIMS[rng_next(&r) % 11], nn = FORCED_DIMS[rng_next(&r) % 11];
+    int64_t k = FORCED_K[rng_next(&r) % 6];
+    cases[n++] = make_case(pair, (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1), m, nn, k,
+                           (align_class)((i / 4) % AL_COUNT), i, 60000 + 100 * (uint64_t)variant + (uint64_t)i);
+  }
+  /* More tiles than SMs: every CTA of the persistent grid runs several tiles, and the ring's
+   * phases carry across them. */
+  cases[n++] = make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_T, 2500, 2100, 520, AL_PACKED, 1, 60090 + 100 * (uint64_t)variant);
+  cases[n++] = make_case(P_F16_F32, TCJ_OP_T, TCJ_OP_N, 1900, 2304, 333, AL_ALIGNED16, 2, 60091 + 100 * (uint64_t)variant);
+  return n;
+}
+
+static void forced_recipes_and_tiles_match_reference_and_cublas(void **state) {
+  (void)state;
+  int major = 0, minor = 0, failed = 0, ran = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+  tcj_engine *saved = g_eng;
+  for (size_t v = 0; v < sizeof FORCED / sizeof FORCED[0]; v++) {
+    const forced_variant *fv = &FORCED[v];
+    char what[96];
+    snprintf(what, sizeof what, "TCJ_RECIPE=%s TCJ_TILE=%s", fv->recipe, fv->tile ? fv->tile : "(selected)");
+    if (fv->needs_sm90 && !(major == 9 && minor == 0)) {
+      printf("  %s: not run (needs cc 9.0, this GPU is %d.%d)\n", what, major, minor);
+      continue;
+    }
+    setenv("TCJ_RECIPE", fv->recipe, 1);
+    if (fv->tile) setenv("TCJ_TILE", fv->tile, 1);
+    tcj_engine *eng = NULL;
+    tcj_status st = tcj_create(&eng, NULL);
+    unsetenv("TCJ_RECIPE");
+    unsetenv("TCJ_TILE");
+    if (st != TCJ_SUCCESS) {
+      printf("  FAIL %s: tcj_create: %s\n", what, tcj_last_error(NULL));
+      failed++;
+      continue;
+    }
+    gemm_case cases[FORCED_RANDOM + 2];
+    int n = forced_cases(cases, (int)v);
+    g_eng = eng;
+    failed += run_list(what, cases, n);
+    g_eng = saved;
+    tcj_destroy(eng);
+    ran++;
+  }
+  printf("  forced variants: %d run\n", ran);
+  if (failed) fail_msg("forced recipes/tiles: %d failures (see FAIL lines above)", failed);
+}
+
 /* k == 0: C = beta * C (beta == 0: zeros over the poison); every dtype, both scalar kinds. */
 static void k_zero_scales_c_by_beta(void **state) {
   (void)state;
@@ -943,6 +1025,7 @@ int main(void) {
       cmocka_unit_test(tf32_to_f32_matches_reference_and_cublas),
       cmocka_unit_test(s8_to_s32_is_exact_and_matches_cublas),
       cmocka_unit_test(dims_4095_match_reference_and_cublas),
+      cmocka_unit_test(forced_recipes_and_tiles_match_reference_and_cublas),
       cmocka_unit_test(threads_on_separate_streams_match_reference),
   };
   int failures = cmocka_run_group_tests_name("gemm_gpu", tests, group_setup, group_teardown);
