@@ -56,6 +56,33 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->align_b, b->align_b);
   assert_int_equal(a->vec_c, b->vec_c);
   assert_int_equal(a->split_k, b->split_k);
+  assert_int_equal(a->cluster_m, b->cluster_m);
+}
+
+/* A valid sm90 config: 2 consumer warpgroups of 64 rows, 2-CTA clusters, 8-element C stores. */
+static tcj_kernel_cfg sm90_cfg(void) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_SM90;
+  c.sm = 90;
+  c.arch_suffix = 'a';
+  c.ab = PTX_E_BF16;
+  c.c = PTX_E_BF16;
+  c.op_a_t = 0;
+  c.op_b_t = 1;
+  c.n = 4096;
+  c.k = 4096;
+  c.bm = 128;
+  c.bn = 256;
+  c.bk = 64;
+  c.warps_m = 2;
+  c.warps_n = 1;
+  c.stages = 4;
+  c.align_a = 16;
+  c.align_b = 16;
+  c.vec_c = 8;
+  c.cluster_m = 2;
+  return c;
 }
 
 static void canonical_text_names_every_field(void **state) {
@@ -380,6 +407,431 @@ static void elem_names_and_sizes(void **state) {
   assert_int_equal(ptx_elem_size(PTX_E_COUNT), 0);
 }
 
+/* ---- The sm90 recipe ---- */
+
+static const char *sm90_text = "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=4096 "
+                               "tile=128x256x64 warps=2x1 stages=4 align=16,16,8 cluster=2";
+
+static void sm90_text_names_the_recipe_and_the_cluster(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg(), p;
+  char buf[256];
+  int n = tcj_cfg_format(&c, buf, sizeof buf);
+  assert_string_equal(buf, sm90_text);
+  assert_int_equal(n, (int)strlen(sm90_text));
+  memset(&p, 0x5a, sizeof p);
+  assert_int_equal(tcj_cfg_parse(sm90_text, &p), 0);
+  assert_cfg_equal(&c, &p);
+  /* No cluster: the field is absent, so the text of a config without one is the same as
+   * before clusters existed. */
+  c.cluster_m = 0;
+  assert_true(tcj_cfg_format(&c, buf, sizeof buf) > 0);
+  assert_string_equal(buf, "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=4096 "
+                           "tile=128x256x64 warps=2x1 stages=4 align=16,16,8");
+  assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+  assert_cfg_equal(&c, &p);
+  assert_string_equal(tcj_recipe_name(PTX_RECIPE_SM80), "sm80");
+  assert_string_equal(tcj_recipe_name(PTX_RECIPE_SM90), "sm90");
+  assert_string_equal(tcj_recipe_name((ptx_recipe)7), "?");
+}
+
+static void sm90_format_then_parse_round_trips_over_a_grid(void **state) {
+  (void)state;
+  static const struct { int bm, bn, wm; } tiles[] = {
+    {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {64, 128, 1}, {64, 64, 1}, {128, 128, 1}, {64, 256, 1}};
+  static const ptx_elem abs[] = {PTX_E_F16, PTX_E_BF16};
+  static const ptx_elem cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
+  static const struct { int64_t n, k; } sizes[] = {{4096, 4096}, {1000, 999}, {999, 1000}, {0, 1}, {INT32_MAX, INT32_MAX}};
+  static const int vecs[] = {1, 2, 4, 8};
+  static const int clusters[] = {0, 2, 4};
+  char buf[256], again[256];
+  long count = 0, with_cluster = 0;
+  for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++)
+    for (size_t a = 0; a < 2; a++)
+      for (size_t cc = 0; cc < 3; cc++)
+        for (int op = 0; op < 4; op++)
+          for (int stages = 2; stages <= 8; stages++)
+            for (size_t v = 0; v < 4; v++)
+              for (size_t cl = 0; cl < 3; cl++) {
+                tcj_kernel_cfg c = sm90_cfg(), p;
+                c.bm = tiles[t].bm;
+                c.bn = tiles[t].bn;
+                c.warps_m = tiles[t].wm;
+                c.ab = abs[a];
+                c.c = cs[cc];
+                c.op_a_t = op >> 1;
+                c.op_b_t = op & 1;
+                c.stages = stages;
+                c.vec_c = vecs[v];
+                c.cluster_m = clusters[cl];
+                c.n = sizes[count % 5].n;
+                c.k = sizes[count % 5].k;
+                /* The text is syntax: a split sm90 config is invalid but still has one text,
+                 * with split before cluster. */
+                c.split_k = count % 7 == 0 ? 3 : 0;
+                int n = tcj_cfg_format(&c, buf, sizeof buf);
+                assert_true(n > 0);
+                assert_int_equal(strncmp(buf, "recipe=sm90 ", 12), 0);
+                assert_int_equal(strstr(buf, " cluster=") != NULL, c.cluster_m != 0);
+                memset(&p, 0x5a, sizeof p);
+                if (tcj_cfg_parse(buf, &p) != 0) print_error("did not parse: %s\n", buf);
+                assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+                assert_cfg_equal(&c, &p);
+                assert_int_equal(tcj_cfg_format(&p, again, sizeof again), n);
+                assert_string_equal(again, buf);
+                count++;
+                with_cluster += c.cluster_m != 0;
+              }
+  assert_true(count > 5000);
+  assert_true(with_cluster > 3000);
+}
+
+/* sm90_text with the first occurrence of `from` replaced by `to`. */
+static void expect_sm90_rejected_edit(const char *from, const char *to) {
+  char buf[256];
+  const char *at = strstr(sm90_text, from);
+  assert_non_null(at);
+  snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - sm90_text), sm90_text, to, at + strlen(from));
+  expect_rejected(buf);
+}
+
+/* One config, one text: a cluster of 1 or 0 is written as no field, and fields come in format
+ * order. */
+static void sm90_non_canonical_text_is_rejected(void **state) {
+  (void)state;
+  expect_sm90_rejected_edit(" cluster=2", " cluster=1");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=0");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=02");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=+2");
+  expect_sm90_rejected_edit(" cluster=2", " cluster= 2");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=-2");
+  expect_sm90_rejected_edit(" cluster=2", "  cluster=2");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=");
+  expect_sm90_rejected_edit(" cluster=2", " cluster");
+  expect_sm90_rejected_edit(" cluster=2", " clusters=2");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=2 cluster=2");
+  expect_sm90_rejected_edit(" cluster=2", " cluster=2 split=3");
+  expect_sm90_rejected_edit(" cluster=2", " split=1 cluster=2");
+  expect_sm90_rejected_edit(" cluster=2", " split=0 cluster=2");
+  expect_sm90_rejected_edit("recipe=sm90", "recipe=SM90");
+  expect_sm90_rejected_edit("recipe=sm90", "recipe=sm90a");
+  expect_sm90_rejected_edit("recipe=sm90", "recipe=sm9");
+  expect_sm90_rejected_edit("recipe=sm90", "recipe=");
+  expect_sm90_rejected_edit("recipe=sm90 ", "");
+  expect_sm90_rejected_edit("align=16,16,8", "align=16,16,16");
+  expect_sm90_rejected_edit("align=16,16,8", "align=16,16,08");
+  /* Split before cluster is the canonical order, and parses. */
+  char buf[256];
+  const char *at = strstr(sm90_text, " cluster=2");
+  snprintf(buf, sizeof buf, "%.*s split=3 cluster=2", (int)(at - sm90_text), sm90_text);
+  tcj_kernel_cfg p;
+  assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+  assert_int_equal(p.split_k, 3);
+  assert_int_equal(p.cluster_m, 2);
+}
+
+static void sm90_trailing_junk_is_rejected(void **state) {
+  (void)state;
+  static const char *junk[] = {" ", "x", "\n", ".0", "x2", " cluster=2", " split=3", ",1", ";", "\t"};
+  char buf[256];
+  for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+    snprintf(buf, sizeof buf, "%s%s", sm90_text, junk[i]);
+    expect_rejected(buf);
+  }
+}
+
+/* Every prefix is rejected but one: cut just before " cluster=2" it is the canonical text of
+ * the same config without a cluster. */
+static void sm90_truncations_are_rejected_but_the_one_without_the_optional_field(void **state) {
+  (void)state;
+  size_t len = strlen(sm90_text), optional_at = (size_t)(strstr(sm90_text, " cluster=2") - sm90_text);
+  char buf[256];
+  for (size_t i = 0; i < len; i++) {
+    memcpy(buf, sm90_text, i);
+    buf[i] = 0;
+    if (i != optional_at) {
+      expect_rejected(buf);
+      continue;
+    }
+    tcj_kernel_cfg p, want = sm90_cfg();
+    want.cluster_m = 0;
+    assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+    assert_cfg_equal(&want, &p);
+  }
+}
+
+/* Tiles the sm90 recipe runs: consumers of 64 or 128 rows, at most 128 accumulators each. */
+static const struct { int bm, bn, wm; } sm90_tiles[] = {
+  {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {128, 192, 2}, {256, 64, 2},
+  {64, 64, 1}, {64, 128, 1}, {64, 192, 1}, {64, 256, 1}, {128, 64, 1}, {128, 128, 1}};
+
+static void sm90_valid_configs_pass_the_check(void **state) {
+  (void)state;
+  static const ptx_elem abs[] = {PTX_E_F16, PTX_E_BF16};
+  static const ptx_elem cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
+  static const int64_t ns[] = {4096, 1000, 999, 0, INT32_MAX};
+  static const int64_t ks[] = {4096, 999, 1, INT32_MAX};
+  char text[256];
+  long count = 0;
+  for (size_t t = 0; t < sizeof sm90_tiles / sizeof *sm90_tiles; t++)
+    for (size_t a = 0; a < 2; a++)
+      for (size_t cc = 0; cc < 3; cc++)
+        for (int op = 0; op < 4; op++)
+          for (int stages = 2; stages <= 8; stages++)
+            for (int vec = 1; vec <= 8; vec *= 2)
+              for (int cluster = 0; cluster <= 2; cluster += 2)
+                for (size_t s = 0; s < sizeof ns / sizeof *ns; s++) {
+                  tcj_kernel_cfg c = sm90_cfg();
+                  c.bm = sm90_tiles[t].bm;
+                  c.bn = sm90_tiles[t].bn;
+                  c.warps_m = sm90_tiles[t].wm;
+                  c.ab = abs[a];
+                  c.c = cs[cc];
+                  c.op_a_t = op >> 1;
+                  c.op_b_t = op & 1;
+                  c.stages = stages;
+                  c.vec_c = vec;
+                  c.cluster_m = cluster;
+                  c.n = ns[s];
+                  c.k = ks[(size_t)count % (sizeof ks / sizeof *ks)];
+                  if (vec * ptx_elem_size(c.c) > 16 || c.n % vec) continue;
+                  if (cluster && c.bn % 128) continue;
+                  const char *why = tcj_cfg_check(&c);
+                  if (why) {
+                    tcj_cfg_format(&c, text, sizeof text);
+                    print_error("rejected %s: %s\n", text, why);
+                  }
+                  assert_null(why);
+                  count++;
+                }
+  assert_true(count > 10000);
+}
+
+static void sm90_arch_sm_90(tcj_kernel_cfg *c) { c->arch_suffix = 0; }
+static void sm90_arch_sm_89(tcj_kernel_cfg *c) { c->sm = 89; c->arch_suffix = 0; }
+static void sm90_arch_sm_100a(tcj_kernel_cfg *c) { c->sm = 100; }
+static void sm90_arch_sm_80a(tcj_kernel_cfg *c) { c->sm = 80; }
+static void sm90_ab_tf32(tcj_kernel_cfg *c) { c->ab = PTX_E_TF32; c->c = PTX_E_F32; c->vec_c = 4; }
+static void sm90_ab_s8(tcj_kernel_cfg *c) { c->ab = PTX_E_S8; c->c = PTX_E_S32; c->vec_c = 4; }
+static void sm90_ab_f32(tcj_kernel_cfg *c) { c->ab = PTX_E_F32; c->c = PTX_E_F32; c->vec_c = 4; }
+static void sm90_c_s32(tcj_kernel_cfg *c) { c->c = PTX_E_S32; c->vec_c = 4; }
+static void sm90_c_tf32(tcj_kernel_cfg *c) { c->c = PTX_E_TF32; c->vec_c = 4; }
+static void sm90_n_negative(tcj_kernel_cfg *c) { c->n = -8; }
+static void sm90_n_past_int32(tcj_kernel_cfg *c) { c->n = (int64_t)INT32_MAX + 1; c->vec_c = 1; }
+static void sm90_k_zero(tcj_kernel_cfg *c) { c->k = 0; }
+static void sm90_k_past_int32(tcj_kernel_cfg *c) { c->k = (int64_t)INT32_MAX + 1; }
+static void sm90_bk_32(tcj_kernel_cfg *c) { c->bk = 32; }
+static void sm90_bk_128(tcj_kernel_cfg *c) { c->bk = 128; }
+static void sm90_warps_n_2(tcj_kernel_cfg *c) { c->warps_m = 1; c->warps_n = 2; }
+static void sm90_warps_3(tcj_kernel_cfg *c) { c->warps_m = 3; c->bm = 192; }
+static void sm90_warps_4(tcj_kernel_cfg *c) { c->warps_m = 4; c->bm = 256; c->bn = 128; }
+static void sm90_warps_0(tcj_kernel_cfg *c) { c->warps_m = 0; }
+static void sm90_rows_96(tcj_kernel_cfg *c) { c->bm = 192; c->bn = 128; }
+static void sm90_rows_32(tcj_kernel_cfg *c) { c->bm = 64; }
+static void sm90_rows_256(tcj_kernel_cfg *c) { c->bm = 256; c->warps_m = 1; c->bn = 64; c->cluster_m = 0; }
+static void sm90_bm_odd_split(tcj_kernel_cfg *c) { c->bm = 129; }
+static void sm90_bn_32(tcj_kernel_cfg *c) { c->bn = 32; c->cluster_m = 0; }
+static void sm90_bn_96(tcj_kernel_cfg *c) { c->bn = 96; c->cluster_m = 0; }
+static void sm90_bn_320(tcj_kernel_cfg *c) { c->bn = 320; c->cluster_m = 0; }
+static void sm90_accum_128x256(tcj_kernel_cfg *c) { c->bm = 128; c->warps_m = 1; }
+static void sm90_accum_256x192(tcj_kernel_cfg *c) { c->bm = 256; c->bn = 192; c->cluster_m = 0; }
+static void sm90_stages_1(tcj_kernel_cfg *c) { c->stages = 1; }
+static void sm90_stages_9(tcj_kernel_cfg *c) { c->stages = 9; }
+static void sm90_align_a_8(tcj_kernel_cfg *c) { c->align_a = 8; }
+static void sm90_align_b_4(tcj_kernel_cfg *c) { c->align_b = 4; }
+static void sm90_vec_3(tcj_kernel_cfg *c) { c->vec_c = 3; }
+static void sm90_vec_16(tcj_kernel_cfg *c) { c->vec_c = 16; }
+static void sm90_vec_32_bytes(tcj_kernel_cfg *c) { c->c = PTX_E_F32; c->vec_c = 8; }
+static void sm90_vec_not_dividing_n(tcj_kernel_cfg *c) { c->n = 4092; }
+static void sm90_vec_2_odd_n(tcj_kernel_cfg *c) { c->vec_c = 2; c->n = 999; }
+static void sm90_split(tcj_kernel_cfg *c) { c->split_k = 2; }
+static void sm90_cluster_1(tcj_kernel_cfg *c) { c->cluster_m = 1; }
+static void sm90_cluster_4(tcj_kernel_cfg *c) { c->cluster_m = 4; }
+static void sm90_cluster_negative(tcj_kernel_cfg *c) { c->cluster_m = -2; }
+static void sm90_cluster_bn_64(tcj_kernel_cfg *c) { c->bn = 64; }
+static void sm90_cluster_bn_192(tcj_kernel_cfg *c) { c->bm = 128; c->bn = 192; c->warps_m = 2; }
+static void sm90_unknown_recipe(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)2; }
+
+/* Each case breaks one rule of check_sm90 and must be refused with that rule's own reason
+ * (the whole string, so a case that trips an earlier rule fails). */
+static void sm90_each_rule_rejects_with_its_reason(void **state) {
+  (void)state;
+  static const char *const arch = "the sm90 recipe needs sm_90a (wgmma)", *const ab = "the sm90 recipe takes f16 or bf16 operands",
+                           *const cc = "16-bit operands need c f16, bf16 or f32", *const range = "n or k out of range (sm90 needs k >= 1)",
+                           *const bk = "sm90 K tiles are 64 elements (one 128-byte swizzle line)",
+                           *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
+                           *const rows = "each sm90 consumer owns 64 or 128 rows", *const bn = "sm90 bn must be 64, 128, 192 or 256",
+                           *const accum = "accumulators exceed 128 registers per thread", *const stages = "stages must be 2..8",
+                           *const align = "TMA needs 16-byte aligned operands",
+                           *const vec = "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n",
+                           *const split = "the sm90 recipe does not split K", *const cluster = "cluster must be 0 (none) or 2",
+                           *const half = "a 2-CTA cluster splits B in halves of whole 64-column boxes";
+  static const struct { const char *name; cfg_edit edit; const char *const *reason; } cases[] = {
+    {"sm_90 without the a suffix", sm90_arch_sm_90, &arch},
+    {"sm_89", sm90_arch_sm_89, &arch},
+    {"sm_100a (no wgmma)", sm90_arch_sm_100a, &arch},
+    {"sm_80a", sm90_arch_sm_80a, &arch},
+    {"tf32 operands", sm90_ab_tf32, &ab},
+    {"s8 operands", sm90_ab_s8, &ab},
+    {"f32 operands", sm90_ab_f32, &ab},
+    {"c s32", sm90_c_s32, &cc},
+    {"c tf32", sm90_c_tf32, &cc},
+    {"negative n", sm90_n_negative, &range},
+    {"n past int32", sm90_n_past_int32, &range},
+    {"k of 0", sm90_k_zero, &range},
+    {"k past int32", sm90_k_past_int32, &range},
+    {"bk 32", sm90_bk_32, &bk},
+    {"bk 128", sm90_bk_128, &bk},
+    {"consumers along N", sm90_warps_n_2, &warps},
+    {"3 consumers", sm90_warps_3, &warps},
+    {"4 consumers", sm90_warps_4, &warps},
+    {"0 consumers", sm90_warps_0, &warps},
+    {"consumer of 96 rows", sm90_rows_96, &rows},
+    {"consumer of 32 rows", sm90_rows_32, &rows},
+    {"consumer of 256 rows", sm90_rows_256, &rows},
+    {"bm not divisible by the consumers", sm90_bm_odd_split, &rows},
+    {"bn 32", sm90_bn_32, &bn},
+    {"bn 96", sm90_bn_96, &bn},
+    {"bn 320", sm90_bn_320, &bn},
+    {"128 rows x 256 columns per consumer", sm90_accum_128x256, &accum},
+    {"128 rows x 192 columns per consumer", sm90_accum_256x192, &accum},
+    {"stages 1", sm90_stages_1, &stages},
+    {"stages 9", sm90_stages_9, &stages},
+    {"8-byte aligned A", sm90_align_a_8, &align},
+    {"4-byte aligned B", sm90_align_b_4, &align},
+    {"vec 3", sm90_vec_3, &vec},
+    {"vec 16", sm90_vec_16, &vec},
+    {"8 f32 per store (32 bytes)", sm90_vec_32_bytes, &vec},
+    {"vec 8 with n 4092", sm90_vec_not_dividing_n, &vec},
+    {"vec 2 with n 999", sm90_vec_2_odd_n, &vec},
+    {"split K", sm90_split, &split},
+    {"cluster 1", sm90_cluster_1, &cluster},
+    {"cluster 4", sm90_cluster_4, &cluster},
+    {"cluster -2", sm90_cluster_negative, &cluster},
+    {"cluster with bn 64", sm90_cluster_bn_64, &half},
+    {"cluster with bn 192", sm90_cluster_bn_192, &half},
+  };
+  char text[256];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tcj_kernel_cfg c = sm90_cfg();
+    assert_null(tcj_cfg_check(&c));
+    cases[i].edit(&c);
+    const char *why = tcj_cfg_check(&c);
+    tcj_cfg_format(&c, text, sizeof text);
+    if (!why) print_error("%s: accepted %s\n", cases[i].name, text);
+    assert_non_null(why);
+    if (strcmp(why, *cases[i].reason) != 0)
+      print_error("%s (%s): reason \"%s\", want \"%s\"\n", cases[i].name, text, why, *cases[i].reason);
+    assert_string_equal(why, *cases[i].reason);
+  }
+  tcj_kernel_cfg c = sm90_cfg();
+  sm90_unknown_recipe(&c);
+  assert_string_equal(tcj_cfg_check(&c), "unknown recipe");
+}
+
+/* Clusters and wide C stores belong to sm90; the sm80 recipe refuses them. */
+static void sm80_refuses_clusters_and_wide_c_stores(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = base_cfg();
+  assert_null(tcj_cfg_check(&c));
+  c.cluster_m = 2;
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters");
+  c = base_cfg();
+  c.vec_c = 4;
+  assert_string_equal(tcj_cfg_check(&c), "sm80 stores 1 or 2 elements of C at a time");
+  /* A valid sm90 config relabelled sm80 is checked by the sm80 rules. */
+  c = sm90_cfg();
+  c.recipe = PTX_RECIPE_SM80;
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters");
+}
+
+static void sm90_threads_are_a_producer_plus_the_consumers(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg();
+  assert_int_equal(tcj_cfg_threads(&c), 384);
+  c.warps_m = 1;
+  c.bm = 64;
+  assert_int_equal(tcj_cfg_threads(&c), 256);
+  /* The same warp grid under sm80 counts warps, not warpgroups. */
+  c.recipe = PTX_RECIPE_SM80;
+  assert_int_equal(tcj_cfg_threads(&c), 32);
+  c.warps_m = 2;
+  assert_int_equal(tcj_cfg_threads(&c), 64);
+}
+
+/* [1024 slack][stages x (A, B)][64 x 160-byte staging per consumer][full + empty mbarrier per
+ * stage]; worked by hand. */
+static void sm90_shared_memory_follows_the_layout(void **state) {
+  (void)state;
+  assert_int_equal(TCJ_SM90_EPI_BYTES, 64 * 160);
+  assert_int_equal(TCJ_SM90_EPI_PITCH, TCJ_SM90_EPI_COLS * 4 + 32); /* fp32 row + 32-byte pad */
+  static const struct { int bm, bn, wm, stages, ab, bytes; } want[] = {
+    /* 1024 + 4 * 384 * 128 + 2 * 10240 + 8 * 8 */
+    {128, 256, 2, 4, PTX_E_BF16, 218176},
+    {256, 128, 2, 4, PTX_E_F16, 218176},
+    /* 1024 + 6 * 256 * 128 + 2 * 10240 + 12 * 8 */
+    {128, 128, 2, 6, PTX_E_BF16, 218208},
+    /* 1024 + 8 * 192 * 128 + 2 * 10240 + 16 * 8 */
+    {128, 64, 2, 8, PTX_E_F16, 218240},
+    /* 1024 + 8 * 192 * 128 + 10240 + 16 * 8 */
+    {64, 128, 1, 8, PTX_E_BF16, 208000},
+    /* 1024 + 2 * 128 * 128 + 10240 + 4 * 8 */
+    {64, 64, 1, 2, PTX_E_F16, 44064},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    tcj_kernel_cfg c = sm90_cfg();
+    c.bm = want[i].bm;
+    c.bn = want[i].bn;
+    c.warps_m = want[i].wm;
+    c.stages = want[i].stages;
+    c.ab = (ptx_elem)want[i].ab;
+    c.cluster_m = 0;
+    assert_null(tcj_cfg_check(&c));
+    if (tcj_cfg_smem_bytes(&c) != want[i].bytes) print_error("%dx%d stages %d\n", c.bm, c.bn, c.stages);
+    assert_int_equal(tcj_cfg_smem_bytes(&c), want[i].bytes);
+    /* Neither the cluster nor the C type nor the op pair changes the footprint. */
+    c.cluster_m = c.bn % 128 ? 0 : 2;
+    c.c = PTX_E_F32;
+    c.vec_c = 4;
+    c.op_a_t = 1;
+    c.op_b_t = 0;
+    assert_int_equal(tcj_cfg_smem_bytes(&c), want[i].bytes);
+  }
+}
+
+/* The 128-byte swizzle repeats every 1024 bytes and TMA and wgmma assume tiles start on that
+ * period: every A tile, B tile and B half (what one CTA of a cluster loads) is a whole number of
+ * 1024-byte atoms, so with a 1024-aligned ring every tile of every stage stays aligned. */
+static void sm90_tiles_are_whole_swizzle_atoms(void **state) {
+  (void)state;
+  for (size_t t = 0; t < sizeof sm90_tiles / sizeof *sm90_tiles; t++) {
+    int line = 64 * 2; /* bk 64 of a 16-bit type */
+    int a = sm90_tiles[t].bm * line, b = sm90_tiles[t].bn * line;
+    assert_int_equal(a % TCJ_SM90_ALIGN, 0);
+    assert_int_equal(b % TCJ_SM90_ALIGN, 0);
+    if (sm90_tiles[t].bn % 128 == 0) assert_int_equal((b / 2) % TCJ_SM90_ALIGN, 0);
+    assert_int_equal(TCJ_SM90_EPI_BYTES % 16, 0);
+  }
+}
+
+/* The deepest ring (<= 8) under the 232448 bytes an H100/H200 block may opt in to, per tile. */
+static void sm90_deepest_ring_that_fits_hopper(void **state) {
+  (void)state;
+  static const struct { int bm, bn, wm, stages; } want[] = {
+    {128, 256, 2, 4}, {256, 128, 2, 4}, {128, 128, 2, 6}, {128, 64, 2, 8}, {64, 128, 1, 8}, {64, 64, 1, 8},
+    {64, 256, 1, 5}, {128, 128, 1, 6}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    tcj_kernel_cfg c = sm90_cfg();
+    c.bm = want[i].bm;
+    c.bn = want[i].bn;
+    c.warps_m = want[i].wm;
+    c.stages = 8;
+    while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > 232448) c.stages--;
+    if (c.stages != want[i].stages) print_error("%dx%d/%d: %d stages\n", c.bm, c.bn, c.warps_m, c.stages);
+    assert_int_equal(c.stages, want[i].stages);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(canonical_text_names_every_field),
@@ -394,6 +846,18 @@ int main(void) {
     cmocka_unit_test(invalid_configs_are_rejected_with_a_reason),
     cmocka_unit_test(derived_facts_follow_the_tile),
     cmocka_unit_test(elem_names_and_sizes),
+    cmocka_unit_test(sm90_text_names_the_recipe_and_the_cluster),
+    cmocka_unit_test(sm90_format_then_parse_round_trips_over_a_grid),
+    cmocka_unit_test(sm90_non_canonical_text_is_rejected),
+    cmocka_unit_test(sm90_trailing_junk_is_rejected),
+    cmocka_unit_test(sm90_truncations_are_rejected_but_the_one_without_the_optional_field),
+    cmocka_unit_test(sm90_valid_configs_pass_the_check),
+    cmocka_unit_test(sm90_each_rule_rejects_with_its_reason),
+    cmocka_unit_test(sm80_refuses_clusters_and_wide_c_stores),
+    cmocka_unit_test(sm90_threads_are_a_producer_plus_the_consumers),
+    cmocka_unit_test(sm90_shared_memory_follows_the_layout),
+    cmocka_unit_test(sm90_tiles_are_whole_swizzle_atoms),
+    cmocka_unit_test(sm90_deepest_ring_that_fits_hopper),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
