@@ -1,7 +1,9 @@
 /* ptx_layout pinned against the PTX ISA: fragment tables of mma.m16n8k16 (f16/bf16), m16n8k8
  * (tf32) and m16n8k32 (s8) written out here from the ISA text, the swizzle's bijection and bank
  * behaviour for the recipe's ldmatrix and cp.async patterns, and a simulated ldmatrix that must
- * deliver exactly the fragments the mma coordinate functions describe. */
+ * deliver exactly the fragments the mma coordinate functions describe. sm90: the wgmma matrix
+ * descriptor's bit fields, the m64nNk16 accumulator map, and a model of the ISA's canonical
+ * layouts that must read every operand element where TMA's 128-byte swizzle wrote it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -413,6 +415,281 @@ static void ldmatrix_trans_mn_major_delivers_the_mma_fragments(void **state) {
         for (size_t r = 0; r < 2; r++) check_ldmatrix(types16[t], is_b, 0, k_rows[r], bmns[m] * 2);
 }
 
+/* ---- sm90: wgmma matrix descriptors, the D fragment, and what the descriptors address ---- */
+
+/* PTX ISA "Matrix Descriptor Format" (wgmma): 14-bit fields encode(x) = (x & 0x3FFFF) >> 4 for
+ * the start address (bits 0-13), the leading dimension byte offset (16-29) and the stride
+ * dimension byte offset (32-45); the base offset at 49-51; the swizzle mode at 62-63. */
+#define DESC_FIELDS                                                                                   \
+  (0x3FFFull | 0x3FFFull << 16 | 0x3FFFull << 32 | 7ull << 49 | 3ull << 62)
+
+typedef struct isa_desc { unsigned start, lbo, sbo, base_offset, swizzle; } isa_desc;
+
+static isa_desc decode_desc(uint64_t d) {
+  isa_desc r;
+  r.start = (unsigned)(d & 0x3FFF) << 4;
+  r.lbo = (unsigned)(d >> 16 & 0x3FFF) << 4;
+  r.sbo = (unsigned)(d >> 32 & 0x3FFF) << 4;
+  r.base_offset = (unsigned)(d >> 49 & 7);
+  r.swizzle = (unsigned)(d >> 62);
+  return r;
+}
+
+static uint64_t isa_encode(unsigned x) { return (x & 0x3FFFFu) >> 4; }
+
+static void wgmma_desc_worked_examples(void **state) {
+  (void)state;
+  /* start 0x400, LBO 16, SBO 1024, 128-byte swizzle: 0x40 | 1 << 16 | 0x40 << 32 | 1 << 62. */
+  EXPECT_EQ(ptx_wgmma_desc(0x400, 16, 1024, PTX_WGMMA_SWIZZLE_128B), 0x4000004000010040ull, "sw128");
+  /* Every field at its widest, 32-byte swizzle (mode 3). */
+  EXPECT_EQ(ptx_wgmma_desc(0x3FFF0, 0x3FFF0, 0x3FFF0, PTX_WGMMA_SWIZZLE_32B), 0xC0003FFF3FFF3FFFull, "all ones");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0, 0, PTX_WGMMA_SWIZZLE_NONE), 0, "zero");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0, 0, PTX_WGMMA_SWIZZLE_128B), 1ull << 62, "128B is mode 1");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0, 0, PTX_WGMMA_SWIZZLE_64B), 2ull << 62, "64B is mode 2");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0, 0, PTX_WGMMA_SWIZZLE_32B), 3ull << 62, "32B is mode 3");
+  EXPECT_EQ(PTX_WGMMA_SWIZZLE_NONE, 0, "none");
+  /* Low 4 bits dropped; bits past 17 dropped (14-bit fields). */
+  EXPECT_EQ(ptx_wgmma_desc(0x40F, 0, 0, 0), 0x40, "low bits of the start");
+  EXPECT_EQ(ptx_wgmma_desc(0x40010, 0, 0, 0), 1, "start past 18 bits");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0x40000, 0, 0), 0, "LBO past 18 bits");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0x40020, 0, 0), 2ull << 16, "LBO truncated");
+  EXPECT_EQ(ptx_wgmma_desc(0, 0, 0xFFFFFFF0u, 0), 0x3FFFull << 32, "SBO truncated");
+  EXPECT_EQ(ptx_wgmma_desc(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 3), 0xC0003FFF3FFF3FFFull, "no spill into gaps");
+  /* The tcj operand descriptors: K-major (LBO 16, the ISA's "assumed 1") and MN-major. */
+  EXPECT_EQ(PTX_SM90_SBO, 1024, "SBO");
+  EXPECT_EQ(ptx_sm90_desc_lbo(1, 8192), 16, "K-major LBO");
+  EXPECT_EQ(ptx_sm90_desc_lbo(0, 8192), 8192, "MN-major LBO");
+  EXPECT_EQ(ptx_sm90_desc_offset(1, 0, 0, 8192), 0, "K-major origin");
+  EXPECT_EQ(ptx_sm90_desc_offset(1, 1, 2, 8192), 64 * 128 + 2 * 32, "K-major block 1 step 2");
+  EXPECT_EQ(ptx_sm90_desc_offset(1, 3, 3, 8192), 3 * 8192 + 96, "K-major block 3 step 3");
+  EXPECT_EQ(ptx_sm90_desc_offset(0, 2, 3, 8192), 2 * 8192 + 3 * 2048, "MN-major block 2 step 3");
+  EXPECT_EQ(ptx_sm90_desc_offset(0, 1, 1, 4096), 4096 + 2048, "MN-major box of 4096 bytes");
+}
+
+/* Over many inputs: each field holds encode(x) of its input, the base offset is 0 and no bit
+ * outside the ISA's fields is set. */
+static void wgmma_desc_fields_sit_where_the_isa_puts_them(void **state) {
+  (void)state;
+  uint32_t x = 12345;
+  for (int i = 0; i < 20000; i++) {
+    unsigned v[3];
+    for (int j = 0; j < 3; j++) {
+      x = x * 1664525u + 1013904223u;
+      v[j] = i % 4 == 0 ? x : x >> (i % 15); /* full 32-bit values and small ones */
+    }
+    int sw = i & 3;
+    uint64_t d = ptx_wgmma_desc(v[0], v[1], v[2], sw);
+    isa_desc r = decode_desc(d);
+    if ((d & ~DESC_FIELDS) != 0) print_error("desc %#llx sets reserved bits %#llx\n", (unsigned long long)d, (unsigned long long)(d & ~DESC_FIELDS));
+    EXPECT_EQ(d & ~DESC_FIELDS, 0, "reserved bits of (%#x, %#x, %#x)\n", v[0], v[1], v[2]);
+    EXPECT_EQ(d & 0x3FFF, isa_encode(v[0]), "start of %#x\n", v[0]);
+    EXPECT_EQ(d >> 16 & 0x3FFF, isa_encode(v[1]), "LBO of %#x\n", v[1]);
+    EXPECT_EQ(d >> 32 & 0x3FFF, isa_encode(v[2]), "SBO of %#x\n", v[2]);
+    EXPECT_EQ(r.base_offset, 0, "base offset\n");
+    EXPECT_EQ(r.swizzle, sw, "swizzle\n");
+  }
+}
+
+/* PTX ISA, wgmma .m64nNk16 accumulator D: thread t of the warpgroup, warp w = t / 32, lane l;
+ * register d_i holds row 16w + l/4 + 8 * ((i / 2) % 2), column 8 * (i / 4) + 2 * (l % 4) + i % 2. */
+static ptx_coord isa_wgmma_d(int t, int i) {
+  int w = t / 32, l = t % 32;
+  ptx_coord c = {16 * w + l / 4 + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * (l % 4) + i % 2};
+  return c;
+}
+
+static void wgmma_d_fragment_matches_isa(void **state) {
+  (void)state;
+  for (int t = 0; t < 128; t++)
+    for (int i = 0; i < 128; i++) {
+      ptx_coord got = ptx_wgmma_d_coord(t, i), want = isa_wgmma_d(t, i);
+      EXPECT_EQ(got.row, want.row, "thread %d d%d row\n", t, i);
+      EXPECT_EQ(got.col, want.col, "thread %d d%d col\n", t, i);
+    }
+  /* Worked examples: thread 0 d0 (0,0); thread 37 (warp 1, lane 5) d3 (16+1+8, 2+1) = (25,3);
+   * thread 127 d127 (63, 255). */
+  ptx_coord c = ptx_wgmma_d_coord(0, 0);
+  EXPECT_EQ(c.row * 1000 + c.col, 0, "t0 d0");
+  c = ptx_wgmma_d_coord(37, 3);
+  EXPECT_EQ(c.row * 1000 + c.col, 25 * 1000 + 3, "t37 d3");
+  c = ptx_wgmma_d_coord(127, 127);
+  EXPECT_EQ(c.row * 1000 + c.col, 63 * 1000 + 255, "t127 d127");
+}
+
+/* For every N the instruction takes (multiples of 8 to 256), 128 threads x N/2 registers name
+ * each element of the 64 x N accumulator tile exactly once. */
+static void wgmma_d_fragment_is_a_bijection_onto_64_by_n(void **state) {
+  (void)state;
+  static int seen[64][256];
+  for (int n = 8; n <= 256; n += 8) {
+    memset(seen, 0, sizeof seen);
+    for (int t = 0; t < 128; t++)
+      for (int i = 0; i < n / 2; i++) {
+        ptx_coord c = ptx_wgmma_d_coord(t, i);
+        if (c.row < 0 || c.row >= 64 || c.col < 0 || c.col >= n)
+          print_error("N %d thread %d d%d -> (%d,%d)\n", n, t, i, c.row, c.col);
+        assert_in_range(c.row, 0, 63);
+        assert_in_range(c.col, 0, n - 1);
+        seen[c.row][c.col]++;
+      }
+    for (int r = 0; r < 64; r++)
+      for (int col = 0; col < n; col++) EXPECT_EQ(seen[r][col], 1, "N %d (%d,%d)\n", n, r, col);
+  }
+}
+
+/* ---- What the descriptors address ----
+ * Reference 1, wgmma (PTX ISA "Shared Memory Matrix Layout", canonical layouts in units of
+ * elements, T = 8 16-bit elements = 16 bytes; LBO and SBO are the descriptor's byte offsets):
+ *   K-major, 128B swizzle:  ((8,m),(T,2k)):((8T,SBO),(1,T))
+ *   MN-major, 128B swizzle: ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))
+ * added to the start address, then the 128-byte swizzle of the address: bits [4,7) ^= [7,10).
+ * Reference 2, TMA (CU_TENSOR_MAP_SWIZZLE_128B into a 1024-aligned box): box row r is the
+ * 128-byte line r of the box, and its 16-byte chunk c lands at chunk c ^ (r % 8).
+ * The tcj tiles (ptx_layout.h): K-major, tile row mn is box line mn (halves of a clustered B
+ * tile are boxes of their own, stacked); MN-major, box j holds MN elements 64j..64j+63 with K row
+ * r as its line r, boxes box_bytes apart. The two references must agree for every element every
+ * wgmma reads. */
+enum { ES = 2, T_ELEMS = 8, SW_LINE = 128, MN_BOX = 64 };
+
+static unsigned isa_swizzle128(unsigned addr) { return addr ^ (((addr >> 7) & 7) << 4); }
+
+static unsigned isa_operand_addr(uint64_t desc, int k_major, unsigned mn, unsigned k) {
+  isa_desc d = decode_desc(desc);
+  unsigned off; /* bytes */
+  if (k_major) {
+    unsigned row8 = mn % 8, m = mn / 8, t = k % T_ELEMS, kk = k / T_ELEMS;
+    off = row8 * 8 * T_ELEMS * ES + m * d.sbo + t * ES + kk * T_ELEMS * ES;
+  } else {
+    unsigned t = mn % T_ELEMS, c8 = mn / T_ELEMS % 8, m = mn / (8 * T_ELEMS), r = k % 8, kk = k / 8;
+    off = t * ES + c8 * T_ELEMS * ES + m * d.lbo + r * 8 * T_ELEMS * ES + kk * d.sbo;
+  }
+  return isa_swizzle128(d.start + off);
+}
+
+static unsigned tma_box_addr(unsigned box, unsigned line, unsigned byte) {
+  assert_int_equal(box % 1024, 0);
+  unsigned chunk = byte / 16;
+  return box + line * SW_LINE + ((chunk ^ (line % 8)) * 16) + byte % 16;
+}
+
+/* Element (mn, k) of a K tile (bk 64) of an operand as TMA stores it. `half_rows`: rows per
+ * box of a K-major tile (the whole tile, or half of B in a cluster). */
+static unsigned tma_tile_addr(unsigned base, int k_major, unsigned half_rows, unsigned box_bytes, unsigned mn, unsigned k) {
+  if (k_major) return tma_box_addr(base + mn / half_rows * half_rows * SW_LINE, mn % half_rows, k * ES);
+  return tma_box_addr(base + mn / MN_BOX * box_bytes, k, mn % MN_BOX * ES);
+}
+
+typedef struct operand_case {
+  int is_b, k_major;
+  unsigned rows;      /* MN extent of the tile: bm or bn */
+  unsigned half_rows; /* rows per K-major box */
+  unsigned wgmma_mn;  /* MN of one wgmma operand: 64 for A, bn for B */
+  unsigned base;      /* the tile's shared address (1024-aligned) */
+} operand_case;
+
+/* Compares the two references for every element of every wgmma of one K tile; returns the
+ * mismatches, printing the first few when `report`. `lbo_delta`/`sbo_delta` perturb the
+ * descriptor, for the self-test. */
+static long compare_operand(const operand_case *oc, int report, int lbo_delta, int sbo_delta, int swizzle) {
+  unsigned box_bytes = 64 * SW_LINE; /* bk 64 rows of K per MN box */
+  long bad = 0;
+  for (unsigned blk = 0; blk < oc->rows / oc->wgmma_mn; blk++)
+    for (int step = 0; step < 4; step++) {
+      /* ptx_sm90_desc_offset counts 64-row blocks: a wgmma of 64 * j rows starts at block blk * j. */
+      int mn64 = (int)(blk * (oc->wgmma_mn / 64));
+      unsigned start = oc->base + ptx_sm90_desc_offset(oc->k_major, mn64, step, (int)box_bytes);
+      /* Tiles are 1024-aligned and a descriptor starts inside the first line of an atom, so
+       * the ISA's base offset ((start >> 7) & 7) is 0, as the descriptor says. */
+      EXPECT_EQ((start >> 7) & 7, 0, "base offset of %s step %d\n", oc->is_b ? "B" : "A", step);
+      uint64_t desc = ptx_wgmma_desc(start, (unsigned)((int)ptx_sm90_desc_lbo(oc->k_major, (int)box_bytes) + lbo_delta),
+                                     (unsigned)(PTX_SM90_SBO + sbo_delta), swizzle);
+      for (unsigned mn = 0; mn < oc->wgmma_mn; mn++)
+        for (unsigned k = 0; k < 16; k++) {
+          unsigned got = isa_operand_addr(desc, oc->k_major, mn, k);
+          unsigned want = tma_tile_addr(oc->base, oc->k_major, oc->half_rows, box_bytes, blk * oc->wgmma_mn + mn, (unsigned)step * 16 + k);
+          if (got != want && report && bad < 4)
+            print_error("%s %s rows %u base %u: wgmma %u step %d element (%u,%u): descriptor reads %u, TMA wrote %u\n",
+                        oc->is_b ? "B" : "A", oc->k_major ? "K-major" : "MN-major", oc->rows, oc->base, blk, step,
+                        mn, k, got, want);
+          bad += got != want;
+        }
+    }
+  return bad;
+}
+
+/* Operand tiles of the sm90 tiles (bm up to 256 in 64-row wgmmas; bn up to 256 in one wgmma),
+ * both majors, with and without a cluster's half boxes of B, at two stage addresses. */
+static int sm90_operand_cases(operand_case *out) {
+  static const unsigned bms[] = {64, 128, 256}, bns[] = {64, 128, 192, 256}, bases[] = {1024, 1024 + 3 * 49152};
+  int n = 0;
+  for (size_t b = 0; b < 2; b++)
+    for (int k_major = 0; k_major < 2; k_major++) {
+      for (size_t i = 0; i < 3; i++)
+        out[n++] = (operand_case){0, k_major, bms[i], bms[i], 64, bases[b]};
+      for (size_t i = 0; i < 4; i++) {
+        out[n++] = (operand_case){1, k_major, bns[i], bns[i], bns[i], bases[b]};
+        if (bns[i] % 128 == 0 && k_major) out[n++] = (operand_case){1, k_major, bns[i], bns[i] / 2, bns[i], bases[b]};
+      }
+    }
+  return n;
+}
+
+static void sm90_descriptors_read_what_tma_wrote(void **state) {
+  (void)state;
+  operand_case cases[64];
+  int n = sm90_operand_cases(cases);
+  assert_true(n > 20);
+  for (int i = 0; i < n; i++) EXPECT_EQ(compare_operand(&cases[i], 1, 0, 0, PTX_WGMMA_SWIZZLE_128B), 0, "case %d\n", i);
+}
+
+/* The TMA reference is itself a bijection of each tile onto its bytes (so agreement above
+ * means every element is read from its own place). */
+static void tma_reference_fills_each_tile_exactly(void **state) {
+  (void)state;
+  operand_case cases[64];
+  int n = sm90_operand_cases(cases);
+  for (int i = 0; i < n; i++) {
+    unsigned bytes = cases[i].rows * 64 * ES;
+    unsigned char *seen = calloc(bytes, 1);
+    assert_non_null(seen);
+    for (unsigned mn = 0; mn < cases[i].rows; mn++)
+      for (unsigned k = 0; k < 64; k++) {
+        unsigned a = tma_tile_addr(cases[i].base, cases[i].k_major, cases[i].half_rows, 64 * SW_LINE, mn, k);
+        assert_true(a >= cases[i].base && a + ES <= cases[i].base + bytes);
+        EXPECT_EQ(seen[a - cases[i].base], 0, "case %d (%u,%u) -> %u twice\n", i, mn, k, a);
+        seen[a - cases[i].base] = 1;
+      }
+    free(seen);
+  }
+}
+
+/* The comparison can fail: wrong strides, a wrong swizzle mode or a start one line off are all
+ * caught. */
+static void wrong_descriptors_are_caught(void **state) {
+  (void)state;
+  operand_case kb = {1, 1, 256, 256, 256, 1024}, mnb = {1, 0, 256, 256, 256, 1024}, mna = {0, 0, 128, 128, 64, 1024};
+  assert_true(compare_operand(&kb, 0, 0, 1024, PTX_WGMMA_SWIZZLE_128B) > 0);  /* SBO 2048 */
+  assert_true(compare_operand(&kb, 0, 0, -512, PTX_WGMMA_SWIZZLE_128B) > 0);  /* SBO 512 */
+  assert_true(compare_operand(&mnb, 0, 1024, 0, PTX_WGMMA_SWIZZLE_128B) > 0); /* LBO one box + 1024 */
+  assert_true(compare_operand(&mnb, 0, 0, 1024, PTX_WGMMA_SWIZZLE_128B) > 0);
+  assert_true(compare_operand(&mna, 0, 0, 1024, PTX_WGMMA_SWIZZLE_128B) > 0);
+  /* The MN-major B wgmma spans four boxes: LBO and SBO exchanged is wrong. */
+  operand_case swapped = mnb;
+  assert_true(compare_operand(&swapped, 0, 1024 - 8192, 8192 - 1024, PTX_WGMMA_SWIZZLE_128B) > 0);
+  /* The reference's own decoding ignores the mode, so check the descriptor carries 128B. */
+  EXPECT_EQ(decode_desc(ptx_wgmma_desc(1024, 16, 1024, PTX_WGMMA_SWIZZLE_128B)).swizzle, 1, "mode");
+  /* A start one 128-byte line off, or one k16 step (32 bytes) off. */
+  long bad_line = 0, bad_step = 0;
+  for (unsigned mn = 0; mn < 64; mn++)
+    for (unsigned k = 0; k < 16; k++) {
+      unsigned want = tma_tile_addr(1024, 1, 256, 8192, mn, k);
+      bad_line += isa_operand_addr(ptx_wgmma_desc(1024 + 128, 16, 1024, 1), 1, mn, k) != want;
+      bad_step += isa_operand_addr(ptx_wgmma_desc(1024 + 32, 16, 1024, 1), 1, mn, k) != want;
+    }
+  assert_true(bad_line > 0);
+  assert_true(bad_step > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(frag_elems_per_reg_matches_isa_packing),
@@ -427,6 +704,13 @@ int main(void) {
     cmocka_unit_test(cp_async_chunk_stores_are_bank_conflict_free),
     cmocka_unit_test(ldmatrix_k_major_delivers_the_mma_fragments),
     cmocka_unit_test(ldmatrix_trans_mn_major_delivers_the_mma_fragments),
+    cmocka_unit_test(wgmma_desc_worked_examples),
+    cmocka_unit_test(wgmma_desc_fields_sit_where_the_isa_puts_them),
+    cmocka_unit_test(wgmma_d_fragment_matches_isa),
+    cmocka_unit_test(wgmma_d_fragment_is_a_bijection_onto_64_by_n),
+    cmocka_unit_test(sm90_descriptors_read_what_tma_wrote),
+    cmocka_unit_test(tma_reference_fills_each_tile_exactly),
+    cmocka_unit_test(wrong_descriptors_are_caught),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
