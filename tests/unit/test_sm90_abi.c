@@ -1,0 +1,311 @@
+/* ptxgen/sm90_abi.c: the tensor maps the sm90 kernel expects (operand majors of the four op
+ * pairs, dims, strides, boxes, B halves in clusters, and the cases cuTensorMapEncodeTiled
+ * refuses) and the persistent grid (never more CTAs than SMs or than work, whole clusters). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ptxgen/ptx_layout.h"
+#include "ptxgen/ptxgen.h"
+
+#define EXPECT_EQ(a, b, ...)                            \
+  do {                                                  \
+    long long a_ = (long long)(a), b_ = (long long)(b); \
+    if (a_ != b_) print_error(__VA_ARGS__);             \
+    assert_int_equal(a_, b_);                           \
+  } while (0)
+
+static tcj_kernel_cfg sm90_cfg(int bm, int bn, int consumers, int cluster) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_SM90;
+  c.sm = 90;
+  c.arch_suffix = 'a';
+  c.ab = PTX_E_BF16;
+  c.c = PTX_E_BF16;
+  c.n = 1000;
+  c.k = 999;
+  c.bm = bm;
+  c.bn = bn;
+  c.bk = 64;
+  c.warps_m = consumers;
+  c.warps_n = 1;
+  c.stages = 4;
+  c.align_a = c.align_b = 16;
+  c.vec_c = 8;
+  c.cluster_m = cluster;
+  assert_null(tcj_cfg_check(&c));
+  return c;
+}
+
+/* The tiles the recipe runs (tcj_cfg_check accepts them). */
+static const struct { int bm, bn, wm; } tiles[] = {
+  {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {128, 192, 2}, {256, 64, 2},
+  {64, 64, 1}, {64, 128, 1}, {64, 192, 1}, {64, 256, 1}, {128, 64, 1}, {128, 128, 1}};
+#define N_TILES (int)(sizeof tiles / sizeof *tiles)
+
+static int tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *d) {
+  memset(d, 0x5a, sizeof *d);
+  return ptx_sm90_tmap(c, is_b, m, ld, d);
+}
+
+/* op N A is m x k, K contiguous: K-major. op T A is stored k x m: M contiguous. op T B is stored
+ * n x k: K-major; op N B is k x n: N contiguous. dims[0] is the contiguous extent; the box is
+ * one 128-byte line of it by the tile's rows (K-major) or by bk K rows (MN-major). */
+static void tensor_maps_of_the_four_op_pairs(void **state) {
+  (void)state;
+  static const ptx_elem types[] = {PTX_E_BF16, PTX_E_F16};
+  const int64_t m = 3000, lda_k = 1008, lda_m = 3008, ldb_k = 1008, ldb_n = 1000;
+  for (int t = 0; t < 2; t++)
+    for (int op = 0; op < 4; op++)
+      for (int g = 0; g < N_TILES; g++) {
+        tcj_kernel_cfg c = sm90_cfg(tiles[g].bm, tiles[g].bn, tiles[g].wm, 0);
+        c.ab = types[t];
+        c.op_a_t = op >> 1;
+        c.op_b_t = op & 1;
+        int es = ptx_elem_size(c.ab);
+        ptx_tmap_desc a, b;
+        int64_t lda = c.op_a_t ? lda_m : lda_k, ldb = c.op_b_t ? ldb_k : ldb_n;
+        EXPECT_EQ(tmap(&c, 0, m, lda, &a), 0, "A op %d tile %d\n", op, g);
+        EXPECT_EQ(tmap(&c, 1, m, ldb, &b), 0, "B op %d tile %d\n", op, g);
+        EXPECT_EQ(a.elem, c.ab, "A elem");
+        EXPECT_EQ(b.elem, c.ab, "B elem");
+        EXPECT_EQ(a.stride_bytes, lda * es, "A stride");
+        EXPECT_EQ(b.stride_bytes, ldb * es, "B stride");
+        EXPECT_EQ(a.box[0] * (uint32_t)es, 128, "A box line");
+        EXPECT_EQ(b.box[0] * (uint32_t)es, 128, "B box line");
+        if (!c.op_a_t) { /* A K-major */
+          EXPECT_EQ(a.dims[0], c.k, "A dims[0] op %d", op);
+          EXPECT_EQ(a.dims[1], m, "A dims[1] op %d", op);
+          EXPECT_EQ(a.box[1], c.bm, "A box[1] op %d", op);
+        } else {
+          EXPECT_EQ(a.dims[0], m, "A dims[0] op %d", op);
+          EXPECT_EQ(a.dims[1], c.k, "A dims[1] op %d", op);
+          EXPECT_EQ(a.box[1], c.bk, "A box[1] op %d", op);
+        }
+        if (c.op_b_t) { /* B K-major */
+          EXPECT_EQ(b.dims[0], c.k, "B dims[0] op %d", op);
+          EXPECT_EQ(b.dims[1], c.n, "B dims[1] op %d", op);
+          EXPECT_EQ(b.box[1], c.bn, "B box[1] op %d", op);
+        } else {
+          EXPECT_EQ(b.dims[0], c.n, "B dims[0] op %d", op);
+          EXPECT_EQ(b.dims[1], c.k, "B dims[1] op %d", op);
+          EXPECT_EQ(b.box[1], c.bk, "B box[1] op %d", op);
+        }
+        /* cuTensorMapEncodeTiled: boxDim[i] in 1..256; with SWIZZLE_128B the inner box is at
+         * most 128 bytes and a multiple of 16. */
+        assert_in_range(a.box[1], 1, 256);
+        assert_in_range(b.box[1], 1, 256);
+      }
+}
+
+/* Worked example: bf16 NT 128x256 tile, m 3000, n 1000, k 999. */
+static void tensor_map_worked_example(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
+  c.op_b_t = 1;
+  ptx_tmap_desc a, b;
+  assert_int_equal(tmap(&c, 0, 3000, 1000, &a), 0);
+  EXPECT_EQ(a.dims[0], 999, "A dims[0]");
+  EXPECT_EQ(a.dims[1], 3000, "A dims[1]");
+  EXPECT_EQ(a.stride_bytes, 2000, "A stride");
+  EXPECT_EQ(a.box[0], 64, "A box[0]");
+  EXPECT_EQ(a.box[1], 128, "A box[1]");
+  assert_int_equal(tmap(&c, 1, 3000, 1000, &b), 0);
+  EXPECT_EQ(b.dims[0], 999, "B dims[0]");
+  EXPECT_EQ(b.dims[1], 1000, "B dims[1]");
+  EXPECT_EQ(b.box[0], 64, "B box[0]");
+  EXPECT_EQ(b.box[1], 256, "B box[1]");
+  /* f16, TN: A stored k x m, B stored k x n. */
+  c.ab = PTX_E_F16;
+  c.op_a_t = 1;
+  c.op_b_t = 0;
+  assert_int_equal(tmap(&c, 0, 3000, 3000, &a), 0);
+  EXPECT_EQ(a.elem, PTX_E_F16, "A elem");
+  EXPECT_EQ(a.dims[0], 3000, "A dims[0]");
+  EXPECT_EQ(a.dims[1], 999, "A dims[1]");
+  EXPECT_EQ(a.stride_bytes, 6000, "A stride");
+  EXPECT_EQ(a.box[1], 64, "A box[1]");
+  assert_int_equal(tmap(&c, 1, 3000, 1000, &b), 0);
+  EXPECT_EQ(b.dims[0], 1000, "B dims[0]");
+  EXPECT_EQ(b.dims[1], 999, "B dims[1]");
+  EXPECT_EQ(b.box[1], 64, "B box[1]");
+}
+
+/* In a 2-CTA cluster each CTA loads half of the B tile for both: K-major B boxes are bn / 2
+ * rows; MN-major boxes are 64 columns either way (each CTA loads half of them). A is never
+ * split. */
+static void cluster_halves_the_k_major_b_box(void **state) {
+  (void)state;
+  for (int g = 0; g < N_TILES; g++) {
+    if (tiles[g].bn % 128) continue;
+    for (int op = 0; op < 4; op++) {
+      tcj_kernel_cfg c = sm90_cfg(tiles[g].bm, tiles[g].bn, tiles[g].wm, 2), solo;
+      c.op_a_t = op >> 1;
+      c.op_b_t = op & 1;
+      solo = c;
+      solo.cluster_m = 0;
+      ptx_tmap_desc a, b, a1, b1;
+      int64_t lda = c.op_a_t ? 3000 : 1000, ldb = c.op_b_t ? 1000 : 1000;
+      assert_int_equal(tmap(&c, 0, 3000, lda, &a), 0);
+      assert_int_equal(tmap(&c, 1, 3000, ldb, &b), 0);
+      assert_int_equal(tmap(&solo, 0, 3000, lda, &a1), 0);
+      assert_int_equal(tmap(&solo, 1, 3000, ldb, &b1), 0);
+      EXPECT_EQ(b.box[1], c.op_b_t ? c.bn / 2 : 64, "B box tile %dx%d op %d", c.bm, c.bn, op);
+      EXPECT_EQ(a.box[1], a1.box[1], "A box with and without a cluster");
+      EXPECT_EQ(b.dims[0], b1.dims[0], "B dims[0]");
+      EXPECT_EQ(b.dims[1], b1.dims[1], "B dims[1]");
+      EXPECT_EQ(b.stride_bytes, b1.stride_bytes, "B stride");
+      /* The half is whole 8-row swizzle atoms (1024 bytes). */
+      if (c.op_b_t) EXPECT_EQ(b.box[1] % 8, 0, "half box rows");
+    }
+  }
+}
+
+static void tensor_map_refuses_what_tma_cannot_address(void **state) {
+  (void)state;
+  ptx_tmap_desc d;
+  tcj_kernel_cfg kmaj = sm90_cfg(128, 128, 2, 0), mnmaj = kmaj;
+  kmaj.k = 1000;
+  mnmaj.k = 1000;
+  mnmaj.op_a_t = 1;
+  /* Strides: multiples of 16 bytes (ld multiple of 8 for 16-bit types). */
+  assert_int_equal(tmap(&kmaj, 0, 100, 1000, &d), 0);
+  assert_int_equal(tmap(&kmaj, 0, 100, 1001, &d), -1);
+  assert_int_equal(tmap(&kmaj, 0, 100, 1002, &d), -1);
+  assert_int_equal(tmap(&kmaj, 0, 100, 1004, &d), -1);
+  assert_int_equal(tmap(&kmaj, 0, 100, 1008, &d), 0);
+  assert_int_equal(tmap(&mnmaj, 0, 100, 100, &d), -1); /* 200 bytes */
+  assert_int_equal(tmap(&mnmaj, 0, 100, 104, &d), 0);
+  /* A stride shorter than a row of the contiguous dimension. */
+  assert_int_equal(tmap(&kmaj, 0, 100, 992, &d), -1);
+  assert_int_equal(tmap(&mnmaj, 0, 1000, 992, &d), -1);
+  /* Strides below 2^40 bytes. */
+  assert_int_equal(tmap(&kmaj, 0, 100, ((int64_t)1 << 39) - 8, &d), 0);
+  assert_int_equal(tmap(&kmaj, 0, 100, (int64_t)1 << 39, &d), -1);
+  /* Dims in [1, 2^32]: m on dims[1] (K-major) or dims[0] (MN-major). */
+  assert_int_equal(tmap(&kmaj, 0, (int64_t)1 << 32, 1000, &d), 0);
+  EXPECT_EQ(d.dims[1], (int64_t)1 << 32, "dims[1] at the limit");
+  assert_int_equal(tmap(&kmaj, 0, ((int64_t)1 << 32) + 1, 1000, &d), -1);
+  assert_int_equal(tmap(&mnmaj, 0, (int64_t)1 << 32, (int64_t)1 << 32, &d), 0);
+  assert_int_equal(tmap(&mnmaj, 0, ((int64_t)1 << 32) + 1, ((int64_t)1 << 32) + 8, &d), -1);
+  /* Empty extents. */
+  assert_int_equal(tmap(&kmaj, 0, 0, 1000, &d), -1);
+  assert_int_equal(tmap(&kmaj, 0, -5, 1000, &d), -1);
+  assert_int_equal(tmap(&mnmaj, 0, 0, 1000, &d), -1);
+  tcj_kernel_cfg k0 = kmaj;
+  k0.k = 0;
+  assert_int_equal(tmap(&k0, 0, 100, 1000, &d), -1);
+  assert_int_equal(tmap(&k0, 1, 100, 1000, &d), -1);
+  k0.op_a_t = 1;
+  assert_int_equal(tmap(&k0, 0, 100, 104, &d), -1);
+  tcj_kernel_cfg n0 = kmaj;
+  n0.n = 0;
+  assert_int_equal(tmap(&n0, 1, 100, 1000, &d), -1);
+  n0.op_b_t = 1;
+  assert_int_equal(tmap(&n0, 1, 100, 1000, &d), -1);
+  /* B's stride rules are the same: N-major B with ldb 1001 and ldb < n. */
+  assert_int_equal(tmap(&kmaj, 1, 100, 1001, &d), -1);
+  assert_int_equal(tmap(&kmaj, 1, 100, 992, &d), -1);
+  assert_int_equal(tmap(&kmaj, 1, 100, 1000, &d), 0);
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Units counted by walking the tiles: a cluster runs tiles (2i, j) and (2i + 1, j) together. */
+static int64_t units_by_walking(int64_t m, int64_t n, int bm, int bn, int cluster) {
+  int64_t units = 0;
+  for (int64_t i = 0; i < cdiv(m, bm); i++)
+    for (int64_t j = 0; j < cdiv(n, bn); j++) units += i % cluster == 0;
+  return units;
+}
+
+static void persistent_grid_is_whole_clusters_within_the_sms(void **state) {
+  (void)state;
+  static const int64_t ms[] = {1, 63, 64, 65, 128, 129, 1000, 4096, 20000};
+  static const int64_t ns[] = {64, 1000, 4096};
+  static const int sms[] = {2, 3, 7, 66, 114, 132, 133};
+  long checked = 0;
+  for (int g = 0; g < N_TILES; g++)
+    for (int cluster = 0; cluster <= 2; cluster += 2) {
+      if (cluster && tiles[g].bn % 128) continue;
+      int csize = cluster ? 2 : 1;
+      for (size_t mi = 0; mi < sizeof ms / sizeof *ms; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+          for (size_t si = 0; si < sizeof sms / sizeof *sms; si++) {
+            tcj_kernel_cfg c = sm90_cfg(tiles[g].bm, tiles[g].bn, tiles[g].wm, cluster);
+            c.n = ns[ni];
+            c.vec_c = 1;
+            int64_t m = ms[mi];
+            int64_t grid = ptx_sm90_grid(&c, m, sms[si]);
+            int64_t units = units_by_walking(m, c.n, c.bm, c.bn, csize);
+            int64_t slots = sms[si] / csize;
+            int64_t want = csize * (units < slots ? units : slots);
+            if (grid != want)
+              print_error("tile %dx%d cluster %d m %lld n %lld sms %d: grid %lld, want %lld\n", c.bm, c.bn, csize,
+                          (long long)m, (long long)c.n, sms[si], (long long)grid, (long long)want);
+            assert_int_equal(grid, want);
+            assert_true(grid >= 1);
+            assert_true(grid <= sms[si]);
+            assert_int_equal(grid % csize, 0);
+            assert_true(grid / csize <= units); /* no cluster without work */
+            EXPECT_EQ(ptx_sm90_tiles(&c, m), cdiv(m, c.bm) * cdiv(c.n, c.bn), "tiles");
+            checked++;
+          }
+    }
+  assert_true(checked > 1000);
+}
+
+static void persistent_grid_worked_examples(void **state) {
+  (void)state;
+  /* 4096^2 with 128x256 tiles: 32 x 16 = 512 tiles; 132 SMs. */
+  tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
+  c.n = 4096;
+  EXPECT_EQ(ptx_sm90_tiles(&c, 4096), 512, "tiles");
+  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 132), 132, "grid");
+  /* Clusters: 256 pairs, 66 slots: 132 CTAs. */
+  c.cluster_m = 2;
+  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 132), 132, "cluster grid");
+  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 133), 132, "cluster grid, odd SMs");
+  /* One tile row: 16 tiles in 16 pairs (the second CTA of each pair has no rows). */
+  EXPECT_EQ(ptx_sm90_grid(&c, 1, 132), 32, "cluster grid m 1");
+  c.cluster_m = 0;
+  EXPECT_EQ(ptx_sm90_grid(&c, 1, 132), 16, "grid m 1");
+  /* A small problem: one tile, one CTA (one pair). */
+  c.n = 100;
+  EXPECT_EQ(ptx_sm90_tiles(&c, 100), 1, "one tile");
+  EXPECT_EQ(ptx_sm90_grid(&c, 100, 132), 1, "one CTA");
+  c.cluster_m = 2;
+  EXPECT_EQ(ptx_sm90_grid(&c, 100, 132), 2, "one pair");
+  /* No rows: no tiles, still a launchable grid. */
+  EXPECT_EQ(ptx_sm90_tiles(&c, 0), 0, "no tiles");
+  assert_true(ptx_sm90_grid(&c, 0, 132) >= 1);
+  assert_int_equal(ptx_sm90_grid(&c, 0, 132) % 2, 0);
+}
+
+static void sm90_entry_name(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 2);
+  assert_string_equal(ptx_gemm_entry(&c), PTX_SM90_ENTRY);
+  assert_string_equal(PTX_SM90_ENTRY, "tcj_gemm_sm90");
+  c.recipe = PTX_RECIPE_SM80;
+  assert_string_equal(ptx_gemm_entry(&c), PTX_GEMM_ENTRY);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(tensor_maps_of_the_four_op_pairs),
+    cmocka_unit_test(tensor_map_worked_example),
+    cmocka_unit_test(cluster_halves_the_k_major_b_box),
+    cmocka_unit_test(tensor_map_refuses_what_tma_cannot_address),
+    cmocka_unit_test(persistent_grid_is_whole_clusters_within_the_sms),
+    cmocka_unit_test(persistent_grid_worked_examples),
+    cmocka_unit_test(sm90_entry_name),
+  };
+  return cmocka_run_group_tests(tests, 0, 0);
+}
