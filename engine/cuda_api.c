@@ -29,6 +29,9 @@ static void load_once(void) {
   }
   ENG_CUDA_API_LIST(ENG_CUDA_SYM)
 #undef ENG_CUDA_SYM
+#define ENG_CUDA_OPTIONAL_SYM(fn) *(void **)(&api.fn) = dlsym(lib, ENG_STR(fn));
+  ENG_CUDA_API_OPTIONAL_LIST(ENG_CUDA_OPTIONAL_SYM)
+#undef ENG_CUDA_OPTIONAL_SYM
   CUresult r = api.cuInit(0);
   if (r != CUDA_SUCCESS) {
     const char *name = NULL;

@@ -36,9 +36,15 @@
   X(cuLinkComplete)            \
   X(cuLinkDestroy)
 
+/* Entries only some recipes need: NULL when the driver lacks them, and the recipe that needs
+ * one reports it at launch. cuTensorMapEncodeTiled (CUDA 12.0): the sm90 recipe's TMA maps. */
+#define ENG_CUDA_API_OPTIONAL_LIST(X) \
+  X(cuTensorMapEncodeTiled)
+
 typedef struct eng_cuda_api {
 #define ENG_CUDA_FIELD(fn) __typeof__(&fn) fn;
   ENG_CUDA_API_LIST(ENG_CUDA_FIELD)
+  ENG_CUDA_API_OPTIONAL_LIST(ENG_CUDA_FIELD)
 #undef ENG_CUDA_FIELD
   int driver_version;
 } eng_cuda_api;
