@@ -8,6 +8,8 @@ typedef struct cache_kernel {
   void *function; /* CUfunction */
   void *reduce;   /* CUfunction of the split-K reduction, or NULL */
   int threads, smem_bytes, bm, bn, slices;
+  int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */
+  int cluster_m; /* sm90: CTAs per cluster along M (0: none); the grid is a multiple of it */
 } cache_kernel;
 
 typedef struct cache_kernel_table cache_kernel_table;

@@ -144,9 +144,12 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
 
   CUfunction fn = NULL;
   int smem = tcj_cfg_smem_bytes(cfg);
-  CUresult r = e->cu->cuModuleGetFunction(&fn, mod, PTX_GEMM_ENTRY);
+  const char *entry = ptx_gemm_entry(cfg);
+  CUresult r = e->cu->cuModuleGetFunction(&fn, mod, entry);
   if (r != CUDA_SUCCESS) {
-    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_GEMM_ENTRY ")");
+    char call[64];
+    snprintf(call, sizeof call, "cuModuleGetFunction(%s)", entry);
+    st = eng_cuda_error(r, call);
     goto fail;
   }
   /* Above 48 KiB, dynamic shared memory must be opted in per function. */
@@ -160,7 +163,8 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
     goto fail;
   }
-  cache_kernel k = {mod, fn, reduce, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg)};
+  cache_kernel k = {mod, fn, reduce, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg),
+                    (int)cfg->recipe, cfg->cluster_m};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
