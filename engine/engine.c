@@ -141,9 +141,13 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto fail;
   }
-  const char *tile = getenv("TCJ_TILE");
-  if (tile && *tile && eng_tile_override_parse(tile, &e->tile) != 0) {
-    st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "TCJ_TILE=\"%s\" is not BMxBNxBK_BYTES/WMxWN/STAGES", tile);
+  if ((why = eng_tuning_from_env(&e->tuning)) != NULL) {
+    st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s", why);
+    goto fail;
+  }
+  if ((why = eng_recipe_check(e->tuning.recipe, &e->caps)) != NULL) {
+    st = eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_RECIPE=%s: %s; this engine compiles for %s",
+                       getenv("TCJ_RECIPE"), why, e->arch);
     goto fail;
   }
   if (!(e->kernels = cache_kernel_table_create(unload_module, e))) {

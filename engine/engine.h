@@ -19,7 +19,7 @@ struct tcj_engine {
   int force_driver_jit, allow_packing;
   int log;              /* TCJ_LOG level (engine/log.h) */
   char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
-  eng_tile_override tile; /* TCJ_TILE: a tuning knob that replaces the selected tile */
+  eng_tuning tuning;     /* TCJ_RECIPE, TCJ_TILE: knobs that replace what select chooses */
   cache_kernel_table *kernels;
   cache_disk *disk;       /* NULL: disk cache disabled */
   cache_stats stats;

@@ -1,5 +1,6 @@
 /* tcj_gemm: validate, select, fetch the kernel, pack unaligned operands when the plan says
  * so, and launch on the caller's stream. Nothing is launched or written on a failed check. */
+#include <assert.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -7,68 +8,137 @@
 #include "engine/validate.h"
 #include "ptxgen/ptxgen.h"
 
-/* Scratch copy of one operand in stream order: rows x cols elements at ld, copied to a buffer
- * whose row pitch is rounded up to 16 bytes so every row start is 16-byte aligned. */
-typedef struct packed { CUdeviceptr ptr; int64_t ld; } packed;
+/* One operand as the kernel reads it: the caller's pointer and ld, or a packed scratch copy. */
+typedef struct operand { CUdeviceptr ptr; int64_t ld; } operand;
 
-static tcj_status pack(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_t cols, int64_t ld,
-                       int es, CUstream stream, packed *out) {
-  int64_t pitch = (cols * es + 15) / 16 * 16;
-  out->ld = pitch / es;
-  CUresult r = e->cu->cuMemAllocAsync(&out->ptr, (size_t)(pitch * rows), stream);
+/* Scratch for a packed copy of rows x cols elements, rows padded to 16 bytes (eng_packed_ld) so
+ * every row start is 16-byte aligned. cuMemAllocAsync returns pool memory aligned far beyond. */
+static tcj_status pack_alloc(tcj_engine *e, int64_t rows, int64_t cols, int es, CUstream stream, operand *out) {
+  out->ld = eng_packed_ld(cols, es);
+  CUresult r = e->cu->cuMemAllocAsync(&out->ptr, (size_t)(out->ld * es * rows), stream);
   if (r != CUDA_SUCCESS) { out->ptr = 0; return eng_cuda_error(r, "cuMemAllocAsync (packing scratch)"); }
+  return TCJ_SUCCESS;
+}
+
+/* Copies rows x cols elements at (src, ld) into the scratch, in stream order. */
+static tcj_status pack_copy(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_t cols, int64_t ld, int es,
+                            const operand *dst, CUstream stream) {
   CUDA_MEMCPY2D cp;
   memset(&cp, 0, sizeof cp);
   cp.srcMemoryType = CU_MEMORYTYPE_DEVICE;
   cp.srcDevice = src;
   cp.srcPitch = (size_t)(ld * es);
   cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  cp.dstDevice = out->ptr;
-  cp.dstPitch = (size_t)pitch;
+  cp.dstDevice = dst->ptr;
+  cp.dstPitch = (size_t)(dst->ld * es);
   cp.WidthInBytes = (size_t)(cols * es);
   cp.Height = (size_t)rows;
-  if ((r = e->cu->cuMemcpy2DAsync(&cp, stream)) != CUDA_SUCCESS) return eng_cuda_error(r, "cuMemcpy2DAsync (packing)");
+  CUresult r = e->cu->cuMemcpy2DAsync(&cp, stream);
+  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuMemcpy2DAsync (packing)");
+}
+
+/* The kernel takes the maps as 128-byte .param arrays aligned to 64 (ptxgen.h); cuLaunchKernel
+ * copies the parameter's size from the pointer in args[]. */
+_Static_assert(sizeof(CUtensorMap) == 128 && _Alignof(CUtensorMap) >= 64, "CUtensorMap is not the kernel's tmap parameter");
+
+/* The tensor map of operand A (is_b = 0) or B of an sm90 kernel, as ptx_sm90_tmap describes it. */
+static tcj_status encode_tmap(tcj_engine *e, const tcj_kernel_cfg *cfg, int is_b, int64_t m, const operand *op,
+                              CUtensorMap *out) {
+  const char *name = is_b ? "B" : "A";
+  ptx_tmap_desc d;
+  /* Select packs what TMA cannot read; reaching these is a planning bug. */
+  if (op->ptr % 16 != 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: operand %s at 0x%llx is not 16-byte aligned", name,
+                         (unsigned long long)op->ptr);
+  if (ptx_sm90_tmap(cfg, is_b, m, op->ld, &d) != 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address operand %s (m %lld, ld %lld)", name,
+                         (long long)m, (long long)op->ld);
+  if (!e->cu->cuTensorMapEncodeTiled)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0 or newer "
+                         "is needed for the sm90 recipe; TCJ_RECIPE=sm80 avoids it)");
+  CUtensorMapDataType type = d.elem == PTX_E_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  cuuint64_t dims[2] = {d.dims[0], d.dims[1]}, strides[1] = {d.stride_bytes};
+  cuuint32_t box[2] = {d.box[0], d.box[1]}, elem_strides[2] = {1, 1};
+  CUresult r = e->cu->cuTensorMapEncodeTiled(out, type, 2, (void *)(uintptr_t)op->ptr, dims, strides, box,
+                                             elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return eng_set_error(TCJ_ERROR_CUDA, "cuTensorMapEncodeTiled (operand %s: %s, dims %llux%llu, stride %llu "
+                         "bytes, box %ux%u, address 0x%llx): %s", name, ptx_elem_name(d.elem),
+                         (unsigned long long)d.dims[0], (unsigned long long)d.dims[1],
+                         (unsigned long long)d.stride_bytes, d.box[0], d.box[1],
+                         (unsigned long long)op->ptr, eng_cuda_error_name(r));
   return TCJ_SUCCESS;
 }
 
+/* The sm80 kernel (and for split configs, its reduction): parameters and grid of
+ * PTX_GEMM_ENTRY. work: the split-K workspace, or 0. */
+static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_kernel *k, const operand *a,
+                              const operand *b, CUdeviceptr c, CUdeviceptr work, float alpha, float beta,
+                              CUstream stream) {
+  uint64_t pa_ptr = a->ptr, pb_ptr = b->ptr, pc_ptr = work ? work : c;
+  uint32_t m32 = (uint32_t)p->m;
+  uint64_t lda = (uint64_t)a->ld, ldb = (uint64_t)b->ld, ldc = (uint64_t)p->ldc;
+  void *args[] = {&pa_ptr, &pb_ptr, &pc_ptr, &m32, &lda, &ldb, &ldc, &alpha, &beta};
+  int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn);
+  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
+                                     (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
+  if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
+  if (!work) return TCJ_SUCCESS;
+  /* Split-K: the slices wrote fp32 partial sums; the reduction applies alpha and beta into C. */
+  uint64_t w_ptr = work, c_ptr = c;
+  void *rargs[] = {&w_ptr, &c_ptr, &m32, &ldc, &alpha, &beta};
+  int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
+  r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0, stream,
+                            rargs, NULL);
+  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
+}
+
+/* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_SM90_ENTRY parameters, on
+ * the persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
+static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
+                              CUtensorMap *tmap_a, CUtensorMap *tmap_b, CUdeviceptr c, float alpha, float beta,
+                              CUstream stream) {
+  uint64_t pc_ptr = c, ldc = (uint64_t)p->ldc;
+  uint32_t m32 = (uint32_t)p->m;
+  void *args[] = {tmap_a, tmap_b, &pc_ptr, &m32, &ldc, &alpha, &beta};
+  int64_t grid = ptx_sm90_grid(cfg, p->m, e->caps.sm_count);
+  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
+                                     (unsigned)k->smem_bytes, stream, args, NULL);
+  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel");
+}
+
+/* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
+ * (tensor maps), and only then the copies and the launch: a failed check enqueues no work. */
 static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan,
                          const cache_kernel *k, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
                          float alpha, float beta, CUstream stream) {
+  assert(k->recipe == (int)plan->cfg.recipe && k->cluster_m == plan->cfg.cluster_m);
   int es = ptx_elem_size(p->ab);
-  packed pa = {a, p->lda}, pb = {b, p->ldb};
-  tcj_status st = TCJ_SUCCESS;
+  operand pa = {a, p->lda}, pb = {b, p->ldb};
   /* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
-  if (plan->pack_a)
-    st = pack(e, a, p->op_a_t ? p->k : p->m, p->op_a_t ? p->m : p->k, p->lda, es, stream, &pa);
-  if (st == TCJ_SUCCESS && plan->pack_b)
-    st = pack(e, b, p->op_b_t ? p->n : p->k, p->op_b_t ? p->k : p->n, p->ldb, es, stream, &pb);
-  /* Split-K: the slices write fp32 partial sums to a workspace; the reduction applies alpha
-   * and beta into C. */
+  int64_t rows_a = p->op_a_t ? p->k : p->m, cols_a = p->op_a_t ? p->m : p->k;
+  int64_t rows_b = p->op_b_t ? p->n : p->k, cols_b = p->op_b_t ? p->k : p->n;
+  tcj_status st = TCJ_SUCCESS;
+  if (plan->pack_a) st = pack_alloc(e, rows_a, cols_a, es, stream, &pa);
+  if (st == TCJ_SUCCESS && plan->pack_b) st = pack_alloc(e, rows_b, cols_b, es, stream, &pb);
   CUdeviceptr work = 0;
   if (st == TCJ_SUCCESS && k->slices > 1) {
     CUresult r = e->cu->cuMemAllocAsync(&work, (size_t)k->slices * (size_t)p->m * (size_t)p->n * 4, stream);
     if (r != CUDA_SUCCESS) { work = 0; st = eng_cuda_error(r, "cuMemAllocAsync (split-K workspace)"); }
   }
-  if (st == TCJ_SUCCESS) {
-    /* Parameter order and types: the kernel ABI in ptxgen/ptxgen.h. */
-    uint64_t pa_ptr = pa.ptr, pb_ptr = pb.ptr, pc_ptr = work ? work : c;
-    uint32_t m32 = (uint32_t)p->m;
-    uint64_t lda = (uint64_t)pa.ld, ldb = (uint64_t)pb.ld, ldc = (uint64_t)p->ldc;
-    void *args[] = {&pa_ptr, &pb_ptr, &pc_ptr, &m32, &lda, &ldb, &ldc, &alpha, &beta};
-    int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn);
-    CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
-                                       (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes,
-                                       stream, args, NULL);
-    if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuLaunchKernel");
-    if (st == TCJ_SUCCESS && work) {
-      uint64_t w_ptr = work, c_ptr = c;
-      void *rargs[] = {&w_ptr, &c_ptr, &m32, &ldc, &alpha, &beta};
-      int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
-      r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0,
-                                stream, rargs, NULL);
-      if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
-    }
+  CUtensorMap tmap_a, tmap_b;
+  if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
+    st = encode_tmap(e, &plan->cfg, 0, p->m, &pa, &tmap_a);
+    if (st == TCJ_SUCCESS) st = encode_tmap(e, &plan->cfg, 1, p->m, &pb, &tmap_b);
   }
+  if (st == TCJ_SUCCESS && plan->pack_a) st = pack_copy(e, a, rows_a, cols_a, p->lda, es, &pa, stream);
+  if (st == TCJ_SUCCESS && plan->pack_b) st = pack_copy(e, b, rows_b, cols_b, p->ldb, es, &pb, stream);
+  if (st == TCJ_SUCCESS)
+    st = k->recipe == PTX_RECIPE_SM90
+             ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, c, alpha, beta, stream)
+             : launch_sm80(e, p, k, &pa, &pb, c, work, alpha, beta, stream);
   /* Stream-ordered frees run after the kernel (or the failed copy) that used the scratch. */
   if (plan->pack_a && pa.ptr) e->cu->cuMemFreeAsync(pa.ptr, stream);
   if (plan->pack_b && pb.ptr) e->cu->cuMemFreeAsync(pb.ptr, stream);
@@ -87,10 +157,8 @@ tcj_status tcj_gemm(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t 
   if (m == 0 || n == 0) return TCJ_SUCCESS; /* C is empty: nothing to launch */
   eng_plan plan;
   const char *why = NULL;
-  if ((st = eng_select(&p, &e->caps, e->allow_packing, &plan, &why)) != TCJ_SUCCESS)
+  if ((st = eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why)) != TCJ_SUCCESS)
     return eng_set_error(st, "%s", why);
-  if ((why = eng_tile_override_apply(&e->tile, &e->caps, &plan)) != NULL)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_TILE: %s", why);
   int pushed = 0;
   if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
   cache_kernel kern;

@@ -2,8 +2,12 @@
  * CUDA so that tcj-ptx and the warmup tool select exactly what a device would. */
 #include "engine/select.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "ptxgen/ptxgen.h"
 
 /* Built-in caps for GPU-less selection. SM counts are the flagship part of each arch;
  * shared memory is cudaDevAttrMaxSharedMemoryPerBlockOptin. */
@@ -152,10 +156,9 @@ static tcj_status plan_operand(const char *name, int align, int64_t elems, int a
   return TCJ_SUCCESS;
 }
 
-tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                      eng_plan *plan, const char **why) {
-  static const char *ok = "";
-  *why = ok;
+/* The sm80 recipe's plan: every arch from sm_80 on, every operand type. */
+static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            eng_plan *plan, const char **why) {
   memset(plan, 0, sizeof *plan);
   if (caps->sm < 80) {
     *why = "the sm80 recipe needs sm_80 or newer";
@@ -197,13 +200,199 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
   return TCJ_ERROR_INTERNAL;
 }
 
+/* ---- the sm90 recipe (sm_90a: wgmma + TMA, persistent, warp-specialised) ------------------ */
+
+/* Tile menu: bm x bn, consumer warpgroups along M, and the tile's throughput per SM relative to
+ * the largest (a larger tile reuses each loaded byte for more wgmma work). */
+static const struct tile90 { int bm, bn, warps_m; double rate; } tiles90[] = {
+  {128, 256, 2, 1.0}, {256, 128, 2, 1.0}, {128, 128, 2, 0.8},
+  {128, 64, 2, 0.6},  {64, 128, 1, 0.6},  {64, 64, 1, 0.4},
+};
+#define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
+
+/* 2: CTA pairs along M share each B tile by TMA multicast (where the tile allows it); 0: none.
+ * Off until measured against single CTAs. */
+#define SM90_CLUSTER_M 0
+/* The ring must hide TMA latency behind wgmma: fewer than 4 stages starve the consumers, and
+ * past 8 the mbarrier phases gain nothing. */
+#define SM90_MIN_STAGES 4
+#define SM90_MAX_STAGES 8
+#define SM90_BK 64 /* one 128-byte swizzle line of 16-bit elements */
+
+/* Largest C vector (8, 4, 2 or 1 elements) of at most 16 bytes that C's row alignment allows
+ * and that divides n. */
+static int sm90_vec_c(const eng_problem *p) {
+  int ces = ptx_elem_size(p->c);
+  for (int v = 8; v > 1; v /= 2)
+    if (v * ces <= 16 && p->align_c >= v * ces && p->n % v == 0) return v;
+  return 1;
+}
+
+static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
+                      tcj_kernel_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->recipe = PTX_RECIPE_SM90;
+  c->sm = caps->sm;
+  c->arch_suffix = caps->arch_suffix;
+  c->ab = p->ab;
+  c->c = p->c;
+  c->op_a_t = p->op_a_t;
+  c->op_b_t = p->op_b_t;
+  c->n = p->n;
+  c->k = p->k;
+  c->bm = t->bm;
+  c->bn = t->bn;
+  c->bk = SM90_BK;
+  c->warps_m = t->warps_m;
+  c->warps_n = 1;
+  c->align_a = c->align_b = 16;
+  c->vec_c = sm90_vec_c(p);
+  c->cluster_m = SM90_CLUSTER_M;
+  if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
+  for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
+    if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
+}
+
+/* Wave heuristic: the persistent grid runs ceil(tiles / SMs) waves; the last one may leave SMs
+ * idle. score = tiles / (waves * SMs) * the tile's relative throughput. */
+static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
+                         const tcj_kernel_cfg *c) {
+  int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
+  int64_t tiles = ptx_sm90_tiles(c, p->m), waves = ceil_div(tiles, sms);
+  return (double)tiles / ((double)waves * (double)sms) * t->rate;
+}
+
+static tcj_status sm90_no(const char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static tcj_status sm90_no(const char **why, const char *fmt, ...) {
+  static _Thread_local char msg[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  *why = msg;
+  return TCJ_ERROR_NOT_SUPPORTED;
+}
+
+/* The sm90 recipe's plan, or TCJ_ERROR_NOT_SUPPORTED with why it cannot run the problem. TMA
+ * reads whole 16-byte aligned rows: an operand aligned below that is packed, or (packing
+ * disabled) the recipe does not apply. */
+static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            eng_plan *plan, const char **why) {
+  memset(plan, 0, sizeof *plan);
+  if (caps->sm != 90 || caps->arch_suffix != 'a')
+    return sm90_no(why, "the sm90 recipe needs sm_90a (wgmma); the target is sm_%d%s", caps->sm,
+                   caps->arch_suffix ? "a" : "");
+  if (p->ab != PTX_E_F16 && p->ab != PTX_E_BF16)
+    return sm90_no(why, "the sm90 recipe takes f16 or bf16 operands, not %s", ptx_elem_name(p->ab));
+  if (p->m < 1 || p->n < 1 || p->k < 1) return sm90_no(why, "the sm90 recipe needs m, n and k >= 1");
+  int es = ptx_elem_size(p->ab);
+  int64_t ld_a = p->lda, ld_b = p->ldb;
+  plan->pack_a = p->align_a < 16;
+  plan->pack_b = p->align_b < 16;
+  if ((plan->pack_a || plan->pack_b) && !allow_packing)
+    return sm90_no(why, "operand %s is only %d-byte aligned (pointer or leading dimension), TMA needs "
+                   "16, and packing is disabled", plan->pack_a ? "A" : "B",
+                   plan->pack_a ? p->align_a : p->align_b);
+  /* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
+  if (plan->pack_a) ld_a = eng_packed_ld(p->op_a_t ? p->m : p->k, es);
+  if (plan->pack_b) ld_b = eng_packed_ld(p->op_b_t ? p->k : p->n, es);
+
+  /* The two largest tiles lead, the one whose long side lies along the longer of m and n
+   * first (128x256 when n >= m), so that it wins a tie. */
+  int order[N_TILES90];
+  for (int i = 0; i < N_TILES90; i++) order[i] = i;
+  if (p->m > p->n) { order[0] = 1; order[1] = 0; }
+  double best_score = -1;
+  tcj_kernel_cfg c;
+  const char *reason = "no tile";
+  for (int i = 0; i < N_TILES90; i++) {
+    const struct tile90 *t = &tiles90[order[i]];
+    fill_sm90(p, caps, t, &c);
+    if ((reason = tcj_cfg_check(&c)) != NULL) continue;
+    if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
+      reason = "shared memory holds fewer than 4 stages";
+      continue;
+    }
+    double score = sm90_score(p, caps, t, &c);
+    if (score > best_score) {
+      best_score = score;
+      plan->cfg = c;
+    }
+  }
+  if (best_score < 0) return sm90_no(why, "no sm90 tile fits: %s", reason);
+  ptx_tmap_desc d;
+  if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, &d) != 0)
+    return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32 or a stride past 2^40 bytes)");
+  return TCJ_SUCCESS;
+}
+
+tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                      eng_plan *plan, const char **why) {
+  return eng_select_tuned(p, caps, allow_packing, NULL, plan, why);
+}
+
+/* Recipe choice: the sm80 plan first. Where it splits K (few tiles, deep K) it stays: split-K is
+ * what wins there, and the sm90 recipe does not split. Otherwise sm_90a takes the sm90 plan
+ * when the problem allows one. */
+static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                                eng_recipe_choice recipe, eng_plan *plan, const char **why) {
+  static const char *ok = "";
+  *why = ok;
+  if (recipe == ENG_RECIPE_SM90) {
+    tcj_status st = plan_sm90(p, caps, allow_packing, plan, why);
+    if (st != TCJ_SUCCESS) {
+      static _Thread_local char msg[256];
+      snprintf(msg, sizeof msg, "TCJ_RECIPE=sm90: %s", *why);
+      *why = msg;
+    }
+    return st;
+  }
+  tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
+  if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || plan->cfg.split_k) return st;
+  eng_plan sm90;
+  const char *no = NULL;
+  if (plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;
+  return TCJ_SUCCESS;
+}
+
+tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            const eng_tuning *tuning, eng_plan *plan, const char **why) {
+  tcj_status st = select_recipe(p, caps, allow_packing, tuning ? tuning->recipe : ENG_RECIPE_AUTO, plan, why);
+  if (st != TCJ_SUCCESS || !tuning) return st;
+  const char *bad = eng_tile_override_apply(&tuning->tile, caps, plan);
+  if (bad) {
+    static _Thread_local char msg[256];
+    snprintf(msg, sizeof msg, "TCJ_TILE: %s (selected recipe %s%s)", bad, tcj_recipe_name(plan->cfg.recipe),
+             tuning->recipe == ENG_RECIPE_AUTO ? "; TCJ_RECIPE forces the other" : "");
+    *why = msg;
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  return TCJ_SUCCESS;
+}
+
+int eng_recipe_parse(const char *text, eng_recipe_choice *out) {
+  if (strcmp(text, "auto") == 0) *out = ENG_RECIPE_AUTO;
+  else if (strcmp(text, "sm80") == 0) *out = ENG_RECIPE_SM80;
+  else if (strcmp(text, "sm90") == 0) *out = ENG_RECIPE_SM90;
+  else return -1;
+  return 0;
+}
+
+const char *eng_recipe_check(eng_recipe_choice recipe, const eng_device_caps *caps) {
+  if (recipe == ENG_RECIPE_SM90 && (caps->sm != 90 || caps->arch_suffix != 'a'))
+    return "the sm90 recipe needs sm_90a (wgmma)";
+  return NULL;
+}
+
 int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   eng_tile_override o;
   memset(&o, 0, sizeof o);
   int used = 0;
   if (sscanf(text, "%dx%dx%d/%dx%d/%d%n", &o.bm, &o.bn, &o.bk_bytes, &o.warps_m, &o.warps_n,
-             &o.stages, &used) != 6 || text[used] != '\0')
+             &o.stages, &used) != 6)
     return -1;
+  if (strcmp(text + used, "/c2") == 0) o.cluster_m = 2;
+  else if (text[used] != '\0') return -1;
   o.valid = 1;
   *out = o;
   return 0;
@@ -219,7 +408,23 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->warps_m = ov->warps_m;
   c->warps_n = ov->warps_n;
   c->stages = ov->stages;
+  c->cluster_m = ov->cluster_m;
   const char *why = tcj_cfg_check(c);
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
   return why;
+}
+
+const char *eng_tuning_from_env(eng_tuning *out) {
+  static _Thread_local char msg[200];
+  memset(out, 0, sizeof *out);
+  const char *recipe = getenv("TCJ_RECIPE"), *tile = getenv("TCJ_TILE");
+  if (recipe && *recipe && eng_recipe_parse(recipe, &out->recipe) != 0) {
+    snprintf(msg, sizeof msg, "TCJ_RECIPE=\"%.64s\" is not sm80, sm90 or auto", recipe);
+    return msg;
+  }
+  if (tile && *tile && eng_tile_override_parse(tile, &out->tile) != 0) {
+    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2]", tile);
+    return msg;
+  }
+  return NULL;
 }

@@ -1,9 +1,11 @@
 /* Unit tests of engine/select: shape classes -> tiles, every chosen config valid and within
- * shared memory, packing decisions for unaligned operands, and not-supported reasons. */
+ * shared memory, packing decisions for unaligned operands, not-supported reasons, the choice
+ * between the sm80 and sm90 recipes, and the TCJ_RECIPE / TCJ_TILE knobs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,6 +32,21 @@ static eng_problem problem(ptx_elem ab, ptx_elem c, int64_t m, int64_t n, int64_
   p.ldc = n;
   p.align_a = p.align_b = p.align_c = 16;
   return p;
+}
+
+/* Packed leading dimensions for p's ops, and the alignments validate would derive from them and
+ * a base pointer aligned to base bytes: the largest power of two <= 16 dividing every row start. */
+static int row_align(int base, int64_t ld, int es) {
+  uint64_t bits = (uint64_t)base | (uint64_t)(ld * es) | 16;
+  return (int)(bits & (~bits + 1));
+}
+static void packed_lds(eng_problem *p, int base) {
+  p->lda = p->op_a_t ? p->m : p->k;
+  p->ldb = p->op_b_t ? p->k : p->n;
+  p->ldc = p->n;
+  p->align_a = row_align(base, p->lda, ptx_elem_size(p->ab));
+  p->align_b = row_align(base, p->ldb, ptx_elem_size(p->ab));
+  p->align_c = row_align(16, p->ldc, ptx_elem_size(p->c));
 }
 
 static eng_plan select_ok(const eng_problem *p, const char *arch, int allow_packing) {
@@ -135,6 +152,20 @@ static void cfg_carries_the_problem_and_arch(void **state) {
   assert_int_equal(plan.cfg.vec_c, 2);
 }
 
+static eng_plan select_tuned_ok(const eng_problem *p, const char *arch, const eng_tuning *tuning) {
+  eng_device_caps caps = caps_of(arch);
+  eng_plan plan;
+  const char *why = NULL;
+  tcj_status st = eng_select_tuned(p, &caps, 1, tuning, &plan, &why);
+  if (st != TCJ_SUCCESS) print_error("eng_select_tuned: %s\n", why);
+  assert_int_equal(st, TCJ_SUCCESS);
+  const char *reason = tcj_cfg_check(&plan.cfg);
+  if (reason) print_error("tcj_cfg_check: %s\n", reason);
+  assert_null(reason);
+  assert_true(tcj_cfg_smem_bytes(&plan.cfg) <= caps.max_smem_optin);
+  return plan;
+}
+
 static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_86", "sm_89", "sm_90a", "sm_100", "sm_120"};
@@ -151,10 +182,32 @@ static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
               eng_problem p = problem(types[t].ab, types[t].c, dims[i], dims[j], dims[(i + j) % 9]);
               p.op_a_t = op & 1;
               p.op_b_t = op >> 1;
-              p.align_a = p.align_b = aligns[al];
+              packed_lds(&p, aligns[al]);
+              if (!(al % 2) && (p.align_a < 4 || p.align_b < 4)) {
+                /* Rows below a cp.async and no packing: refused, never a bad kernel. */
+                eng_device_caps caps = caps_of(arches[a]);
+                eng_plan plan;
+                const char *why = NULL;
+                assert_int_equal(eng_select(&p, &caps, 0, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+                assert_non_null(strstr(why, "packing is disabled"));
+                continue;
+              }
               eng_plan plan = select_ok(&p, arches[a], al % 2);
-              assert_true(plan.cfg.stages >= 2 && plan.cfg.stages <= 4);
               assert_true(plan.cfg.align_a >= ptx_elem_size(plan.cfg.ab));
+              int sm90_ok = strcmp(arches[a], "sm_90a") == 0 && ptx_elem_size(p.ab) == 2 && p.k >= 1;
+              if (plan.cfg.recipe == PTX_RECIPE_SM90) {
+                assert_true(sm90_ok);
+                assert_true(plan.cfg.stages >= 4 && plan.cfg.stages <= 8);
+                assert_int_equal(plan.cfg.split_k, 0);
+                /* TMA reads 16-byte aligned rows only: anything less is packed. */
+                assert_int_equal(plan.pack_a, p.align_a < 16);
+                assert_int_equal(plan.pack_b, p.align_b < 16);
+              } else {
+                assert_true(plan.cfg.stages >= 2 && plan.cfg.stages <= 4);
+                /* sm_90a keeps sm80 only for split-K or unaligned operands it may not pack. */
+                int unaligned = p.align_a < 16 || p.align_b < 16;
+                if (sm90_ok) assert_true(plan.cfg.split_k >= 2 || (!(al % 2) && unaligned));
+              }
             }
 }
 
@@ -167,8 +220,9 @@ static void stages_fill_the_shared_memory_budget(void **state) {
     eng_device_caps caps = caps_of(arches[a]);
     tcj_kernel_cfg more = plan.cfg;
     more.stages++;
-    /* Either at the cap of 4 or the next stage would not fit. */
-    assert_true(plan.cfg.stages == 4 || tcj_cfg_smem_bytes(&more) > caps.max_smem_optin);
+    /* Either at the recipe's cap (sm80 4, sm90 8) or the next stage would not fit. */
+    int cap = plan.cfg.recipe == PTX_RECIPE_SM90 ? 8 : 4;
+    assert_true(plan.cfg.stages == cap || tcj_cfg_smem_bytes(&more) > caps.max_smem_optin);
   }
 }
 
@@ -269,6 +323,319 @@ static void selection_is_deterministic(void **state) {
   assert_string_equal(ta, tb);
 }
 
+/* ---- recipe choice ------------------------------------------------------------------------ */
+
+static void sm90a_runs_16_bit_types_on_the_sm90_recipe(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+  eng_plan plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  /* 512 tiles of 128x256: 4 waves on 132 SMs at 97% efficiency; 128x128 scores 0.8 of that. */
+  assert_int_equal(plan.cfg.bm, 128);
+  assert_int_equal(plan.cfg.bn, 256);
+  assert_int_equal(plan.cfg.bk, 64);
+  assert_int_equal(plan.cfg.warps_m, 2);
+  assert_int_equal(plan.cfg.warps_n, 1);
+  assert_int_equal(plan.cfg.stages, 4);
+  assert_int_equal(plan.cfg.align_a, 16);
+  assert_int_equal(plan.cfg.align_b, 16);
+  assert_int_equal(plan.cfg.vec_c, 8); /* 16 bytes of bf16 */
+  assert_int_equal(plan.cfg.split_k, 0);
+  assert_int_equal(plan.cfg.cluster_m, 0);
+  assert_int_equal(plan.pack_a, 0);
+  assert_int_equal(plan.pack_b, 0);
+  assert_int_equal(tcj_cfg_threads(&plan.cfg), 384);
+
+  /* f16 with an f32 C, every op pair: the same recipe, 4 floats per store. */
+  for (int op = 0; op < 4; op++) {
+    p = problem(PTX_E_F16, PTX_E_F32, 4096, 4096, 4096);
+    p.op_a_t = op & 1;
+    p.op_b_t = op >> 1;
+    plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.op_a_t, op & 1);
+    assert_int_equal(plan.cfg.op_b_t, op >> 1);
+    assert_int_equal(plan.cfg.vec_c, 4);
+  }
+}
+
+static void other_arches_keep_the_sm80_recipe(void **state) {
+  (void)state;
+  static const char *arches[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_100a", "sm_120a"};
+  for (size_t a = 0; a < sizeof arches / sizeof *arches; a++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+    eng_plan plan = select_ok(&p, arches[a], 1);
+    print_message("%s -> %s\n", arches[a], tcj_recipe_name(plan.cfg.recipe));
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+    assert_int_equal(plan.cfg.bm, 128);
+    assert_int_equal(plan.cfg.bn, 256);
+    assert_int_equal(plan.cfg.warps_n, 4);
+  }
+  /* sm_90 without the arch-specific target has no wgmma: exactly the sm80 plan of sm_90a's
+   * sm80 choice (TCJ_RECIPE=sm80). */
+  eng_problem p = problem(PTX_E_F16, PTX_E_F32, 3000, 5000, 700);
+  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}};
+  eng_plan a = select_ok(&p, "sm_90", 1), b = select_tuned_ok(&p, "sm_90a", &sm80);
+  b.cfg.arch_suffix = 0;
+  assert_memory_equal(&a, &b, sizeof a);
+}
+
+static void sm90a_keeps_sm80_for_other_types(void **state) {
+  (void)state;
+  static const struct { ptx_elem ab, c; } types[] = {{PTX_E_S8, PTX_E_S32}, {PTX_E_TF32, PTX_E_F32}};
+  for (size_t t = 0; t < 2; t++) {
+    eng_problem p = problem(types[t].ab, types[t].c, 4096, 4096, 4096);
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+    assert_int_equal(plan.cfg.sm, 90);
+    assert_int_equal(plan.cfg.arch_suffix, 'a');
+  }
+  /* k == 0 is C = beta * C: no K loop for wgmma to run. */
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 256, 256, 0);
+  assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+}
+
+static void split_k_shapes_stay_on_sm80(void **state) {
+  (void)state;
+  struct { int64_t m, n, k; } cases[] = {
+    {512, 512, 65536}, /* 64 tiles of 64x64, 2048 K tiles */
+    {1, 4096, 14336},  /* decode against a deep weight */
+    {64, 64, 2048},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+    assert_true(plan.cfg.split_k >= 2);
+  }
+  /* The same M and N with a short K: no split, so the sm90 recipe. */
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 512);
+  assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
+}
+
+static void sm90_packs_operands_below_16_bytes_or_falls_back(void **state) {
+  (void)state;
+  /* lda = 4100 f16: 8200-byte rows, 8-byte aligned. Small enough that sm80 would copy narrowly;
+   * TMA cannot, so the sm90 plan packs it. */
+  eng_problem p = problem(PTX_E_F16, PTX_E_F16, 1024, 1024, 4100);
+  p.align_a = 8;
+  eng_plan plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.pack_a, 1);
+  assert_int_equal(plan.pack_b, 0);
+  assert_int_equal(plan.cfg.align_a, 16);
+
+  /* Packing disabled: the sm80 recipe with 8-byte copies. */
+  plan = select_ok(&p, "sm_90a", 0);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+  assert_int_equal(plan.pack_a, 0);
+  assert_int_equal(plan.cfg.align_a, 8);
+
+  /* B MN-major with ldb = 1001: 2-byte rows, packed; aligned A is not. */
+  p = problem(PTX_E_BF16, PTX_E_F32, 1000, 1001, 1000);
+  p.ldb = 1001;
+  p.align_b = 2;
+  plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.pack_a, 0);
+  assert_int_equal(plan.pack_b, 1);
+  assert_int_equal(plan.cfg.vec_c, 1); /* n = 1001 is odd */
+}
+
+static void sm90_c_vector_follows_alignment_and_n(void **state) {
+  (void)state;
+  struct { ptx_elem c; int64_t n; int align_c, vec; } cases[] = {
+    {PTX_E_BF16, 4096, 16, 8}, {PTX_E_BF16, 4096, 8, 4}, {PTX_E_BF16, 4096, 4, 2},
+    {PTX_E_BF16, 4096, 2, 1},  {PTX_E_BF16, 4100, 16, 4}, {PTX_E_BF16, 4098, 16, 2},
+    {PTX_E_F16, 4097, 16, 1},  {PTX_E_F32, 4096, 16, 4},  {PTX_E_F32, 4096, 8, 2},
+    {PTX_E_F32, 4098, 16, 2},  {PTX_E_F32, 4096, 4, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(PTX_E_BF16, cases[i].c, 2048, cases[i].n, 1024);
+    p.op_b_t = 1; /* B stored n x k: its rows do not depend on n */
+    p.ldb = p.k;
+    p.align_c = cases[i].align_c;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    print_message("c=%s n=%lld align_c=%d -> vec_c %d\n", ptx_elem_name(cases[i].c), (long long)cases[i].n,
+                  cases[i].align_c, plan.cfg.vec_c);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.vec_c, cases[i].vec);
+  }
+}
+
+static void sm90_tiles_follow_the_wave_heuristic(void **state) {
+  (void)state;
+  struct { int64_t m, n, k; int bm, bn, stages; } cases[] = {
+    {4096, 8192, 4096, 128, 256, 4}, /* n >= m: ties go to 128x256 */
+    {8192, 4096, 4096, 256, 128, 4}, /* m > n: ties go to 256x128 */
+    {8192, 1024, 4096, 256, 128, 4}, /* 256 tiles either way (2 waves): m > n */
+    {2048, 2048, 1024, 128, 256, 4}, /* 128 tiles: one wave at 97% */
+    {1024, 1024, 4096, 128, 64, 8},  /* 128 tiles of 128x64 score 0.58; 128x128 fills half the SMs */
+    {2048, 512, 1024, 128, 64, 8},
+    {512, 512, 512, 64, 64, 8},      /* 64 tiles of 64x64 (0.19) beat 16 of 128x128 (0.10) */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    print_message("m=%lld n=%lld k=%lld -> %dx%d/%d\n", (long long)cases[i].m, (long long)cases[i].n,
+                  (long long)cases[i].k, plan.cfg.bm, plan.cfg.bn, plan.cfg.stages);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.bm, cases[i].bm);
+    assert_int_equal(plan.cfg.bn, cases[i].bn);
+    assert_int_equal(plan.cfg.stages, cases[i].stages);
+    assert_int_equal(plan.cfg.warps_m, cases[i].bm == 64 ? 1 : 2);
+  }
+}
+
+/* ---- TCJ_RECIPE and TCJ_TILE ------------------------------------------------------------ */
+
+static void forced_recipes_select_or_say_why_not(void **state) {
+  (void)state;
+  eng_recipe_choice r;
+  assert_int_equal(eng_recipe_parse("sm80", &r), 0);
+  assert_int_equal(r, ENG_RECIPE_SM80);
+  assert_int_equal(eng_recipe_parse("sm90", &r), 0);
+  assert_int_equal(r, ENG_RECIPE_SM90);
+  assert_int_equal(eng_recipe_parse("auto", &r), 0);
+  assert_int_equal(r, ENG_RECIPE_AUTO);
+  assert_int_equal(eng_recipe_parse("sm90a", &r), -1);
+  assert_int_equal(eng_recipe_parse("SM80", &r), -1);
+  assert_int_equal(eng_recipe_parse("", &r), -1);
+
+  eng_device_caps caps = caps_of("sm_90a");
+  assert_null(eng_recipe_check(ENG_RECIPE_SM90, &caps));
+  caps = caps_of("sm_90");
+  assert_non_null(strstr(eng_recipe_check(ENG_RECIPE_SM90, &caps), "sm_90a"));
+  caps = caps_of("sm_100a");
+  assert_non_null(eng_recipe_check(ENG_RECIPE_SM90, &caps));
+  assert_null(eng_recipe_check(ENG_RECIPE_SM80, &caps));
+
+  /* sm80 forced on sm_90a: the sm80 plan. sm90 forced: even where sm80 would split K. */
+  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}}, sm90 = {ENG_RECIPE_SM90, {0}};
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+  assert_int_equal(select_tuned_ok(&p, "sm_90a", &sm80).cfg.recipe, PTX_RECIPE_SM80);
+  p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 65536);
+  eng_plan plan = select_tuned_ok(&p, "sm_90a", &sm90);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.split_k, 0);
+
+  /* What the forced sm90 recipe cannot run is refused with the reason. */
+  struct { ptx_elem ab, c; int64_t k; int align_a, allow_packing; const char *arch, *why; } bad[] = {
+    {PTX_E_S8, PTX_E_S32, 64, 16, 1, "sm_90a", "f16 or bf16"},
+    {PTX_E_TF32, PTX_E_F32, 64, 16, 1, "sm_90a", "f16 or bf16"},
+    {PTX_E_BF16, PTX_E_BF16, 0, 16, 1, "sm_90a", "k >= 1"},
+    {PTX_E_BF16, PTX_E_BF16, 64, 8, 0, "sm_90a", "packing is disabled"},
+    {PTX_E_BF16, PTX_E_BF16, 64, 16, 1, "sm_80", "sm_90a"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    p = problem(bad[i].ab, bad[i].c, 256, 256, bad[i].k);
+    p.align_a = bad[i].align_a;
+    caps = caps_of(bad[i].arch);
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &caps, bad[i].allow_packing, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+    print_message("%s\n", why);
+    assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
+    assert_non_null(strstr(why, bad[i].why));
+  }
+}
+
+static void tile_override_text_takes_an_optional_cluster(void **state) {
+  (void)state;
+  eng_tile_override o;
+  assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4/c2", &o), 0);
+  assert_int_equal(o.valid, 1);
+  assert_int_equal(o.bm, 128);
+  assert_int_equal(o.bn, 256);
+  assert_int_equal(o.bk_bytes, 128);
+  assert_int_equal(o.warps_m, 2);
+  assert_int_equal(o.warps_n, 1);
+  assert_int_equal(o.stages, 4);
+  assert_int_equal(o.cluster_m, 2);
+  assert_int_equal(eng_tile_override_parse("128x256x64/2x4/3", &o), 0);
+  assert_int_equal(o.cluster_m, 0);
+  static const char *malformed[] = {"128x256x128/2x1/4/c3", "128x256x128/2x1/4/c2/", "128x256x128/2x1/4c2",
+                                    "128x256x128/2x1/4/", "128x256x128/2x1/4/c", "128x256x128/2x1", ""};
+  for (size_t i = 0; i < sizeof malformed / sizeof *malformed; i++) {
+    print_message("\"%s\"\n", malformed[i]);
+    assert_int_equal(eng_tile_override_parse(malformed[i], &o), -1);
+  }
+}
+
+static void tile_override_applies_to_sm90_plans(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/c2", &t.tile), 0);
+  eng_plan plan = select_tuned_ok(&p, "sm_90a", &t);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.bm, 128);
+  assert_int_equal(plan.cfg.bn, 128);
+  assert_int_equal(plan.cfg.bk, 64);
+  assert_int_equal(plan.cfg.stages, 6);
+  assert_int_equal(plan.cfg.cluster_m, 2);
+  char text[256];
+  assert_true(tcj_cfg_format(&plan.cfg, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " cluster=2"));
+
+  /* One consumer warpgroup, no cluster. */
+  assert_int_equal(eng_tile_override_parse("64x128x128/1x1/8", &t.tile), 0);
+  plan = select_tuned_ok(&p, "sm_90a", &t);
+  assert_int_equal(plan.cfg.warps_m, 1);
+  assert_int_equal(plan.cfg.cluster_m, 0);
+  assert_int_equal(tcj_cfg_threads(&plan.cfg), 256);
+
+  /* What the recipe cannot run is refused, naming TCJ_TILE and the recipe. */
+  struct { const char *tile, *arch; eng_recipe_choice recipe; const char *why; } bad[] = {
+    {"128x256x64/2x4/3", "sm_90a", ENG_RECIPE_AUTO, "sm90"},           /* an sm80 tile */
+    {"128x64x128/2x1/8/c2", "sm_90a", ENG_RECIPE_AUTO, "cluster"},    /* B halves of 32 columns */
+    {"128x256x128/2x1/8", "sm_90a", ENG_RECIPE_AUTO, "shared memory"}, /* 8 stages of 48 KiB */
+    {"128x128x128/2x1/4/c2", "sm_90a", ENG_RECIPE_SM80, "cluster"},
+    {"128x128x128/2x1/4/c2", "sm_80", ENG_RECIPE_AUTO, "cluster"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    t.recipe = bad[i].recipe;
+    assert_int_equal(eng_tile_override_parse(bad[i].tile, &t.tile), 0);
+    eng_device_caps caps = caps_of(bad[i].arch);
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+    print_message("%s %s: %s\n", bad[i].tile, bad[i].arch, why);
+    assert_non_null(strstr(why, "TCJ_TILE: "));
+    assert_non_null(strstr(why, bad[i].why));
+  }
+}
+
+static void tuning_comes_from_the_environment(void **state) {
+  (void)state;
+  eng_tuning t;
+  unsetenv("TCJ_RECIPE");
+  unsetenv("TCJ_TILE");
+  assert_null(eng_tuning_from_env(&t));
+  assert_int_equal(t.recipe, ENG_RECIPE_AUTO);
+  assert_int_equal(t.tile.valid, 0);
+  setenv("TCJ_RECIPE", "sm90", 1);
+  setenv("TCJ_TILE", "256x128x128/2x1/4/c2", 1);
+  assert_null(eng_tuning_from_env(&t));
+  assert_int_equal(t.recipe, ENG_RECIPE_SM90);
+  assert_int_equal(t.tile.valid, 1);
+  assert_int_equal(t.tile.bm, 256);
+  assert_int_equal(t.tile.cluster_m, 2);
+  setenv("TCJ_RECIPE", "", 1); /* empty: as unset */
+  assert_null(eng_tuning_from_env(&t));
+  assert_int_equal(t.recipe, ENG_RECIPE_AUTO);
+  setenv("TCJ_RECIPE", "wgmma", 1);
+  const char *why = eng_tuning_from_env(&t);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "TCJ_RECIPE=\"wgmma\""));
+  setenv("TCJ_RECIPE", "sm80", 1);
+  setenv("TCJ_TILE", "128x256x128/2x1/4/c4", 1);
+  why = eng_tuning_from_env(&t);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "TCJ_TILE=\"128x256x128/2x1/4/c4\""));
+  assert_non_null(strstr(why, "[/c2]"));
+  unsetenv("TCJ_RECIPE");
+  unsetenv("TCJ_TILE");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(arch_table_knows_the_supported_arches),
@@ -283,6 +650,17 @@ int main(void) {
     cmocka_unit_test(empty_operands_are_never_packed),
     cmocka_unit_test(pre_ampere_and_huge_grids_are_not_supported),
     cmocka_unit_test(selection_is_deterministic),
+    cmocka_unit_test(sm90a_runs_16_bit_types_on_the_sm90_recipe),
+    cmocka_unit_test(other_arches_keep_the_sm80_recipe),
+    cmocka_unit_test(sm90a_keeps_sm80_for_other_types),
+    cmocka_unit_test(split_k_shapes_stay_on_sm80),
+    cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
+    cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
+    cmocka_unit_test(sm90_tiles_follow_the_wave_heuristic),
+    cmocka_unit_test(forced_recipes_select_or_say_why_not),
+    cmocka_unit_test(tile_override_text_takes_an_optional_cluster),
+    cmocka_unit_test(tile_override_applies_to_sm90_plans),
+    cmocka_unit_test(tuning_comes_from_the_environment),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
