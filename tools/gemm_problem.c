@@ -40,7 +40,7 @@ static int row_align(int64_t ld, int es) {
 }
 
 tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *caps,
-                               const eng_tile_override *tile, eng_plan *plan, const char **why) {
+                               const eng_tuning *tuning, eng_plan *plan, const char **why) {
   static _Thread_local char no_kernel[64];
   int ab = elem_of(pr->ab), c = elem_of(pr->c);
   memset(plan, 0, sizeof *plan);
@@ -70,13 +70,9 @@ tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *ca
   p.align_a = row_align(p.lda, ptx_elem_size(p.ab));
   p.align_b = row_align(p.ldb, ptx_elem_size(p.ab));
   p.align_c = row_align(p.ldc, ptx_elem_size(p.c));
-  tcj_status st = eng_select(&p, caps, 1, plan, why);
-  if (st != TCJ_SUCCESS) {
-    if (!*why) *why = "not supported";
-    return st;
-  }
-  if (tile && (*why = eng_tile_override_apply(tile, caps, plan)) != NULL) return TCJ_ERROR_NOT_SUPPORTED;
-  return TCJ_SUCCESS;
+  tcj_status st = eng_select_tuned(&p, caps, 1, tuning, plan, why);
+  if (st != TCJ_SUCCESS && (!*why || !**why)) *why = "not supported";
+  return st;
 }
 
 int gemm_plan_format(const eng_plan *plan, char *buf, size_t size) {

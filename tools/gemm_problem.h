@@ -23,10 +23,11 @@ static inline int64_t gemm_ldb(const gemm_problem *p) { return p->op_b == TCJ_OP
 size_t gemm_dtype_size(tcj_dtype t);
 const char *gemm_dtype_name(tcj_dtype t); /* "bf16", "s32", ...; "?" if unknown */
 
-/* The plan of tcj_gemm for p on caps, TCJ_TILE override (tile may be NULL) included. Returns
- * TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED with why (fp8 operands, an empty C, select's reason). */
+/* The plan of tcj_gemm for p on caps, TCJ_RECIPE / TCJ_TILE overrides (tuning may be NULL)
+ * included. Returns TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED with why (fp8 operands, an empty C,
+ * select's reason). */
 tcj_status gemm_problem_select(const gemm_problem *p, const eng_device_caps *caps,
-                               const eng_tile_override *tile, eng_plan *plan, const char **why);
+                               const eng_tuning *tuning, eng_plan *plan, const char **why);
 
 /* tcj_cfg_format of the plan's config, then " pack_a=1" / " pack_b=1" for packed operands.
  * Returns the length, or -1 when it does not fit. */

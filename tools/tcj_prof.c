@@ -135,10 +135,10 @@ static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
     return 1;
   }
   if (arch == archbuf) device_caps(&caps); /* as the engine will see this GPU */
-  eng_tile_override tile = {0};
-  const char *tile_env = getenv("TCJ_TILE");
-  if (tile_env && *tile_env && eng_tile_override_parse(tile_env, &tile) != 0) {
-    fprintf(stderr, "tcj-prof: TCJ_TILE=\"%s\" is not BMxBNxBK_BYTES/WMxWN/STAGES\n", tile_env);
+  eng_tuning tuning;
+  const char *bad_env = eng_tuning_from_env(&tuning);
+  if (bad_env) {
+    fprintf(stderr, "tcj-prof: %s\n", bad_env);
     return 2;
   }
   printf("tcj-prof: dry run: %d problem%s of %s for %s (%s)\n", n, n == 1 ? "" : "s", o->suite,
@@ -151,7 +151,7 @@ static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
     eng_plan plan;
     const char *why = NULL;
     char cfg[320], dt[16];
-    if (gemm_problem_select(&g, &caps, &tile, &plan, &why) == TCJ_SUCCESS &&
+    if (gemm_problem_select(&g, &caps, &tuning, &plan, &why) == TCJ_SUCCESS &&
         gemm_plan_format(&plan, cfg, sizeof cfg) >= 0)
       with++;
     else
@@ -170,7 +170,7 @@ typedef struct prof_run {
   const prof_opts *o;
   gr_gpu g;
   eng_device_caps caps;
-  eng_tile_override tile;
+  eng_tuning tuning;
   prof_device dev;
 } prof_run;
 
@@ -293,7 +293,7 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
   char note[512] = "";
   int broken = 0;
   row_init(row, mp);
-  if (gemm_problem_select(&p, &r->caps, &r->tile, &plan, &why) == TCJ_SUCCESS &&
+  if (gemm_problem_select(&p, &r->caps, &r->tuning, &plan, &why) == TCJ_SUCCESS &&
       gemm_plan_format(&plan, row->cfg, sizeof row->cfg) < 0)
     snprintf(row->cfg, sizeof row->cfg, "?");
   if (is_fp8(p.ab)) {
@@ -482,8 +482,7 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, in
   /* The engine's caps, for the cfg column. */
   eng_caps_for_arch(eng_engine_arch(r.g.eng), &r.caps);
   device_caps(&r.caps);
-  const char *tile_env = getenv("TCJ_TILE");
-  if (tile_env && *tile_env) eng_tile_override_parse(tile_env, &r.tile); /* tcj_create vetted it */
+  eng_tuning_from_env(&r.tuning); /* tcj_create vetted it */
   device_facts(&r, argc, argv);
   fprintf(stderr, "tcj-prof: %s, %d SMs, tcj arch %s, %s, %s; %d problem%s of %s\n", r.dev.name,
           r.dev.sm_count, eng_engine_arch(r.g.eng), r.dev.driver, r.dev.cuda, n, n == 1 ? "" : "s",

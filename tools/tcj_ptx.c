@@ -11,10 +11,11 @@
 static const char usage[] =
   "usage: tcj-ptx --arch sm_80 --dtype bf16 --m M --n N --k K [--op-a N|T] [--op-b N|T]\n"
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
-  "               [--no-pack]\n"
+  "               [--no-pack] [--recipe sm80|sm90|auto]\n"
   "  dtypes: f16 bf16 tf32 f32 s8 s32; c dtype defaults to the operand type for 16-bit,\n"
   "  f32 for tf32/f32, s32 for s8. Leading dimensions default to packed rows; base pointers\n"
   "  are assumed 16-byte aligned unless --align-a/--align-b say otherwise.\n"
+  "  TCJ_RECIPE and TCJ_TILE apply as in tcj_gemm; --recipe overrides TCJ_RECIPE.\n"
   "  Prints \"// <cfg>\" (plus pack_a=1 / pack_b=1) and then the PTX.\n";
 
 static int bad(const char *msg, const char *arg) {
@@ -44,7 +45,7 @@ static int row_align(int64_t base, int64_t ld, int es) {
 }
 
 int main(int argc, char **argv) {
-  enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK, O_HELP };
+  enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK, O_RECIPE, O_HELP };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -53,9 +54,11 @@ int main(int argc, char **argv) {
     {"lda", required_argument, 0, O_LDA},       {"ldb", required_argument, 0, O_LDB},
     {"ldc", required_argument, 0, O_LDC},       {"align-a", required_argument, 0, O_ALA},
     {"align-b", required_argument, 0, O_ALB},   {"no-pack", no_argument, 0, O_NOPACK},
-    {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
+    {"recipe", required_argument, 0, O_RECIPE}, {"help", no_argument, 0, O_HELP},
+    {0, 0, 0, 0}};
   const char *arch = NULL;
-  int have_ab = 0, have_c = 0, allow_packing = 1;
+  int have_ab = 0, have_c = 0, allow_packing = 1, have_recipe = 0;
+  eng_recipe_choice recipe = ENG_RECIPE_AUTO;
   ptx_elem ab = PTX_E_BF16, ce = PTX_E_BF16;
   int64_t m = -1, n = -1, k = -1, lda = 0, ldb = 0, ldc = 0, align_a = 16, align_b = 16;
   eng_problem p;
@@ -84,6 +87,10 @@ int main(int argc, char **argv) {
     case O_ALA: dst = &align_a; break;
     case O_ALB: dst = &align_b; break;
     case O_NOPACK: allow_packing = 0; break;
+    case O_RECIPE:
+      if (eng_recipe_parse(optarg, &recipe)) return bad("recipe must be sm80, sm90 or auto", optarg);
+      have_recipe = 1;
+      break;
     default: return bad("unknown or incomplete option", argv[optind - 1]);
     }
     if (dst && parse_i64(optarg, dst)) return bad("expected a non-negative integer", optarg);
@@ -113,9 +120,12 @@ int main(int argc, char **argv) {
   p.align_b = row_align(align_b, p.ldb, es);
   p.align_c = row_align(16, p.ldc, es_c);
 
+  eng_tuning tuning;
+  const char *why = eng_tuning_from_env(&tuning);
+  if (why) return bad(why, NULL);
+  if (have_recipe) tuning.recipe = recipe;
   eng_plan plan;
-  const char *why = NULL;
-  if (eng_select(&p, &caps, allow_packing, &plan, &why) != TCJ_SUCCESS) {
+  if (eng_select_tuned(&p, &caps, allow_packing, &tuning, &plan, &why) != TCJ_SUCCESS) {
     fprintf(stderr, "tcj-ptx: %s\n", why);
     return 1;
   }

@@ -132,14 +132,14 @@ static void warn_cb(void *ctx, const char *message) {
 }
 
 /* The engine's kernel for pr on arch, or a reason why there is none. */
-static const char *select_cfg(const manifest_problem *pr, const char *arch, const eng_tile_override *tile,
+static const char *select_cfg(const manifest_problem *pr, const char *arch, const eng_tuning *tuning,
                               tcj_kernel_cfg *cfg) {
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) return "unknown arch";
   gemm_problem p = {pr->ab, pr->c, pr->op_a, pr->op_b, pr->m, pr->n, pr->k};
   eng_plan plan;
   const char *why = NULL;
-  if (gemm_problem_select(&p, &caps, tile, &plan, &why) != TCJ_SUCCESS) return why;
+  if (gemm_problem_select(&p, &caps, tuning, &plan, &why) != TCJ_SUCCESS) return why;
   *cfg = plan.cfg;
   return NULL;
 }
@@ -243,14 +243,13 @@ int main(int argc, char **argv) {
       if (!dup && narch < MAX_ARCHS) archs[narch++] = man.targets[t];
     }
 
-  eng_tile_override tile = {0};
-  const char *tile_env = getenv("TCJ_TILE");
-  if (tile_env && *tile_env && eng_tile_override_parse(tile_env, &tile) != 0) {
-    fprintf(stderr, "tcj-warmup: TCJ_TILE=\"%s\" is not BMxBNxBK_BYTES/WMxWN/STAGES\n", tile_env);
+  eng_tuning tuning;
+  const char *why = eng_tuning_from_env(&tuning);
+  if (why) {
+    fprintf(stderr, "tcj-warmup: %s\n", why);
     goto done;
   }
   cache_disk_config dc;
-  const char *why = NULL;
   int env = cache_disk_config_from_env(&dc, envbuf, sizeof envbuf, &why);
   if (env < 0) {
     fprintf(stderr, "tcj-warmup: %s\n", why ? why : "bad cache settings in the environment");
@@ -296,7 +295,7 @@ int main(int argc, char **argv) {
       }
       job *j = &jobs[njobs];
       memset(j, 0, sizeof *j);
-      const char *skip = select_cfg(pr, archs[a], &tile, &j->cfg);
+      const char *skip = select_cfg(pr, archs[a], &tuning, &j->cfg);
       if (!skip && tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) skip = "config text too long";
       if (skip) {
         fprintf(stderr, "skip %s m=%lld n=%lld k=%lld %s: %s\n", pr->name, (long long)pr->m,

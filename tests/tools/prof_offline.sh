@@ -7,7 +7,7 @@
 # Usage: prof_offline.sh dry-run|no-gpu TCJ_PROF DATA_DIR SCRATCH_DIR
 set -euo pipefail
 mode=$1 prof=$2 data=$3 dir=$4
-unset TCJ_TILE
+unset TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -58,7 +58,7 @@ for name in "${names[@]}"; do
   line=$(grep "^$name " "$dir/out")
   case $name in
   fp8_*) [[ $line == *"- (no tcj kernel: e4m3 operands have no tcj kernel)" ]] || fail "$name: $line" ;;
-  *) [[ $line == *" recipe=sm80 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
+  *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
 done
 grep -q " pack_a=1 pack_b=1$" "$dir/out" || { show; fail "no packed operands shown (odd4095 packs both)"; }

@@ -7,7 +7,7 @@
 # Usage: prof_two_problems.sh TCJ_PROF DATA_DIR SCRATCH_DIR
 set -euo pipefail
 prof=$1 data=$2 dir=$3
-unset TCJ_TILE
+unset TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
 suite=$data/prof_two.yaml

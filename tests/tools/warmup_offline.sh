@@ -7,7 +7,7 @@
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
-unset TCJ_CACHE_PATH TCJ_CACHE_DIR TCJ_CACHE_DISABLE TCJ_CACHE_MAX_BYTES TCJ_TILE
+unset TCJ_CACHE_PATH TCJ_CACHE_DIR TCJ_CACHE_DISABLE TCJ_CACHE_MAX_BYTES TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
 cache=$dir/cache manifest=$data/warmup_small.yaml
