@@ -76,7 +76,9 @@ static void key_of(const tcj_kernel_cfg *cfg, const char *arch, const char *comp
   X(vec_c, c->vec_c = 3 - c->vec_c)                             \
   X(split_k, c->split_k = c->split_k ? 0 : 2)                \
   X(sm, c->sm = c->sm == 80 ? 86 : 80)                       \
-  X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')
+  X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')  \
+  X(recipe, c->recipe = c->recipe == PTX_RECIPE_SM80 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80) \
+  X(cluster_m, c->cluster_m = c->cluster_m ? 0 : 2)
 
 #define MUTATOR(field, change) \
   static void change_##field(tcj_kernel_cfg *c) { change; }
@@ -112,6 +114,72 @@ static void key_changes_when_any_cfg_field_changes(void **state) {
       if (!strcmp(names[i], names[j])) print_error("%s and %s give the same entry name %s\n", a, b, names[i]);
       assert_string_not_equal(names[i], names[j]);
     }
+}
+
+/* A valid sm90 config: 2 consumers of 64 rows, 2-CTA clusters. */
+static tcj_kernel_cfg sm90_cfg(void) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_SM90;
+  c.sm = 90;
+  c.arch_suffix = 'a';
+  c.ab = PTX_E_BF16;
+  c.c = PTX_E_BF16;
+  c.op_b_t = 1;
+  c.n = 4096;
+  c.k = 4096;
+  c.bm = 128;
+  c.bn = 256;
+  c.bk = 64;
+  c.warps_m = 2;
+  c.warps_n = 1;
+  c.stages = 4;
+  c.align_a = c.align_b = 16;
+  c.vec_c = 8;
+  c.cluster_m = 2;
+  const char *why = tcj_cfg_check(&c);
+  if (why) print_error("tcj_cfg_check: %s\n", why);
+  assert_null(why);
+  return c;
+}
+
+/* The same tile under the two recipes, and an sm90 config with and without a cluster, are
+ * four different kernels: four keys, four entry names, and the key text says which. */
+static void key_names_the_recipe_and_the_cluster(void **state) {
+  (void)state;
+  tcj_kernel_cfg v[4];
+  v[0] = sm90_cfg();
+  v[1] = v[0];
+  v[1].cluster_m = 0;
+  v[2] = v[1];
+  v[2].recipe = PTX_RECIPE_SM80;
+  v[3] = v[0];
+  v[3].recipe = PTX_RECIPE_SM80;
+  static char keys[4][ENG_CACHE_KEY_MAX];
+  char names[4][32];
+  for (int i = 0; i < 4; i++) {
+    key_of(&v[i], "sm_90a", "driver 12080", keys[i]);
+    cache_entry_name(keys[i], names[i]);
+  }
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++) {
+      if (!strcmp(keys[i], keys[j])) print_error("configs %d and %d share the key\n%s", i, j, keys[i]);
+      assert_string_not_equal(keys[i], keys[j]);
+      assert_string_not_equal(names[i], names[j]);
+    }
+  assert_non_null(strstr(keys[0], "cfg=recipe=sm90 "));
+  assert_non_null(strstr(keys[0], " cluster=2\n"));
+  assert_non_null(strstr(keys[1], "cfg=recipe=sm90 "));
+  assert_null(strstr(keys[1], "cluster="));
+  assert_non_null(strstr(keys[2], "cfg=recipe=sm80 "));
+  assert_non_null(strstr(keys[3], " cluster=2\n"));
+  /* Every cluster size the text can carry gives its own key. */
+  char k4[ENG_CACHE_KEY_MAX];
+  tcj_kernel_cfg c4 = v[0];
+  c4.cluster_m = 4;
+  key_of(&c4, "sm_90a", "driver 12080", k4);
+  assert_string_not_equal(k4, keys[0]);
+  assert_string_not_equal(k4, keys[1]);
 }
 
 static void key_changes_with_the_arch_and_the_compiler(void **state) {
@@ -162,7 +230,7 @@ static void equal_inputs_give_equal_keys(void **state) {
   b.recipe = a.recipe; b.sm = a.sm; b.arch_suffix = a.arch_suffix; b.ab = a.ab; b.c = a.c;
   b.op_a_t = a.op_a_t; b.op_b_t = a.op_b_t; b.n = a.n; b.k = a.k; b.bm = a.bm; b.bn = a.bn; b.bk = a.bk;
   b.warps_m = a.warps_m; b.warps_n = a.warps_n; b.stages = a.stages; b.align_a = a.align_a;
-  b.align_b = a.align_b; b.vec_c = a.vec_c; b.split_k = a.split_k;
+  b.align_b = a.align_b; b.vec_c = a.vec_c; b.split_k = a.split_k; b.cluster_m = a.cluster_m;
   char ka[ENG_CACHE_KEY_MAX], kb[ENG_CACHE_KEY_MAX];
   key_of(&a, "sm_80", "driver 12080", ka);
   char compiler[32];
@@ -329,6 +397,7 @@ static void offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry(vo
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(key_changes_when_any_cfg_field_changes),
+    cmocka_unit_test(key_names_the_recipe_and_the_cluster),
     cmocka_unit_test(key_changes_with_the_arch_and_the_compiler),
     cmocka_unit_test(key_text_names_every_input),
     cmocka_unit_test(equal_inputs_give_equal_keys),
