@@ -10,6 +10,7 @@ typedef struct cache_kernel {
   int threads, smem_bytes, bm, bn, slices;
   int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */
   int cluster_m; /* sm90: CTAs per cluster along M (0: none); the grid is a multiple of it */
+  int max_ctas;  /* sm90 clusters: CTAs of whole clusters resident at once; 0: the SM count */
 } cache_kernel;
 
 typedef struct cache_kernel_table cache_kernel_table;

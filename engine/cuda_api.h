@@ -36,10 +36,12 @@
   X(cuLinkComplete)            \
   X(cuLinkDestroy)
 
-/* Entries only some recipes need: NULL when the driver lacks them, and the recipe that needs
- * one reports it at launch. cuTensorMapEncodeTiled (CUDA 12.0): the sm90 recipe's TMA maps. */
+/* Entries only some recipes need (CUDA 12.0): NULL when the driver lacks them, and the recipe
+ * that needs one reports it. cuTensorMapEncodeTiled: the sm90 recipe's TMA maps;
+ * cuOccupancyMaxActiveClusters: how many of its clusters fit on the GPU at once. */
 #define ENG_CUDA_API_OPTIONAL_LIST(X) \
-  X(cuTensorMapEncodeTiled)
+  X(cuTensorMapEncodeTiled)           \
+  X(cuOccupancyMaxActiveClusters)
 
 typedef struct eng_cuda_api {
 #define ENG_CUDA_FIELD(fn) __typeof__(&fn) fn;

@@ -103,7 +103,9 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
   uint64_t pc_ptr = c, ldc = (uint64_t)p->ldc;
   uint32_t m32 = (uint32_t)p->m;
   void *args[] = {tmap_a, tmap_b, &pc_ptr, &m32, &ldc, &alpha, &beta};
-  int64_t grid = ptx_sm90_grid(cfg, p->m, e->caps.sm_count);
+  int slots = e->caps.sm_count;
+  if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
+  int64_t grid = ptx_sm90_grid(cfg, p->m, slots);
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
                                      (unsigned)k->smem_bytes, stream, args, NULL);
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel");

@@ -121,6 +121,30 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
   return st;
 }
 
+/* A persistent grid of clusters must fit on the GPU at once: a GPC whose SM count is odd (or
+ * whose SMs are partly taken) leaves SMs that no cluster can use, and a cluster that does not
+ * fit waits for a whole persistent CTA to finish. Returns the CTAs of the clusters that fit,
+ * or 0 (no cap: no cluster, or the driver cannot say). */
+static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfunction fn, int smem) {
+  if (cfg->recipe != PTX_RECIPE_SM90 || cfg->cluster_m < 2 || !e->cu->cuOccupancyMaxActiveClusters) return 0;
+  CUlaunchConfig lc;
+  memset(&lc, 0, sizeof lc);
+  lc.gridDimX = (unsigned)cfg->cluster_m; /* the cluster shape comes from the PTX */
+  lc.gridDimY = lc.gridDimZ = 1;
+  lc.blockDimX = (unsigned)tcj_cfg_threads(cfg);
+  lc.blockDimY = lc.blockDimZ = 1;
+  lc.sharedMemBytes = (unsigned)smem;
+  int clusters = 0;
+  CUresult r = e->cu->cuOccupancyMaxActiveClusters(&clusters, fn, &lc);
+  if (r != CUDA_SUCCESS || clusters < 1) {
+    eng_log(e->log, ENG_LOG_WARN, "cuOccupancyMaxActiveClusters: %s; the cluster grid assumes every SM",
+            r != CUDA_SUCCESS ? eng_cuda_error_name(r) : "no cluster fits");
+    return 0;
+  }
+  eng_log(e->log, ENG_LOG_DEBUG, "%d clusters of %d CTAs fit at once", clusters, cfg->cluster_m);
+  return clusters * cfg->cluster_m;
+}
+
 tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled) {
   char text[KEY_MAX], key[ENG_CACHE_KEY_MAX];
   if (compiled) *compiled = 0;
@@ -164,7 +188,7 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
     goto fail;
   }
   cache_kernel k = {mod, fn, reduce, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg),
-                    (int)cfg->recipe, cfg->cluster_m};
+                    (int)cfg->recipe, cfg->cluster_m, resident_cluster_ctas(e, cfg, fn, smem)};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
