@@ -1,9 +1,12 @@
 /* Every kernel ptxgen writes for a matrix of configs (types, op pairs, alignments, tiles, edge
- * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a with no
- * spills and a register count that fits the block; so must every config eng_select picks for a
- * grid of problems on those arches (the kernels a user can actually get). No GPU needed; without nvJitLink the test is
- * skipped with a message, and fails when CI is set. TCJ_COMPILE_MATRIX=full runs every cross;
- * TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of every kernel. */
+ * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a (sm90
+ * recipe configs: sm_90a only) with no spills and a register count that fits the block; so must
+ * every config eng_select picks for a grid of problems on those arches (the kernels a user can
+ * actually get). sm90 modules are also checked for their ABI (entry, target, cluster directive)
+ * and for setmaxnreg budgets that the CTA's register pool can serve. No GPU needed; without
+ * nvJitLink the test is skipped with a message, and fails when CI is set.
+ * TCJ_COMPILE_MATRIX=full runs every cross; TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of
+ * every kernel. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,11 +28,15 @@
 
 enum {
   SM89_SMEM_OPTIN = 101376, /* max dynamic shared memory per block on sm_86/sm_89 */
+  SM90_SMEM_OPTIN = 232448, /* on sm_90 (H100, H200) */
   MAX_REGS_PER_THREAD = 255,
   REGS_PER_SM = 65536,
+  REG_ALLOC_UNIT = 8, /* registers are allocated per warp, 256 (8 per thread) at a time */
   MIN_CONFIGS = 100,
   MAX_CONFIGS = 512,
-  MAX_SELECTED = 2048,
+  MIN_SM90_CONFIGS = 100,
+  MAX_SM90_CONFIGS = 2048,
+  MAX_SELECTED = 8192,
   MAX_WORKERS = 4,
   NEAR_REG_LIMIT = 240, /* reported in the summary: kernels one change away from spilling */
 };
@@ -44,6 +51,8 @@ typedef struct job {
   char text[256];
   /* Results, written by the one worker that ran the job, read after the join. */
   int gen_failed, nondeterministic, compile_failed, no_report, spills, registers;
+  char *module_problem;   /* the module breaks its ABI or a setmaxnreg rule (it is compiled anyway) */
+  int setmaxnreg_ignored; /* ptxas dropped setmaxnreg (C7504): reported, not a failure */
   double seconds;
   char *message; /* generator or compiler error, or the info log when the resources are bad */
 } job;
@@ -68,6 +77,71 @@ static char *dup_str(const char *s) {
   return p;
 }
 
+/* The most registers per thread a block of `threads` may be launched with: 255, and the
+ * block's warps must fit the SM's 64K registers in allocation units (168 for 384 threads). */
+static int reg_limit(int threads) {
+  int fit = REGS_PER_SM / threads / REG_ALLOC_UNIT * REG_ALLOC_UNIT;
+  return fit < MAX_REGS_PER_THREAD ? fit : MAX_REGS_PER_THREAD;
+}
+
+/* The integer after the first `directive` in ptx, or -1. */
+static int directive_value(const char *ptx, const char *directive) {
+  const char *p = strstr(ptx, directive);
+  int v;
+  return p && sscanf(p + strlen(directive), " %d", &v) == 1 ? v : -1;
+}
+
+/* The one count every `insn` in ptx names: -1 if none, -2 if two differ or one is unreadable. */
+static int setmaxnreg_count(const char *ptx, const char *insn) {
+  int count = -1;
+  for (const char *p = ptx; (p = strstr(p, insn)) != NULL; p++) {
+    int v;
+    if (sscanf(p + strlen(insn), " %d", &v) != 1 || (count >= 0 && v != count)) return -2;
+    count = v;
+  }
+  return count;
+}
+
+/* The sm90 kernel ABI (ptxgen.h) and setmaxnreg (PTX ISA "setmaxnreg"): counts are 24..256 in
+ * steps of 8; .dec may only lower and .inc only raise the count the CTA was launched with; and
+ * .inc blocks until the CTA's pool (what .dec released) holds the registers asked for, so the
+ * warpgroups' counts after the change must fit in the launch allocation, or the consumers wait
+ * forever. The launch count is the entry's cap: .maxnreg, else what .maxntid leaves per thread.
+ * Writes a reason and returns 1 when the module breaks a rule. */
+static int sm90_module_problem(const tcj_kernel_cfg *cfg, const char *ptx, char *why, size_t size) {
+  int threads = tcj_cfg_threads(cfg), consumers = cfg->warps_m;
+  char want[96];
+  snprintf(want, sizeof want, ".entry %s(", ptx_gemm_entry(cfg));
+  if (!strstr(ptx, want)) return snprintf(why, size, "no \"%s\"", want), 1;
+  if (!strstr(ptx, "\n.target sm_90a\n")) return snprintf(why, size, "not a .target sm_90a module"), 1;
+  if (!strstr(ptx, ".param .align 64 .b8 p_tmap_a[128]") || !strstr(ptx, ".param .align 64 .b8 p_tmap_b[128]"))
+    return snprintf(why, size, "tensor maps are not .align 64 .b8 [128] parameters"), 1;
+  if (directive_value(ptx, ".maxntid") != threads)
+    return snprintf(why, size, ".maxntid %d, want %d", directive_value(ptx, ".maxntid"), threads), 1;
+  int cluster = directive_value(ptx, ".reqnctapercluster");
+  if (cluster != (cfg->cluster_m == 2 ? 2 : -1))
+    return snprintf(why, size, ".reqnctapercluster %d with cluster_m %d", cluster, cfg->cluster_m), 1;
+  int dec = setmaxnreg_count(ptx, "setmaxnreg.dec.sync.aligned.u32");
+  int inc = setmaxnreg_count(ptx, "setmaxnreg.inc.sync.aligned.u32");
+  if (dec == -1 && inc == -1) return 0;
+  if (dec < 0 || inc < 0) return snprintf(why, size, "setmaxnreg: .dec %d, .inc %d (want one count each)", dec, inc), 1;
+  for (int i = 0; i < 2; i++) {
+    int v = i ? inc : dec;
+    if (v < 24 || v > 256 || v % 8) return snprintf(why, size, "setmaxnreg count %d is not in 24..256 step 8", v), 1;
+  }
+  int launch = reg_limit(threads), cap = directive_value(ptx, ".maxnreg");
+  if (cap > 0 && cap < launch) launch = cap;
+  if (dec > launch || inc < launch)
+    return snprintf(why, size, "setmaxnreg .dec %d / .inc %d around a launch count of %d", dec, inc, launch), 1;
+  long need = 128L * dec + 128L * consumers * inc, pool = (long)launch * threads;
+  if (need > pool)
+    return snprintf(why, size,
+                    "setmaxnreg asks for 128 x %d + %d x 128 x %d = %ld registers, the CTA holds %d x %d = %ld: "
+                    "the consumers' .inc would wait forever",
+                    dec, consumers, inc, need, threads, launch, pool), 1;
+  return 0;
+}
+
 static void run_job(job *j) {
   char err[4096] = "";
   char *ptx = NULL, *again = NULL;
@@ -86,6 +160,8 @@ static void run_job(job *j) {
     j->nondeterministic = 1;
     goto done;
   }
+  if (j->cfg.recipe == PTX_RECIPE_SM90 && sm90_module_problem(&j->cfg, ptx, err, sizeof err))
+    j->module_problem = dup_str(err);
   err[0] = 0;
   tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[j->arch].name, &cubin, err, sizeof err);
   if (st != TCJ_SUCCESS) {
@@ -95,8 +171,8 @@ static void run_job(job *j) {
   }
   j->spills = eng_info_log_spills(cubin.info_log, &j->registers);
   if (j->spills < 0) j->no_report = 1;
-  int threads = tcj_cfg_threads(&j->cfg);
-  if (j->spills != 0 || j->registers > MAX_REGS_PER_THREAD || j->registers * threads > REGS_PER_SM)
+  j->setmaxnreg_ignored = cubin.info_log && strstr(cubin.info_log, "'setmaxnreg' ignored") != NULL;
+  if (j->spills != 0 || j->registers > reg_limit(tcj_cfg_threads(&j->cfg)))
     j->message = dup_str(cubin.info_log ? cubin.info_log : "(no info log)");
 done:
   j->seconds = now() - t0;
@@ -167,6 +243,134 @@ static int build_configs(tcj_kernel_cfg *out, int max) {
             n++;
           }
   return n;
+}
+
+/* ---- sm90 configs: sm_90a only ---- */
+
+static const struct { int bm, bn, wm; } sm90_tiles[] = {
+  {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {64, 128, 1}, {64, 64, 1}};
+static const ptx_elem sm90_abs[] = {PTX_E_BF16, PTX_E_F16};
+static const ptx_elem sm90_cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
+/* Edges: n and k multiples of every tile; odd k with n a multiple of 8 but of no tile; odd n. */
+static const struct { int64_t n, k; } sm90_edges[] = {{4096, 4096}, {1000, 999}, {999, 1000}};
+#define N_SM90_TILES (int)(sizeof sm90_tiles / sizeof *sm90_tiles)
+#define N_SM90_EDGES (int)(sizeof sm90_edges / sizeof *sm90_edges)
+
+/* wide: the widest C vector (<= 16 bytes, dividing n) instead of 1; cluster: 2 where the tile
+ * allows one; stages: the deepest ring (<= 8) that fits sm_90's shared memory. */
+static tcj_kernel_cfg make_sm90_cfg(int g, int op, int ab, int cc, int wide, int cluster, int e) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_SM90;
+  c.sm = 90;
+  c.arch_suffix = 'a';
+  c.ab = sm90_abs[ab];
+  c.c = sm90_cs[cc];
+  c.op_a_t = op >> 1;
+  c.op_b_t = op & 1;
+  c.n = sm90_edges[e].n;
+  c.k = sm90_edges[e].k;
+  c.bm = sm90_tiles[g].bm;
+  c.bn = sm90_tiles[g].bn;
+  c.bk = 64;
+  c.warps_m = sm90_tiles[g].wm;
+  c.warps_n = 1;
+  c.align_a = c.align_b = 16;
+  c.vec_c = 1;
+  if (wide)
+    for (int v = 8; v > 1 && c.vec_c == 1; v /= 2)
+      if (v * ptx_elem_size(c.c) <= 16 && c.n % v == 0) c.vec_c = v;
+  c.cluster_m = cluster && c.bn % 128 == 0 ? 2 : 0;
+  c.stages = 8;
+  while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
+  return c;
+}
+
+static int add_unique(tcj_kernel_cfg *out, int n, int max, const tcj_kernel_cfg *c) {
+  char a[256], b[256];
+  assert_true(tcj_cfg_format(c, a, sizeof a) > 0);
+  for (int i = 0; i < n && i < max; i++) {
+    assert_true(tcj_cfg_format(&out[i], b, sizeof b) > 0);
+    if (strcmp(a, b) == 0) return n;
+  }
+  if (n < max) out[n] = *c;
+  return n + 1;
+}
+
+/* By default each (tile, op pair, C type) appears once per operand type (144 kernels), its
+ * vector width, cluster and edge drawn from a fixed hash of the position (coverage of every
+ * value is checked below); TCJ_COMPILE_MATRIX=full takes the whole cross product. */
+static int build_sm90_configs(tcj_kernel_cfg *out, int max) {
+  const char *env = getenv("TCJ_COMPILE_MATRIX");
+  int full = env && strcmp(env, "full") == 0, n = 0, pos = 0;
+  for (int g = 0; g < N_SM90_TILES; g++)
+    for (int op = 0; op < 4; op++)
+      for (int cc = 0; cc < 3; cc++)
+        for (int ab = 0; ab < 2; ab++, pos++) {
+          uint32_t h = (uint32_t)pos * 2654435761u;
+          h ^= h >> 15;
+          h *= 2246822519u;
+          h ^= h >> 13;
+          for (int wide = 0; wide < 2; wide++)
+            for (int cluster = 0; cluster < 2; cluster++)
+              for (int e = 0; e < N_SM90_EDGES; e++) {
+                if (!full && (wide != (int)(h & 1) || cluster != (int)(h >> 1 & 1) || e != (int)(h >> 2) % N_SM90_EDGES))
+                  continue;
+                tcj_kernel_cfg c = make_sm90_cfg(g, op, ab, cc, wide, cluster, e);
+                if (tcj_cfg_check(&c) || tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) continue;
+                n = add_unique(out, n, max, &c);
+              }
+        }
+  return n;
+}
+
+static void sm90_matrix_is_valid_and_covers_every_choice(void **state) {
+  (void)state;
+  static tcj_kernel_cfg cfgs[MAX_SM90_CONFIGS];
+  int n = build_sm90_configs(cfgs, MAX_SM90_CONFIGS);
+  if (n < MIN_SM90_CONFIGS || n > 200) print_error("%d sm90 configs\n", n);
+  assert_true(n >= MIN_SM90_CONFIGS && n <= (getenv("TCJ_COMPILE_MATRIX") ? MAX_SM90_CONFIGS : 200));
+  int tiles[N_SM90_TILES] = {0}, ops[4] = {0}, abs[PTX_E_COUNT] = {0}, cs[PTX_E_COUNT] = {0}, edges[N_SM90_EDGES] = {0};
+  int vec1 = 0, wide = 0, clustered = 0, solo_clusterable = 0, odd_k = 0, ragged_n = 0;
+  for (int i = 0; i < n; i++) {
+    const tcj_kernel_cfg *c = &cfgs[i];
+    char text[256];
+    tcj_cfg_format(c, text, sizeof text);
+    const char *why = tcj_cfg_check(c);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    assert_int_equal(c->recipe, PTX_RECIPE_SM90);
+    assert_int_equal(c->sm, 90);
+    assert_int_equal(c->arch_suffix, 'a');
+    assert_true(tcj_cfg_smem_bytes(c) <= SM90_SMEM_OPTIN);
+    /* The deepest ring that fits: one more stage would not (or 8 is the most). */
+    tcj_kernel_cfg deeper = *c;
+    deeper.stages++;
+    assert_true(c->stages == 8 || tcj_cfg_smem_bytes(&deeper) > SM90_SMEM_OPTIN);
+    for (int g = 0; g < N_SM90_TILES; g++)
+      tiles[g] += c->bm == sm90_tiles[g].bm && c->bn == sm90_tiles[g].bn && c->warps_m == sm90_tiles[g].wm;
+    ops[c->op_a_t * 2 + c->op_b_t]++;
+    abs[c->ab]++;
+    cs[c->c]++;
+    for (int e = 0; e < N_SM90_EDGES; e++) edges[e] += c->n == sm90_edges[e].n && c->k == sm90_edges[e].k;
+    vec1 += c->vec_c == 1;
+    wide += c->vec_c > 1;
+    clustered += c->cluster_m == 2;
+    solo_clusterable += c->cluster_m == 0 && c->bn % 128 == 0;
+    odd_k += c->k % 2;
+    ragged_n += c->n % c->bn != 0;
+  }
+  for (int g = 0; g < N_SM90_TILES; g++) {
+    if (!tiles[g]) print_error("no %dx%d tile\n", sm90_tiles[g].bm, sm90_tiles[g].bn);
+    assert_true(tiles[g] > 0);
+  }
+  for (int op = 0; op < 4; op++) assert_true(ops[op] > 0);
+  for (int a = 0; a < 2; a++) assert_true(abs[sm90_abs[a]] > 0);
+  for (int cc = 0; cc < 3; cc++) assert_true(cs[sm90_cs[cc]] > 0);
+  for (int e = 0; e < N_SM90_EDGES; e++) assert_true(edges[e] > 0);
+  assert_true(vec1 > 0 && wide > 0);
+  assert_true(clustered > 0 && solo_clusterable > 0);
+  assert_true(odd_k > 0 && ragged_n > 0);
 }
 
 /* ---- The configs selection picks ---- */
@@ -243,94 +447,196 @@ static void config_matrix_is_large_and_valid(void **state) {
   }
 }
 
-static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
-  (void)state;
-  char version[128] = "";
-  if (!eng_nvjitlink_available(version, sizeof version)) {
+/* sm80 configs for every arch, then sm90 configs for sm_90a; returns the count. */
+static int matrix_jobs(tcj_kernel_cfg *out, int max, int *nsm80) {
+  static tcj_kernel_cfg cfgs[MAX_CONFIGS], sm90[MAX_SM90_CONFIGS];
+  int ncfg = build_configs(cfgs, MAX_CONFIGS), n90 = build_sm90_configs(sm90, MAX_SM90_CONFIGS), n = 0;
+  assert_true(ncfg >= MIN_CONFIGS && ncfg <= MAX_CONFIGS);
+  assert_true(n90 >= MIN_SM90_CONFIGS && n90 <= MAX_SM90_CONFIGS);
+  *nsm80 = ncfg;
+  for (int i = 0; i < ncfg; i++)
+    for (int a = 0; a < N_ARCHS; a++) {
+      assert_true(n < max);
+      out[n] = cfgs[i];
+      out[n].sm = archs[a].sm;
+      out[n++].arch_suffix = archs[a].suffix;
+    }
+  for (int i = 0; i < n90; i++) {
+    assert_true(n < max);
+    out[n++] = sm90[i];
+  }
+  return n;
+}
+
+static void skip_without_nvjitlink(char *version, size_t size) {
+  if (!eng_nvjitlink_available(version, size)) {
     if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the compile matrix must run in CI");
     print_message("[  SKIPPED ] nvJitLink is not available; the compile matrix needs it (CI fails here)\n");
     skip();
   }
+}
 
-  static tcj_kernel_cfg cfgs[MAX_CONFIGS];
-  int ncfg = build_configs(cfgs, MAX_CONFIGS);
-  assert_true(ncfg >= MIN_CONFIGS && ncfg <= MAX_CONFIGS);
-
-  /* The matrix for every arch, then what selection picks, each for the arch it was picked for
-   * (selected configs carry their arch; those already in the matrix are skipped). */
-  static tcj_kernel_cfg selected[MAX_SELECTED];
-  int nsel = 0;
-  for (int i = 0; i < ncfg; i++)
-    for (int a = 0; a < N_ARCHS; a++) {
-      selected[nsel] = cfgs[i];
-      selected[nsel].sm = archs[a].sm;
-      selected[nsel++].arch_suffix = archs[a].suffix;
-    }
-  int nmatrix = nsel;
-  nsel = collect_selected(selected, nsel, MAX_SELECTED);
+/* Jobs for cfgs, each compiled for its own arch. */
+static matrix make_matrix(const tcj_kernel_cfg *cfgs, int n) {
   matrix m;
-  m.count = nsel;
-  m.jobs = calloc((size_t)m.count, sizeof *m.jobs);
+  m.count = n;
+  m.jobs = calloc((size_t)n, sizeof *m.jobs);
   assert_non_null(m.jobs);
   atomic_init(&m.next, 0);
-  for (int i = 0; i < nsel; i++) {
+  for (int i = 0; i < n; i++) {
     job *j = &m.jobs[i];
-    j->cfg = selected[i];
+    j->cfg = cfgs[i];
     j->arch = -1;
     for (int a = 0; a < N_ARCHS; a++)
       if (archs[a].sm == j->cfg.sm && archs[a].suffix == j->cfg.arch_suffix) j->arch = a;
     assert_true(j->arch >= 0);
     assert_true(tcj_cfg_format(&j->cfg, j->text, sizeof j->text) > 0);
   }
-  print_message("%d matrix compiles + %d selected configs not in the matrix\n", nmatrix, nsel - nmatrix);
+  return m;
+}
 
+/* Runs every job on a few threads; returns the seconds taken. */
+static double run_matrix(matrix *m, int *workers) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  int workers = cpus < 2 ? 2 : cpus > MAX_WORKERS ? MAX_WORKERS : (int)cpus;
+  *workers = cpus < 2 ? 2 : cpus > MAX_WORKERS ? MAX_WORKERS : (int)cpus;
   pthread_t tid[MAX_WORKERS];
   double t0 = now();
-  for (int w = 0; w < workers; w++) assert_int_equal(pthread_create(&tid[w], NULL, worker, &m), 0);
-  for (int w = 0; w < workers; w++) pthread_join(tid[w], NULL);
-  double seconds = now() - t0;
+  for (int w = 0; w < *workers; w++) assert_int_equal(pthread_create(&tid[w], NULL, worker, m), 0);
+  for (int w = 0; w < *workers; w++) pthread_join(tid[w], NULL);
+  return now() - t0;
+}
 
-  int failures = 0, max_regs = 0, max_at = 0, near_limit = 0;
+/* Prints why a finished job failed and returns 1, or returns 0. */
+static int job_failed(const job *j) {
+  int threads = tcj_cfg_threads(&j->cfg);
+  if (j->module_problem) print_error("FAIL module: %s\n  %s\n", j->text, j->module_problem);
+  if (j->gen_failed)
+    print_error("FAIL ptx_gen_gemm: %s\n  %s\n", j->text, j->message);
+  else if (j->nondeterministic)
+    print_error("FAIL nondeterministic output: %s\n", j->text);
+  else if (j->compile_failed)
+    print_error("FAIL nvJitLink %s: %s\n%s\n", archs[j->arch].name, j->text, j->message);
+  else if (j->no_report)
+    print_error("FAIL no resource report in the info log: %s\n%s\n", j->text, j->message ? j->message : "");
+  else if (j->spills != 0)
+    print_error("FAIL %d spill bytes (%d registers): %s\n%s\n", j->spills, j->registers, j->text, j->message);
+  else if (j->registers > reg_limit(threads))
+    print_error("FAIL %d registers x %d threads (at most %d fit): %s\n%s\n", j->registers, threads,
+                reg_limit(threads), j->text, j->message);
+  else
+    return j->module_problem != NULL;
+  return 1;
+}
+
+static void free_matrix(matrix *m) {
+  for (int i = 0; i < m->count; i++) {
+    free(m->jobs[i].message);
+    free(m->jobs[i].module_problem);
+  }
+  free(m->jobs);
+}
+
+static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+
+  /* The matrix (sm80 configs for every arch, sm90 configs for sm_90a), then what selection
+   * picks, each for the arch it was picked for (selected configs carry their arch; those
+   * already in the matrix are skipped). */
+  static tcj_kernel_cfg selected[MAX_SELECTED];
+  int ncfg = 0;
+  int nsel = matrix_jobs(selected, MAX_SELECTED, &ncfg);
+  int nmatrix = nsel;
+  nsel = collect_selected(selected, nsel, MAX_SELECTED);
+  int sm90_matrix = 0, sm90_selected = 0;
+  for (int i = 0; i < nsel; i++)
+    if (selected[i].recipe == PTX_RECIPE_SM90) *(i < nmatrix ? &sm90_matrix : &sm90_selected) += 1;
+  matrix m = make_matrix(selected, nsel);
+  print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90)\n", nmatrix,
+                sm90_matrix, nsel - nmatrix, sm90_selected);
+  int workers = 0;
+  double seconds = run_matrix(&m, &workers);
+
+  int failures = 0, max_regs = 0, max_at = 0, near_limit = 0, ignored = 0;
   double slowest = 0;
   int verbose = getenv("TCJ_COMPILE_MATRIX_VERBOSE") != NULL;
   for (int i = 0; i < m.count; i++) {
     job *j = &m.jobs[i];
-    int threads = tcj_cfg_threads(&j->cfg);
+    ignored += j->setmaxnreg_ignored;
     if (verbose) print_message("%3d registers %4d spill bytes %.2f s: %s\n", j->registers, j->spills, j->seconds, j->text);
-    if (j->gen_failed)
-      print_error("FAIL ptx_gen_gemm: %s\n  %s\n", j->text, j->message);
-    else if (j->nondeterministic)
-      print_error("FAIL nondeterministic output: %s\n", j->text);
-    else if (j->compile_failed)
-      print_error("FAIL nvJitLink %s: %s\n%s\n", archs[j->arch].name, j->text, j->message);
-    else if (j->no_report)
-      print_error("FAIL no resource report in the info log: %s\n%s\n", j->text, j->message ? j->message : "");
-    else if (j->spills != 0)
-      print_error("FAIL %d spill bytes (%d registers): %s\n%s\n", j->spills, j->registers, j->text, j->message);
-    else if (j->registers > MAX_REGS_PER_THREAD || j->registers * threads > REGS_PER_SM)
-      print_error("FAIL %d registers x %d threads: %s\n%s\n", j->registers, threads, j->text, j->message);
-    else {
-      if (j->registers > max_regs) { max_regs = j->registers; max_at = i; }
-      if (j->registers >= NEAR_REG_LIMIT) near_limit++;
-      if (j->seconds > slowest) slowest = j->seconds;
+    if (job_failed(j)) {
+      failures++;
       continue;
     }
-    failures++;
+    if (j->registers > max_regs) { max_regs = j->registers; max_at = i; }
+    if (j->registers >= NEAR_REG_LIMIT) near_limit++;
+    if (j->seconds > slowest) slowest = j->seconds;
   }
-  print_message("compile matrix: %d configs, %d compiles (%s, %d threads), %d failed, max registers %d "
+  print_message("compile matrix: %d sm80 configs, %d compiles (%s, %d threads), %d failed, max registers %d "
                 "(%s), %d kernels at >= %d registers, %.1f s (slowest %.2f s)\n",
                 ncfg, m.count, version, workers, failures, max_regs, m.jobs[max_at].text, near_limit,
                 NEAR_REG_LIMIT, seconds, slowest);
-  for (int i = 0; i < m.count; i++) free(m.jobs[i].message);
-  free(m.jobs);
+  /* Not a failure: with setmaxnreg dropped every warpgroup keeps the launch count. */
+  if (ignored) print_message("note: ptxas ignored setmaxnreg (C7504) in %d sm90 kernels\n", ignored);
+  free_matrix(&m);
+  assert_int_equal(failures, 0);
+}
+
+/* Beyond the matrix's tiles: one kernel for every sm90 tile and consumer count that
+ * tcj_cfg_check accepts (a forced TCJ_TILE can reach any of them), with and without a cluster,
+ * must compile without spills too. */
+static void every_sm90_tile_the_check_accepts_compiles(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  static const int bms[] = {64, 128, 256}, bns[] = {64, 128, 192, 256};
+  tcj_kernel_cfg cfgs[64];
+  int n = 0;
+  for (size_t a = 0; a < 3; a++)
+    for (size_t b = 0; b < 4; b++)
+      for (int wm = 1; wm <= 2; wm++)
+        for (int cluster = 0; cluster <= 2; cluster += 2) {
+          tcj_kernel_cfg c;
+          memset(&c, 0, sizeof c);
+          c.recipe = PTX_RECIPE_SM90;
+          c.sm = 90;
+          c.arch_suffix = 'a';
+          c.ab = n % 2 ? PTX_E_F16 : PTX_E_BF16;
+          c.c = n % 3 == 0 ? PTX_E_F32 : c.ab;
+          c.op_a_t = n % 4 >> 1;
+          c.op_b_t = n % 4 & 1;
+          c.n = 4096;
+          c.k = 4096;
+          c.bm = bms[a];
+          c.bn = bns[b];
+          c.bk = 64;
+          c.warps_m = wm;
+          c.warps_n = 1;
+          c.align_a = c.align_b = 16;
+          c.vec_c = 16 / ptx_elem_size(c.c);
+          c.cluster_m = cluster;
+          c.stages = 8;
+          while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
+          if (tcj_cfg_check(&c) || tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) continue;
+          assert_true(n < 64);
+          cfgs[n++] = c;
+        }
+  assert_true(n >= 12);
+  matrix m = make_matrix(cfgs, n);
+  int workers = 0, failures = 0;
+  run_matrix(&m, &workers);
+  for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
+  print_message("%d sm90 tiles compiled, %d failed\n", m.count, failures);
+  free_matrix(&m);
   assert_int_equal(failures, 0);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(config_matrix_is_large_and_valid),
+    cmocka_unit_test(sm90_matrix_is_valid_and_covers_every_choice),
+    cmocka_unit_test(every_sm90_tile_the_check_accepts_compiles),
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),
   };
   return cmocka_run_group_tests(tests, 0, 0);
