@@ -146,8 +146,8 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     goto fail;
   }
   if ((why = eng_recipe_check(e->tuning.recipe, &e->caps)) != NULL) {
-    st = eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_RECIPE=%s: %s; this engine compiles for %s",
-                       getenv("TCJ_RECIPE"), why, e->arch);
+    st = eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_RECIPE=sm90: %s; this engine compiles for %s", why,
+                       e->arch);
     goto fail;
   }
   if (!(e->kernels = cache_kernel_table_create(unload_module, e))) {

@@ -112,7 +112,8 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
 }
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
- * (tensor maps), and only then the copies and the launch: a failed check enqueues no work. */
+ * (tensor maps), and only then the copies and the launch: a failed check enqueues no copy and
+ * no kernel, only the scratch's stream-ordered allocation and free. */
 static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan,
                          const cache_kernel *k, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
                          float alpha, float beta, CUstream stream) {
