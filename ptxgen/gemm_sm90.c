@@ -32,7 +32,11 @@ enum {
   MAX_MSUB = 2,         /* 64-row wgmma blocks per consumer */
   MAX_ACC = 128,        /* fp32 accumulators per thread per block (n256) */
   GROUP_M = 8,          /* raster: GROUP_M tile rows (or cluster pairs) walk N together */
-  PRODUCER_REGS = 40,   /* setmaxnreg budgets: 128 * 40 + 256 * 232 <= 65536 */
+  /* Register budgets: every thread starts at ENTRY_REGS (384 x 168 <= 65536); the producer
+   * drops to PRODUCER_REGS, which frees 128 x 128 registers, exactly what two consumers need to
+   * grow to CONSUMER_REGS (one consumer takes half). */
+  ENTRY_REGS = 168,
+  PRODUCER_REGS = 40,
   CONSUMER_REGS = 232,
   BOX_BYTES = 64 * PTX_SWIZZLE_LINE, /* one MN-major box: 64 K rows x 128 bytes */
 };
@@ -67,9 +71,10 @@ static void emit_entry(sm90 *k) {
   ptx_entry_param(b, "p_alpha", ".f32");
   ptx_entry_param(b, "p_beta", ".f32");
   char extra[96];
-  /* One consumer: 256 threads could start with up to 255 registers, above what setmaxnreg.inc
-   * asks for; capping the entry count keeps the .inc an increase. */
-  int n = snprintf(extra, sizeof extra, "%s", k->consumers == 1 ? ".maxnreg 128\n" : "");
+  /* setmaxnreg moves registers between warpgroups of a CTA whose pool is fixed at launch
+   * (threads x entry count): the entry count is pinned so the producer's release covers the
+   * consumers' growth with one consumer as with two. */
+  int n = snprintf(extra, sizeof extra, ".maxnreg %d\n", ENTRY_REGS);
   if (k->cluster > 1) snprintf(extra + n, sizeof extra - (size_t)n, ".reqnctapercluster %d, 1, 1\n", k->cluster);
   ptx_entry_body_directives(b, tcj_cfg_threads(k->cfg), extra);
 }
@@ -322,7 +327,10 @@ static void emit_c_load(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, 
   ptx_builder *b = k->b;
   int ces = ptx_elem_size(k->cfg->c), v = e->vec;
   for (int i = 0; i < v; i++) out[i] = ptx_new(b, PTX_F32);
+  /* Every register is defined on every path: a register read before any write would be live
+   * from the kernel's entry, through the mainloop. */
   if (ces == 4) {
+    for (int i = 0; i < v; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", out[i]);
     for (int h = 0; h < v; h += 4) {
       int w = v - h < 4 ? v - h : 4;
       if (w == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.f32 {%R, %R, %R, %R}, [%R+%d]", out[h], out[h + 1], out[h + 2], out[h + 3], addr, 4 * h);
@@ -387,11 +395,67 @@ static void emit_c_store(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard,
   else ptx_ins_if(b, guard, 0, "st.global.b32 [%R], %R", addr, w[0]);
 }
 
-/* Epilogue of one tile for this consumer: for each 64-row block j and 32-column chunk, the
- * fragments go to the staging buffer, then each thread stores whole vectors of C. */
-static void emit_epilogue(sm90 *k, const epi_ctx *e, ptx_reg m0, ptx_reg n0) {
+/* The epilogue's per-thread constants, computed after each tile's mainloop rather than kept
+ * live through it: next to 128 accumulators every register counts. */
+static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
+  ptx_reg cw = r32(k), ct = r32(k), warp = r32(k), lane = r32(k);
+  ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+  ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+  ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
+  ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
+  ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
+  int ces = ptx_elem_size(c->c);
+  e->vec = c->vec_c;
+  e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
+  e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
+  e->iters = TCJ_SM90_EPI_ROWS / e->row_step;
+  e->stage_wr = r32(k);
+  e->stage_rd = r32(k);
+  ptx_reg epi_base = r32(k), t = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", epi_base, cw, TCJ_SM90_EPI_BYTES, k->epi);
+  /* Fragment writes: row 16 * warp + lane / 4, column 2 * (lane % 4) (see ptx_wgmma_d_coord). */
+  ptx_ins(b, "shr.u32 %R, %R, 2", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", t, warp, t);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->stage_wr, t, TCJ_SM90_EPI_PITCH, epi_base);
+  ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", e->stage_wr, t, e->stage_wr);
+  /* Reads: thread ct takes row ct / per_row, vector ct % per_row. */
+  ptx_reg rd_row = r32(k), rd_col = r32(k);
+  ptx_ins(b, "div.u32 %R, %R, %d", rd_row, ct, e->per_row);
+  ptx_ins(b, "rem.u32 %R, %R, %d", rd_col, ct, e->per_row);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", rd_col, rd_col, e->vec);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->stage_rd, rd_row, TCJ_SM90_EPI_PITCH, epi_base);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", e->stage_rd, rd_col, e->stage_rd);
+  /* Row and column offsets of the first read within the tile (consumer rows included). */
+  e->rd_row = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->rd_row, cw, k->rows, rd_row);
+  e->rd_col = rd_col;
+  e->c_base = r64(k);
+  ptx_ins(b, "ld.param.u64 %R, [p_c]", e->c_base);
+  e->ldc_bytes = r64(k);
+  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", e->ldc_bytes);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", e->ldc_bytes, e->ldc_bytes, ces);
+  e->alpha = ptx_new(b, PTX_F32);
+  e->beta = ptx_new(b, PTX_F32);
+  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", e->alpha);
+  ptx_ins(b, "ld.param.f32 %R, [p_beta]", e->beta);
+  e->has_beta = pred(k); /* beta == 0: C is never read (it may hold NaNs) */
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e->has_beta, e->beta);
+  e->bar_id = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, 1", e->bar_id, cw); /* named barrier 1 + consumer; 0 is the CTA's */
+
+}
+
+/* Epilogue of one tile for this consumer: for each 64-row block j and 32-column chunk, the
+ * fragments go to the staging buffer, then each thread stores whole vectors of C. */
+static void emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  epi_ctx ctx, *e = &ctx;
+  memset(e, 0, sizeof *e);
+  emit_epilogue_setup(k, e);
   int ces = ptx_elem_size(c->c);
   /* This thread's first read in the tile: global row m0 + rd_row, column n0 + rd_col. rowl and
    * coll count the rows and columns left in C from there (negative past the edge). */
@@ -431,6 +495,7 @@ static void emit_epilogue(sm90 *k, const epi_ctx *e, ptx_reg m0, ptx_reg n0) {
       ptx_ins(b, "mov.u32 %R, 0", it);
       int again = ptx_new_label(b);
       ptx_label(b, again);
+      ptx_ins(b, ".pragma \"nounroll\"");
       ptx_ins(b, "setp.gt.s32 %R, %R, %R", row_ok, rowl, row);
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
       ptx_reg acc[8];
@@ -444,13 +509,11 @@ static void emit_epilogue(sm90 *k, const epi_ctx *e, ptx_reg m0, ptx_reg n0) {
       ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok, e->has_beta);
       ptx_reg old[8];
       emit_c_load(k, e, addr, ld_ok, old);
-      ptx_reg out[8];
-      for (int v = 0; v < e->vec; v++) {
-        out[v] = ptx_new(b, PTX_F32);
-        ptx_ins(b, "mul.f32 %R, %R, %R", out[v], e->alpha, acc[v]);
-        ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", out[v], e->beta, old[v], out[v]);
+      for (int v = 0; v < e->vec; v++) { /* in place: registers are scarce next to 128 accumulators */
+        ptx_ins(b, "mul.f32 %R, %R, %R", acc[v], e->alpha, acc[v]);
+        ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", acc[v], e->beta, old[v], acc[v]);
       }
-      emit_c_store(k, e, addr, ok, out);
+      emit_c_store(k, e, addr, ok, acc);
       ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
       ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
       ptx_ins(b, "add.s64 %R, %R, %R", addr, addr, row_step);
@@ -468,62 +531,17 @@ static void emit_consumer(sm90 *k) {
   for (int j = 0; j < k->msub; j++)
     for (int i = 0; i < c->bn / 2; i++) k->acc[j][i] = ptx_new(b, PTX_F32);
 
-  /* Consumer index, thread within the warpgroup, warp and lane. */
-  ptx_reg cw = r32(k), ct = r32(k), warp = r32(k), lane = r32(k);
+  /* Consumer index (warpgroup - 1) and lane. */
+  ptx_reg cw = r32(k), lane = r32(k);
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
   ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
-  ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
-  ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
-  ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
+  ptx_ins(b, "and.b32 %R, %R, 31", lane, k->tid);
 
   /* Descriptors of stage 0: this consumer's rows of A, all of B. */
   ptx_reg a_addr = r32(k), b_addr = r32(k);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", a_addr, cw, k->rows * PTX_SWIZZLE_LINE, k->ring);
   ptx_ins(b, "add.u32 %R, %R, %d", b_addr, k->ring, k->a_bytes);
   ptx_reg da0 = emit_desc_base(k, a_addr, k->a_kmajor), db0 = emit_desc_base(k, b_addr, k->b_kmajor);
-
-  /* Epilogue constants. */
-  epi_ctx e;
-  memset(&e, 0, sizeof e);
-  int ces = ptx_elem_size(c->c);
-  e.vec = c->vec_c;
-  e.per_row = TCJ_SM90_EPI_COLS / e.vec;   /* threads per staged row */
-  e.row_step = WARPGROUP / e.per_row;      /* rows the warpgroup covers per pass */
-  e.iters = TCJ_SM90_EPI_ROWS / e.row_step;
-  e.stage_wr = r32(k);
-  e.stage_rd = r32(k);
-  ptx_reg epi_base = r32(k), t = r32(k);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", epi_base, cw, TCJ_SM90_EPI_BYTES, k->epi);
-  /* Fragment writes: row 16 * warp + lane / 4, column 2 * (lane % 4) (see ptx_wgmma_d_coord). */
-  ptx_ins(b, "shr.u32 %R, %R, 2", t, lane);
-  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", t, warp, t);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e.stage_wr, t, TCJ_SM90_EPI_PITCH, epi_base);
-  ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
-  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", e.stage_wr, t, e.stage_wr);
-  /* Reads: thread ct takes row ct / per_row, vector ct % per_row. */
-  ptx_reg rd_row = r32(k), rd_col = r32(k);
-  ptx_ins(b, "div.u32 %R, %R, %d", rd_row, ct, e.per_row);
-  ptx_ins(b, "rem.u32 %R, %R, %d", rd_col, ct, e.per_row);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", rd_col, rd_col, e.vec);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e.stage_rd, rd_row, TCJ_SM90_EPI_PITCH, epi_base);
-  ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", e.stage_rd, rd_col, e.stage_rd);
-  /* Row and column offsets of the first read within the tile (consumer rows included). */
-  e.rd_row = r32(k);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e.rd_row, cw, k->rows, rd_row);
-  e.rd_col = rd_col;
-  e.c_base = r64(k);
-  ptx_ins(b, "ld.param.u64 %R, [p_c]", e.c_base);
-  e.ldc_bytes = r64(k);
-  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", e.ldc_bytes);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %d", e.ldc_bytes, e.ldc_bytes, ces);
-  e.alpha = ptx_new(b, PTX_F32);
-  e.beta = ptx_new(b, PTX_F32);
-  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", e.alpha);
-  ptx_ins(b, "ld.param.f32 %R, [p_beta]", e.beta);
-  e.has_beta = pred(k); /* beta == 0: C is never read (it may hold NaNs) */
-  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e.has_beta, e.beta);
-  e.bar_id = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, 1", e.bar_id, cw); /* named barrier 1 + consumer; 0 is the CTA's */
 
   ptx_reg is_lane0 = pred(k), always = pred(k);
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", is_lane0, lane);
@@ -573,7 +591,7 @@ static void emit_consumer(sm90 *k) {
   ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
   ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
   emit_release(k, prev, is_lane0);
-  emit_epilogue(k, &e, m0, n0);
+  emit_epilogue(k, m0, n0);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
   ptx_ins(b, "bra.uni $L%d", tile_loop);
   ptx_label(b, done);
