@@ -254,13 +254,15 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
 }
 
-/* Wave heuristic: the persistent grid runs ceil(tiles / SMs) waves; the last one may leave SMs
- * idle. score = tiles / (waves * SMs) * the tile's relative throughput. */
+/* Time model: the persistent grid runs ceil(tiles / SMs) tiles on its busiest SM, each costing
+ * its area over the tile's relative throughput. Returns the negated estimate (higher is better).
+ * Unlike a wave-efficiency score this weighs padding: a 33x33 problem takes a 64x64 tile, not
+ * 128x256 (measured on an H200: m=1, n=4096, k=1024 ran 12.4 us on 128x64, 9.1 us on 64x64). */
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                          const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
-  int64_t tiles = ptx_sm90_tiles(c, p->m), waves = ceil_div(tiles, sms);
-  return (double)tiles / ((double)waves * (double)sms) * t->rate;
+  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m), sms);
+  return -(double)waves * (double)t->bm * (double)t->bn / t->rate;
 }
 
 static tcj_status sm90_no(const char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -303,7 +305,8 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   int order[N_TILES90];
   for (int i = 0; i < N_TILES90; i++) order[i] = i;
   if (p->m > p->n) { order[0] = 1; order[1] = 0; }
-  double best_score = -1;
+  double best_score = -1e300;
+  int found = 0;
   tcj_kernel_cfg c;
   const char *reason = "no tile";
   for (int i = 0; i < N_TILES90; i++) {
@@ -315,12 +318,13 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
       continue;
     }
     double score = sm90_score(p, caps, t, &c);
-    if (score > best_score) {
+    if (!found || score > best_score) {
       best_score = score;
       plan->cfg = c;
+      found = 1;
     }
   }
-  if (best_score < 0) return sm90_no(why, "no sm90 tile fits: %s", reason);
+  if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
   ptx_tmap_desc d;
   if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, &d) != 0)
     return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32 or a stride past 2^40 bytes)");
@@ -332,11 +336,12 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
   return eng_select_tuned(p, caps, allow_packing, NULL, plan, why);
 }
 
-/* Recipe choice: the sm80 plan first. Where it splits K (few tiles, deep K) it stays, as the
- * sm90 recipe does not split. Otherwise sm_90a takes the sm90 plan when the problem allows one.
- * Measured on an H200 (tcj-prof, bf16): split sm80 wins decode shapes (1x6144x4096 20.5 us vs
- * 35.2 us sm90, 1x4096x14336 34.8 vs 99.0) and ties 512x512x65536 (143 vs 148), but loses
- * 128x4096x14336 (75.7 vs 41.4): the rule is a first cut. */
+/* Recipe choice: sm_90a takes the sm90 plan when the problem allows one, except decode-like
+ * shapes (m <= SKINNY_M) that the sm80 plan splits along K: few rows and deep K leave most SMs
+ * idle without a split, and the sm90 recipe does not split. Measured on an H200 (tcj-prof,
+ * bf16): split sm80 wins 1x6144x4096 (20.5 us vs 35.2 us sm90) and 1x4096x14336 (34.8 vs 99.0);
+ * sm90 wins 128x4096x14336 (41.4 vs 75.7 split sm80); they tie on 512x512x65536 (148 vs 143). */
+#define SKINNY_M 64
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 eng_recipe_choice recipe, eng_plan *plan, const char **why) {
   static const char *ok = "";
@@ -351,7 +356,7 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
     return st;
   }
   tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
-  if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || plan->cfg.split_k) return st;
+  if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
   eng_plan sm90;
   const char *no = NULL;
   if (plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;

@@ -397,9 +397,10 @@ static void sm90a_keeps_sm80_for_other_types(void **state) {
 
 static void split_k_shapes_stay_on_sm80(void **state) {
   (void)state;
+  /* Decode-like shapes that sm80 splits along K stay there. */
   struct { int64_t m, n, k; } cases[] = {
-    {512, 512, 65536}, /* 64 tiles of 64x64, 2048 K tiles */
     {1, 4096, 14336},  /* decode against a deep weight */
+    {16, 6144, 4096},
     {64, 64, 2048},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -407,6 +408,12 @@ static void split_k_shapes_stay_on_sm80(void **state) {
     eng_plan plan = select_ok(&p, "sm_90a", 1);
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
     assert_true(plan.cfg.split_k >= 2);
+  }
+  /* Past SKINNY_M rows the sm90 recipe wins even where sm80 would split. */
+  struct { int64_t m, n, k; } wide[] = {{128, 4096, 14336}, {512, 512, 65536}};
+  for (size_t i = 0; i < sizeof wide / sizeof *wide; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, wide[i].m, wide[i].n, wide[i].k);
+    assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
   }
   /* The same M and N with a short K: no split, so the sm90 recipe. */
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 512);
