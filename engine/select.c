@@ -399,8 +399,11 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   if (sscanf(text, "%dx%dx%d/%dx%d/%d%n", &o.bm, &o.bn, &o.bk_bytes, &o.warps_m, &o.warps_n,
              &o.stages, &used) != 6)
     return -1;
-  if (strcmp(text + used, "/c2") == 0) o.cluster_m = 2;
-  else if (text[used] != '\0') return -1;
+  /* Optional suffixes, in this order: /c2 (2-CTA clusters), /pp (ping-pong consumers). */
+  const char *rest = text + used;
+  if (strncmp(rest, "/c2", 3) == 0) { o.cluster_m = 2; rest += 3; }
+  if (strncmp(rest, "/pp", 3) == 0) { o.pingpong = 1; rest += 3; }
+  if (*rest != '\0') return -1;
   o.valid = 1;
   *out = o;
   return 0;
@@ -417,6 +420,7 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->warps_n = ov->warps_n;
   c->stages = ov->stages;
   c->cluster_m = ov->cluster_m;
+  c->pingpong = ov->pingpong;
   const char *why = tcj_cfg_check(c);
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
   return why;

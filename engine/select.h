@@ -53,11 +53,11 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
 /* TCJ_RECIPE: which recipe select may choose. */
 typedef enum eng_recipe_choice { ENG_RECIPE_AUTO, ENG_RECIPE_SM80, ENG_RECIPE_SM90 } eng_recipe_choice;
 
-/* A forced tile shape (TCJ_TILE="BMxBNxBK_BYTES/WMxWN/STAGES[/c2]", e.g. "128x256x128/2x4/3"):
+/* A forced tile shape (TCJ_TILE="BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp]", e.g. "128x256x128/2x4/3"):
  * for sm90 configs WMxWN is the grid of consumer warpgroups and "/c2" asks for 2-CTA clusters
- * along M. valid == 0: no override. */
+ * along M, "/pp" ping-pong consumers. valid == 0: no override. */
 typedef struct eng_tile_override {
-  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m;
+  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, pingpong;
 } eng_tile_override;
 
 typedef struct eng_tuning {

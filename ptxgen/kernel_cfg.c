@@ -37,6 +37,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
   if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
     n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
+  if (n >= 0 && (size_t)n < size && c->pingpong)
+    n += snprintf(buf + n, size - (size_t)n, " pingpong=%d", c->pingpong);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -61,6 +63,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " split=%d%n", &c.split_k, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " pingpong=%d%n", &c.pingpong, &more) == 1) rest += more;
   if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;
@@ -86,7 +90,9 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *c) {
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
   if (c->recipe != PTX_RECIPE_SM90) return ring;
-  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + 2 * c->stages * 8;
+  /* Ping-pong adds a turn barrier per consumer. */
+  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + 2 * c->stages * 8 +
+         (c->pingpong ? 16 : 0);
 }
 
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -99,7 +105,10 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range (sm90 needs k >= 1)";
   if (c->bk != 64) return "sm90 K tiles are 64 elements (one 128-byte swizzle line)";
   if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
-  int rows = c->bm / c->warps_m;
+  if (c->pingpong != 0 && c->pingpong != 1) return "pingpong must be 0 or 1";
+  if (c->pingpong && c->warps_m != 2) return "ping-pong needs two consumer warpgroups";
+  /* Cooperative consumers split the tile's rows; ping-pong consumers each own a whole tile. */
+  int rows = c->pingpong ? c->bm : c->bm / c->warps_m;
   if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
   if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
   if (rows / 64 * c->bn / 2 > 128) return "accumulators exceed 128 registers per thread";
@@ -119,7 +128,7 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   int es = ptx_elem_size(c->ab);
   if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";
-  if (c->cluster_m) return "the sm80 recipe has no clusters";
+  if (c->cluster_m || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
   switch (c->ab) {

@@ -52,6 +52,10 @@ typedef struct tcj_kernel_cfg {
   /* sm90 only: 0 = no cluster; 2 = clusters of two CTAs along M that share each B tile through
    * TMA multicast (each loads half of it for both). */
   int cluster_m;
+  /* sm90 only: 0 = cooperative (the consumer warpgroups split each tile's rows); 1 = ping-pong
+   * (two consumers take alternate tiles, each the whole tile, and take turns at the tensor
+   * cores, so one's epilogue runs under the other's mainloop). */
+  int pingpong;
 } tcj_kernel_cfg;
 
 /* Canonical text. Returns the length written (excluding NUL) or -1 if it did not fit. */

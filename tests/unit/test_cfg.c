@@ -735,14 +735,14 @@ static void sm80_refuses_clusters_and_wide_c_stores(void **state) {
   tcj_kernel_cfg c = base_cfg();
   assert_null(tcj_cfg_check(&c));
   c.cluster_m = 2;
-  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters");
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters or ping-pong");
   c = base_cfg();
   c.vec_c = 4;
   assert_string_equal(tcj_cfg_check(&c), "sm80 stores 1 or 2 elements of C at a time");
   /* A valid sm90 config relabelled sm80 is checked by the sm80 rules. */
   c = sm90_cfg();
   c.recipe = PTX_RECIPE_SM80;
-  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters");
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters or ping-pong");
 }
 
 static void sm90_threads_are_a_producer_plus_the_consumers(void **state) {
