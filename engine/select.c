@@ -204,16 +204,23 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
 
 /* Tile menu: bm x bn, consumer warpgroups along M, and the tile's throughput per SM relative to
  * the largest (a larger tile reuses each loaded byte for more wgmma work). */
-static const struct tile90 { int bm, bn, warps_m; double rate; } tiles90[] = {
-  {128, 256, 2, 1.0}, {256, 128, 2, 1.0}, {128, 128, 2, 0.8},
-  {128, 64, 2, 0.6},  {64, 128, 1, 0.6},  {64, 64, 1, 0.4},
+static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong; } tiles90[] = {
+  {128, 256, 2, 1.0, 0}, {256, 128, 2, 1.0, 0}, {128, 128, 2, 0.8, 0},
+  {128, 64, 2, 0.6, 0},  {64, 128, 1, 0.6, 0},  {64, 64, 1, 0.4, 0},
 };
 #define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
 
 /* 2: CTA pairs along M share each B tile by TMA multicast (where the tile allows it); 0: none.
- * Off: measured on an H200 (tcj-bench, bf16 4096^3), 128x256 takes 304 us with clusters and
- * 186 us without, 128x128 530 us and 196 us. Flip once the cluster path wins. */
+ * Off: measured on an H200 (tcj-prof, bf16, 128x256 tiles) clusters tie with single CTAs:
+ * 4096^3 184.5 vs 184.4 us, 8192^3 1421 vs 1434, 16384^3 13017 vs 13075, 8192x8192x1024 223.7
+ * vs 224.1. L2 traffic is not what limits these kernels. */
 #define SM90_CLUSTER_M 0
+/* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
+ * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
+ * Measured on an H200 (tcj-prof, bf16): 8192x8192x1024 224.1 us cooperative 128x256, 201.4 us
+ * ping-pong 64x256; 2048^3 29.3 vs 29.1; but 4096^3 184.4 vs 186.1 and 4096x4096x14336 610 vs
+ * 634, so only at or below this many K tiles. */
+#define SM90_PINGPONG_MAX_KT 32
 /* The ring must hide TMA latency behind wgmma: fewer than 4 stages starve the consumers, and
  * past 8 the mbarrier phases gain nothing. */
 #define SM90_MIN_STAGES 4
@@ -248,6 +255,7 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   c->warps_n = 1;
   c->align_a = c->align_b = 16;
   c->vec_c = sm90_vec_c(p);
+  c->pingpong = t->pingpong;
   c->cluster_m = SM90_CLUSTER_M;
   if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
@@ -325,6 +333,12 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
     }
   }
   if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
+  if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT) {
+    /* The same CTA area as two 64x256 tiles, one per consumer. */
+    static const struct tile90 pp = {64, 256, 2, 1.0, 1};
+    fill_sm90(p, caps, &pp, &c);
+    if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) plan->cfg = c;
+  }
   ptx_tmap_desc d;
   if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, &d) != 0)
     return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32 or a stride past 2^40 bytes)");

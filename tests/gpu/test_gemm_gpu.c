@@ -706,8 +706,26 @@ static const int64_t FORCED_K[] = {1, 15, 64, 65, 200, 1000};
 static const int FORCED_PAIRS[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16};
 #define FORCED_RANDOM 24
 
+/* TCJ_TEST_QUICK=1 (for sanitizer runs): 4 random cases per variant and one small multi-tile
+ * case instead of the two large ones. TCJ_TEST_FORCED_MATCH=TEXT: only variants whose
+ * description contains TEXT. */
+static int g_quick;
+static const char *g_forced_match;
+
 static int forced_cases(gemm_case *cases, int variant) {
   int n = 0;
+  if (g_quick) {
+    for (int i = 0; i < 4; i++) {
+      rng r = {g_seed_base + 7000ull * (uint64_t)(variant + 1) + (uint64_t)i};
+      cases[n++] = make_case(FORCED_PAIRS[i % 5], (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1),
+                             FORCED_DIMS[rng_next(&r) % 11], FORCED_DIMS[rng_next(&r) % 11],
+                             FORCED_K[rng_next(&r) % 6], (align_class)(i % AL_COUNT), i,
+                             60000 + 100 * (uint64_t)variant + (uint64_t)i);
+    }
+    /* Still more tiles than CTAs for the small tiles (64x64: 11 x 18 tiles). */
+    cases[n++] = make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_N, 700, 1100, 130, AL_PACKED, 1, 60090 + 100 * (uint64_t)variant);
+    return n;
+  }
   for (int i = 0; i < FORCED_RANDOM; i++) {
     rng r = {g_seed_base + 7000ull * (uint64_t)(variant + 1) + (uint64_t)i};
     int pair = FORCED_PAIRS[i % 5];
@@ -733,6 +751,7 @@ static void forced_recipes_and_tiles_match_reference_and_cublas(void **state) {
     const forced_variant *fv = &FORCED[v];
     char what[96];
     snprintf(what, sizeof what, "TCJ_RECIPE=%s TCJ_TILE=%s", fv->recipe, fv->tile ? fv->tile : "(selected)");
+    if (g_forced_match && !strstr(what, g_forced_match)) continue;
     if (fv->needs_sm90 && !(major == 9 && minor == 0)) {
       printf("  %s: not run (needs cc 9.0, this GPU is %d.%d)\n", what, major, minor);
       continue;
@@ -1004,6 +1023,9 @@ int main(void) {
   if (env && *env) g_seed_base = strtoull(env, NULL, 0);
   env = getenv("TCJ_TEST_CASES");
   if (env && atoi(env) > 0) g_cases_per_dtype = atoi(env);
+  env = getenv("TCJ_TEST_QUICK");
+  g_quick = env && atoi(env) > 0;
+  g_forced_match = getenv("TCJ_TEST_FORCED_MATCH");
   env = getenv("TCJ_TEST_FILTER"); /* cmocka pattern: run only the matching tests */
   if (env && *env) cmocka_set_test_filter(env);
   env = getenv("TCJ_TEST_SKIP"); /* cmocka pattern: leave the matching tests out */

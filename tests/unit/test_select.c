@@ -470,27 +470,32 @@ static void sm90_c_vector_follows_alignment_and_n(void **state) {
   }
 }
 
-static void sm90_tiles_follow_the_wave_heuristic(void **state) {
+static void sm90_tiles_follow_the_time_model(void **state) {
   (void)state;
-  struct { int64_t m, n, k; int bm, bn, stages; } cases[] = {
-    {4096, 8192, 4096, 128, 256, 4}, /* n >= m: ties go to 128x256 */
-    {8192, 4096, 4096, 256, 128, 4}, /* m > n: ties go to 256x128 */
-    {8192, 1024, 4096, 256, 128, 4}, /* 256 tiles either way (2 waves): m > n */
-    {2048, 2048, 1024, 128, 256, 4}, /* 128 tiles: one wave at 97% */
-    {1024, 1024, 4096, 128, 64, 8},  /* 128 tiles of 128x64 score 0.58; 128x128 fills half the SMs */
-    {2048, 512, 1024, 128, 64, 8},
-    {512, 512, 512, 64, 64, 8},      /* 64 tiles of 64x64 (0.19) beat 16 of 128x128 (0.10) */
+  /* Estimated time = waves x tile area / relative rate (select.c); ties go to menu order. */
+  struct { int64_t m, n, k; int bm, bn, stages, pingpong; } cases[] = {
+    {4096, 8192, 4096, 128, 256, 4, 0}, /* n >= m: ties go to 128x256 */
+    {8192, 4096, 4096, 256, 128, 4, 0}, /* m > n: ties go to 256x128 */
+    {8192, 1024, 4096, 256, 128, 4, 0}, /* 256 tiles either way (2 waves): m > n */
+    {2048, 2048, 4096, 128, 256, 4, 0}, /* 128 tiles: one wave */
+    {2048, 2048, 1024, 64, 256, 5, 1},  /* the same with 16 K tiles: ping-pong 64x256 */
+    {8192, 8192, 2048, 64, 256, 5, 1},  /* 32 K tiles: still ping-pong */
+    {8192, 8192, 2056, 128, 256, 4, 0}, /* 33 K tiles: cooperative */
+    {1024, 1024, 4096, 128, 64, 8, 0},  /* 128 tiles of 128x64 (8192 / 0.6) beat 64 of 128x128 (16384 / 0.8) */
+    {2048, 512, 1024, 128, 64, 8, 0},
+    {512, 512, 512, 64, 64, 8, 0},      /* 64 tiles of 64x64 (4096 / 0.4) beat 32 of 128x64 */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
     eng_plan plan = select_ok(&p, "sm_90a", 1);
-    print_message("m=%lld n=%lld k=%lld -> %dx%d/%d\n", (long long)cases[i].m, (long long)cases[i].n,
-                  (long long)cases[i].k, plan.cfg.bm, plan.cfg.bn, plan.cfg.stages);
+    print_message("m=%lld n=%lld k=%lld -> %dx%d/%d%s\n", (long long)cases[i].m, (long long)cases[i].n,
+                  (long long)cases[i].k, plan.cfg.bm, plan.cfg.bn, plan.cfg.stages, plan.cfg.pingpong ? "/pp" : "");
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
     assert_int_equal(plan.cfg.bm, cases[i].bm);
     assert_int_equal(plan.cfg.bn, cases[i].bn);
     assert_int_equal(plan.cfg.stages, cases[i].stages);
-    assert_int_equal(plan.cfg.warps_m, cases[i].bm == 64 ? 1 : 2);
+    assert_int_equal(plan.cfg.pingpong, cases[i].pingpong);
+    assert_int_equal(plan.cfg.warps_m, cases[i].bm == 64 && !cases[i].pingpong ? 1 : 2);
   }
 }
 
@@ -663,7 +668,7 @@ int main(void) {
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
     cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
-    cmocka_unit_test(sm90_tiles_follow_the_wave_heuristic),
+    cmocka_unit_test(sm90_tiles_follow_the_time_model),
     cmocka_unit_test(forced_recipes_select_or_say_why_not),
     cmocka_unit_test(tile_override_text_takes_an_optional_cluster),
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
