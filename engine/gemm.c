@@ -41,35 +41,57 @@ static tcj_status pack_copy(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_
  * copies the parameter's size from the pointer in args[]. */
 _Static_assert(sizeof(CUtensorMap) == 128 && _Alignof(CUtensorMap) >= 64, "CUtensorMap is not the kernel's tmap parameter");
 
-/* The tensor map of operand A (is_b = 0) or B of an sm90 kernel, as ptx_sm90_tmap describes it. */
-static tcj_status encode_tmap(tcj_engine *e, const tcj_kernel_cfg *cfg, int is_b, int64_t m, const operand *op,
+/* cuTensorMapEncodeTiled for a map ptxgen describes (sm90_abi.c), at address ptr. */
+static tcj_status encode_desc(tcj_engine *e, const char *name, const ptx_tmap_desc *d, CUdeviceptr ptr,
                               CUtensorMap *out) {
-  const char *name = is_b ? "B" : "A";
-  ptx_tmap_desc d;
-  /* Select packs what TMA cannot read; reaching these is a planning bug. */
-  if (op->ptr % 16 != 0)
-    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: operand %s at 0x%llx is not 16-byte aligned", name,
-                         (unsigned long long)op->ptr);
-  if (ptx_sm90_tmap(cfg, is_b, m, op->ld, &d) != 0)
-    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address operand %s (m %lld, ld %lld)", name,
-                         (long long)m, (long long)op->ld);
   if (!e->cu->cuTensorMapEncodeTiled)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0 or newer "
                          "is needed for the sm90 recipe; TCJ_RECIPE=sm80 avoids it)");
-  CUtensorMapDataType type = d.elem == PTX_E_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  cuuint64_t dims[2] = {d.dims[0], d.dims[1]}, strides[1] = {d.stride_bytes};
-  cuuint32_t box[2] = {d.box[0], d.box[1]}, elem_strides[2] = {1, 1};
-  CUresult r = e->cu->cuTensorMapEncodeTiled(out, type, 2, (void *)(uintptr_t)op->ptr, dims, strides, box,
+  CUtensorMapDataType type = d->elem == PTX_E_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                             : d->elem == PTX_E_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  cuuint64_t dims[2] = {d->dims[0], d->dims[1]}, strides[1] = {d->stride_bytes};
+  cuuint32_t box[2] = {d->box[0], d->box[1]}, elem_strides[2] = {1, 1};
+  CUresult r = e->cu->cuTensorMapEncodeTiled(out, type, 2, (void *)(uintptr_t)ptr, dims, strides, box,
                                              elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
-    return eng_set_error(TCJ_ERROR_CUDA, "cuTensorMapEncodeTiled (operand %s: %s, dims %llux%llu, stride %llu "
-                         "bytes, box %ux%u, address 0x%llx): %s", name, ptx_elem_name(d.elem),
-                         (unsigned long long)d.dims[0], (unsigned long long)d.dims[1],
-                         (unsigned long long)d.stride_bytes, d.box[0], d.box[1],
-                         (unsigned long long)op->ptr, eng_cuda_error_name(r));
+    return eng_set_error(TCJ_ERROR_CUDA, "cuTensorMapEncodeTiled (%s: %s, dims %llux%llu, stride %llu "
+                         "bytes, box %ux%u, address 0x%llx): %s", name, ptx_elem_name(d->elem),
+                         (unsigned long long)d->dims[0], (unsigned long long)d->dims[1],
+                         (unsigned long long)d->stride_bytes, d->box[0], d->box[1],
+                         (unsigned long long)ptr, eng_cuda_error_name(r));
   return TCJ_SUCCESS;
+}
+
+/* The tensor map of operand A (is_b = 0) or B of an sm90 kernel, as ptx_sm90_tmap describes it. */
+static tcj_status encode_tmap(tcj_engine *e, const tcj_kernel_cfg *cfg, int is_b, int64_t m, const operand *op,
+                              CUtensorMap *out) {
+  const char *name = is_b ? "operand B" : "operand A";
+  ptx_tmap_desc d;
+  /* Select packs what TMA cannot read; reaching these is a planning bug. */
+  if (op->ptr % 16 != 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: %s at 0x%llx is not 16-byte aligned", name,
+                         (unsigned long long)op->ptr);
+  if (ptx_sm90_tmap(cfg, is_b, m, op->ld, &d) != 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address %s (m %lld, ld %lld)", name,
+                         (long long)m, (long long)op->ld);
+  return encode_desc(e, name, &d, op->ptr, out);
+}
+
+/* C's tensor map, for kernels that store C through TMA (ptx_sm90_tmap_c); zeros otherwise. */
+static tcj_status encode_tmap_c(tcj_engine *e, const tcj_kernel_cfg *cfg, const eng_problem *p, CUdeviceptr c,
+                                CUtensorMap *out) {
+  ptx_tmap_desc d;
+  memset(out, 0, sizeof *out);
+  int use = ptx_sm90_tmap_c(cfg, p->m, p->ldc, &d);
+  if (use == 1) return TCJ_SUCCESS;
+  /* vec_c promises 16-byte rows; select derived it from C's alignment. */
+  if (use < 0 || c % 16 != 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address C (ldc %lld, address 0x%llx)",
+                         (long long)p->ldc, (unsigned long long)c);
+  return encode_desc(e, "C", &d, c, out);
 }
 
 /* The sm80 kernel (and for split configs, its reduction): parameters and grid of
@@ -98,11 +120,11 @@ static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_k
 /* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_SM90_ENTRY parameters, on
  * the persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
 static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
-                              CUtensorMap *tmap_a, CUtensorMap *tmap_b, CUdeviceptr c, float alpha, float beta,
-                              CUstream stream) {
+                              CUtensorMap *tmap_a, CUtensorMap *tmap_b, CUtensorMap *tmap_c, CUdeviceptr c,
+                              float alpha, float beta, CUstream stream) {
   uint64_t pc_ptr = c, ldc = (uint64_t)p->ldc;
   uint32_t m32 = (uint32_t)p->m;
-  void *args[] = {tmap_a, tmap_b, &pc_ptr, &m32, &ldc, &alpha, &beta};
+  void *args[] = {tmap_a, tmap_b, tmap_c, &pc_ptr, &m32, &ldc, &alpha, &beta};
   int slots = e->caps.sm_count;
   if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
   int64_t grid = ptx_sm90_grid(cfg, p->m, slots);
@@ -131,16 +153,17 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     CUresult r = e->cu->cuMemAllocAsync(&work, (size_t)k->slices * (size_t)p->m * (size_t)p->n * 4, stream);
     if (r != CUDA_SUCCESS) { work = 0; st = eng_cuda_error(r, "cuMemAllocAsync (split-K workspace)"); }
   }
-  CUtensorMap tmap_a, tmap_b;
+  CUtensorMap tmap_a, tmap_b, tmap_c;
   if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
     st = encode_tmap(e, &plan->cfg, 0, p->m, &pa, &tmap_a);
     if (st == TCJ_SUCCESS) st = encode_tmap(e, &plan->cfg, 1, p->m, &pb, &tmap_b);
+    if (st == TCJ_SUCCESS) st = encode_tmap_c(e, &plan->cfg, p, c, &tmap_c);
   }
   if (st == TCJ_SUCCESS && plan->pack_a) st = pack_copy(e, a, rows_a, cols_a, p->lda, es, &pa, stream);
   if (st == TCJ_SUCCESS && plan->pack_b) st = pack_copy(e, b, rows_b, cols_b, p->ldb, es, &pb, stream);
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90
-             ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, c, alpha, beta, stream)
+             ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, &tmap_c, c, alpha, beta, stream)
              : launch_sm80(e, p, k, &pa, &pb, c, work, alpha, beta, stream);
   /* Stream-ordered frees run after the kernel (or the failed copy) that used the scratch. */
   if (plan->pack_a && pa.ptr) e->cu->cuMemFreeAsync(pa.ptr, stream);

@@ -37,6 +37,8 @@ int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, 
  *   .param .align 64 .b8 tmap_a[128], tmap_b[128]   CUtensorMap of A and B, as ptx_sm90_tmap
  *                                                    describes them (the kernel reads them in
  *                                                    parameter space: no copy to global)
+ *   .param .align 64 .b8 tmap_c[128]                 CUtensorMap of C as ptx_sm90_tmap_c says,
+ *                                                    or anything (zeros) when it says unused
  *   u64 c, u32 m, u64 ldc, f32 alpha, f32 beta       as for PTX_GEMM_ENTRY
  * Launch: ptx_sm90_grid() CTAs in x (persistent: each walks tiles with stride gridDim.x), 1 in
  * y, tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory. Clusters
@@ -56,6 +58,11 @@ typedef struct ptx_tmap_desc {
  * B (is_b = 1). Returns 0, or -1 when TMA cannot address the operand (base alignment is the
  * caller's: 16 bytes). */
 int ptx_sm90_tmap(const tcj_kernel_cfg *cfg, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *out);
+/* C's tensor map: kernels whose C rows are 16-byte vectors (vec_c * sizeof(C) == 16) store C
+ * through TMA when beta == 0. Returns 0 and fills out (box: 128 bytes of columns x 64 rows,
+ * 128-byte swizzle), 1 when the kernel of cfg does not use the map, -1 when TMA cannot address
+ * C (the caller's base must be 16-byte aligned). */
+int ptx_sm90_tmap_c(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldc, ptx_tmap_desc *out);
 /* CTAs to launch for m rows on sm_count SMs: one per SM at most, whole clusters, >= 1. */
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int sm_count);
 /* Tiles of the problem (m rows): the persistent loop's trip count over all CTAs. */

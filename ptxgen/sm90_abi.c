@@ -30,6 +30,22 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   return 0;
 }
 
+int ptx_sm90_tmap_c(const tcj_kernel_cfg *c, int64_t m, int64_t ldc, ptx_tmap_desc *out) {
+  int ces = ptx_elem_size(c->c);
+  if (c->vec_c * ces != 16) return 1;
+  out->elem = c->c;
+  out->dims[0] = (uint64_t)c->n;
+  out->dims[1] = (uint64_t)m;
+  out->stride_bytes = (uint64_t)ldc * (uint64_t)ces;
+  out->box[0] = (uint32_t)(PTX_SWIZZLE_LINE / ces);
+  out->box[1] = TCJ_SM90_EPI_ROWS;
+  if (m < 1 || c->n < 1 || out->dims[0] > (1ull << 32) || out->dims[1] > (1ull << 32)) return -1;
+  if (out->stride_bytes % 16 || out->stride_bytes >= (1ull << 40) ||
+      out->stride_bytes < out->dims[0] * (uint64_t)ces)
+    return -1;
+  return 0;
+}
+
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
   return ceil_div(m, c->bm) * ceil_div(c->n, c->bn);
 }
