@@ -288,6 +288,41 @@ static void persistent_grid_worked_examples(void **state) {
   assert_int_equal(ptx_sm90_grid(&c, 0, 132) % 2, 0);
 }
 
+/* C's map exists exactly when C rows are 16-byte vectors (vec_c x sizeof(C) == 16): n x m,
+ * ldc x sizeof(C) apart, a box of one 128-byte line by TCJ_SM90_EPI_ROWS rows. */
+static void c_tensor_map_follows_the_vector_width(void **state) {
+  (void)state;
+  static const struct { ptx_elem c; int vec; int used; } cases[] = {
+    {PTX_E_BF16, 8, 1}, {PTX_E_F16, 8, 1}, {PTX_E_F32, 4, 1},
+    {PTX_E_BF16, 4, 0}, {PTX_E_BF16, 2, 0}, {PTX_E_BF16, 1, 0}, {PTX_E_F32, 2, 0}, {PTX_E_F32, 1, 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
+    c.c = cases[i].c;
+    c.vec_c = cases[i].vec;
+    c.n = 1000;
+    assert_null(tcj_cfg_check(&c));
+    int es = ptx_elem_size(c.c);
+    ptx_tmap_desc d;
+    memset(&d, 0x5a, sizeof d);
+    int got = ptx_sm90_tmap_c(&c, 777, 1008, &d);
+    EXPECT_EQ(got, cases[i].used ? 0 : 1, "c=%s vec=%d\n", ptx_elem_name(c.c), c.vec_c);
+    if (!cases[i].used) continue;
+    EXPECT_EQ(d.elem, c.c, "elem\n");
+    EXPECT_EQ(d.dims[0], 1000, "dims[0] is n\n");
+    EXPECT_EQ(d.dims[1], 777, "dims[1] is m\n");
+    EXPECT_EQ(d.stride_bytes, 1008 * es, "stride\n");
+    EXPECT_EQ(d.box[0] * es, 128, "box[0] spans one swizzle line\n");
+    EXPECT_EQ(d.box[1], TCJ_SM90_EPI_ROWS, "box[1]\n");
+  }
+  /* What TMA cannot address: a stride off 16 bytes, a row shorter than n, m < 1. */
+  tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
+  ptx_tmap_desc d;
+  assert_int_equal(ptx_sm90_tmap_c(&c, 100, 1004, &d), -1);
+  assert_int_equal(ptx_sm90_tmap_c(&c, 100, 992, &d), -1);
+  assert_int_equal(ptx_sm90_tmap_c(&c, 0, 1000, &d), -1);
+  assert_int_equal(ptx_sm90_tmap_c(&c, 100, 1000, &d), 0);
+}
+
 static void sm90_entry_name(void **state) {
   (void)state;
   tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 2);
@@ -305,6 +340,7 @@ int main(void) {
     cmocka_unit_test(tensor_map_refuses_what_tma_cannot_address),
     cmocka_unit_test(persistent_grid_is_whole_clusters_within_the_sms),
     cmocka_unit_test(persistent_grid_worked_examples),
+    cmocka_unit_test(c_tensor_map_follows_the_vector_width),
     cmocka_unit_test(sm90_entry_name),
   };
   return cmocka_run_group_tests(tests, 0, 0);
