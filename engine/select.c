@@ -79,11 +79,11 @@ static int pick_tile(const eng_problem *p, const eng_device_caps *caps) {
   return TILE_SMALL;
 }
 
-static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, int align_a,
-                     int align_b, tcj_kernel_cfg *c) {
-  int es = ptx_elem_size(p->ab);
+/* The fields every config takes from the problem and the target, the rest zero. */
+static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_recipe recipe,
+                         tcj_kernel_cfg *c) {
   memset(c, 0, sizeof *c);
-  c->recipe = PTX_RECIPE_SM80;
+  c->recipe = recipe;
   c->sm = caps->sm;
   c->arch_suffix = caps->arch_suffix;
   c->ab = p->ab;
@@ -92,6 +92,12 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
   c->op_b_t = p->op_b_t;
   c->n = p->n;
   c->k = p->k;
+}
+
+static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, int align_a,
+                     int align_b, tcj_kernel_cfg *c) {
+  int es = ptx_elem_size(p->ab);
+  fill_problem(p, caps, PTX_RECIPE_SM80, c);
   c->bm = tiles[t].bm;
   c->bn = tiles[t].bn;
   c->bk = 64 / es; /* 64 bytes of K per stage: two 32-byte mma k-steps */
@@ -238,16 +244,7 @@ static int sm90_vec_c(const eng_problem *p) {
 
 static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                       tcj_kernel_cfg *c) {
-  memset(c, 0, sizeof *c);
-  c->recipe = PTX_RECIPE_SM90;
-  c->sm = caps->sm;
-  c->arch_suffix = caps->arch_suffix;
-  c->ab = p->ab;
-  c->c = p->c;
-  c->op_a_t = p->op_a_t;
-  c->op_b_t = p->op_b_t;
-  c->n = p->n;
-  c->k = p->k;
+  fill_problem(p, caps, PTX_RECIPE_SM90, c);
   c->bm = t->bm;
   c->bn = t->bn;
   c->bk = SM90_BK;

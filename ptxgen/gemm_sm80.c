@@ -759,12 +759,5 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
     emit_reduce_entry(&b, cfg);
     ptx_finish(&b);
   }
-  if (ptx_failed(&b)) {
-    snprintf(err, err_size, "ptx generation failed: %s", b.error);
-    ptx_free(&b);
-    return -1;
-  }
-  *ptx = b.buf;
-  *len = b.len;
-  return 0;
+  return ptx_take(&b, ptx, len, err, err_size);
 }

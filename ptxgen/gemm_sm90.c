@@ -821,12 +821,5 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   }
   ptx_ins(&b, "ret");
   ptx_finish(&b);
-  if (ptx_failed(&b)) {
-    snprintf(err, err_size, "ptx generation failed: %s", b.error);
-    ptx_free(&b);
-    return -1;
-  }
-  *ptx = b.buf;
-  *len = b.len;
-  return 0;
+  return ptx_take(&b, ptx, len, err, err_size);
 }

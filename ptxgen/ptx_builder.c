@@ -152,3 +152,14 @@ int ptx_finish(ptx_builder *b) {
   memset(b->next_id, 0, sizeof b->next_id);
   return 0;
 }
+
+int ptx_take(ptx_builder *b, char **ptx, size_t *len, char *err, size_t err_size) {
+  if (ptx_failed(b)) {
+    snprintf(err, err_size, "ptx generation failed: %s", b->error);
+    ptx_free(b);
+    return -1;
+  }
+  *ptx = b->buf;
+  *len = b->len;
+  return 0;
+}

@@ -69,5 +69,8 @@ void ptx_entry_body_directives(ptx_builder *b, int max_threads, const char *dire
 /* Finishes the kernel: inserts .reg declarations. Returns 0, or -1 with b->error set. Another
  * kernel of the same module may follow (ptx_entry_begin again); labels stay unique. */
 int ptx_finish(ptx_builder *b);
+/* Hands the finished module to the caller: 0 with *ptx (malloc'ed, NUL-terminated) and *len, or
+ * -1 with the builder's error in err (the buffer is freed). */
+int ptx_take(ptx_builder *b, char **ptx, size_t *len, char *err, size_t err_size);
 
 #endif
