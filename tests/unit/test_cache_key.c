@@ -78,7 +78,8 @@ static void key_of(const tcj_kernel_cfg *cfg, const char *arch, const char *comp
   X(sm, c->sm = c->sm == 80 ? 86 : 80)                       \
   X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')  \
   X(recipe, c->recipe = c->recipe == PTX_RECIPE_SM80 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80) \
-  X(cluster_m, c->cluster_m = c->cluster_m ? 0 : 2)
+  X(cluster_m, c->cluster_m = c->cluster_m ? 0 : 2)          \
+  X(pingpong, c->pingpong = !c->pingpong)
 
 #define MUTATOR(field, change) \
   static void change_##field(tcj_kernel_cfg *c) { change; }
@@ -182,6 +183,56 @@ static void key_names_the_recipe_and_the_cluster(void **state) {
   assert_string_not_equal(k4, keys[1]);
 }
 
+/* Ping-pong consumers are another kernel for the same tile: the cooperative and ping-pong
+ * configs of one tile, each with and without a cluster, and the ping-pong 64x256 tile select
+ * switches to, all have their own key and entry name, and the key text says which. */
+static void key_changes_with_pingpong(void **state) {
+  (void)state;
+  enum { N = 6 };
+  tcj_kernel_cfg v[N];
+  v[0] = sm90_cfg();       /* 128x256, two cooperative consumers, cluster */
+  v[0].bn = 128;           /* 128x128: valid both ways */
+  v[1] = v[0];
+  v[1].pingpong = 1;       /* ping-pong, cluster */
+  v[2] = v[0];
+  v[2].cluster_m = 0;      /* cooperative, no cluster */
+  v[3] = v[1];
+  v[3].cluster_m = 0;      /* ping-pong, no cluster */
+  v[4] = v[1];
+  v[4].bm = 64;
+  v[4].bn = 256;
+  v[4].stages = 5;         /* the ping-pong 64x256 of short-K selection, cluster */
+  v[5] = v[4];
+  v[5].cluster_m = 0;
+  static char keys[N][ENG_CACHE_KEY_MAX];
+  char names[N][32];
+  for (int i = 0; i < N; i++) {
+    const char *why = tcj_cfg_check(&v[i]);
+    if (why) print_error("config %d: %s\n", i, why);
+    assert_null(why);
+    key_of(&v[i], "sm_90a", "driver 12080", keys[i]);
+    cache_entry_name(keys[i], names[i]);
+  }
+  for (int i = 0; i < N; i++)
+    for (int j = i + 1; j < N; j++) {
+      if (!strcmp(keys[i], keys[j])) print_error("configs %d and %d share the key\n%s", i, j, keys[i]);
+      assert_string_not_equal(keys[i], keys[j]);
+      assert_string_not_equal(names[i], names[j]);
+    }
+  assert_null(strstr(keys[0], "pingpong"));
+  assert_non_null(strstr(keys[0], " cluster=2\n"));
+  assert_non_null(strstr(keys[1], " cluster=2 pingpong=1\n"));
+  assert_null(strstr(keys[2], "pingpong"));
+  assert_non_null(strstr(keys[3], " align=16,16,8 pingpong=1\n"));
+  assert_non_null(strstr(keys[4], " tile=64x256x64 warps=2x1 stages=5 align=16,16,8 cluster=2 pingpong=1\n"));
+  assert_non_null(strstr(keys[5], " tile=64x256x64 warps=2x1 stages=5 align=16,16,8 pingpong=1\n"));
+  /* Equal ping-pong configs, equal keys. */
+  char again[ENG_CACHE_KEY_MAX];
+  tcj_kernel_cfg copy = v[1];
+  key_of(&copy, "sm_90a", "driver 12080", again);
+  assert_string_equal(again, keys[1]);
+}
+
 static void key_changes_with_the_arch_and_the_compiler(void **state) {
   (void)state;
   tcj_kernel_cfg cfg = skinny_cfg();
@@ -231,6 +282,7 @@ static void equal_inputs_give_equal_keys(void **state) {
   b.op_a_t = a.op_a_t; b.op_b_t = a.op_b_t; b.n = a.n; b.k = a.k; b.bm = a.bm; b.bn = a.bn; b.bk = a.bk;
   b.warps_m = a.warps_m; b.warps_n = a.warps_n; b.stages = a.stages; b.align_a = a.align_a;
   b.align_b = a.align_b; b.vec_c = a.vec_c; b.split_k = a.split_k; b.cluster_m = a.cluster_m;
+  b.pingpong = a.pingpong;
   char ka[ENG_CACHE_KEY_MAX], kb[ENG_CACHE_KEY_MAX];
   key_of(&a, "sm_80", "driver 12080", ka);
   char compiler[32];
@@ -398,6 +450,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(key_changes_when_any_cfg_field_changes),
     cmocka_unit_test(key_names_the_recipe_and_the_cluster),
+    cmocka_unit_test(key_changes_with_pingpong),
     cmocka_unit_test(key_changes_with_the_arch_and_the_compiler),
     cmocka_unit_test(key_text_names_every_input),
     cmocka_unit_test(equal_inputs_give_equal_keys),

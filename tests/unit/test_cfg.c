@@ -57,6 +57,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->vec_c, b->vec_c);
   assert_int_equal(a->split_k, b->split_k);
   assert_int_equal(a->cluster_m, b->cluster_m);
+  assert_int_equal(a->pingpong, b->pingpong);
 }
 
 /* A valid sm90 config: 2 consumer warpgroups of 64 rows, 2-CTA clusters, 8-element C stores. */
@@ -445,45 +446,55 @@ static void sm90_format_then_parse_round_trips_over_a_grid(void **state) {
   static const int vecs[] = {1, 2, 4, 8};
   static const int clusters[] = {0, 2, 4};
   char buf[256], again[256];
-  long count = 0, with_cluster = 0;
+  long count = 0, with_cluster = 0, with_pingpong = 0, with_both = 0;
   for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++)
     for (size_t a = 0; a < 2; a++)
       for (size_t cc = 0; cc < 3; cc++)
         for (int op = 0; op < 4; op++)
           for (int stages = 2; stages <= 8; stages++)
             for (size_t v = 0; v < 4; v++)
-              for (size_t cl = 0; cl < 3; cl++) {
-                tcj_kernel_cfg c = sm90_cfg(), p;
-                c.bm = tiles[t].bm;
-                c.bn = tiles[t].bn;
-                c.warps_m = tiles[t].wm;
-                c.ab = abs[a];
-                c.c = cs[cc];
-                c.op_a_t = op >> 1;
-                c.op_b_t = op & 1;
-                c.stages = stages;
-                c.vec_c = vecs[v];
-                c.cluster_m = clusters[cl];
-                c.n = sizes[count % 5].n;
-                c.k = sizes[count % 5].k;
-                /* The text is syntax: a split sm90 config is invalid but still has one text,
-                 * with split before cluster. */
-                c.split_k = count % 7 == 0 ? 3 : 0;
-                int n = tcj_cfg_format(&c, buf, sizeof buf);
-                assert_true(n > 0);
-                assert_int_equal(strncmp(buf, "recipe=sm90 ", 12), 0);
-                assert_int_equal(strstr(buf, " cluster=") != NULL, c.cluster_m != 0);
-                memset(&p, 0x5a, sizeof p);
-                if (tcj_cfg_parse(buf, &p) != 0) print_error("did not parse: %s\n", buf);
-                assert_int_equal(tcj_cfg_parse(buf, &p), 0);
-                assert_cfg_equal(&c, &p);
-                assert_int_equal(tcj_cfg_format(&p, again, sizeof again), n);
-                assert_string_equal(again, buf);
-                count++;
-                with_cluster += c.cluster_m != 0;
-              }
-  assert_true(count > 5000);
-  assert_true(with_cluster > 3000);
+              for (size_t cl = 0; cl < 3; cl++)
+                for (int pp = 0; pp < 2; pp++) {
+                  tcj_kernel_cfg c = sm90_cfg(), p;
+                  c.bm = tiles[t].bm;
+                  c.bn = tiles[t].bn;
+                  c.warps_m = tiles[t].wm;
+                  c.ab = abs[a];
+                  c.c = cs[cc];
+                  c.op_a_t = op >> 1;
+                  c.op_b_t = op & 1;
+                  c.stages = stages;
+                  c.vec_c = vecs[v];
+                  c.cluster_m = clusters[cl];
+                  c.pingpong = pp;
+                  c.n = sizes[count % 5].n;
+                  c.k = sizes[count % 5].k;
+                  /* The text is syntax: a split sm90 config is invalid but still has one text,
+                   * with split before cluster and cluster before pingpong. */
+                  c.split_k = count % 7 == 0 ? 3 : 0;
+                  int n = tcj_cfg_format(&c, buf, sizeof buf);
+                  assert_true(n > 0);
+                  assert_int_equal(strncmp(buf, "recipe=sm90 ", 12), 0);
+                  assert_int_equal(strstr(buf, " cluster=") != NULL, c.cluster_m != 0);
+                  /* pingpong is the last field when present. */
+                  const char *pp_at = strstr(buf, " pingpong=");
+                  assert_int_equal(pp_at != NULL, pp);
+                  if (pp) assert_string_equal(pp_at, " pingpong=1");
+                  memset(&p, 0x5a, sizeof p);
+                  if (tcj_cfg_parse(buf, &p) != 0) print_error("did not parse: %s\n", buf);
+                  assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+                  assert_cfg_equal(&c, &p);
+                  assert_int_equal(tcj_cfg_format(&p, again, sizeof again), n);
+                  assert_string_equal(again, buf);
+                  count++;
+                  with_cluster += c.cluster_m != 0;
+                  with_pingpong += pp;
+                  with_both += pp && c.cluster_m != 0;
+                }
+  assert_true(count > 30000);
+  assert_true(with_cluster > 20000);
+  assert_true(with_pingpong > 15000);
+  assert_true(with_both > 10000);
 }
 
 /* sm90_text with the first occurrence of `from` replaced by `to`. */
@@ -832,6 +843,354 @@ static void sm90_deepest_ring_that_fits_hopper(void **state) {
   }
 }
 
+/* ---- Ping-pong consumers (sm90) ---- */
+
+/* The config select picks for short K (64x256, two consumers taking alternate tiles), here
+ * with a 2-CTA cluster so that both optional fields are present. */
+static const char *pp_text = "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=4096 "
+                             "tile=64x256x64 warps=2x1 stages=5 align=16,16,8 cluster=2 pingpong=1";
+
+static tcj_kernel_cfg pp_cfg(void) {
+  tcj_kernel_cfg c = sm90_cfg();
+  c.bm = 64;
+  c.stages = 5;
+  c.pingpong = 1;
+  return c;
+}
+
+/* format, then parse, then format again: the same config and the same text. */
+static void expect_round_trip(const tcj_kernel_cfg *c, const char *want) {
+  char buf[256], again[256];
+  int n = tcj_cfg_format(c, buf, sizeof buf);
+  assert_string_equal(buf, want);
+  assert_int_equal(n, (int)strlen(want));
+  tcj_kernel_cfg p;
+  memset(&p, 0x5a, sizeof p);
+  assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+  assert_cfg_equal(c, &p);
+  assert_int_equal(tcj_cfg_format(&p, again, sizeof again), n);
+  assert_string_equal(again, want);
+}
+
+static void sm90_pingpong_text_round_trips_with_and_without_a_cluster(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = pp_cfg();
+  assert_null(tcj_cfg_check(&c));
+  expect_round_trip(&c, pp_text);
+  /* No cluster: pingpong follows the alignments directly. */
+  c.cluster_m = 0;
+  assert_null(tcj_cfg_check(&c));
+  expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=4096 "
+                        "tile=64x256x64 warps=2x1 stages=5 align=16,16,8 pingpong=1");
+  /* Two consumers of 128 rows each, f16 into f32, A^T B. */
+  c = pp_cfg();
+  c.bm = 128;
+  c.bn = 128;
+  c.stages = 6;
+  c.ab = PTX_E_F16;
+  c.c = PTX_E_F32;
+  c.vec_c = 4;
+  c.op_a_t = 1;
+  c.op_b_t = 0;
+  assert_null(tcj_cfg_check(&c));
+  expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=f16 c=f32 op=TN n=4096 k=4096 "
+                        "tile=128x128x64 warps=2x1 stages=6 align=16,16,4 cluster=2 pingpong=1");
+  c.cluster_m = 0;
+  expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=f16 c=f32 op=TN n=4096 k=4096 "
+                        "tile=128x128x64 warps=2x1 stages=6 align=16,16,4 pingpong=1");
+  /* Cooperative: the field is absent, so the text is what it was before ping-pong existed. */
+  c.pingpong = 0;
+  expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=f16 c=f32 op=TN n=4096 k=4096 "
+                        "tile=128x128x64 warps=2x1 stages=6 align=16,16,4");
+  /* Syntax only (split is invalid on sm90): all three optional fields, in format order. */
+  c = pp_cfg();
+  c.split_k = 3;
+  expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=4096 "
+                        "tile=64x256x64 warps=2x1 stages=5 align=16,16,8 split=3 cluster=2 pingpong=1");
+  /* Ping-pong keeps one producer and two consumer warpgroups. */
+  c = pp_cfg();
+  assert_int_equal(tcj_cfg_threads(&c), 384);
+}
+
+/* text with the first occurrence of `from` replaced by `to` must not parse. */
+static void expect_text_rejected_edit(const char *text, const char *from, const char *to) {
+  char buf[256];
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  expect_rejected(buf);
+}
+
+/* One config, one text: pingpong=0 is written as no field, the value has one spelling, and
+ * the field comes once, last, after cluster. */
+static void sm90_pingpong_non_canonical_text_is_rejected(void **state) {
+  (void)state;
+  static const struct { const char *from, *to; } edits[] = {
+    {" pingpong=1", " pingpong=0"},
+    {" pingpong=1", " pingpong=01"},
+    {" pingpong=1", " pingpong=+1"},
+    {" pingpong=1", " pingpong= 1"},
+    {" pingpong=1", "  pingpong=1"},
+    {" pingpong=1", " pingpong=1.0"},
+    {" pingpong=1", " pingpong="},
+    {" pingpong=1", " pingpong"},
+    {" pingpong=1", " ping-pong=1"},
+    {" pingpong=1", " Pingpong=1"},
+    {" pingpong=1", " pp=1"},
+    {" pingpong=1", " pingpong=1 pingpong=1"},
+    {" pingpong=1", " pingpong=0 pingpong=1"},
+    {" pingpong=1", " pingpong=1 pingpong=0"},
+    {" cluster=2 pingpong=1", " pingpong=1 cluster=2"},
+    {" cluster=2 pingpong=1", " cluster=2 pingpong=1 cluster=2"},
+    {" cluster=2 pingpong=1", " pingpong=1 cluster=2 pingpong=1"},
+    {" cluster=2 pingpong=1", " cluster=2 pingpong=1 split=3"},
+    {" cluster=2 pingpong=1", " pingpong=1 split=3 cluster=2"},
+    {" cluster=2 pingpong=1", " cluster=2 split=3 pingpong=1"},
+  };
+  for (size_t i = 0; i < sizeof edits / sizeof *edits; i++)
+    expect_text_rejected_edit(pp_text, edits[i].from, edits[i].to);
+  /* The same without a cluster: the cluster field may not follow pingpong either. */
+  char solo[256];
+  const char *at = strstr(pp_text, " cluster=2");
+  snprintf(solo, sizeof solo, "%.*s pingpong=1", (int)(at - pp_text), pp_text);
+  tcj_kernel_cfg p;
+  assert_int_equal(tcj_cfg_parse(solo, &p), 0);
+  expect_text_rejected_edit(solo, " pingpong=1", " pingpong=0");
+  expect_text_rejected_edit(solo, " pingpong=1", " pingpong=1 cluster=2");
+  expect_text_rejected_edit(solo, " pingpong=1", " pingpong=1 pingpong=1");
+  expect_text_rejected_edit(solo, " pingpong=1", " pingpong=1 split=3");
+}
+
+static void sm90_pingpong_trailing_junk_is_rejected(void **state) {
+  (void)state;
+  static const char *junk[] = {" ", "x", "\n", ".0", "x2", " pingpong=1", " cluster=2", " split=3", ",1", ";", "\t"};
+  char buf[256];
+  for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+    snprintf(buf, sizeof buf, "%s%s", pp_text, junk[i]);
+    expect_rejected(buf);
+  }
+}
+
+/* Every prefix of pp_text is rejected but two: cut before " cluster=2" it is the cooperative
+ * config without a cluster, cut before " pingpong=1" the cooperative config with one. */
+static void sm90_pingpong_truncations_are_rejected_but_those_without_optional_fields(void **state) {
+  (void)state;
+  size_t len = strlen(pp_text);
+  size_t at_cluster = (size_t)(strstr(pp_text, " cluster=2") - pp_text);
+  size_t at_pingpong = (size_t)(strstr(pp_text, " pingpong=1") - pp_text);
+  char buf[256];
+  int accepted = 0;
+  for (size_t i = 0; i < len; i++) {
+    memcpy(buf, pp_text, i);
+    buf[i] = 0;
+    if (i != at_cluster && i != at_pingpong) {
+      expect_rejected(buf);
+      continue;
+    }
+    tcj_kernel_cfg p, want = pp_cfg();
+    want.pingpong = 0;
+    if (i == at_cluster) want.cluster_m = 0;
+    assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+    assert_cfg_equal(&want, &p);
+    accepted++;
+  }
+  assert_int_equal(accepted, 2);
+}
+
+/* Ping-pong tiles: each consumer owns the whole bm (64 or 128 rows) with at most 128
+ * accumulators per thread. */
+static const struct { int bm, bn; } pp_tiles[] = {{64, 64}, {64, 128}, {64, 192}, {64, 256}, {128, 64}, {128, 128}};
+
+static void sm90_pingpong_valid_configs_pass_the_check(void **state) {
+  (void)state;
+  static const ptx_elem abs[] = {PTX_E_F16, PTX_E_BF16};
+  static const ptx_elem cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
+  static const int64_t ns[] = {4096, 1000, 999, 0, INT32_MAX};
+  static const int64_t ks[] = {4096, 999, 1, INT32_MAX};
+  char text[256];
+  long count = 0, clustered = 0;
+  for (size_t t = 0; t < sizeof pp_tiles / sizeof *pp_tiles; t++)
+    for (size_t a = 0; a < 2; a++)
+      for (size_t cc = 0; cc < 3; cc++)
+        for (int op = 0; op < 4; op++)
+          for (int stages = 2; stages <= 8; stages++)
+            for (int vec = 1; vec <= 8; vec *= 2)
+              for (int cluster = 0; cluster <= 2; cluster += 2)
+                for (size_t s = 0; s < sizeof ns / sizeof *ns; s++) {
+                  tcj_kernel_cfg c = pp_cfg();
+                  c.bm = pp_tiles[t].bm;
+                  c.bn = pp_tiles[t].bn;
+                  c.ab = abs[a];
+                  c.c = cs[cc];
+                  c.op_a_t = op >> 1;
+                  c.op_b_t = op & 1;
+                  c.stages = stages;
+                  c.vec_c = vec;
+                  c.cluster_m = cluster;
+                  c.n = ns[s];
+                  c.k = ks[(size_t)count % (sizeof ks / sizeof *ks)];
+                  if (vec * ptx_elem_size(c.c) > 16 || c.n % vec) continue;
+                  if (cluster && c.bn % 128) continue;
+                  const char *why = tcj_cfg_check(&c);
+                  if (why) {
+                    tcj_cfg_format(&c, text, sizeof text);
+                    print_error("rejected %s: %s\n", text, why);
+                  }
+                  assert_null(why);
+                  count++;
+                  clustered += cluster != 0;
+                }
+  assert_true(count > 5000);
+  assert_true(clustered > 2000);
+}
+
+static void pp_value_2(tcj_kernel_cfg *c) { c->pingpong = 2; }
+static void pp_value_negative(tcj_kernel_cfg *c) { c->pingpong = -1; }
+static void pp_value_2_one_consumer(tcj_kernel_cfg *c) { c->pingpong = 2; c->warps_m = 1; }
+static void pp_one_consumer_64(tcj_kernel_cfg *c) { c->warps_m = 1; }
+static void pp_one_consumer_128(tcj_kernel_cfg *c) { c->warps_m = 1; c->bm = 128; c->bn = 128; }
+static void pp_three_consumers(tcj_kernel_cfg *c) { c->warps_m = 3; c->bm = 192; }
+static void pp_rows_256(tcj_kernel_cfg *c) { c->bm = 256; c->bn = 64; c->cluster_m = 0; }
+static void pp_rows_256x128(tcj_kernel_cfg *c) { c->bm = 256; c->bn = 128; }
+static void pp_rows_32(tcj_kernel_cfg *c) { c->bm = 32; }
+static void pp_rows_192(tcj_kernel_cfg *c) { c->bm = 192; c->bn = 64; c->cluster_m = 0; }
+static void pp_accum_128x256(tcj_kernel_cfg *c) { c->bm = 128; }
+static void pp_accum_128x192(tcj_kernel_cfg *c) { c->bm = 128; c->bn = 192; c->cluster_m = 0; }
+static void pp_split(tcj_kernel_cfg *c) { c->split_k = 2; }
+static void pp_cluster_bn_64(tcj_kernel_cfg *c) { c->bn = 64; }
+
+/* Each case breaks one rule with ping-pong on and must get that rule's reason (the whole
+ * string). The same config without ping-pong is checked too (coop_valid): where it is valid
+ * (256-row tiles, 128x256, 128x192, one consumer) the refusal is ping-pong's own rule. */
+static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
+  (void)state;
+  static const char *const value = "pingpong must be 0 or 1", *const two = "ping-pong needs two consumer warpgroups",
+                           *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
+                           *const rows = "each sm90 consumer owns 64 or 128 rows",
+                           *const accum = "accumulators exceed 128 registers per thread",
+                           *const split = "the sm90 recipe does not split K",
+                           *const half = "a 2-CTA cluster splits B in halves of whole 64-column boxes";
+  static const struct { const char *name; cfg_edit edit; const char *const *reason; int coop_valid; } cases[] = {
+    {"pingpong 2", pp_value_2, &value, 0},
+    {"pingpong -1", pp_value_negative, &value, 0},
+    {"pingpong 2 with one consumer", pp_value_2_one_consumer, &value, 1},
+    {"ping-pong with one 64-row consumer", pp_one_consumer_64, &two, 1},
+    {"ping-pong with one 128-row consumer", pp_one_consumer_128, &two, 1},
+    {"ping-pong with three consumers", pp_three_consumers, &warps, 0},
+    {"ping-pong consumers of 256 rows (256x64)", pp_rows_256, &rows, 1},
+    {"ping-pong consumers of 256 rows (256x128)", pp_rows_256x128, &rows, 1},
+    {"ping-pong consumers of 32 rows", pp_rows_32, &rows, 0},
+    {"ping-pong consumers of 192 rows", pp_rows_192, &rows, 0},
+    {"ping-pong 128x256: 256 accumulators", pp_accum_128x256, &accum, 1},
+    {"ping-pong 128x192: 192 accumulators", pp_accum_128x192, &accum, 1},
+    {"ping-pong split K", pp_split, &split, 0},
+    {"ping-pong cluster with bn 64", pp_cluster_bn_64, &half, 0},
+  };
+  char text[256];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tcj_kernel_cfg c = pp_cfg();
+    assert_null(tcj_cfg_check(&c));
+    cases[i].edit(&c);
+    const char *why = tcj_cfg_check(&c);
+    tcj_cfg_format(&c, text, sizeof text);
+    if (!why) print_error("%s: accepted %s\n", cases[i].name, text);
+    assert_non_null(why);
+    if (strcmp(why, *cases[i].reason) != 0)
+      print_error("%s (%s): reason \"%s\", want \"%s\"\n", cases[i].name, text, why, *cases[i].reason);
+    assert_string_equal(why, *cases[i].reason);
+    tcj_kernel_cfg coop = c;
+    coop.pingpong = 0;
+    const char *coop_why = tcj_cfg_check(&coop);
+    if ((coop_why == NULL) != cases[i].coop_valid)
+      print_error("%s without ping-pong: %s\n", cases[i].name, coop_why ? coop_why : "valid");
+    assert_int_equal(coop_why == NULL, cases[i].coop_valid);
+  }
+  /* The other way round: a 64x256 tile is two consumers of 32 rows without ping-pong. */
+  tcj_kernel_cfg c = pp_cfg();
+  c.pingpong = 0;
+  assert_string_equal(tcj_cfg_check(&c), rows);
+}
+
+/* pingpong=2 is the text of a config the check refuses, as cluster=4 is: the text is syntax
+ * (one config, one text) and the check owns the range. */
+static void sm90_pingpong_out_of_range_parses_and_fails_the_check(void **state) {
+  (void)state;
+  static const int values[] = {2, -1};
+  for (size_t i = 0; i < 2; i++) {
+    tcj_kernel_cfg c = pp_cfg(), p;
+    c.pingpong = values[i];
+    char buf[256];
+    assert_true(tcj_cfg_format(&c, buf, sizeof buf) > 0);
+    assert_int_equal(tcj_cfg_parse(buf, &p), 0);
+    assert_cfg_equal(&c, &p);
+    assert_string_equal(tcj_cfg_check(&p), "pingpong must be 0 or 1");
+  }
+}
+
+/* The sm80 recipe has no consumers to alternate: it refuses ping-pong, on its own or on a
+ * valid ping-pong config relabelled sm80. */
+static void sm80_refuses_pingpong(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = base_cfg();
+  assert_null(tcj_cfg_check(&c));
+  c.pingpong = 1;
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters or ping-pong");
+  c = pp_cfg();
+  c.cluster_m = 0;
+  assert_null(tcj_cfg_check(&c));
+  c.recipe = PTX_RECIPE_SM80;
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters or ping-pong");
+}
+
+/* Ping-pong adds two 8-byte turn barriers after the full and empty ones: 16 bytes over the
+ * cooperative layout of the same tile, worked by hand for the two tiles select and TCJ_TILE
+ * use, and checked as a difference for every ping-pong tile. */
+static void sm90_pingpong_adds_two_turn_barriers_to_shared_memory(void **state) {
+  (void)state;
+  static const struct { int bm, bn, stages, bytes; } want[] = {
+    /* 1024 + 5 * 320 * 128 + 2 * 10240 + 10 * 8 + 16 */
+    {64, 256, 5, 226400},
+    /* 1024 + 6 * 256 * 128 + 2 * 10240 + 12 * 8 + 16 */
+    {128, 128, 6, 218224},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    tcj_kernel_cfg c = pp_cfg();
+    c.bm = want[i].bm;
+    c.bn = want[i].bn;
+    c.stages = want[i].stages;
+    assert_null(tcj_cfg_check(&c));
+    assert_int_equal(tcj_cfg_smem_bytes(&c), want[i].bytes);
+    c.cluster_m = 0; /* the cluster changes nothing */
+    assert_int_equal(tcj_cfg_smem_bytes(&c), want[i].bytes);
+  }
+  for (size_t t = 0; t < sizeof pp_tiles / sizeof *pp_tiles; t++)
+    for (int stages = 2; stages <= 8; stages++) {
+      tcj_kernel_cfg pp = pp_cfg(), coop;
+      pp.bm = pp_tiles[t].bm;
+      pp.bn = pp_tiles[t].bn;
+      pp.stages = stages;
+      pp.cluster_m = 0;
+      coop = pp;
+      coop.pingpong = 0;
+      assert_int_equal(tcj_cfg_smem_bytes(&pp), tcj_cfg_smem_bytes(&coop) + 16);
+      /* Staging per consumer (two), as without ping-pong. */
+      assert_int_equal(tcj_cfg_smem_bytes(&pp), TCJ_SM90_ALIGN + stages * (pp.bm + pp.bn) * 128 +
+                                                    2 * TCJ_SM90_EPI_BYTES + 2 * stages * 8 + 16);
+    }
+  /* The deepest ring under Hopper's 232448 bytes. */
+  static const struct { int bm, bn, stages; } ring[] = {
+    {64, 256, 5}, {128, 128, 6}, {64, 64, 8}, {64, 128, 8}, {64, 192, 6}, {128, 64, 8}};
+  for (size_t i = 0; i < sizeof ring / sizeof *ring; i++) {
+    tcj_kernel_cfg c = pp_cfg();
+    c.bm = ring[i].bm;
+    c.bn = ring[i].bn;
+    c.stages = 8;
+    while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > 232448) c.stages--;
+    if (c.stages != ring[i].stages) print_error("%dx%d/pp: %d stages\n", c.bm, c.bn, c.stages);
+    assert_int_equal(c.stages, ring[i].stages);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(canonical_text_names_every_field),
@@ -858,6 +1217,15 @@ int main(void) {
     cmocka_unit_test(sm90_shared_memory_follows_the_layout),
     cmocka_unit_test(sm90_tiles_are_whole_swizzle_atoms),
     cmocka_unit_test(sm90_deepest_ring_that_fits_hopper),
+    cmocka_unit_test(sm90_pingpong_text_round_trips_with_and_without_a_cluster),
+    cmocka_unit_test(sm90_pingpong_non_canonical_text_is_rejected),
+    cmocka_unit_test(sm90_pingpong_trailing_junk_is_rejected),
+    cmocka_unit_test(sm90_pingpong_truncations_are_rejected_but_those_without_optional_fields),
+    cmocka_unit_test(sm90_pingpong_valid_configs_pass_the_check),
+    cmocka_unit_test(sm90_pingpong_rules_reject_with_their_reasons),
+    cmocka_unit_test(sm90_pingpong_out_of_range_parses_and_fails_the_check),
+    cmocka_unit_test(sm80_refuses_pingpong),
+    cmocka_unit_test(sm90_pingpong_adds_two_turn_barriers_to_shared_memory),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

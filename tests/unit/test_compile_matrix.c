@@ -247,8 +247,11 @@ static int build_configs(tcj_kernel_cfg *out, int max) {
 
 /* ---- sm90 configs: sm_90a only ---- */
 
-static const struct { int bm, bn, wm; } sm90_tiles[] = {
-  {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {64, 128, 1}, {64, 64, 1}};
+/* pp: ping-pong consumers (each takes whole tiles, alternately): the 64x256 tile select uses for
+ * short K, and 128x128 (two 64-row wgmma blocks per consumer). */
+static const struct { int bm, bn, wm, pp; } sm90_tiles[] = {
+  {128, 256, 2, 0}, {256, 128, 2, 0}, {128, 128, 2, 0}, {128, 64, 2, 0}, {64, 128, 1, 0}, {64, 64, 1, 0},
+  {64, 256, 2, 1},  {128, 128, 2, 1}};
 static const ptx_elem sm90_abs[] = {PTX_E_BF16, PTX_E_F16};
 static const ptx_elem sm90_cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
 /* Edges: n and k multiples of every tile; odd k with n a multiple of 8 but of no tile; odd n. */
@@ -275,6 +278,7 @@ static tcj_kernel_cfg make_sm90_cfg(int g, int op, int ab, int cc, int wide, int
   c.bk = 64;
   c.warps_m = sm90_tiles[g].wm;
   c.warps_n = 1;
+  c.pingpong = sm90_tiles[g].pp;
   c.align_a = c.align_b = 16;
   c.vec_c = 1;
   if (wide)
@@ -297,9 +301,12 @@ static int add_unique(tcj_kernel_cfg *out, int n, int max, const tcj_kernel_cfg 
   return n + 1;
 }
 
-/* By default each (tile, op pair, C type) appears once per operand type (144 kernels), its
- * vector width, cluster and edge drawn from a fixed hash of the position (coverage of every
- * value is checked below); TCJ_COMPILE_MATRIX=full takes the whole cross product. */
+/* By default each cooperative (tile, op pair, C type) appears once per operand type (144
+ * kernels), its vector width, cluster and edge drawn from a fixed hash of the position; each
+ * ping-pong (tile, op pair, C type) appears once (24 kernels), its operand type and cluster
+ * alternating so that every op pair and C type of each ping-pong tile is compiled with and
+ * without a cluster, its vector width and edge from the hash. Coverage of every value is
+ * checked below; TCJ_COMPILE_MATRIX=full takes the whole cross product. */
 static int build_sm90_configs(tcj_kernel_cfg *out, int max) {
   const char *env = getenv("TCJ_COMPILE_MATRIX");
   int full = env && strcmp(env, "full") == 0, n = 0, pos = 0;
@@ -311,10 +318,15 @@ static int build_sm90_configs(tcj_kernel_cfg *out, int max) {
           h ^= h >> 15;
           h *= 2246822519u;
           h ^= h >> 13;
+          int want_cluster = (int)(h >> 1 & 1);
+          if (sm90_tiles[g].pp) {
+            if (!full && ab != (op / 2 + cc) % 2) continue;
+            want_cluster = (op + cc) % 2;
+          }
           for (int wide = 0; wide < 2; wide++)
             for (int cluster = 0; cluster < 2; cluster++)
               for (int e = 0; e < N_SM90_EDGES; e++) {
-                if (!full && (wide != (int)(h & 1) || cluster != (int)(h >> 1 & 1) || e != (int)(h >> 2) % N_SM90_EDGES))
+                if (!full && (wide != (int)(h & 1) || cluster != want_cluster || e != (int)(h >> 2) % N_SM90_EDGES))
                   continue;
                 tcj_kernel_cfg c = make_sm90_cfg(g, op, ab, cc, wide, cluster, e);
                 if (tcj_cfg_check(&c) || tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) continue;
@@ -331,7 +343,10 @@ static void sm90_matrix_is_valid_and_covers_every_choice(void **state) {
   if (n < MIN_SM90_CONFIGS || n > 200) print_error("%d sm90 configs\n", n);
   assert_true(n >= MIN_SM90_CONFIGS && n <= (getenv("TCJ_COMPILE_MATRIX") ? MAX_SM90_CONFIGS : 200));
   int tiles[N_SM90_TILES] = {0}, ops[4] = {0}, abs[PTX_E_COUNT] = {0}, cs[PTX_E_COUNT] = {0}, edges[N_SM90_EDGES] = {0};
-  int vec1 = 0, wide = 0, clustered = 0, solo_clusterable = 0, odd_k = 0, ragged_n = 0;
+  int vec1 = 0, wide = 0, clustered = 0, solo_clusterable = 0, odd_k = 0, ragged_n = 0, pingpong[2] = {0};
+  /* Per ping-pong tile: op pairs and C types, each with and without a cluster; operand types. */
+  int pp_ops[N_SM90_TILES][4][2] = {{{0}}}, pp_cs[N_SM90_TILES][PTX_E_COUNT][2] = {{{0}}};
+  int pp_abs[N_SM90_TILES][PTX_E_COUNT] = {{0}};
   for (int i = 0; i < n; i++) {
     const tcj_kernel_cfg *c = &cfgs[i];
     char text[256];
@@ -347,8 +362,21 @@ static void sm90_matrix_is_valid_and_covers_every_choice(void **state) {
     tcj_kernel_cfg deeper = *c;
     deeper.stages++;
     assert_true(c->stages == 8 || tcj_cfg_smem_bytes(&deeper) > SM90_SMEM_OPTIN);
+    assert_true(c->pingpong == 0 || c->pingpong == 1);
+    pingpong[c->pingpong]++;
+    int tile = -1;
     for (int g = 0; g < N_SM90_TILES; g++)
-      tiles[g] += c->bm == sm90_tiles[g].bm && c->bn == sm90_tiles[g].bn && c->warps_m == sm90_tiles[g].wm;
+      if (c->bm == sm90_tiles[g].bm && c->bn == sm90_tiles[g].bn && c->warps_m == sm90_tiles[g].wm &&
+          c->pingpong == sm90_tiles[g].pp)
+        tile = g;
+    if (tile < 0) print_error("%s: not a matrix tile\n", text);
+    assert_true(tile >= 0);
+    tiles[tile]++;
+    if (c->pingpong) {
+      pp_ops[tile][c->op_a_t * 2 + c->op_b_t][c->cluster_m == 2]++;
+      pp_cs[tile][c->c][c->cluster_m == 2]++;
+      pp_abs[tile][c->ab]++;
+    }
     ops[c->op_a_t * 2 + c->op_b_t]++;
     abs[c->ab]++;
     cs[c->c]++;
@@ -361,8 +389,28 @@ static void sm90_matrix_is_valid_and_covers_every_choice(void **state) {
     ragged_n += c->n % c->bn != 0;
   }
   for (int g = 0; g < N_SM90_TILES; g++) {
-    if (!tiles[g]) print_error("no %dx%d tile\n", sm90_tiles[g].bm, sm90_tiles[g].bn);
+    if (!tiles[g])
+      print_error("no %dx%d/%d%s tile\n", sm90_tiles[g].bm, sm90_tiles[g].bn, sm90_tiles[g].wm, sm90_tiles[g].pp ? "/pp" : "");
     assert_true(tiles[g] > 0);
+  }
+  assert_true(pingpong[0] > 0 && pingpong[1] > 0);
+  for (int g = 0; g < N_SM90_TILES; g++) {
+    if (!sm90_tiles[g].pp) continue;
+    for (int cl = 0; cl < 2; cl++) {
+      for (int op = 0; op < 4; op++) {
+        if (!pp_ops[g][op][cl])
+          print_error("%dx%d/pp: no op %c%c %s a cluster\n", sm90_tiles[g].bm, sm90_tiles[g].bn, op & 2 ? 'T' : 'N',
+                      op & 1 ? 'T' : 'N', cl ? "with" : "without");
+        assert_true(pp_ops[g][op][cl] > 0);
+      }
+      for (int cc = 0; cc < 3; cc++) {
+        if (!pp_cs[g][sm90_cs[cc]][cl])
+          print_error("%dx%d/pp: no c=%s %s a cluster\n", sm90_tiles[g].bm, sm90_tiles[g].bn, ptx_elem_name(sm90_cs[cc]),
+                      cl ? "with" : "without");
+        assert_true(pp_cs[g][sm90_cs[cc]][cl] > 0);
+      }
+    }
+    for (int a = 0; a < 2; a++) assert_true(pp_abs[g][sm90_abs[a]] > 0);
   }
   for (int op = 0; op < 4; op++) assert_true(ops[op] > 0);
   for (int a = 0; a < 2; a++) assert_true(abs[sm90_abs[a]] > 0);
@@ -549,12 +597,16 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   int nsel = matrix_jobs(selected, MAX_SELECTED, &ncfg);
   int nmatrix = nsel;
   nsel = collect_selected(selected, nsel, MAX_SELECTED);
-  int sm90_matrix = 0, sm90_selected = 0;
-  for (int i = 0; i < nsel; i++)
+  int sm90_matrix = 0, sm90_selected = 0, pingpong = 0;
+  for (int i = 0; i < nsel; i++) {
     if (selected[i].recipe == PTX_RECIPE_SM90) *(i < nmatrix ? &sm90_matrix : &sm90_selected) += 1;
+    pingpong += selected[i].pingpong != 0;
+  }
+  /* The matrix's ping-pong kernels go through the same spill, register and setmaxnreg checks. */
+  assert_true(pingpong >= 24);
   matrix m = make_matrix(selected, nsel);
-  print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90)\n", nmatrix,
-                sm90_matrix, nsel - nmatrix, sm90_selected);
+  print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90); %d ping-pong\n",
+                nmatrix, sm90_matrix, nsel - nmatrix, sm90_selected, pingpong);
   int workers = 0;
   double seconds = run_matrix(&m, &workers);
 
@@ -585,49 +637,56 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
 
 /* Beyond the matrix's tiles: one kernel for every sm90 tile and consumer count that
  * tcj_cfg_check accepts (a forced TCJ_TILE can reach any of them), with and without a cluster,
- * must compile without spills too. */
+ * cooperative and ping-pong, must compile without spills too. */
 static void every_sm90_tile_the_check_accepts_compiles(void **state) {
   (void)state;
   char version[128] = "";
   skip_without_nvjitlink(version, sizeof version);
   static const int bms[] = {64, 128, 256}, bns[] = {64, 128, 192, 256};
   tcj_kernel_cfg cfgs[64];
-  int n = 0;
-  for (size_t a = 0; a < 3; a++)
-    for (size_t b = 0; b < 4; b++)
-      for (int wm = 1; wm <= 2; wm++)
-        for (int cluster = 0; cluster <= 2; cluster += 2) {
-          tcj_kernel_cfg c;
-          memset(&c, 0, sizeof c);
-          c.recipe = PTX_RECIPE_SM90;
-          c.sm = 90;
-          c.arch_suffix = 'a';
-          c.ab = n % 2 ? PTX_E_F16 : PTX_E_BF16;
-          c.c = n % 3 == 0 ? PTX_E_F32 : c.ab;
-          c.op_a_t = n % 4 >> 1;
-          c.op_b_t = n % 4 & 1;
-          c.n = 4096;
-          c.k = 4096;
-          c.bm = bms[a];
-          c.bn = bns[b];
-          c.bk = 64;
-          c.warps_m = wm;
-          c.warps_n = 1;
-          c.align_a = c.align_b = 16;
-          c.vec_c = 16 / ptx_elem_size(c.c);
-          c.cluster_m = cluster;
-          c.stages = 8;
-          while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
-          if (tcj_cfg_check(&c) || tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) continue;
-          assert_true(n < 64);
-          cfgs[n++] = c;
-        }
-  assert_true(n >= 12);
+  int n = 0, npp = 0;
+  /* Cooperative consumers, then ping-pong ones (TCJ_TILE "/pp"; 2 consumers only). */
+  for (int pp = 0; pp <= 1; pp++)
+    for (size_t a = 0; a < 3; a++)
+      for (size_t b = 0; b < 4; b++)
+        for (int wm = 1 + pp; wm <= 2; wm++)
+          for (int cluster = 0; cluster <= 2; cluster += 2) {
+            tcj_kernel_cfg c;
+            memset(&c, 0, sizeof c);
+            c.recipe = PTX_RECIPE_SM90;
+            c.sm = 90;
+            c.arch_suffix = 'a';
+            c.ab = n % 2 ? PTX_E_F16 : PTX_E_BF16;
+            c.c = n % 3 == 0 ? PTX_E_F32 : c.ab;
+            c.op_a_t = n % 4 >> 1;
+            c.op_b_t = n % 4 & 1;
+            c.n = 4096;
+            c.k = 4096;
+            c.bm = bms[a];
+            c.bn = bns[b];
+            c.bk = 64;
+            c.warps_m = wm;
+            c.warps_n = 1;
+            c.align_a = c.align_b = 16;
+            c.vec_c = 16 / ptx_elem_size(c.c);
+            c.cluster_m = cluster;
+            c.pingpong = pp;
+            c.stages = 8;
+            while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
+            if (tcj_cfg_check(&c) || tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) continue;
+            assert_true(n < 64);
+            cfgs[n++] = c;
+            npp += pp;
+          }
+  assert_true(n - npp >= 12);
+  /* Ping-pong: 64 x {64, 128, 192, 256} and 128 x {64, 128} (at most 128 accumulators per
+   * consumer), with a cluster where bn is a multiple of 128. */
+  assert_int_equal(npp, 9);
   matrix m = make_matrix(cfgs, n);
   int workers = 0, failures = 0;
   run_matrix(&m, &workers);
   for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
-  print_message("%d sm90 tiles compiled, %d failed\n", m.count, failures);
+  print_message("%d sm90 tiles compiled (%d ping-pong), %d failed\n", m.count, npp, failures);
   free_matrix(&m);
   assert_int_equal(failures, 0);
 }

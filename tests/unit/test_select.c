@@ -616,6 +616,118 @@ static void tile_override_applies_to_sm90_plans(void **state) {
   }
 }
 
+/* "/c2" and "/pp" are optional, in that order, each at most once, and nothing may follow. */
+static void tile_override_text_takes_an_optional_pingpong(void **state) {
+  (void)state;
+  static const struct { const char *text; int cluster_m, pingpong; } good[] = {
+    {"128x128x128/2x1/6", 0, 0},
+    {"128x128x128/2x1/6/c2", 2, 0},
+    {"128x128x128/2x1/6/pp", 0, 1},
+    {"128x128x128/2x1/6/c2/pp", 2, 1},
+  };
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+    eng_tile_override o;
+    memset(&o, 0x5a, sizeof o);
+    print_message("\"%s\"\n", good[i].text);
+    assert_int_equal(eng_tile_override_parse(good[i].text, &o), 0);
+    assert_int_equal(o.valid, 1);
+    assert_int_equal(o.bm, 128);
+    assert_int_equal(o.bn, 128);
+    assert_int_equal(o.bk_bytes, 128);
+    assert_int_equal(o.warps_m, 2);
+    assert_int_equal(o.warps_n, 1);
+    assert_int_equal(o.stages, 6);
+    assert_int_equal(o.cluster_m, good[i].cluster_m);
+    assert_int_equal(o.pingpong, good[i].pingpong);
+  }
+  static const char *malformed[] = {
+    "128x128x128/2x1/6/pp/c2", "128x128x128/2x1/6/p",     "128x128x128/2x1/6/pp/",  "128x128x128/2x1/6/ppx",
+    "128x128x128/2x1/6/pp2",   "128x128x128/2x1/6/pp/pp", "128x128x128/2x1/6/c2/pp/", "128x128x128/2x1/6/c2/pp/c2",
+    "128x128x128/2x1/6/c2/c2", "128x128x128/2x1/6/c2pp",  "128x128x128/2x1/6pp",    "128x128x128/2x1/6/PP",
+    "128x128x128/2x1/6/pp ",   "128x128x128/2x1/6 /pp",   "128x128x128/2x1/6/c2/p", "128x128x128/2x1/6/c2/pp/pp",
+    "128x128x128/2x1/pp",      "/pp",
+  };
+  for (size_t i = 0; i < sizeof malformed / sizeof *malformed; i++) {
+    eng_tile_override o, before;
+    memset(&o, 0x5a, sizeof o);
+    before = o;
+    print_message("\"%s\"\n", malformed[i]);
+    assert_int_equal(eng_tile_override_parse(malformed[i], &o), -1);
+    assert_memory_equal(&o, &before, sizeof o); /* a failed parse leaves the output alone */
+  }
+}
+
+/* A forced "/pp" tile on an sm90 plan: the cfg takes ping-pong (with or without a cluster) and
+ * passes tcj_cfg_check; tiles whose consumers would each need more than 128 accumulators, or
+ * that break another ping-pong rule, are refused with the rule's reason. */
+static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096); /* 64 K tiles: cooperative */
+  static const struct { const char *tile; int bm, bn, stages, cluster_m; const char *tail; } good[] = {
+    {"128x128x128/2x1/6/pp", 128, 128, 6, 0, " tile=128x128x64 warps=2x1 stages=6 align=16,16,8 pingpong=1"},
+    {"64x256x128/2x1/5/pp", 64, 256, 5, 0, " tile=64x256x64 warps=2x1 stages=5 align=16,16,8 pingpong=1"},
+    {"128x128x128/2x1/6/c2/pp", 128, 128, 6, 2, " tile=128x128x64 warps=2x1 stages=6 align=16,16,8 cluster=2 pingpong=1"},
+    {"64x256x128/2x1/5/c2/pp", 64, 256, 5, 2, " tile=64x256x64 warps=2x1 stages=5 align=16,16,8 cluster=2 pingpong=1"},
+  };
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+    eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+    assert_int_equal(eng_tile_override_parse(good[i].tile, &t.tile), 0);
+    eng_plan plan = select_tuned_ok(&p, "sm_90a", &t); /* tcj_cfg_check and shared memory */
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.pingpong, 1);
+    assert_int_equal(plan.cfg.bm, good[i].bm);
+    assert_int_equal(plan.cfg.bn, good[i].bn);
+    assert_int_equal(plan.cfg.bk, 64);
+    assert_int_equal(plan.cfg.warps_m, 2);
+    assert_int_equal(plan.cfg.warps_n, 1);
+    assert_int_equal(plan.cfg.stages, good[i].stages);
+    assert_int_equal(plan.cfg.cluster_m, good[i].cluster_m);
+    assert_int_equal(tcj_cfg_threads(&plan.cfg), 384);
+    char text[256];
+    assert_true(tcj_cfg_format(&plan.cfg, text, sizeof text) > 0);
+    size_t len = strlen(text), tail = strlen(good[i].tail);
+    if (len < tail || strcmp(text + len - tail, good[i].tail) != 0) print_error("%s -> %s\n", good[i].tile, text);
+    assert_true(len >= tail && strcmp(text + len - tail, good[i].tail) == 0);
+  }
+
+  /* The override sets ping-pong rather than keeping the plan's: short K selects ping-pong
+   * 64x256, and a forced tile without "/pp" is cooperative (64x256 then has 32-row consumers). */
+  eng_problem short_k = problem(PTX_E_BF16, PTX_E_BF16, 2048, 2048, 1024);
+  eng_plan plan = select_ok(&short_k, "sm_90a", 1);
+  assert_int_equal(plan.cfg.pingpong, 1);
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4", &t.tile), 0);
+  plan = select_tuned_ok(&short_k, "sm_90a", &t);
+  assert_int_equal(plan.cfg.pingpong, 0);
+  assert_int_equal(plan.cfg.bm, 128);
+  assert_int_equal(plan.cfg.bn, 256);
+
+  struct { const eng_problem *p; const char *tile, *arch; eng_recipe_choice recipe; const char *why; } bad[] = {
+    /* Each consumer would hold a whole 128x256 tile: 256 accumulators per thread. */
+    {&p, "128x256x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: accumulators exceed 128 registers per thread"},
+    {&p, "128x256x128/2x1/4/c2/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: accumulators exceed 128 registers per thread"},
+    {&p, "128x192x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: accumulators exceed 128 registers per thread"},
+    {&p, "256x128x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
+    {&p, "64x128x128/1x1/8/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: ping-pong needs two consumer warpgroups"},
+    {&p, "64x256x128/2x1/6/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: needs more shared memory than the device has"},
+    {&p, "64x64x128/2x1/8/c2/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: a 2-CTA cluster splits B"},
+    {&short_k, "64x256x128/2x1/5", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
+    /* The sm80 recipe has no consumer warpgroups to alternate. */
+    {&p, "128x128x64/2x2/3/pp", "sm_90a", ENG_RECIPE_SM80, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
+    {&p, "128x128x64/2x2/3/pp", "sm_80", ENG_RECIPE_AUTO, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    t.recipe = bad[i].recipe;
+    assert_int_equal(eng_tile_override_parse(bad[i].tile, &t.tile), 0);
+    assert_int_equal(t.tile.pingpong, strstr(bad[i].tile, "/pp") != NULL);
+    eng_device_caps caps = caps_of(bad[i].arch);
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(bad[i].p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+    print_message("%s %s: %s\n", bad[i].tile, bad[i].arch, why);
+    assert_non_null(strstr(why, bad[i].why));
+  }
+}
+
 static void tuning_comes_from_the_environment(void **state) {
   (void)state;
   eng_tuning t;
@@ -644,6 +756,16 @@ static void tuning_comes_from_the_environment(void **state) {
   assert_non_null(why);
   assert_non_null(strstr(why, "TCJ_TILE=\"128x256x128/2x1/4/c4\""));
   assert_non_null(strstr(why, "[/c2]"));
+  setenv("TCJ_TILE", "64x256x128/2x1/5/c2/pp", 1);
+  assert_null(eng_tuning_from_env(&t));
+  assert_int_equal(t.recipe, ENG_RECIPE_SM80);
+  assert_int_equal(t.tile.bm, 64);
+  assert_int_equal(t.tile.cluster_m, 2);
+  assert_int_equal(t.tile.pingpong, 1);
+  setenv("TCJ_TILE", "64x256x128/2x1/5/pp/c2", 1);
+  why = eng_tuning_from_env(&t);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "TCJ_TILE=\"64x256x128/2x1/5/pp/c2\""));
   unsetenv("TCJ_RECIPE");
   unsetenv("TCJ_TILE");
 }
@@ -672,6 +794,8 @@ int main(void) {
     cmocka_unit_test(forced_recipes_select_or_say_why_not),
     cmocka_unit_test(tile_override_text_takes_an_optional_cluster),
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
+    cmocka_unit_test(tile_override_text_takes_an_optional_pingpong),
+    cmocka_unit_test(tile_override_pingpong_applies_to_sm90_plans),
     cmocka_unit_test(tuning_comes_from_the_environment),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
