@@ -446,7 +446,7 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   if (tile && *tile && eng_tile_override_parse(tile, &out->tile) != 0) {
-    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2]", tile);
+    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp]", tile);
     return msg;
   }
   return NULL;
