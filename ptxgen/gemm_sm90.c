@@ -4,18 +4,21 @@
  * One CTA per SM walks the problem's tiles (grouped raster, for L2 reuse) with stride gridDim.
  * Warpgroup 0 is the producer: after setmaxnreg.dec, one thread waits for a free stage (empty
  * mbarrier), announces the stage's bytes on its full mbarrier and issues the TMA copies of the
- * A and B tiles. Warpgroups 1..W are consumers (setmaxnreg.inc): each owns bm / W rows of the
- * tile, waits for full stages, issues 4 k16 wgmmas per stage, keeps one wgmma group in flight
- * and frees the stage of the previous group. After the last K stage a consumer stages its
- * accumulators through shared memory (64 rows x 32 fp32 columns at a time) and writes C with
- * vector stores, alpha/beta applied in fp32, while the producer already loads the next tile.
+ * A and B tiles. Warpgroups 1..W are consumers (setmaxnreg.inc). Cooperative: each owns bm / W
+ * rows of every tile. Ping-pong: two consumers take alternate tiles whole and hand the tensor
+ * cores to each other (turn mbarriers), so one's epilogue runs under the other's mainloop. A
+ * consumer waits for full stages, issues 4 k16 wgmmas per stage, keeps one wgmma group in
+ * flight and frees the stage of the previous group. After the last K stage it writes C through
+ * shared memory while the producer already loads the next tile: with beta == 0 and 16-byte C
+ * rows, converted 64 x 128-byte chunks leave through TMA bulk stores; otherwise fp32 chunks are
+ * read back as vectors, alpha/beta applied in fp32, and stored with predicated vector stores.
  *
  * With cluster_m == 2 the two CTAs of a cluster run the tiles (2i, j) and (2i + 1, j): each
  * loads its own A and half of B, multicast into both CTAs; a stage is free when the consumers
  * of both CTAs have released it.
  *
- * Edges need no code: TMA zero-fills loads outside the tensor (K tails included) and the
- * epilogue predicates rows against m and columns against n. Layout facts (descriptors, the D
+ * Edges need little code: TMA zero-fills loads outside the tensor (K tails included), TMA
+ * stores clip at m and n, and the staged epilogue predicates rows and columns. Layout facts (descriptors, the D
  * fragment map) come from ptx_layout.c; tensor-map boxes from sm90_abi.c. */
 #include <stdio.h>
 #include <string.h>
