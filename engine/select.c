@@ -353,6 +353,12 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
  * bf16): split sm80 wins 1x6144x4096 (20.5 us vs 35.2 us sm90) and 1x4096x14336 (34.8 vs 99.0);
  * sm90 wins 128x4096x14336 (41.4 vs 75.7 split sm80); they tie on 512x512x65536 (148 vs 143). */
 #define SKINNY_M 64
+/* Small problems stay on the sm80 recipe too: the persistent kernel's fixed costs (barrier
+ * setup, three tensor maps encoded per call, packing both unaligned operands) outweigh wgmma
+ * below about 645^3. Measured on an H200 (tcj-prof, bf16, us sm80 vs sm90): 512^3 6.7 vs 8.2,
+ * 511^3 (odd ld, both packed) 21.1 vs 23.3, 255^3 16.9 vs 23.7; 1024^3 14.0 vs 9.3 and 1000^3
+ * (odd ld) 17.3 vs 14.1 go the other way. */
+#define SMALL_MNK (1ll << 28)
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 eng_recipe_choice recipe, eng_plan *plan, const char **why) {
   static const char *ok = "";
@@ -368,6 +374,7 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   }
   tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
   if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
+  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1)) return st;
   eng_plan sm90;
   const char *no = NULL;
   if (plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;

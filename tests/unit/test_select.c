@@ -204,9 +204,11 @@ static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
                 assert_int_equal(plan.pack_b, p.align_b < 16);
               } else {
                 assert_true(plan.cfg.stages >= 2 && plan.cfg.stages <= 4);
-                /* sm_90a keeps sm80 only for split-K or unaligned operands it may not pack. */
+                /* sm_90a keeps sm80 only for split-K, small problems, or unaligned operands it
+                 * may not pack. */
                 int unaligned = p.align_a < 16 || p.align_b < 16;
-                if (sm90_ok) assert_true(plan.cfg.split_k >= 2 || (!(al % 2) && unaligned));
+                int small = p.m * p.n * p.k <= (1ll << 28);
+                if (sm90_ok) assert_true(plan.cfg.split_k >= 2 || small || (!(al % 2) && unaligned));
               }
             }
 }
@@ -415,9 +417,26 @@ static void split_k_shapes_stay_on_sm80(void **state) {
     eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, wide[i].m, wide[i].n, wide[i].k);
     assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
   }
-  /* The same M and N with a short K: no split, so the sm90 recipe. */
+  /* Shorter K: no split; at 512^3 the problem is small enough for sm80, at 512x512x2048 it is
+   * the sm90 recipe's. */
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 512);
-  assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 2048);
+  eng_plan plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.split_k, 0);
+}
+
+static void small_problems_stay_on_sm80(void **state) {
+  (void)state;
+  /* At or below 2^28 multiply-adds (about 645^3) the sm80 recipe is faster (select.c). */
+  struct { int64_t m, n, k; int sm90; } cases[] = {
+    {512, 512, 512, 0}, {640, 640, 640, 0}, {256, 1024, 1024, 0}, {1, 6144, 4096, 0},
+    {1024, 1024, 1024, 1}, {648, 648, 648, 1}, {128, 6144, 4096, 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem q = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    assert_int_equal(select_ok(&q, "sm_90a", 1).cfg.recipe, cases[i].sm90 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80);
+  }
 }
 
 static void sm90_packs_operands_below_16_bytes_or_falls_back(void **state) {
@@ -483,7 +502,7 @@ static void sm90_tiles_follow_the_time_model(void **state) {
     {8192, 8192, 2056, 128, 256, 4, 0}, /* 33 K tiles: cooperative */
     {1024, 1024, 4096, 128, 64, 8, 0},  /* 128 tiles of 128x64 (8192 / 0.6) beat 64 of 128x128 (16384 / 0.8) */
     {2048, 512, 1024, 128, 64, 8, 0},
-    {512, 512, 512, 64, 64, 8, 0},      /* 64 tiles of 64x64 (4096 / 0.4) beat 32 of 128x64 */
+    {512, 512, 2048, 64, 64, 8, 0},     /* 64 tiles of 64x64 (4096 / 0.4) beat 32 of 128x64 */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
@@ -788,6 +807,7 @@ int main(void) {
     cmocka_unit_test(other_arches_keep_the_sm80_recipe),
     cmocka_unit_test(sm90a_keeps_sm80_for_other_types),
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
+    cmocka_unit_test(small_problems_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
     cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
     cmocka_unit_test(sm90_tiles_follow_the_time_model),
