@@ -576,15 +576,18 @@ static const struct { int bm, bn, wm; } sm90_tiles[] = {
   {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {128, 192, 2}, {256, 64, 2},
   {64, 64, 1}, {64, 128, 1}, {64, 192, 1}, {64, 256, 1}, {128, 64, 1}, {128, 128, 1}};
 
-static void sm90_valid_configs_pass_the_check(void **state) {
-  (void)state;
+/* Every config of the grid (types, op pairs, stages, C vectors, clusters, sizes) over the
+ * given tiles must pass tcj_cfg_check. base sets what the tiles leave open (consumers, pingpong).
+ * Returns the configs checked; *clustered counts those with cluster=2. */
+static long check_sm90_grid(tcj_kernel_cfg base, const int (*tiles)[3], size_t ntiles, long *clustered) {
   static const ptx_elem abs[] = {PTX_E_F16, PTX_E_BF16};
   static const ptx_elem cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
   static const int64_t ns[] = {4096, 1000, 999, 0, INT32_MAX};
   static const int64_t ks[] = {4096, 999, 1, INT32_MAX};
   char text[256];
   long count = 0;
-  for (size_t t = 0; t < sizeof sm90_tiles / sizeof *sm90_tiles; t++)
+  *clustered = 0;
+  for (size_t t = 0; t < ntiles; t++)
     for (size_t a = 0; a < 2; a++)
       for (size_t cc = 0; cc < 3; cc++)
         for (int op = 0; op < 4; op++)
@@ -592,10 +595,10 @@ static void sm90_valid_configs_pass_the_check(void **state) {
             for (int vec = 1; vec <= 8; vec *= 2)
               for (int cluster = 0; cluster <= 2; cluster += 2)
                 for (size_t s = 0; s < sizeof ns / sizeof *ns; s++) {
-                  tcj_kernel_cfg c = sm90_cfg();
-                  c.bm = sm90_tiles[t].bm;
-                  c.bn = sm90_tiles[t].bn;
-                  c.warps_m = sm90_tiles[t].wm;
+                  tcj_kernel_cfg c = base;
+                  c.bm = tiles[t][0];
+                  c.bn = tiles[t][1];
+                  c.warps_m = tiles[t][2];
                   c.ab = abs[a];
                   c.c = cs[cc];
                   c.op_a_t = op >> 1;
@@ -614,8 +617,21 @@ static void sm90_valid_configs_pass_the_check(void **state) {
                   }
                   assert_null(why);
                   count++;
+                  *clustered += cluster != 0;
                 }
-  assert_true(count > 10000);
+  return count;
+}
+
+static void sm90_valid_configs_pass_the_check(void **state) {
+  (void)state;
+  int tiles[sizeof sm90_tiles / sizeof *sm90_tiles][3];
+  for (size_t t = 0; t < sizeof sm90_tiles / sizeof *sm90_tiles; t++) {
+    tiles[t][0] = sm90_tiles[t].bm;
+    tiles[t][1] = sm90_tiles[t].bn;
+    tiles[t][2] = sm90_tiles[t].wm;
+  }
+  long clustered;
+  assert_true(check_sm90_grid(sm90_cfg(), (const int (*)[3])tiles, sizeof tiles / sizeof *tiles, &clustered) > 10000);
 }
 
 static void sm90_arch_sm_90(tcj_kernel_cfg *c) { c->arch_suffix = 0; }
@@ -1003,44 +1019,14 @@ static const struct { int bm, bn; } pp_tiles[] = {{64, 64}, {64, 128}, {64, 192}
 
 static void sm90_pingpong_valid_configs_pass_the_check(void **state) {
   (void)state;
-  static const ptx_elem abs[] = {PTX_E_F16, PTX_E_BF16};
-  static const ptx_elem cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
-  static const int64_t ns[] = {4096, 1000, 999, 0, INT32_MAX};
-  static const int64_t ks[] = {4096, 999, 1, INT32_MAX};
-  char text[256];
-  long count = 0, clustered = 0;
-  for (size_t t = 0; t < sizeof pp_tiles / sizeof *pp_tiles; t++)
-    for (size_t a = 0; a < 2; a++)
-      for (size_t cc = 0; cc < 3; cc++)
-        for (int op = 0; op < 4; op++)
-          for (int stages = 2; stages <= 8; stages++)
-            for (int vec = 1; vec <= 8; vec *= 2)
-              for (int cluster = 0; cluster <= 2; cluster += 2)
-                for (size_t s = 0; s < sizeof ns / sizeof *ns; s++) {
-                  tcj_kernel_cfg c = pp_cfg();
-                  c.bm = pp_tiles[t].bm;
-                  c.bn = pp_tiles[t].bn;
-                  c.ab = abs[a];
-                  c.c = cs[cc];
-                  c.op_a_t = op >> 1;
-                  c.op_b_t = op & 1;
-                  c.stages = stages;
-                  c.vec_c = vec;
-                  c.cluster_m = cluster;
-                  c.n = ns[s];
-                  c.k = ks[(size_t)count % (sizeof ks / sizeof *ks)];
-                  if (vec * ptx_elem_size(c.c) > 16 || c.n % vec) continue;
-                  if (cluster && c.bn % 128) continue;
-                  const char *why = tcj_cfg_check(&c);
-                  if (why) {
-                    tcj_cfg_format(&c, text, sizeof text);
-                    print_error("rejected %s: %s\n", text, why);
-                  }
-                  assert_null(why);
-                  count++;
-                  clustered += cluster != 0;
-                }
-  assert_true(count > 5000);
+  int tiles[sizeof pp_tiles / sizeof *pp_tiles][3];
+  for (size_t t = 0; t < sizeof pp_tiles / sizeof *pp_tiles; t++) {
+    tiles[t][0] = pp_tiles[t].bm;
+    tiles[t][1] = pp_tiles[t].bn;
+    tiles[t][2] = 2; /* ping-pong: always two consumers */
+  }
+  long clustered;
+  assert_true(check_sm90_grid(pp_cfg(), (const int (*)[3])tiles, sizeof tiles / sizeof *tiles, &clustered) > 5000);
   assert_true(clustered > 2000);
 }
 
