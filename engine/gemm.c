@@ -94,6 +94,19 @@ static tcj_status encode_tmap_c(tcj_engine *e, const tcj_kernel_cfg *cfg, const 
   return encode_desc(e, "C", &d, c, out);
 }
 
+/* Split-K: the slices wrote fp32 partial sums into work; the reduction (PTX_REDUCE_ENTRY of the
+ * same module) adds them and applies alpha and beta into C. */
+static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const cache_kernel *k, CUdeviceptr work,
+                                CUdeviceptr c, float alpha, float beta, CUstream stream) {
+  uint64_t w_ptr = work, c_ptr = c, ldc = (uint64_t)p->ldc;
+  uint32_t m32 = (uint32_t)p->m;
+  void *rargs[] = {&w_ptr, &c_ptr, &m32, &ldc, &alpha, &beta};
+  int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
+  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0,
+                                     stream, rargs, NULL);
+  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
+}
+
 /* The sm80 kernel (and for split configs, its reduction): parameters and grid of
  * PTX_GEMM_ENTRY. work: the split-K workspace, or 0. */
 static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_kernel *k, const operand *a,
@@ -107,30 +120,26 @@ static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_k
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
                                      (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  if (!work) return TCJ_SUCCESS;
-  /* Split-K: the slices wrote fp32 partial sums; the reduction applies alpha and beta into C. */
-  uint64_t w_ptr = work, c_ptr = c;
-  void *rargs[] = {&w_ptr, &c_ptr, &m32, &ldc, &alpha, &beta};
-  int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
-  r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0, stream,
-                            rargs, NULL);
-  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
+  return work ? launch_reduce(e, p, k, work, c, alpha, beta, stream) : TCJ_SUCCESS;
 }
 
 /* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_SM90_ENTRY parameters, on
  * the persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
 static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
                               CUtensorMap *tmap_a, CUtensorMap *tmap_b, CUtensorMap *tmap_c, CUdeviceptr c,
-                              float alpha, float beta, CUstream stream) {
-  uint64_t pc_ptr = c, ldc = (uint64_t)p->ldc;
+                              CUdeviceptr work, float alpha, float beta, CUstream stream) {
+  /* Split: the kernel writes raw fp32 partial sums into the dense workspace (ldc = n). */
+  uint64_t pc_ptr = work ? work : c, ldc = work ? (uint64_t)p->n : (uint64_t)p->ldc;
   uint32_t m32 = (uint32_t)p->m;
-  void *args[] = {tmap_a, tmap_b, tmap_c, &pc_ptr, &m32, &ldc, &alpha, &beta};
+  float k_alpha = work ? 1.0f : alpha, k_beta = work ? 0.0f : beta;
+  void *args[] = {tmap_a, tmap_b, tmap_c, &pc_ptr, &m32, &ldc, &k_alpha, &k_beta};
   int slots = e->caps.sm_count;
   if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
   int64_t grid = ptx_sm90_grid(cfg, p->m, slots);
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
                                      (unsigned)k->smem_bytes, stream, args, NULL);
-  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel");
+  if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
+  return work ? launch_reduce(e, p, k, work, c, alpha, beta, stream) : TCJ_SUCCESS;
 }
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
@@ -163,7 +172,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS && plan->pack_b) st = pack_copy(e, b, rows_b, cols_b, p->ldb, es, &pb, stream);
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90
-             ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, &tmap_c, c, alpha, beta, stream)
+             ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, &tmap_c, c, work, alpha, beta, stream)
              : launch_sm80(e, p, k, &pa, &pb, c, work, alpha, beta, stream);
   /* Stream-ordered frees run after the kernel (or the failed copy) that used the scratch. */
   if (plan->pack_a && pa.ptr) e->cu->cuMemFreeAsync(pa.ptr, stream);

@@ -259,15 +259,28 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
 }
 
-/* Time model: the persistent grid runs ceil(tiles / SMs) tiles on its busiest SM, each costing
- * its area over the tile's relative throughput. Returns the negated estimate (higher is better).
- * Unlike a wave-efficiency score this weighs padding: a 33x33 problem takes a 64x64 tile, not
- * 128x256 (measured on an H200: m=1, n=4096, k=1024 ran 12.4 us on 128x64, 9.1 us on 64x64). */
+/* Time model, in microseconds: the persistent grid runs ceil(units / SMs) units on its busiest
+ * SM, each its K tiles at a tile's relative throughput of the SM's wgmma peak; a unit is a tile,
+ * or a (tile, K slice) pair when split, which adds writing and reading back the fp32 workspace
+ * plus the reduction's launch. Unlike a wave-efficiency score this weighs padding: a 33x33
+ * problem takes a 64x64 tile, not 128x256 (measured on an H200: m=1, n=4096, k=1024 ran 12.4 us
+ * on 128x64, 9.1 us on 64x64). Returns the negated estimate (higher is better). */
+#define SM90_MACS_PER_US 3.7e6  /* one SM: 2048 bf16 MACs per clock at ~1.8 GHz */
+#define SM90_BYTES_PER_US 3.0e6 /* HBM, as a GEMM's epilogue and a reduction see it */
+#define SM90_LAUNCH_US 3.0      /* one more kernel in the stream */
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                          const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
-  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m), sms);
-  return -(double)waves * (double)t->bm * (double)t->bn / t->rate;
+  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c), sms);
+  double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * SM90_BK /
+              (t->rate * SM90_MACS_PER_US);
+  /* No tile beats reading A and B and writing C once. */
+  double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
+                     (double)p->m * (double)p->n * ptx_elem_size(p->c)) / SM90_BYTES_PER_US;
+  if (us < floor_us) us = floor_us;
+  if (c->split_k)
+    us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
+  return -us;
 }
 
 static tcj_status sm90_no(const char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -322,7 +335,18 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
       reason = "shared memory holds fewer than 4 stages";
       continue;
     }
+    /* Few tiles and deep K: K slices may fill the idle SMs (pick_split's rule, as for sm80);
+     * the model decides whether that beats the unsplit tile. */
     double score = sm90_score(p, caps, t, &c);
+    tcj_kernel_cfg split = c;
+    split.split_k = pick_split(p, caps, &split);
+    if (split.split_k && !tcj_cfg_check(&split)) {
+      double split_score = sm90_score(p, caps, t, &split);
+      if (split_score > score) {
+        score = split_score;
+        c = split;
+      }
+    }
     if (!found || score > best_score) {
       best_score = score;
       plan->cfg = c;
@@ -330,7 +354,8 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
     }
   }
   if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
-  if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT) {
+  if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
+      ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT) {
     /* The same CTA area as two 64x256 tiles, one per consumer. */
     static const struct tile90 pp = {64, 256, 2, 1.0, 1};
     fill_sm90(p, caps, &pp, &c);

@@ -639,7 +639,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
 
 /* One thread per element of C: the slices' partial sums sit m * n apart, so each load of the
  * loop over slices is coalesced across the warp. */
-static void emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
+void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   int slices = tcj_cfg_slices(c), cs = ptx_elem_size(c->c);
   int64_t n = c->n;
   ptx_entry_begin(b, PTX_REDUCE_ENTRY);
@@ -756,7 +756,7 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   ptx_ins(&b, "ret");
   if (ptx_finish(&b) == 0 && k.slices > 1) {
     ptx_text(&b, "\n");
-    emit_reduce_entry(&b, cfg);
+    ptx_emit_reduce_entry(&b, cfg);
     ptx_finish(&b);
   }
   return ptx_take(&b, ptx, len, err, err_size);

@@ -50,10 +50,17 @@ typedef struct sm90 {
   int consumers, rows, msub, cluster, pingpong;
   int row_split; /* rows between consumers' first rows: rows (cooperative) or 0 (ping-pong) */
   int a_bytes, b_bytes, stage_bytes, kt, tiles_n;
+  /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
+   * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
+  int slices, per;
+  ptx_elem c_store; /* what the epilogue stores: C's type, or fp32 partial sums when split */
+  int c_vec;        /* elements per C store */
   int a_kmajor, b_kmajor;
   ptx_reg tid, m, tmap_a, tmap_b, tmap_c, ring, epi, full, empty, turn;
   int tma_c; /* C rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
   ptx_reg units, unit0, unit_step, rank;
+  ptx_reg tile_units;      /* units without the split: tiles (or cluster pairs) */
+  ptx_reg slice, kb0, kb_end; /* of the current unit (split configs only) */
   ptx_reg acc[MAX_MSUB][MAX_ACC];
 } sm90;
 
@@ -144,8 +151,16 @@ static void emit_schedule_setup(sm90 *k) {
   ptx_reg tiles_m = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm * k->cluster - 1);
   ptx_ins(b, "div.u32 %R, %R, %d", tiles_m, tiles_m, c->bm * k->cluster);
-  k->units = r32(k);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->units, tiles_m, k->tiles_n);
+  k->tile_units = r32(k);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, tiles_m, k->tiles_n);
+  k->units = k->tile_units;
+  if (k->slices > 1) {
+    k->units = r32(k);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->units, k->tile_units, k->slices);
+    k->slice = r32(k);
+    k->kb0 = r32(k);
+    k->kb_end = r32(k);
+  }
   k->unit0 = r32(k);
   k->unit_step = r32(k);
   if (k->cluster > 1) {
@@ -166,7 +181,18 @@ static void emit_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
   const tcj_kernel_cfg *c = k->cfg;
   ptx_reg urows = r32(k), g = r32(k), first = r32(k), gsize = r32(k), r = r32(k), tm = r32(k), tn = r32(k);
   int width = GROUP_M * k->tiles_n;
-  ptx_ins(b, "div.u32 %R, %R, %d", urows, k->units, k->tiles_n);
+  if (k->slices > 1) {
+    /* Split: unit = tile * slices + slice; slice z runs K tiles [z * per, min(kt, (z + 1) * per)). */
+    ptx_reg tile = r32(k);
+    ptx_ins(b, "div.u32 %R, %R, %d", tile, unit, k->slices);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->slice, tile, k->slices);
+    ptx_ins(b, "sub.u32 %R, %R, %R", k->slice, unit, k->slice);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->kb0, k->slice, k->per);
+    ptx_ins(b, "add.u32 %R, %R, %d", k->kb_end, k->kb0, k->per);
+    ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
+    unit = tile;
+  }
+  ptx_ins(b, "div.u32 %R, %R, %d", urows, k->tile_units, k->tiles_n);
   ptx_ins(b, "div.u32 %R, %R, %d", g, unit, width);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", first, g, GROUP_M);
   ptx_ins(b, "sub.u32 %R, %R, %R", gsize, urows, first);
@@ -206,6 +232,18 @@ static void emit_advance(sm90 *k, ptx_reg stage, ptx_reg phase) {
   ptx_ins(b, "setp.eq.u32 %R, %R, %d", wrap, stage, k->cfg->stages);
   ptx_ins_if(b, wrap, 0, "mov.u32 %R, 0", stage);
   ptx_ins_if(b, wrap, 0, "xor.b32 %R, %R, 1", phase, phase);
+}
+
+/* The K tile loop of a unit: kb from 0 (or the slice's first) up to kt (or the slice's end). */
+static void emit_k_start(sm90 *k, ptx_reg kb) {
+  if (k->slices > 1) ptx_ins(k->b, "mov.u32 %R, %R", kb, k->kb0);
+  else ptx_ins(k->b, "mov.u32 %R, 0", kb);
+}
+
+static void emit_k_next(sm90 *k, ptx_reg kb, ptx_reg more) {
+  ptx_ins(k->b, "add.u32 %R, %R, 1", kb, kb);
+  if (k->slices > 1) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
+  else ptx_ins(k->b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
 }
 
 /* ---- producer ---- */
@@ -248,7 +286,7 @@ static void emit_producer(sm90 *k) {
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
   ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
   emit_tile_origin(k, unit, m0, n0);
-  ptx_ins(b, "mov.u32 %R, 0", kb);
+  emit_k_start(k, kb);
   ptx_label(b, k_loop);
   ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
   ptx_ins(b, "xor.b32 %R, %R, 1", empty_parity, phase);
@@ -289,8 +327,7 @@ static void emit_producer(sm90 *k) {
       emit_tma_load(k, k->tmap_b, dst, k->a_bytes + j * BOX_BYTES, col, 64 * j, kcoord, 0, full, mask);
   }
   emit_advance(k, stage, phase);
-  ptx_ins(b, "add.u32 %R, %R, 1", kb, kb);
-  ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
+  emit_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
   ptx_ins(b, "bra.uni $L%d", tile_loop);
@@ -353,7 +390,7 @@ typedef struct epi_ctx {
 
 static void emit_c_load(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, ptx_reg *out) {
   ptx_builder *b = k->b;
-  int ces = ptx_elem_size(k->cfg->c), v = e->vec;
+  int ces = ptx_elem_size(k->c_store), v = e->vec;
   for (int i = 0; i < v; i++) out[i] = ptx_new(b, PTX_F32);
   /* Every register is defined on every path: a register read before any write would be live
    * from the kernel's entry, through the mainloop. */
@@ -367,7 +404,7 @@ static void emit_c_load(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, 
     }
     return;
   }
-  const char *t = k->cfg->c == PTX_E_BF16 ? "bf16" : "f16";
+  const char *t = k->c_store == PTX_E_BF16 ? "bf16" : "f16";
   if (v == 1) {
     ptx_reg h = ptx_new(b, PTX_B16);
     ptx_ins(b, "mov.b16 %R, 0", h);
@@ -394,7 +431,7 @@ static void emit_c_load(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, 
 
 static void emit_c_store(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, const ptx_reg *v) {
   ptx_builder *b = k->b;
-  int ces = ptx_elem_size(k->cfg->c), n = e->vec;
+  int ces = ptx_elem_size(k->c_store), n = e->vec;
   if (ces == 4) {
     for (int h = 0; h < n; h += 4) {
       int w = n - h < 4 ? n - h : 4;
@@ -404,7 +441,7 @@ static void emit_c_store(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard,
     }
     return;
   }
-  const char *t = k->cfg->c == PTX_E_BF16 ? "bf16" : "f16";
+  const char *t = k->c_store == PTX_E_BF16 ? "bf16" : "f16";
   if (n == 1) {
     ptx_reg h = ptx_new(b, PTX_B16);
     ptx_ins(b, "cvt.rn.%s.f32 %R, %R", t, h, v[0]);
@@ -427,15 +464,14 @@ static void emit_c_store(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard,
  * live through it: next to 128 accumulators every register counts. */
 static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   ptx_builder *b = k->b;
-  const tcj_kernel_cfg *c = k->cfg;
   ptx_reg cw = r32(k), ct = r32(k), warp = r32(k), lane = r32(k);
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
   ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
   ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
   ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
-  int ces = ptx_elem_size(c->c);
-  e->vec = c->vec_c;
+  int ces = ptx_elem_size(k->c_store);
+  e->vec = k->c_vec;
   e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
   e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
   e->iters = TCJ_SM90_EPI_ROWS / e->row_step;
@@ -485,7 +521,7 @@ static void emit_epilogue_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
   epi_ctx ctx, *e = &ctx;
   memset(e, 0, sizeof *e);
   emit_epilogue_setup(k, e);
-  int ces = ptx_elem_size(c->c);
+  int ces = ptx_elem_size(k->c_store);
   /* This thread's first read in the tile: global row m0 + rd_row, column n0 + rd_col. rowl and
    * coll count the rows and columns left in C from there (negative past the edge). */
   ptx_reg cptr = r64(k), rowl = r32(k), coll = r32(k), t32 = r32(k), t64 = r64(k);
@@ -499,6 +535,12 @@ static void emit_epilogue_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, t32, ces);
   ptx_ins(b, "add.s64 %R, %R, %R", cptr, cptr, t64);
   ptx_ins(b, "add.s64 %R, %R, %R", cptr, cptr, e->c_base);
+  if (k->slices > 1) { /* slice z of the workspace starts z * m * n fp32 elements in */
+    ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, k->m, (int)(c->n * 4));
+    ptx_reg z = r64(k);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", z, k->slice);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cptr, t64, z, cptr);
+  }
   ptx_reg row_step = r64(k);
   ptx_ins(b, "mul.lo.u64 %R, %R, %d", row_step, e->ldc_bytes, e->row_step);
   ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
@@ -713,13 +755,14 @@ static void emit_consumer(sm90 *k) {
     emit_wait_at(k, my_turn, turn_phase);
     ptx_ins(b, "xor.b32 %R, %R, 1", turn_phase, turn_phase);
   }
-  ptx_ins(b, "mov.u32 %R, 0", kb);
+  emit_k_start(k, kb);
   ptx_label(b, k_loop);
   ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
   emit_wait(k, k->full, soff, phase);
   /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
-  ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
+  if (k->slices > 1) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
+  else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
   ptx_ins(b, "wgmma.fence.sync.aligned");
   for (int kk = 0; kk < K16_STEPS; kk++) {
     ptx_reg db = r64(k);
@@ -740,8 +783,7 @@ static void emit_consumer(sm90 *k) {
   emit_release(k, prev, rel);
   ptx_ins(b, "mov.u32 %R, %R", prev, stage);
   emit_advance(k, stage, phase);
-  ptx_ins(b, "add.u32 %R, %R, 1", kb, kb);
-  ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
+  emit_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
   if (k->pingpong) {
     /* Every wgmma of this tile is issued: the other consumer's may queue behind them. */
@@ -777,7 +819,12 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   k.stage_bytes = k.a_bytes + k.b_bytes;
   k.kt = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
   k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
-  k.tma_c = cfg->vec_c * ptx_elem_size(cfg->c) == 16;
+  k.slices = tcj_cfg_slices(cfg);
+  k.per = (int)tcj_cfg_slice_tiles(cfg);
+  k.c_store = k.slices > 1 ? PTX_E_F32 : cfg->c;
+  /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
+  k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
+  k.tma_c = k.slices == 1 && cfg->vec_c * ptx_elem_size(cfg->c) == 16;
   k.a_kmajor = !cfg->op_a_t;
   k.b_kmajor = cfg->op_b_t;
   if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || k.tiles_n < 1) {
@@ -823,6 +870,10 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
     ptx_ins(&b, "barrier.cluster.wait.acquire");
   }
   ptx_ins(&b, "ret");
-  ptx_finish(&b);
+  if (ptx_finish(&b) == 0 && k.slices > 1) {
+    ptx_text(&b, "\n");
+    ptx_emit_reduce_entry(&b, cfg);
+    ptx_finish(&b);
+  }
   return ptx_take(&b, ptx, len, err, err_size);
 }

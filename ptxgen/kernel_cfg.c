@@ -118,7 +118,11 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if ((c->vec_c != 1 && c->vec_c != 2 && c->vec_c != 4 && c->vec_c != 8) || c->vec_c * ces > 16 ||
       c->n % c->vec_c)
     return "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n";
-  if (c->split_k) return "the sm90 recipe does not split K";
+  if (c->split_k == 1 || c->split_k < 0 || c->split_k > 64) return "split_k must be 0 (none) or 2..64";
+  if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
+    return "split_k leaves a slice without K";
+  /* Ping-pong consumers and cluster pairs step through the ring in whole tiles of kt stages. */
+  if (c->split_k && (c->pingpong || c->cluster_m)) return "sm90 split-K runs cooperative, without clusters";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
   if (c->cluster_m && c->bn % 128) return "a 2-CTA cluster splits B in halves of whole 64-column boxes";
   return NULL;

@@ -43,7 +43,10 @@ int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, 
  * Launch: ptx_sm90_grid() CTAs in x (persistent: each walks tiles with stride gridDim.x), 1 in
  * y, tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory. Clusters
  * of cfg->cluster_m CTAs are declared in the PTX (.reqnctapercluster), so a plain
- * cuLaunchKernel launches them; the grid is a multiple of the cluster size. */
+ * cuLaunchKernel launches them; the grid is a multiple of the cluster size.
+ * Split configs (split_k >= 2): each work unit is a (tile, slice) pair; c is the fp32 workspace
+ * of slices * m * n elements and ldc must be n (alpha 1, beta 0: the kernel stores raw partial
+ * sums); the module also holds PTX_REDUCE_ENTRY, launched as for the sm80 recipe. */
 
 /* One operand's tensor map, in the terms of cuTensorMapEncodeTiled: rank 2, dim 0 contiguous,
  * 128-byte swizzle, no interleave, element strides 1, zero fill out of bounds. */

@@ -10,4 +10,9 @@
 int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
 int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
 
+/* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h) of cfg's module: sums the
+ * fp32 slices of the workspace, applies alpha/beta and stores C. Shared by both recipes. */
+struct ptx_builder;
+void ptx_emit_reduce_entry(struct ptx_builder *b, const tcj_kernel_cfg *cfg);
+
 #endif

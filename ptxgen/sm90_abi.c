@@ -32,7 +32,7 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
 
 int ptx_sm90_tmap_c(const tcj_kernel_cfg *c, int64_t m, int64_t ldc, ptx_tmap_desc *out) {
   int ces = ptx_elem_size(c->c);
-  if (c->vec_c * ces != 16) return 1;
+  if (c->vec_c * ces != 16 || tcj_cfg_slices(c) > 1) return 1; /* split: partial sums, no TMA store */
   out->elem = c->c;
   out->dims[0] = (uint64_t)c->n;
   out->dims[1] = (uint64_t)m;
@@ -53,7 +53,7 @@ int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int sm_count) {
   int cluster = c->cluster_m == 2 ? 2 : 1;
   /* Work units: single tiles, or pairs of tiles along M for clusters. */
-  int64_t units = ceil_div(ceil_div(m, c->bm), cluster) * ceil_div(c->n, c->bn);
+  int64_t units = ceil_div(ceil_div(m, c->bm), cluster) * ceil_div(c->n, c->bn) * tcj_cfg_slices(c);
   int64_t slots = sm_count / cluster;
   if (slots < 1) slots = 1;
   int64_t grid = units < slots ? units : slots;

@@ -779,6 +779,21 @@ static void forced_recipes_and_tiles_match_reference_and_cublas(void **state) {
   if (failed) fail_msg("forced recipes/tiles: %d failures (see FAIL lines above)", failed);
 }
 
+/* Deep K over few tiles: selection splits K (on Hopper the sm90 recipe, elsewhere sm80), the
+ * slices' fp32 partial sums meet in the reduction, which applies alpha and beta. */
+static void deep_k_splits_match_reference_and_cublas(void **state) {
+  (void)state;
+  const gemm_case cases[] = {
+      make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_N, 512, 512, 65536, AL_PACKED, 0, 51001),
+      make_case(P_F16_F32, TCJ_OP_T, TCJ_OP_N, 100, 300, 8191, AL_ALIGNED16, 1, 51002),
+      make_case(P_BF16_F32, TCJ_OP_N, TCJ_OP_T, 130, 520, 9000, AL_ODD_LD, 2, 51003),
+      make_case(P_F16_BF16, TCJ_OP_T, TCJ_OP_T, 1000, 64, 12000, AL_OFFSET, 1, 51004),
+      make_case(P_F16_F16, TCJ_OP_N, TCJ_OP_T, 256, 256, 16384, AL_PACKED, 2, 51005),
+      make_case(P_BF16_BF16, TCJ_OP_T, TCJ_OP_N, 128, 4096, 14336, AL_PACKED, 1, 51006),
+  };
+  run_cases("deep K", cases, (int)(sizeof cases / sizeof cases[0]));
+}
+
 /* k == 0: C = beta * C (beta == 0: zeros over the poison); every dtype, both scalar kinds. */
 static void k_zero_scales_c_by_beta(void **state) {
   (void)state;
@@ -1051,6 +1066,7 @@ int main(void) {
       cmocka_unit_test(tf32_to_f32_matches_reference_and_cublas),
       cmocka_unit_test(s8_to_s32_is_exact_and_matches_cublas),
       cmocka_unit_test(dims_4095_match_reference_and_cublas),
+      cmocka_unit_test(deep_k_splits_match_reference_and_cublas),
       cmocka_unit_test(forced_recipes_and_tiles_match_reference_and_cublas),
       cmocka_unit_test(threads_on_separate_streams_match_reference),
   };

@@ -469,7 +469,7 @@ static void sm90_format_then_parse_round_trips_over_a_grid(void **state) {
                   c.pingpong = pp;
                   c.n = sizes[count % 5].n;
                   c.k = sizes[count % 5].k;
-                  /* The text is syntax: a split sm90 config is invalid but still has one text,
+                  /* The text is syntax: a split clustered sm90 config is invalid but still has one text,
                    * with split before cluster and cluster before pingpong. */
                   c.split_k = count % 7 == 0 ? 3 : 0;
                   int n = tcj_cfg_format(&c, buf, sizeof buf);
@@ -622,6 +622,35 @@ static long check_sm90_grid(tcj_kernel_cfg base, const int (*tiles)[3], size_t n
   return count;
 }
 
+/* Split-K on sm90: cooperative tiles without clusters, every slice with K to run. */
+static void sm90_split_k_rules(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg();
+  c.cluster_m = 0;
+  c.k = 65536;
+  static const int ok[] = {2, 3, 4, 7, 8, 16, 32, 64}; /* 1024 K tiles: every slice has some */
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+    c.split_k = ok[i];
+    assert_null(tcj_cfg_check(&c));
+  }
+  c.split_k = 63; /* 17 K tiles a slice: the 63rd would start past the 1024th */
+  assert_string_equal(tcj_cfg_check(&c), "split_k leaves a slice without K");
+  c.split_k = 65;
+  assert_string_equal(tcj_cfg_check(&c), "split_k must be 0 (none) or 2..64");
+  c.split_k = 1;
+  assert_string_equal(tcj_cfg_check(&c), "split_k must be 0 (none) or 2..64");
+  c.split_k = 4;
+  c.k = 128; /* 2 K tiles for 4 slices */
+  assert_string_equal(tcj_cfg_check(&c), "split_k leaves a slice without K");
+  c.k = 4096;
+  c.cluster_m = 2;
+  assert_string_equal(tcj_cfg_check(&c), "sm90 split-K runs cooperative, without clusters");
+  c.cluster_m = 0;
+  c.bm = 64;
+  c.pingpong = 1;
+  assert_string_equal(tcj_cfg_check(&c), "sm90 split-K runs cooperative, without clusters");
+}
+
 static void sm90_valid_configs_pass_the_check(void **state) {
   (void)state;
   int tiles[sizeof sm90_tiles / sizeof *sm90_tiles][3];
@@ -691,7 +720,7 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
                            *const accum = "accumulators exceed 128 registers per thread", *const stages = "stages must be 2..8",
                            *const align = "TMA needs 16-byte aligned operands",
                            *const vec = "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n",
-                           *const split = "the sm90 recipe does not split K", *const cluster = "cluster must be 0 (none) or 2",
+                           *const split = "sm90 split-K runs cooperative, without clusters", *const cluster = "cluster must be 0 (none) or 2",
                            *const half = "a 2-CTA cluster splits B in halves of whole 64-column boxes";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; } cases[] = {
     {"sm_90 without the a suffix", sm90_arch_sm_90, &arch},
@@ -918,7 +947,8 @@ static void sm90_pingpong_text_round_trips_with_and_without_a_cluster(void **sta
   c.pingpong = 0;
   expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=f16 c=f32 op=TN n=4096 k=4096 "
                         "tile=128x128x64 warps=2x1 stages=6 align=16,16,4");
-  /* Syntax only (split is invalid on sm90): all three optional fields, in format order. */
+  /* Syntax only (split with clusters and ping-pong is invalid): all three optional fields, in
+   * format order. */
   c = pp_cfg();
   c.split_k = 3;
   expect_round_trip(&c, "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=4096 "
@@ -1054,7 +1084,7 @@ static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
                            *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
                            *const rows = "each sm90 consumer owns 64 or 128 rows",
                            *const accum = "accumulators exceed 128 registers per thread",
-                           *const split = "the sm90 recipe does not split K",
+                           *const split = "sm90 split-K runs cooperative, without clusters",
                            *const half = "a 2-CTA cluster splits B in halves of whole 64-column boxes";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; int coop_valid; } cases[] = {
     {"pingpong 2", pp_value_2, &value, 0},
@@ -1197,6 +1227,7 @@ int main(void) {
     cmocka_unit_test(sm90_trailing_junk_is_rejected),
     cmocka_unit_test(sm90_truncations_are_rejected_but_the_one_without_the_optional_field),
     cmocka_unit_test(sm90_valid_configs_pass_the_check),
+    cmocka_unit_test(sm90_split_k_rules),
     cmocka_unit_test(sm90_each_rule_rejects_with_its_reason),
     cmocka_unit_test(sm80_refuses_clusters_and_wide_c_stores),
     cmocka_unit_test(sm90_threads_are_a_producer_plus_the_consumers),

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "engine/select.h"
+#include "ptxgen/ptxgen.h"
 
 static eng_device_caps caps_of(const char *arch) {
   eng_device_caps c;
@@ -198,7 +199,11 @@ static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
               if (plan.cfg.recipe == PTX_RECIPE_SM90) {
                 assert_true(sm90_ok);
                 assert_true(plan.cfg.stages >= 4 && plan.cfg.stages <= 8);
-                assert_int_equal(plan.cfg.split_k, 0);
+                /* sm90 splits only cooperative, unclustered tiles that leave SMs idle. */
+                if (plan.cfg.split_k) {
+                  assert_false(plan.cfg.pingpong || plan.cfg.cluster_m);
+                  assert_true(ptx_sm90_tiles(&plan.cfg, p.m) < 132);
+                }
                 /* TMA reads 16-byte aligned rows only: anything less is packed. */
                 assert_int_equal(plan.pack_a, p.align_a < 16);
                 assert_int_equal(plan.pack_b, p.align_b < 16);
@@ -548,7 +553,7 @@ static void forced_recipes_select_or_say_why_not(void **state) {
   p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 65536);
   eng_plan plan = select_tuned_ok(&p, "sm_90a", &sm90);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
-  assert_int_equal(plan.cfg.split_k, 0);
+  assert_true(plan.cfg.split_k >= 2); /* 2 tiles of 128x256 and 1024 K tiles: split */
 
   /* What the forced sm90 recipe cannot run is refused with the reason. */
   struct { ptx_elem ab, c; int64_t k; int align_a, allow_packing; const char *arch, *why; } bad[] = {
