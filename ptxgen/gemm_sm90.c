@@ -13,6 +13,10 @@
  * rows, converted 64 x 128-byte chunks leave through TMA bulk stores; otherwise fp32 chunks are
  * read back as vectors, alpha/beta applied in fp32, and stored with predicated vector stores.
  *
+ * Split configs (few tiles, deep K): a work unit is a (tile, K slice) pair; its fp32 partial sums
+ * go to a workspace through the staged epilogue, and the module's reduction entry (shared with
+ * the sm80 recipe) adds the slices and applies alpha and beta.
+ *
  * With cluster_m == 2 the two CTAs of a cluster run the tiles (2i, j) and (2i + 1, j): each
  * loads its own A and half of B, multicast into both CTAs; a stage is free when the consumers
  * of both CTAs have released it.
