@@ -118,20 +118,12 @@ static void emit_indices(kernel *k) {
   ptx_ins(b, "mov.u32 %R, tcj_smem", k->smem);
 
   /* Grouped raster over a 1-D grid: GROUP_M tile rows sweep all tile columns together. */
-  int tiles_n = (int)((c->n + c->bn - 1) / c->bn), group_w = GROUP_M * tiles_n;
-  ptx_reg pid = reg32(k), tiles_m = reg32(k), grp = reg32(k), first = reg32(k), size = reg32(k);
-  ptx_reg in_grp = reg32(k), tm = reg32(k), tn = reg32(k);
+  int tiles_n = (int)((c->n + c->bn - 1) / c->bn);
+  ptx_reg pid = reg32(k), tiles_m = reg32(k), tm = reg32(k), tn = reg32(k);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
-  ptx_ins(b, "div.u32 %R, %R, %d", grp, pid, group_w);
-  ptx_ins(b, "rem.u32 %R, %R, %d", in_grp, pid, group_w);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", first, grp, GROUP_M);
-  ptx_ins(b, "sub.u32 %R, %R, %R", size, tiles_m, first);
-  ptx_ins(b, "min.u32 %R, %R, %d", size, size, GROUP_M);
-  ptx_ins(b, "rem.u32 %R, %R, %R", tm, in_grp, size);
-  ptx_ins(b, "add.u32 %R, %R, %R", tm, tm, first);
-  ptx_ins(b, "div.u32 %R, %R, %R", tn, in_grp, size);
+  ptx_emit_grouped_raster(b, pid, tiles_m, tiles_n, GROUP_M, tm, tn);
   k->m0 = reg32(k);
   k->n0 = reg32(k);
   ptx_ins(b, "shl.b32 %R, %R, %d", k->m0, tm, log2i(c->bm));

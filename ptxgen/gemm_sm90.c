@@ -64,6 +64,7 @@ typedef struct sm90 {
   int tma_c; /* C rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
   ptx_reg units, unit0, unit_step, rank;
   ptx_reg tile_units;      /* units without the split: tiles (or cluster pairs) */
+  ptx_reg unit_rows;       /* rows of those units: tile rows (or pairs of them) */
   ptx_reg slice, kb0, kb_end; /* of the current unit (split configs only) */
   ptx_reg acc[MAX_MSUB][MAX_ACC];
 } sm90;
@@ -152,11 +153,11 @@ static void emit_barrier_init(sm90 *k) {
 static void emit_schedule_setup(sm90 *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  ptx_reg tiles_m = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm * k->cluster - 1);
-  ptx_ins(b, "div.u32 %R, %R, %d", tiles_m, tiles_m, c->bm * k->cluster);
+  k->unit_rows = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->unit_rows, k->m, c->bm * k->cluster - 1);
+  ptx_ins(b, "div.u32 %R, %R, %d", k->unit_rows, k->unit_rows, c->bm * k->cluster);
   k->tile_units = r32(k);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, tiles_m, k->tiles_n);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, k->unit_rows, k->tiles_n);
   k->units = k->tile_units;
   if (k->slices > 1) {
     k->units = r32(k);
@@ -183,8 +184,7 @@ static void emit_schedule_setup(sm90 *k) {
 static void emit_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  ptx_reg urows = r32(k), g = r32(k), first = r32(k), gsize = r32(k), r = r32(k), tm = r32(k), tn = r32(k);
-  int width = GROUP_M * k->tiles_n;
+  ptx_reg tm = r32(k), tn = r32(k);
   if (k->slices > 1) {
     /* Split: unit = tile * slices + slice; slice z runs K tiles [z * per, min(kt, (z + 1) * per)). */
     ptx_reg tile = r32(k);
@@ -196,16 +196,7 @@ static void emit_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
     unit = tile;
   }
-  ptx_ins(b, "div.u32 %R, %R, %d", urows, k->tile_units, k->tiles_n);
-  ptx_ins(b, "div.u32 %R, %R, %d", g, unit, width);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", first, g, GROUP_M);
-  ptx_ins(b, "sub.u32 %R, %R, %R", gsize, urows, first);
-  ptx_ins(b, "min.u32 %R, %R, %d", gsize, gsize, GROUP_M);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", r, g, width);
-  ptx_ins(b, "sub.u32 %R, %R, %R", r, unit, r);
-  ptx_ins(b, "rem.u32 %R, %R, %R", tm, r, gsize);
-  ptx_ins(b, "add.u32 %R, %R, %R", tm, tm, first);
-  ptx_ins(b, "div.u32 %R, %R, %R", tn, r, gsize);
+  ptx_emit_grouped_raster(b, unit, k->unit_rows, k->tiles_n, GROUP_M, tm, tn);
   if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, tm, c->bm);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, c->bn);

@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "unit/sm90_fixture.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -119,25 +121,7 @@ static void key_changes_when_any_cfg_field_changes(void **state) {
 
 /* A valid sm90 config: 2 consumers of 64 rows, 2-CTA clusters. */
 static tcj_kernel_cfg sm90_cfg(void) {
-  tcj_kernel_cfg c;
-  memset(&c, 0, sizeof c);
-  c.recipe = PTX_RECIPE_SM90;
-  c.sm = 90;
-  c.arch_suffix = 'a';
-  c.ab = PTX_E_BF16;
-  c.c = PTX_E_BF16;
-  c.op_b_t = 1;
-  c.n = 4096;
-  c.k = 4096;
-  c.bm = 128;
-  c.bn = 256;
-  c.bk = 64;
-  c.warps_m = 2;
-  c.warps_n = 1;
-  c.stages = 4;
-  c.align_a = c.align_b = 16;
-  c.vec_c = 8;
-  c.cluster_m = 2;
+  tcj_kernel_cfg c = sm90_fixture_cfg();
   const char *why = tcj_cfg_check(&c);
   if (why) print_error("tcj_cfg_check: %s\n", why);
   assert_null(why);

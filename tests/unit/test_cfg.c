@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "unit/sm90_fixture.h"
+
 #include "ptxgen/kernel_cfg.h"
 
 static tcj_kernel_cfg base_cfg(void) {
@@ -61,30 +63,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
 }
 
 /* A valid sm90 config: 2 consumer warpgroups of 64 rows, 2-CTA clusters, 8-element C stores. */
-static tcj_kernel_cfg sm90_cfg(void) {
-  tcj_kernel_cfg c;
-  memset(&c, 0, sizeof c);
-  c.recipe = PTX_RECIPE_SM90;
-  c.sm = 90;
-  c.arch_suffix = 'a';
-  c.ab = PTX_E_BF16;
-  c.c = PTX_E_BF16;
-  c.op_a_t = 0;
-  c.op_b_t = 1;
-  c.n = 4096;
-  c.k = 4096;
-  c.bm = 128;
-  c.bn = 256;
-  c.bk = 64;
-  c.warps_m = 2;
-  c.warps_n = 1;
-  c.stages = 4;
-  c.align_a = 16;
-  c.align_b = 16;
-  c.vec_c = 8;
-  c.cluster_m = 2;
-  return c;
-}
+static tcj_kernel_cfg sm90_cfg(void) { return sm90_fixture_cfg(); }
 
 static void canonical_text_names_every_field(void **state) {
   (void)state;

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "unit/sm90_fixture.h"
+
 #include "ptxgen/ptx_layout.h"
 #include "ptxgen/ptxgen.h"
 
@@ -21,23 +23,13 @@
   } while (0)
 
 static tcj_kernel_cfg sm90_cfg(int bm, int bn, int consumers, int cluster) {
-  tcj_kernel_cfg c;
-  memset(&c, 0, sizeof c);
-  c.recipe = PTX_RECIPE_SM90;
-  c.sm = 90;
-  c.arch_suffix = 'a';
-  c.ab = PTX_E_BF16;
-  c.c = PTX_E_BF16;
+  tcj_kernel_cfg c = sm90_fixture_cfg();
+  c.op_b_t = 0;
   c.n = 1000;
   c.k = 999;
   c.bm = bm;
   c.bn = bn;
-  c.bk = 64;
   c.warps_m = consumers;
-  c.warps_n = 1;
-  c.stages = 4;
-  c.align_a = c.align_b = 16;
-  c.vec_c = 8;
   c.cluster_m = cluster;
   assert_null(tcj_cfg_check(&c));
   return c;
