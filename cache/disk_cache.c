@@ -5,11 +5,13 @@
  *                                                       field taken as zero
  *   48 key text, cubin, PTX */
 #include "cache/disk_cache.h"
+#include "cache/trust.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,20 +23,29 @@
 #include <xxhash.h>
 
 #define ENTRY_SUFFIX ".tcjc"
-#define HEADER_BYTES 48
-#define CHECKSUM_AT 40
+#define HEADER_BYTES CACHE_ENTRY_HEADER_BYTES
+#define CHECKSUM_AT CACHE_ENTRY_CHECKSUM_AT
 #define ENTRY_MAX_BYTES (1ull << 30) /* larger files are not entries of ours */
 static const char MAGIC[8] = {'T', 'C', 'J', 'C', 'A', 'C', 'H', 'E'};
 
-/* Causes of write failure, each warned about once per cache. */
-enum { WARN_MKDIR, WARN_CREATE, WARN_WRITE, WARN_FSYNC, WARN_RENAME, WARN_COUNT };
+/* Causes of write failure and of distrust, each warned about once per cache. */
+enum { WARN_MKDIR, WARN_CREATE, WARN_WRITE, WARN_FSYNC, WARN_RENAME, WARN_UNTRUSTED_ENTRY, WARN_COUNT };
+
+/* Modes of what tcj creates: the user's own cache is private; a shared group cache lets its
+ * group add and remove entries (setgid: new files and folders take the group). */
+#define DIR_MODE_PRIVATE 0700
+#define DIR_MODE_SHARED 02770
+#define FILE_MODE_PRIVATE 0644 /* readable is harmless: only who can write matters */
+#define FILE_MODE_SHARED 0640
 
 struct cache_disk {
-  char *dir, *tmp_dir;
+  char *dir;
   char **ro_roots;
   int n_ro;
   uint64_t max_bytes;
   int store_ptx;
+  cache_trust trust;
+  atomic_int dir_untrusted, *ro_untrusted; /* set once found untrusted (and warned about) */
   cache_stats *stats, own_stats;
   cache_io io;
   cache_warn_fn warn;
@@ -76,6 +87,47 @@ static int env_on(const char *name) {
   return v && *v && strcmp(v, "0") != 0;
 }
 
+/* Messages that quote the value they refuse (one per thread: tcj_create runs on many). */
+static _Thread_local char env_why[512];
+
+/* TCJ_CACHE_SHARED_GROUP=NAME|GID: a group the user belongs to. Returns 0, or -1 with a reason. */
+static int shared_group_from_env(const char *v, gid_t *gid, const char **why) {
+  char *end;
+  errno = 0;
+  unsigned long num = strtoul(v, &end, 10);
+  if (isdigit((unsigned char)v[0]) && !*end && !errno && num == (gid_t)num) {
+    *gid = (gid_t)num;
+  } else {
+    struct group gr, *found = NULL;
+    size_t size = 16384;
+    char *buf = NULL;
+    int r;
+    do { /* a group with many members needs a larger buffer */
+      free(buf);
+      if (!(buf = malloc(size *= 2))) { *why = "out of host memory"; return -1; }
+      r = getgrnam_r(v, &gr, buf, size, &found);
+    } while (r == ERANGE && size < (1u << 24));
+    if (found) *gid = gr.gr_gid;
+    free(buf);
+    if (!found) {
+      snprintf(env_why, sizeof env_why, "TCJ_CACHE_SHARED_GROUP='%.200s' is not a group name or number", v);
+      *why = env_why;
+      return -1;
+    }
+  }
+  int member = geteuid() == 0 || getegid() == *gid;
+  gid_t groups[1024];
+  int n = getgroups(sizeof groups / sizeof *groups, groups);
+  for (int i = 0; i < n && !member; i++) member = groups[i] == *gid;
+  if (!member) {
+    snprintf(env_why, sizeof env_why, "TCJ_CACHE_SHARED_GROUP='%.200s': this user is not a member of group %lu",
+             v, (unsigned long)*gid);
+    *why = env_why;
+    return -1;
+  }
+  return 0;
+}
+
 int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_size, const char **why) {
   memset(cfg, 0, sizeof *cfg);
   cfg->max_bytes = CACHE_DEFAULT_MAX_BYTES;
@@ -102,12 +154,20 @@ int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_siz
     if (shift) end++;
     /* strtoull would skip blanks and accept a sign: a size starts with a digit. */
     if (errno || !isdigit((unsigned char)max[0]) || *end || v > (UINT64_MAX >> shift)) {
-      *why = "TCJ_CACHE_MAX_BYTES must be a byte count, optionally with K, M or G";
+      snprintf(env_why, sizeof env_why,
+               "TCJ_CACHE_MAX_BYTES='%.200s' is not a byte count (a number, optionally with K, M or G)", max);
+      *why = env_why;
       return -1;
     }
     cfg->max_bytes = (uint64_t)v << shift;
   }
   cfg->store_ptx = env_on("TCJ_CACHE_STORE_PTX");
+  cfg->trust_any = env_on("TCJ_CACHE_TRUST_ANY");
+  const char *group = getenv("TCJ_CACHE_SHARED_GROUP");
+  if (group && *group) {
+    if (shared_group_from_env(group, &cfg->shared_gid, why) != 0) return -1;
+    cfg->shared_group = 1;
+  }
   return 0;
 }
 
@@ -120,16 +180,19 @@ cache_disk *cache_disk_open(const cache_disk_config *cfg, cache_stats *stats) {
   d->io = real_io;
   d->max_bytes = cfg->max_bytes;
   d->store_ptx = cfg->store_ptx;
-  if (cfg->dir && *cfg->dir) {
-    if (!(d->dir = strdup(cfg->dir)) || !(d->tmp_dir = join(cfg->dir, "tmp"))) goto oom;
-  }
+  d->trust = cache_trust_default();
+  d->trust.any = cfg->trust_any;
+  d->trust.shared = cfg->shared_group;
+  d->trust.gid = cfg->shared_gid;
+  if (cfg->dir && *cfg->dir && !(d->dir = strdup(cfg->dir))) goto oom;
   if (cfg->ro_roots) {
     char *copy = strdup(cfg->ro_roots);
     if (!copy) goto oom;
     int n = 1;
     for (const char *p = copy; *p; p++) n += *p == ':';
     d->ro_roots = calloc((size_t)n, sizeof *d->ro_roots);
-    if (!d->ro_roots) { free(copy); goto oom; }
+    d->ro_untrusted = calloc((size_t)n, sizeof *d->ro_untrusted);
+    if (!d->ro_roots || !d->ro_untrusted) { free(copy); goto oom; }
     char *save = NULL;
     for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
       if (*tok && !(d->ro_roots[d->n_ro++] = strdup(tok))) { free(copy); goto oom; }
@@ -145,8 +208,8 @@ void cache_disk_close(cache_disk *d) {
   if (!d) return;
   for (int i = 0; i < d->n_ro; i++) free(d->ro_roots[i]);
   free(d->ro_roots);
+  free(d->ro_untrusted);
   free(d->dir);
-  free(d->tmp_dir);
   free(d);
 }
 
@@ -159,12 +222,41 @@ void cache_disk_set_warn(cache_disk *d, cache_warn_fn fn, void *ctx) {
 
 const char *cache_disk_dir(const cache_disk *d) { return d->dir; }
 
-static void warn_once(cache_disk *d, int cause, const char *what, const char *path, int err) {
+static void warn(cache_disk *d, const char *message) {
+  if (d->warn) d->warn(d->warn_ctx, message);
+}
+
+static void warn_write(cache_disk *d, int cause, const char *what, const char *path, int err) {
   atomic_fetch_add_explicit(&d->stats->write_failures, 1, memory_order_relaxed);
-  if (atomic_exchange(&d->warned[cause], 1) || !d->warn) return;
+  if (atomic_exchange(&d->warned[cause], 1)) return;
   char msg[1024];
   snprintf(msg, sizeof msg, "kernel cache: %s %s: %s; kernels stay in memory only", what, path, strerror(err));
-  d->warn(d->warn_ctx, msg);
+  warn(d, msg);
+}
+
+#define TRUST_HINT                                                                              \
+  "tcj reads kernels only from directories and files that no one but you or root can write "   \
+  "(see TCJ_CACHE_SHARED_GROUP and TCJ_CACHE_TRUST_ANY)"
+
+/* dir resolved, when it exists and nobody else can write it or above it; else NULL. The first
+ * time it is found untrusted, *untrusted is set and one warning names the path and the reason. */
+static char *trusted_dir(cache_disk *d, const char *dir, atomic_int *untrusted, const char *what,
+                         const char *consequence) {
+  if (atomic_load_explicit(untrusted, memory_order_relaxed)) return NULL;
+  char *real, why[768];
+  int r = cache_trust_dir(&d->trust, dir, &real, why, sizeof why);
+  if (r == 0) return real;
+  if (r > 0 && !atomic_exchange(untrusted, 1)) {
+    char msg[1536];
+    snprintf(msg, sizeof msg, "kernel cache: not using the %s %s: %s; %s. %s", what, dir, why, consequence, TRUST_HINT);
+    warn(d, msg);
+  }
+  return NULL;
+}
+
+static char *trusted_cache_dir(cache_disk *d) {
+  return d->dir ? trusted_dir(d, d->dir, &d->dir_untrusted, "cache directory", "kernels stay in memory only")
+                : NULL;
 }
 
 void cache_entry_name(const char *key, char out[32]) {
@@ -173,13 +265,22 @@ void cache_entry_name(const char *key, char out[32]) {
 
 /* ---- read ---- */
 
-/* Reads a whole file of at most ENTRY_MAX_BYTES; returns NULL when absent or unreadable. */
-static unsigned char *read_file(const char *path, size_t *size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NULL;
+/* Reads a whole entry file of at most ENTRY_MAX_BYTES; returns NULL when absent, unreadable or
+ * untrusted (then *distrust says why). The rules apply to the file as opened (fstat), and a
+ * symbolic link is never followed: what is checked is what is read. */
+static unsigned char *read_file(const cache_trust *t, const char *path, size_t *size, const char **distrust,
+                                struct stat *st_out) {
+  *distrust = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ELOOP) *distrust = "is a symbolic link";
+    return NULL;
+  }
   struct stat st;
   unsigned char *buf = NULL;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > ENTRY_MAX_BYTES) goto done;
+  *st_out = st;
+  if ((*distrust = cache_trust_stat(t, &st, 0)) != NULL) goto done;
   buf = malloc(st.st_size ? (size_t)st.st_size : 1);
   if (!buf) goto done;
   size_t got = 0;
@@ -200,39 +301,56 @@ done:
   return buf;
 }
 
-/* Validates an entry image against key. Returns the cubin's offset, or 0 when it is not a
- * valid entry of this key in this format. */
-static size_t validate(const unsigned char *e, size_t size, const char *key, size_t *cubin_size) {
-  if (size < HEADER_BYTES || memcmp(e, MAGIC, sizeof MAGIC) != 0) return 0;
-  if (get_u32(e + 8) != CACHE_FORMAT_VERSION || get_u32(e + 12) != HEADER_BYTES) return 0;
-  uint64_t key_len = get_u32(e + 16), cubin = get_u64(e + 24), ptx = get_u64(e + 32);
-  if (cubin == 0 || key_len > size || cubin > size || ptx > size ||
-      HEADER_BYTES + key_len + cubin + ptx != size)
-    return 0;
+uint64_t cache_entry_checksum(const unsigned char *e, size_t size) {
+  static const unsigned char zero[8];
+  if (size < HEADER_BYTES) return 0;
   XXH64_state_t *h = XXH64_createState();
   if (!h) return 0;
-  static const unsigned char zero[8];
   XXH64_reset(h, 0);
   XXH64_update(h, e, CHECKSUM_AT);
   XXH64_update(h, zero, sizeof zero);
   XXH64_update(h, e + HEADER_BYTES, size - HEADER_BYTES);
   uint64_t sum = XXH64_digest(h);
   XXH64_freeState(h);
-  if (sum != get_u64(e + CHECKSUM_AT)) return 0;
+  return sum;
+}
+
+int cache_entry_parse(const unsigned char *e, size_t size, const char *key, size_t *cubin_off,
+                      size_t *cubin_size) {
+  if (size < HEADER_BYTES || memcmp(e, MAGIC, sizeof MAGIC) != 0) return 0;
+  if (get_u32(e + 8) != CACHE_FORMAT_VERSION || get_u32(e + 12) != HEADER_BYTES) return 0;
+  uint64_t key_len = get_u32(e + 16), cubin = get_u64(e + 24), ptx = get_u64(e + 32);
+  /* Each size is checked against the file before they are added: no sum can wrap. */
+  if (cubin == 0 || key_len > size || cubin > size || ptx > size ||
+      HEADER_BYTES + key_len + cubin + ptx != size)
+    return 0;
+  if (cache_entry_checksum(e, size) != get_u64(e + CHECKSUM_AT)) return 0;
   if (key_len != strlen(key) || memcmp(e + HEADER_BYTES, key, key_len) != 0) return 0;
+  *cubin_off = HEADER_BYTES + key_len;
   *cubin_size = cubin;
-  return HEADER_BYTES + key_len;
+  return 1;
 }
 
 static int get_from(cache_disk *d, const char *root, const char *name, const char *key, int writable,
                     void **cubin, size_t *size) {
   char *path = join(root, name);
   if (!path) return 0;
-  size_t n = 0, csize = 0;
-  unsigned char *e = read_file(path, &n);
-  size_t off = e ? validate(e, n, key, &csize) : 0;
+  size_t n = 0, off = 0, csize = 0;
+  const char *distrust;
+  struct stat st = {0};
+  unsigned char *e = read_file(&d->trust, path, &n, &distrust, &st);
+  if (e && !cache_entry_parse(e, n, key, &off, &csize)) off = 0;
   /* LRU: a hit is a use. Only valid entries, and never in a read-only root. */
   if (off && writable) utimensat(AT_FDCWD, path, NULL, 0);
+  if (distrust) {
+    atomic_fetch_add_explicit(&d->stats->bad_entries, 1, memory_order_relaxed);
+    if (!atomic_exchange(&d->warned[WARN_UNTRUSTED_ENTRY], 1)) {
+      char why[768], msg[1536];
+      cache_trust_explain(path, &st, distrust, why, sizeof why);
+      snprintf(msg, sizeof msg, "kernel cache: not using the entry %s; it is rebuilt. %s", why, TRUST_HINT);
+      warn(d, msg);
+    }
+  }
   free(path);
   if (!e) return 0;
   if (!off) {
@@ -249,26 +367,76 @@ static int get_from(cache_disk *d, const char *root, const char *name, const cha
 int cache_disk_get(cache_disk *d, const char *key, void **cubin, size_t *size) {
   char name[32];
   cache_entry_name(key, name);
-  int hit = d->dir && get_from(d, d->dir, name, key, 1, cubin, size);
-  for (int i = 0; !hit && i < d->n_ro; i++) hit = get_from(d, d->ro_roots[i], name, key, 0, cubin, size);
+  int hit = 0;
+  char *real = trusted_cache_dir(d);
+  if (real) hit = get_from(d, real, name, key, 1, cubin, size);
+  free(real);
+  for (int i = 0; !hit && i < d->n_ro; i++) {
+    if (!(real = trusted_dir(d, d->ro_roots[i], &d->ro_untrusted[i], "read-only cache root", "it is skipped")))
+      continue;
+    hit = get_from(d, real, name, key, 0, cubin, size);
+    free(real);
+  }
   atomic_fetch_add_explicit(hit ? &d->stats->disk_hits : &d->stats->disk_misses, 1, memory_order_relaxed);
   return hit;
 }
 
 /* ---- write ---- */
 
-static int mkdir_p(const char *path) {
+/* One directory; an existing one is left as it is (its trust is checked by the caller). */
+static int make_dir(const cache_disk *d, const char *path) {
+  mode_t mode = d->trust.shared ? DIR_MODE_SHARED : DIR_MODE_PRIVATE;
+  if (mkdir(path, mode) != 0) return errno == EEXIST ? 0 : -1;
+  if (!d->trust.shared) return 0;
+  /* The umask may have cleared group bits, and a parent that is not setgid gave its group. */
+  if (chown(path, (uid_t)-1, d->trust.gid) != 0 || chmod(path, mode) != 0) return -1;
+  return 0;
+}
+
+static int mkdir_p(const cache_disk *d, const char *path) {
   char *p = strdup(path);
   if (!p) return -1;
   for (char *s = p + 1; *s; s++) {
     if (*s != '/') continue;
     *s = 0;
-    if (mkdir(p, 0755) != 0 && errno != EEXIST) { free(p); return -1; }
+    if (make_dir(d, p) != 0) { free(p); return -1; }
     *s = '/';
   }
-  int r = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+  int r = make_dir(d, p);
   free(p);
   return r;
+}
+
+/* Creates the cache directory and its tmp/ when missing, then checks both. Returns 0 with their
+ * resolved paths (caller frees), or -1: not creatable (warned about, counted as a write
+ * failure) or not trusted (warned about once; the directory is not used from then on). */
+static int prepare_dirs(cache_disk *d, char **dir, char **tmp) {
+  *dir = *tmp = NULL;
+  if (!d->dir || atomic_load(&d->dir_untrusted)) return -1;
+  if (mkdir_p(d, d->dir) != 0) { warn_write(d, WARN_MKDIR, "cannot create", d->dir, errno); return -1; }
+  if (!(*dir = trusted_cache_dir(d))) return -1;
+  char *want = join(*dir, "tmp");
+  if (!want) goto fail;
+  if (make_dir(d, want) != 0) {
+    warn_write(d, WARN_MKDIR, "cannot create", want, errno);
+    free(want);
+    goto fail;
+  }
+  *tmp = trusted_dir(d, want, &d->dir_untrusted, "cache directory's temp folder", "kernels stay in memory only");
+  free(want);
+  if (*tmp) return 0;
+fail:
+  free(*dir);
+  *dir = NULL;
+  return -1;
+}
+
+int cache_disk_prepare(cache_disk *d) {
+  char *dir, *tmp;
+  if (prepare_dirs(d, &dir, &tmp) != 0) return -1;
+  free(dir);
+  free(tmp);
+  return 0;
 }
 
 static uint64_t random_u64(void) {
@@ -293,13 +461,14 @@ static int write_all(cache_disk *d, int fd, const void *buf, size_t n) {
   return 0;
 }
 
-static void maintain(cache_disk *d, const char *keep);
+static void maintain(cache_disk *d, const char *dir, const char *tmp_dir, const char *keep);
 
 int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t size, const char *ptx, size_t ptx_len) {
   if (!d->dir || !cubin || !size) return -1;
   if (!d->store_ptx || !ptx) ptx_len = 0;
   if (HEADER_BYTES + strlen(key) + size + ptx_len > ENTRY_MAX_BYTES) return -1; /* could never be read */
-  if (mkdir_p(d->tmp_dir) != 0) { warn_once(d, WARN_MKDIR, "cannot create", d->tmp_dir, errno); return -1; }
+  char *dir, *tmp_dir;
+  if (prepare_dirs(d, &dir, &tmp_dir) != 0) return -1;
 
   char name[32], host[64] = "host", tmp_name[160];
   cache_entry_name(key, name);
@@ -309,7 +478,7 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
     if (*c == '/' || *c == '.') *c = '_';
   snprintf(tmp_name, sizeof tmp_name, "%.16s.%s.%ld.%016llx.tmp", name, host, (long)getpid(),
            (unsigned long long)random_u64());
-  char *tmp = join(d->tmp_dir, tmp_name), *final = join(d->dir, name);
+  char *tmp = join(tmp_dir, tmp_name), *final = join(dir, name);
   int ret = -1, fd = -1;
   if (!tmp || !final) goto done;
 
@@ -332,38 +501,47 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
   put_u64(h + CHECKSUM_AT, XXH64_digest(xs));
   XXH64_freeState(xs);
 
-  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) { warn_once(d, WARN_CREATE, "cannot create", tmp, errno); goto done; }
+  fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, d->trust.shared ? FILE_MODE_SHARED : FILE_MODE_PRIVATE);
+  if (fd < 0) { warn_write(d, WARN_CREATE, "cannot create", tmp, errno); goto done; }
+  /* A shared entry must be readable by the group whatever the umask, and carry its group. */
+  if (d->trust.shared && (fchmod(fd, FILE_MODE_SHARED) != 0 || fchown(fd, (uid_t)-1, d->trust.gid) != 0)) {
+    warn_write(d, WARN_CREATE, "cannot set the group and mode of", tmp, errno);
+    goto done;
+  }
   if (write_all(d, fd, h, sizeof h) || write_all(d, fd, key, key_len) || write_all(d, fd, cubin, size) ||
       (ptx_len && write_all(d, fd, ptx, ptx_len))) {
-    warn_once(d, WARN_WRITE, "cannot write", tmp, errno);
+    warn_write(d, WARN_WRITE, "cannot write", tmp, errno);
     goto done;
   }
   /* The data must be on disk before the name is: after a crash, a renamed entry is whole. */
-  if (d->io.fsync(fd) != 0) { warn_once(d, WARN_FSYNC, "cannot fsync", tmp, errno); goto done; }
+  if (d->io.fsync(fd) != 0) { warn_write(d, WARN_FSYNC, "cannot fsync", tmp, errno); goto done; }
   close(fd);
   fd = -1;
-  if (d->io.rename(tmp, final) != 0) { warn_once(d, WARN_RENAME, "cannot rename into", final, errno); goto done; }
-  int dfd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d->io.rename(tmp, final) != 0) { warn_write(d, WARN_RENAME, "cannot rename into", final, errno); goto done; }
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) { fsync(dfd); close(dfd); }
   atomic_fetch_add_explicit(&d->stats->bytes_written, HEADER_BYTES + key_len + size + ptx_len, memory_order_relaxed);
   ret = 0;
-  maintain(d, name);
+  maintain(d, dir, tmp_dir, name);
 done:
   if (fd >= 0) close(fd);
   if (ret != 0 && tmp) unlink(tmp);
   free(tmp);
   free(final);
+  free(dir);
+  free(tmp_dir);
   return ret;
 }
 
 void cache_disk_evict(cache_disk *d, const char *key) {
-  if (!d->dir) return;
+  char *dir = trusted_cache_dir(d);
+  if (!dir) return;
   char name[32];
   cache_entry_name(key, name);
-  char *path = join(d->dir, name);
+  char *path = join(dir, name);
   if (path && unlink(path) == 0) atomic_fetch_add_explicit(&d->stats->evictions, 1, memory_order_relaxed);
   free(path);
+  free(dir);
 }
 
 /* ---- size cap and debris ---- */
@@ -384,8 +562,8 @@ static int has_suffix(const char *s, const char *suffix) {
 
 /* Temp files of writers that died (SIGKILL, power loss) are removed after an hour; live
  * writers finish in well under that. */
-static void reap_tmp(cache_disk *d) {
-  DIR *dir = opendir(d->tmp_dir);
+static void reap_tmp(const char *tmp_dir) {
+  DIR *dir = opendir(tmp_dir);
   if (!dir) return;
   time_t now = time(NULL);
   struct dirent *de;
@@ -401,8 +579,8 @@ static void reap_tmp(cache_disk *d) {
 /* Least recently used entries go first (a hit touches the mtime) until the cap holds. `keep`,
  * the entry just written, stays even when it alone exceeds the cap or other entries carry
  * mtimes from the future (copied from a host whose clock runs ahead). */
-static void enforce_cap(cache_disk *d, const char *keep) {
-  DIR *dir = opendir(d->dir);
+static void enforce_cap(cache_disk *d, const char *cache_dir, const char *keep) {
+  DIR *dir = opendir(cache_dir);
   if (!dir) return;
   entry_info *v = NULL;
   size_t n = 0, cap = 0;
@@ -435,7 +613,7 @@ static void enforce_cap(cache_disk *d, const char *keep) {
   closedir(dir);
 }
 
-static void maintain(cache_disk *d, const char *keep) {
-  reap_tmp(d);
-  enforce_cap(d, keep);
+static void maintain(cache_disk *d, const char *dir, const char *tmp_dir, const char *keep) {
+  reap_tmp(tmp_dir);
+  enforce_cap(d, dir, keep);
 }

@@ -25,10 +25,15 @@ typedef struct cache_disk_config {
   const char *ro_roots;        /* ':'-separated read-only roots searched after dir; may be NULL */
   uint64_t max_bytes;          /* LRU cap of dir (entries only) */
   int store_ptx;               /* keep the PTX in entries too (off by default) */
+  /* Trust (cache/trust.h). Zero: only what this user or root owns and no one else can write. */
+  int trust_any;               /* trust every directory and entry whatever its owner and mode */
+  int shared_group;            /* a cache shared by the members of shared_gid */
+  gid_t shared_gid;
 } cache_disk_config;
 
 /* Reads TCJ_CACHE_DIR (default $XDG_CACHE_HOME/tcj, else $HOME/.cache/tcj), TCJ_CACHE_PATH,
- * TCJ_CACHE_MAX_BYTES and TCJ_CACHE_STORE_PTX. Returns 0, or 1 when TCJ_CACHE_DISABLE is set
+ * TCJ_CACHE_MAX_BYTES, TCJ_CACHE_STORE_PTX, TCJ_CACHE_TRUST_ANY and TCJ_CACHE_SHARED_GROUP (a
+ * group name or number the user belongs to). Returns 0, or 1 when TCJ_CACHE_DISABLE is set
  * (no disk cache), or -1 with a reason when a value is malformed. Strings point into the
  * environment or into buf. */
 int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_size, const char **why);
@@ -42,8 +47,13 @@ typedef struct cache_io {
 
 typedef struct cache_disk cache_disk;
 
-/* Never fails for a bad directory (that is found, and warned about, at the first write): NULL
- * only when out of memory. stats may be NULL. */
+/* Never fails for a bad directory (that is found, and warned about, at the first use): NULL
+ * only when out of memory. stats may be NULL.
+ * Trust: the writable directory, its tmp/, each read-only root and each entry are used only
+ * when cache/trust.h's rules hold for them and every directory above them. An untrusted
+ * writable directory is not used at all and an untrusted root is skipped, each with one
+ * warning naming the path and the reason; an untrusted entry is a miss. Directories tcj
+ * creates are 0700, or 02770 in the shared group for a shared cache. */
 cache_disk *cache_disk_open(const cache_disk_config *cfg, cache_stats *stats);
 void cache_disk_close(cache_disk *d); /* NULL: no-op */
 void cache_disk_set_io(cache_disk *d, const cache_io *io); /* NULL: the real calls */
@@ -55,10 +65,25 @@ void cache_disk_set_warn(cache_disk *d, cache_warn_fn fn, void *ctx);
 /* The entry's file name for key: <16 hex digits of xxh64(key)>.tcjc. */
 void cache_entry_name(const char *key, char out[32]);
 
+/* Checks the bytes of one entry file against key. Returns 1 with the cubin's offset and size in
+ * e when it is a whole, intact entry of key in this format, else 0. Any bytes are safe to pass:
+ * this is the reader that faces files others may have written (fuzzed in tests/fuzz). */
+int cache_entry_parse(const unsigned char *e, size_t size, const char *key, size_t *cubin_off,
+                      size_t *cubin_size);
+/* The xxh64 an entry of these bytes must carry in its header (its own field taken as zero);
+ * 0 for fewer bytes than a header. */
+uint64_t cache_entry_checksum(const unsigned char *e, size_t size);
+#define CACHE_ENTRY_HEADER_BYTES 48 /* the key text starts here */
+#define CACHE_ENTRY_CHECKSUM_AT 40
+
 /* Looks key up in dir, then in the read-only roots. Hit: returns 1 with a malloc'ed copy of
  * the cubin (caller frees) and, for a hit in dir, touches its mtime (LRU). Anything doubtful
  * (short, wrong magic, newer format, bad checksum, other key) is a miss: returns 0. */
 int cache_disk_get(cache_disk *d, const char *key, void **cubin, size_t *size);
+
+/* Creates the writable directory and its tmp/ when missing and checks their trust: 0 when
+ * puts can go ahead, -1 when not (a warning went out). For tools that fill a cache. */
+int cache_disk_prepare(cache_disk *d);
 
 /* Publishes key -> cubin (and ptx when store_ptx) into dir. Returns 0, or -1 when it could
  * not (a warning went out; the caller carries on from memory). Evicts by LRU past the cap and

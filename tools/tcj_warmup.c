@@ -345,6 +345,13 @@ int main(int argc, char **argv) {
   }
   cache_disk_set_warn(disk, warn_cb, &r);
   r.disk = disk;
+  /* An unwritable or untrusted directory fails every job: say so once, up front. */
+  if (cache_disk_prepare(disk) != 0) {
+    fprintf(stderr, "tcj-warmup: cannot fill the cache directory %s (the warning above says why)\n", dc.dir);
+    pthread_mutex_destroy(&r.mu);
+    rc = 1;
+    goto done;
+  }
   size_t nworkers = (size_t)nthreads < njobs ? (size_t)nthreads : njobs;
   pthread_t *threads = calloc(nworkers ? nworkers : 1, sizeof *threads);
   if (!threads) {

@@ -2,12 +2,13 @@
 # shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
 # tcj-warmup without a GPU (nvJitLink): a first run into a fresh cache compiles every distinct
 # kernel and leaves one <16 hex>.tcjc entry each and no temp file; a second run compiles nothing;
-# --dry-run writes nothing; manifest errors exit 2 with file:line:col; an unusable cache dir
-# exits 1. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
+# --dry-run writes nothing; manifest errors exit 2 with file:line:col; an unusable or untrusted
+# cache dir exits 1 before compiling, unless TCJ_CACHE_TRUST_ANY is set. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
-unset TCJ_CACHE_PATH TCJ_CACHE_DIR TCJ_CACHE_DISABLE TCJ_CACHE_MAX_BYTES TCJ_TILE TCJ_RECIPE
+unset TCJ_CACHE_PATH TCJ_CACHE_DIR TCJ_CACHE_DISABLE TCJ_CACHE_MAX_BYTES TCJ_CACHE_TRUST_ANY TCJ_CACHE_SHARED_GROUP \
+  TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
 cache=$dir/cache manifest=$data/warmup_small.yaml
@@ -85,12 +86,25 @@ printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 4\n' >"$dir/syntax.yaml"
 run "${archs[@]}" --cache-dir "$cache" "$dir/syntax.yaml"
 [ $rc -eq 2 ] && grep -qF "$dir/syntax.yaml:4:1: YAML: " "$dir/err" || { show; fail "a YAML syntax error: rc $rc"; }
 
-# A cache dir that cannot be created: every kernel fails, exit 1, each with its error.
+# A cache dir that cannot be created: exit 1 before any compile, saying why.
 touch "$dir/file"
 run --arch sm_80 --cache-dir "$dir/file/cache" "$manifest"
-[ $rc -eq 1 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[3]}" -gt 0 ] ||
-  { show; fail "an unusable cache dir: rc $rc, $last"; }
-grep -q "FAILED sm_80 " "$dir/out" && grep -q "tcj-warmup: sm_80 recipe=" "$dir/err" || { show; fail "failures without their errors"; }
+[ $rc -eq 1 ] && grep -q "cannot create $dir/file/cache" "$dir/err" &&
+  grep -q "tcj-warmup: cannot fill the cache directory $dir/file/cache" "$dir/err" ||
+  { show; fail "an unusable cache dir: rc $rc"; }
+grep -q "^compiled" "$dir/out" && { show; fail "compiled into an unusable cache dir"; }
+
+# A cache dir others can write is not trusted: exit 1, naming the directory and the reason.
+mkdir -p "$dir/open"
+chmod 0777 "$dir/open"
+run --arch sm_80 --cache-dir "$dir/open" "$manifest"
+[ $rc -eq 1 ] && grep -q "not using the cache directory $dir/open: .* is writable by others" "$dir/err" ||
+  { show; fail "an untrusted cache dir: rc $rc"; }
+[ -z "$(ls -A "$dir/open")" ] || { ls -la "$dir/open"; fail "wrote into an untrusted cache dir"; }
+# ... unless trust is managed elsewhere (TCJ_CACHE_TRUST_ANY); the dryness check keeps it quick.
+TCJ_CACHE_TRUST_ANY=1 run --arch sm_80 --cache-dir "$dir/open" "$manifest"
+[ $rc -eq 0 ] && [ "$(find "$dir/open" -maxdepth 1 -name '*.tcjc' | wc -l)" -gt 0 ] ||
+  { show; fail "TCJ_CACHE_TRUST_ANY=1 did not use the open cache dir: rc $rc"; }
 
 # No --arch, no targets: and no GPU: exit 2, asking for --arch.
 run --dry-run --cache-dir "$cache" "$manifest"

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ static int fx_teardown(void **state) {
 }
 
 static cache_disk *open_cache(const char *dir, const char *ro, uint64_t max_bytes, cache_stats *stats) {
-  cache_disk_config cfg = {dir, ro, max_bytes, 0};
+  cache_disk_config cfg = {.dir = dir, .ro_roots = ro, .max_bytes = max_bytes};
   cache_disk *d = cache_disk_open(&cfg, stats);
   assert_non_null(d);
   return d;
@@ -318,7 +319,7 @@ static void ptx_is_stored_only_when_asked_and_get_returns_the_cubin(void **state
   char path[256];
   entry_path(f->dir, KEY, path, sizeof path);
   for (int store = 0; store <= 1; store++) {
-    cache_disk_config cfg = {f->dir, NULL, CACHE_DEFAULT_MAX_BYTES, store};
+    cache_disk_config cfg = {.dir = f->dir, .max_bytes = CACHE_DEFAULT_MAX_BYTES, .store_ptx = store};
     cache_disk *d = cache_disk_open(&cfg, NULL);
     assert_non_null(d);
     assert_int_equal(cache_disk_put(d, KEY, bin, 700, ptx, strlen(ptx)), 0);
@@ -475,7 +476,7 @@ static void race_puts(const char *dir, int n, int same_key, const unsigned char 
       (void)r;
       char key[64];
       snprintf(key, sizeof key, "race key %d", same_key ? 0 : i);
-      cache_disk_config cfg = {dir, NULL, CACHE_DEFAULT_MAX_BYTES, 0};
+      cache_disk_config cfg = {.dir = dir, .max_bytes = CACHE_DEFAULT_MAX_BYTES};
       cache_disk *d = cache_disk_open(&cfg, NULL);
       int rc = d && cache_disk_put(d, key, bin, size, NULL, 0) == 0 ? 0 : 1;
       cache_disk_close(d);
@@ -567,7 +568,7 @@ static void kill_writer_mid_publish(const char *dir, const char *key, const unsi
     stall_min_write = size;
     cache_io io = {where == STALL_WRITE ? half_then_stall_write : write, where == STALL_FSYNC ? stalling_fsync : fsync,
                    rename};
-    cache_disk_config cfg = {dir, NULL, CACHE_DEFAULT_MAX_BYTES, 0};
+    cache_disk_config cfg = {.dir = dir, .max_bytes = CACHE_DEFAULT_MAX_BYTES};
     cache_disk *d = cache_disk_open(&cfg, NULL);
     if (!d) _exit(3);
     cache_disk_set_io(d, &io);
@@ -993,7 +994,7 @@ static void entry_larger_than_the_cap_is_kept_alone(void **state) {
 /* ---- configuration from the environment ---- */
 
 #define ENV_VARS(X) X(TCJ_CACHE_DIR) X(XDG_CACHE_HOME) X(HOME) X(TCJ_CACHE_DISABLE) X(TCJ_CACHE_PATH) \
-  X(TCJ_CACHE_MAX_BYTES) X(TCJ_CACHE_STORE_PTX)
+  X(TCJ_CACHE_MAX_BYTES) X(TCJ_CACHE_STORE_PTX) X(TCJ_CACHE_TRUST_ANY) X(TCJ_CACHE_SHARED_GROUP)
 static const char *env_names[] = {
 #define ENV_NAME(v) #v,
   ENV_VARS(ENV_NAME)
@@ -1121,8 +1122,75 @@ static void env_malformed_max_bytes_is_an_error_with_a_reason(void **state) {
     }
     assert_non_null(why);
     assert_non_null(strstr(why, "TCJ_CACHE_MAX_BYTES"));
+    if (!strstr(why, bad[i])) print_error("'%s' does not quote the value '%s'\n", why, bad[i]);
+    assert_non_null(strstr(why, bad[i]));
   }
   assert_int_equal(accepted, 0);
+}
+
+static void env_trust_is_strict_unless_told(void **state) {
+  (void)state;
+  cache_disk_config cfg;
+  char buf[512];
+  assert_int_equal(from_env(&cfg, buf, sizeof buf), 0);
+  assert_int_equal(cfg.trust_any, 0);
+  assert_int_equal(cfg.shared_group, 0);
+  setenv("TCJ_CACHE_TRUST_ANY", "1", 1);
+  assert_int_equal(from_env(&cfg, buf, sizeof buf), 0);
+  assert_int_equal(cfg.trust_any, 1);
+  setenv("TCJ_CACHE_TRUST_ANY", "0", 1);
+  assert_int_equal(from_env(&cfg, buf, sizeof buf), 0);
+  assert_int_equal(cfg.trust_any, 0);
+}
+
+static void env_shared_group_takes_a_name_or_number_of_the_users_group(void **state) {
+  (void)state;
+  cache_disk_config cfg;
+  char buf[512], num[32];
+  gid_t mine = getegid(); /* a group this user is surely in */
+  snprintf(num, sizeof num, "%lu", (unsigned long)mine);
+  setenv("TCJ_CACHE_SHARED_GROUP", num, 1);
+  assert_int_equal(from_env(&cfg, buf, sizeof buf), 0);
+  assert_int_equal(cfg.shared_group, 1);
+  assert_int_equal(cfg.shared_gid, mine);
+  struct group *g = getgrgid(mine);
+  if (g) {
+    setenv("TCJ_CACHE_SHARED_GROUP", g->gr_name, 1);
+    assert_int_equal(from_env(&cfg, buf, sizeof buf), 0);
+    assert_int_equal(cfg.shared_gid, mine);
+  }
+}
+
+static void env_shared_group_that_is_unknown_or_not_the_users_is_an_error(void **state) {
+  (void)state;
+  cache_disk_config cfg;
+  char buf[512];
+  const char *why = NULL;
+  setenv("TCJ_CACHE_SHARED_GROUP", "no-such-group-tcj", 1);
+  assert_int_equal(cache_disk_config_from_env(&cfg, buf, sizeof buf, &why), -1);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "no-such-group-tcj"));
+  if (geteuid() == 0) { /* root may write as any group: every gid is its own */
+    setenv("TCJ_CACHE_SHARED_GROUP", "54321", 1);
+    assert_int_equal(from_env(&cfg, buf, sizeof buf), 0);
+    assert_int_equal(cfg.shared_gid, 54321);
+    return;
+  }
+  /* A gid this user is not in: the first of 1..65533 that is not among its groups. */
+  gid_t groups[1024];
+  int n = getgroups(1024, groups);
+  for (gid_t g = 1; g < 65534; g++) {
+    int mine = g == getegid();
+    for (int i = 0; i < n; i++) mine |= groups[i] == g;
+    if (mine) continue;
+    char num[32];
+    snprintf(num, sizeof num, "%lu", (unsigned long)g);
+    setenv("TCJ_CACHE_SHARED_GROUP", num, 1);
+    why = NULL;
+    assert_int_equal(cache_disk_config_from_env(&cfg, buf, sizeof buf, &why), -1);
+    assert_non_null(strstr(why, "not a member"));
+    return;
+  }
 }
 
 int main(void) {
@@ -1156,6 +1224,9 @@ int main(void) {
     ENV(env_read_only_roots_and_ptx),
     ENV(env_max_bytes_takes_a_count_with_a_unit),
     ENV(env_malformed_max_bytes_is_an_error_with_a_reason),
+    ENV(env_trust_is_strict_unless_told),
+    ENV(env_shared_group_takes_a_name_or_number_of_the_users_group),
+    ENV(env_shared_group_that_is_unknown_or_not_the_users_is_an_error),
 #undef FX
 #undef ENV
   };

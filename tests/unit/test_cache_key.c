@@ -385,7 +385,7 @@ static void offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry(vo
   assert_non_null(mkdtemp(root));
   char dir[64];
   snprintf(dir, sizeof dir, "%s/cache", root);
-  cache_disk_config dc = {dir, NULL, CACHE_DEFAULT_MAX_BYTES, 0};
+  cache_disk_config dc = {.dir = dir, .max_bytes = CACHE_DEFAULT_MAX_BYTES};
   cache_stats stats = {0};
   cache_disk *disk = cache_disk_open(&dc, &stats);
   assert_non_null(disk);
