@@ -1,5 +1,5 @@
 /* tcj_gemm argument validation. Order: types, ops, extents, leading dimensions, pointers,
- * alignment, limits; the first failure is reported, naming the argument and what was needed. */
+ * alignment, limits, aliasing; the first failure is reported, naming the argument and what was needed. */
 #include "engine/validate.h"
 
 #include <inttypes.h>
@@ -67,6 +67,25 @@ static tcj_status check_operand(const char *name, const char *ld_name, const voi
   return TCJ_SUCCESS;
 }
 
+/* The bytes from a matrix's first element to just past its last, saturating at 2^64. */
+typedef struct span { uint64_t start, bytes; } span;
+
+static span span_of(const void *p, int64_t rows, int64_t cols, int64_t ld, int es) {
+  span s = {(uint64_t)(uintptr_t)p, UINT64_MAX};
+  uint64_t last_row, elems;
+  if (!__builtin_mul_overflow((uint64_t)(rows - 1), (uint64_t)ld, &last_row) &&
+      !__builtin_add_overflow(last_row, (uint64_t)cols, &elems) && !__builtin_mul_overflow(elems, (uint64_t)es, &s.bytes))
+    return s;
+  s.bytes = UINT64_MAX;
+  return s;
+}
+
+static int spans_overlap(span x, span y) {
+  uint64_t x_end = x.start + x.bytes < x.start ? UINT64_MAX : x.start + x.bytes;
+  uint64_t y_end = y.start + y.bytes < y.start ? UINT64_MAX : y.start + y.bytes;
+  return x.start < y_end && y.start < x_end;
+}
+
 tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
                         const void *a, tcj_dtype a_type, int64_t lda,
                         const void *b, tcj_dtype b_type, int64_t ldb,
@@ -105,6 +124,18 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
   for (int i = 0; i < 3; i++)
     if (dims[i] > INT32_MAX)
       return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s = %" PRId64 " exceeds 2^31 - 1", dim_names[i], dims[i]);
+  /* C is written while A and B are read, by many CTAs in no order: a shared byte gives a
+   * result that depends on timing. Spans (first to last element) are compared, so an
+   * interleaving that shares no element is refused too; the header says so. */
+  if (m > 0 && n > 0 && k > 0) {
+    span sc = span_of(c, m, n, ldc, es_c);
+    span sa = span_of(a, ta ? k : m, ta ? m : k, lda, es_ab), sb = span_of(b, tb ? n : k, tb ? k : n, ldb, es_ab);
+    const char *with = spans_overlap(sc, sa) ? "a" : spans_overlap(sc, sb) ? "b" : NULL;
+    if (with)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "c overlaps %s: C's bytes [%p, +%" PRIu64 ") and %s's [%p, +%" PRIu64
+                           ") share memory; C must not alias an operand",
+                           with, c, sc.bytes, with, with[0] == 'a' ? a : b, with[0] == 'a' ? sa.bytes : sb.bytes);
+  }
   out->op_a_t = ta;
   out->op_b_t = tb;
   out->m = m;

@@ -81,7 +81,10 @@ TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);
    fp32 for floating types, s32 for s8. beta == 0: C is not read. m, n or k == 0 is valid (k == 0
    scales C by beta). Asynchronous on `stream`, like cuBLAS.
    Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, tf32 (f32 data) -> f32,
-   s8 -> s32. tf32 operands may be passed as TCJ_TF32 or TCJ_F32. */
+   s8 -> s32. tf32 operands may be passed as TCJ_TF32 or TCJ_F32.
+   Aliasing: C must not share memory with A or B. Their spans (first to last element, as m, n,
+   k and the leading dimensions reach) are compared when m, n and k are all > 0, and an overlap
+   is refused with TCJ_ERROR_INVALID_VALUE. A and B may overlap each other (both only read). */
 TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
                     int64_t m, int64_t n, int64_t k, float alpha,
                     const void *a, tcj_dtype a_type, int64_t lda,

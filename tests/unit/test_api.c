@@ -224,6 +224,192 @@ static void misaligned_pointers_are_invalid(void **state) {
   expect(&g, TCJ_ERROR_INVALID_VALUE, "c = ", "4-byte");
 }
 
+static void misaligned_b_is_invalid_and_s8_may_sit_anywhere(void **state) {
+  (void)state;
+  args g = good();
+  g.b = (const void *)(uintptr_t)0x20001;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "b = ", "2-byte");
+  g = good();
+  g.ta = g.tb = TCJ_F32; /* tf32 data: 4-byte elements */
+  g.tc = TCJ_F32;
+  g.b = (const void *)(uintptr_t)0x20002;
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "b = ", "4-byte");
+  g = good();
+  g.ta = g.tb = TCJ_S8;
+  g.tc = TCJ_S32;
+  g.a = (const void *)(uintptr_t)0x10001;
+  g.b = (const void *)(uintptr_t)0x20003;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+}
+
+/* A negative ld is below every minimum, even that of an empty operand (which is 0). */
+static void negative_leading_dimensions_are_invalid_even_when_empty(void **state) {
+  (void)state;
+  const int64_t bad[] = {-1, -2, INT64_MIN};
+  for (int empty = 0; empty < 2; empty++)
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+      args g = good();
+      if (empty) g.m = g.n = g.k = 0;
+      g.lda = bad[i];
+      expect(&g, TCJ_ERROR_INVALID_VALUE, "lda = -", "minimum");
+      g.lda = empty ? 0 : 32;
+      g.ldb = bad[i];
+      expect(&g, TCJ_ERROR_INVALID_VALUE, "ldb = -", "minimum");
+      g.ldb = empty ? 0 : 48;
+      g.ldc = bad[i];
+      expect(&g, TCJ_ERROR_INVALID_VALUE, "ldc = -", "minimum");
+    }
+}
+
+static void leading_dimensions_past_2_48_are_not_supported(void **state) {
+  (void)state;
+  const int64_t max = INT64_C(1) << 48;
+  int64_t *lds[3];
+  const char *names[3] = {"lda = ", "ldb = ", "ldc = "};
+  for (int i = 0; i < 3; i++) {
+    args g = good();
+    g.m = 1; /* one row: no span reaches past another operand */
+    lds[0] = &g.lda, lds[1] = &g.ldb, lds[2] = &g.ldc;
+    *lds[i] = max;
+    if (i == 1) g.k = 1; /* B's one row */
+    expect(&g, TCJ_SUCCESS, NULL, NULL);
+    *lds[i] = max + 1;
+    expect(&g, TCJ_ERROR_NOT_SUPPORTED, names[i], "2^48");
+    *lds[i] = INT64_MAX;
+    expect(&g, TCJ_ERROR_NOT_SUPPORTED, names[i], "2^48");
+  }
+}
+
+/* The alignment an operand's rows share, computed the slow way: the largest power of two up to
+ * 16 dividing the byte address of every row start. */
+static int slow_row_alignment(uintptr_t p, int64_t rows, int64_t ld, int es) {
+  for (int a = 16; a > 1; a /= 2) {
+    int all = 1;
+    for (int64_t r = 0; r < rows && all; r++) all = (p + (uintptr_t)(r * ld * es)) % (uintptr_t)a == 0;
+    if (all) return a;
+  }
+  return 1;
+}
+
+static void row_alignment_of_every_operand_is_the_largest_power_of_two_of_every_row(void **state) {
+  (void)state;
+  const struct { tcj_dtype ab, c; int es_ab, es_c; } types[] = {
+    {TCJ_BF16, TCJ_F32, 2, 4}, {TCJ_S8, TCJ_S32, 1, 4}, {TCJ_F32, TCJ_F32, 4, 4}, {TCJ_F16, TCJ_F16, 2, 2}};
+  for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+    for (int off = 0; off < 32; off += types[t].es_ab)
+      for (int64_t extra = 0; extra < 9; extra++) {
+        args g = good();
+        g.m = 4, g.n = 8, g.k = 8;
+        g.ta = g.tb = types[t].ab;
+        g.tc = types[t].c;
+        g.lda = 8 + extra, g.ldb = 8 + (extra + 3) % 9, g.ldc = 8 + (extra + 5) % 9;
+        g.a = (const void *)(uintptr_t)(0x10000 + off);
+        g.b = (const void *)(uintptr_t)(0x20000 + (off * 3) % 32 / types[t].es_ab * types[t].es_ab);
+        g.c = (void *)(uintptr_t)(0x30000 + off / types[t].es_c * types[t].es_c);
+        eng_problem p;
+        assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+        int want_a = slow_row_alignment((uintptr_t)g.a, g.m, g.lda, types[t].es_ab);
+        int want_b = slow_row_alignment((uintptr_t)g.b, g.k, g.ldb, types[t].es_ab);
+        int want_c = slow_row_alignment((uintptr_t)g.c, g.m, g.ldc, types[t].es_c);
+        if (p.align_a != want_a || p.align_b != want_b || p.align_c != want_c)
+          print_error("%s off %d lds %lld %lld %lld: align %d %d %d, wanted %d %d %d\n", eng_dtype_name(g.ta), off,
+                      (long long)g.lda, (long long)g.ldb, (long long)g.ldc, p.align_a, p.align_b, p.align_c, want_a,
+                      want_b, want_c);
+        assert_int_equal(p.align_a, want_a);
+        assert_int_equal(p.align_b, want_b);
+        assert_int_equal(p.align_c, want_c);
+      }
+}
+
+/* Every (a, b, c) triple of public dtypes: exactly the documented combinations pass. */
+static void every_dtype_triple_is_supported_exactly_as_documented(void **state) {
+  (void)state;
+  enum { N_TYPES = TCJ_F64 + 1 };
+  for (int a = 0; a < N_TYPES; a++)
+    for (int b = 0; b < N_TYPES; b++)
+      for (int c = 0; c < N_TYPES; c++) {
+        int f32ish_a = a == TCJ_F32 || a == TCJ_TF32, f32ish_b = b == TCJ_F32 || b == TCJ_TF32;
+        int half = a == b && (a == TCJ_F16 || a == TCJ_BF16);
+        int want = (half && (c == TCJ_F16 || c == TCJ_BF16 || c == TCJ_F32)) ||
+                   (f32ish_a && f32ish_b && c == TCJ_F32) || (a == TCJ_S8 && b == TCJ_S8 && c == TCJ_S32);
+        args g = good();
+        g.ta = (tcj_dtype)a, g.tb = (tcj_dtype)b, g.tc = (tcj_dtype)c;
+        g.a = (const void *)(uintptr_t)0x100000, g.b = (const void *)(uintptr_t)0x200000;
+        g.c = (void *)(uintptr_t)0x300000; /* 1 MiB apart: no overlap at any element size */
+        tcj_status got = run(&g, NULL);
+        if (got != (want ? TCJ_SUCCESS : TCJ_ERROR_NOT_SUPPORTED))
+          print_error("a=%s b=%s c=%s: %s (%s)\n", eng_dtype_name(g.ta), eng_dtype_name(g.tb), eng_dtype_name(g.tc),
+                      tcj_status_string(got), eng_last_error());
+        assert_int_equal(got, want ? TCJ_SUCCESS : TCJ_ERROR_NOT_SUPPORTED);
+      }
+}
+
+static void extents_at_int32_max_are_accepted_and_the_problem_is_filled(void **state) {
+  (void)state;
+  args g = good();
+  g.m = INT32_MAX;
+  g.op_a = TCJ_OP_T;
+  g.op_b = TCJ_OP_T;
+  g.lda = INT32_MAX;
+  g.ldb = 32;
+  g.a = (const void *)(uintptr_t)0x10000000000; /* spans of GiBs: far apart */
+  g.b = (const void *)(uintptr_t)0x20000000000;
+  g.c = (void *)(uintptr_t)0x30000000000;
+  eng_problem p;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.m, INT32_MAX);
+  assert_int_equal(p.n, 48);
+  assert_int_equal(p.k, 32);
+  assert_int_equal(p.op_a_t, 1);
+  assert_int_equal(p.op_b_t, 1);
+  assert_int_equal(p.lda, INT32_MAX);
+  assert_int_equal(p.ldb, 32);
+  assert_int_equal(p.ldc, 48);
+  g = good();
+  g.n = INT32_MAX;
+  g.ldb = g.ldc = INT32_MAX;
+  g.m = 1, g.k = 1;
+  g.b = (const void *)(uintptr_t)0x10000000000;
+  g.c = (void *)(uintptr_t)0x20000000000;
+  assert_int_equal(run(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(p.op_a_t, 0);
+  assert_int_equal(p.op_b_t, 0);
+  assert_int_equal(p.n, INT32_MAX);
+}
+
+/* bf16 64 x 48 x 32 NN: A spans 64*32*2 = 4096 bytes, B 32*48*2 = 3072, C 64*48*2 = 6144. */
+static void c_sharing_memory_with_a_or_b_is_refused(void **state) {
+  (void)state;
+  args g = good();
+  g.c = (void *)(uintptr_t)(0x10000 + 4096); /* just past A: fine */
+  g.b = (const void *)(uintptr_t)0x40000;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+  g.c = (void *)(uintptr_t)(0x10000 + 4094); /* its first element is A's last */
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c overlaps a", NULL);
+  g.c = (void *)(uintptr_t)(0x10000 - 6144 + 2); /* its last element is A's first */
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c overlaps a", NULL);
+  g.c = (void *)(uintptr_t)0x10000; /* C == A */
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c overlaps a", NULL);
+  g = good();
+  g.c = (void *)(uintptr_t)(0x20000 + 2048); /* inside B */
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c overlaps b", NULL);
+  g.c = (void *)(uintptr_t)(0x20000 - 6144); /* just before B */
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+  /* A span reaches its last row: a large ld puts C's rows between A's and still overlaps. */
+  g = good();
+  g.lda = 1000;
+  g.c = (void *)(uintptr_t)(0x10000 + 2000 * 10);
+  expect(&g, TCJ_ERROR_INVALID_VALUE, "c overlaps a", NULL);
+  /* Operands only read may overlap; with k == 0 A and B are not read at all. */
+  g = good();
+  g.b = g.a;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+  g = good();
+  g.k = 0;
+  g.c = (void *)(uintptr_t)0x10000;
+  expect(&g, TCJ_SUCCESS, NULL, NULL);
+}
+
 static void limits_beyond_the_kernel_abi_are_not_supported(void **state) {
   (void)state;
   args g = good();
@@ -316,6 +502,13 @@ int main(void) {
     cmocka_unit_test(supported_dtypes_map_to_recipe_types),
     cmocka_unit_test(out_of_range_enums_are_invalid),
     cmocka_unit_test(misaligned_pointers_are_invalid),
+    cmocka_unit_test(misaligned_b_is_invalid_and_s8_may_sit_anywhere),
+    cmocka_unit_test(negative_leading_dimensions_are_invalid_even_when_empty),
+    cmocka_unit_test(leading_dimensions_past_2_48_are_not_supported),
+    cmocka_unit_test(row_alignment_of_every_operand_is_the_largest_power_of_two_of_every_row),
+    cmocka_unit_test(every_dtype_triple_is_supported_exactly_as_documented),
+    cmocka_unit_test(extents_at_int32_max_are_accepted_and_the_problem_is_filled),
+    cmocka_unit_test(c_sharing_memory_with_a_or_b_is_refused),
     cmocka_unit_test(limits_beyond_the_kernel_abi_are_not_supported),
     cmocka_unit_test(status_strings_are_distinct_and_total),
     cmocka_unit_test(null_engine_is_invalid),
