@@ -741,21 +741,35 @@ static int forced_cases(gemm_case *cases, int variant) {
   return n;
 }
 
-static void forced_recipes_and_tiles_match_reference_and_cublas(void **state) {
-  (void)state;
-  int major = 0, minor = 0, failed = 0, ran = 0;
+static void variant_text(const forced_variant *fv, char *what, size_t size) {
+  snprintf(what, size, "TCJ_RECIPE=%s TCJ_TILE=%s", fv->recipe, fv->tile ? fv->tile : "(selected)");
+}
+
+/* Whether TEXT selects any forced variant of either kind. */
+static int sm90_or_sm80_matches(const char *text) {
+  for (size_t v = 0; v < sizeof FORCED / sizeof FORCED[0]; v++) {
+    char what[96];
+    variant_text(&FORCED[v], what, sizeof what);
+    if (strstr(what, text)) return 1;
+  }
+  return 0;
+}
+
+/* The variants of one kind (sm90 ones need cc 9.0: on another GPU that test is skipped, not
+ * passed). A TCJ_TEST_FORCED_MATCH that selects none of them is a failure. */
+static void run_forced_variants(int sm90) {
+  int major = 0, minor = 0, failed = 0, ran = 0, matched = 0;
   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
   cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
   tcj_engine *saved = g_eng;
   for (size_t v = 0; v < sizeof FORCED / sizeof FORCED[0]; v++) {
     const forced_variant *fv = &FORCED[v];
+    if (fv->needs_sm90 != sm90) continue;
     char what[96];
-    snprintf(what, sizeof what, "TCJ_RECIPE=%s TCJ_TILE=%s", fv->recipe, fv->tile ? fv->tile : "(selected)");
+    variant_text(fv, what, sizeof what);
     if (g_forced_match && !strstr(what, g_forced_match)) continue;
-    if (fv->needs_sm90 && !(major == 9 && minor == 0)) {
-      printf("  %s: not run (needs cc 9.0, this GPU is %d.%d)\n", what, major, minor);
-      continue;
-    }
+    matched++;
+    if (fv->needs_sm90 && !(major == 9 && minor == 0)) continue;
     setenv("TCJ_RECIPE", fv->recipe, 1);
     if (fv->tile) setenv("TCJ_TILE", fv->tile, 1);
     tcj_engine *eng = NULL;
@@ -775,8 +789,28 @@ static void forced_recipes_and_tiles_match_reference_and_cublas(void **state) {
     tcj_destroy(eng);
     ran++;
   }
-  printf("  forced variants: %d run\n", ran);
+  printf("  forced %s variants: %d run\n", sm90 ? "sm90" : "sm80", ran);
   if (failed) fail_msg("forced recipes/tiles: %d failures (see FAIL lines above)", failed);
+  if (matched == 0) {
+    if (g_forced_match && !sm90_or_sm80_matches(g_forced_match))
+      fail_msg("TCJ_TEST_FORCED_MATCH='%s' selects no forced variant", g_forced_match);
+    print_message("no %s variant matches TCJ_TEST_FORCED_MATCH='%s'\n", sm90 ? "sm90" : "sm80", g_forced_match);
+    skip();
+  }
+  if (ran == 0) {
+    print_message("the %d sm90 variants need cc 9.0 (wgmma); this GPU is %d.%d\n", matched, major, minor);
+    skip();
+  }
+}
+
+static void forced_sm80_recipe_matches_reference_and_cublas(void **state) {
+  (void)state;
+  run_forced_variants(0);
+}
+
+static void forced_sm90_tiles_match_reference_and_cublas(void **state) {
+  (void)state;
+  run_forced_variants(1);
 }
 
 /* Deep K over few tiles: selection splits K (on Hopper the sm90 recipe, elsewhere sm80), the
@@ -1067,7 +1101,8 @@ int main(void) {
       cmocka_unit_test(s8_to_s32_is_exact_and_matches_cublas),
       cmocka_unit_test(dims_4095_match_reference_and_cublas),
       cmocka_unit_test(deep_k_splits_match_reference_and_cublas),
-      cmocka_unit_test(forced_recipes_and_tiles_match_reference_and_cublas),
+      cmocka_unit_test(forced_sm80_recipe_matches_reference_and_cublas),
+      cmocka_unit_test(forced_sm90_tiles_match_reference_and_cublas),
       cmocka_unit_test(threads_on_separate_streams_match_reference),
   };
   int failures = cmocka_run_group_tests_name("gemm_gpu", tests, group_setup, group_teardown);
