@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
+
 #include "tools/prof_report.h"
 
 /* Relative comparison that prints both values. */
@@ -580,15 +582,22 @@ static void json_of_no_rows_and_no_device_facts_parses(void **state) {
   free(out);
 }
 
+/* Every writer, on a full disk: -1, not a silently short file. */
 static void writers_report_a_write_error(void **state) {
   (void)state;
-  FILE *f = fopen("/dev/full", "w");
-  if (!f) skip();
+  static const struct { const char *name; int (*write)(FILE *, const prof_device *, const prof_row *, int); } writers[] = {
+    {"table", prof_print_table}, {"csv", prof_write_csv}, {"json", prof_write_json}};
   prof_row rows[8];
   int n = report_rows(rows);
   prof_device d = h200();
-  assert_int_equal(prof_write_csv(f, &d, rows, n), -1);
-  fclose(f);
+  for (size_t w = 0; w < sizeof writers / sizeof *writers; w++) {
+    FILE *f = fopen("/dev/full", "w");
+    if (!f) fail_msg("cannot open /dev/full: %s", strerror(errno));
+    int r = writers[w].write(f, &d, rows, n);
+    if (r != -1) print_error("%s writer returned %d on a full disk\n", writers[w].name, r);
+    assert_int_equal(r, -1);
+    fclose(f);
+  }
 }
 
 int main(void) {

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,14 +322,59 @@ static void pre_ampere_and_huge_grids_are_not_supported(void **state) {
   assert_non_null(strstr(why, "grid"));
 }
 
-static void selection_is_deterministic(void **state) {
+/* The configs of a spread of problems on every arch, one line each, into out (NUL-ended). The
+ * same text must come from any process: a config is a cache key, shared across processes. */
+static void print_selections(char *out, size_t size) {
+  static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
+  static const struct { ptx_elem ab, c; } types[] = {
+    {PTX_E_BF16, PTX_E_F32}, {PTX_E_F16, PTX_E_F16}, {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
+  static const int64_t dims[][3] = {{3000, 5000, 700}, {16, 6144, 4096}, {4095, 4095, 4095},
+                                    {1, 1, 1}, {512, 512, 65536}, {128, 28672, 4096}};
+  size_t used = 0;
+  out[0] = 0;
+  for (size_t a = 0; a < sizeof arches / sizeof *arches; a++)
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+      for (size_t d = 0; d < sizeof dims / sizeof *dims; d++) {
+        eng_problem p = problem(types[t].ab, types[t].c, dims[d][0], dims[d][1], dims[d][2]);
+        eng_device_caps caps = caps_of(arches[a]);
+        eng_plan plan;
+        memset(&plan, 0, sizeof plan);
+        const char *why = NULL;
+        char text[256] = "unsupported";
+        if (eng_select(&p, &caps, 1, &plan, &why) == TCJ_SUCCESS) tcj_cfg_format(&plan.cfg, text, sizeof text);
+        int n = snprintf(out + used, size - used, "%s pack=%d,%d\n", text, plan.pack_a, plan.pack_b);
+        assert_true(n > 0 && (size_t)n < size - used);
+        used += (size_t)n;
+      }
+}
+
+static void selection_is_deterministic_within_and_across_processes(void **state) {
   (void)state;
-  eng_problem p = problem(PTX_E_BF16, PTX_E_F32, 3000, 5000, 700);
-  eng_plan a = select_ok(&p, "sm_90a", 1), b = select_ok(&p, "sm_90a", 1);
-  char ta[256], tb[256];
-  assert_true(tcj_cfg_format(&a.cfg, ta, sizeof ta) > 0);
-  assert_true(tcj_cfg_format(&b.cfg, tb, sizeof tb) > 0);
-  assert_string_equal(ta, tb);
+  enum { SIZE = 1 << 16 };
+  char *here = malloc(SIZE), *again = malloc(SIZE), *child = malloc(SIZE);
+  assert_non_null(here);
+  assert_non_null(again);
+  assert_non_null(child);
+  print_selections(here, SIZE);
+  print_selections(again, SIZE);
+  assert_string_equal(here, again);
+  /* Two fresh processes (their own address layouts and heaps) print the same lines. */
+  char self[4096], cmd[4200];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  assert_true(len > 0);
+  self[len] = 0;
+  snprintf(cmd, sizeof cmd, "'%s' --print-selections", self);
+  for (int run = 0; run < 2; run++) {
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t n = fread(child, 1, SIZE - 1, f);
+    child[n] = 0;
+    assert_int_equal(pclose(f), 0);
+    assert_string_equal(here, child);
+  }
+  free(here);
+  free(again);
+  free(child);
 }
 
 /* ---- recipe choice ------------------------------------------------------------------------ */
@@ -794,7 +841,13 @@ static void tuning_comes_from_the_environment(void **state) {
   unsetenv("TCJ_TILE");
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--print-selections") == 0) { /* the other process of the test above */
+    static char text[1 << 16];
+    print_selections(text, sizeof text);
+    fputs(text, stdout);
+    return 0;
+  }
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(arch_table_knows_the_supported_arches),
     cmocka_unit_test(shape_classes_pick_their_tiles),
@@ -807,7 +860,7 @@ int main(void) {
     cmocka_unit_test(s8_with_odd_ld_is_packed_or_refused),
     cmocka_unit_test(empty_operands_are_never_packed),
     cmocka_unit_test(pre_ampere_and_huge_grids_are_not_supported),
-    cmocka_unit_test(selection_is_deterministic),
+    cmocka_unit_test(selection_is_deterministic_within_and_across_processes),
     cmocka_unit_test(sm90a_runs_16_bit_types_on_the_sm90_recipe),
     cmocka_unit_test(other_arches_keep_the_sm80_recipe),
     cmocka_unit_test(sm90a_keeps_sm80_for_other_types),
