@@ -6,12 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+int eng_log_level_parse(const char *v, int *level) {
+  static const struct { const char *name; int level; } names[] = {
+    {"0", ENG_LOG_OFF}, {"off", ENG_LOG_OFF}, {"none", ENG_LOG_OFF}, {"warn", ENG_LOG_WARN},
+    {"1", ENG_LOG_INFO}, {"info", ENG_LOG_INFO}, {"2", ENG_LOG_DEBUG}, {"debug", ENG_LOG_DEBUG}};
+  *level = ENG_LOG_WARN;
+  if (!v || !*v) return 0;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(v, names[i].name)) { *level = names[i].level; return 0; }
+  *level = ENG_LOG_INFO; /* whoever set it wanted to hear more */
+  return -1;
+}
+
 int eng_log_level_from_env(void) {
   const char *v = getenv("TCJ_LOG");
-  if (!v || !*v) return ENG_LOG_WARN;
-  if (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "none")) return ENG_LOG_OFF;
-  if (!strcmp(v, "2") || !strcmp(v, "debug")) return ENG_LOG_DEBUG;
-  return ENG_LOG_INFO; /* "1", "info" and anything else that asks for logging */
+  int level;
+  if (eng_log_level_parse(v, &level) != 0)
+    eng_log(ENG_LOG_WARN, ENG_LOG_WARN, "TCJ_LOG='%.64s' is not one of " ENG_LOG_VALUES "; using 1 (info)", v);
+  return level;
 }
 
 void eng_log(int level, int at_level, const char *fmt, ...) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <yaml.h>
 
@@ -461,6 +462,12 @@ int manifest_load(const char *path, manifest *out, char *err, size_t err_size) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     if (err && err_size) snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen opens one; reading it fails */
+    if (err && err_size) snprintf(err, err_size, "%s: is a directory, not a manifest file", path);
+    fclose(f);
     return -1;
   }
   yaml_parser_t parser;

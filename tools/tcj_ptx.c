@@ -1,47 +1,60 @@
 /* tcj-ptx: prints the kernel config and PTX that tcj would use for a problem, for any arch,
  * without a GPU: the same select and ptxgen calls as tcj_gemm, fed with an assumed alignment. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/error.h"
 #include "engine/select.h"
+#include "engine/validate.h"
 #include "ptxgen/ptxgen.h"
 
 static const char usage[] =
   "usage: tcj-ptx --arch sm_80 --dtype bf16 --m M --n N --k K [--op-a N|T] [--op-b N|T]\n"
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
   "               [--no-pack] [--recipe sm80|sm90|auto]\n"
-  "  dtypes: f16 bf16 tf32 f32 s8 s32; c dtype defaults to the operand type for 16-bit,\n"
-  "  f32 for tf32/f32, s32 for s8. Leading dimensions default to packed rows; base pointers\n"
-  "  are assumed 16-byte aligned unless --align-a/--align-b say otherwise.\n"
+  "  dtypes: f16 bf16 tf32 f32 s8 s32 (e4m3 e5m2 f64 are named but not supported yet); c dtype\n"
+  "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8. Leading dimensions\n"
+  "  default to packed rows; base pointers are assumed 16-byte aligned unless --align-a/--align-b\n"
+  "  say otherwise. The problem is checked as tcj_gemm checks it (same messages).\n"
   "  TCJ_RECIPE and TCJ_TILE apply as in tcj_gemm; --recipe overrides TCJ_RECIPE.\n"
-  "  Prints \"// <cfg>\" (plus pack_a=1 / pack_b=1) and then the PTX.\n";
+  "  Prints \"// <cfg>\" (plus pack_a=1 / pack_b=1) and then the PTX. Exit status: 0, 1 when\n"
+  "  tcj cannot run the problem, 2 on bad usage or arguments tcj_gemm would call invalid.\n";
 
 static int bad(const char *msg, const char *arg) {
   fprintf(stderr, "tcj-ptx: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
   return 2;
 }
 
-static int parse_elem(const char *s, ptx_elem *e) {
-  if (strcmp(s, "f32") == 0) s = "tf32"; /* f32 data runs on tf32 tensor cores */
-  for (int i = 0; i < PTX_E_COUNT; i++)
-    if (strcmp(s, ptx_elem_name((ptx_elem)i)) == 0) { *e = (ptx_elem)i; return 0; }
+/* A public dtype by its name ("bf16", "e4m3", ...), so that validation names what it refuses. */
+static int parse_dtype(const char *s, tcj_dtype *t) {
+  for (int i = 0; i <= TCJ_F64; i++)
+    if (strcmp(s, eng_dtype_name((tcj_dtype)i)) == 0) { *t = (tcj_dtype)i; return 0; }
   return -1;
 }
 
 static int parse_i64(const char *s, int64_t *v) {
   char *end;
+  errno = 0;
   long long x = strtoll(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || x < 0) return -1;
+  if (*s == '\0' || *end != '\0' || errno == ERANGE || x < 0) return -1;
   *v = x;
   return 0;
 }
 
-/* Largest power of two <= 16 dividing both the base alignment and the row pitch in bytes. */
-static int row_align(int64_t base, int64_t ld, int es) {
-  uint64_t bits = (uint64_t)base | (uint64_t)(ld * es) | 16;
-  return (int)(bits & (~bits + 1));
+/* "TCJ_RECIPE=sm90: ..." is the library speaking of the variable; here the flag said it. */
+static void print_select_error(const char *why, int recipe_from_flag) {
+  const char *var = recipe_from_flag ? strstr(why, "TCJ_RECIPE") : NULL;
+  if (!var) {
+    fprintf(stderr, "tcj-ptx: %s\n", why);
+    return;
+  }
+  const char *after = var + strlen("TCJ_RECIPE");
+  if (*after == '=') after++;
+  fprintf(stderr, "tcj-ptx: %.*s--recipe %s\n", (int)(var - why), why, after);
 }
 
 int main(int argc, char **argv) {
@@ -59,10 +72,9 @@ int main(int argc, char **argv) {
   const char *arch = NULL;
   int have_ab = 0, have_c = 0, allow_packing = 1, have_recipe = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
-  ptx_elem ab = PTX_E_BF16, ce = PTX_E_BF16;
-  int64_t m = -1, n = -1, k = -1, lda = 0, ldb = 0, ldc = 0, align_a = 16, align_b = 16;
-  eng_problem p;
-  memset(&p, 0, sizeof p);
+  tcj_dtype ab = TCJ_BF16, ce = TCJ_BF16;
+  tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
+  int64_t m = -1, n = -1, k = -1, lda = -1, ldb = -1, ldc = -1, align_a = 16, align_b = 16;
   int o;
   opterr = 0;
   while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -70,12 +82,12 @@ int main(int argc, char **argv) {
     switch (o) {
     case 'h': case O_HELP: fputs(usage, stdout); return 0;
     case O_ARCH: arch = optarg; break;
-    case O_DTYPE: if (parse_elem(optarg, &ab)) return bad("unknown dtype", optarg); have_ab = 1; break;
-    case O_CDTYPE: if (parse_elem(optarg, &ce)) return bad("unknown c dtype", optarg); have_c = 1; break;
+    case O_DTYPE: if (parse_dtype(optarg, &ab)) return bad("unknown dtype", optarg); have_ab = 1; break;
+    case O_CDTYPE: if (parse_dtype(optarg, &ce)) return bad("unknown c dtype", optarg); have_c = 1; break;
     case O_OPA: case O_OPB: {
       int t = strcmp(optarg, "T") == 0 || strcmp(optarg, "t") == 0;
       if (!t && strcmp(optarg, "N") != 0 && strcmp(optarg, "n") != 0) return bad("op must be N or T", optarg);
-      *(o == O_OPA ? &p.op_a_t : &p.op_b_t) = t;
+      *(o == O_OPA ? &op_a : &op_b) = t ? TCJ_OP_T : TCJ_OP_N;
       break;
     }
     case O_M: dst = &m; break;
@@ -93,13 +105,11 @@ int main(int argc, char **argv) {
       break;
     default: return bad("unknown or incomplete option", argv[optind - 1]);
     }
-    if (dst && parse_i64(optarg, dst)) return bad("expected a non-negative integer", optarg);
+    if (dst && parse_i64(optarg, dst)) return bad("expected a non-negative integer below 2^63", optarg);
   }
   if (optind < argc) return bad("unexpected argument", argv[optind]);
   if (!arch || !have_ab || m < 0 || n < 0 || k < 0) return bad("--arch, --dtype, --m, --n and --k are required", NULL);
-  if (ab == PTX_E_S32 || ab == PTX_E_F32) return bad("not an operand dtype", ptx_elem_name(ab));
-  if (!have_c) ce = ab == PTX_E_TF32 ? PTX_E_F32 : ab == PTX_E_S8 ? PTX_E_S32 : ab;
-  if (have_c && ce == PTX_E_TF32) ce = PTX_E_F32; /* "--c-dtype f32" parses as tf32 */
+  if (!have_c) ce = ab == TCJ_TF32 || ab == TCJ_F32 ? TCJ_F32 : ab == TCJ_S8 ? TCJ_S32 : ab;
   if (align_a < 1 || align_a > 16 || (align_a & (align_a - 1)) || align_b < 1 || align_b > 16 ||
       (align_b & (align_b - 1)))
     return bad("alignment must be 1, 2, 4, 8 or 16", NULL);
@@ -107,18 +117,22 @@ int main(int argc, char **argv) {
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) {
     fprintf(stderr, "tcj-ptx: unknown arch %s (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a])\n", arch);
-    return 1;
+    return 2;
   }
-  int es = ptx_elem_size(ab), es_c = ptx_elem_size(ce);
-  p.m = m; p.n = n; p.k = k; p.ab = ab; p.c = ce;
-  p.lda = lda ? lda : (p.op_a_t ? m : k);
-  p.ldb = ldb ? ldb : (p.op_b_t ? k : n);
-  p.ldc = ldc ? ldc : n;
-  if (p.lda < (p.op_a_t ? m : k) || p.ldb < (p.op_b_t ? k : n) || p.ldc < n)
-    return bad("a leading dimension is below its minimum", NULL);
-  p.align_a = row_align(align_a, p.lda, es);
-  p.align_b = row_align(align_b, p.ldb, es);
-  p.align_c = row_align(16, p.ldc, es_c);
+  /* The problem as tcj_gemm would see it, through the library's own checks: stand-in device
+   * addresses 16 TiB apart with the asked alignment, leading dimensions packed unless given. */
+  if (lda < 0) lda = op_a == TCJ_OP_T ? m : k;
+  if (ldb < 0) ldb = op_b == TCJ_OP_T ? k : n;
+  if (ldc < 0) ldc = n;
+  const void *a = (const void *)(uintptr_t)((1ull << 44) + (uint64_t)(align_a % 16));
+  const void *b = (const void *)(uintptr_t)((2ull << 44) + (uint64_t)(align_b % 16));
+  void *c = (void *)(uintptr_t)(3ull << 44);
+  eng_problem p;
+  tcj_status vs = eng_validate(op_a, op_b, m, n, k, a, ab, lda, b, ab, ldb, c, ce, ldc, &p);
+  if (vs != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj-ptx: %s\n", eng_last_error());
+    return vs == TCJ_ERROR_INVALID_VALUE ? 2 : 1;
+  }
 
   eng_tuning tuning;
   const char *why = eng_tuning_from_env(&tuning);
@@ -126,7 +140,7 @@ int main(int argc, char **argv) {
   if (have_recipe) tuning.recipe = recipe;
   eng_plan plan;
   if (eng_select_tuned(&p, &caps, allow_packing, &tuning, &plan, &why) != TCJ_SUCCESS) {
-    fprintf(stderr, "tcj-ptx: %s\n", why);
+    print_select_error(why, have_recipe);
     return 1;
   }
   const char *reason = tcj_cfg_check(&plan.cfg);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The tools' messages for bad input, verbatim: each names the argument and the rule, as the
+# library does, and exits with the status the tool documents (2: bad usage or arguments).
+# Usage: tool_messages.sh TCJ_PTX TCJ_WARMUP SCRATCH_DIR
+set -euo pipefail
+tcj_ptx=$1 warmup=$2 dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+unset TCJ_TILE TCJ_RECIPE TCJ_CACHE_MAX_BYTES TCJ_CACHE_DISABLE TCJ_CACHE_DIR
+fails=0
+# expect RC TEXT CMD...: CMD exits RC and its stderr holds TEXT; REFUSE (optional, global) must
+# not appear.
+expect() {
+  local want_rc=$1 text=$2
+  shift 2
+  set +e
+  "$@" >"$dir/out" 2>"$dir/err" </dev/null
+  local rc=$?
+  set -e
+  if [ $rc -ne "$want_rc" ] || ! grep -qF -- "$text" "$dir/err" || { [ -n "${refuse:-}" ] && grep -qF -- "$refuse" "$dir/err"; }; then
+    echo "FAIL: $* exited $rc (wanted $want_rc) with stderr:"
+    sed 's/^/  | /' "$dir/err"
+    echo "  wanted: $text${refuse:+ (and not: $refuse)}"
+    fails=$((fails + 1))
+  fi
+  refuse=""
+}
+ptx=("$tcj_ptx" --arch sm_80 --dtype bf16)
+expect 2 "tcj-ptx: lda = 3 is below its minimum 4096" "${ptx[@]}" --m 64 --n 64 --k 4096 --lda 3
+expect 2 "tcj-ptx: ldc = 10 is below its minimum 64" "${ptx[@]}" --m 64 --n 64 --k 64 --ldc 10
+expect 1 "tcj-ptx: m = 99999999999 exceeds 2^31 - 1" "${ptx[@]}" --m 99999999999 --n 64 --k 64
+refuse=TCJ_RECIPE
+expect 1 "tcj-ptx: --recipe sm90: the sm90 recipe needs sm_90a" "${ptx[@]}" --m 64 --n 64 --k 64 --recipe sm90
+expect 1 "TCJ_RECIPE=sm90: the sm90 recipe needs sm_90a" env TCJ_RECIPE=sm90 "${ptx[@]}" --m 64 --n 64 --k 64
+expect 1 "a=e4m3 b=e4m3 c=e4m3 is not supported" "$tcj_ptx" --arch sm_80 --dtype e4m3 --m 64 --n 64 --k 64
+expect 2 "tcj-ptx: a = 0x100000000001 is not aligned to its 2-byte element" "${ptx[@]}" --m 8 --n 8 --k 8 --align-a 1
+
+mkdir -p "$dir/a-directory"
+expect 2 "$dir/a-directory: is a directory, not a manifest file" "$warmup" --arch sm_80 --dry-run "$dir/a-directory"
+printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1}\n' >"$dir/ok.yaml"
+expect 2 "TCJ_CACHE_MAX_BYTES='10X' is not a byte count" env TCJ_CACHE_MAX_BYTES=10X "$warmup" --arch sm_80 --dry-run \
+  --cache-dir "$dir/cache" "$dir/ok.yaml"
+[ $fails -eq 0 ] || exit 1
+echo "tool messages: all as documented"
