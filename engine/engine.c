@@ -3,6 +3,7 @@
 #include "engine/engine.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,9 +96,33 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
   return TCJ_SUCCESS;
 }
 
-tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *out) {
-  if (!e || !out) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "stats" : "engine");
+/* Sizes of the structs as tcj 0.1 shipped them: a caller's zeroed struct_size means these. */
+#define OPTIONS_V1_SIZE (offsetof(tcj_options, disable_disk_cache) + sizeof(int))
+#define STATS_V1_SIZE (offsetof(tcj_stats, write_failures) + sizeof(uint64_t))
+
+int tcj_version(void) { return TCJ_VERSION; }
+
+/* The caller's options in this library's layout: fields past the caller's size are zero. */
+static tcj_status options_in(const tcj_options *in, tcj_options *out) {
+  memset(out, 0, sizeof *out);
+  out->struct_size = sizeof *out;
+  if (!in) return TCJ_SUCCESS;
+  size_t size = in->struct_size < OPTIONS_V1_SIZE ? OPTIONS_V1_SIZE : in->struct_size;
+  /* A newer caller may set fields this library does not know: refuse rather than ignore. */
+  for (size_t i = sizeof *out; i < size; i++)
+    if (((const unsigned char *)in)[i])
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED,
+                           "options.struct_size = %zu sets fields that tcj %d.%d.%d (%zu bytes of options) does not know",
+                           in->struct_size, TCJ_VERSION_MAJOR, TCJ_VERSION_MINOR, TCJ_VERSION_PATCH, sizeof *out);
+  memcpy((char *)out + sizeof out->struct_size, (const char *)in + sizeof in->struct_size,
+         (size < sizeof *out ? size : sizeof *out) - sizeof in->struct_size);
+  return TCJ_SUCCESS;
+}
+
+tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *stats) {
+  if (!e || !stats) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "stats" : "engine");
   tcj_engine *m = (tcj_engine *)e; /* atomics are read through a non-const lvalue */
+  tcj_stats all, *out = &all;
   out->memory_hits = atomic_load(&m->stats.memory_hits);
   out->disk_hits = atomic_load(&m->stats.disk_hits);
   out->disk_misses = atomic_load(&m->stats.disk_misses);
@@ -107,14 +132,19 @@ tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *out) {
   out->bytes_written = atomic_load(&m->stats.bytes_written);
   out->evictions = atomic_load(&m->stats.evictions);
   out->write_failures = atomic_load(&m->stats.write_failures);
+  size_t size = stats->struct_size < STATS_V1_SIZE ? STATS_V1_SIZE : stats->struct_size;
+  if (size > sizeof all) size = sizeof all;
+  memcpy((char *)stats + sizeof all.struct_size, (char *)&all + sizeof all.struct_size, size - sizeof all.struct_size);
   return TCJ_SUCCESS;
 }
 
 tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   if (!out) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine out-pointer is NULL");
   *out = NULL;
-  tcj_options defaults = {0};
-  if (!opts) opts = &defaults;
+  tcj_options given;
+  tcj_status st = options_in(opts, &given);
+  if (st != TCJ_SUCCESS) return st;
+  opts = &given;
   eng_device_caps forced = {0};
   if (opts->arch && eng_caps_for_arch(opts->arch, &forced) != 0)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.arch = \"%s\" is not a known arch (sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a], sm_120[a])", opts->arch);
@@ -125,7 +155,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   tcj_engine *e = calloc(1, sizeof *e);
   if (!e) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
   e->cu = cu;
-  tcj_status st = bind_context(e);
+  st = bind_context(e);
   if (st != TCJ_SUCCESS) goto fail;
   if ((st = read_caps(e)) != TCJ_SUCCESS) goto fail;
   if (opts->arch) {
@@ -165,7 +195,7 @@ fail:
 void tcj_destroy(tcj_engine *e) {
   if (!e) return;
   if (e->log >= ENG_LOG_INFO && e->kernels) {
-    tcj_stats s;
+    tcj_stats s = TCJ_STATS_INIT;
     tcj_get_stats(e, &s);
     eng_log(e->log, ENG_LOG_INFO,
             "cache: memory_hits=%llu disk_hits=%llu disk_misses=%llu bad_entries=%llu compiles=%llu "

@@ -18,6 +18,13 @@ extern "C" {
 #define TCJ_API
 #endif
 
+/* Version of this header; tcj_version() gives the library's, which may be newer. The shared
+ * library's SOVERSION is the major version: see README.md, "Versions and ABI". */
+#define TCJ_VERSION_MAJOR 0
+#define TCJ_VERSION_MINOR 2
+#define TCJ_VERSION_PATCH 0
+#define TCJ_VERSION (TCJ_VERSION_MAJOR * 10000 + TCJ_VERSION_MINOR * 100 + TCJ_VERSION_PATCH)
+
 typedef struct tcj_engine tcj_engine;
 
 /* X-macro: the status enum, tcj_status_string() and the messages come from one list. */
@@ -41,8 +48,12 @@ typedef enum tcj_status {
 typedef enum tcj_dtype { TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_E4M3, TCJ_E5M2, TCJ_S8, TCJ_S32, TCJ_F64 } tcj_dtype;
 typedef enum tcj_op { TCJ_OP_N, TCJ_OP_T } tcj_op;
 
-/* Engine options. Zero-initialise, then set what you need; tcj_create(&e, NULL) uses defaults. */
+/* Engine options. Start from TCJ_OPTIONS_INIT (or zero the struct), then set what you need;
+ * tcj_create(&e, NULL) uses defaults. Later versions add fields only at the end. */
 typedef struct tcj_options {
+  /* sizeof(tcj_options) as the caller was compiled: the library reads no field past it, and
+   * refuses nonzero fields it does not know. 0 (a zeroed struct) means the 0.1 layout. */
+  size_t struct_size;
   /* Compile for this arch ("sm_80", "sm_90a", ...) instead of the device's own. NULL: device. */
   const char *arch;
   /* Nonzero: never use nvJitLink, compile through the driver's cuLink* API. */
@@ -55,9 +66,12 @@ typedef struct tcj_options {
   /* Nonzero: no disk cache at all (as with $TCJ_CACHE_DISABLE); kernels live in memory only. */
   int disable_disk_cache;
 } tcj_options;
+#define TCJ_OPTIONS_INIT {.struct_size = sizeof(tcj_options)} /* C; in C++ value-initialise and set it */
 
-/* Kernel cache counters of one engine since tcj_create. */
+/* Kernel cache counters of one engine since tcj_create. Later versions add fields only at the
+ * end: set struct_size (TCJ_STATS_INIT) or zero the struct before tcj_get_stats. */
 typedef struct tcj_stats {
+  size_t struct_size;      /* sizeof(tcj_stats) as the caller was compiled; 0: the 0.1 layout */
   uint64_t memory_hits;    /* calls served by an already loaded kernel */
   uint64_t disk_hits;      /* kernels loaded from the disk cache */
   uint64_t disk_misses;    /* disk lookups that found no usable entry */
@@ -68,11 +82,16 @@ typedef struct tcj_stats {
   uint64_t evictions;      /* entries removed by the size cap */
   uint64_t write_failures; /* publishes that failed (unwritable or full disk, ...) */
 } tcj_stats;
+#define TCJ_STATS_INIT {.struct_size = sizeof(tcj_stats)}
+
+/* The library's version as TCJ_VERSION spells it (major * 10000 + minor * 100 + patch). */
+TCJ_API int tcj_version(void);
 
 TCJ_API tcj_status tcj_create(tcj_engine **engine, const tcj_options *opts); /* opts NULL: defaults */
 TCJ_API void tcj_destroy(tcj_engine *engine);                                /* NULL is a no-op */
 TCJ_API const char *tcj_status_string(tcj_status s);
 TCJ_API const char *tcj_last_error(const tcj_engine *engine); /* message of this thread's last failure */
+/* Fills the counters up to stats->struct_size (see tcj_stats); the size field is left as is. */
 TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);
 
 /* Row-major. D = C: C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n].

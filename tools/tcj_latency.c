@@ -92,7 +92,7 @@ static double cold_compiles(const char *dir, int *count) {
     for (int op = 0; op < 2; op++)
       for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
         gemm_case g = {types[t][0], types[t][1], TCJ_OP_N, op ? TCJ_OP_T : TCJ_OP_N, shapes[s][0], shapes[s][1], shapes[s][2]};
-        tcj_stats before, after;
+        tcj_stats before = TCJ_STATS_INIT, after = TCJ_STATS_INIT;
         tcj_get_stats(e, &before);
         if (run_case(e, &g, a, b, c) != TCJ_SUCCESS) {
           fprintf(stderr, "tcj-latency: tcj_gemm: %s\n", tcj_last_error(e));
@@ -133,7 +133,7 @@ static int warm_child(const char *dir) {
     return 1;
   }
   double t3 = now_ms();
-  tcj_stats s;
+  tcj_stats s = TCJ_STATS_INIT;
   tcj_get_stats(e, &s);
   printf("%.3f %.3f %llu %llu\n", t1 - t0, t3 - t2, (unsigned long long)s.compiles, (unsigned long long)s.disk_hits);
   tcj_destroy(e);

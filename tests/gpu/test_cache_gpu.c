@@ -143,7 +143,7 @@ static void engine_hits_every_warmed_kernel_without_compiling(void **state) {
   tcj_engine *e;
   assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
   for (int i = 0; i < NPROBLEMS; i++) run_and_check(e, &PROBLEMS[i], 100u + (unsigned)i);
-  tcj_stats s;
+  tcj_stats s = TCJ_STATS_INIT;
   assert_int_equal(tcj_get_stats(e, &s), TCJ_SUCCESS);
   print_message("stats: disk_hits=%llu compiles=%llu memory_hits=%llu bad=%llu (warmup compiled %ld)\n",
                 (unsigned long long)s.disk_hits, (unsigned long long)s.compiles,
@@ -151,6 +151,13 @@ static void engine_hits_every_warmed_kernel_without_compiling(void **state) {
   assert_int_equal(s.compiles, 0);
   assert_int_equal(s.bad_entries, 0);
   assert_int_equal(s.disk_hits, g_warmed);
+  /* A zeroed struct (the first layout) gets the same counters; the size field is left alone. */
+  tcj_stats z;
+  memset(&z, 0, sizeof z);
+  assert_int_equal(tcj_get_stats(e, &z), TCJ_SUCCESS);
+  assert_int_equal(z.struct_size, 0);
+  z.struct_size = s.struct_size;
+  assert_memory_equal(&z, &s, sizeof s);
   tcj_destroy(e);
 }
 
@@ -165,7 +172,7 @@ static void read_only_root_serves_hits(void **state) {
   assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
   unsetenv("TCJ_CACHE_PATH");
   run_and_check(e, &PROBLEMS[0], 7);
-  tcj_stats s;
+  tcj_stats s = TCJ_STATS_INIT;
   tcj_get_stats(e, &s);
   assert_int_equal(s.compiles, 0);
   assert_int_equal(s.disk_hits, 1);
@@ -189,7 +196,7 @@ static void driver_jit_compiles_and_its_cubins_are_cached(void **state) {
     assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
     run_and_check(e, &PROBLEMS[2], 11u + (unsigned)round); /* f16 NT, f32 out */
     run_and_check(e, &PROBLEMS[5], 21u + (unsigned)round); /* s8 NT */
-    tcj_stats s;
+    tcj_stats s = TCJ_STATS_INIT;
     tcj_get_stats(e, &s);
     print_message("driver JIT round %d: compiles=%llu disk_hits=%llu\n", round, (unsigned long long)s.compiles,
                   (unsigned long long)s.disk_hits);

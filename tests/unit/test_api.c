@@ -461,6 +461,40 @@ static void bad_arch_option_is_invalid(void **state) {
   assert_non_null(strstr(tcj_last_error(NULL), "sm_75"));
 }
 
+static void options_of_every_size_are_read_and_unknown_fields_refused(void **state) {
+  (void)state;
+  /* A caller built against a newer header: its extra fields must be zero to be accepted. */
+  struct newer { tcj_options o; uint64_t later[2]; } n;
+  memset(&n, 0, sizeof n);
+  n.o.struct_size = sizeof n;
+  n.o.arch = "sm_75"; /* read from the known part: refused for the arch, not the size */
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, &n.o), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "sm_75"));
+  n.later[1] = 7;
+  assert_int_equal(tcj_create(&e, &n.o), TCJ_ERROR_NOT_SUPPORTED);
+  assert_null(e);
+  assert_non_null(strstr(tcj_last_error(NULL), "struct_size"));
+  /* TCJ_OPTIONS_INIT and a zeroed struct (0: the first layout) read the same fields. */
+  tcj_options init = TCJ_OPTIONS_INIT, zero;
+  memset(&zero, 0, sizeof zero);
+  assert_int_equal(init.struct_size, sizeof(tcj_options));
+  init.arch = zero.arch = "sm_75";
+  assert_int_equal(tcj_create(&e, &init), TCJ_ERROR_INVALID_VALUE);
+  assert_int_equal(tcj_create(&e, &zero), TCJ_ERROR_INVALID_VALUE);
+}
+
+static void version_macros_and_the_library_agree(void **state) {
+  (void)state;
+  assert_int_equal(tcj_version(), TCJ_VERSION);
+  assert_int_equal(TCJ_VERSION, TCJ_VERSION_MAJOR * 10000 + TCJ_VERSION_MINOR * 100 + TCJ_VERSION_PATCH);
+#ifdef TCJ_PROJECT_VERSION /* the CMake project's version, which names the shared library */
+  char header[32];
+  snprintf(header, sizeof header, "%d.%d.%d", TCJ_VERSION_MAJOR, TCJ_VERSION_MINOR, TCJ_VERSION_PATCH);
+  assert_string_equal(header, TCJ_PROJECT_VERSION);
+#endif
+}
+
 /* With a GPU, bad input through the engine fails validation before any launch; without one,
  * tcj_create must say so with TCJ_ERROR_NO_DEVICE and a reason. */
 static void engine_rejects_bad_input_before_launch(void **state) {
@@ -513,6 +547,8 @@ int main(void) {
     cmocka_unit_test(status_strings_are_distinct_and_total),
     cmocka_unit_test(null_engine_is_invalid),
     cmocka_unit_test(bad_arch_option_is_invalid),
+    cmocka_unit_test(options_of_every_size_are_read_and_unknown_fields_refused),
+    cmocka_unit_test(version_macros_and_the_library_agree),
     cmocka_unit_test(engine_rejects_bad_input_before_launch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
