@@ -23,6 +23,7 @@
 #include <xxhash.h>
 
 #define ENTRY_SUFFIX ".tcjc"
+#define LOCK_SUFFIX ".lock"
 #define HEADER_BYTES CACHE_ENTRY_HEADER_BYTES
 #define CHECKSUM_AT CACHE_ENTRY_CHECKSUM_AT
 #define ENTRY_MAX_BYTES (1ull << 30) /* larger files are not entries of ours */
@@ -44,6 +45,7 @@ struct cache_disk {
   int n_ro;
   uint64_t max_bytes;
   int store_ptx;
+  int lock_wait_ms;
   cache_trust trust;
   atomic_int dir_untrusted, *ro_untrusted; /* set once found untrusted (and warned about) */
   cache_stats *stats, own_stats;
@@ -180,6 +182,7 @@ cache_disk *cache_disk_open(const cache_disk_config *cfg, cache_stats *stats) {
   d->io = real_io;
   d->max_bytes = cfg->max_bytes;
   d->store_ptx = cfg->store_ptx;
+  d->lock_wait_ms = cfg->lock_wait_ms > 0 ? cfg->lock_wait_ms : CACHE_LOCK_WAIT_MS;
   d->trust = cache_trust_default();
   d->trust.any = cfg->trust_any;
   d->trust.shared = cfg->shared_group;
@@ -331,8 +334,9 @@ int cache_entry_parse(const unsigned char *e, size_t size, const char *key, size
   return 1;
 }
 
+/* count: whether a bad entry counts (and warns); a waiter that polls counts it only once. */
 static int get_from(cache_disk *d, const char *root, const char *name, const char *key, int writable,
-                    void **cubin, size_t *size) {
+                    int count, void **cubin, size_t *size) {
   char *path = join(root, name);
   if (!path) return 0;
   size_t n = 0, off = 0, csize = 0;
@@ -342,7 +346,7 @@ static int get_from(cache_disk *d, const char *root, const char *name, const cha
   if (e && !cache_entry_parse(e, n, key, &off, &csize)) off = 0;
   /* LRU: a hit is a use. Only valid entries, and never in a read-only root. */
   if (off && writable) utimensat(AT_FDCWD, path, NULL, 0);
-  if (distrust) {
+  if (distrust && count) {
     atomic_fetch_add_explicit(&d->stats->bad_entries, 1, memory_order_relaxed);
     if (!atomic_exchange(&d->warned[WARN_UNTRUSTED_ENTRY], 1)) {
       char why[768], msg[1536];
@@ -354,7 +358,7 @@ static int get_from(cache_disk *d, const char *root, const char *name, const cha
   free(path);
   if (!e) return 0;
   if (!off) {
-    atomic_fetch_add_explicit(&d->stats->bad_entries, 1, memory_order_relaxed);
+    if (count) atomic_fetch_add_explicit(&d->stats->bad_entries, 1, memory_order_relaxed);
     free(e);
     return 0;
   }
@@ -364,19 +368,25 @@ static int get_from(cache_disk *d, const char *root, const char *name, const cha
   return 1;
 }
 
-int cache_disk_get(cache_disk *d, const char *key, void **cubin, size_t *size) {
+/* cache_disk_get without the hit/miss counters; count as for get_from. */
+static int lookup(cache_disk *d, const char *key, int count, void **cubin, size_t *size) {
   char name[32];
   cache_entry_name(key, name);
   int hit = 0;
   char *real = trusted_cache_dir(d);
-  if (real) hit = get_from(d, real, name, key, 1, cubin, size);
+  if (real) hit = get_from(d, real, name, key, 1, count, cubin, size);
   free(real);
   for (int i = 0; !hit && i < d->n_ro; i++) {
     if (!(real = trusted_dir(d, d->ro_roots[i], &d->ro_untrusted[i], "read-only cache root", "it is skipped")))
       continue;
-    hit = get_from(d, real, name, key, 0, cubin, size);
+    hit = get_from(d, real, name, key, 0, count, cubin, size);
     free(real);
   }
+  return hit;
+}
+
+int cache_disk_get(cache_disk *d, const char *key, void **cubin, size_t *size) {
+  int hit = lookup(d, key, 1, cubin, size);
   atomic_fetch_add_explicit(hit ? &d->stats->disk_hits : &d->stats->disk_misses, 1, memory_order_relaxed);
   return hit;
 }
@@ -544,6 +554,87 @@ void cache_disk_evict(cache_disk *d, const char *key) {
   free(dir);
 }
 
+/* ---- one compile per kernel across processes ---- */
+
+/* An open file description locked with F_OFD_SETLK: the kernel drops the lock when the holder
+ * closes it or dies, so a lock is never left behind by a crash; unlike classic POSIX locks it
+ * also keeps two threads of one process apart. */
+struct cache_lock {
+  int fd;
+  char *path;
+};
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock) {
+  *lock = NULL;
+  char *dir, *tmp_dir;
+  if (prepare_dirs(d, &dir, &tmp_dir) != 0) return 0; /* nowhere to lock: compile */
+  char name[32], lock_name[48];
+  cache_entry_name(key, name);
+  snprintf(lock_name, sizeof lock_name, "%.16s" LOCK_SUFFIX, name);
+  char *path = join(tmp_dir, lock_name);
+  free(dir);
+  free(tmp_dir);
+  if (!path) return 0;
+  int ret = 0;
+  /* Group members take each other's locks in a shared cache: a write lock needs O_RDWR. */
+  mode_t mode = d->trust.shared ? 0660 : 0600;
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode);
+  if (fd < 0) goto done; /* a read-only or full disk: compile without a lock */
+  if (d->trust.shared) (void)fchmod(fd, mode);
+  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  double deadline = now_ms() + d->lock_wait_ms;
+  for (int wait = 2;; wait = wait < 32 ? 2 * wait : 32) {
+    if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
+      futimens(fd, NULL); /* a lock file in use is not debris */
+      /* The holder before us may have published it: then there is nothing to compile. */
+      if (lookup(d, key, 0, cubin, size)) {
+        ret = 1;
+        break;
+      }
+      if (!(*lock = malloc(sizeof **lock))) break;
+      (*lock)->fd = fd;
+      (*lock)->path = path;
+      return 0;
+    }
+    if (errno != EAGAIN && errno != EACCES && errno != EINTR) break; /* no locks here (ENOLCK) */
+    if (lookup(d, key, 0, cubin, size)) {
+      ret = 1;
+      break;
+    }
+    /* A holder that hangs (stopped, on a stalled filesystem) costs each waiter this much once. */
+    if (now_ms() > deadline) break;
+    sleep_ms(wait);
+  }
+  close(fd);
+done:
+  if (ret) atomic_fetch_add_explicit(&d->stats->disk_hits, 1, memory_order_relaxed);
+  free(path);
+  return ret;
+}
+
+/* The file goes before the lock: a waiter that opened it already gets a lock on a name no
+ * newcomer can open, finds the entry published and loads it. If the holder failed to publish,
+ * that waiter and a newcomer may both compile: a duplicate, never a wrong entry. So lock files
+ * stay only after a crash, until reap_tmp removes them. */
+void cache_disk_unlock(cache_lock *lock) {
+  if (!lock) return;
+  unlink(lock->path);
+  close(lock->fd); /* closing the description releases the lock */
+  free(lock->path);
+  free(lock);
+}
+
 /* ---- size cap and debris ---- */
 
 typedef struct entry_info { char name[40]; uint64_t bytes; struct timespec mtime; } entry_info;
@@ -561,7 +652,8 @@ static int has_suffix(const char *s, const char *suffix) {
 }
 
 /* Temp files of writers that died (SIGKILL, power loss) are removed after an hour; live
- * writers finish in well under that. */
+ * writers finish in well under that. So are lock files nobody took for an hour: removing one
+ * that a process just opened costs at worst one duplicate compile, never a wrong entry. */
 static void reap_tmp(const char *tmp_dir) {
   DIR *dir = opendir(tmp_dir);
   if (!dir) return;
@@ -570,7 +662,9 @@ static void reap_tmp(const char *tmp_dir) {
   int dfd = dirfd(dir);
   while ((de = readdir(dir)) != NULL) {
     struct stat st;
-    if (!has_suffix(de->d_name, ".tmp") || fstatat(dfd, de->d_name, &st, 0) != 0) continue;
+    if ((!has_suffix(de->d_name, ".tmp") && !has_suffix(de->d_name, LOCK_SUFFIX)) ||
+        fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      continue;
     if (now - st.st_mtime > CACHE_TMP_MAX_AGE_S) unlinkat(dfd, de->d_name, 0);
   }
   closedir(dir);

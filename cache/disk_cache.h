@@ -13,6 +13,9 @@
 #define CACHE_FORMAT_VERSION 1u
 #define CACHE_DEFAULT_MAX_BYTES (1ull << 30)
 #define CACHE_TMP_MAX_AGE_S 3600 /* temp files older than this are debris of a dead writer */
+/* How long a process waits for another that compiles the same kernel before compiling it
+ * itself: compiles take 0.05-0.5 s; this bounds the cost of a holder that hangs. */
+#define CACHE_LOCK_WAIT_MS 20000
 
 /* Counters shared by the disk cache and the engine (atomics: many threads update them). */
 typedef struct cache_stats {
@@ -25,6 +28,7 @@ typedef struct cache_disk_config {
   const char *ro_roots;        /* ':'-separated read-only roots searched after dir; may be NULL */
   uint64_t max_bytes;          /* LRU cap of dir (entries only) */
   int store_ptx;               /* keep the PTX in entries too (off by default) */
+  int lock_wait_ms;            /* cache_disk_lock_or_get's bound; 0: CACHE_LOCK_WAIT_MS */
   /* Trust (cache/trust.h). Zero: only what this user or root owns and no one else can write. */
   int trust_any;               /* trust every directory and entry whatever its owner and mode */
   int shared_group;            /* a cache shared by the members of shared_gid */
@@ -90,6 +94,16 @@ int cache_disk_prepare(cache_disk *d);
  * reaps stale temp files. */
 int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t size, const char *ptx,
                    size_t ptx_len);
+
+/* One compile per kernel across processes (and threads) sharing the writable dir. Call after
+ * a miss, before compiling key. Returns 1 when the entry appeared meanwhile (a hit: *cubin
+ * and *size as for cache_disk_get; nothing to compile), else 0: compile, publish, then
+ * cache_disk_unlock(*lock). *lock is NULL when no lock could be had (no writable trusted dir,
+ * a read-only or full disk, a filesystem without locks, or the holder did not finish within
+ * lock_wait_ms): the caller compiles anyway, never waits forever. A lock dies with its process. */
+typedef struct cache_lock cache_lock;
+int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock);
+void cache_disk_unlock(cache_lock *lock); /* NULL: no-op */
 
 /* Removes key's entry from dir (a cubin the driver refused). Read-only roots are left alone. */
 void cache_disk_evict(cache_disk *d, const char *key);

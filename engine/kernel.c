@@ -71,13 +71,10 @@ static tcj_status build_module(tcj_engine *e, const char *ptx, size_t len, CUmod
   return TCJ_SUCCESS;
 }
 
-/* The disk cache's module for key, or NULL. A cubin the driver refuses is evicted, so the
- * caller rebuilds and replaces it. */
-static CUmodule load_from_disk(tcj_engine *e, const char *key) {
-  void *bin = NULL;
-  size_t size = 0;
+/* The module of a cubin the disk cache gave for key (bin is freed), or NULL. A cubin the
+ * driver refuses is evicted, so the caller rebuilds and replaces it. */
+static CUmodule load_cached(tcj_engine *e, const char *key, void *bin) {
   CUmodule mod = NULL;
-  if (!e->disk || !cache_disk_get(e->disk, key, &bin, &size)) return NULL;
   CUresult r = e->cu->cuModuleLoadData(&mod, bin);
   free(bin);
   if (r != CUDA_SUCCESS) {
@@ -157,12 +154,21 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
   if (eng_cache_key(cfg, e->arch, e->compiler, key, sizeof key) < 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "cache key exceeds %d bytes", ENG_CACHE_KEY_MAX);
 
-  CUmodule mod = load_from_disk(e, key);
+  /* Disk first; on a miss, take the kernel's compile lock, so that of the processes (and
+   * threads) that start cold together one compiles and the others load its entry. */
+  CUmodule mod = NULL;
+  void *bin = NULL;
+  size_t size = 0;
+  cache_lock *lock = NULL;
   tcj_status st = TCJ_SUCCESS;
+  if (e->disk && (cache_disk_get(e->disk, key, &bin, &size) || cache_disk_lock_or_get(e->disk, key, &bin, &size, &lock)))
+    mod = load_cached(e, key, bin);
   if (mod) {
     eng_log(e->log, ENG_LOG_DEBUG, "disk cache hit: %s", text);
   } else {
-    if ((st = compile_module(e, cfg, text, key, &mod)) != TCJ_SUCCESS) return st;
+    st = compile_module(e, cfg, text, key, &mod);
+    cache_disk_unlock(lock);
+    if (st != TCJ_SUCCESS) return st;
     if (compiled) *compiled = 1;
   }
 

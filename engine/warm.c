@@ -43,22 +43,27 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hi
   }
   void *bin = NULL;
   size_t size = 0;
-  if (cache_disk_get(disk, key, &bin, &size)) {
+  cache_lock *lock = NULL;
+  /* Another process warming the same manifest may be compiling this one: wait for it. */
+  if (cache_disk_get(disk, key, &bin, &size) || cache_disk_lock_or_get(disk, key, &bin, &size, &lock)) {
     free(bin);
     *hit = 1;
     return TCJ_SUCCESS;
   }
   char *ptx = NULL;
   size_t len = 0;
-  if (ptx_gen_gemm(cfg, &ptx, &len, err, err_size) != 0) return TCJ_ERROR_INTERNAL;
-  eng_cubin cubin;
-  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
+  tcj_status st = TCJ_ERROR_INTERNAL;
+  eng_cubin cubin = {0};
+  if (ptx_gen_gemm(cfg, &ptx, &len, err, err_size) != 0) goto done;
+  st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
   /* With no GPU to try the cubin on, a successful compile is what allows publishing it. */
   if (st == TCJ_SUCCESS && cache_disk_put(disk, key, cubin.data, cubin.size, ptx, len) != 0) {
     snprintf(err, err_size, "could not write the entry into %s", cache_disk_dir(disk) ? cache_disk_dir(disk) : "(no cache directory)");
     st = TCJ_ERROR_CACHE;
   }
+done:
   eng_cubin_free(&cubin);
+  cache_disk_unlock(lock);
   free(ptx);
   return st;
 }

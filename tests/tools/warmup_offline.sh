@@ -3,7 +3,8 @@
 # tcj-warmup without a GPU (nvJitLink): a first run into a fresh cache compiles every distinct
 # kernel and leaves one <16 hex>.tcjc entry each and no temp file; a second run compiles nothing;
 # --dry-run writes nothing; manifest errors exit 2 with file:line:col; an unusable or untrusted
-# cache dir exits 1 before compiling, unless TCJ_CACHE_TRUST_ANY is set. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
+# cache dir exits 1 before compiling, unless TCJ_CACHE_TRUST_ANY is set; eight processes
+# warming one manifest together compile each kernel once. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
@@ -65,6 +66,25 @@ TCJ_CACHE_DIR=$cache run "${archs[@]}" -j 2 "$manifest"
 [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[2]}" -eq "$want" ] && [ "${BASH_REMATCH[3]}" -eq 0 ] ||
   { show; fail "second run: $last, wanted compiled=0 hit=$want failed=0"; }
 [ "$(find "$cache" -maxdepth 1 -name '*.tcjc' | wc -l)" -eq "$want" ] || fail "the second run changed the entries"
+
+# Eight processes warming one manifest into a fresh cache at once (tensor-parallel ranks
+# starting cold): each kernel is compiled once in all, the others wait and hit its entry.
+shared=$dir/shared
+pids=()
+for i in 0 1 2 3 4 5 6 7; do
+  "$warmup" "${archs[@]}" --cache-dir "$shared" -j 2 "$manifest" >"$dir/rank$i.out" 2>"$dir/rank$i.err" </dev/null &
+  pids+=($!)
+done
+compiled=0 hits=0
+for i in 0 1 2 3 4 5 6 7; do
+  wait "${pids[$i]}" || { cat "$dir/rank$i.err"; fail "rank $i exited non-zero"; }
+  [[ $(tail -n 1 "$dir/rank$i.out") =~ $summary ]] || fail "rank $i: $(tail -n 1 "$dir/rank$i.out")"
+  compiled=$((compiled + BASH_REMATCH[1])) hits=$((hits + BASH_REMATCH[2]))
+done
+[ $compiled -eq "$want" ] && [ $hits -eq $((7 * want)) ] ||
+  fail "8 processes compiled $compiled kernels and hit $hits, wanted $want compiles and $((7 * want)) hits"
+[ "$(find "$shared" -maxdepth 1 -name '*.tcjc' | wc -l)" -eq "$want" ] || fail "8 processes left other than $want entries"
+[ -z "$(ls -A "$shared/tmp")" ] || { ls -la "$shared/tmp"; fail "temp or lock files left in $shared/tmp"; }
 
 # targets: in the manifest stand in for --arch; fp8 problems are skipped, not failed.
 sm80=$(grep -c '^hit sm_80 ' <(TCJ_CACHE_DIR=$cache "$warmup" --arch sm_80 "$manifest" 2>/dev/null) || true)
