@@ -1,22 +1,27 @@
 #!/bin/bash
 # One command for the GPU machine: unpack the Debian packages carried in .deps/, build (Release,
-# -Werror), run the `gpu` tests, the CPU unit tests and tcj-bench, with a log per step in OUTDIR
-# and a summary at the end. Exit status: 0 if every step passed, 1 otherwise, 2 on bad usage.
+# -Werror), run the `gpu` tests, the CPU unit tests, tcj-bench and a subset of the API fuzz test
+# under compute-sanitizer, with a log per step in OUTDIR and a summary at the end. Exit status: 0
+# if every step passed, 1 otherwise, 2 on bad usage.
 #
 #   scripts/gpu-check.sh [OUTDIR]          (default OUTDIR: $PWD/gpu-logs)
 #
-# Environment: GPU_CHECK_STEPS  steps to run, default "build gpu unit bench"; add "prof" for
-#                               tcj-prof over the standard suite (results in OUTDIR/prof)
+# Environment: GPU_CHECK_STEPS  steps to run, default "build gpu unit bench memcheck"; add "prof"
+#                               for tcj-prof over the standard suite (results in OUTDIR/prof)
 #              TCJ_BENCH_ARGS   arguments for tcj-bench (e.g. --quick)
 #              TCJ_PROF_ARGS    more arguments for tcj-prof (e.g. --filter sq --repeat 50)
 #              TCJ_BUILD_DIR    build directory (default <repo>/build-gpu-check)
 #              UNIT_TIMEOUT     per-test timeout of the unit tests in seconds (default 600)
+#              MEMCHECK_CALLS   calls of test_api_fuzz_gpu run under compute-sanitizer memcheck in
+#                               step "memcheck" (default 300; the gpu step runs its full 3000)
+#              TCJ_TEST_SEED    seed of test_api_fuzz_gpu in both steps (default: from the clock,
+#                               printed in the logs); TCJ_TEST_FUZZ_CALLS sets the gpu step's count
 # Each step gets a fresh kernel cache (TCJ_CACHE_DIR), so no cubin of an earlier build is reused.
 set -u -o pipefail
 
 case "${1:-}" in
 -h | --help)
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
   ;;
 -*)
@@ -30,7 +35,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$PWD/gpu-logs}
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 build=${TCJ_BUILD_DIR:-$root/build-gpu-check}
-steps=${GPU_CHECK_STEPS:-build gpu unit bench}
+steps=${GPU_CHECK_STEPS:-build gpu unit bench memcheck}
 deps=/tmp/deps
 jobs=$(nproc 2>/dev/null || echo 8)
 
@@ -148,6 +153,32 @@ if wants prof; then
       record prof PASS $((SECONDS - t0))
     else
       record prof FAIL $((SECONDS - t0))
+    fi
+  fi
+fi
+
+# ---- API fuzz subset under compute-sanitizer ----------------------------------------------
+# Out-of-bounds or misaligned device accesses that the fuzz test's own checks cannot see (a read
+# inside a mapping but outside the operand, shared memory); --error-exitcode turns any into a FAIL.
+if wants memcheck; then
+  sanitizer=$(command -v compute-sanitizer || true)
+  if [ $built -eq 0 ] || [ ! -x "$build/tests/test_api_fuzz_gpu" ]; then
+    record memcheck "SKIP(no build)" 0
+  elif [ -z "$sanitizer" ]; then
+    record memcheck "FAIL(no compute-sanitizer)" 0
+  else
+    t0=$SECONDS
+    cache=$(fresh_cache)
+    (cd "$build" && TCJ_CACHE_DIR=$cache TCJ_TEST_FUZZ_CALLS=${MEMCHECK_CALLS:-300} \
+      "$sanitizer" --tool memcheck --error-exitcode 1 ./tests/test_api_fuzz_gpu) 2>&1 | tee "$out/memcheck.log"
+    rc=${PIPESTATUS[0]}
+    rm -rf "$cache"
+    if grep -q "SKIP: no GPU" "$out/memcheck.log"; then
+      record memcheck "FAIL(no GPU seen)" $((SECONDS - t0))
+    elif [ "$rc" -eq 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$out/memcheck.log"; then
+      record memcheck PASS $((SECONDS - t0))
+    else
+      record memcheck FAIL $((SECONDS - t0))
     fi
   fi
 fi
