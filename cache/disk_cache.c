@@ -5,6 +5,7 @@
  *                                                       field taken as zero
  *   48 key text, cubin, PTX */
 #include "cache/disk_cache.h"
+#include "cache/disk_admin.h"
 #include "cache/trust.h"
 
 #include <ctype.h>
@@ -22,8 +23,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#define ENTRY_SUFFIX ".tcjc"
-#define LOCK_SUFFIX ".lock"
+#define LOCK_SUFFIX CACHE_LOCK_SUFFIX
 #define HEADER_BYTES CACHE_ENTRY_HEADER_BYTES
 #define CHECKSUM_AT CACHE_ENTRY_CHECKSUM_AT
 #define ENTRY_MAX_BYTES (1ull << 30) /* larger files are not entries of ours */
@@ -130,6 +130,18 @@ static int shared_group_from_env(const char *v, gid_t *gid, const char **why) {
   return 0;
 }
 
+int cache_parse_bytes(const char *text, uint64_t *bytes) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
+  if (shift) end++;
+  /* strtoull would skip blanks and accept a sign: a size starts with a digit. */
+  if (errno || !isdigit((unsigned char)text[0]) || *end || v > (UINT64_MAX >> shift)) return -1;
+  *bytes = (uint64_t)v << shift;
+  return 0;
+}
+
 int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_size, const char **why) {
   memset(cfg, 0, sizeof *cfg);
   cfg->max_bytes = CACHE_DEFAULT_MAX_BYTES;
@@ -149,19 +161,12 @@ int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_siz
   if (path && *path) cfg->ro_roots = path;
   const char *max = getenv("TCJ_CACHE_MAX_BYTES");
   if (max && *max) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(max, &end, 10);
-    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
-    if (shift) end++;
-    /* strtoull would skip blanks and accept a sign: a size starts with a digit. */
-    if (errno || !isdigit((unsigned char)max[0]) || *end || v > (UINT64_MAX >> shift)) {
+    if (cache_parse_bytes(max, &cfg->max_bytes) != 0) {
       snprintf(env_why, sizeof env_why,
                "TCJ_CACHE_MAX_BYTES='%.200s' is not a byte count (a number, optionally with K, M or G)", max);
       *why = env_why;
       return -1;
     }
-    cfg->max_bytes = (uint64_t)v << shift;
   }
   cfg->store_ptx = env_on("TCJ_CACHE_STORE_PTX");
   cfg->trust_any = env_on("TCJ_CACHE_TRUST_ANY");
@@ -263,7 +268,7 @@ static char *trusted_cache_dir(cache_disk *d) {
 }
 
 void cache_entry_name(const char *key, char out[32]) {
-  snprintf(out, 32, "%016llx" ENTRY_SUFFIX, (unsigned long long)XXH64(key, strlen(key), 0));
+  snprintf(out, 32, "%016llx" CACHE_ENTRY_SUFFIX, (unsigned long long)XXH64(key, strlen(key), 0));
 }
 
 /* ---- read ---- */
@@ -316,6 +321,29 @@ uint64_t cache_entry_checksum(const unsigned char *e, size_t size) {
   uint64_t sum = XXH64_digest(h);
   XXH64_freeState(h);
   return sum;
+}
+
+int cache_entry_read(const unsigned char *e, size_t size, const char *key, cache_entry_view *v) {
+  memset(v, 0, sizeof *v);
+  if (size < HEADER_BYTES || memcmp(e, MAGIC, sizeof MAGIC) != 0) return 0;
+  const char *own = (const char *)e + HEADER_BYTES;
+  size_t key_len = get_u32(e + 16);
+  if (key_len > size - HEADER_BYTES) return 0;
+  /* Without a key to match, the entry's own must be text without NULs. */
+  if (!key && memchr(own, 0, key_len)) return 0;
+  char *copy = NULL;
+  if (!key && !(key = copy = strndup(own, key_len))) return 0;
+  size_t off = 0, cubin = 0;
+  int ok = cache_entry_parse(e, size, key, &off, &cubin);
+  free(copy);
+  if (!ok) return 0;
+  v->key = own;
+  v->key_len = key_len;
+  v->cubin = e + off;
+  v->cubin_size = cubin;
+  v->ptx = (const char *)e + off + cubin;
+  v->ptx_len = size - off - cubin;
+  return 1;
 }
 
 int cache_entry_parse(const unsigned char *e, size_t size, const char *key, size_t *cubin_off,
@@ -486,7 +514,7 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
   host[sizeof host - 1] = 0;
   for (char *c = host; *c; c++)
     if (*c == '/' || *c == '.') *c = '_';
-  snprintf(tmp_name, sizeof tmp_name, "%.16s.%s.%ld.%016llx.tmp", name, host, (long)getpid(),
+  snprintf(tmp_name, sizeof tmp_name, "%.16s.%s.%ld.%016llx" CACHE_TEMP_SUFFIX, name, host, (long)getpid(),
            (unsigned long long)random_u64());
   char *tmp = join(tmp_dir, tmp_name), *final = join(dir, name);
   int ret = -1, fd = -1;
@@ -635,79 +663,16 @@ void cache_disk_unlock(cache_lock *lock) {
   free(lock);
 }
 
-/* ---- size cap and debris ---- */
+/* ---- size cap and debris (cache/disk_admin.c) ---- */
 
-typedef struct entry_info { char name[40]; uint64_t bytes; struct timespec mtime; } entry_info;
-
-static int older_first(const void *a, const void *b) {
-  const entry_info *x = a, *y = b;
-  if (x->mtime.tv_sec != y->mtime.tv_sec) return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
-  if (x->mtime.tv_nsec != y->mtime.tv_nsec) return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
-  return strcmp(x->name, y->name);
-}
-
-static int has_suffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Temp files of writers that died (SIGKILL, power loss) are removed after an hour; live
- * writers finish in well under that. So are lock files nobody took for an hour: removing one
- * that a process just opened costs at worst one duplicate compile, never a wrong entry. */
-static void reap_tmp(const char *tmp_dir) {
-  DIR *dir = opendir(tmp_dir);
-  if (!dir) return;
-  time_t now = time(NULL);
-  struct dirent *de;
-  int dfd = dirfd(dir);
-  while ((de = readdir(dir)) != NULL) {
-    struct stat st;
-    if ((!has_suffix(de->d_name, ".tmp") && !has_suffix(de->d_name, LOCK_SUFFIX)) ||
-        fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-      continue;
-    if (now - st.st_mtime > CACHE_TMP_MAX_AGE_S) unlinkat(dfd, de->d_name, 0);
-  }
-  closedir(dir);
-}
-
-/* Least recently used entries go first (a hit touches the mtime) until the cap holds. `keep`,
- * the entry just written, stays even when it alone exceeds the cap or other entries carry
- * mtimes from the future (copied from a host whose clock runs ahead). */
-static void enforce_cap(cache_disk *d, const char *cache_dir, const char *keep) {
-  DIR *dir = opendir(cache_dir);
-  if (!dir) return;
-  entry_info *v = NULL;
-  size_t n = 0, cap = 0;
-  uint64_t total = 0;
-  struct dirent *de;
-  int dfd = dirfd(dir);
-  while ((de = readdir(dir)) != NULL) {
-    struct stat st;
-    if (!has_suffix(de->d_name, ENTRY_SUFFIX) || strlen(de->d_name) >= sizeof v->name) continue;
-    if (fstatat(dfd, de->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode)) continue;
-    if (n == cap) {
-      entry_info *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-      if (!nv) break;
-      v = nv;
-    }
-    memcpy(v[n].name, de->d_name, strlen(de->d_name) + 1); /* length checked above */
-    v[n].bytes = (uint64_t)st.st_size;
-    v[n].mtime = st.st_mtim;
-    total += v[n++].bytes;
-  }
-  if (total > d->max_bytes) {
-    qsort(v, n, sizeof *v, older_first);
-    for (size_t i = 0; i < n && total > d->max_bytes; i++)
-      if (strcmp(v[i].name, keep) != 0 && unlinkat(dfd, v[i].name, 0) == 0) {
-        total -= v[i].bytes;
-        atomic_fetch_add_explicit(&d->stats->evictions, 1, memory_order_relaxed);
-      }
-  }
-  free(v);
-  closedir(dir);
-}
-
+/* Temp files of writers that died (SIGKILL, power loss) go after an hour; live writers finish
+ * in well under that. So do lock files nobody took for an hour: removing one that a process
+ * just opened costs at worst one duplicate compile, never a wrong entry. Then least recently
+ * used entries go (a hit touches the mtime) until the cap holds; `keep`, the entry just
+ * written, stays even when it alone exceeds the cap or others carry mtimes from the future. */
 static void maintain(cache_disk *d, const char *dir, const char *tmp_dir, const char *keep) {
-  reap_tmp(tmp_dir);
-  enforce_cap(d, dir, keep);
+  cache_admin_reap(tmp_dir, CACHE_TMP_MAX_AGE_S, NULL);
+  uint64_t evicted = 0;
+  cache_admin_evict(dir, -1, d->max_bytes, keep, &evicted, NULL);
+  atomic_fetch_add_explicit(&d->stats->evictions, evicted, memory_order_relaxed);
 }

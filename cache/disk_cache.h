@@ -35,6 +35,10 @@ typedef struct cache_disk_config {
   gid_t shared_gid;
 } cache_disk_config;
 
+/* A byte count with an optional K, M or G (powers of 1024), as TCJ_CACHE_MAX_BYTES takes it.
+ * Returns 0, or -1 for anything else. */
+int cache_parse_bytes(const char *text, uint64_t *bytes);
+
 /* Reads TCJ_CACHE_DIR (default $XDG_CACHE_HOME/tcj, else $HOME/.cache/tcj), TCJ_CACHE_PATH,
  * TCJ_CACHE_MAX_BYTES, TCJ_CACHE_STORE_PTX, TCJ_CACHE_TRUST_ANY and TCJ_CACHE_SHARED_GROUP (a
  * group name or number the user belongs to). Returns 0, or 1 when TCJ_CACHE_DISABLE is set
@@ -74,6 +78,21 @@ void cache_entry_name(const char *key, char out[32]);
  * this is the reader that faces files others may have written (fuzzed in tests/fuzz). */
 int cache_entry_parse(const unsigned char *e, size_t size, const char *key, size_t *cubin_off,
                       size_t *cubin_size);
+/* The parts of a valid entry, pointing into its bytes. */
+typedef struct cache_entry_view {
+  const char *key;         /* key text (not NUL-terminated) */
+  size_t key_len;
+  const char *compiler;    /* who compiled the cubin (not NUL-terminated); may be empty */
+  size_t compiler_len;
+  const unsigned char *cubin;
+  size_t cubin_size;
+  const char *ptx;         /* kept PTX, or ptx_len == 0 */
+  size_t ptx_len;
+} cache_entry_view;
+
+/* cache_entry_parse with every part: key NULL accepts the entry's own key. Returns 1 or 0. */
+int cache_entry_read(const unsigned char *e, size_t size, const char *key, cache_entry_view *v);
+
 /* The xxh64 an entry of these bytes must carry in its header (its own field taken as zero);
  * 0 for fewer bytes than a header. */
 uint64_t cache_entry_checksum(const unsigned char *e, size_t size);
