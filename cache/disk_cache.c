@@ -1,9 +1,10 @@
 /* The on-disk cubin cache; see disk_cache.h. Entry layout (little-endian):
- *   0  magic "TCJCACHE"     8  u32 format version   12 u32 header bytes (48)
+ *   0  magic "TCJCACHE"     8  u32 format version   12 u32 header bytes (56)
  *   16 u32 key length       20 u32 flags (bit 0: PTX present)
  *   24 u64 cubin bytes      32 u64 PTX bytes         40 u64 xxh64 of the whole entry, this
  *                                                       field taken as zero
- *   48 key text, cubin, PTX */
+ *   48 u32 compiler length  52 u32 zero (reserved)
+ *   56 key text, compiler identity, cubin, PTX */
 #include "cache/disk_cache.h"
 #include "cache/disk_admin.h"
 #include "cache/trust.h"
@@ -317,7 +318,7 @@ uint64_t cache_entry_checksum(const unsigned char *e, size_t size) {
   XXH64_reset(h, 0);
   XXH64_update(h, e, CHECKSUM_AT);
   XXH64_update(h, zero, sizeof zero);
-  XXH64_update(h, e + HEADER_BYTES, size - HEADER_BYTES);
+  XXH64_update(h, e + CHECKSUM_AT + 8, size - CHECKSUM_AT - 8); /* the rest of the header too */
   uint64_t sum = XXH64_digest(h);
   XXH64_freeState(h);
   return sum;
@@ -339,6 +340,8 @@ int cache_entry_read(const unsigned char *e, size_t size, const char *key, cache
   if (!ok) return 0;
   v->key = own;
   v->key_len = key_len;
+  v->compiler = own + key_len;
+  v->compiler_len = get_u32(e + 48);
   v->cubin = e + off;
   v->cubin_size = cubin;
   v->ptx = (const char *)e + off + cubin;
@@ -351,13 +354,14 @@ int cache_entry_parse(const unsigned char *e, size_t size, const char *key, size
   if (size < HEADER_BYTES || memcmp(e, MAGIC, sizeof MAGIC) != 0) return 0;
   if (get_u32(e + 8) != CACHE_FORMAT_VERSION || get_u32(e + 12) != HEADER_BYTES) return 0;
   uint64_t key_len = get_u32(e + 16), cubin = get_u64(e + 24), ptx = get_u64(e + 32);
+  uint64_t compiler_len = get_u32(e + 48);
   /* Each size is checked against the file before they are added: no sum can wrap. */
-  if (cubin == 0 || key_len > size || cubin > size || ptx > size ||
-      HEADER_BYTES + key_len + cubin + ptx != size)
+  if (cubin == 0 || key_len > size || compiler_len > size || cubin > size || ptx > size ||
+      get_u32(e + 52) != 0 || HEADER_BYTES + key_len + compiler_len + cubin + ptx != size)
     return 0;
   if (cache_entry_checksum(e, size) != get_u64(e + CHECKSUM_AT)) return 0;
   if (key_len != strlen(key) || memcmp(e + HEADER_BYTES, key, key_len) != 0) return 0;
-  *cubin_off = HEADER_BYTES + key_len;
+  *cubin_off = HEADER_BYTES + key_len + compiler_len;
   *cubin_size = cubin;
   return 1;
 }
@@ -502,9 +506,15 @@ static int write_all(cache_disk *d, int fd, const void *buf, size_t n) {
 static void maintain(cache_disk *d, const char *dir, const char *tmp_dir, const char *keep);
 
 int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t size, const char *ptx, size_t ptx_len) {
+  return cache_disk_put_by(d, key, "", cubin, size, ptx, ptx_len);
+}
+
+int cache_disk_put_by(cache_disk *d, const char *key, const char *compiler, const void *cubin, size_t size,
+                      const char *ptx, size_t ptx_len) {
   if (!d->dir || !cubin || !size) return -1;
   if (!d->store_ptx || !ptx) ptx_len = 0;
-  if (HEADER_BYTES + strlen(key) + size + ptx_len > ENTRY_MAX_BYTES) return -1; /* could never be read */
+  size_t compiler_len = compiler ? strlen(compiler) : 0;
+  if (HEADER_BYTES + strlen(key) + compiler_len + size + ptx_len > ENTRY_MAX_BYTES) return -1; /* could never be read */
   char *dir, *tmp_dir;
   if (prepare_dirs(d, &dir, &tmp_dir) != 0) return -1;
 
@@ -529,11 +539,13 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
   put_u32(h + 20, ptx_len ? 1u : 0u);
   put_u64(h + 24, size);
   put_u64(h + 32, ptx_len);
+  put_u32(h + 48, (uint32_t)compiler_len);
   XXH64_state_t *xs = XXH64_createState();
   if (!xs) goto done;
   XXH64_reset(xs, 0);
   XXH64_update(xs, h, sizeof h); /* checksum field is still zero */
   XXH64_update(xs, key, key_len);
+  if (compiler_len) XXH64_update(xs, compiler, compiler_len);
   XXH64_update(xs, cubin, size);
   if (ptx_len) XXH64_update(xs, ptx, ptx_len);
   put_u64(h + CHECKSUM_AT, XXH64_digest(xs));
@@ -546,7 +558,8 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
     warn_write(d, WARN_CREATE, "cannot set the group and mode of", tmp, errno);
     goto done;
   }
-  if (write_all(d, fd, h, sizeof h) || write_all(d, fd, key, key_len) || write_all(d, fd, cubin, size) ||
+  if (write_all(d, fd, h, sizeof h) || write_all(d, fd, key, key_len) ||
+      (compiler_len && write_all(d, fd, compiler, compiler_len)) || write_all(d, fd, cubin, size) ||
       (ptx_len && write_all(d, fd, ptx, ptx_len))) {
     warn_write(d, WARN_WRITE, "cannot write", tmp, errno);
     goto done;
@@ -558,7 +571,8 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
   if (d->io.rename(tmp, final) != 0) { warn_write(d, WARN_RENAME, "cannot rename into", final, errno); goto done; }
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) { fsync(dfd); close(dfd); }
-  atomic_fetch_add_explicit(&d->stats->bytes_written, HEADER_BYTES + key_len + size + ptx_len, memory_order_relaxed);
+  atomic_fetch_add_explicit(&d->stats->bytes_written, HEADER_BYTES + key_len + compiler_len + size + ptx_len,
+                            memory_order_relaxed);
   ret = 0;
   maintain(d, dir, tmp_dir, name);
 done:

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define CACHE_FORMAT_VERSION 1u
+/* 2: the compiler is recorded beside the key, not in it (a cubin for an arch is correct whoever
+ * compiled it, so a cache warmed by nvJitLink serves a process that has only the driver). */
+#define CACHE_FORMAT_VERSION 2u
 #define CACHE_DEFAULT_MAX_BYTES (1ull << 30)
 #define CACHE_TMP_MAX_AGE_S 3600 /* temp files older than this are debris of a dead writer */
 /* How long a process waits for another that compiles the same kernel before compiling it
@@ -96,7 +98,7 @@ int cache_entry_read(const unsigned char *e, size_t size, const char *key, cache
 /* The xxh64 an entry of these bytes must carry in its header (its own field taken as zero);
  * 0 for fewer bytes than a header. */
 uint64_t cache_entry_checksum(const unsigned char *e, size_t size);
-#define CACHE_ENTRY_HEADER_BYTES 48 /* the key text starts here */
+#define CACHE_ENTRY_HEADER_BYTES 56 /* the key text starts here */
 #define CACHE_ENTRY_CHECKSUM_AT 40
 
 /* Looks key up in dir, then in the read-only roots. Hit: returns 1 with a malloc'ed copy of
@@ -107,6 +109,10 @@ int cache_disk_get(cache_disk *d, const char *key, void **cubin, size_t *size);
 /* Creates the writable directory and its tmp/ when missing and checks their trust: 0 when
  * puts can go ahead, -1 when not (a warning went out). For tools that fill a cache. */
 int cache_disk_prepare(cache_disk *d);
+
+/* cache_disk_put recording who compiled the cubin (tcj-cache ls shows it; "" when unknown). */
+int cache_disk_put_by(cache_disk *d, const char *key, const char *compiler, const void *cubin, size_t size,
+                      const char *ptx, size_t ptx_len);
 
 /* Publishes key -> cubin (and ptx when store_ptx) into dir. Returns 0, or -1 when it could
  * not (a warning went out; the caller carries on from memory). Evicts by LRU past the cap and

@@ -84,6 +84,7 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
   int driver_version = 0;
   e->cu->cuDriverGetVersion(&driver_version);
   eng_compiler_identity(e->force_driver_jit, driver_version, e->compiler, sizeof e->compiler);
+  eng_compiler_identity(1, driver_version, e->driver_id, sizeof e->driver_id);
   cache_disk_config cfg;
   char buf[4096];
   const char *why = NULL;

@@ -23,7 +23,8 @@ struct tcj_engine {
   cache_kernel_table *kernels;
   cache_disk *disk;       /* NULL: disk cache disabled */
   cache_stats stats;
-  char compiler[256];     /* compiler identity in cache keys (engine/warm.h) */
+  char compiler[256];     /* the compiler a build tries first (engine/warm.h), for entries and logs */
+  char driver_id[32];     /* "driver <version>": the identity of a cubin the driver JIT built */
 };
 
 #define ENG_CACHE_KEY_MAX 1024

@@ -90,8 +90,7 @@ static CUmodule load_cached(tcj_engine *e, const char *key, void *bin) {
   return mod;
 }
 
-/* Generates, compiles and loads cfg; publishes the cubin when it was built by the compiler the
- * key names. */
+/* Generates, compiles and loads cfg, then publishes the cubin the driver accepted. */
 static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *text,
                                  const char *key, CUmodule *mod) {
   double t0 = now_ms();
@@ -108,8 +107,9 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
     double ms = now_ms() - t0;
     atomic_fetch_add_explicit(&e->stats.compiles, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&e->stats.compile_ns, (uint64_t)(ms * 1e6), memory_order_relaxed);
-    if (e->disk && via_driver == (strncmp(e->compiler, "driver", 6) == 0))
-      cache_disk_put(e->disk, key, bin.data, bin.size, ptx, len);
+    /* Any compiler's cubin for this arch is the kernel: it is published whoever built it, and
+     * the entry records who (the key does not name a compiler: see eng_cache_key). */
+    if (e->disk) cache_disk_put_by(e->disk, key, via_driver ? e->driver_id : e->compiler, bin.data, bin.size, ptx, len);
     eng_cubin_free(&bin);
     eng_log(e->log, ENG_LOG_INFO, "compiled %s for %s via %s in %.1f ms", text, e->arch,
             via_driver ? "the driver" : "nvJitLink", ms);
@@ -151,7 +151,7 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
     atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
     return TCJ_SUCCESS;
   }
-  if (eng_cache_key(cfg, e->arch, e->compiler, key, sizeof key) < 0)
+  if (eng_cache_key(cfg, e->arch, key, sizeof key) < 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "cache key exceeds %d bytes", ENG_CACHE_KEY_MAX);
 
   /* Disk first; on a miss, take the kernel's compile lock, so that of the processes (and

@@ -17,11 +17,11 @@ void eng_compiler_identity(int force_driver, int driver_version, char *out, size
   snprintf(out, size, "driver %d", driver_version);
 }
 
-int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, const char *compiler, char *out, size_t size) {
+int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, char *out, size_t size) {
   char text[256];
   if (tcj_cfg_format(cfg, text, sizeof text) < 0) return -1;
-  int n = snprintf(out, size, "tcj-cache format=%u\ncodegen=%s\ncfg=%s\narch=%s\ncompiler=%s\n",
-                   CACHE_FORMAT_VERSION, TCJ_CODEGEN_ID, text, arch, compiler);
+  int n = snprintf(out, size, "tcj-cache format=%u\ncodegen=%s\ncfg=%s\narch=%s\n", CACHE_FORMAT_VERSION,
+                   TCJ_CODEGEN_ID, text, arch);
   return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
@@ -37,7 +37,7 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hi
     snprintf(err, err_size, "nvJitLink was not found: compiling without a GPU needs it");
     return TCJ_ERROR_NOT_SUPPORTED;
   }
-  if (eng_cache_key(cfg, arch, compiler, key, sizeof key) < 0) {
+  if (eng_cache_key(cfg, arch, key, sizeof key) < 0) {
     snprintf(err, err_size, "cache key longer than %d bytes", ENG_CACHE_KEY_MAX);
     return TCJ_ERROR_INTERNAL;
   }
@@ -57,7 +57,7 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hi
   if (ptx_gen_gemm(cfg, &ptx, &len, err, err_size) != 0) goto done;
   st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
   /* With no GPU to try the cubin on, a successful compile is what allows publishing it. */
-  if (st == TCJ_SUCCESS && cache_disk_put(disk, key, cubin.data, cubin.size, ptx, len) != 0) {
+  if (st == TCJ_SUCCESS && cache_disk_put_by(disk, key, compiler, cubin.data, cubin.size, ptx, len) != 0) {
     snprintf(err, err_size, "could not write the entry into %s", cache_disk_dir(disk) ? cache_disk_dir(disk) : "(no cache directory)");
     st = TCJ_ERROR_CACHE;
   }

@@ -1,5 +1,8 @@
 /* Cache keys and cache filling shared by the engine and tcj-warmup. The key text names every
- * input of a cubin: cache format, codegen identity, config, target arch and compiler. */
+ * input that makes a cubin what it is: cache format, codegen identity, config and target arch.
+ * Not the compiler: any compiler's cubin for the arch runs the same kernel, so a cache warmed
+ * with nvJitLink serves a process with the driver alone, and the other way round. The entry
+ * records who compiled it; a cubin the driver refuses is evicted and rebuilt. */
 #ifndef TCJ_ENG_WARM_H
 #define TCJ_ENG_WARM_H
 
@@ -11,11 +14,11 @@
 
 /* Identity of the compiler that would build a cubin now, without loading it: nvJitLink
  * (its library's soname and size), or "driver <version>" when nvJitLink is absent or forced
- * off. driver_version: cuDriverGetVersion's value, 0 when unknown. */
+ * off. driver_version: cuDriverGetVersion's value, 0 when unknown. Recorded in entries. */
 void eng_compiler_identity(int force_driver, int driver_version, char *out, size_t size);
 
-/* Full key text of cfg for arch ("sm_90a") built by compiler. Returns its length, or -1. */
-int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, const char *compiler, char *out, size_t size);
+/* Full key text of cfg for arch ("sm_90a"). Returns its length, or -1. */
+int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, char *out, size_t size);
 
 /* Without a GPU: makes sure the cubin of cfg is in disk's writable dir (or a read-only root).
  * *hit = 1 when it already was; else compiles with nvJitLink and publishes; a failed publish

@@ -97,8 +97,8 @@ static int offline_one(const char *arch, const eng_device_caps *caps, const prob
   spills = eng_info_log_spills(cubin.info_log, &regs);
   ok = 1;
   char key[1024];
-  if (offline_disk && eng_cache_key(&plan.cfg, arch, offline_compiler, key, sizeof key) > 0 &&
-      cache_disk_put(offline_disk, key, cubin.data, cubin.size, ptx, ptx_len) == 0)
+  if (offline_disk && eng_cache_key(&plan.cfg, arch, key, sizeof key) > 0 &&
+      cache_disk_put_by(offline_disk, key, offline_compiler, cubin.data, cubin.size, ptx, ptx_len) == 0)
     offline_published++;
 report:;
   char shape[64], pack[16];

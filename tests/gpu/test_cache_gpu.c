@@ -177,6 +177,27 @@ static void engine_hits_every_warmed_kernel_without_compiling(void **state) {
   tcj_destroy(e);
 }
 
+/* A cache warmed by nvJitLink on a machine without a GPU serves a process that compiles with
+ * the driver alone: the key names no compiler, the entry records nvJitLink. */
+static void driver_only_engine_hits_the_nvjitlink_warmed_kernels(void **state) {
+  (void)state;
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.cache_dir = g_dir;
+  o.force_driver_jit = 1;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  for (int i = 0; i < NPROBLEMS; i++) run_and_check(e, &PROBLEMS[i], 300u + (unsigned)i);
+  tcj_stats s = TCJ_STATS_INIT;
+  assert_int_equal(tcj_get_stats(e, &s), TCJ_SUCCESS);
+  print_message("driver-only engine: disk_hits=%llu compiles=%llu bad=%llu (warmup compiled %ld)\n",
+                (unsigned long long)s.disk_hits, (unsigned long long)s.compiles, (unsigned long long)s.bad_entries,
+                g_warmed);
+  assert_int_equal(s.compiles, 0);
+  assert_int_equal(s.bad_entries, 0);
+  assert_int_equal(s.disk_hits, g_warmed);
+  tcj_destroy(e);
+}
+
 static void read_only_root_serves_hits(void **state) {
   (void)state;
   char empty[] = "/tmp/tcj-cache-gpu-own-XXXXXX";
@@ -243,6 +264,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(gpu_less_warmup_fills_the_cache),
     cmocka_unit_test(engine_hits_every_warmed_kernel_without_compiling),
+    cmocka_unit_test(driver_only_engine_hits_the_nvjitlink_warmed_kernels),
     cmocka_unit_test(read_only_root_serves_hits),
     cmocka_unit_test(driver_jit_compiles_and_its_cubins_are_cached),
   };

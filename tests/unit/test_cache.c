@@ -29,8 +29,8 @@
 
 #include "cache/disk_cache.h"
 
-#define HEADER_BYTES 48 /* entry layout, see disk_cache.c */
-#define CHECKSUM_AT 40
+#define HEADER_BYTES CACHE_ENTRY_HEADER_BYTES /* entry layout, see disk_cache.c */
+#define CHECKSUM_AT CACHE_ENTRY_CHECKSUM_AT
 
 /* ---- fixture and helpers ---- */
 
@@ -426,6 +426,32 @@ static void reseal(unsigned char *e, size_t n) {
   for (int i = 0; i < 8; i++) e[CHECKSUM_AT + i] = (unsigned char)(sum >> (8 * i));
 }
 
+/* The entry names who compiled it beside the key, not in it: a cubin for an arch is correct
+ * whoever built it, so one warmed by nvJitLink serves a process with the driver alone. */
+static void entry_records_its_compiler_and_serves_every_process(void **state) {
+  fx *f = *state;
+  cache_disk *d = open_cache(f->dir, NULL, CACHE_DEFAULT_MAX_BYTES, NULL);
+  unsigned char *bin = content(44, 3000);
+  const char *by = "nvJitLink libnvJitLink.so.13 bytes=98806736";
+  assert_int_equal(cache_disk_put_by(d, KEY, by, bin, 3000, NULL, 0), 0);
+  expect_hit(d, KEY, bin, 3000);
+  char path[256];
+  entry_path(f->dir, KEY, path, sizeof path);
+  size_t n = 0;
+  unsigned char *e = read_whole(path, &n);
+  cache_entry_view v;
+  assert_int_equal(cache_entry_read(e, n, KEY, &v), 1);
+  assert_int_equal(v.compiler_len, strlen(by));
+  assert_memory_equal(v.compiler, by, v.compiler_len);
+  assert_int_equal(v.cubin_size, 3000);
+  assert_memory_equal(v.cubin, bin, 3000);
+  assert_int_equal(cache_entry_read(e, n, NULL, &v), 1); /* its own key */
+  assert_int_equal(v.key_len, strlen(KEY));
+  free(e);
+  free(bin);
+  cache_disk_close(d);
+}
+
 static void newer_format_version_is_a_miss_and_is_rebuilt(void **state) {
   fx *f = *state;
   cache_disk *d = open_cache(f->dir, NULL, CACHE_DEFAULT_MAX_BYTES, NULL);
@@ -448,10 +474,12 @@ static void newer_format_version_is_a_miss_and_is_rebuilt(void **state) {
   put_u32_le(bad + 8, CACHE_FORMAT_VERSION + 1);
   reseal(bad, n);
   damaged_is_a_miss_and_is_rebuilt(d, f->dir, KEY, bin, 1500, pristine, n, bad, n);
-  /* Format 0 (older, or garbage) likewise. */
-  put_u32_le(bad + 8, 0);
-  reseal(bad, n);
-  damaged_is_a_miss_and_is_rebuilt(d, f->dir, KEY, bin, 1500, pristine, n, bad, n);
+  /* Older formats (1 kept the compiler in the key) and 0 (garbage) likewise. */
+  for (uint32_t old = 0; old < CACHE_FORMAT_VERSION; old++) {
+    put_u32_le(bad + 8, old);
+    reseal(bad, n);
+    damaged_is_a_miss_and_is_rebuilt(d, f->dir, KEY, bin, 1500, pristine, n, bad, n);
+  }
   free(bad);
   free(pristine);
   free(bin);
@@ -1205,6 +1233,7 @@ int main(void) {
     FX(bit_flip_anywhere_is_a_miss_and_is_rebuilt),
     FX(truncation_at_every_length_is_a_miss_and_is_rebuilt),
     FX(zero_length_entry_is_a_miss_and_is_rebuilt),
+    FX(entry_records_its_compiler_and_serves_every_process),
     FX(newer_format_version_is_a_miss_and_is_rebuilt),
     FX(eight_writers_of_one_key_leave_one_valid_entry_and_no_temp),
     FX(eight_writers_of_different_keys_leave_eight_entries),

@@ -53,8 +53,8 @@ static tcj_kernel_cfg skinny_cfg(void) {
   return plan.cfg;
 }
 
-static void key_of(const tcj_kernel_cfg *cfg, const char *arch, const char *compiler, char *out) {
-  int n = eng_cache_key(cfg, arch, compiler, out, ENG_CACHE_KEY_MAX);
+static void key_of(const tcj_kernel_cfg *cfg, const char *arch, char *out) {
+  int n = eng_cache_key(cfg, arch, out, ENG_CACHE_KEY_MAX);
   assert_true(n > 0);
   assert_int_equal((size_t)n, strlen(out));
 }
@@ -100,12 +100,12 @@ static void key_changes_when_any_cfg_field_changes(void **state) {
   tcj_kernel_cfg base = skinny_cfg();
   static char keys[N_CHANGES + 1][ENG_CACHE_KEY_MAX];
   char names[N_CHANGES + 1][32];
-  key_of(&base, "sm_80", "driver 12080", keys[N_CHANGES]);
+  key_of(&base, "sm_80", keys[N_CHANGES]);
   cache_entry_name(keys[N_CHANGES], names[N_CHANGES]);
   for (int i = 0; i < N_CHANGES; i++) {
     tcj_kernel_cfg c = base;
     changes[i].change(&c);
-    key_of(&c, "sm_80", "driver 12080", keys[i]);
+    key_of(&c, "sm_80", keys[i]);
     cache_entry_name(keys[i], names[i]);
   }
   /* Pairwise distinct: no two one-field changes land on the same key or file name. */
@@ -143,7 +143,7 @@ static void key_names_the_recipe_and_the_cluster(void **state) {
   static char keys[4][ENG_CACHE_KEY_MAX];
   char names[4][32];
   for (int i = 0; i < 4; i++) {
-    key_of(&v[i], "sm_90a", "driver 12080", keys[i]);
+    key_of(&v[i], "sm_90a", keys[i]);
     cache_entry_name(keys[i], names[i]);
   }
   for (int i = 0; i < 4; i++)
@@ -162,7 +162,7 @@ static void key_names_the_recipe_and_the_cluster(void **state) {
   char k4[ENG_CACHE_KEY_MAX];
   tcj_kernel_cfg c4 = v[0];
   c4.cluster_m = 4;
-  key_of(&c4, "sm_90a", "driver 12080", k4);
+  key_of(&c4, "sm_90a", k4);
   assert_string_not_equal(k4, keys[0]);
   assert_string_not_equal(k4, keys[1]);
 }
@@ -194,7 +194,7 @@ static void key_changes_with_pingpong(void **state) {
     const char *why = tcj_cfg_check(&v[i]);
     if (why) print_error("config %d: %s\n", i, why);
     assert_null(why);
-    key_of(&v[i], "sm_90a", "driver 12080", keys[i]);
+    key_of(&v[i], "sm_90a", keys[i]);
     cache_entry_name(keys[i], names[i]);
   }
   for (int i = 0; i < N; i++)
@@ -213,25 +213,20 @@ static void key_changes_with_pingpong(void **state) {
   /* Equal ping-pong configs, equal keys. */
   char again[ENG_CACHE_KEY_MAX];
   tcj_kernel_cfg copy = v[1];
-  key_of(&copy, "sm_90a", "driver 12080", again);
+  key_of(&copy, "sm_90a", again);
   assert_string_equal(again, keys[1]);
 }
 
-static void key_changes_with_the_arch_and_the_compiler(void **state) {
+static void key_changes_with_the_arch(void **state) {
   (void)state;
   tcj_kernel_cfg cfg = skinny_cfg();
-  const char *arches[] = {"sm_90", "sm_90a", "sm_80"};
-  const char *compilers[] = {"driver 12080", "driver 12090", "nvJitLink libnvJitLink.so.13 bytes=98806736",
-                             "nvJitLink libnvJitLink.so.13 bytes=98806737", "nvJitLink libnvJitLink.so.12 bytes=98806736"};
-  enum { NA = sizeof arches / sizeof *arches, NC = sizeof compilers / sizeof *compilers };
-  static char keys[NA * NC][ENG_CACHE_KEY_MAX];
-  for (int a = 0; a < NA; a++)
-    for (int c = 0; c < NC; c++) key_of(&cfg, arches[a], compilers[c], keys[a * NC + c]);
-  for (int i = 0; i < NA * NC; i++)
-    for (int j = i + 1; j < NA * NC; j++) {
-      if (!strcmp(keys[i], keys[j]))
-        print_error("(%s, %s) and (%s, %s) give the same key\n", arches[i / NC], compilers[i % NC], arches[j / NC],
-                    compilers[j % NC]);
+  const char *arches[] = {"sm_90", "sm_90a", "sm_80", "sm_89"};
+  enum { NA = sizeof arches / sizeof *arches };
+  static char keys[NA][ENG_CACHE_KEY_MAX];
+  for (int a = 0; a < NA; a++) key_of(&cfg, arches[a], keys[a]);
+  for (int i = 0; i < NA; i++)
+    for (int j = i + 1; j < NA; j++) {
+      if (!strcmp(keys[i], keys[j])) print_error("%s and %s give the same key\n", arches[i], arches[j]);
       assert_string_not_equal(keys[i], keys[j]);
     }
 }
@@ -240,9 +235,9 @@ static void key_text_names_every_input(void **state) {
   (void)state;
   tcj_kernel_cfg cfg = skinny_cfg();
   char key[ENG_CACHE_KEY_MAX], text[256];
-  key_of(&cfg, "sm_90a", "driver 12080", key);
+  key_of(&cfg, "sm_90a", key);
   assert_true(tcj_cfg_format(&cfg, text, sizeof text) > 0);
-  const char *labels[] = {"format=", "codegen=", "cfg=", "arch=", "compiler="};
+  const char *labels[] = {"format=", "codegen=", "cfg=", "arch="};
   for (size_t i = 0; i < sizeof labels / sizeof *labels; i++) {
     if (!strstr(key, labels[i])) print_error("key has no '%s': %s\n", labels[i], key);
     assert_non_null(strstr(key, labels[i]));
@@ -252,7 +247,8 @@ static void key_text_names_every_input(void **state) {
   assert_non_null(strstr(key, want));
   assert_non_null(strstr(key, text));
   assert_non_null(strstr(key, "arch=sm_90a\n"));
-  assert_non_null(strstr(key, "compiler=driver 12080\n"));
+  /* A cubin is the kernel whoever compiled it: the key names no compiler (the entry does). */
+  assert_null(strstr(key, "compiler"));
   /* codegen= carries an actual id, not an empty value. */
   const char *cg = strstr(key, "codegen=") + strlen("codegen=");
   assert_true(*cg != '\n' && *cg != 0);
@@ -268,10 +264,8 @@ static void equal_inputs_give_equal_keys(void **state) {
   b.align_b = a.align_b; b.vec_c = a.vec_c; b.split_k = a.split_k; b.cluster_m = a.cluster_m;
   b.pingpong = a.pingpong;
   char ka[ENG_CACHE_KEY_MAX], kb[ENG_CACHE_KEY_MAX];
-  key_of(&a, "sm_80", "driver 12080", ka);
-  char compiler[32];
-  snprintf(compiler, sizeof compiler, "driver %d", 12080);
-  key_of(&b, "sm_80", compiler, kb);
+  key_of(&a, "sm_80", ka);
+  key_of(&b, "sm_80", kb);
   assert_string_equal(ka, kb);
   char na[32], nb[32];
   cache_entry_name(ka, na);
@@ -283,12 +277,12 @@ static void key_that_does_not_fit_is_an_error(void **state) {
   (void)state;
   tcj_kernel_cfg cfg = skinny_cfg();
   char small[32];
-  assert_int_equal(eng_cache_key(&cfg, "sm_80", "driver 12080", small, sizeof small), -1);
+  assert_int_equal(eng_cache_key(&cfg, "sm_80", small, sizeof small), -1);
   char full[ENG_CACHE_KEY_MAX];
-  int n = eng_cache_key(&cfg, "sm_80", "driver 12080", full, sizeof full);
+  int n = eng_cache_key(&cfg, "sm_80", full, sizeof full);
   assert_true(n > 0);
-  assert_int_equal(eng_cache_key(&cfg, "sm_80", "driver 12080", full, (size_t)n), -1);
-  assert_int_equal(eng_cache_key(&cfg, "sm_80", "driver 12080", full, (size_t)n + 1), n);
+  assert_int_equal(eng_cache_key(&cfg, "sm_80", full, (size_t)n), -1);
+  assert_int_equal(eng_cache_key(&cfg, "sm_80", full, (size_t)n + 1), n);
 }
 
 static void entry_name_is_16_hex_digits_and_tcjc(void **state) {
@@ -332,13 +326,6 @@ static void compiler_identity_names_the_driver_or_nvjitlink(void **state) {
   if (strncmp(id, "nvJitLink", 9) != 0) print_error("identity '%s'\n", id);
   assert_int_equal(strncmp(id, "nvJitLink", 9), 0);
   assert_string_equal(id, nvjl);
-  /* Different compilers, different keys. */
-  tcj_kernel_cfg cfg = skinny_cfg();
-  char k1[ENG_CACHE_KEY_MAX], k2[ENG_CACHE_KEY_MAX];
-  key_of(&cfg, "sm_80", id, k1);
-  eng_compiler_identity(1, 12080, id, sizeof id);
-  key_of(&cfg, "sm_80", id, k2);
-  assert_string_not_equal(k1, k2);
 }
 
 /* ---- offline warming ---- */
@@ -396,9 +383,19 @@ static void offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry(vo
   assert_int_equal(count_entries(dir, path, sizeof path), 1);
   /* The entry is where the key says. */
   char key[ENG_CACHE_KEY_MAX], name[32];
-  key_of(&cfg, "sm_80", id, key);
+  key_of(&cfg, "sm_80", key);
   cache_entry_name(key, name);
   assert_non_null(strstr(path, name));
+  /* The entry records who compiled it: nvJitLink, named as eng_nvjitlink_identity names it. */
+  FILE *rf = fopen(path, "rb");
+  assert_non_null(rf);
+  static unsigned char whole[1 << 22];
+  size_t got = fread(whole, 1, sizeof whole, rf);
+  fclose(rf);
+  cache_entry_view v;
+  assert_int_equal(cache_entry_read(whole, got, key, &v), 1);
+  assert_int_equal(v.compiler_len, strlen(id));
+  assert_memory_equal(v.compiler, id, v.compiler_len);
   warm(disk, &cfg, 1);
   assert_int_equal(count_entries(dir, path, sizeof path), 1);
 
@@ -435,7 +432,7 @@ int main(void) {
     cmocka_unit_test(key_changes_when_any_cfg_field_changes),
     cmocka_unit_test(key_names_the_recipe_and_the_cluster),
     cmocka_unit_test(key_changes_with_pingpong),
-    cmocka_unit_test(key_changes_with_the_arch_and_the_compiler),
+    cmocka_unit_test(key_changes_with_the_arch),
     cmocka_unit_test(key_text_names_every_input),
     cmocka_unit_test(equal_inputs_give_equal_keys),
     cmocka_unit_test(key_that_does_not_fit_is_an_error),
