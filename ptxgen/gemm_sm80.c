@@ -743,6 +743,8 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   }
   emit_operand_setup(&k, &k.op[0], "p_a", "p_lda", warp_m);
   emit_operand_setup(&k, &k.op[1], "p_b", "p_ldb", warp_n);
+  /* A refused operand leaves its copy tables unfilled: stop before the loops read them. */
+  if (ptx_failed(&b)) return ptx_take(&b, ptx, len, err, err_size);
   emit_mainloop(&k);
   emit_epilogue(&k, warp_m, warp_n);
   ptx_ins(&b, "ret");

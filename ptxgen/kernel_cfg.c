@@ -148,9 +148,11 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   default: return "unsupported operand type";
   }
   if (c->n < 0 || c->k < 0 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range";
-  /* One K tile is 64 or 128 bytes: a multiple of the 32 bytes one mma consumes per row. */
-  if (c->bk * es != 64 && c->bk * es != 128) return "bk must span 64 or 128 bytes";
-  if (!is_pow2(c->warps_m) || !is_pow2(c->warps_n) || c->warps_m * c->warps_n > 8) return "bad warp grid";
+  /* One K tile is 64 or 128 bytes: a multiple of the 32 bytes one mma consumes per row.
+   * These two rules divide rather than multiply: bk and the warp grid may come from text (a
+   * config line, TCJ_TILE) with any int, and a product could overflow into an accepted value. */
+  if (c->bk != 64 / es && c->bk != 128 / es) return "bk must span 64 or 128 bytes";
+  if (!is_pow2(c->warps_m) || !is_pow2(c->warps_n) || c->warps_n > 8 / c->warps_m) return "bad warp grid";
   if (c->bm % (16 * c->warps_m) || c->bn % (16 * c->warps_n)) return "warp tile must be a multiple of 16x16";
   if (!is_pow2(c->bm) || !is_pow2(c->bn) || c->bm < 32 || c->bn < 32 || c->bm > 256 || c->bn > 256) return "bad tile";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
@@ -179,5 +181,8 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   /* Each thread copies whole chunks: the tile must divide evenly among the threads. */
   int threads = tcj_cfg_threads(c);
   if ((c->bm * c->bk * es / c->align_a) % threads || (c->bn * c->bk * es / c->align_b) % threads) return "tile does not divide among threads";
+  /* The recipe keeps each thread's copy destinations of an operand in 32 registers (MAX_CHUNKS). */
+  if (c->bm * c->bk * es / c->align_a > 32 * threads || c->bn * c->bk * es / c->align_b > 32 * threads)
+    return "more than 32 copies per thread and operand (narrow copies of a deep tile)";
   return NULL;
 }

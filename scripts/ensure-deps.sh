@@ -1,22 +1,43 @@
 #!/usr/bin/env bash
 # Installs the build dependencies tcj needs when they are missing (Debian/Ubuntu): cmake, a C
-# compiler, cmocka, libyaml and xxhash. The CUDA toolkit (headers, nvJitLink, cuBLAS) must
-# already be installed; this script only checks for it. pkg-config is for the install test.
+# compiler, cmocka, libyaml and xxhash, and clang with libFuzzer's runtime for the sanitizer and
+# fuzz build of scripts/test.sh. The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
+# installed; this script only checks for it. pkg-config is for the install test.
 set -euo pipefail
+
+updated=0
+install() {
+  echo "ensure-deps: installing $*"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  [ $updated -eq 1 ] || $sudo apt-get update -qq
+  updated=1
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
 
 missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 command -v cc >/dev/null || missing+=(gcc)
+command -v clang >/dev/null || missing+=(clang)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
 [ -f /usr/include/yaml.h ] || missing+=(libyaml-dev)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "ensure-deps: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+[ ${#missing[@]} -eq 0 ] || install "${missing[@]}"
+
+# Whether clang links a fuzzer with the sanitizers: their runtimes ship apart from clang itself
+# on some releases (Debian's libclang-rt-dev).
+fuzzer_links() {
+  local dir rc=0
+  dir=$(mktemp -d)
+  echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return n == 1; }' >"$dir/f.c"
+  clang -fsanitize=fuzzer,address,undefined "$dir/f.c" -o "$dir/f" >/dev/null 2>&1 || rc=1
+  rm -rf "$dir"
+  return $rc
+}
+if ! fuzzer_links; then
+  install libclang-rt-dev
+  fuzzer_links || { echo "ensure-deps: clang cannot link a libFuzzer program with ASan and UBSan" >&2; exit 1; }
 fi
 
 cuda_home=${CUDA_HOME:-/usr/local/cuda}

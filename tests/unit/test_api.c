@@ -488,7 +488,9 @@ static void version_macros_and_the_library_agree(void **state) {
   (void)state;
   assert_int_equal(tcj_version(), TCJ_VERSION);
   assert_int_equal(TCJ_VERSION, TCJ_VERSION_MAJOR * 10000 + TCJ_VERSION_MINOR * 100 + TCJ_VERSION_PATCH);
-#ifdef TCJ_PROJECT_VERSION /* the CMake project's version, which names the shared library */
+#ifndef TCJ_PROJECT_VERSION /* the CMake project's version, which names the shared library */
+#error "tests/CMakeLists.txt defines TCJ_PROJECT_VERSION for this test"
+#else
   char header[32];
   snprintf(header, sizeof header, "%d.%d.%d", TCJ_VERSION_MAJOR, TCJ_VERSION_MINOR, TCJ_VERSION_PATCH);
   assert_string_equal(header, TCJ_PROJECT_VERSION);

@@ -360,6 +360,61 @@ static void invalid_configs_are_rejected_with_a_reason(void **state) {
   }
 }
 
+/* tcj_cfg_check refuses c with a reason that mentions reason_has. */
+static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has) {
+  char text[256];
+  const char *why = tcj_cfg_check(c);
+  tcj_cfg_format(c, text, sizeof text);
+  if (!why || !strstr(why, reason_has))
+    print_error("%s: %s (wanted a reason with \"%s\")\n", text, why ? why : "accepted", reason_has);
+  assert_non_null(why);
+  assert_non_null(strstr(why, reason_has));
+}
+
+/* Fields parsed from text may hold any int: the check must say no to huge tiles and warp grids
+ * without overflowing on the way (found by tests/fuzz/fuzz_cfg). bk = 2^30 + 16 tf32 elements
+ * is 2^32 + 64 bytes, which a 32-bit product wraps to an accepted 64; a 2^16 x 2^16 warp grid
+ * wraps to 0 warps. */
+static void huge_tile_fields_are_rejected_without_overflow(void **state) {
+  (void)state;
+  tcj_kernel_cfg c;
+  assert_int_equal(tcj_cfg_parse("recipe=sm80 arch=sm_89 ab=tf32 c=f32 op=NN n=5 k=95 tile=128x128x1111111116 "
+                                 "warps=1x4 stages=4 align=16,16,1",
+                                 &c),
+                   0);
+  assert_rejected_for(&c, "bk");
+  c = base_cfg();
+  c.ab = PTX_E_TF32;
+  c.c = PTX_E_F32;
+  c.bk = (1 << 30) + 16;
+  assert_rejected_for(&c, "bk");
+  c.bk = INT32_MAX;
+  assert_rejected_for(&c, "bk");
+  c = base_cfg();
+  c.warps_m = c.warps_n = 1 << 16;
+  assert_rejected_for(&c, "warp grid");
+  c.warps_m = 1 << 30;
+  c.warps_n = 2;
+  assert_rejected_for(&c, "warp grid");
+}
+
+/* The sm80 recipe keeps 32 copy destinations per thread and operand: f16 B of a 128x64 tile in
+ * 4-byte copies among 64 threads needs 64 (found by fuzzing the generator with checked configs). */
+static void narrow_copies_of_a_deep_tile_are_rejected(void **state) {
+  (void)state;
+  tcj_kernel_cfg c;
+  assert_int_equal(tcj_cfg_parse("recipe=sm80 arch=sm_80 ab=f16 c=f16 op=NT n=4 k=496 tile=32x128x64 warps=1x2 "
+                                 "stages=2 align=16,4,2 split=4",
+                                 &c),
+                   0);
+  assert_rejected_for(&c, "32 copies per thread");
+  c.align_b = 8; /* 32 copies: the most the recipe holds */
+  assert_null(tcj_cfg_check(&c));
+  c.align_b = 4;
+  c.bn = 64; /* 32 copies of B; A's 32x64 tile in 16-byte copies is 4 */
+  assert_null(tcj_cfg_check(&c));
+}
+
 static void derived_facts_follow_the_tile(void **state) {
   (void)state;
   tcj_kernel_cfg c = base_cfg(); /* 128x256x32 f16, 4 stages, 2x4 warps */
@@ -1198,6 +1253,8 @@ int main(void) {
     cmocka_unit_test(non_canonical_text_is_rejected),
     cmocka_unit_test(valid_configs_pass_the_check),
     cmocka_unit_test(invalid_configs_are_rejected_with_a_reason),
+    cmocka_unit_test(huge_tile_fields_are_rejected_without_overflow),
+    cmocka_unit_test(narrow_copies_of_a_deep_tile_are_rejected),
     cmocka_unit_test(derived_facts_follow_the_tile),
     cmocka_unit_test(elem_names_and_sizes),
     cmocka_unit_test(sm90_text_names_the_recipe_and_the_cluster),

@@ -25,6 +25,7 @@
 #include "engine/select.h"
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
+#include "ptxgen/recipes.h"
 
 enum {
   SM89_SMEM_OPTIN = 101376, /* max dynamic shared memory per block on sm_86/sm_89 */
@@ -516,6 +517,29 @@ static int matrix_jobs(tcj_kernel_cfg *out, int max, int *nsm80) {
   return n;
 }
 
+/* A config past the sm80 recipe's 32 copies per thread and operand (f16 B in 4-byte copies,
+ * 128x64 tile, 64 threads: 64 copies) is refused by the check, and by the recipe itself when
+ * called without the check, which must not read past its per-copy tables (found by fuzzing the
+ * generator with configs from text). No nvJitLink needed. */
+static void sm80_generator_refuses_more_copies_than_its_tables_hold(void **state) {
+  (void)state;
+  tcj_kernel_cfg c;
+  assert_int_equal(tcj_cfg_parse("recipe=sm80 arch=sm_80 ab=f16 c=f16 op=NT n=4 k=496 tile=32x128x64 warps=1x2 "
+                                 "stages=2 align=16,4,2 split=4",
+                                 &c),
+                   0);
+  char *ptx = NULL, err[256] = "";
+  size_t len = 0;
+  assert_int_equal(ptx_gen_gemm(&c, &ptx, &len, err, sizeof err), -1);
+  assert_null(ptx);
+  print_message("%s\n", err);
+  assert_non_null(strstr(err, "32 copies per thread"));
+  assert_int_equal(ptx_gen_gemm_sm80(&c, &ptx, &len, err, sizeof err), -1);
+  assert_null(ptx);
+  print_message("%s\n", err);
+  assert_non_null(strstr(err, "64 copies per thread"));
+}
+
 static void skip_without_nvjitlink(char *version, size_t size) {
   if (!eng_nvjitlink_available(version, size)) {
     if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the compile matrix must run in CI");
@@ -694,6 +718,7 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(config_matrix_is_large_and_valid),
+    cmocka_unit_test(sm80_generator_refuses_more_copies_than_its_tables_hold),
     cmocka_unit_test(sm90_matrix_is_valid_and_covers_every_choice),
     cmocka_unit_test(every_sm90_tile_the_check_accepts_compiles),
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),

@@ -799,6 +799,28 @@ static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
   }
 }
 
+/* TCJ_TILE takes any int for the warp grid: a 2^16 x 2^16 grid (2^32 warps, 0 in 32-bit
+ * arithmetic) is refused as a bad warp grid, on either recipe, without overflowing. */
+static void tile_override_with_a_huge_warp_grid_is_refused(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+  static const struct { const char *tile, *arch, *why; } bad[] = {
+    {"128x128x64/65536x65536/3", "sm_80", "TCJ_TILE: bad warp grid"},
+    {"128x128x64/1073741824x2/3", "sm_80", "TCJ_TILE: bad warp grid"},
+    {"128x128x128/65536x65536/4", "sm_90a", "TCJ_TILE: sm90 runs 1 or 2 consumer warpgroups"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+    assert_int_equal(eng_tile_override_parse(bad[i].tile, &t.tile), 0);
+    eng_device_caps caps = caps_of(bad[i].arch);
+    eng_plan plan;
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+    print_message("%s %s: %s\n", bad[i].tile, bad[i].arch, why);
+    assert_non_null(strstr(why, bad[i].why));
+  }
+}
+
 static void tuning_comes_from_the_environment(void **state) {
   (void)state;
   eng_tuning t;
@@ -874,6 +896,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
     cmocka_unit_test(tile_override_text_takes_an_optional_pingpong),
     cmocka_unit_test(tile_override_pingpong_applies_to_sm90_plans),
+    cmocka_unit_test(tile_override_with_a_huge_warp_grid_is_refused),
     cmocka_unit_test(tuning_comes_from_the_environment),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
