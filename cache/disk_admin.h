@@ -14,7 +14,7 @@
 #define CACHE_LOCK_SUFFIX ".lock"
 
 typedef struct cache_entry_info {
-  char name[40];          /* file name in the directory */
+  char name[256];         /* file name in the directory */
   uint64_t file_bytes;
   time_t mtime;           /* last use (a hit touches it) */
   int ok;                 /* whole, intact, in this format, and named after its own key */
