@@ -73,7 +73,7 @@ int cache_admin_evict(const char *dir, int64_t older_than_s, uint64_t max_bytes,
   file_info *v;
   long n = list_files(dir, CACHE_ENTRY_SUFFIX, &v);
   if (n < 0) return -1;
-  qsort(v, (size_t)n, sizeof *v, older_first);
+  if (n > 1) qsort(v, (size_t)n, sizeof *v, older_first); /* qsort(NULL, 0) is undefined */
   for (long i = 0; i < n; i++) total += v[i].bytes;
   time_t now = time(NULL);
   for (long i = 0; i < n; i++) {
@@ -219,7 +219,7 @@ int cache_admin_scan(const char *dir, int (*fn)(void *ctx, const cache_entry_inf
   file_info *v;
   long n = list_files(dir, CACHE_ENTRY_SUFFIX, &v);
   if (n < 0) return -1;
-  qsort(v, (size_t)n, sizeof *v, by_name);
+  if (n > 1) qsort(v, (size_t)n, sizeof *v, by_name);
   for (long i = 0; i < n; i++) {
     char path[4096];
     cache_entry_info e;

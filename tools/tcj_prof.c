@@ -23,12 +23,22 @@
 
 extern char **environ;
 
-#ifndef TCJ_DEFAULT_SUITE
-#define TCJ_DEFAULT_SUITE "tests/data/suite.yaml"
+/* Where the default suite and the plot script are, relative to this executable's directory
+ * (CMake: bin -> share/tcj), so that no source or install path is compiled in. */
+#ifndef TCJ_DATA_REL
+#define TCJ_DATA_REL "../share/tcj"
 #endif
-#ifndef TCJ_PLOT_SCRIPT
-#define TCJ_PLOT_SCRIPT "tools/plot_perf.py"
-#endif
+
+/* <directory of this executable>/TCJ_DATA_REL/file, into out (file alone when unknown). */
+static const char *data_file(const char *file, char *out, size_t size) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+  if (!slash || snprintf(out, size, "%.*s/%s/%s", (int)(slash - exe), exe, TCJ_DATA_REL, file) >= (int)size)
+    snprintf(out, size, "%s", file);
+  return out;
+}
+static char g_default_suite[4096], g_plot_script[4096];
 
 #define MIN_REPEAT 20
 #define MAX_REPEAT 100000
@@ -48,7 +58,7 @@ static const char usage[] =
   "  geometric-mean ratio per dtype. The peaks are measured at start: bandwidth with a large\n"
   "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3.\n"
   "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
-  "                    " TCJ_DEFAULT_SUITE "\n"
+  "                    suite.yaml in " TCJ_DATA_REL " beside this program\n"
   "  --filter SUBSTR   only problems whose name contains SUBSTR\n"
   "  --dtype T         only problems with operand type T (f16 bf16 tf32 s8 e4m3 e5m2)\n"
   "  --repeat N        timed runs per library and problem, N >= 20 (default 20)\n"
@@ -419,7 +429,7 @@ static void plot(const char *dir) {
   char json[4096], png[4096];
   snprintf(json, sizeof json, "%s/results.json", dir);
   snprintf(png, sizeof png, "%s/results.png", dir);
-  char *args[] = {"python3", TCJ_PLOT_SCRIPT, json, png, NULL};
+  char *args[] = {"python3", g_plot_script, json, png, NULL};
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
@@ -430,7 +440,7 @@ static void plot(const char *dir) {
     fprintf(stderr, "tcj-prof: the plot failed (python3: %s); results.png not written\n", strerror(rc));
   else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     fprintf(stderr, "tcj-prof: the plot failed (%s exited %d); results.png not written\n",
-            TCJ_PLOT_SCRIPT, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            g_plot_script, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 static int make_dirs(const char *path) {
@@ -563,7 +573,9 @@ int main(int argc, char **argv) {
     {"arch", required_argument, 0, O_ARCH},     {"peak-tflops", required_argument, 0, O_PEAK},
     {"bandwidth-gbs", required_argument, 0, O_BW}, {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
-  prof_opts o = {.suite = TCJ_DEFAULT_SUITE, .dtype = -1, .repeat = MIN_REPEAT};
+  data_file("plot_perf.py", g_plot_script, sizeof g_plot_script);
+  prof_opts o = {.suite = data_file("suite.yaml", g_default_suite, sizeof g_default_suite), .dtype = -1,
+                 .repeat = MIN_REPEAT};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
