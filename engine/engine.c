@@ -165,6 +165,14 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   }
   snprintf(e->arch, sizeof e->arch, "sm_%d%s", e->caps.sm, e->caps.arch_suffix ? "a" : "");
   e->force_driver_jit = opts->force_driver_jit != 0;
+  if (!opts->alloc != !opts->free) {
+    st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.alloc and options.free go together: %s is NULL",
+                       opts->alloc ? "free" : "alloc");
+    goto fail;
+  }
+  e->alloc = opts->alloc;
+  e->free = opts->free;
+  e->alloc_ctx = opts->alloc_ctx;
   e->allow_packing = !opts->disable_packing;
   const char *dump = getenv("TCJ_DUMP_PTX");
   e->log = eng_log_level_from_env();

@@ -25,6 +25,11 @@ struct tcj_engine {
   cache_stats stats;
   char compiler[256];     /* the compiler a build tries first (engine/warm.h), for entries and logs */
   char driver_id[32];     /* "driver <version>": the identity of a cubin the driver JIT built */
+  tcj_alloc_fn alloc;     /* the caller's scratch allocator (tcj_options), or NULL */
+  tcj_free_fn free;
+  void *alloc_ctx;
+  CUdeviceptr ws_ptr;     /* tcj_set_workspace's region, when ws_bytes > 0 */
+  size_t ws_bytes;
 };
 
 #define ENG_CACHE_KEY_MAX 1024

@@ -11,13 +11,75 @@
 /* One operand as the kernel reads it: the caller's pointer and ld, or a packed scratch copy. */
 typedef struct operand { CUdeviceptr ptr; int64_t ld; } operand;
 
-/* Scratch for a packed copy of rows x cols elements, rows padded to 16 bytes (eng_packed_ld) so
- * every row start is 16-byte aligned. cuMemAllocAsync returns pool memory aligned far beyond. */
-static tcj_status pack_alloc(tcj_engine *e, int64_t rows, int64_t cols, int es, CUstream stream, operand *out) {
-  out->ld = eng_packed_ld(cols, es);
-  CUresult r = e->cu->cuMemAllocAsync(&out->ptr, (size_t)(out->ld * es * rows), stream);
-  if (r != CUDA_SUCCESS) { out->ptr = 0; return eng_cuda_error(r, "cuMemAllocAsync (packing scratch)"); }
+/* A call's scratch is one region (see tcj.h): packed A, packed B, then split-K partial sums,
+ * each at a 256-byte boundary. Packed rows are padded to 16 bytes (eng_packed_ld), so every row
+ * start is 16-byte aligned. */
+#define SCRATCH_ALIGN 256
+typedef struct scratch_layout { size_t a_off, b_off, work_off, bytes; } scratch_layout;
+
+static size_t align_up(size_t x) { return (x + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN; }
+
+/* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
+static void stored_a(const eng_problem *p, int64_t *rows, int64_t *cols) {
+  *rows = p->op_a_t ? p->k : p->m;
+  *cols = p->op_a_t ? p->m : p->k;
+}
+static void stored_b(const eng_problem *p, int64_t *rows, int64_t *cols) {
+  *rows = p->op_b_t ? p->n : p->k;
+  *cols = p->op_b_t ? p->k : p->n;
+}
+
+static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
+  scratch_layout l = {0, 0, 0, 0};
+  int es = ptx_elem_size(p->ab);
+  int64_t rows, cols;
+  if (plan->pack_a) {
+    stored_a(p, &rows, &cols);
+    l.bytes = align_up((size_t)(eng_packed_ld(cols, es) * es * rows));
+  }
+  l.b_off = l.bytes;
+  if (plan->pack_b) {
+    stored_b(p, &rows, &cols);
+    l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows));
+  }
+  l.work_off = l.bytes;
+  if (tcj_cfg_slices(&plan->cfg) > 1) l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
+  return l;
+}
+
+/* The call's scratch: the caller's workspace, else its allocator, else the stream-ordered pool. */
+static tcj_status scratch_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *base) {
+  *base = 0;
+  if (!bytes) return TCJ_SUCCESS;
+  if (e->ws_bytes) {
+    if (bytes > e->ws_bytes)
+      return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "this call needs %zu bytes of workspace; tcj_set_workspace gave %zu",
+                           bytes, e->ws_bytes);
+    *base = e->ws_ptr;
+    return TCJ_SUCCESS;
+  }
+  if (e->alloc) {
+    int rc = e->alloc(e->alloc_ctx, bytes, stream, base);
+    if (rc != 0 || !*base) {
+      *base = 0;
+      return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "the allocator of tcj_options.alloc returned %d for %zu bytes of scratch",
+                           rc, bytes);
+    }
+    return TCJ_SUCCESS;
+  }
+  CUresult r = e->cu->cuMemAllocAsync(base, bytes, stream);
+  if (r != CUDA_SUCCESS) {
+    *base = 0;
+    return eng_cuda_error(r, "cuMemAllocAsync (scratch)");
+  }
   return TCJ_SUCCESS;
+}
+
+/* Stream order frees the region after the kernels (or the failed copy) that used it. */
+static void scratch_put(tcj_engine *e, CUdeviceptr base, size_t bytes, CUstream stream) {
+  if (!base || e->ws_bytes) return;
+  if (e->alloc) e->free(e->alloc_ctx, base, bytes, stream);
+  else e->cu->cuMemFreeAsync(base, stream);
 }
 
 /* Copies rows x cols elements at (src, ld) into the scratch, in stream order. */
@@ -151,16 +213,17 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   assert(k->recipe == (int)plan->cfg.recipe && k->cluster_m == plan->cfg.cluster_m);
   int es = ptx_elem_size(p->ab);
   operand pa = {a, p->lda}, pb = {b, p->ldb};
-  /* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
-  int64_t rows_a = p->op_a_t ? p->k : p->m, cols_a = p->op_a_t ? p->m : p->k;
-  int64_t rows_b = p->op_b_t ? p->n : p->k, cols_b = p->op_b_t ? p->k : p->n;
-  tcj_status st = TCJ_SUCCESS;
-  if (plan->pack_a) st = pack_alloc(e, rows_a, cols_a, es, stream, &pa);
-  if (st == TCJ_SUCCESS && plan->pack_b) st = pack_alloc(e, rows_b, cols_b, es, stream, &pb);
-  CUdeviceptr work = 0;
-  if (st == TCJ_SUCCESS && k->slices > 1) {
-    CUresult r = e->cu->cuMemAllocAsync(&work, (size_t)k->slices * (size_t)p->m * (size_t)p->n * 4, stream);
-    if (r != CUDA_SUCCESS) { work = 0; st = eng_cuda_error(r, "cuMemAllocAsync (split-K workspace)"); }
+  int64_t rows_a, cols_a, rows_b, cols_b;
+  stored_a(p, &rows_a, &cols_a);
+  stored_b(p, &rows_b, &cols_b);
+  assert(k->slices == tcj_cfg_slices(&plan->cfg));
+  scratch_layout l = scratch_of(p, plan);
+  CUdeviceptr base = 0, work = 0;
+  tcj_status st = scratch_get(e, l.bytes, stream, &base);
+  if (st == TCJ_SUCCESS) {
+    if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols_a, es)};
+    if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols_b, es)};
+    if (k->slices > 1) work = base + l.work_off;
   }
   CUtensorMap tmap_a, tmap_b, tmap_c;
   if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
@@ -174,11 +237,35 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     st = k->recipe == PTX_RECIPE_SM90
              ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, &tmap_c, c, work, alpha, beta, stream)
              : launch_sm80(e, p, k, &pa, &pb, c, work, alpha, beta, stream);
-  /* Stream-ordered frees run after the kernel (or the failed copy) that used the scratch. */
-  if (plan->pack_a && pa.ptr) e->cu->cuMemFreeAsync(pa.ptr, stream);
-  if (plan->pack_b && pb.ptr) e->cu->cuMemFreeAsync(pb.ptr, stream);
-  if (work) e->cu->cuMemFreeAsync(work, stream);
+  scratch_put(e, base, l.bytes, stream);
   return st;
+}
+
+tcj_status tcj_set_workspace(tcj_engine *e, CUdeviceptr ptr, size_t bytes) {
+  if (!e) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine is NULL");
+  if (bytes && !ptr) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "workspace pointer is 0 with %zu bytes", bytes);
+  if (bytes && ptr % SCRATCH_ALIGN)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "workspace pointer 0x%llx is not %d-byte aligned",
+                         (unsigned long long)ptr, SCRATCH_ALIGN);
+  e->ws_ptr = bytes ? ptr : 0;
+  e->ws_bytes = bytes;
+  return TCJ_SUCCESS;
+}
+
+tcj_status tcj_gemm_workspace_size(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
+                                   const void *a, tcj_dtype a_type, int64_t lda, const void *b, tcj_dtype b_type,
+                                   int64_t ldb, const void *c, tcj_dtype c_type, int64_t ldc, size_t *bytes) {
+  if (!e || !bytes) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "bytes" : "engine");
+  *bytes = 0;
+  eng_problem p;
+  tcj_status st = eng_validate(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, &p);
+  if (st != TCJ_SUCCESS || m == 0 || n == 0) return st;
+  eng_plan plan;
+  const char *why = NULL;
+  if ((st = eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why)) != TCJ_SUCCESS)
+    return eng_set_error(st, "%s", why);
+  *bytes = scratch_of(&p, &plan).bytes;
+  return TCJ_SUCCESS;
 }
 
 tcj_status tcj_gemm(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,

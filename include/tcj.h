@@ -48,6 +48,21 @@ typedef enum tcj_status {
 typedef enum tcj_dtype { TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_E4M3, TCJ_E5M2, TCJ_S8, TCJ_S32, TCJ_F64 } tcj_dtype;
 typedef enum tcj_op { TCJ_OP_N, TCJ_OP_T } tcj_op;
 
+/* Scratch memory. Some calls need device scratch: a packed copy of an operand the kernels
+ * cannot read as it lies (rows not 16-byte aligned), or fp32 partial sums of split-K. Each such
+ * call gets one region. By default it comes from the device's default stream-ordered pool
+ * (cuMemAllocAsync on the call's stream, freed with cuMemFreeAsync after its kernels): memory a
+ * caller's own allocator cannot see, and allocation nodes when the call is captured in a CUDA
+ * graph. Two ways to own it instead:
+ *   - tcj_options.alloc / .free: tcj asks the caller's allocator, with the call's stream, and
+ *     frees the region on the same stream right after enqueuing its kernels (stream order keeps
+ *     it alive until they ran), as PyTorch's caching allocator expects;
+ *   - tcj_set_workspace: one region the caller owns; tcj never allocates, and a call that needs
+ *     more returns TCJ_ERROR_OUT_OF_MEMORY with the size it needs, having launched nothing.
+ * tcj_gemm_workspace_size says what a call needs (0 for most). */
+typedef int (*tcj_alloc_fn)(void *ctx, size_t bytes, CUstream stream, CUdeviceptr *ptr); /* 0: success */
+typedef void (*tcj_free_fn)(void *ctx, CUdeviceptr ptr, size_t bytes, CUstream stream);
+
 /* Engine options. Start from TCJ_OPTIONS_INIT (or zero the struct), then set what you need;
  * tcj_create(&e, NULL) uses defaults. Later versions add fields only at the end. */
 typedef struct tcj_options {
@@ -65,6 +80,11 @@ typedef struct tcj_options {
   const char *cache_dir;
   /* Nonzero: no disk cache at all (as with $TCJ_CACHE_DISABLE); kernels live in memory only. */
   int disable_disk_cache;
+  /* Since 0.2. The caller's allocator for scratch (see above), both or neither; ctx is passed
+   * back. NULL: the stream-ordered pool. */
+  tcj_alloc_fn alloc;
+  tcj_free_fn free;
+  void *alloc_ctx;
 } tcj_options;
 #define TCJ_OPTIONS_INIT {.struct_size = sizeof(tcj_options)} /* C; in C++ value-initialise and set it */
 
@@ -93,6 +113,19 @@ TCJ_API const char *tcj_status_string(tcj_status s);
 TCJ_API const char *tcj_last_error(const tcj_engine *engine); /* message of this thread's last failure */
 /* Fills the counters up to stats->struct_size (see tcj_stats); the size field is left as is. */
 TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);
+
+/* A workspace the caller owns, used for every call's scratch from now on (bytes == 0: back to
+ * allocating). Calls that need scratch use it from its start, so calls on different streams
+ * must not overlap in time while they share it (as with cublasSetWorkspace): give concurrent
+ * streams their own engines, or use tcj_options.alloc. ptr must be 256-byte aligned. */
+TCJ_API tcj_status tcj_set_workspace(tcj_engine *engine, CUdeviceptr ptr, size_t bytes);
+
+/* The scratch bytes tcj_gemm with these arguments needs (pointers matter: their alignment
+ * decides what is packed). Validates like tcj_gemm; compiles and launches nothing. */
+TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n,
+                                           int64_t k, const void *a, tcj_dtype a_type, int64_t lda, const void *b,
+                                           tcj_dtype b_type, int64_t ldb, const void *c, tcj_dtype c_type,
+                                           int64_t ldc, size_t *bytes);
 
 /* Row-major. D = C: C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n].
    A is m x k (lda >= k) when op_a == N, k x m (lda >= m) when T; B is k x n (ldb >= n) when N,

@@ -1,0 +1,258 @@
+/* GPU tests of the scratch memory a call may need (tcj.h): tcj_gemm_workspace_size, a caller's
+ * workspace (enough, and too small: an error, nothing written), a caller's allocator (asked once
+ * per call, with the call's stream, for the size the query gave), and a captured CUDA graph that
+ * uses the caller's workspace and holds no allocation node. Each result must equal, bit for bit,
+ * the default path's: the same kernel on the same inputs. Exits 77 (skipped) without a GPU. */
+#include <cuda_runtime.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tcj.h"
+
+enum { EXIT_SKIPPED = 77 };
+
+/* bf16 problems: A's rows 2-byte aligned and large (packed); deep K over few tiles (split-K);
+ * aligned (no scratch). */
+typedef struct problem { const char *name; tcj_op op_a, op_b; int64_t m, n, k, lda, ldb, ldc; int scratch; } problem;
+static const problem PROBLEMS[] = {
+  {"packed A", TCJ_OP_N, TCJ_OP_N, 2048, 512, 1001, 1001, 512, 512, 1},
+  {"split K", TCJ_OP_N, TCJ_OP_T, 64, 256, 16384, 16384, 16384, 256, 1},
+  {"aligned", TCJ_OP_N, TCJ_OP_N, 512, 512, 512, 512, 512, 512, 0},
+};
+#define NP (int)(sizeof PROBLEMS / sizeof *PROBLEMS)
+
+typedef struct bufs { void *a, *b, *c; size_t bytes_c; } bufs;
+static bufs g_buf[NP];
+static void *g_ref[NP]; /* the default path's C, on the host */
+static tcj_engine *g_eng;
+static cudaStream_t g_stream;
+
+static uint16_t bf16_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+static void *device_random(size_t elems, unsigned seed) {
+  uint16_t *h = malloc(elems * 2);
+  assert_non_null(h);
+  uint32_t x = seed * 2654435761u + 7;
+  for (size_t i = 0; i < elems; i++) {
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    h[i] = bf16_of((float)(x >> 8) / (float)(1 << 24) * 2 - 1);
+  }
+  void *d = NULL;
+  assert_int_equal(cudaMalloc(&d, elems * 2), cudaSuccess);
+  assert_int_equal(cudaMemcpy(d, h, elems * 2, cudaMemcpyHostToDevice), cudaSuccess);
+  free(h);
+  return d;
+}
+
+static tcj_status gemm(tcj_engine *e, int i, cudaStream_t s) {
+  const problem *p = &PROBLEMS[i];
+  return tcj_gemm(e, p->op_a, p->op_b, p->m, p->n, p->k, 1.f, g_buf[i].a, TCJ_BF16, p->lda, g_buf[i].b, TCJ_BF16,
+                  p->ldb, 0.f, g_buf[i].c, TCJ_BF16, p->ldc, (CUstream)s);
+}
+
+static size_t need(tcj_engine *e, int i) {
+  const problem *p = &PROBLEMS[i];
+  size_t bytes = 1;
+  tcj_status st = tcj_gemm_workspace_size(e, p->op_a, p->op_b, p->m, p->n, p->k, g_buf[i].a, TCJ_BF16, p->lda,
+                                          g_buf[i].b, TCJ_BF16, p->ldb, g_buf[i].c, TCJ_BF16, p->ldc, &bytes);
+  assert_int_equal(st, TCJ_SUCCESS);
+  return bytes;
+}
+
+/* C poisoned, the call run and waited for, then C compared with the default path's. */
+static void run_and_compare(tcj_engine *e, int i, const char *how) {
+  assert_int_equal(cudaMemset(g_buf[i].c, 0xff, g_buf[i].bytes_c), cudaSuccess);
+  tcj_status st = gemm(e, i, g_stream);
+  if (st != TCJ_SUCCESS) print_error("%s %s: %s\n", PROBLEMS[i].name, how, tcj_last_error(e));
+  assert_int_equal(st, TCJ_SUCCESS);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  void *h = malloc(g_buf[i].bytes_c);
+  assert_non_null(h);
+  assert_int_equal(cudaMemcpy(h, g_buf[i].c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+  if (memcmp(h, g_ref[i], g_buf[i].bytes_c) != 0) print_error("%s %s: C differs from the default path's\n", PROBLEMS[i].name, how);
+  assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
+  free(h);
+}
+
+static void queries_say_which_calls_need_scratch(void **state) {
+  (void)state;
+  for (int i = 0; i < NP; i++) {
+    size_t bytes = need(g_eng, i);
+    print_message("%s: %zu bytes of scratch\n", PROBLEMS[i].name, bytes);
+    if (PROBLEMS[i].scratch) assert_true(bytes > 0);
+    else assert_int_equal(bytes, 0);
+  }
+  size_t bytes = 7;
+  assert_int_equal(tcj_gemm_workspace_size(g_eng, TCJ_OP_N, TCJ_OP_N, 4, 4, 4, g_buf[2].a, TCJ_BF16, 3, g_buf[2].b,
+                                           TCJ_BF16, 4, g_buf[2].c, TCJ_BF16, 4, &bytes),
+                   TCJ_ERROR_INVALID_VALUE); /* lda below k: validated like tcj_gemm */
+}
+
+static void a_callers_workspace_serves_and_a_small_one_is_refused(void **state) {
+  (void)state;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS);
+  size_t most = 0;
+  for (int i = 0; i < NP; i++) most = need(e, i) > most ? need(e, i) : most;
+  void *ws = NULL;
+  assert_int_equal(cudaMalloc(&ws, most), cudaSuccess);
+  assert_int_equal(tcj_set_workspace(e, (CUdeviceptr)ws + 8, most), TCJ_ERROR_INVALID_VALUE); /* alignment */
+  for (int i = 0; i < NP; i++) {
+    assert_int_equal(tcj_set_workspace(e, (CUdeviceptr)ws, need(e, i)), TCJ_SUCCESS);
+    run_and_compare(e, i, "with an exact workspace");
+    if (!PROBLEMS[i].scratch) continue;
+    /* One byte short: an error naming the size, and C exactly as it was. */
+    assert_int_equal(tcj_set_workspace(e, (CUdeviceptr)ws, need(e, i) - 1), TCJ_SUCCESS);
+    assert_int_equal(cudaMemset(g_buf[i].c, 0x5a, g_buf[i].bytes_c), cudaSuccess);
+    assert_int_equal(gemm(e, i, g_stream), TCJ_ERROR_OUT_OF_MEMORY);
+    print_message("%s, one byte short: %s\n", PROBLEMS[i].name, tcj_last_error(e));
+    assert_non_null(strstr(tcj_last_error(e), "workspace"));
+    assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+    unsigned char *h = malloc(g_buf[i].bytes_c);
+    assert_non_null(h);
+    assert_int_equal(cudaMemcpy(h, g_buf[i].c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (size_t j = 0; j < g_buf[i].bytes_c; j++) assert_int_equal(h[j], 0x5a);
+    free(h);
+  }
+  assert_int_equal(tcj_set_workspace(e, 0, 0), TCJ_SUCCESS); /* back to the pool */
+  run_and_compare(e, 0, "after the workspace was taken back");
+  tcj_destroy(e);
+  cudaFree(ws);
+}
+
+typedef struct counting { int allocs, frees; size_t last_bytes; cudaStream_t last_stream; } counting;
+
+static int count_alloc(void *ctx, size_t bytes, CUstream stream, CUdeviceptr *ptr) {
+  counting *c = ctx;
+  void *p = NULL;
+  if (cudaMallocAsync(&p, bytes, (cudaStream_t)stream) != cudaSuccess) return 1;
+  c->allocs++;
+  c->last_bytes = bytes;
+  c->last_stream = (cudaStream_t)stream;
+  *ptr = (CUdeviceptr)p;
+  return 0;
+}
+
+static void count_free(void *ctx, CUdeviceptr ptr, size_t bytes, CUstream stream) {
+  counting *c = ctx;
+  (void)bytes;
+  cudaFreeAsync((void *)ptr, (cudaStream_t)stream);
+  c->frees++;
+}
+
+static void a_callers_allocator_is_asked_once_per_call_with_its_stream(void **state) {
+  (void)state;
+  counting cnt = {0, 0, 0, NULL};
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.alloc = count_alloc;
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE); /* alloc without free */
+  o.free = count_free;
+  o.alloc_ctx = &cnt;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  for (int i = 0; i < NP; i++) {
+    int before = cnt.allocs;
+    run_and_compare(e, i, "with the caller's allocator");
+    assert_int_equal(cnt.allocs - before, PROBLEMS[i].scratch ? 1 : 0);
+    if (PROBLEMS[i].scratch) {
+      assert_int_equal(cnt.last_bytes, need(e, i));
+      assert_ptr_equal(cnt.last_stream, g_stream);
+    }
+    assert_int_equal(cnt.frees, cnt.allocs);
+  }
+  tcj_destroy(e);
+}
+
+/* Captured with a caller's workspace: the graph holds kernels and copies, no allocation. */
+static void a_captured_graph_uses_the_workspace_and_allocates_nothing(void **state) {
+  (void)state;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS);
+  void *ws = NULL;
+  size_t most = 0;
+  for (int i = 0; i < NP; i++) most = need(e, i) > most ? need(e, i) : most;
+  assert_int_equal(cudaMalloc(&ws, most), cudaSuccess);
+  assert_int_equal(tcj_set_workspace(e, (CUdeviceptr)ws, most), TCJ_SUCCESS);
+  for (int i = 0; i < NP; i++) run_and_compare(e, i, "before capture"); /* kernels loaded: capture only enqueues */
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(cudaMemset(g_buf[i].c, 0xff, g_buf[i].bytes_c), cudaSuccess);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    assert_int_equal(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    tcj_status st = gemm(e, i, g_stream);
+    assert_int_equal(cudaStreamEndCapture(g_stream, &graph), cudaSuccess);
+    if (st != TCJ_SUCCESS) print_error("%s under capture: %s\n", PROBLEMS[i].name, tcj_last_error(e));
+    assert_int_equal(st, TCJ_SUCCESS);
+    size_t n = 0;
+    assert_int_equal(cudaGraphGetNodes(graph, NULL, &n), cudaSuccess);
+    cudaGraphNode_t *nodes = calloc(n, sizeof *nodes);
+    assert_non_null(nodes);
+    assert_int_equal(cudaGraphGetNodes(graph, nodes, &n), cudaSuccess);
+    for (size_t j = 0; j < n; j++) {
+      enum cudaGraphNodeType t;
+      assert_int_equal(cudaGraphNodeGetType(nodes[j], &t), cudaSuccess);
+      assert_true(t != cudaGraphNodeTypeMemAlloc && t != cudaGraphNodeTypeMemFree);
+    }
+    print_message("%s: a graph of %zu nodes, none an allocation\n", PROBLEMS[i].name, n);
+    free(nodes);
+    assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (int replay = 0; replay < 2; replay++) assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
+    assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+    void *h = malloc(g_buf[i].bytes_c);
+    assert_non_null(h);
+    assert_int_equal(cudaMemcpy(h, g_buf[i].c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
+    free(h);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
+  tcj_destroy(e);
+  cudaFree(ws);
+}
+
+static int setup(void **state) {
+  (void)state;
+  if (tcj_create(&g_eng, NULL) != TCJ_SUCCESS || cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking)) return -1;
+  for (int i = 0; i < NP; i++) {
+    const problem *p = &PROBLEMS[i];
+    size_t rows_a = p->op_a == TCJ_OP_N ? (size_t)p->m : (size_t)p->k;
+    size_t rows_b = p->op_b == TCJ_OP_N ? (size_t)p->k : (size_t)p->n;
+    g_buf[i].a = device_random(rows_a * (size_t)p->lda, 10u + (unsigned)i);
+    g_buf[i].b = device_random(rows_b * (size_t)p->ldb, 20u + (unsigned)i);
+    g_buf[i].bytes_c = (size_t)p->m * (size_t)p->ldc * 2;
+    if (cudaMalloc(&g_buf[i].c, g_buf[i].bytes_c) != cudaSuccess || !(g_ref[i] = malloc(g_buf[i].bytes_c))) return -1;
+    if (cudaMemset(g_buf[i].c, 0xff, g_buf[i].bytes_c) || gemm(g_eng, i, g_stream) != TCJ_SUCCESS ||
+        cudaStreamSynchronize(g_stream) ||
+        cudaMemcpy(g_ref[i], g_buf[i].c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost))
+      return -1;
+  }
+  return 0;
+}
+
+int main(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    printf("SKIP: no GPU: none of the workspace checks ran\n");
+    return EXIT_SKIPPED;
+  }
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(queries_say_which_calls_need_scratch),
+    cmocka_unit_test(a_callers_workspace_serves_and_a_small_one_is_refused),
+    cmocka_unit_test(a_callers_allocator_is_asked_once_per_call_with_its_stream),
+    cmocka_unit_test(a_captured_graph_uses_the_workspace_and_allocates_nothing),
+  };
+  int failures = cmocka_run_group_tests_name("workspace_gpu", tests, setup, NULL);
+  tcj_destroy(g_eng);
+  return failures ? 1 : 0;
+}
