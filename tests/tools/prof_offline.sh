@@ -47,7 +47,7 @@ for bad in "--bogus" "--repeat 5" "--repeat x" "--dtype f32" "--arch sm_75" "--p
   [ $rc -eq 2 ] || { show; fail "tcj-prof $bad exited $rc, wanted 2"; }
 done
 
-# Every problem of the standard suite, in order, with a config (fp8: the reason there is none).
+# Every problem of the standard suite, in order, with a config (fp8, e4m3 or e5m2: the reason there is none).
 suite=$data/suite.yaml
 mapfile -t names < <(sed -n 's/^ *- {name: *\([^,]*\),.*/\1/p' "$suite")
 [ ${#names[@]} -gt 20 ] || fail "could not read the problem names of $suite"
@@ -59,16 +59,19 @@ for name in "${names[@]}"; do
   line=$(grep "^$name " "$dir/out")
   case $name in
   fp8_*) [[ $line == *"- (no tcj kernel: e4m3 operands have no tcj kernel)" ]] || fail "$name: $line" ;;
+  e5m2_*) [[ $line == *"- (no tcj kernel: e5m2 operands have no tcj kernel)" ]] || fail "$name: $line" ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
 done
 grep -q " pack_a=1 pack_b=1$" "$dir/out" || { show; fail "no packed operands shown (odd4095 packs both)"; }
-tail -n 1 "$dir/out" | grep -qx "${#names[@]} problems: $((${#names[@]} - 2)) with a tcj kernel, 2 without" ||
+fp8=$(printf '%s\n' "${names[@]}" | grep -cE '^(fp8|e5m2)_')
+tail -n 1 "$dir/out" | grep -qx "${#names[@]} problems: $((${#names[@]} - fp8)) with a tcj kernel, $fp8 without" ||
   { show; fail "last line: $(tail -n 1 "$dir/out")"; }
 
 # Filters and another arch; grids expand.
+qkv=$(printf '%s\n' "${names[@]}" | grep -c qkv)
 run --dry-run --arch sm_80 --suite "$suite" --filter qkv --dtype bf16
-[ $rc -eq 0 ] && [ "$(grep -c ' arch=sm_80 ' "$dir/out")" -eq 5 ] || { show; fail "--filter qkv: rc $rc"; }
+[ $rc -eq 0 ] && [ "$(grep -c ' arch=sm_80 ' "$dir/out")" -eq "$qkv" ] || { show; fail "--filter qkv: rc $rc, wanted $qkv"; }
 printf 'dtype: f16\nproblems:\n  - {name: g, m: [1, 2, 4], n: {from: 64, to: 128, mul: 2}, k: 64}\n' >"$dir/grid.yaml"
 run --dry-run --suite "$dir/grid.yaml"
 [ $rc -eq 0 ] && [ "$(grep -c '^g  ' "$dir/out")" -eq 6 ] || { show; fail "a grid of 3 x 2 problems: rc $rc"; }

@@ -15,7 +15,8 @@
 
 /* The standard benchmark suite (bench/suite.yaml) as committed in tests/data/suite.yaml. */
 static const char suite_yaml[] =
-  "# Standard benchmark suite for tcj-prof: row-major C[m,n] = A[m,k] * B[k,n], op_a = op_b = N unless given.\n"
+  "# Standard benchmark suite for tcj-prof: row-major C[m,n] = A[m,k] * op_b(B), op_a = op_b = N unless given.\n"
+  "# (op_b T: B is stored n x k, as nn.Linear weights are.)\n"
   "# cublas_h200: cuBLAS 13.0 TFLOP/s measured on one NVIDIA H200 (2026-11), bf16 in / bf16 out, fp32 accumulate.\n"
   "# Those numbers are context only: a claim compares against cuBLAS measured in the same run.\n"
   "suite: standard\n"
@@ -44,13 +45,29 @@ static const char suite_yaml[] =
   "  - {name: down_m1,   m: 1,    n: 4096,  k: 14336, cublas_h200: 3.7}\n"
   "  - {name: down_m128, m: 128,  n: 4096,  k: 14336, cublas_h200: 406.5}\n"
   "  - {name: down_m4096, m: 4096, n: 4096, k: 14336, cublas_h200: 805.2}\n"
+  "  # the same weights in nn.Linear layout (x[m,k] * W[n,k]^T: op_b T), decode to small batches\n"
+  "  - {name: qkv_nt_m1,   m: 1,   n: 6144,  k: 4096,  op_b: T}\n"
+  "  - {name: qkv_nt_m16,  m: 16,  n: 6144,  k: 4096,  op_b: T}\n"
+  "  - {name: up_nt_m1,    m: 1,   n: 28672, k: 4096,  op_b: T}\n"
+  "  - {name: up_nt_m64,   m: 64,  n: 28672, k: 4096,  op_b: T}\n"
+  "  - {name: down_nt_m16, m: 16,  n: 4096,  k: 14336, op_b: T}\n"
+  "  - {name: down_nt_m256, m: 256, n: 4096, k: 14336, op_b: T}\n"
+  "  # mid-size, rows 16-byte aligned but not multiples of 128 bytes\n"
+  "  - {name: mid_ld5000, m: 2500, n: 3000, k: 5000}\n"
+  "  - {name: tall_k1504, m: 9000, n: 1504, k: 1504}\n"
   "  # split-K territory and short K\n"
   "  - {name: deepk,    m: 512,   n: 512,   k: 65536, cublas_h200: 652.4}\n"
   "  - {name: shortk,   m: 8192,  n: 8192,  k: 1024,  cublas_h200: 702.2}\n"
   "  # other dtypes (fp8: e4m3 in, bf16 out; tf32: f32 in and out)\n"
   "  - {name: fp8_sq8192, dtype: e4m3, m: 8192, n: 8192, k: 8192, op_b: T, cublas_h200: 1475.5}\n"
   "  - {name: fp8_up_m128, dtype: e4m3, m: 128, n: 28672, k: 4096, op_b: T, cublas_h200: 849.3}\n"
-  "  - {name: tf32_sq8192, dtype: tf32, m: 8192, n: 8192, k: 8192, cublas_h200: 403.9}\n";
+  "  - {name: fp8_nt_m16, dtype: e4m3, m: 16, n: 6144, k: 4096, op_b: T}\n"
+  "  - {name: e5m2_sq4096, dtype: e5m2, m: 4096, n: 4096, k: 4096, op_b: T}\n"
+  "  - {name: tf32_sq8192, dtype: tf32, m: 8192, n: 8192, k: 8192, cublas_h200: 403.9}\n"
+  "  - {name: tf32_nt_sq4096, dtype: tf32, m: 4096, n: 4096, k: 4096, op_b: T}\n"
+  "  # int8 (s32 out)\n"
+  "  - {name: s8_nt_sq8192, dtype: s8, m: 8192, n: 8192, k: 8192, op_b: T}\n"
+  "  - {name: s8_nt_m16, dtype: s8, m: 16, n: 8192, k: 8192, op_b: T}\n";
 
 /* Writes text to a fresh temp file; its path goes to path (PATH_MAX-sized). */
 static void write_temp(const char *text, char *path, size_t size) {
@@ -81,8 +98,8 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 
 static void check_suite(const manifest *m) {
   assert_string_equal(m->suite, "standard");
-  assert_int_equal(m->nentries, 25);
-  assert_int_equal(m->nproblems, 25);
+  assert_int_equal(m->nentries, 38);
+  assert_int_equal(m->nproblems, 38);
   assert_int_equal(m->ntargets, 0);
   const manifest_problem *p = find(m, "sq512");
   assert_int_equal(p->m, 512);
@@ -93,7 +110,7 @@ static void check_suite(const manifest *m) {
   assert_int_equal(p->op_a, TCJ_OP_N);
   assert_int_equal(p->op_b, TCJ_OP_N);
   const manifest_entry *e = &m->entries[p->entry];
-  assert_int_equal(e->line, 8);
+  assert_int_equal(e->line, 9);
   assert_int_equal(e->col, 5);
   assert_int_equal(e->nrefs, 1);
   assert_string_equal(e->refs[0].key, "cublas_h200");
