@@ -112,9 +112,24 @@ void ptx_ins_if(ptx_builder *b, ptx_reg pred, int negate, const char *fmt, ...) 
 
 void ptx_label(ptx_builder *b, int label) { ptx_text(b, "$L%d:\n", label); }
 
+/* The PTX ISA version a module for each target declares: the oldest that knows the target
+ * (PTX ISA, "Release notes": sm_90a came with 8.0, sm_100/sm_101 with 8.6, sm_120 with 8.7,
+ * sm_103/sm_121 with 8.8) and every instruction the recipes use on it (mma.sync, ldmatrix and
+ * cp.async are older; wgmma and setmaxnreg need 8.0). The oldest version keeps the PTX loadable
+ * by the oldest driver that can run the target at all. */
+static const struct { int sm, major, minor; } ptx_isa[] = {
+  {80, 8, 0}, {86, 8, 0}, {87, 8, 0}, {89, 8, 0}, {90, 8, 0},
+  {100, 8, 6}, {101, 8, 6}, {103, 8, 8}, {120, 8, 7}, {121, 8, 8},
+};
+
 void ptx_module_header(ptx_builder *b, int sm, int arch_suffix) {
-  /* PTX ISA 8.0 is the oldest that knows sm_90a; CUDA 12.0+ drivers accept it. */
-  ptx_text(b, ".version 8.0\n.target sm_%d%s\n.address_size 64\n\n", sm, arch_suffix == 'a' ? "a" : "");
+  for (size_t i = 0; i < sizeof ptx_isa / sizeof *ptx_isa; i++)
+    if (ptx_isa[i].sm == sm) {
+      ptx_text(b, ".version %d.%d\n.target sm_%d%s\n.address_size 64\n\n", ptx_isa[i].major, ptx_isa[i].minor, sm,
+               arch_suffix == 'a' ? "a" : "");
+      return;
+    }
+  ptx_fail(b, "no PTX ISA version is known for sm_%d", sm);
 }
 
 void ptx_entry_begin(ptx_builder *b, const char *name) {

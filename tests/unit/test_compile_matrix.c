@@ -42,9 +42,14 @@ enum {
   NEAR_REG_LIMIT = 240, /* reported in the summary: kernels one change away from spilling */
 };
 
+/* The matrix's archs first; Blackwell's after them, for a sample of what selection picks there
+ * (the sm80 recipe: Blackwell has no wgmma). */
 static const struct { const char *name; int sm, suffix; } archs[] = {
-  {"sm_80", 80, 0}, {"sm_89", 89, 0}, {"sm_90a", 90, 'a'}};
+  {"sm_80", 80, 0}, {"sm_89", 89, 0}, {"sm_90a", 90, 'a'}, {"sm_100", 100, 0}, {"sm_100a", 100, 'a'},
+  {"sm_120", 120, 0}};
 #define N_ARCHS (int)(sizeof archs / sizeof archs[0])
+#define N_MATRIX_ARCHS 3
+#define BLACKWELL_SAMPLE 3 /* every third selected config: the recipe is the same as on sm_80 */
 
 typedef struct job {
   tcj_kernel_cfg cfg; /* arch fields set */
@@ -435,9 +440,9 @@ static const struct { int64_t m, n, k; } problem_shapes[] = {
 static const int problem_aligns[] = {16, 4, 1}; /* 1: below any copy width, so packed */
 
 /* Appends the configs eng_select picks (each with its own arch) that are not in out yet. */
-static int collect_selected(tcj_kernel_cfg *out, int n, int max) {
+static int collect_selected(tcj_kernel_cfg *out, int n, int max, int first_arch, int end_arch) {
   char a[256], b[256];
-  for (int ar = 0; ar < N_ARCHS; ar++) {
+  for (int ar = first_arch; ar < end_arch; ar++) {
     eng_device_caps caps;
     assert_int_equal(eng_caps_for_arch(archs[ar].name, &caps), 0);
     for (size_t t = 0; t < sizeof problem_types / sizeof *problem_types; t++)
@@ -504,7 +509,7 @@ static int matrix_jobs(tcj_kernel_cfg *out, int max, int *nsm80) {
   assert_true(n90 >= MIN_SM90_CONFIGS && n90 <= MAX_SM90_CONFIGS);
   *nsm80 = ncfg;
   for (int i = 0; i < ncfg; i++)
-    for (int a = 0; a < N_ARCHS; a++) {
+    for (int a = 0; a < N_MATRIX_ARCHS; a++) {
       assert_true(n < max);
       out[n] = cfgs[i];
       out[n].sm = archs[a].sm;
@@ -620,7 +625,7 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   int ncfg = 0;
   int nsel = matrix_jobs(selected, MAX_SELECTED, &ncfg);
   int nmatrix = nsel;
-  nsel = collect_selected(selected, nsel, MAX_SELECTED);
+  nsel = collect_selected(selected, nsel, MAX_SELECTED, 0, N_MATRIX_ARCHS);
   int sm90_matrix = 0, sm90_selected = 0, pingpong = 0;
   for (int i = 0; i < nsel; i++) {
     if (selected[i].recipe == PTX_RECIPE_SM90) *(i < nmatrix ? &sm90_matrix : &sm90_selected) += 1;
@@ -655,6 +660,30 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
                 NEAR_REG_LIMIT, seconds, slowest);
   /* Not a failure: with setmaxnreg dropped every warpgroup keeps the launch count. */
   if (ignored) print_message("note: ptxas ignored setmaxnreg (C7504) in %d sm90 kernels\n", ignored);
+  free_matrix(&m);
+  assert_int_equal(failures, 0);
+}
+
+/* Blackwell (sm_100, sm_100a, sm_120) runs the sm80 recipe: a sample of the configs selection
+ * picks there must assemble (its PTX declares the ISA version the target needs) without
+ * spills and within the registers, as on the matrix's archs. */
+static void blackwell_targets_compile_a_sample_of_their_selected_configs(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  static tcj_kernel_cfg selected[MAX_SELECTED], sample[MAX_SELECTED];
+  int nsel = collect_selected(selected, 0, MAX_SELECTED, N_MATRIX_ARCHS, N_ARCHS), n = 0;
+  for (int i = 0; i < nsel; i++) {
+    assert_int_equal(selected[i].recipe, PTX_RECIPE_SM80);
+    if (i % BLACKWELL_SAMPLE == 0) sample[n++] = selected[i];
+  }
+  matrix m = make_matrix(sample, n);
+  int workers = 0;
+  double seconds = run_matrix(&m, &workers);
+  int failures = 0;
+  for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
+  print_message("Blackwell: %d of %d selected configs compiled for sm_100, sm_100a and sm_120 (%s), %d failed, %.1f s\n",
+                m.count, nsel, version, failures, seconds);
   free_matrix(&m);
   assert_int_equal(failures, 0);
 }
@@ -722,6 +751,7 @@ int main(void) {
     cmocka_unit_test(sm90_matrix_is_valid_and_covers_every_choice),
     cmocka_unit_test(every_sm90_tile_the_check_accepts_compiles),
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),
+    cmocka_unit_test(blackwell_targets_compile_a_sample_of_their_selected_configs),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
