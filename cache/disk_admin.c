@@ -13,7 +13,6 @@
 
 #include "cache/disk_cache.h"
 
-#define ENTRY_MAX_BYTES (1ull << 30) /* as disk_cache.c: larger files are not entries of ours */
 
 static int has_suffix(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
@@ -144,7 +143,7 @@ int cache_admin_usage(const char *dir, cache_dir_usage *u) {
 /* ---- reading entries ---- */
 
 static unsigned char *read_whole(const char *path, uint64_t size) {
-  if (size > ENTRY_MAX_BYTES) return NULL;
+  if (size > CACHE_ENTRY_MAX_BYTES) return NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return NULL;
   unsigned char *buf = malloc(size ? size : 1);
@@ -187,7 +186,7 @@ static void inspect(const char *path, const file_info *f, cache_entry_info *e) {
   unsigned char *bytes = read_whole(path, f->bytes);
   cache_entry_view v;
   if (!bytes) {
-    e->problem = f->bytes > ENTRY_MAX_BYTES ? "larger than any entry" : "cannot be read";
+    e->problem = f->bytes > CACHE_ENTRY_MAX_BYTES ? "larger than any entry" : "cannot be read";
     return;
   }
   if (!cache_entry_read(bytes, f->bytes, NULL, &v)) {

@@ -27,7 +27,6 @@
 #define LOCK_SUFFIX CACHE_LOCK_SUFFIX
 #define HEADER_BYTES CACHE_ENTRY_HEADER_BYTES
 #define CHECKSUM_AT CACHE_ENTRY_CHECKSUM_AT
-#define ENTRY_MAX_BYTES (1ull << 30) /* larger files are not entries of ours */
 static const char MAGIC[8] = {'T', 'C', 'J', 'C', 'A', 'C', 'H', 'E'};
 
 /* Causes of write failure and of distrust, each warned about once per cache. */
@@ -274,7 +273,7 @@ void cache_entry_name(const char *key, char out[32]) {
 
 /* ---- read ---- */
 
-/* Reads a whole entry file of at most ENTRY_MAX_BYTES; returns NULL when absent, unreadable or
+/* Reads a whole entry file of at most CACHE_ENTRY_MAX_BYTES; returns NULL when absent, unreadable or
  * untrusted (then *distrust says why). The rules apply to the file as opened (fstat), and a
  * symbolic link is never followed: what is checked is what is read. */
 static unsigned char *read_file(const cache_trust *t, const char *path, size_t *size, const char **distrust,
@@ -287,7 +286,7 @@ static unsigned char *read_file(const cache_trust *t, const char *path, size_t *
   }
   struct stat st;
   unsigned char *buf = NULL;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > ENTRY_MAX_BYTES) goto done;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > CACHE_ENTRY_MAX_BYTES) goto done;
   *st_out = st;
   if ((*distrust = cache_trust_stat(t, &st, 0)) != NULL) goto done;
   buf = malloc(st.st_size ? (size_t)st.st_size : 1);
@@ -514,7 +513,7 @@ int cache_disk_put_by(cache_disk *d, const char *key, const char *compiler, cons
   if (!d->dir || !cubin || !size) return -1;
   if (!d->store_ptx || !ptx) ptx_len = 0;
   size_t compiler_len = compiler ? strlen(compiler) : 0;
-  if (HEADER_BYTES + strlen(key) + compiler_len + size + ptx_len > ENTRY_MAX_BYTES) return -1; /* could never be read */
+  if (HEADER_BYTES + strlen(key) + compiler_len + size + ptx_len > CACHE_ENTRY_MAX_BYTES) return -1; /* could never be read */
   char *dir, *tmp_dir;
   if (prepare_dirs(d, &dir, &tmp_dir) != 0) return -1;
 

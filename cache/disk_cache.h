@@ -100,6 +100,7 @@ int cache_entry_read(const unsigned char *e, size_t size, const char *key, cache
 uint64_t cache_entry_checksum(const unsigned char *e, size_t size);
 #define CACHE_ENTRY_HEADER_BYTES 56 /* the key text starts here */
 #define CACHE_ENTRY_CHECKSUM_AT 40
+#define CACHE_ENTRY_MAX_BYTES (1ull << 30) /* larger files are not entries of ours */
 
 /* Looks key up in dir, then in the read-only roots. Hit: returns 1 with a malloc'ed copy of
  * the cubin (caller frees) and, for a hit in dir, touches its mtime (LRU). Anything doubtful
