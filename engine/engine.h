@@ -42,5 +42,9 @@ void eng_ctx_leave(tcj_engine *e, int pushed);
  * publish to disk and memoise. *compiled (may be NULL) says whether it was compiled. Needs
  * the engine's context current. */
 tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled);
+/* The same for a config with a user epilogue, whose source (compiled by NVRTC only when the
+ * kernel is not cached) the config names by hash. user_source may be NULL for other configs. */
+tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, cache_kernel *out,
+                               int *compiled);
 
 #endif

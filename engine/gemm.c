@@ -5,7 +5,9 @@
 
 #include "engine/engine.h"
 #include "engine/error.h"
+#include "engine/nvrtc.h"
 #include "engine/validate.h"
+#include "ptxgen/abi.h"
 #include "ptxgen/ptxgen.h"
 
 /* One operand as the kernel reads it: the caller's pointer and ld, or a packed scratch copy. */
@@ -29,18 +31,23 @@ static void stored_b(const eng_problem *p, int64_t *rows, int64_t *cols) {
   *cols = p->op_b_t ? p->k : p->n;
 }
 
+/* Packed entries of an operand: every batch entry, or one when it is broadcast (stride 0). */
+static int64_t packed_entries(const eng_problem *p, int is_b) {
+  return eng_packed_stride(p, is_b) ? p->batch : 1;
+}
+
 static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   scratch_layout l = {0, 0, 0, 0};
   int es = ptx_elem_size(p->ab);
   int64_t rows, cols;
   if (plan->pack_a) {
     stored_a(p, &rows, &cols);
-    l.bytes = align_up((size_t)(eng_packed_ld(cols, es) * es * rows));
+    l.bytes = align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 0)));
   }
   l.b_off = l.bytes;
   if (plan->pack_b) {
     stored_b(p, &rows, &cols);
-    l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows));
+    l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 1)));
   }
   l.work_off = l.bytes;
   if (tcj_cfg_slices(&plan->cfg) > 1) l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
@@ -99,6 +106,19 @@ static tcj_status pack_copy(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuMemcpy2DAsync (packing)");
 }
 
+/* Packs every entry of a batched operand (one copy each; a broadcast operand once) to entries
+ * packed_stride elements apart. */
+static tcj_status pack_entries(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_t cols, int64_t ld, int es,
+                               int64_t count, int64_t stride, int64_t packed_stride, const operand *dst,
+                               CUstream stream) {
+  tcj_status st = TCJ_SUCCESS;
+  for (int64_t z = 0; z < count && st == TCJ_SUCCESS; z++) {
+    operand to = {dst->ptr + (CUdeviceptr)(z * packed_stride * es), dst->ld};
+    st = pack_copy(e, src + (CUdeviceptr)(z * stride * es), rows, cols, ld, es, &to, stream);
+  }
+  return st;
+}
+
 /* The kernel takes the maps as 128-byte .param arrays aligned to 64 (ptxgen.h); cuLaunchKernel
  * copies the parameter's size from the pointer in args[]. */
 _Static_assert(sizeof(CUtensorMap) == 128 && _Alignof(CUtensorMap) >= 64, "CUtensorMap is not the kernel's tmap parameter");
@@ -109,12 +129,17 @@ static tcj_status encode_desc(tcj_engine *e, const char *name, const ptx_tmap_de
   if (!e->cu->cuTensorMapEncodeTiled)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0 or newer "
                          "is needed for the sm90 recipe; TCJ_RECIPE=sm80 avoids it)");
-  CUtensorMapDataType type = d->elem == PTX_E_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                             : d->elem == PTX_E_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  cuuint64_t dims[2] = {d->dims[0], d->dims[1]}, strides[1] = {d->stride_bytes};
-  cuuint32_t box[2] = {d->box[0], d->box[1]}, elem_strides[2] = {1, 1};
-  CUresult r = e->cu->cuTensorMapEncodeTiled(out, type, 2, (void *)(uintptr_t)ptr, dims, strides, box,
+  CUtensorMapDataType type;
+  switch (d->elem) {
+  case PTX_E_BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
+  case PTX_E_F16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+  case PTX_E_F32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+  default:
+    return eng_set_error(TCJ_ERROR_INTERNAL, "no tensor map data type for %s (%s)", ptx_elem_name(d->elem), name);
+  }
+  cuuint64_t dims[3] = {d->dims[0], d->dims[1], d->dims[2]}, strides[2] = {d->stride_bytes, d->batch_stride_bytes};
+  cuuint32_t box[3] = {d->box[0], d->box[1], d->box[2]}, elem_strides[3] = {1, 1, 1};
+  CUresult r = e->cu->cuTensorMapEncodeTiled(out, type, (cuuint32_t)d->rank, (void *)(uintptr_t)ptr, dims, strides, box,
                                              elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -129,90 +154,83 @@ static tcj_status encode_desc(tcj_engine *e, const char *name, const ptx_tmap_de
 
 /* The tensor map of operand A (is_b = 0) or B of an sm90 kernel, as ptx_sm90_tmap describes it. */
 static tcj_status encode_tmap(tcj_engine *e, const tcj_kernel_cfg *cfg, int is_b, int64_t m, const operand *op,
-                              CUtensorMap *out) {
+                              ptx_tmap_batch batch, CUtensorMap *out) {
   const char *name = is_b ? "operand B" : "operand A";
   ptx_tmap_desc d;
   /* Select packs what TMA cannot read; reaching these is a planning bug. */
   if (op->ptr % 16 != 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: %s at 0x%llx is not 16-byte aligned", name,
                          (unsigned long long)op->ptr);
-  if (ptx_sm90_tmap(cfg, is_b, m, op->ld, &d) != 0)
+  if (ptx_sm90_tmap(cfg, is_b, m, op->ld, batch, &d) != 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address %s (m %lld, ld %lld)", name,
                          (long long)m, (long long)op->ld);
   return encode_desc(e, name, &d, op->ptr, out);
 }
 
-/* C's tensor map, for kernels that store C through TMA (ptx_sm90_tmap_c); zeros otherwise. */
-static tcj_status encode_tmap_c(tcj_engine *e, const tcj_kernel_cfg *cfg, const eng_problem *p, CUdeviceptr c,
+/* D's tensor map, for kernels that store D through TMA (ptx_sm90_tmap_d); zeros otherwise. */
+static tcj_status encode_tmap_d(tcj_engine *e, const tcj_kernel_cfg *cfg, const eng_problem *p, CUdeviceptr d_ptr,
                                 CUtensorMap *out) {
   ptx_tmap_desc d;
   memset(out, 0, sizeof *out);
-  int use = ptx_sm90_tmap_c(cfg, p->m, p->ldc, &d);
+  ptx_tmap_batch batch = {p->batch, p->stride_d};
+  int use = ptx_sm90_tmap_d(cfg, p->m, p->ldd, batch, &d);
   if (use == 1) return TCJ_SUCCESS;
-  /* vec_c promises 16-byte rows; select derived it from C's alignment. */
-  if (use < 0 || c % 16 != 0)
-    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address C (ldc %lld, address 0x%llx)",
-                         (long long)p->ldc, (unsigned long long)c);
-  return encode_desc(e, "C", &d, c, out);
+  /* vec_c promises 16-byte rows; select derived it from D's alignment (batch stride included). */
+  if (use < 0 || d_ptr % 16 != 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "sm90 launch: TMA cannot address D (ldd %lld, address 0x%llx)",
+                         (long long)p->ldd, (unsigned long long)d_ptr);
+  return encode_desc(e, "D", &d, d_ptr, out);
 }
 
-/* Split-K: the slices wrote fp32 partial sums into work; the reduction (PTX_REDUCE_ENTRY of the
- * same module) adds them and applies alpha and beta into C. */
-static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const cache_kernel *k, CUdeviceptr work,
-                                CUdeviceptr c, float alpha, float beta, CUstream stream) {
-  uint64_t w_ptr = work, c_ptr = c, ldc = (uint64_t)p->ldc;
-  uint32_t m32 = (uint32_t)p->m;
-  void *rargs[] = {&w_ptr, &c_ptr, &m32, &ldc, &alpha, &beta};
+/* The caller's pointers and scalars of one call (tcj_gemm_desc, validated). */
+typedef struct call_args {
+  CUdeviceptr a, b, c, d, bias, alpha_ptr, beta_ptr, user_params;
+  float alpha, beta;
+} call_args;
+
+/* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
+ * same module, same parameters) applies the epilogue into D. */
+static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const cache_kernel *k, void **args,
+                                CUstream stream) {
   int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0,
-                                     stream, rargs, NULL);
+                                     stream, args, NULL);
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
 }
 
-/* The sm80 kernel (and for split configs, its reduction): parameters and grid of
- * PTX_GEMM_ENTRY. work: the split-K workspace, or 0. */
-static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_kernel *k, const operand *a,
-                              const operand *b, CUdeviceptr c, CUdeviceptr work, float alpha, float beta,
+/* The sm80 kernel: grid batch * tiles in x, slices in y. */
+static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_kernel *k, void **args,
                               CUstream stream) {
-  uint64_t pa_ptr = a->ptr, pb_ptr = b->ptr, pc_ptr = work ? work : c;
-  uint32_t m32 = (uint32_t)p->m;
-  uint64_t lda = (uint64_t)a->ld, ldb = (uint64_t)b->ld, ldc = (uint64_t)p->ldc;
-  void *args[] = {&pa_ptr, &pb_ptr, &pc_ptr, &m32, &lda, &ldb, &ldc, &alpha, &beta};
-  int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn);
+  int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn) * p->batch;
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
                                      (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return work ? launch_reduce(e, p, k, work, c, alpha, beta, stream) : TCJ_SUCCESS;
+  return k->slices > 1 ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
 }
 
-/* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_SM90_ENTRY parameters, on
- * the persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
+/* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_GEMM_PARAMS, on the
+ * persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
 static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
-                              CUtensorMap *tmap_a, CUtensorMap *tmap_b, CUtensorMap *tmap_c, CUdeviceptr c,
-                              CUdeviceptr work, float alpha, float beta, CUstream stream) {
-  /* Split: the kernel writes raw fp32 partial sums into the dense workspace (ldc = n). */
-  uint64_t pc_ptr = work ? work : c, ldc = work ? (uint64_t)p->n : (uint64_t)p->ldc;
-  uint32_t m32 = (uint32_t)p->m;
-  float k_alpha = work ? 1.0f : alpha, k_beta = work ? 0.0f : beta;
-  void *args[] = {tmap_a, tmap_b, tmap_c, &pc_ptr, &m32, &ldc, &k_alpha, &k_beta};
+                              CUtensorMap *tmaps, void **args, CUstream stream) {
+  void *all[3 + PTX_GEMM_PARAM_COUNT] = {&tmaps[0], &tmaps[1], &tmaps[2]};
+  memcpy(all + 3, args, sizeof(void *) * PTX_GEMM_PARAM_COUNT);
   int slots = e->caps.sm_count;
   if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
-  int64_t grid = ptx_sm90_grid(cfg, p->m, slots);
+  int64_t grid = ptx_sm90_grid(cfg, p->m, p->batch, slots);
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
-                                     (unsigned)k->smem_bytes, stream, args, NULL);
+                                     (unsigned)k->smem_bytes, stream, all, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return work ? launch_reduce(e, p, k, work, c, alpha, beta, stream) : TCJ_SUCCESS;
+  return k->slices > 1 ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
 }
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
  * (tensor maps), and only then the copies and the launch: a failed check enqueues no copy and
  * no kernel, only the scratch's stream-ordered allocation and free. */
-static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan,
-                         const cache_kernel *k, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
-                         float alpha, float beta, CUstream stream) {
+static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan, const cache_kernel *k,
+                         const call_args *ca, CUstream stream) {
   assert(k->recipe == (int)plan->cfg.recipe && k->cluster_m == plan->cfg.cluster_m);
   int es = ptx_elem_size(p->ab);
-  operand pa = {a, p->lda}, pb = {b, p->ldb};
+  operand pa = {ca->a, p->lda}, pb = {ca->b, p->ldb};
   int64_t rows_a, cols_a, rows_b, cols_b;
   stored_a(p, &rows_a, &cols_a);
   stored_b(p, &rows_b, &cols_b);
@@ -225,18 +243,48 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols_b, es)};
     if (k->slices > 1) work = base + l.work_off;
   }
-  CUtensorMap tmap_a, tmap_b, tmap_c;
+  ptx_gemm_params prm;
+  memset(&prm, 0, sizeof prm);
+  prm.a = pa.ptr;
+  prm.b = pb.ptr;
+  prm.c = p->reads_c ? ca->c : ca->d; /* never read without C; any valid address */
+  prm.d = ca->d;
+  prm.work = work;
+  prm.bias = ca->bias;
+  prm.alpha_ptr = ca->alpha_ptr;
+  prm.beta_ptr = p->reads_c ? ca->beta_ptr : 0;
+  prm.user_params = ca->user_params;
+  prm.lda = (uint64_t)pa.ld;
+  prm.ldb = (uint64_t)pb.ld;
+  prm.ldc = (uint64_t)p->ldc;
+  prm.ldd = (uint64_t)p->ldd;
+  prm.stride_a = (uint64_t)(plan->pack_a ? eng_packed_stride(p, 0) : p->stride_a);
+  prm.stride_b = (uint64_t)(plan->pack_b ? eng_packed_stride(p, 1) : p->stride_b);
+  prm.stride_c = (uint64_t)p->stride_c;
+  prm.stride_d = (uint64_t)p->stride_d;
+  prm.stride_bias = (uint64_t)p->stride_bias;
+  prm.m = (uint32_t)p->m;
+  prm.batch = (uint32_t)p->batch;
+  prm.alpha = ca->alpha;
+  prm.beta = p->reads_c ? ca->beta : 0.0f;
+  void *args[PTX_GEMM_PARAM_COUNT];
+  ptx_gemm_args(&prm, args);
+  CUtensorMap tmaps[3];
   if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
-    st = encode_tmap(e, &plan->cfg, 0, p->m, &pa, &tmap_a);
-    if (st == TCJ_SUCCESS) st = encode_tmap(e, &plan->cfg, 1, p->m, &pb, &tmap_b);
-    if (st == TCJ_SUCCESS) st = encode_tmap_c(e, &plan->cfg, p, c, &tmap_c);
+    ptx_tmap_batch ba = {p->batch, (int64_t)prm.stride_a}, bb = {p->batch, (int64_t)prm.stride_b};
+    st = encode_tmap(e, &plan->cfg, 0, p->m, &pa, ba, &tmaps[0]);
+    if (st == TCJ_SUCCESS) st = encode_tmap(e, &plan->cfg, 1, p->m, &pb, bb, &tmaps[1]);
+    if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &plan->cfg, p, ca->d, &tmaps[2]);
   }
-  if (st == TCJ_SUCCESS && plan->pack_a) st = pack_copy(e, a, rows_a, cols_a, p->lda, es, &pa, stream);
-  if (st == TCJ_SUCCESS && plan->pack_b) st = pack_copy(e, b, rows_b, cols_b, p->ldb, es, &pb, stream);
+  if (st == TCJ_SUCCESS && plan->pack_a)
+    st = pack_entries(e, ca->a, rows_a, cols_a, p->lda, es, packed_entries(p, 0), p->stride_a, (int64_t)prm.stride_a,
+                      &pa, stream);
+  if (st == TCJ_SUCCESS && plan->pack_b)
+    st = pack_entries(e, ca->b, rows_b, cols_b, p->ldb, es, packed_entries(p, 1), p->stride_b, (int64_t)prm.stride_b,
+                      &pb, stream);
   if (st == TCJ_SUCCESS)
-    st = k->recipe == PTX_RECIPE_SM90
-             ? launch_sm90(e, p, &plan->cfg, k, &tmap_a, &tmap_b, &tmap_c, c, work, alpha, beta, stream)
-             : launch_sm80(e, p, k, &pa, &pb, c, work, alpha, beta, stream);
+    st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)
+                                      : launch_sm80(e, p, k, args, stream);
   scratch_put(e, base, l.bytes, stream);
   return st;
 }
@@ -252,42 +300,94 @@ tcj_status tcj_set_workspace(tcj_engine *e, CUdeviceptr ptr, size_t bytes) {
   return TCJ_SUCCESS;
 }
 
-tcj_status tcj_gemm_workspace_size(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
-                                   const void *a, tcj_dtype a_type, int64_t lda, const void *b, tcj_dtype b_type,
-                                   int64_t ldb, const void *c, tcj_dtype c_type, int64_t ldc, size_t *bytes) {
+/* A tcj_gemm call as the descriptor tcj_gemm_ex takes: D is C. */
+static tcj_gemm_desc desc_of_gemm(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k, float alpha,
+                                  const void *a, tcj_dtype a_type, int64_t lda, const void *b, tcj_dtype b_type,
+                                  int64_t ldb, float beta, const void *c, tcj_dtype c_type, int64_t ldc) {
+  tcj_gemm_desc g = TCJ_GEMM_DESC_INIT;
+  g.op_a = op_a;
+  g.op_b = op_b;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a;
+  g.a_type = a_type;
+  g.lda = lda;
+  g.b = b;
+  g.b_type = b_type;
+  g.ldb = ldb;
+  g.c = c;
+  g.c_type = c_type;
+  g.ldc = ldc;
+  g.alpha = alpha;
+  g.beta = beta;
+  return g;
+}
+
+/* Validation and selection, shared by the call and its workspace query. The user epilogue's
+ * hash needs NVRTC's identity (its library file, not loaded: a warm cache needs no NVRTC). */
+static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p, eng_plan *plan) {
+  tcj_status st = eng_validate_desc(g, p);
+  if (st != TCJ_SUCCESS) return st;
+  if (p->user) {
+    char id[256];
+    if (!eng_nvrtc_identity(id, sizeof id))
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a user epilogue needs NVRTC (libnvrtc.so.13 or .12), which "
+                           "was not found");
+    p->user = eng_epilogue_hash(g->epilogue_source, id);
+  }
+  if (p->m == 0 || p->n == 0) return TCJ_SUCCESS;
+  const char *why = NULL;
+  if ((st = eng_select_tuned(p, &e->caps, e->allow_packing, &e->tuning, plan, &why)) != TCJ_SUCCESS)
+    return eng_set_error(st, "%s", why);
+  return TCJ_SUCCESS;
+}
+
+tcj_status tcj_gemm_ex_workspace_size(tcj_engine *e, const tcj_gemm_desc *g, size_t *bytes) {
   if (!e || !bytes) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "bytes" : "engine");
   *bytes = 0;
   eng_problem p;
-  tcj_status st = eng_validate(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, &p);
-  if (st != TCJ_SUCCESS || m == 0 || n == 0) return st;
   eng_plan plan;
-  const char *why = NULL;
-  if ((st = eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why)) != TCJ_SUCCESS)
-    return eng_set_error(st, "%s", why);
+  tcj_status st = prepare(e, g, &p, &plan);
+  if (st != TCJ_SUCCESS || p.m == 0 || p.n == 0) return st;
   *bytes = scratch_of(&p, &plan).bytes;
   return TCJ_SUCCESS;
+}
+
+tcj_status tcj_gemm_workspace_size(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
+                                   const void *a, tcj_dtype a_type, int64_t lda, const void *b, tcj_dtype b_type,
+                                   int64_t ldb, const void *c, tcj_dtype c_type, int64_t ldc, size_t *bytes) {
+  /* beta 1: the query does not know beta, and C's alignment may matter. */
+  tcj_gemm_desc g = desc_of_gemm(op_a, op_b, m, n, k, 1.0f, a, a_type, lda, b, b_type, ldb, 1.0f, c, c_type, ldc);
+  return tcj_gemm_ex_workspace_size(e, &g, bytes);
+}
+
+tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *g, CUstream stream) {
+  if (!e) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine is NULL");
+  eng_problem p;
+  eng_plan plan;
+  tcj_status st = prepare(e, g, &p, &plan);
+  if (st != TCJ_SUCCESS) return st;
+  if (p.m == 0 || p.n == 0) return TCJ_SUCCESS; /* D is empty: nothing to launch */
+  int pushed = 0;
+  if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
+  cache_kernel kern;
+  st = eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
+  if (st == TCJ_SUCCESS) {
+    call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)g->b, (CUdeviceptr)(uintptr_t)g->c,
+                    (CUdeviceptr)(uintptr_t)(g->d ? g->d : g->c), (CUdeviceptr)(uintptr_t)g->bias,
+                    (CUdeviceptr)(uintptr_t)g->alpha_ptr, (CUdeviceptr)(uintptr_t)g->beta_ptr,
+                    (CUdeviceptr)(uintptr_t)g->epilogue_params, g->alpha, g->beta};
+    st = launch(e, &p, &plan, &kern, &ca, stream);
+  }
+  eng_ctx_leave(e, pushed);
+  return st;
 }
 
 tcj_status tcj_gemm(tcj_engine *e, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
                     float alpha, const void *a, tcj_dtype a_type, int64_t lda,
                     const void *b, tcj_dtype b_type, int64_t ldb,
                     float beta, void *c, tcj_dtype c_type, int64_t ldc, CUstream stream) {
-  if (!e) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine is NULL");
-  eng_problem p;
-  tcj_status st = eng_validate(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, &p);
-  if (st != TCJ_SUCCESS) return st;
-  if (m == 0 || n == 0) return TCJ_SUCCESS; /* C is empty: nothing to launch */
-  eng_plan plan;
-  const char *why = NULL;
-  if ((st = eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why)) != TCJ_SUCCESS)
-    return eng_set_error(st, "%s", why);
-  int pushed = 0;
-  if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
-  cache_kernel kern;
-  st = eng_kernel_get(e, &plan.cfg, &kern, NULL);
-  if (st == TCJ_SUCCESS)
-    st = launch(e, &p, &plan, &kern, (CUdeviceptr)(uintptr_t)a, (CUdeviceptr)(uintptr_t)b,
-                (CUdeviceptr)(uintptr_t)c, alpha, beta, stream);
-  eng_ctx_leave(e, pushed);
-  return st;
+  tcj_gemm_desc g = desc_of_gemm(op_a, op_b, m, n, k, alpha, a, a_type, lda, b, b_type, ldb, beta, c, c_type, ldc);
+  return tcj_gemm_ex(e, &g, stream);
 }

@@ -2,10 +2,9 @@
  * absent. nvJitLink needs no GPU, so warmup and CI build the same cubins a device would. */
 #define NVJITLINK_NO_INLINE /* the header's inline wrappers call versioned symbols we dlsym */
 #include "engine/jit.h"
+#include "engine/libfile.h"
 
 #include <dlfcn.h>
-#include <link.h>
-#include <sys/stat.h>
 #include <nvJitLink.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -59,60 +58,13 @@ static void *nvjl_sym(void *lib, const char *name) {
 
 static const char *const nvjl_sonames[] = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
 
-/* The nvJitLink library file, found without loading it: loading costs 10-200 ms, which a
- * process that only hits the cache should not pay, yet the cache key needs the compiler's
- * identity. The same file is the one nvjl_load opens, so identity and compiler agree. */
-static struct {
-  int found;
-  char path[4096];
-  const char *soname;
-  long long bytes;
-} nvjl_file;
+/* The nvJitLink library file, found without loading it (libfile.h says why). The same file is
+ * the one nvjl_load opens, so identity and compiler agree. */
+static eng_libfile nvjl_file;
 static pthread_once_t nvjl_file_once = PTHREAD_ONCE_INIT;
 
-static int try_file(const char *dir, size_t dir_len, const char *soname) {
-  struct stat st;
-  if (dir_len == 0 || (size_t)snprintf(nvjl_file.path, sizeof nvjl_file.path, "%.*s/%s", (int)dir_len, dir,
-                                        soname) >= sizeof nvjl_file.path)
-    return 0;
-  if (stat(nvjl_file.path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-  nvjl_file.found = 1;
-  nvjl_file.soname = soname;
-  nvjl_file.bytes = (long long)st.st_size;
-  return 1;
-}
-
 static void nvjl_find(void) {
-  /* The loader's order, as far as it can be known cheaply: LD_LIBRARY_PATH, then the usual
-   * toolkit and system directories. */
-  const char *env_dirs[] = {getenv("LD_LIBRARY_PATH")};
-  char cuda_home[4096] = "", cuda_path[4096] = "";
-  const char *ch = getenv("CUDA_HOME"), *cp = getenv("CUDA_PATH");
-  /* A variable too long for the buffer is ignored rather than searched truncated. */
-  if (ch && *ch && snprintf(cuda_home, sizeof cuda_home, "%s/lib64", ch) >= (int)sizeof cuda_home) cuda_home[0] = 0;
-  if (cp && *cp && snprintf(cuda_path, sizeof cuda_path, "%s/lib64", cp) >= (int)sizeof cuda_path) cuda_path[0] = 0;
-  const char *fixed[] = {cuda_home, cuda_path, "/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
-                         "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu"};
-  for (size_t n = 0; n < sizeof nvjl_sonames / sizeof *nvjl_sonames; n++) {
-    for (const char *p = env_dirs[0]; p && *p;) {
-      const char *end = strchr(p, ':');
-      size_t len = end ? (size_t)(end - p) : strlen(p);
-      if (try_file(p, len, nvjl_sonames[n])) return;
-      p = end ? end + 1 : NULL;
-    }
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-      if (try_file(fixed[i], strlen(fixed[i]), nvjl_sonames[n])) return;
-  }
-  /* Elsewhere (ld.so.conf, an rpath): let the loader find it, once, and ask where it is. */
-  for (size_t n = 0; n < sizeof nvjl_sonames / sizeof *nvjl_sonames; n++) {
-    void *lib = dlopen(nvjl_sonames[n], RTLD_LAZY | RTLD_LOCAL);
-    struct link_map *map = NULL;
-    if (lib && dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) {
-      const char *slash = strrchr(map->l_name, '/');
-      if (slash && try_file(map->l_name, (size_t)(slash - map->l_name), nvjl_sonames[n])) return; /* lib stays loaded */
-    }
-    if (lib) dlclose(lib);
-  }
+  eng_libfile_find(nvjl_sonames, sizeof nvjl_sonames / sizeof *nvjl_sonames, &nvjl_file);
 }
 
 int eng_nvjitlink_identity(char *out, size_t size) {

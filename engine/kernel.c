@@ -10,12 +10,13 @@
 
 #include "engine/engine.h"
 #include "engine/error.h"
+#include "engine/generate.h"
 #include "engine/jit.h"
 #include "engine/log.h"
 #include "engine/warm.h"
 #include "ptxgen/ptxgen.h"
 
-#define KEY_MAX 256
+#define KEY_MAX 512
 
 static double now_ms(void) {
   struct timespec ts;
@@ -91,14 +92,14 @@ static CUmodule load_cached(tcj_engine *e, const char *key, void *bin) {
 }
 
 /* Generates, compiles and loads cfg, then publishes the cubin the driver accepted. */
-static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *text,
-                                 const char *key, CUmodule *mod) {
+static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source,
+                                 const char *text, const char *key, CUmodule *mod) {
   double t0 = now_ms();
   char *ptx = NULL;
   size_t len = 0;
   char err[ENG_ERROR_MAX];
-  if (ptx_gen_gemm(cfg, &ptx, &len, err, sizeof err) != 0)
-    return eng_set_error(TCJ_ERROR_INTERNAL, "ptxgen (%s): %s", text, err);
+  tcj_status gst = eng_generate_ptx(cfg, user_source, e->arch, &ptx, &len, err, sizeof err);
+  if (gst != TCJ_SUCCESS) return eng_set_error(gst, "%s", err);
   if (e->dump_dir) dump_ptx(e->dump_dir, text, ptx, len);
   eng_cubin bin;
   int via_driver = 0;
@@ -143,6 +144,11 @@ static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfun
 }
 
 tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled) {
+  return eng_kernel_get_user(e, cfg, NULL, out, compiled);
+}
+
+tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, cache_kernel *out,
+                               int *compiled) {
   char text[KEY_MAX], key[ENG_CACHE_KEY_MAX];
   if (compiled) *compiled = 0;
   if (tcj_cfg_format(cfg, text, sizeof text) < 0)
@@ -166,7 +172,7 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
   if (mod) {
     eng_log(e->log, ENG_LOG_DEBUG, "disk cache hit: %s", text);
   } else {
-    st = compile_module(e, cfg, text, key, &mod);
+    st = compile_module(e, cfg, user_source, text, key, &mod);
     cache_disk_unlock(lock);
     if (st != TCJ_SUCCESS) return st;
     if (compiled) *compiled = 1;

@@ -92,6 +92,18 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   c->op_b_t = p->op_b_t;
   c->n = p->n;
   c->k = p->k;
+  c->d = p->d;
+  c->bias = p->bias;
+  c->bias_t = p->bias ? p->bias_t : PTX_E_F32;
+  c->act = p->act;
+  c->batched = p->batch > 1;
+  c->user = p->user;
+}
+
+/* Bytes of the wider of C (when read) and D: vectors of C and D have as many elements. */
+static int cd_elem_size(const eng_problem *p) {
+  int cs = ptx_elem_size(p->c), ds = ptx_elem_size(p->d);
+  return cs > ds ? cs : ds;
 }
 
 static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, int align_a,
@@ -105,7 +117,7 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
   c->warps_n = tiles[t].warps_n;
   c->align_a = align_a;
   c->align_b = align_b;
-  c->vec_c = p->align_c >= 2 * ptx_elem_size(p->c) ? 2 : 1;
+  c->vec_c = p->align_c >= 2 * cd_elem_size(p) ? 2 : 1;
   c->stages = 2;
   for (int s = MAX_STAGES; s > 2; s--) {
     c->stages = s;
@@ -126,7 +138,8 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
 #define MIN_SPLIT_K_TILES 64
 #define SPLIT_WORKSPACE_MAX (256ll << 20)
 static int pick_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
-  if (p->ab == PTX_E_S8 || p->m == 0 || p->n == 0) return 0;
+  /* Batches fill the GPU with their entries; batched kernels do not split. */
+  if (p->ab == PTX_E_S8 || p->m == 0 || p->n == 0 || p->batch > 1) return 0;
   int64_t tiles = ceil_div(p->m, c->bm) * ceil_div(p->n, c->bn), kt = ceil_div(p->k, c->bk);
   if (tiles >= caps->sm_count || kt < MIN_SPLIT_K_TILES) return 0;
   int64_t s = 2 * caps->sm_count / tiles;
@@ -187,8 +200,8 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
       fill_cfg(p, caps, t, align_a, align_b, &plan->cfg);
       if ((reason = tcj_cfg_check(&plan->cfg)) != NULL) continue;
       if (tcj_cfg_smem_bytes(&plan->cfg) > caps->max_smem_optin) { reason = "shared memory"; continue; }
-      if (tile_count(p, t) > GRID_MAX) {
-        *why = "m * n needs more CTAs than a grid holds (2^31 - 1)";
+      if (tile_count(p, t) > GRID_MAX / p->batch) {
+        *why = "m * n * batch_count needs more CTAs than a grid holds (2^31 - 1)";
         return TCJ_ERROR_NOT_SUPPORTED;
       }
       plan->cfg.split_k = pick_split(p, caps, &plan->cfg);
@@ -210,9 +223,13 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
 
 /* Tile menu: bm x bn, consumer warpgroups along M, and the tile's throughput per SM relative to
  * the largest (a larger tile reuses each loaded byte for more wgmma work). */
-static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong; } tiles90[] = {
-  {128, 256, 2, 1.0, 0}, {256, 128, 2, 1.0, 0}, {128, 128, 2, 0.8, 0},
-  {128, 64, 2, 0.6, 0},  {64, 128, 1, 0.6, 0},  {64, 64, 1, 0.4, 0},
+static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fused_only; } tiles90[] = {
+  {128, 256, 2, 1.0, 0, 0}, {256, 128, 2, 1.0, 0, 0}, {128, 128, 2, 0.8, 0, 0},
+  {128, 64, 2, 0.6, 0, 0},  {64, 128, 1, 0.6, 0, 0},  {64, 64, 1, 0.4, 0, 0},
+  /* The largest tile a fused epilogue allows (tcj_cfg_check refuses the two largest); only
+   * offered to those, so plain GEMMs choose as they always did. Rate: between 128x128 and
+   * 128x256, by bytes loaded per MAC. */
+  {128, 192, 2, 0.9, 0, 1},
 };
 #define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
 
@@ -236,7 +253,7 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong; } t
 /* Largest C vector (8, 4, 2 or 1 elements) of at most 16 bytes that C's row alignment allows
  * and that divides n. */
 static int sm90_vec_c(const eng_problem *p) {
-  int ces = ptx_elem_size(p->c);
+  int ces = cd_elem_size(p);
   for (int v = 8; v > 1; v /= 2)
     if (v * ces <= 16 && p->align_c >= v * ces && p->n % v == 0) return v;
   return 1;
@@ -271,12 +288,12 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                          const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
-  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c), sms);
+  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * p->batch, sms);
   double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * SM90_BK /
               (t->rate * SM90_MACS_PER_US);
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
-                     (double)p->m * (double)p->n * ptx_elem_size(p->c)) / SM90_BYTES_PER_US;
+                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)p->batch / SM90_BYTES_PER_US;
   if (us < floor_us) us = floor_us;
   if (c->split_k)
     us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
@@ -329,6 +346,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   const char *reason = "no tile";
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
+    if (t->fused_only && p->bias == PTX_BIAS_NONE && p->act == PTX_ACT_NONE && !p->user) continue;
     fill_sm90(p, caps, t, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
     if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
@@ -357,14 +375,26 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
       ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT) {
     /* The same CTA area as two 64x256 tiles, one per consumer. */
-    static const struct tile90 pp = {64, 256, 2, 1.0, 1};
+    static const struct tile90 pp = {64, 256, 2, 1.0, 1, 0};
     fill_sm90(p, caps, &pp, &c);
     if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) plan->cfg = c;
   }
   ptx_tmap_desc d;
-  if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, &d) != 0)
-    return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32 or a stride past 2^40 bytes)");
+  ptx_tmap_batch ba = {p->batch, plan->pack_a ? eng_packed_stride(p, 0) : p->stride_a};
+  ptx_tmap_batch bb = {p->batch, plan->pack_b ? eng_packed_stride(p, 1) : p->stride_b};
+  if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, ba, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, bb, &d) != 0)
+    return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32, a stride past 2^40 bytes, or a batch "
+                   "stride that is not a multiple of 16 bytes)");
   return TCJ_SUCCESS;
+}
+
+int64_t eng_packed_stride(const eng_problem *p, int is_b) {
+  int t = is_b ? p->op_b_t : p->op_a_t;
+  int64_t rows = is_b ? (t ? p->n : p->k) : (t ? p->k : p->m);
+  int64_t cols = is_b ? (t ? p->k : p->n) : (t ? p->m : p->k);
+  int64_t stride = is_b ? p->stride_b : p->stride_a;
+  if (p->batch <= 1 || stride == 0) return 0;
+  return eng_packed_ld(cols, ptx_elem_size(p->ab)) * rows;
 }
 
 tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
@@ -399,7 +429,7 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   }
   tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
   if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
-  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1)) return st;
+  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / p->batch) return st;
   eng_plan sm90;
   const char *no = NULL;
   if (plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;

@@ -26,8 +26,32 @@ typedef struct eng_problem {
   int64_t m, n, k;
   int64_t lda, ldb, ldc;
   ptx_elem ab, c;
-  int align_a, align_b, align_c; /* bytes */
+  int align_a, align_b, align_c; /* bytes; align_c is D's and C's (when read) together */
+  /* tcj_gemm_ex (tcj_gemm: D is C, no bias, no activation, one GEMM). */
+  ptx_elem d;     /* D's type */
+  int64_t ldd;
+  int reads_c;    /* C is given and may be read (beta != 0 or a device beta) */
+  ptx_bias bias;
+  ptx_elem bias_t;
+  ptx_act act;
+  int64_t batch;  /* >= 1 */
+  int64_t stride_a, stride_b, stride_c, stride_d, stride_bias; /* elements */
+  uint64_t user;  /* the user epilogue's hash (tcj_kernel_cfg.user), 0: none */
 } eng_problem;
+
+/* Makes a problem built field by field a plain tcj_gemm beyond its GEMM fields: D is C (read
+ * when beta says so), no bias, no activation, one entry. Call after setting c and ldc. */
+static inline void eng_problem_plain_epilogue(eng_problem *p) {
+  p->d = p->c;
+  p->ldd = p->ldc;
+  p->reads_c = 1;
+  p->bias = PTX_BIAS_NONE;
+  p->bias_t = PTX_E_F32;
+  p->act = PTX_ACT_NONE;
+  p->batch = 1;
+  p->stride_a = p->stride_b = p->stride_c = p->stride_d = p->stride_bias = 0;
+  p->user = 0;
+}
 
 /* What select decides beyond the kernel: whether an operand is first packed (cudaMemcpy2D-style)
  * into 16-byte aligned scratch with a padded leading dimension. */
@@ -41,6 +65,10 @@ typedef struct eng_plan {
 static inline int64_t eng_packed_ld(int64_t cols, int elem_size) {
   return (cols * elem_size + 15) / 16 * 16 / elem_size;
 }
+
+/* Elements between the packed copies of a batched operand's entries (operand A: is_b = 0):
+ * one packed matrix, or 0 for a broadcast operand (stride 0), which is packed once. */
+int64_t eng_packed_stride(const eng_problem *p, int is_b);
 
 /* Chooses the plan: the sm90 recipe (wgmma + TMA) on sm_90a for f16/bf16 unless the sm80 plan
  * splits K, the sm80 recipe everywhere else. Returns TCJ_SUCCESS or TCJ_ERROR_NOT_SUPPORTED

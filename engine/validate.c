@@ -86,20 +86,25 @@ static int spans_overlap(span x, span y) {
   return x.start < y_end && y.start < x_end;
 }
 
-tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
-                        const void *a, tcj_dtype a_type, int64_t lda,
-                        const void *b, tcj_dtype b_type, int64_t ldb,
-                        const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out) {
+/* The output operand's names in messages: C for tcj_gemm, D for tcj_gemm_ex with its own D. */
+typedef struct out_names { const char *ptr, *ld, *type; } out_names;
+static const out_names names_c = {"c", "ldc", "c_type"}, names_d = {"d", "ldd", "d_type"};
+
+/* eng_validate's rules with the output operand named `on`. */
+static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
+                                const void *a, tcj_dtype a_type, int64_t lda,
+                                const void *b, tcj_dtype b_type, int64_t ldb,
+                                const void *c, tcj_dtype c_type, int64_t ldc, const out_names *on, eng_problem *out) {
   memset(out, 0, sizeof *out);
   const tcj_dtype types[3] = {a_type, b_type, c_type};
-  static const char *const type_args[3] = {"a_type", "b_type", "c_type"};
+  const char *const type_args[3] = {"a_type", "b_type", on->type};
   for (int i = 0; i < 3; i++)
     if ((unsigned)types[i] >= (unsigned)DTYPE_COUNT)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %d is not a tcj_dtype", type_args[i], (int)types[i]);
   if (!map_types(a_type, b_type, c_type, &out->ab, &out->c))
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a=%s b=%s c=%s is not supported by the sm80 recipe "
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a=%s b=%s %s=%s is not supported by the sm80 recipe "
                          "(supported: f16|bf16 -> f16|bf16|f32, tf32|f32 -> f32, s8 -> s32)",
-                         eng_dtype_name(a_type), eng_dtype_name(b_type), eng_dtype_name(c_type));
+                         eng_dtype_name(a_type), eng_dtype_name(b_type), on->ptr, eng_dtype_name(c_type));
   if (op_a != TCJ_OP_N && op_a != TCJ_OP_T)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "op_a = %d is not TCJ_OP_N or TCJ_OP_T", (int)op_a);
   if (op_b != TCJ_OP_N && op_b != TCJ_OP_T)
@@ -116,7 +121,7 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
   tcj_status st = check_operand("a", "lda", a, ta ? k : m, ta ? m : k, lda, ta ? m : k, es_ab, &out->align_a);
   if (st == TCJ_SUCCESS)
     st = check_operand("b", "ldb", b, tb ? n : k, tb ? k : n, ldb, tb ? k : n, es_ab, &out->align_b);
-  if (st == TCJ_SUCCESS) st = check_operand("c", "ldc", c, m, n, ldc, n, es_c, &out->align_c);
+  if (st == TCJ_SUCCESS) st = check_operand(on->ptr, on->ld, c, m, n, ldc, n, es_c, &out->align_c);
   if (st != TCJ_SUCCESS) return st;
 
   /* The kernel does its index arithmetic in 32 bits, signed where it clips edges (M is a
@@ -132,9 +137,10 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
     span sa = span_of(a, ta ? k : m, ta ? m : k, lda, es_ab), sb = span_of(b, tb ? n : k, tb ? k : n, ldb, es_ab);
     const char *with = spans_overlap(sc, sa) ? "a" : spans_overlap(sc, sb) ? "b" : NULL;
     if (with)
-      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "c overlaps %s: C's bytes [%p, +%" PRIu64 ") and %s's [%p, +%" PRIu64
-                           ") share memory; C must not alias an operand",
-                           with, c, sc.bytes, with, with[0] == 'a' ? a : b, with[0] == 'a' ? sa.bytes : sb.bytes);
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s overlaps %s: %s's bytes [%p, +%" PRIu64 ") and %s's [%p, +%" PRIu64
+                           ") share memory; %s must not alias an operand",
+                           on->ptr, with, on->ptr, c, sc.bytes, with, with[0] == 'a' ? a : b,
+                           with[0] == 'a' ? sa.bytes : sb.bytes, on->ptr);
   }
   out->op_a_t = ta;
   out->op_b_t = tb;
@@ -144,5 +150,214 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
   out->lda = lda;
   out->ldb = ldb;
   out->ldc = ldc;
+  /* tcj_gemm's D is C, read only when beta says so (the caller sets reads_c). */
+  out->d = out->c;
+  out->ldd = ldc;
+  out->bias = PTX_BIAS_NONE;
+  out->bias_t = PTX_E_F32;
+  out->act = PTX_ACT_NONE;
+  out->batch = 1;
+  return TCJ_SUCCESS;
+}
+
+tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
+                        const void *a, tcj_dtype a_type, int64_t lda,
+                        const void *b, tcj_dtype b_type, int64_t ldb,
+                        const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out) {
+  tcj_status st = validate_core(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, &names_c, out);
+  out->reads_c = 1;
+  return st;
+}
+
+/* ---- tcj_gemm_ex ---------------------------------------------------------------------------- */
+
+/* The bytes every entry of a batch reaches: from the first entry's first element to the last
+ * entry's last, saturating. */
+static span span_batch(const void *p, int64_t rows, int64_t cols, int64_t ld, int es, int64_t batch, int64_t stride) {
+  span s = span_of(p, rows, cols, ld, es);
+  uint64_t extra;
+  if (s.bytes == UINT64_MAX) return s;
+  if (__builtin_mul_overflow((uint64_t)(batch - 1), (uint64_t)stride * (uint64_t)es, &extra) ||
+      __builtin_add_overflow(s.bytes, extra, &s.bytes) || (uint64_t)stride > UINT64_MAX / (uint64_t)es)
+    s.bytes = UINT64_MAX;
+  return s;
+}
+
+/* Whether two entries of a batch of rows x cols matrices (leading dimension ld >= cols, entry z
+ * at z * stride) share an element. Entry offsets i * ld + j; two entries stride * z apart share
+ * one when stride * z = i * ld + t with |i| < rows and |t| < cols. Interleaved entries (heads of
+ * an attention layer side by side in one row, stride < ld) share none and are accepted. */
+static int batch_entries_overlap(int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride) {
+  if (batch < 2 || rows == 0 || cols == 0) return 0;
+  if (stride == 0) return 1;
+  for (int64_t z = 1; z < batch; z++) {
+    __int128 delta = (__int128)stride * z;
+    if (delta >= (__int128)rows * ld) break; /* farther than a whole entry: no later one is nearer */
+    int64_t q = (int64_t)(delta / ld), r = (int64_t)(delta % ld);
+    if ((q <= rows - 1 && r <= cols - 1) || (q + 1 <= rows - 1 && ld - r <= cols - 1)) return 1;
+  }
+  return 0;
+}
+
+/* The field at offset `from` of a descriptor the caller's size says it has: nonzero bytes past
+ * what this library knows are a request it cannot honour. */
+static tcj_status check_unknown_tail(const tcj_gemm_desc *d) {
+  const unsigned char *bytes = (const unsigned char *)d;
+  for (size_t i = sizeof *d; i < d->struct_size; i++)
+    if (bytes[i])
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "desc->struct_size = %zu: byte %zu is set, past the %zu bytes of "
+                           "tcj_gemm_desc this library (%d.%d.%d) knows; update libtcj",
+                           d->struct_size, i, sizeof *d, TCJ_VERSION_MAJOR, TCJ_VERSION_MINOR, TCJ_VERSION_PATCH);
+  return TCJ_SUCCESS;
+}
+
+static void fold_stride_alignment(int *align, int64_t stride, int es) {
+  uint64_t bits = (uint64_t)stride * (uint64_t)es;
+  if (!bits) return; /* broadcast: one entry */
+  bits &= ~bits + 1;
+  if (bits < (uint64_t)*align) *align = (int)bits;
+}
+
+static int bias_type_ok(tcj_dtype t, ptx_elem *out) {
+  switch (t) {
+  case TCJ_F16: *out = PTX_E_F16; return 1;
+  case TCJ_BF16: *out = PTX_E_BF16; return 1;
+  case TCJ_F32: *out = PTX_E_F32; return 1;
+  default: return 0;
+  }
+}
+
+tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
+  memset(out, 0, sizeof *out);
+  if (!g) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc is NULL");
+  if (g->struct_size < ENG_GEMM_DESC_V1_SIZE)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc->struct_size = %zu is not a tcj_gemm_desc size (this "
+                         "header's is %zu): start from TCJ_GEMM_DESC_INIT", g->struct_size, sizeof *g);
+  tcj_status st = check_unknown_tail(g);
+  if (st != TCJ_SUCCESS) return st;
+  if (g->batch_count < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "batch_count = %" PRId64 " is negative", g->batch_count);
+  if (g->batch_count > INT32_MAX)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "batch_count = %" PRId64 " exceeds 2^31 - 1", g->batch_count);
+  const int64_t strides[5] = {g->stride_a, g->stride_b, g->stride_c, g->stride_d, g->stride_bias};
+  static const char *const stride_names[5] = {"stride_a", "stride_b", "stride_c", "stride_d", "stride_bias"};
+  for (int i = 0; i < 5; i++)
+    if (strides[i] < 0 && !(i == 3 && !g->d)) /* with D NULL, stride_d is ignored */
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " is negative (0 broadcasts one entry)",
+                           stride_names[i], strides[i]);
+  if ((unsigned)g->activation >= PTX_ACT_COUNT)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "activation = %d is not a tcj_activation", (int)g->activation);
+  if ((unsigned)g->bias_kind > TCJ_BIAS_ROW)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias_kind = %d is not a tcj_bias_kind", (int)g->bias_kind);
+  if ((uintptr_t)g->alpha_ptr % 4 || (uintptr_t)g->beta_ptr % 4)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %p is not 4-byte aligned", g->alpha_ptr && (uintptr_t)g->alpha_ptr % 4 ? "alpha_ptr" : "beta_ptr",
+                         (const void *)((uintptr_t)g->alpha_ptr % 4 ? g->alpha_ptr : g->beta_ptr));
+
+  /* C is read when beta may be nonzero: a host beta != 0, or any device beta. */
+  int reads_c = g->beta != 0.0f || g->beta_ptr != NULL;
+  int d_is_c = g->d == NULL;
+  if (!g->c && reads_c && g->m > 0 && g->n > 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "c is NULL but %s: C would be read",
+                         g->beta_ptr ? "beta_ptr is set" : "beta != 0");
+
+  /* A, B and the output: D's own fields, or C's when D is C. */
+  const void *d = d_is_c ? g->c : g->d;
+  tcj_dtype d_type = d_is_c ? g->c_type : g->d_type;
+  int64_t ldd = d_is_c ? g->ldc : g->ldd, stride_d = d_is_c ? g->stride_c : g->stride_d;
+  st = validate_core(g->op_a, g->op_b, g->m, g->n, g->k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, d, d_type,
+                     ldd, d_is_c ? &names_c : &names_d, out);
+  if (st != TCJ_SUCCESS) return st;
+  out->d = out->c;
+  out->ldd = ldd;
+  out->reads_c = reads_c;
+  out->batch = g->batch_count > 1 ? g->batch_count : 1;
+  out->stride_a = g->stride_a;
+  out->stride_b = g->stride_b;
+  out->stride_d = stride_d;
+  int64_t m = g->m, n = g->n, k = g->k, batch = out->batch;
+  int es_ab = ptx_elem_size(out->ab), es_d = ptx_elem_size(out->d);
+
+  /* C, when it is not D: its own type and layout, read while D is written. */
+  if (!d_is_c && g->c) {
+    eng_problem pc;
+    st = validate_core(g->op_a, g->op_b, m, n, k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, g->c, g->c_type,
+                       g->ldc, &names_c, &pc);
+    if (st != TCJ_SUCCESS) return st;
+    out->c = pc.c;
+    out->ldc = g->ldc;
+    out->stride_c = g->stride_c;
+    int same = g->c == g->d && g->ldc == g->ldd && g->c_type == g->d_type && g->stride_c == g->stride_d;
+    if (reads_c) {
+      if (out->align_c > pc.align_c) out->align_c = pc.align_c; /* vector loads of C too */
+    } else {
+      out->c = out->d; /* never read: its type cannot constrain the kernel */
+    }
+    if (!same && reads_c && m > 0 && n > 0 &&
+        spans_overlap(span_batch(g->c, m, n, g->ldc, ptx_elem_size(pc.c), batch, g->stride_c),
+                      span_batch(d, m, n, ldd, es_d, batch, stride_d)))
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "d overlaps c without being exactly c (same pointer, ldc == ldd, "
+                           "c_type == d_type, stride_c == stride_d): D would overwrite C before it is read");
+  } else {
+    out->ldc = d_is_c ? g->ldc : ldd;
+    out->stride_c = d_is_c ? g->stride_c : stride_d;
+    if (!d_is_c) out->reads_c = 0; /* no C */
+  }
+
+  /* The batch: D's entries must not share an element (racing writes); A and B are only read. */
+  if (batch > 1 && m > 0 && n > 0 && batch_entries_overlap(m, n, ldd, batch, stride_d))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " makes the %" PRId64 " entries of D (%" PRId64 " x %" PRId64
+                         ", %s %" PRId64 ") overlap: their writes would race",
+                         d_is_c ? "stride_c" : "stride_d", stride_d, batch, m, n, d_is_c ? "ldc" : "ldd", ldd);
+  if (batch > 1 && m > 0 && n > 0 && k > 0) {
+    int ta = out->op_a_t, tb = out->op_b_t;
+    span sd = span_batch(d, m, n, ldd, es_d, batch, stride_d);
+    span sa = span_batch(g->a, ta ? k : m, ta ? m : k, g->lda, es_ab, batch, g->stride_a);
+    span sb = span_batch(g->b, tb ? n : k, tb ? k : n, g->ldb, es_ab, batch, g->stride_b);
+    const char *with = spans_overlap(sd, sa) ? "a" : spans_overlap(sd, sb) ? "b" : NULL;
+    if (with)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "the batch entries of %s overlap those of %s: %s must not alias an operand",
+                           d_is_c ? "c" : "d", with, d_is_c ? "C" : "D");
+  }
+
+  /* Bias: a vector of n (per column) or m (per row) elements. */
+  if (g->bias_kind == TCJ_BIAS_NONE && g->bias)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias is set but bias_kind is TCJ_BIAS_NONE (say TCJ_BIAS_COL for "
+                         "n values, TCJ_BIAS_ROW for m)");
+  if (g->bias_kind != TCJ_BIAS_NONE) {
+    int64_t len = g->bias_kind == TCJ_BIAS_COL ? n : m;
+    if (!g->bias && len > 0)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias_kind is %s but bias is NULL",
+                           g->bias_kind == TCJ_BIAS_COL ? "TCJ_BIAS_COL" : "TCJ_BIAS_ROW");
+    if ((unsigned)g->bias_type >= (unsigned)DTYPE_COUNT)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias_type = %d is not a tcj_dtype", (int)g->bias_type);
+    if (!bias_type_ok(g->bias_type, &out->bias_t))
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "bias_type = %s: a bias is bf16, f16 or f32",
+                           eng_dtype_name(g->bias_type));
+    int es_bias = ptx_elem_size(out->bias_t);
+    if ((uintptr_t)g->bias % (uintptr_t)es_bias)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias = %p is not aligned to its %d-byte element", g->bias, es_bias);
+    if (m > 0 && n > 0 &&
+        spans_overlap(span_batch(g->bias, 1, len, len, es_bias, batch, g->stride_bias), span_batch(d, m, n, ldd, es_d, batch, stride_d)))
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias overlaps %s: it would be read while D is written",
+                           d_is_c ? "c" : "d");
+    out->bias = (ptx_bias)g->bias_kind;
+    out->stride_bias = g->stride_bias;
+  }
+  out->act = (ptx_act)g->activation;
+  /* Every entry's rows must share the alignment the kernel assumes for the first's. */
+  if (batch > 1) {
+    fold_stride_alignment(&out->align_a, g->stride_a, es_ab);
+    fold_stride_alignment(&out->align_b, g->stride_b, es_ab);
+    fold_stride_alignment(&out->align_c, stride_d, es_d);
+    if (out->reads_c && !d_is_c) fold_stride_alignment(&out->align_c, g->stride_c, ptx_elem_size(out->c));
+  }
+  if (out->ab == PTX_E_S8 && out->act != PTX_ACT_NONE && out->act != PTX_ACT_RELU)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation %s on s32 output: s8 GEMMs take ReLU only",
+                         ptx_act_name(out->act));
+  if (g->epilogue_source) {
+    if (out->ab == PTX_E_S8)
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "user epilogues compute in f32: not for s8 -> s32 (exact integers)");
+    out->user = 1; /* the engine puts the source's hash here */
+  }
   return TCJ_SUCCESS;
 }

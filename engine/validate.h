@@ -14,6 +14,15 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
                         const void *b, tcj_dtype b_type, int64_t ldb,
                         const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out);
 
+/* Checks a tcj_gemm_ex descriptor: its size, then eng_validate's rules for A, B and C (C may be
+ * NULL when it is never read), then D, the scalars, the bias, the activation, the batch and the
+ * overlaps of the batch entries. Same contract as eng_validate. The user epilogue's source is
+ * only checked for presence here; its hash (out->user) is the engine's to compute. */
+tcj_status eng_validate_desc(const tcj_gemm_desc *desc, eng_problem *out);
+
+/* The struct_size of the first tcj_gemm_desc (0.2): smaller descriptors are refused. */
+#define ENG_GEMM_DESC_V1_SIZE sizeof(tcj_gemm_desc)
+
 /* Lower-case name of a public dtype ("bf16", "e4m3", ...), "?" when out of range. */
 const char *eng_dtype_name(tcj_dtype t);
 

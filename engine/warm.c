@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "engine/error.h"
+#include "engine/generate.h"
 #include "engine/jit.h"
 #include "ptxgen/ptxgen.h"
 #include "tcj_codegen_id.h"
@@ -29,7 +30,8 @@ static void cfg_arch(const tcj_kernel_cfg *cfg, char *out, size_t size) {
   snprintf(out, size, "sm_%d%s", cfg->sm, cfg->arch_suffix == 'a' ? "a" : "");
 }
 
-tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hit, char *err, size_t err_size) {
+tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, const char *user_source, int *hit, char *err,
+                            size_t err_size) {
   char arch[16], compiler[256], key[ENG_CACHE_KEY_MAX];
   *hit = 0;
   cfg_arch(cfg, arch, sizeof arch);
@@ -54,7 +56,7 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hi
   size_t len = 0;
   tcj_status st = TCJ_ERROR_INTERNAL;
   eng_cubin cubin = {0};
-  if (ptx_gen_gemm(cfg, &ptx, &len, err, err_size) != 0) goto done;
+  if ((st = eng_generate_ptx(cfg, user_source, arch, &ptx, &len, err, err_size)) != TCJ_SUCCESS) goto done;
   st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
   /* With no GPU to try the cubin on, a successful compile is what allows publishing it. */
   if (st == TCJ_SUCCESS && cache_disk_put_by(disk, key, compiler, cubin.data, cubin.size, ptx, len) != 0) {
@@ -70,7 +72,7 @@ done:
 
 const char *eng_engine_arch(const tcj_engine *e) { return e->arch; }
 
-tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, int *hit) {
+tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, int *hit) {
   char arch[16];
   cfg_arch(cfg, arch, sizeof arch);
   if (strcmp(arch, e->arch) != 0)
@@ -79,7 +81,7 @@ tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, int *hit) {
   tcj_status st = eng_ctx_enter(e, &pushed);
   if (st != TCJ_SUCCESS) return st;
   cache_kernel k;
-  st = eng_kernel_get(e, cfg, &k, &compiled);
+  st = eng_kernel_get_user(e, cfg, user_source, &k, &compiled);
   eng_ctx_leave(e, pushed);
   *hit = !compiled;
   return st;

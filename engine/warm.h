@@ -20,11 +20,12 @@ void eng_compiler_identity(int force_driver, int driver_version, char *out, size
 /* Full key text of cfg for arch ("sm_90a"). Returns its length, or -1. */
 int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, char *out, size_t size);
 
-/* Without a GPU: makes sure the cubin of cfg is in disk's writable dir (or a read-only root).
+/* user_source: the user epilogue's source for configs that call one (cfg->user), else NULL.
+ * Without a GPU: makes sure the cubin of cfg is in disk's writable dir (or a read-only root).
  * *hit = 1 when it already was; else compiles with nvJitLink and publishes; a failed publish
  * is an error (TCJ_ERROR_CACHE): filling the cache is the point. Thread-safe: many threads
  * may warm through one cache_disk. */
-tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, int *hit, char *err,
+tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, const char *user_source, int *hit, char *err,
                             size_t err_size);
 
 /* The arch an engine compiles for ("sm_90a"). */
@@ -33,6 +34,6 @@ const char *eng_engine_arch(const tcj_engine *e);
 /* With an engine: makes sure cfg (which must target the engine's arch) is loaded, through the
  * memo, the disk cache or a compile, and published to disk after the driver accepted it.
  * *hit = 1 when it was not compiled. Errors: see tcj_last_error. */
-tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, int *hit);
+tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, int *hit);
 
 #endif

@@ -143,6 +143,91 @@ TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
                     const void *b, tcj_dtype b_type, int64_t ldb,
                     float beta, void *c, tcj_dtype c_type, int64_t ldc, CUstream stream);
 
+/* ---- tcj_gemm_ex: one GEMM, or a strided batch of them, with a fused epilogue ------------
+
+   For every batch entry z (0 <= z < batch_count), row i < m and column j < n:
+
+     v = alpha * sum_k op(A_z)[i,k] * op(B_z)[k,j] + beta * C_z[i,j]  (C not read when beta == 0)
+     v = v + bias_z[j] (TCJ_BIAS_COL) or bias_z[i] (TCJ_BIAS_ROW)
+     v = activation(v)
+     v = tcj_epilogue(v, C_z[i,j] (0 when C is not read), i, j, z, epilogue_params) (user epilogue)
+     D_z[i,j] = v, converted to d_type (rounded to nearest; s32 saturates)
+
+   where X_z starts stride_x elements after X_{z-1}; a stride of 0 gives every entry the same
+   X (one weight for many inputs, one bias for every entry). D's entries must not overlap.
+   Arithmetic is fp32 (s8: s32 accumulation, the epilogue in fp64, so integer results are
+   exact). Everything of tcj_gemm holds: row-major, asynchronous on the stream, scratch as
+   described above, and no operand may overlap D (A, B, bias; C may be exactly D: same
+   pointer, ld, stride and dtype, the in-place update of tcj_gemm). */
+
+typedef enum tcj_bias_kind {
+  TCJ_BIAS_NONE = 0,
+  TCJ_BIAS_COL = 1, /* n elements, bias[j] added to column j: nn.Linear's bias */
+  TCJ_BIAS_ROW = 2, /* m elements, bias[i] added to row i */
+} tcj_bias_kind;
+
+typedef enum tcj_activation {
+  TCJ_ACT_NONE = 0,
+  TCJ_ACT_RELU = 1,      /* max(v, 0); NaN stays NaN */
+  TCJ_ACT_GELU = 2,      /* v * Phi(v), the erf form (PyTorch's default); |error| <= 2e-7 * |v| */
+  TCJ_ACT_GELU_TANH = 3, /* 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
+  TCJ_ACT_SILU = 4,      /* v / (1 + e^-v) */
+} tcj_activation;
+
+/* The source of a user epilogue must define exactly this function (CUDA C++, compiled by
+ * NVRTC; no headers are included, `params` is tcj_gemm_desc.epilogue_params): */
+#define TCJ_EPILOGUE_SIGNATURE                                                                \
+  "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col, " \
+  "long long batch, const void *params)"
+
+/* Start from TCJ_GEMM_DESC_INIT (alpha 1, everything else 0), set what you need. Later
+ * versions add fields only at the end; struct_size says which fields the caller knows. */
+typedef struct tcj_gemm_desc {
+  size_t struct_size; /* sizeof(tcj_gemm_desc) as the caller was compiled */
+  tcj_op op_a, op_b;
+  int64_t m, n, k;
+  const void *a;
+  tcj_dtype a_type;
+  int64_t lda;
+  const void *b;
+  tcj_dtype b_type;
+  int64_t ldb;
+  const void *c; /* may be NULL when beta == 0 and beta_ptr is NULL */
+  tcj_dtype c_type;
+  int64_t ldc;
+  void *d; /* the output; NULL: D is C (d_type, ldd and stride_d are then ignored) */
+  tcj_dtype d_type;
+  int64_t ldd;
+  float alpha, beta;
+  /* Device pointers to one float each: when set, the kernel reads alpha (beta) there at run
+   * time instead of the value above, so a captured CUDA graph picks up new values at every
+   * replay. With beta_ptr, C must be given (a zero there skips reading it). */
+  const float *alpha_ptr, *beta_ptr;
+  const void *bias; /* device pointer, bias_type elements; NULL with TCJ_BIAS_NONE */
+  tcj_dtype bias_type; /* TCJ_BF16, TCJ_F16 or TCJ_F32 */
+  tcj_bias_kind bias_kind;
+  tcj_activation activation;
+  /* Strided batch: 0 or 1 is one GEMM. Strides in elements, >= 0; 0 broadcasts. */
+  int64_t batch_count;
+  int64_t stride_a, stride_b, stride_c, stride_d, stride_bias;
+  /* A user epilogue: NUL-terminated source defining TCJ_EPILOGUE_SIGNATURE, or NULL. Compiled
+   * once per kernel with NVRTC (TCJ_ERROR_NOT_SUPPORTED without it) and cached on disk with the
+   * kernel: the key holds a hash of the source and NVRTC's version, so a warm cache needs no
+   * NVRTC. Compile errors come back as TCJ_ERROR_COMPILE with NVRTC's log in tcj_last_error. */
+  const char *epilogue_source;
+  const void *epilogue_params; /* passed to tcj_epilogue as is (a device pointer, usually) */
+} tcj_gemm_desc;
+#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f}
+
+/* Runs desc on stream. Validates everything first: a bad descriptor returns
+   TCJ_ERROR_INVALID_VALUE (or NOT_SUPPORTED) with a message naming the field, having launched
+   and written nothing. Supported types as for tcj_gemm, with D of any C type the operands
+   allow (f16|bf16 operands: C and D each f16, bf16 or f32). s8 (s32 out) takes a bias and ReLU
+   but no other activation and no user epilogue. */
+TCJ_API tcj_status tcj_gemm_ex(tcj_engine *engine, const tcj_gemm_desc *desc, CUstream stream);
+/* The scratch bytes tcj_gemm_ex(desc) needs; validates like it, launches nothing. */
+TCJ_API tcj_status tcj_gemm_ex_workspace_size(tcj_engine *engine, const tcj_gemm_desc *desc, size_t *bytes);
+
 #ifdef __cplusplus
 }
 #endif

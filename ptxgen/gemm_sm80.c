@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
+#include "epilogue.h"
 #include "ptx_builder.h"
 #include "ptx_layout.h"
 #include "ptx_ops.h"
@@ -42,8 +44,8 @@ typedef struct kernel {
   const tcj_kernel_cfg *cfg;
   int es, threads, kt_count, kk_count, stage_bytes, wm, wn, ni;
   int slices;      /* split-K slices (1: none); kt_count is then the tiles of one slice */
-  ptx_elem c_store; /* what the epilogue stores: C's type, or f32 partial sums when split */
   ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase, slice;
+  ptx_reg z; /* batch entry (batched configs) */
   operand op[2];
   ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
 } kernel;
@@ -87,18 +89,9 @@ static ptx_reg emit_add_imm(kernel *k, ptx_reg a, int imm) {
 /* ---- prologue: indices, raster, operand setup ---- */
 
 static void emit_params(kernel *k) {
-  ptx_builder *b = k->b;
-  ptx_entry_begin(b, PTX_GEMM_ENTRY);
-  ptx_entry_param(b, "p_a", ".u64");
-  ptx_entry_param(b, "p_b", ".u64");
-  ptx_entry_param(b, "p_c", ".u64");
-  ptx_entry_param(b, "p_m", ".u32");
-  ptx_entry_param(b, "p_lda", ".u64");
-  ptx_entry_param(b, "p_ldb", ".u64");
-  ptx_entry_param(b, "p_ldc", ".u64");
-  ptx_entry_param(b, "p_alpha", ".f32");
-  ptx_entry_param(b, "p_beta", ".f32");
-  ptx_entry_body(b, k->threads);
+  ptx_entry_begin(k->b, PTX_GEMM_ENTRY);
+  ptx_emit_gemm_params(k->b);
+  ptx_entry_body(k->b, k->threads);
 }
 
 static void emit_indices(kernel *k) {
@@ -123,6 +116,13 @@ static void emit_indices(kernel *k) {
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
+  if (c->batched) { /* ctaid.x = z * tiles + tile: the batch entries' grids side by side */
+    ptx_reg tiles = reg32(k);
+    k->z = reg32(k);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", tiles, tiles_m, tiles_n);
+    ptx_ins(b, "div.u32 %R, %R, %R", k->z, pid, tiles);
+    ptx_ins(b, "rem.u32 %R, %R, %R", pid, pid, tiles);
+  }
   ptx_emit_grouped_raster(b, pid, tiles_m, tiles_n, GROUP_M, tm, tn);
   k->m0 = reg32(k);
   k->n0 = reg32(k);
@@ -152,7 +152,8 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
   o->mn_limit_imm = (int)c->n;
 }
 
-static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, const char *ld_param, ptx_reg warp_idx) {
+static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, const char *ld_param,
+                               const char *stride_param, ptx_reg warp_idx) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   if (o->chunks < 1 || o->chunks > MAX_CHUNKS || o->blocks > MAX_FRAG_BLOCKS) {
@@ -164,6 +165,13 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   o->ld_bytes = reg64(k);
   ptx_ins(b, "ld.param.u64 %R, [%s]", raw, ptr_param);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", o->base, raw);
+  if (c->batched) { /* entry z starts z * stride elements in (stride 0: one operand for all) */
+    ptx_reg st = reg64(k), z64 = reg64(k);
+    ptx_ins(b, "ld.param.u64 %R, [%s]", st, stride_param);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->z);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", st, st, z64);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", o->base, st, k->es, o->base);
+  }
   ptx_ins(b, "ld.param.u64 %R, [%s]", ld, ld_param);
   ptx_ins(b, "mul.lo.u64 %R, %R, %d", o->ld_bytes, ld, k->es);
 
@@ -472,114 +480,31 @@ static void emit_mainloop(kernel *k) {
   ptx_ins_if(b, again, 0, "bra.uni %L", loop);
 }
 
-/* ---- epilogue: D = alpha * acc + beta * C, converted and stored from registers ---- */
+/* ---- epilogue: straight from the mma fragments (epilogue.c does the arithmetic) ---- */
 
-/* Scales one accumulator (f32, or s32 through f64 so integer results stay exact) into an
- * f32/s32 register ready for storing; c_in is the old C value or 0 when beta is 0. */
-static ptx_reg emit_scale(kernel *k, ptx_reg acc, ptx_reg c_in, ptx_reg alpha, ptx_reg beta) {
-  ptx_builder *b = k->b;
-  if (k->cfg->ab == PTX_E_S8) {
-    ptx_reg x = ptx_new(b, PTX_F64), y = ptx_new(b, PTX_F64), out = reg32(k);
-    ptx_ins(b, "cvt.rn.f64.s32 %R, %R", x, acc);
-    ptx_ins(b, "cvt.rn.f64.s32 %R, %R", y, c_in);
-    ptx_ins(b, "mul.f64 %R, %R, %R", x, x, alpha);
-    ptx_ins(b, "fma.rn.f64 %R, %R, %R, %R", x, y, beta, x);
-    ptx_ins(b, "cvt.rni.sat.s32.f64 %R, %R", out, x);
-    return out;
-  }
-  ptx_reg x = ptx_new(b, PTX_F32);
-  ptx_ins(b, "mul.f32 %R, %R, %R", x, acc, alpha);
-  ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", x, c_in, beta, x);
-  return x;
-}
-
-/* Type spellings of C in global memory: 32-bit C lives in .f32 / .b32 registers, 16-bit C is
- * loaded as .b16 and widened to f32. */
-static ptx_reg new_c_value(kernel *k) {
-  return ptx_new(k->b, k->c_store == PTX_E_S32 ? PTX_B32 : PTX_F32);
-}
-
-/* Loads `count` (1 or 2) adjacent elements of C at addr+imm as f32/s32 values, or zeros when
- * the guard is off (beta == 0 or out of bounds: C is not read). */
-static void emit_load_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg out[2]) {
-  ptx_builder *b = k->b;
-  ptx_elem ce = k->c_store;
-  const char *t32 = ce == PTX_E_S32 ? "b32" : "f32";
-  for (int e = 0; e < count; e++) {
-    out[e] = new_c_value(k);
-    ptx_ins(b, ce == PTX_E_S32 ? "mov.b32 %R, 0" : "mov.f32 %R, 0f00000000", out[e]);
-  }
-  if (ptx_elem_size(ce) == 4) {
-    if (count == 2)
-      ptx_ins_if(b, guard, 0, "ld.global.v2.%s {%R, %R}, [%R+%d]", t32, out[0], out[1], addr, imm);
-    else
-      ptx_ins_if(b, guard, 0, "ld.global.%s %R, [%R+%d]", t32, out[0], addr, imm);
-    return;
-  }
-  ptx_reg h[2] = {ptx_new(b, PTX_B16), ptx_new(b, PTX_B16)};
-  if (count == 2) {
-    ptx_reg w = reg32(k);
-    ptx_ins(b, "mov.b32 %R, 0", w);
-    ptx_ins_if(b, guard, 0, "ld.global.b32 %R, [%R+%d]", w, addr, imm);
-    ptx_ins(b, "mov.b32 {%R, %R}, %R", h[0], h[1], w);
-  } else {
-    ptx_ins(b, "mov.b16 %R, 0", h[0]);
-    ptx_ins_if(b, guard, 0, "ld.global.b16 %R, [%R+%d]", h[0], addr, imm);
-  }
-  for (int e = 0; e < count; e++) ptx_cvt_to_f32(b, ce, out[e], h[e]);
-}
-
-static void emit_store_c(kernel *k, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg v[2]) {
-  ptx_builder *b = k->b;
-  ptx_elem ce = k->c_store;
-  const char *t32 = ce == PTX_E_S32 ? "b32" : "f32";
-  if (ptx_elem_size(ce) == 4) {
-    if (count == 2)
-      ptx_ins_if(b, guard, 0, "st.global.v2.%s [%R+%d], {%R, %R}", t32, addr, imm, v[0], v[1]);
-    else
-      ptx_ins_if(b, guard, 0, "st.global.%s [%R+%d], %R", t32, addr, imm, v[0]);
-    return;
-  }
-  ptx_reg h[2] = {ptx_new(b, PTX_B16), ptx_new(b, PTX_B16)};
-  for (int e = 0; e < count; e++) ptx_cvt_from_f32(b, ce, h[e], v[e]);
-  if (count == 2) {
-    ptx_reg w = reg32(k);
-    ptx_ins(b, "mov.b32 %R, {%R, %R}", w, h[0], h[1]);
-    ptx_ins_if(b, guard, 0, "st.global.b32 [%R+%d], %R", addr, imm, w);
-  } else {
-    ptx_ins_if(b, guard, 0, "st.global.b16 [%R+%d], %R", addr, imm, h[0]);
-  }
-}
-
+/* A thread holds, per 16-row block g and half h, row gid + 8h and the columns 2 * tig, +1 of each
+ * n8 fragment: pairs of adjacent columns, stored as one vector where C's and D's rows allow. */
 static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  int cs = ptx_elem_size(k->c_store), s32 = c->ab == PTX_E_S8, split = k->slices > 1;
-  ptx_reg alpha = ptx_new(b, PTX_F32), beta = ptx_new(b, PTX_F32), raw = reg64(k), cbase = reg64(k);
-  ptx_reg ldc = reg64(k), ldc_bytes = reg64(k), use_c = ptx_new(b, PTX_PRED);
-  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", alpha);
-  ptx_ins(b, "ld.param.f32 %R, [p_beta]", beta);
-  ptx_ins(b, "ld.param.u64 %R, [p_c]", raw);
-  ptx_ins(b, "cvta.to.global.u64 %R, %R", cbase, raw);
+  int split = k->slices > 1;
+  ptx_elem dt = split ? PTX_E_F32 : c->d; /* slices store raw fp32 partial sums */
+  int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
+  ptx_epi e;
+  ptx_epi_begin(b, c, &e, k->m, k->z);
+  ptx_reg dbase = e.d_base, ldd_bytes = e.ldd_bytes;
   if (split) {
     /* Slice z's partial sums: rows of n fp32 at workspace + z * m * n; C is not read here. */
     ptx_reg mn = reg64(k), z64 = reg64(k);
+    dbase = reg64(k);
+    ldd_bytes = reg64(k);
+    ptx_ins(b, "ld.param.u64 %R, [p_work]", dbase);
+    ptx_ins(b, "cvta.to.global.u64 %R, %R", dbase, dbase);
     ptx_ins(b, "cvt.u64.u32 %R, %R", mn, k->m);
-    ptx_ins(b, "mul.lo.u64 %R, %R, %lld", mn, mn, (int64_t)c->n * cs); /* n * 4 may pass 2^32 */
+    ptx_ins(b, "mul.lo.u64 %R, %R, %lld", mn, mn, (int64_t)c->n * ds); /* n * 4 may pass 2^32 */
     ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->slice);
-    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cbase, z64, mn, cbase);
-    ptx_ins(b, "mov.u64 %R, %lld", ldc_bytes, (int64_t)c->n * cs);
-  } else {
-    ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", use_c, beta);
-    ptx_ins(b, "ld.param.u64 %R, [p_ldc]", ldc);
-    ptx_ins(b, "mul.lo.u64 %R, %R, %d", ldc_bytes, ldc, cs);
-  }
-  ptx_reg al = alpha, be = beta;
-  if (s32) {
-    al = ptx_new(b, PTX_F64);
-    be = ptx_new(b, PTX_F64);
-    ptx_ins(b, "cvt.f64.f32 %R, %R", al, alpha);
-    ptx_ins(b, "cvt.f64.f32 %R, %R", be, beta);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, z64, mn, dbase);
+    ptx_ins(b, "mov.u64 %R, %lld", ldd_bytes, (int64_t)c->n * ds);
   }
   /* This thread's first column and first row (mma C fragment: row gid, columns 2*tig, +1). */
   ptx_reg col0 = reg32(k), row0 = reg32(k), t = reg32(k);
@@ -587,121 +512,51 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col0, k->tig, col0);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row0, warp_m, k->wm, k->m0);
   ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
-  ptx_reg colbytes = reg64(k);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %d", colbytes, col0, cs);
   int n_edge = c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && c->n % 2 == 0;
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int h = 0; h < 2; h++) {
-      ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), rowptr = reg64(k), r64 = reg64(k);
+      ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), r64 = reg64(k), dptr = reg64(k), cptr = reg64(k);
+      ptx_reg col64 = reg64(k);
       ptx_ins(b, "add.u32 %R, %R, %d", row, row0, g * 16 + 8 * h);
       ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, row, k->m);
       ptx_ins(b, "cvt.u64.u32 %R, %R", r64, row);
-      ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", rowptr, r64, ldc_bytes, cbase);
-      ptx_ins(b, "add.u64 %R, %R, %R", rowptr, rowptr, colbytes);
+      ptx_ins(b, "cvt.u64.u32 %R, %R", col64, col0);
+      ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dptr, r64, ldd_bytes, dbase);
+      ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", dptr, col64, ds, dptr);
+      if (!split) {
+        ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cptr, r64, e.ldc_bytes, e.c_base);
+        ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", cptr, col64, cs, cptr);
+      }
       for (int nf = 0; nf < k->ni; nf++) {
         ptx_reg ok[2];
-        for (int e = 0; e < 2; e++) {
-          ok[e] = row_ok;
-          if (n_edge && !(pair && e == 1)) {
-            ok[e] = ptx_new(b, PTX_PRED);
-            ptx_ins(b, "add.u32 %R, %R, %d", t, col0, nf * 8 + e);
-            ptx_ins(b, "setp.lt.and.u32 %R, %R, %d, %R", ok[e], t, (int)c->n, row_ok);
+        for (int x = 0; x < 2; x++) {
+          ok[x] = row_ok;
+          if (n_edge && !(pair && x == 1)) {
+            ok[x] = ptx_new(b, PTX_PRED);
+            ptx_ins(b, "add.u32 %R, %R, %d", t, col0, nf * 8 + x);
+            ptx_ins(b, "setp.lt.and.u32 %R, %R, %d, %R", ok[x], t, (int)c->n, row_ok);
           }
         }
-        /* Two adjacent columns: one vector access when C's rows allow it, else one each. */
+        /* Two adjacent columns: one vector access when C's and D's rows allow it, else one each. */
         int per = pair ? 2 : 1;
-        for (int e0 = 0; e0 < 2; e0 += per) {
-          ptx_reg ld_ok = ptx_new(b, PTX_PRED), cin[2], out[2];
-          int imm = nf * 8 * cs + e0 * cs;
-          if (split) { /* raw partial sums; the reduction applies alpha and beta */
-            for (int e = 0; e < per; e++) out[e] = k->acc[g][nf][2 * h + e0 + e];
-            emit_store_c(k, rowptr, imm, ok[e0], per, out);
-            continue;
+        for (int x0 = 0; x0 < 2; x0 += per) {
+          ptx_reg v[2];
+          for (int x = 0; x < per; x++) v[x] = k->acc[g][nf][2 * h + x0 + x];
+          if (!split) {
+            ptx_reg ld_ok = ptx_new(b, PTX_PRED), cin[2], col = reg32(k);
+            ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok[x0], e.has_beta);
+            ptx_epi_load(b, c->c, cptr, (nf * 8 + x0) * cs, ld_ok, per, cin);
+            ptx_ins(b, "add.u32 %R, %R, %d", col, col0, nf * 8 + x0);
+            ptx_epi_apply(b, &e, v, cin, per, row, col);
           }
-          ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok[e0], use_c);
-          emit_load_c(k, rowptr, imm, ld_ok, per, cin);
-          for (int e = 0; e < per; e++) out[e] = emit_scale(k, k->acc[g][nf][2 * h + e0 + e], cin[e], al, be);
-          emit_store_c(k, rowptr, imm, ok[e0], per, out);
+          ptx_epi_store(b, dt, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
         }
       }
     }
 }
 
-/* ---- split-K reduction: D = alpha * sum of the slices' partial sums + beta * C ---- */
-
-/* One thread per element of C: the slices' partial sums sit m * n apart, so each load of the
- * loop over slices is coalesced across the warp. */
-void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
-  int slices = tcj_cfg_slices(c), cs = ptx_elem_size(c->c);
-  int64_t n = c->n;
-  ptx_entry_begin(b, PTX_REDUCE_ENTRY);
-  ptx_entry_param(b, "p_w", ".u64");
-  ptx_entry_param(b, "p_c", ".u64");
-  ptx_entry_param(b, "p_m", ".u32");
-  ptx_entry_param(b, "p_ldc", ".u64");
-  ptx_entry_param(b, "p_alpha", ".f32");
-  ptx_entry_param(b, "p_beta", ".f32");
-  ptx_entry_body(b, PTX_REDUCE_THREADS);
-  ptx_reg tid = ptx_new(b, PTX_B32), cta = ptx_new(b, PTX_B32), m = ptx_new(b, PTX_B32);
-  ptx_reg idx = ptx_new(b, PTX_B64), total = ptx_new(b, PTX_B64), w = ptx_new(b, PTX_B64);
-  ptx_reg cptr = ptx_new(b, PTX_B64), ldc = ptx_new(b, PTX_B64), row = ptx_new(b, PTX_B64);
-  ptx_reg col = ptx_new(b, PTX_B64), addr = ptx_new(b, PTX_B64), done = ptx_new(b, PTX_PRED);
-  ptx_reg sum = ptx_new(b, PTX_F32), part = ptx_new(b, PTX_F32), alpha = ptx_new(b, PTX_F32);
-  ptx_reg beta = ptx_new(b, PTX_F32), use_c = ptx_new(b, PTX_PRED), cin = ptx_new(b, PTX_F32);
-  int end = ptx_new_label(b);
-  ptx_ins(b, "mov.u32 %R, %%tid.x", tid);
-  ptx_ins(b, "mov.u32 %R, %%ctaid.x", cta);
-  ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %d", idx, cta, PTX_REDUCE_THREADS);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", addr, tid);
-  ptx_ins(b, "add.u64 %R, %R, %R", idx, idx, addr);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", total, m, n);
-  ptx_ins(b, "setp.ge.u64 %R, %R, %R", done, idx, total);
-  ptx_ins_if(b, done, 0, "bra.uni %L", end);
-  ptx_ins(b, "ld.param.u64 %R, [p_w]", w);
-  ptx_ins(b, "cvta.to.global.u64 %R, %R", w, w);
-  ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, idx, w);
-  ptx_ins(b, "mov.f32 %R, 0f00000000", sum);
-  for (int z = 0; z < slices; z++) {
-    ptx_ins(b, "ld.global.f32 %R, [%R]", part, addr);
-    ptx_ins(b, "add.f32 %R, %R, %R", sum, sum, part);
-    if (z + 1 < slices) ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, total, addr);
-  }
-  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", alpha);
-  ptx_ins(b, "ld.param.f32 %R, [p_beta]", beta);
-  ptx_ins(b, "mul.f32 %R, %R, %R", sum, sum, alpha);
-  /* C[row, col] at row * ldc + col; beta == 0: C is not read. */
-  ptx_ins(b, "div.u64 %R, %R, %lld", row, idx, n);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %lld", col, row, n);
-  ptx_ins(b, "sub.u64 %R, %R, %R", col, idx, col);
-  ptx_ins(b, "ld.param.u64 %R, [p_c]", cptr);
-  ptx_ins(b, "cvta.to.global.u64 %R, %R", cptr, cptr);
-  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", ldc);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", row, row, ldc, col);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", cptr, row, cs, cptr);
-  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", use_c, beta);
-  ptx_ins(b, "mov.f32 %R, 0f00000000", cin);
-  if (cs == 4) {
-    ptx_ins_if(b, use_c, 0, "ld.global.f32 %R, [%R]", cin, cptr);
-  } else {
-    ptx_reg h = ptx_new(b, PTX_B16);
-    ptx_ins(b, "mov.b16 %R, 0", h);
-    ptx_ins_if(b, use_c, 0, "ld.global.b16 %R, [%R]", h, cptr);
-    ptx_cvt_to_f32(b, c->c, cin, h);
-  }
-  ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", sum, cin, beta, sum);
-  if (cs == 4) {
-    ptx_ins(b, "st.global.f32 [%R], %R", cptr, sum);
-  } else {
-    ptx_reg h = ptx_new(b, PTX_B16);
-    ptx_cvt_from_f32(b, c->c, h, sum);
-    ptx_ins(b, "st.global.b16 [%R], %R", cptr, h);
-  }
-  ptx_label(b, end);
-  ptx_ins(b, "ret");
-}
-
-int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
+int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
+                      size_t err_size) {
   ptx_builder b;
   ptx_init(&b);
   kernel k;
@@ -712,7 +567,6 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   k.threads = tcj_cfg_threads(cfg);
   k.slices = tcj_cfg_slices(cfg);
   k.kt_count = (int)tcj_cfg_slice_tiles(cfg);
-  k.c_store = k.slices > 1 ? PTX_E_F32 : cfg->c;
   k.kk_count = cfg->bk * k.es / PTX_MMA_K_BYTES;
   k.stage_bytes = (cfg->bm + cfg->bn) * cfg->bk * k.es;
   k.wm = cfg->bm / cfg->warps_m;
@@ -723,8 +577,7 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
     return -1;
   }
 
-  ptx_module_header(&b, cfg->sm, cfg->arch_suffix);
-  ptx_text(&b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
+  ptx_epi_module_prelude(&b, cfg, user);
   emit_params(&k);
   emit_indices(&k);
   ptx_reg warp = reg32(&k), warp_m = reg32(&k), warp_n = reg32(&k);
@@ -741,8 +594,8 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   } else {
     ptx_ins(&b, "mov.u32 %R, 0", k.kbase);
   }
-  emit_operand_setup(&k, &k.op[0], "p_a", "p_lda", warp_m);
-  emit_operand_setup(&k, &k.op[1], "p_b", "p_ldb", warp_n);
+  emit_operand_setup(&k, &k.op[0], "p_a", "p_lda", "p_stride_a", warp_m);
+  emit_operand_setup(&k, &k.op[1], "p_b", "p_ldb", "p_stride_b", warp_n);
   /* A refused operand leaves its copy tables unfilled: stop before the loops read them. */
   if (ptx_failed(&b)) return ptx_take(&b, ptx, len, err, err_size);
   emit_mainloop(&k);

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi.h"
+#include "epilogue.h"
 #include "ptx_builder.h"
 #include "ptx_layout.h"
 #include "ptx_ops.h"
@@ -57,11 +59,11 @@ typedef struct sm90 {
   /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
    * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
   int slices, per;
-  ptx_elem c_store; /* what the epilogue stores: C's type, or fp32 partial sums when split */
   int c_vec;        /* elements per C store */
   int a_kmajor, b_kmajor;
-  ptx_reg tid, m, tmap_a, tmap_b, tmap_c, ring, epi, full, empty, turn;
-  int tma_c; /* C rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
+  ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
+  int tma_d; /* D rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
+  ptx_reg z, za, zb; /* batched: the unit's entry, and its coordinate in A's and B's maps (0 for a broadcast operand) */
   ptx_reg units, unit0, unit_step, rank;
   ptx_reg tile_units;      /* units without the split: tiles (or cluster pairs) */
   ptx_reg unit_rows;       /* rows of those units: tile rows (or pairs of them) */
@@ -82,13 +84,9 @@ static void emit_entry(sm90 *k) {
   ptx_text(b, "[128]");
   ptx_entry_param(b, "p_tmap_b", ".align 64 .b8");
   ptx_text(b, "[128]");
-  ptx_entry_param(b, "p_tmap_c", ".align 64 .b8");
+  ptx_entry_param(b, "p_tmap_d", ".align 64 .b8");
   ptx_text(b, "[128]");
-  ptx_entry_param(b, "p_c", ".u64");
-  ptx_entry_param(b, "p_m", ".u32");
-  ptx_entry_param(b, "p_ldc", ".u64");
-  ptx_entry_param(b, "p_alpha", ".f32");
-  ptx_entry_param(b, "p_beta", ".f32");
+  ptx_emit_gemm_params(b);
   char extra[96];
   /* setmaxnreg moves registers between warpgroups of a CTA whose pool is fixed at launch
    * (threads x entry count): the entry count is pinned so the producer's release covers the
@@ -137,7 +135,7 @@ static void emit_barrier_init(sm90 *k) {
   }
   ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_a);
   ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_b);
-  if (k->tma_c) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_c);
+  if (k->tma_d) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_d);
   /* Make the initialised barriers visible to the TMA unit and to the other CTA. */
   ptx_ins(b, "fence.mbarrier_init.release.cluster");
   ptx_ins(b, "fence.proxy.async.shared::cta");
@@ -159,6 +157,15 @@ static void emit_schedule_setup(sm90 *k) {
   k->tile_units = r32(k);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, k->unit_rows, k->tiles_n);
   k->units = k->tile_units;
+  if (c->batched) { /* units of every entry, entry-major; batched configs do not split */
+    ptx_reg batch = r32(k);
+    k->units = r32(k);
+    ptx_ins(b, "ld.param.u32 %R, [p_batch]", batch);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->units, k->tile_units, batch);
+    k->z = r32(k);
+    k->za = r32(k);
+    k->zb = r32(k);
+  }
   if (k->slices > 1) {
     k->units = r32(k);
     ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->units, k->tile_units, k->slices);
@@ -194,6 +201,12 @@ static void emit_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->kb0, k->slice, k->per);
     ptx_ins(b, "add.u32 %R, %R, %d", k->kb_end, k->kb0, k->per);
     ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
+    unit = tile;
+  }
+  if (c->batched) {
+    ptx_reg tile = r32(k);
+    ptx_ins(b, "div.u32 %R, %R, %R", k->z, unit, k->tile_units);
+    ptx_ins(b, "rem.u32 %R, %R, %R", tile, unit, k->tile_units);
     unit = tile;
   }
   ptx_emit_grouped_raster(b, unit, k->unit_rows, k->tiles_n, GROUP_M, tm, tn);
@@ -249,6 +262,16 @@ static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_r
   ptx_reg x = r32(k), y = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", x, c0, c0_imm);
   ptx_ins(b, "add.u32 %R, %R, %d", y, c1, c1_imm);
+  if (k->cfg->batched) { /* rank-3 maps: the entry is the third coordinate */
+    ptx_reg zc = tmap.id == k->tmap_a.id ? k->za : k->zb;
+    if (mask.id)
+      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+                 "[%R+%d], [%R, {%R, %R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, zc, bar, mask);
+    else
+      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%R+%d], [%R, {%R, %R, %R}], [%R]", dst, dst_imm, tmap, x, y, zc, bar);
+    return;
+  }
   if (mask.id)
     ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
                "[%R+%d], [%R, {%R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, bar, mask);
@@ -276,11 +299,22 @@ static void emit_producer(sm90 *k) {
     mask = ptx_new(b, PTX_B16);
     ptx_ins(b, "mov.b16 %R, %d", mask, (1 << k->cluster) - 1);
   }
-  ptx_reg end = pred(k), more = pred(k);
+  ptx_reg end = pred(k), more = pred(k), a_batched = pred(k), b_batched = pred(k);
+  if (c->batched) {
+    ptx_reg sa = r64(k), sb = r64(k);
+    ptx_ins(b, "ld.param.u64 %R, [p_stride_a]", sa);
+    ptx_ins(b, "ld.param.u64 %R, [p_stride_b]", sb);
+    ptx_ins(b, "setp.ne.u64 %R, %R, 0", a_batched, sa);
+    ptx_ins(b, "setp.ne.u64 %R, %R, 0", b_batched, sb);
+  }
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
   ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
   emit_tile_origin(k, unit, m0, n0);
+  if (c->batched) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
+    ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
+    ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->zb, k->z, b_batched);
+  }
   emit_k_start(k, kb);
   ptx_label(b, k_loop);
   ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
@@ -374,86 +408,14 @@ static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
 }
 
 typedef struct epi_ctx {
+  ptx_epi epi;        /* alpha, beta, C/D bases, bias, ... (epilogue.c) */
   ptx_reg stage_wr;   /* staging address of this thread's fragment (row l/4 of warp w) */
   ptx_reg stage_rd;   /* staging address this thread reads in the store phase */
-  ptx_reg c_base;     /* u64: the C pointer */
   ptx_reg rd_row;     /* tile row of this thread's first read (consumer rows included) */
   ptx_reg rd_col;     /* tile column of this thread's reads in a chunk */
-  ptx_reg ldc_bytes, alpha, beta, has_beta, bar_id;
+  ptx_reg bar_id;
   int vec, per_row, row_step, iters;
 } epi_ctx;
-
-static void emit_c_load(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, ptx_reg *out) {
-  ptx_builder *b = k->b;
-  int ces = ptx_elem_size(k->c_store), v = e->vec;
-  for (int i = 0; i < v; i++) out[i] = ptx_new(b, PTX_F32);
-  /* Every register is defined on every path: a register read before any write would be live
-   * from the kernel's entry, through the mainloop. */
-  if (ces == 4) {
-    for (int i = 0; i < v; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", out[i]);
-    for (int h = 0; h < v; h += 4) {
-      int w = v - h < 4 ? v - h : 4;
-      if (w == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.f32 {%R, %R, %R, %R}, [%R+%d]", out[h], out[h + 1], out[h + 2], out[h + 3], addr, 4 * h);
-      else if (w == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.f32 {%R, %R}, [%R+%d]", out[h], out[h + 1], addr, 4 * h);
-      else ptx_ins_if(b, guard, 0, "ld.global.f32 %R, [%R+%d]", out[h], addr, 4 * h);
-    }
-    return;
-  }
-  const char *t = k->c_store == PTX_E_BF16 ? "bf16" : "f16";
-  if (v == 1) {
-    ptx_reg h = ptx_new(b, PTX_B16);
-    ptx_ins(b, "mov.b16 %R, 0", h);
-    ptx_ins_if(b, guard, 0, "ld.global.b16 %R, [%R]", h, addr);
-    ptx_ins(b, "cvt.f32.%s %R, %R", t, out[0], h);
-    return;
-  }
-  ptx_reg w[4];
-  int words = v / 2;
-  for (int i = 0; i < words; i++) {
-    w[i] = r32(k);
-    ptx_ins(b, "mov.b32 %R, 0", w[i]);
-  }
-  if (words == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.b32 {%R, %R, %R, %R}, [%R]", w[0], w[1], w[2], w[3], addr);
-  else if (words == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.b32 {%R, %R}, [%R]", w[0], w[1], addr);
-  else ptx_ins_if(b, guard, 0, "ld.global.b32 %R, [%R]", w[0], addr);
-  for (int i = 0; i < words; i++) {
-    ptx_reg lo = ptx_new(b, PTX_B16), hi = ptx_new(b, PTX_B16);
-    ptx_ins(b, "mov.b32 {%R, %R}, %R", lo, hi, w[i]);
-    ptx_ins(b, "cvt.f32.%s %R, %R", t, out[2 * i], lo);
-    ptx_ins(b, "cvt.f32.%s %R, %R", t, out[2 * i + 1], hi);
-  }
-}
-
-static void emit_c_store(sm90 *k, const epi_ctx *e, ptx_reg addr, ptx_reg guard, const ptx_reg *v) {
-  ptx_builder *b = k->b;
-  int ces = ptx_elem_size(k->c_store), n = e->vec;
-  if (ces == 4) {
-    for (int h = 0; h < n; h += 4) {
-      int w = n - h < 4 ? n - h : 4;
-      if (w == 4) ptx_ins_if(b, guard, 0, "st.global.v4.f32 [%R+%d], {%R, %R, %R, %R}", addr, 4 * h, v[h], v[h + 1], v[h + 2], v[h + 3]);
-      else if (w == 2) ptx_ins_if(b, guard, 0, "st.global.v2.f32 [%R+%d], {%R, %R}", addr, 4 * h, v[h], v[h + 1]);
-      else ptx_ins_if(b, guard, 0, "st.global.f32 [%R+%d], %R", addr, 4 * h, v[h]);
-    }
-    return;
-  }
-  const char *t = k->c_store == PTX_E_BF16 ? "bf16" : "f16";
-  if (n == 1) {
-    ptx_reg h = ptx_new(b, PTX_B16);
-    ptx_ins(b, "cvt.rn.%s.f32 %R, %R", t, h, v[0]);
-    ptx_ins_if(b, guard, 0, "st.global.b16 [%R], %R", addr, h);
-    return;
-  }
-  ptx_reg w[4];
-  int words = n / 2;
-  for (int i = 0; i < words; i++) {
-    w[i] = r32(k);
-    /* cvt.rn.bf16x2.f32 d, hi, lo: the first source goes to the upper half. */
-    ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", t, w[i], v[2 * i + 1], v[2 * i]);
-  }
-  if (words == 4) ptx_ins_if(b, guard, 0, "st.global.v4.b32 [%R], {%R, %R, %R, %R}", addr, w[0], w[1], w[2], w[3]);
-  else if (words == 2) ptx_ins_if(b, guard, 0, "st.global.v2.b32 [%R], {%R, %R}", addr, w[0], w[1]);
-  else ptx_ins_if(b, guard, 0, "st.global.b32 [%R], %R", addr, w[0]);
-}
 
 /* The epilogue's per-thread constants, computed after each tile's mainloop rather than kept
  * live through it: next to 128 accumulators every register counts. */
@@ -465,7 +427,6 @@ static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
   ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
-  int ces = ptx_elem_size(k->c_store);
   e->vec = k->c_vec;
   e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
   e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
@@ -491,53 +452,50 @@ static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   e->rd_row = r32(k);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->rd_row, cw, k->row_split, rd_row);
   e->rd_col = rd_col;
-  e->c_base = r64(k);
-  ptx_ins(b, "ld.param.u64 %R, [p_c]", e->c_base);
-  e->ldc_bytes = r64(k);
-  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", e->ldc_bytes);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %d", e->ldc_bytes, e->ldc_bytes, ces);
-  e->alpha = ptx_new(b, PTX_F32);
-  e->beta = ptx_new(b, PTX_F32);
-  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", e->alpha);
-  ptx_ins(b, "ld.param.f32 %R, [p_beta]", e->beta);
-  e->has_beta = pred(k); /* beta == 0: C is never read (it may hold NaNs) */
-  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e->has_beta, e->beta);
   e->bar_id = r32(k);
   ptx_ins(b, "add.u32 %R, %R, 1", e->bar_id, cw); /* named barrier 1 + consumer; 0 is the CTA's */
-
 }
 
-/* Epilogue of one tile for this consumer, general case (any C alignment, beta != 0): for each
- * 64-row block j and 32-column chunk, the fp32 accumulators go to the staging buffer, then each
- * thread reads whole vectors of it, applies alpha (and beta with C) and stores C. */
-static void emit_epilogue_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
+/* Global address of (row, col) of a matrix at base with rows of ld_bytes and es-byte elements. */
+static ptx_reg emit_elem_addr(sm90 *k, ptx_reg base, ptx_reg ld_bytes, int es, ptx_reg row, ptx_reg col) {
+  ptx_builder *b = k->b;
+  ptx_reg a = r64(k), t = r64(k);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", t, col, es);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", a, row);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", a, a, ld_bytes, base);
+  ptx_ins(b, "add.s64 %R, %R, %R", a, a, t);
+  return a;
+}
+
+/* Epilogue of one tile for this consumer, general case (any D alignment, beta != 0, split
+ * slices): for each 64-row block j and 32-column chunk, the fp32 accumulators go to the staging
+ * buffer, then each thread reads whole vectors of it, applies the epilogue (with C) and stores
+ * D; split slices store their raw fp32 partial sums into the workspace instead. */
+static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   epi_ctx ctx, *e = &ctx;
   memset(e, 0, sizeof *e);
   emit_epilogue_setup(k, e);
-  int ces = ptx_elem_size(k->c_store);
-  /* This thread's first read in the tile: global row m0 + rd_row, column n0 + rd_col. rowl and
-   * coll count the rows and columns left in C from there (negative past the edge). */
-  ptx_reg cptr = r64(k), rowl = r32(k), coll = r32(k), t32 = r32(k), t64 = r64(k);
-  ptx_ins(b, "add.u32 %R, %R, %R", t32, m0, e->rd_row);
-  ptx_ins(b, "sub.s32 %R, %R, %R", rowl, k->m, t32);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", t64, t32);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %R", cptr, t64, e->ldc_bytes);
-  ptx_ins(b, "add.u32 %R, %R, %R", t32, n0, e->rd_col);
-  ptx_ins(b, "mov.u32 %R, %d", coll, (int)c->n);
-  ptx_ins(b, "sub.s32 %R, %R, %R", coll, coll, t32);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, t32, ces);
-  ptx_ins(b, "add.s64 %R, %R, %R", cptr, cptr, t64);
-  ptx_ins(b, "add.s64 %R, %R, %R", cptr, cptr, e->c_base);
-  if (k->slices > 1) { /* slice z of the workspace starts z * m * n fp32 elements in */
+  int split = k->slices > 1;
+  ptx_elem dt = split ? PTX_E_F32 : c->d;
+  int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
+  /* This thread's first read: row m0 + rd_row, column n0 + rd_col. */
+  ptx_reg grow = r32(k), gcol = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", grow, m0, e->rd_row);
+  ptx_ins(b, "add.u32 %R, %R, %R", gcol, n0, e->rd_col);
+  ptx_reg dbase = pe->d_base, ldd_bytes = pe->ldd_bytes;
+  if (split) { /* slice z of the workspace starts z * m * n fp32 elements in; rows of n */
+    ptx_reg t64 = r64(k), z = r64(k);
+    dbase = r64(k);
+    ldd_bytes = r64(k);
+    ptx_ins(b, "ld.param.u64 %R, [p_work]", dbase);
+    ptx_ins(b, "cvta.to.global.u64 %R, %R", dbase, dbase);
     ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, k->m, (int)(c->n * 4));
-    ptx_reg z = r64(k);
     ptx_ins(b, "cvt.u64.u32 %R, %R", z, k->slice);
-    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cptr, t64, z, cptr);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, t64, z, dbase);
+    ptx_ins(b, "mov.u64 %R, %lld", ldd_bytes, (long long)(c->n * 4));
   }
-  ptx_reg row_step = r64(k);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %d", row_step, e->ldc_bytes, e->row_step);
   ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
   for (int j = 0; j < k->msub; j++) {
     for (int ch = 0; ch < c->bn / TCJ_SM90_EPI_COLS; ch++) {
@@ -550,19 +508,23 @@ static void emit_epilogue_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
                 k->acc[j][i + 2], k->acc[j][i + 3]);
       }
       ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
-      ptx_ins(b, "setp.gt.s32 %R, %R, %d", col_ok, coll, ch * TCJ_SM90_EPI_COLS);
+      ptx_reg ecol = r32(k);
+      ptx_ins(b, "add.u32 %R, %R, %d", ecol, gcol, ch * TCJ_SM90_EPI_COLS);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %d", col_ok, ecol, (int)c->n); /* vectors divide n: all in or all out */
       /* Store phase: a runtime loop over this thread's rows of the chunk, so the compiler
-       * cannot hoist every row's loads at once while 128 accumulators are live. */
-      ptx_reg row = r32(k), srd = r32(k), addr = r64(k), it = r32(k);
+       * cannot hoist every row's loads at once while 128 accumulators are live. Addresses are
+       * computed per row from (row, column) rather than carried: with C and D apart, carried
+       * pointers and steps cost eight registers, and with both epilogue paths in the kernel
+       * that spilled (192 bytes at 128x256). */
+      ptx_reg row = r32(k), srd = r32(k);
       ptx_ins(b, "mov.u32 %R, %d", row, 64 * j);
       ptx_ins(b, "mov.u32 %R, %R", srd, e->stage_rd);
-      ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", addr, e->ldc_bytes, 64 * j, cptr);
-      ptx_ins(b, "add.s64 %R, %R, %d", addr, addr, ch * TCJ_SM90_EPI_COLS * ces);
-      ptx_ins(b, "mov.u32 %R, 0", it);
       int again = ptx_new_label(b);
       ptx_label(b, again);
       ptx_ins(b, ".pragma \"nounroll\"");
-      ptx_ins(b, "setp.gt.s32 %R, %R, %R", row_ok, rowl, row);
+      ptx_reg erow = r32(k);
+      ptx_ins(b, "add.u32 %R, %R, %R", erow, grow, row);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, erow, k->m);
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
       ptx_reg acc[8];
       for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, PTX_F32);
@@ -572,36 +534,38 @@ static void emit_epilogue_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
         else if (w == 2) ptx_ins(b, "ld.shared.v2.f32 {%R, %R}, [%R+%d]", acc[v], acc[v + 1], srd, 4 * v);
         else ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", acc[v], srd, 4 * v);
       }
-      ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok, e->has_beta);
-      ptx_reg old[8];
-      emit_c_load(k, e, addr, ld_ok, old);
-      for (int v = 0; v < e->vec; v++) { /* in place: registers are scarce next to 128 accumulators */
-        ptx_ins(b, "mul.f32 %R, %R, %R", acc[v], e->alpha, acc[v]);
-        ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", acc[v], e->beta, old[v], acc[v]);
+      if (!split) {
+        ptx_reg old[8];
+        ptx_reg caddr = emit_elem_addr(k, pe->c_base, pe->ldc_bytes, cs, erow, ecol);
+        ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok, pe->has_beta);
+        ptx_epi_load(b, c->c, caddr, 0, ld_ok, e->vec, old);
+        ptx_epi_apply(b, pe, acc, old, e->vec, erow, ecol); /* in place: registers are scarce */
       }
-      emit_c_store(k, e, addr, ok, acc);
+      ptx_reg daddr = emit_elem_addr(k, dbase, ldd_bytes, ds, erow, ecol);
+      ptx_epi_store(b, dt, daddr, 0, ok, e->vec, acc);
       ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
       ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
-      ptx_ins(b, "add.s64 %R, %R, %R", addr, addr, row_step);
-      ptx_ins(b, "add.u32 %R, %R, 1", it, it);
-      ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, it, e->iters);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, row, 64 * (j + 1));
       ptx_ins_if(b, more, 0, "bra.uni $L%d", again);
     }
   }
 }
 
-/* Epilogue of one tile when C rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
- * chunk of alpha * acc, converted to C's type, is written into the staging buffer in TMA's
- * 128-byte swizzle, and one thread stores it with a bulk tensor copy, which clips rows past m
- * and columns past n. Measured on an H200 (tcj-prof, bf16) against the staged path: 8192x8192x
+/* Epilogue of one tile when D rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
+ * chunk of the epilogue's values, converted to D's type, is written into the staging buffer in
+ * TMA's 128-byte swizzle, and one thread stores it with a bulk tensor copy, which clips rows past
+ * m and columns past n. Measured on an H200 (tcj-prof, bf16) against the staged path: 8192x8192x
  * 1024 225 -> 200 us (cooperative), 204 -> 190 us (ping-pong); 4096^3 185.5 -> 183.9; storing
  * straight from registers instead was slower everywhere (4096^3 197.5 us). */
-static void emit_epilogue_tma(sm90 *k, ptx_reg m0, ptx_reg n0) {
+static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  int ces = ptx_elem_size(c->c), cols = PTX_SWIZZLE_LINE / ces, nbs = cols / 8;
+  int ces = ptx_elem_size(c->d), cols = PTX_SWIZZLE_LINE / ces, nbs = cols / 8;
   ptx_reg cw = r32(k), warp = r32(k), lane = r32(k), t = r32(k), x = r32(k), tq = r32(k);
-  ptx_reg buf = r32(k), rowbase = r32(k), bar_id = r32(k), leader = pred(k);
+  ptx_reg buf = r32(k), rowbase = r32(k), bar_id = r32(k), leader = pred(k), frow = r32(k);
+  /* Only a bias or a user function needs each value's coordinates: a plain epilogue keeps
+   * those registers free (next to 128 accumulators, four more spill). */
+  int need_row = ptx_epi_needs_row(c), need_col = ptx_epi_needs_col(c);
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
   ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, k->tid);
@@ -615,20 +579,24 @@ static void emit_epilogue_tma(sm90 *k, ptx_reg m0, ptx_reg n0) {
    * tq = bc / 16, and bc % 16 within it. Its rows r = 16 * warp + lane / 4 and r + 8 share
    * r % 8 = lane / 4 = x, the swizzle's XOR term. */
   ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
+  ptx_reg col_base = r32(k); /* n0 + this thread's first column of each 8-column block */
+  if (need_col) ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col_base, t, n0);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", t, t, 2 * ces); /* bc */
   ptx_ins(b, "shr.u32 %R, %R, 4", tq, t);
   ptx_ins(b, "and.b32 %R, %R, 15", t, t);
   ptx_ins(b, "shr.u32 %R, %R, 2", x, lane);
-  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", rowbase, warp, x);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, rowbase, PTX_SWIZZLE_LINE, buf);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", frow, warp, x); /* the fragment's row in the 64-row block */
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, PTX_SWIZZLE_LINE, buf);
   ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
-  ptx_reg alpha = ptx_new(b, PTX_F32);
-  ptx_ins(b, "ld.param.f32 %R, [p_alpha]", alpha);
-  ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
-  const char *ct = c->c == PTX_E_BF16 ? "bf16" : "f16";
+  ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k), er0 = r32(k), er1 = r32(k), ec = r32(k);
+  const char *ct = c->d == PTX_E_BF16 ? "bf16" : "f16";
   for (int j = 0; j < k->msub; j++) {
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
     ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
+    if (need_row) {
+      ptx_ins(b, "add.u32 %R, %R, %R", er0, row, frow);
+      ptx_ins(b, "add.u32 %R, %R, 8", er1, er0);
+    }
     for (int ch = 0; ch < c->bn / cols; ch++) {
       /* The buffer is free once the previous bulk store has read it. */
       ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
@@ -639,7 +607,9 @@ static void emit_epilogue_tma(sm90 *k, ptx_reg m0, ptx_reg n0) {
         ptx_ins(b, "add.u32 %R, %R, %d", q, tq, nbl * ces / 2);
         ptx_ins(b, "xor.b32 %R, %R, %R", q, q, x);
         ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, q, rowbase);
-        for (int e = 0; e < 4; e++) ptx_ins(b, "mul.f32 %R, %R, %R", v[e], alpha, v[e]);
+        if (need_col) ptx_ins(b, "add.u32 %R, %R, %d", ec, col_base, ch * cols + nbl * 8);
+        ptx_epi_apply(b, pe, v, NULL, 2, er0, ec);
+        ptx_epi_apply(b, pe, v + 2, NULL, 2, er1, ec);
         if (ces == 4) {
           ptx_ins(b, "st.shared.v2.f32 [%R], {%R, %R}", addr, v[0], v[1]);
           ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);
@@ -655,29 +625,36 @@ static void emit_epilogue_tma(sm90 *k, ptx_reg m0, ptx_reg n0) {
       ptx_ins(b, "fence.proxy.async.shared::cta");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
-      ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%R, {%R, %R}], [%R]",
-                 k->tmap_c, col, row, buf);
+      if (c->batched)
+        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%R, {%R, %R, %R}], [%R]",
+                   k->tmap_d, col, row, k->z, buf);
+      else
+        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%R, {%R, %R}], [%R]",
+                   k->tmap_d, col, row, buf);
       ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
     }
   }
 }
 
-/* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged. */
+/* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
+ * Each path reads the epilogue's parameters itself, after the branch: values computed before
+ * it would be live into the TMA path, and with 128 accumulators there they spill. */
 static void emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
-  if (!k->tma_c) {
-    emit_epilogue_staged(k, m0, n0);
+  ptx_builder *b = k->b;
+  ptx_epi pe;
+  if (!k->tma_d) {
+    ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+    emit_epilogue_staged(k, &pe, m0, n0);
     return;
   }
-  ptx_builder *b = k->b;
-  ptx_reg beta = ptx_new(b, PTX_F32), has_beta = pred(k);
-  ptx_ins(b, "ld.param.f32 %R, [p_beta]", beta);
-  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", has_beta, beta);
   int staged = ptx_new_label(b), done = ptx_new_label(b);
-  ptx_ins_if(b, has_beta, 0, "bra.uni $L%d", staged);
-  emit_epilogue_tma(k, m0, n0);
+  ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni $L%d", staged);
+  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  emit_epilogue_tma(k, &pe, m0, n0);
   ptx_ins(b, "bra.uni $L%d", done);
   ptx_label(b, staged);
-  emit_epilogue_staged(k, m0, n0);
+  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  emit_epilogue_staged(k, &pe, m0, n0);
   ptx_label(b, done);
 }
 
@@ -793,10 +770,11 @@ static void emit_consumer(sm90 *k) {
   ptx_ins(b, "bra.uni $L%d", tile_loop);
   ptx_label(b, done);
   /* Bulk stores still in flight must finish before the CTA's shared memory goes away. */
-  if (k->tma_c) ptx_ins(b, "cp.async.bulk.wait_group 0");
+  if (k->tma_d) ptx_ins(b, "cp.async.bulk.wait_group 0");
 }
 
-int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
+int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
+                      size_t err_size) {
   ptx_builder b;
   ptx_init(&b);
   sm90 k;
@@ -816,10 +794,9 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
   k.slices = tcj_cfg_slices(cfg);
   k.per = (int)tcj_cfg_slice_tiles(cfg);
-  k.c_store = k.slices > 1 ? PTX_E_F32 : cfg->c;
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
   k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
-  k.tma_c = k.slices == 1 && cfg->vec_c * ptx_elem_size(cfg->c) == 16;
+  k.tma_d = k.slices == 1 && cfg->vec_c * ptx_elem_size(cfg->d) == 16;
   k.a_kmajor = !cfg->op_a_t;
   k.b_kmajor = cfg->op_b_t;
   if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || k.tiles_n < 1) {
@@ -827,8 +804,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
     return -1;
   }
 
-  ptx_module_header(&b, cfg->sm, cfg->arch_suffix);
-  ptx_text(&b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
+  ptx_epi_module_prelude(&b, cfg, user);
   emit_entry(&k);
   k.tid = r32(&k);
   ptx_ins(&b, "mov.u32 %R, %%tid.x", k.tid);
@@ -841,10 +817,10 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_a, k.tmap_a);
   ptx_ins(&b, "mov.b64 %R, p_tmap_b", k.tmap_b);
   ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_b, k.tmap_b);
-  if (k.tma_c) {
-    k.tmap_c = r64(&k);
-    ptx_ins(&b, "mov.b64 %R, p_tmap_c", k.tmap_c);
-    ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_c, k.tmap_c);
+  if (k.tma_d) {
+    k.tmap_d = r64(&k);
+    ptx_ins(&b, "mov.b64 %R, p_tmap_d", k.tmap_d);
+    ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_d, k.tmap_d);
   }
   emit_smem_layout(&k);
   emit_barrier_init(&k);

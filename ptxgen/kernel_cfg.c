@@ -20,6 +20,14 @@ static int elem_from_name(const char *s, ptx_elem *out) {
   return -1;
 }
 
+static const char *const act_names[] = {
+#define PTX_ACT_NAME(e, name) name,
+  PTX_ACT_LIST(PTX_ACT_NAME)
+#undef PTX_ACT_NAME
+};
+
+const char *ptx_act_name(ptx_act a) { return (unsigned)a < PTX_ACT_COUNT ? act_names[a] : "?"; }
+
 const char *tcj_recipe_name(ptx_recipe r) {
   return r == PTX_RECIPE_SM80 ? "sm80" : r == PTX_RECIPE_SM90 ? "sm90" : "?";
 }
@@ -39,6 +47,18 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
   if (n >= 0 && (size_t)n < size && c->pingpong)
     n += snprintf(buf + n, size - (size_t)n, " pingpong=%d", c->pingpong);
+  /* The epilogue, each field only where it differs from a plain tcj_gemm's. */
+  if (n >= 0 && (size_t)n < size && c->d != c->c)
+    n += snprintf(buf + n, size - (size_t)n, " d=%s", ptx_elem_name(c->d));
+  if (n >= 0 && (size_t)n < size && c->bias != PTX_BIAS_NONE)
+    n += snprintf(buf + n, size - (size_t)n, " bias=%s:%s", c->bias == PTX_BIAS_COL ? "col" : c->bias == PTX_BIAS_ROW ? "row" : "?",
+                  ptx_elem_name(c->bias_t));
+  if (n >= 0 && (size_t)n < size && c->act != PTX_ACT_NONE)
+    n += snprintf(buf + n, size - (size_t)n, " act=%s", ptx_act_name(c->act));
+  if (n >= 0 && (size_t)n < size && c->batched)
+    n += snprintf(buf + n, size - (size_t)n, " batch=%d", c->batched);
+  if (n >= 0 && (size_t)n < size && c->user)
+    n += snprintf(buf + n, size - (size_t)n, " user=%016llx", (unsigned long long)c->user);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -65,6 +85,18 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " pingpong=%d%n", &c.pingpong, &more) == 1) rest += more;
+  char dname[8] = "", bias_where[8] = "", bias_t[8] = "", act[16] = "";
+  unsigned long long user = 0;
+  more = 0;
+  if (sscanf(rest, " d=%7[a-z0-9]%n", dname, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " bias=%3[a-z]:%7[a-z0-9]%n", bias_where, bias_t, &more) == 2) rest += more;
+  more = 0;
+  if (sscanf(rest, " act=%15[a-z_]%n", act, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " batch=%d%n", &c.batched, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " user=%16llx%n", &user, &more) == 1) rest += more;
   if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;
@@ -73,6 +105,22 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (arch[arch_len] != '\0') return -1;
   c.arch_suffix = suffix;
   if (elem_from_name(ab, &c.ab) || elem_from_name(cc, &c.c)) return -1;
+  c.d = c.c;
+  c.bias_t = PTX_E_F32;
+  if (dname[0] && elem_from_name(dname, &c.d)) return -1;
+  if (bias_where[0]) {
+    if (strcmp(bias_where, "col") == 0) c.bias = PTX_BIAS_COL;
+    else if (strcmp(bias_where, "row") == 0) c.bias = PTX_BIAS_ROW;
+    else return -1;
+    if (elem_from_name(bias_t, &c.bias_t)) return -1;
+  }
+  if (act[0]) {
+    int found = 0;
+    for (int i = 0; i < PTX_ACT_COUNT; i++)
+      if (strcmp(act, act_names[i]) == 0) { c.act = (ptx_act)i; found = 1; }
+    if (!found) return -1;
+  }
+  c.user = user;
   if ((opa != 'N' && opa != 'T') || (opb != 'N' && opb != 'T')) return -1;
   if (c.vec_c != 1 && c.vec_c != 2 && c.vec_c != 4 && c.vec_c != 8) return -1;
   c.op_a_t = opa == 'T';
@@ -112,6 +160,11 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
   if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
   if (rows / 64 * c->bn / 2 > 128) return "accumulators exceed 128 registers per thread";
+  /* A fused epilogue's registers (bias addresses and values, activation temporaries) next to
+   * 128 accumulators spill (ptxas 13.0: 180 bytes at 128x256 with a column bias and GELU, 16 at
+   * 256x128 f32 with ReLU); at 96 (128x192) none of them does. */
+  if ((c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user) && rows / 64 * c->bn / 2 > 96)
+    return "a fused epilogue needs tiles of at most 96 accumulators per thread (128x192)";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
   int ces = ptx_elem_size(c->c);
@@ -128,7 +181,33 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   return NULL;
 }
 
+/* The epilogue's fields, common to both recipes. D takes the types C may have. */
+static const char *check_epilogue(const tcj_kernel_cfg *c) {
+  int wide = c->ab == PTX_E_F16 || c->ab == PTX_E_BF16;
+  ptx_elem d = c->d;
+  if (wide ? (d != PTX_E_F16 && d != PTX_E_BF16 && d != PTX_E_F32) : d != c->c) return "d type does not fit the operands";
+  if ((unsigned)c->bias > PTX_BIAS_ROW) return "bias must be none, col or row";
+  if (c->bias && c->bias_t != PTX_E_F16 && c->bias_t != PTX_E_BF16 && c->bias_t != PTX_E_F32)
+    return "a bias is f16, bf16 or f32";
+  if ((unsigned)c->act >= PTX_ACT_COUNT) return "unknown activation";
+  if (c->ab == PTX_E_S8 && (c->user || (c->act != PTX_ACT_NONE && c->act != PTX_ACT_RELU)))
+    return "s32 output takes a bias and ReLU only";
+  if (c->batched != 0 && c->batched != 1) return "batch must be 0 or 1";
+  if (c->batched && c->split_k) return "batched kernels do not split K";
+  int ves = ptx_elem_size(d) > ptx_elem_size(c->c) ? ptx_elem_size(d) : ptx_elem_size(c->c);
+  if (c->vec_c * ves > 16) return "C/D vector wider than 16 bytes";
+  return NULL;
+}
+
+static const char *check_recipe(const tcj_kernel_cfg *c);
+
+/* The recipe's own rules first (operand types, tiles), then the epilogue's. */
 const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
+  const char *why = check_recipe(c);
+  return why ? why : check_epilogue(c);
+}
+
+static const char *check_recipe(const tcj_kernel_cfg *c) {
   int es = ptx_elem_size(c->ab);
   if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";

@@ -25,6 +25,26 @@ typedef enum ptx_elem {
 const char *ptx_elem_name(ptx_elem e);
 int ptx_elem_size(ptx_elem e);
 
+/* Activations of the fused epilogue (numbered as tcj_activation). */
+#define PTX_ACT_LIST(X)            \
+  X(PTX_ACT_NONE, "none")          \
+  X(PTX_ACT_RELU, "relu")          \
+  X(PTX_ACT_GELU, "gelu")          \
+  X(PTX_ACT_GELU_TANH, "gelu_tanh") \
+  X(PTX_ACT_SILU, "silu")
+
+typedef enum ptx_act {
+#define PTX_ACT_ENUM(e, name) e,
+  PTX_ACT_LIST(PTX_ACT_ENUM)
+#undef PTX_ACT_ENUM
+  PTX_ACT_COUNT
+} ptx_act;
+
+const char *ptx_act_name(ptx_act a);
+
+/* Where the bias vector runs (numbered as tcj_bias_kind). */
+typedef enum ptx_bias { PTX_BIAS_NONE = 0, PTX_BIAS_COL = 1, PTX_BIAS_ROW = 2 } ptx_bias;
+
 /* sm80: mma.sync, every arch from sm_80 on. sm90: wgmma + TMA, sm_90a only. */
 typedef enum ptx_recipe { PTX_RECIPE_SM80 = 0, PTX_RECIPE_SM90 = 1 } ptx_recipe;
 
@@ -33,7 +53,7 @@ typedef struct tcj_kernel_cfg {
   int sm;          /* target arch number: 80, 86, 89, 90, ... */
   int arch_suffix; /* 'a' for sm_90a-style targets, 0 otherwise */
   ptx_elem ab;     /* operand type (A and B are the same) */
-  ptx_elem c;      /* C/D type */
+  ptx_elem c;      /* C's type (as read); D's type when d is unset */
   int op_a_t;      /* 1: op(A) = A^T, A stored k x m (M contiguous) */
   int op_b_t;      /* 1: op(B) = B^T, B stored n x k (K contiguous) */
   int64_t n, k;    /* baked; M is a runtime argument */
@@ -56,7 +76,28 @@ typedef struct tcj_kernel_cfg {
    * (two consumers take alternate tiles, each the whole tile, and take turns at the tensor
    * cores, so one's epilogue runs under the other's mainloop). */
   int pingpong;
+  /* The epilogue (ptxgen/epilogue.h): D = user(act(alpha * acc + beta * C + bias)). */
+  ptx_elem d;      /* D's type (as stored); equal to c unless the caller's D differs */
+  ptx_bias bias;   /* none, per column (n values) or per row (m values) */
+  ptx_elem bias_t; /* the bias vector's type: f16, bf16 or f32 */
+  ptx_act act;
+  /* 1: a strided batch; every operand's batch stride is a runtime argument (0 broadcasts). */
+  int batched;
+  /* A user epilogue: a 64-bit hash of its source and of the NVRTC that compiles it; 0: none.
+   * The kernel calls tcj_epilogue (its PTX joins the module: ptx_gen_gemm). */
+  uint64_t user;
 } tcj_kernel_cfg;
+
+/* Sets the epilogue fields to "none" with D of type c (what a plain tcj_gemm needs). Config
+ * initialisers that zero the struct get d = f16; every producer of configs calls this. */
+static inline void tcj_cfg_plain_epilogue(tcj_kernel_cfg *c) {
+  c->d = c->c;
+  c->bias = PTX_BIAS_NONE;
+  c->bias_t = PTX_E_F32;
+  c->act = PTX_ACT_NONE;
+  c->batched = 0;
+  c->user = 0;
+}
 
 /* Canonical text. Returns the length written (excluding NUL) or -1 if it did not fit. */
 int tcj_cfg_format(const tcj_kernel_cfg *cfg, char *buf, size_t size);

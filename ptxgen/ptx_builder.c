@@ -122,10 +122,14 @@ static const struct { int sm, major, minor; } ptx_isa[] = {
   {100, 8, 6}, {101, 8, 6}, {103, 8, 8}, {120, 8, 7}, {121, 8, 8},
 };
 
-void ptx_module_header(ptx_builder *b, int sm, int arch_suffix) {
+void ptx_module_header(ptx_builder *b, int sm, int arch_suffix) { ptx_module_header_min(b, sm, arch_suffix, 0); }
+
+void ptx_module_header_min(ptx_builder *b, int sm, int arch_suffix, int min_version_x10) {
   for (size_t i = 0; i < sizeof ptx_isa / sizeof *ptx_isa; i++)
     if (ptx_isa[i].sm == sm) {
-      ptx_text(b, ".version %d.%d\n.target sm_%d%s\n.address_size 64\n\n", ptx_isa[i].major, ptx_isa[i].minor, sm,
+      int v = ptx_isa[i].major * 10 + ptx_isa[i].minor;
+      if (min_version_x10 > v) v = min_version_x10;
+      ptx_text(b, ".version %d.%d\n.target sm_%d%s\n.address_size 64\n\n", v / 10, v % 10, sm,
                arch_suffix == 'a' ? "a" : "");
       return;
     }

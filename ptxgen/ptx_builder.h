@@ -61,6 +61,9 @@ void ptx_label(ptx_builder *b, int label);
 
 /* Module and kernel framing. */
 void ptx_module_header(ptx_builder *b, int sm, int arch_suffix);
+/* The same, declaring at least PTX ISA min_version_x10 (major * 10 + minor): a joined user
+ * epilogue may need a newer ISA than tcj's own code. */
+void ptx_module_header_min(ptx_builder *b, int sm, int arch_suffix, int min_version_x10);
 void ptx_entry_begin(ptx_builder *b, const char *name);
 void ptx_entry_param(ptx_builder *b, const char *name, const char *type); /* between begin/end */
 void ptx_entry_body(ptx_builder *b, int max_threads); /* closes the param list, opens the body */

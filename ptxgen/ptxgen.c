@@ -10,11 +10,20 @@ const char *ptx_gemm_entry(const tcj_kernel_cfg *cfg) {
 }
 
 int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
+  return ptx_gen_gemm_user(cfg, NULL, ptx, len, err, err_size);
+}
+
+int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
+                      size_t err_size) {
   const char *why = tcj_cfg_check(cfg);
   if (why) {
     snprintf(err, err_size, "invalid kernel config: %s", why);
     return -1;
   }
-  if (cfg->recipe == PTX_RECIPE_SM90) return ptx_gen_gemm_sm90(cfg, ptx, len, err, err_size);
-  return ptx_gen_gemm_sm80(cfg, ptx, len, err, err_size);
+  if (user && !cfg->user) {
+    snprintf(err, err_size, "user epilogue code for a config without one");
+    return -1;
+  }
+  if (cfg->recipe == PTX_RECIPE_SM90) return ptx_gen_gemm_sm90(cfg, user, ptx, len, err, err_size);
+  return ptx_gen_gemm_sm80(cfg, user, ptx, len, err, err_size);
 }

@@ -17,29 +17,37 @@
 const char *ptx_gemm_entry(const tcj_kernel_cfg *cfg);
 
 /* Writes the PTX module for cfg. On success returns 0 and *ptx (malloc'ed, NUL-terminated,
- * caller frees) and *len. On failure returns -1 and a reason in err. */
+ * caller frees) and *len. On failure returns -1 and a reason in err. A config with a user
+ * epilogue gets an .extern declaration of tcj_epilogue (the module then needs a link). */
 int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
 
-/* Kernel ABI of PTX_GEMM_ENTRY, in parameter order:
- *   u64 a, u64 b, u64 c       device pointers (a, b 16-byte aligned when align_x == 16, ...)
- *   u32 m                     rows of C (runtime; n and k are baked into the kernel)
- *   u64 lda, ldb, ldc         leading dimensions in elements
- *   f32 alpha, f32 beta       beta == 0: C is not read
- * Launch: grid ceil(m/bm) * ceil(n/bn) CTAs in x and tcj_cfg_slices() in y,
+/* A user epilogue's code to join into the module: the body of NVRTC's PTX (every directive but
+ * .version, .target and .address_size: ptx_user_epilogue_body) and the ISA version it needs. */
+typedef struct ptx_user_code {
+  const char *body;
+  int version_x10;
+} ptx_user_code;
+
+/* ptx_gen_gemm with the user epilogue's definition in the module, where ptxas can inline it
+ * (user NULL: as ptx_gen_gemm). */
+int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
+                      size_t err_size);
+
+/* Kernel ABI of PTX_GEMM_ENTRY: the parameter list of abi.h (PTX_GEMM_PARAMS).
+ * Launch: grid batch * ceil(m/bm) * ceil(n/bn) CTAs in x and tcj_cfg_slices() in y,
  * tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory.
- * Split configs: c is an fp32 workspace of slices * m * n elements (ldc, alpha and beta are
- * ignored); then PTX_REDUCE_ENTRY with
- *   u64 workspace, u64 c, u32 m, u64 ldc, f32 alpha, f32 beta
- * on a 1-D grid of ceil(m * n / PTX_REDUCE_THREADS) CTAs of PTX_REDUCE_THREADS threads. */
+ * Split configs: the slices write fp32 partial sums to p_work (slices * m * n elements); then
+ * PTX_REDUCE_ENTRY with the same parameters, on a 1-D grid of ceil(m * n / PTX_REDUCE_THREADS)
+ * CTAs of PTX_REDUCE_THREADS threads, applies the epilogue into D. */
 #define PTX_REDUCE_THREADS 256
 
 /* Kernel ABI of PTX_SM90_ENTRY (recipe sm90), in parameter order:
  *   .param .align 64 .b8 tmap_a[128], tmap_b[128]   CUtensorMap of A and B, as ptx_sm90_tmap
  *                                                    describes them (the kernel reads them in
  *                                                    parameter space: no copy to global)
- *   .param .align 64 .b8 tmap_c[128]                 CUtensorMap of C as ptx_sm90_tmap_c says,
+ *   .param .align 64 .b8 tmap_d[128]                 CUtensorMap of D as ptx_sm90_tmap_d says,
  *                                                    or anything (zeros) when it says unused
- *   u64 c, u32 m, u64 ldc, f32 alpha, f32 beta       as for PTX_GEMM_ENTRY
+ *   PTX_GEMM_PARAMS (abi.h)                          as for PTX_GEMM_ENTRY
  * Launch: ptx_sm90_grid() CTAs in x (persistent: each walks tiles with stride gridDim.x), 1 in
  * y, tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory. Clusters
  * of cfg->cluster_m CTAs are declared in the PTX (.reqnctapercluster), so a plain
@@ -52,23 +60,32 @@ int ptx_gen_gemm(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, 
  * 128-byte swizzle, no interleave, element strides 1, zero fill out of bounds. */
 typedef struct ptx_tmap_desc {
   ptx_elem elem;
-  uint64_t dims[2];     /* elements; dims[0] contiguous */
+  int rank;             /* 2; 3 for batched configs, dims[2] the batch entries */
+  uint64_t dims[3];     /* elements; dims[0] contiguous */
   uint64_t stride_bytes; /* between consecutive dims[1] indices: ld * element size */
-  uint32_t box[2];      /* elements per TMA copy; box[0] * element size == 128 */
+  uint64_t batch_stride_bytes; /* between consecutive dims[2] indices (rank 3) */
+  uint32_t box[3];      /* elements per TMA copy; box[0] * element size == 128; box[2] 1 */
 } ptx_tmap_desc;
+
+/* A batched operand's entries as TMA sees them: batch entries stride elements apart; stride 0
+ * (one operand for every entry) is a map of one entry, which the kernel addresses at z = 0. */
+typedef struct ptx_tmap_batch {
+  int64_t count, stride;
+} ptx_tmap_batch;
 
 /* The tensor map the kernel of cfg expects for A (is_b = 0, m rows, leading dimension ld) or
  * B (is_b = 1). Returns 0, or -1 when TMA cannot address the operand (base alignment is the
  * caller's: 16 bytes). */
-int ptx_sm90_tmap(const tcj_kernel_cfg *cfg, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *out);
-/* C's tensor map: kernels whose C rows are 16-byte vectors (vec_c * sizeof(C) == 16) store C
+int ptx_sm90_tmap(const tcj_kernel_cfg *cfg, int is_b, int64_t m, int64_t ld, ptx_tmap_batch batch, ptx_tmap_desc *out);
+/* D's tensor map: kernels whose D rows are 16-byte vectors (vec_c * sizeof(D) == 16) store D
  * through TMA when beta == 0. Returns 0 and fills out (box: 128 bytes of columns x 64 rows,
  * 128-byte swizzle), 1 when the kernel of cfg does not use the map, -1 when TMA cannot address
- * C (the caller's base must be 16-byte aligned). */
-int ptx_sm90_tmap_c(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldc, ptx_tmap_desc *out);
-/* CTAs to launch for m rows on sm_count SMs: one per SM at most, whole clusters, >= 1. */
-int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int sm_count);
-/* Tiles of the problem (m rows): the persistent loop's trip count over all CTAs. */
+ * D (the caller's base must be 16-byte aligned). */
+int ptx_sm90_tmap_d(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out);
+/* CTAs to launch for m rows and batch entries on sm_count SMs: one per SM at most, whole
+ * clusters, >= 1. */
+int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);
+/* Tiles of one batch entry (m rows). */
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *cfg, int64_t m);
 
 #endif

@@ -7,13 +7,12 @@
 
 #include "kernel_cfg.h"
 #include "ptx_builder.h"
+#include "ptxgen.h"
 
-int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
-int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
-
-/* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h) of cfg's module: sums the
- * fp32 slices of the workspace, applies alpha/beta and stores C. Shared by both recipes. */
-void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *cfg);
+int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
+                      size_t err_size);
+int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
+                      size_t err_size);
 
 /* Grouped raster (raster.c): tile index unit of a tiles_m x tiles_n grid -> tile row tm and
  * column tn, with `group` rows of tiles sweeping all columns together so that the A rows and

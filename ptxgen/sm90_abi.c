@@ -7,7 +7,27 @@
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *out) {
+/* Rank 3 for batched configs: dims[2] entries batch.stride elements apart, or one entry for a
+ * broadcast operand. cuTensorMapEncodeTiled wants that stride a multiple of 16 below 2^40. */
+static int add_batch(const tcj_kernel_cfg *c, ptx_tmap_batch batch, int es, ptx_tmap_desc *out) {
+  out->rank = 2;
+  out->dims[2] = 1;
+  out->box[2] = 1;
+  out->batch_stride_bytes = 0;
+  if (!c->batched) return 0;
+  out->rank = 3;
+  if (batch.stride == 0) {
+    out->batch_stride_bytes = out->stride_bytes * out->dims[1]; /* unused: one entry */
+    if (out->batch_stride_bytes >= (1ull << 40)) out->batch_stride_bytes = out->stride_bytes;
+    return 0;
+  }
+  out->dims[2] = (uint64_t)(batch.count > 0 ? batch.count : 1);
+  out->batch_stride_bytes = (uint64_t)batch.stride * (uint64_t)es;
+  if (out->dims[2] > (1ull << 32) || out->batch_stride_bytes % 16 || out->batch_stride_bytes >= (1ull << 40)) return -1;
+  return 0;
+}
+
+int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_tmap_batch batch, ptx_tmap_desc *out) {
   int es = ptx_elem_size(c->ab);
   /* K-major: A with op N (m x k), B with op T (n x k). Otherwise the operand is MN-major. */
   int k_major = is_b ? c->op_b_t : !c->op_a_t;
@@ -27,33 +47,33 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   if (out->stride_bytes % 16 || out->stride_bytes >= (1ull << 40) ||
       out->stride_bytes < out->dims[0] * (uint64_t)es)
     return -1;
-  return 0;
+  return add_batch(c, batch, es, out);
 }
 
-int ptx_sm90_tmap_c(const tcj_kernel_cfg *c, int64_t m, int64_t ldc, ptx_tmap_desc *out) {
-  int ces = ptx_elem_size(c->c);
+int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out) {
+  int ces = ptx_elem_size(c->d);
   if (c->vec_c * ces != 16 || tcj_cfg_slices(c) > 1) return 1; /* split: partial sums, no TMA store */
-  out->elem = c->c;
+  out->elem = c->d;
   out->dims[0] = (uint64_t)c->n;
   out->dims[1] = (uint64_t)m;
-  out->stride_bytes = (uint64_t)ldc * (uint64_t)ces;
+  out->stride_bytes = (uint64_t)ldd * (uint64_t)ces;
   out->box[0] = (uint32_t)(PTX_SWIZZLE_LINE / ces);
   out->box[1] = TCJ_SM90_EPI_ROWS;
   if (m < 1 || c->n < 1 || out->dims[0] > (1ull << 32) || out->dims[1] > (1ull << 32)) return -1;
   if (out->stride_bytes % 16 || out->stride_bytes >= (1ull << 40) ||
       out->stride_bytes < out->dims[0] * (uint64_t)ces)
     return -1;
-  return 0;
+  return add_batch(c, batch, ces, out);
 }
 
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
   return ceil_div(m, c->bm) * ceil_div(c->n, c->bn);
 }
 
-int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int sm_count) {
+int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
   int cluster = c->cluster_m == 2 ? 2 : 1;
-  /* Work units: single tiles, or pairs of tiles along M for clusters. */
-  int64_t units = ceil_div(ceil_div(m, c->bm), cluster) * ceil_div(c->n, c->bn) * tcj_cfg_slices(c);
+  /* Work units: single tiles, or pairs of tiles along M for clusters, of every entry. */
+  int64_t units = ceil_div(ceil_div(m, c->bm), cluster) * ceil_div(c->n, c->bn) * tcj_cfg_slices(c) * (batch > 1 ? batch : 1);
   int64_t slots = sm_count / cluster;
   if (slots < 1) slots = 1;
   int64_t grid = units < slots ? units : slots;

@@ -70,6 +70,7 @@ tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *ca
   p.align_a = row_align(p.lda, ptx_elem_size(p.ab));
   p.align_b = row_align(p.ldb, ptx_elem_size(p.ab));
   p.align_c = row_align(p.ldc, ptx_elem_size(p.c));
+  eng_problem_plain_epilogue(&p);
   tcj_status st = eng_select_tuned(&p, caps, 1, tuning, plan, why);
   if (st != TCJ_SUCCESS && (!*why || !**why)) *why = "not supported";
   return st;

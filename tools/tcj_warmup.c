@@ -104,13 +104,13 @@ static void *worker(void *arg) {
     int hit = 0;
     tcj_status st;
     if (j->on_engine) {
-      st = eng_warm_engine(r->engine, &j->cfg, &hit);
+      st = eng_warm_engine(r->engine, &j->cfg, NULL, &hit);
       if (st != TCJ_SUCCESS) snprintf(j->err, sizeof j->err, "%s", tcj_last_error(r->engine));
     } else if (r->no_jitlink) {
       st = TCJ_ERROR_NOT_SUPPORTED;
       snprintf(j->err, sizeof j->err, "%s", r->no_jitlink);
     } else {
-      st = eng_warm_offline(r->disk, &j->cfg, &hit, j->err, sizeof j->err);
+      st = eng_warm_offline(r->disk, &j->cfg, NULL, &hit, j->err, sizeof j->err);
     }
     j->ms = 1e3 * (now_s() - t0);
     j->result = st != TCJ_SUCCESS ? J_FAILED : hit ? J_HIT : J_COMPILED;

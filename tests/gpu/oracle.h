@@ -134,4 +134,94 @@ static inline void oracle_check(const oracle_gemm *g, oracle_result *r) {
   }
 }
 
+/* ---- tcj_gemm_ex: bias, activation, user epilogue ---------------------------------------- */
+
+/* The two sums of one element: s = sum_p a_p b_p (the exact product sum, fp64) and
+ * t = sum_p |a_p b_p| (the |A||B| of the bound), over two chains as oracle_check does. */
+static inline void oracle_dot(const double *a, const double *b, int64_t k, double *s, double *t) {
+  double s0 = 0, s1 = 0, t0 = 0, t1 = 0;
+  int64_t p = 0;
+  for (; p + 2 <= k; p += 2) {
+    double x0 = a[p] * b[p], x1 = a[p + 1] * b[p + 1];
+    s0 += x0;
+    s1 += x1;
+    t0 += fabs(x0);
+    t1 += fabs(x1);
+  }
+  if (p < k) {
+    double x = a[p] * b[p];
+    s0 += x;
+    t0 += fabs(x);
+  }
+  *s = s0 + s1;
+  *t = t0 + t1;
+}
+
+/* The activations of tcj.h in fp64. */
+static inline double oracle_act(tcj_activation act, double v) {
+  switch (act) {
+  case TCJ_ACT_RELU: return v > 0 ? v : 0;
+  case TCJ_ACT_GELU: return 0.5 * v * (1 + erf(v * 0.70710678118654752440));
+  case TCJ_ACT_GELU_TANH: return 0.5 * v * (1 + tanh(0.79788456080286535588 * (v + 0.044715 * v * v * v)));
+  case TCJ_ACT_SILU: return v / (1 + exp(-v));
+  default: return v;
+  }
+}
+
+/* Lipschitz constant of an activation: an error e in its input is at most L * e after it
+ * (max |d/dv|: GELU erf 1.129, GELU tanh 1.129, SiLU 1.0998). */
+static inline double oracle_act_lipschitz(tcj_activation act) {
+  switch (act) {
+  case TCJ_ACT_GELU: case TCJ_ACT_GELU_TANH: return 1.13;
+  case TCJ_ACT_SILU: return 1.1;
+  default: return 1;
+  }
+}
+
+/* The activation's own error in fp32 (erf, tanh and exp approximations) at input v: 2^-20 of
+ * |v| + 1 (tcj.h promises 2e-7 |v| for GELU). ReLU and none are exact. */
+static inline double oracle_act_abs_error(tcj_activation act, double v) {
+  return act == TCJ_ACT_NONE || act == TCJ_ACT_RELU ? 0 : 0x1p-20 * (fabs(v) + 1);
+}
+
+/* One element of D = user(act(alpha * AB + beta * C + bias)), converted to d_type. */
+typedef struct oracle_ep {
+  int64_t k;
+  double alpha, beta;     /* as the GPU uses them (floats) */
+  tcj_activation act;
+  tcj_dtype d_type;       /* TCJ_F16, TCJ_BF16, TCJ_F32 or TCJ_S32 (exact, fp64 epilogue) */
+  int user_adds;          /* fp32 additions the user epilogue does after the activation; 0: none */
+} oracle_ep;
+
+/* Judges got against the fp64 reference of one element: s, t from oracle_dot, c the C value
+ * (ignored when beta == 0), bias the bias value (0 without one), user_add the value the user
+ * epilogue adds to the activated value and user_abs the sum of |its terms|. The bound is
+ *   pre  = c_k |alpha| t + 3 u32 (|alpha s| + |beta c| + |bias|)     (accumulation, fp32 adds)
+ *   act  = L * pre + 2^-20 (|v| + pre + 1)                           (Lipschitz, approximation)
+ *   user = act + user_adds u32 (|act(v)| + user_abs)                 (the user epilogue's adds)
+ *   out  = user (1 + u_d) + 2 u_d |ref| + floor_d                    (rounding to d_type)
+ * with u32 = 2^-24 and u_d the unit roundoff of D. s32 is exact (oracle_s32_error).
+ * Returns |got - ref| / bound (inf for NaN, or any error on a 0 bound); *ref and *bound out. */
+static inline double oracle_ep_element(const oracle_ep *e, double s, double t, double c, double bias,
+                                       double user_add, double user_abs, double got, double *ref_out,
+                                       double *bound_out) {
+  const double u32 = 0x1p-24;
+  double as = e->alpha * s, bc = e->beta != 0 ? e->beta * c : 0;
+  double v = as + bc + bias;
+  double ref = oracle_act(e->act, v) + (e->user_adds ? user_add : 0);
+  *ref_out = ref;
+  if (e->d_type == TCJ_S32) {
+    *bound_out = 0;
+    return oracle_s32_error(ref, got) == 0 ? 0 : INFINITY;
+  }
+  double err_pre = oracle_ck(e->k) * fabs(e->alpha) * t + 3 * u32 * (fabs(as) + fabs(bc) + fabs(bias));
+  double err = oracle_act_lipschitz(e->act) * err_pre + oracle_act_abs_error(e->act, fabs(v) + err_pre);
+  if (e->user_adds) err += e->user_adds * u32 * (fabs(oracle_act(e->act, v)) + user_abs + err);
+  double ud = oracle_unit_roundoff(e->d_type);
+  double bound = err * (1 + ud) + 2 * ud * fabs(ref) + oracle_abs_floor(e->d_type);
+  *bound_out = bound;
+  double diff = fabs(got - ref);
+  return diff != diff ? INFINITY : diff == 0 ? 0 : bound > 0 ? diff / bound : INFINITY;
+}
+
 #endif /* TCJ_TESTS_GPU_ORACLE_H */

@@ -30,6 +30,7 @@ static inline tcj_kernel_cfg sm90_fixture_cfg(void) {
   c.align_b = 16;
   c.vec_c = 8;
   c.cluster_m = 2;
+  tcj_cfg_plain_epilogue(&c);
   return c;
 }
 

@@ -42,6 +42,7 @@ static tcj_kernel_cfg skinny_cfg(void) {
   p.ldb = p.n;
   p.ldc = p.n;
   p.align_a = p.align_b = p.align_c = 16;
+  eng_problem_plain_epilogue(&p);
   eng_plan plan;
   const char *why = NULL;
   tcj_status st = eng_select(&p, &caps, 0, &plan, &why);
@@ -262,7 +263,8 @@ static void equal_inputs_give_equal_keys(void **state) {
   b.op_a_t = a.op_a_t; b.op_b_t = a.op_b_t; b.n = a.n; b.k = a.k; b.bm = a.bm; b.bn = a.bn; b.bk = a.bk;
   b.warps_m = a.warps_m; b.warps_n = a.warps_n; b.stages = a.stages; b.align_a = a.align_a;
   b.align_b = a.align_b; b.vec_c = a.vec_c; b.split_k = a.split_k; b.cluster_m = a.cluster_m;
-  b.pingpong = a.pingpong;
+  b.pingpong = a.pingpong; b.d = a.d; b.bias = a.bias; b.bias_t = a.bias_t; b.act = a.act; b.batched = a.batched;
+  b.user = a.user;
   char ka[ENG_CACHE_KEY_MAX], kb[ENG_CACHE_KEY_MAX];
   key_of(&a, "sm_80", ka);
   key_of(&b, "sm_80", kb);
@@ -354,7 +356,7 @@ static int count_entries(const char *dir, char *last, size_t size) {
 static void warm(cache_disk *disk, const tcj_kernel_cfg *cfg, int want_hit) {
   char err[1024] = "";
   int hit = -1;
-  tcj_status st = eng_warm_offline(disk, cfg, &hit, err, sizeof err);
+  tcj_status st = eng_warm_offline(disk, cfg, NULL, &hit, err, sizeof err);
   if (st != TCJ_SUCCESS) print_error("eng_warm_offline: %s: %s\n", tcj_status_string(st), err);
   assert_int_equal(st, TCJ_SUCCESS);
   assert_int_equal(hit, want_hit);

@@ -21,7 +21,7 @@ static tcj_kernel_cfg base_cfg(void) {
   c.recipe = PTX_RECIPE_SM80;
   c.sm = 80;
   c.ab = PTX_E_F16;
-  c.c = PTX_E_F32;
+  c.c = c.d = PTX_E_F32;
   c.op_a_t = 0;
   c.op_b_t = 1;
   c.n = 4096;
@@ -115,7 +115,7 @@ static void format_then_parse_round_trips_over_a_grid(void **state) {
                     c.sm = archs[a].sm;
                     c.arch_suffix = archs[a].suffix;
                     c.ab = (ptx_elem)ab;
-                    c.c = (ptx_elem)cc;
+                    c.c = c.d = (ptx_elem)cc;
                     c.op_a_t = op >> 1;
                     c.op_b_t = op & 1;
                     c.n = sizes[s].n;
@@ -258,7 +258,7 @@ static void valid_configs_pass_the_check(void **state) {
           for (size_t a = 0; a < sizeof archs / sizeof *archs; a++) {
             tcj_kernel_cfg c = base_cfg();
             c.ab = types[t].ab;
-            c.c = types[t].c;
+            c.c = c.d = types[t].c;
             c.bm = tiles[g].bm;
             c.bn = tiles[g].bn;
             c.warps_m = tiles[g].wm;
@@ -385,7 +385,7 @@ static void huge_tile_fields_are_rejected_without_overflow(void **state) {
   assert_rejected_for(&c, "bk");
   c = base_cfg();
   c.ab = PTX_E_TF32;
-  c.c = PTX_E_F32;
+  c.c = c.d = PTX_E_F32;
   c.bk = (1 << 30) + 16;
   assert_rejected_for(&c, "bk");
   c.bk = INT32_MAX;
@@ -421,7 +421,7 @@ static void derived_facts_follow_the_tile(void **state) {
   assert_int_equal(tcj_cfg_threads(&c), 256);
   assert_int_equal(tcj_cfg_smem_bytes(&c), 4 * (128 + 256) * 32 * 2);
   c.ab = PTX_E_S8;
-  c.c = PTX_E_S32;
+  c.c = c.d = PTX_E_S32;
   c.bk = 64;
   c.stages = 3;
   c.warps_m = 1;
@@ -494,7 +494,7 @@ static void sm90_format_then_parse_round_trips_over_a_grid(void **state) {
                   c.bn = tiles[t].bn;
                   c.warps_m = tiles[t].wm;
                   c.ab = abs[a];
-                  c.c = cs[cc];
+                  c.c = c.d = cs[cc];
                   c.op_a_t = op >> 1;
                   c.op_b_t = op & 1;
                   c.stages = stages;
@@ -634,7 +634,7 @@ static long check_sm90_grid(tcj_kernel_cfg base, const int (*tiles)[3], size_t n
                   c.bn = tiles[t][1];
                   c.warps_m = tiles[t][2];
                   c.ab = abs[a];
-                  c.c = cs[cc];
+                  c.c = c.d = cs[cc];
                   c.op_a_t = op >> 1;
                   c.op_b_t = op & 1;
                   c.stages = stages;
@@ -881,7 +881,7 @@ static void sm90_shared_memory_follows_the_layout(void **state) {
     assert_int_equal(tcj_cfg_smem_bytes(&c), want[i].bytes);
     /* Neither the cluster nor the C type nor the op pair changes the footprint. */
     c.cluster_m = c.bn % 128 ? 0 : 2;
-    c.c = PTX_E_F32;
+    c.c = c.d = PTX_E_F32;
     c.vec_c = 4;
     c.op_a_t = 1;
     c.op_b_t = 0;
@@ -967,7 +967,7 @@ static void sm90_pingpong_text_round_trips_with_and_without_a_cluster(void **sta
   c.bn = 128;
   c.stages = 6;
   c.ab = PTX_E_F16;
-  c.c = PTX_E_F32;
+  c.c = c.d = PTX_E_F32;
   c.vec_c = 4;
   c.op_a_t = 1;
   c.op_b_t = 0;

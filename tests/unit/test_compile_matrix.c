@@ -21,7 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/generate.h"
 #include "engine/jit.h"
+#include "engine/nvrtc.h"
 #include "engine/select.h"
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
@@ -148,6 +150,22 @@ static int sm90_module_problem(const tcj_kernel_cfg *cfg, const char *ptx, char 
   return 0;
 }
 
+/* The user epilogue the matrix's user-epilogue configs are compiled with (by NVRTC): a residual
+ * add read through params, as a transformer block would fuse it. */
+static const char residual_source[] =
+    "struct residual { const float *x; long long ld, stride; };\n"
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+    "                                          long long batch, const void *params) {\n"
+    "  const residual *r = (const residual *)params;\n"
+    "  return v + r->x[batch * r->stride + row * r->ld + col] + 0.5f * c;\n"
+    "}\n";
+
+/* The module of a job: ptxgen's, or for user-epilogue configs the engine's (NVRTC + join). */
+static int generate(const job *j, char **ptx, size_t *len, char *err, size_t err_size) {
+  if (!j->cfg.user) return ptx_gen_gemm(&j->cfg, ptx, len, err, err_size);
+  return eng_generate_ptx(&j->cfg, residual_source, archs[j->arch].name, ptx, len, err, err_size) == TCJ_SUCCESS ? 0 : -1;
+}
+
 static void run_job(job *j) {
   char err[4096] = "";
   char *ptx = NULL, *again = NULL;
@@ -156,12 +174,12 @@ static void run_job(job *j) {
   memset(&cubin, 0, sizeof cubin);
   double t0 = now();
   j->spills = -1;
-  if (ptx_gen_gemm(&j->cfg, &ptx, &len, err, sizeof err) != 0 || !ptx) {
+  if (generate(j, &ptx, &len, err, sizeof err) != 0 || !ptx) {
     j->gen_failed = 1;
     j->message = dup_str(err);
     goto done;
   }
-  if (ptx_gen_gemm(&j->cfg, &again, &again_len, err, sizeof err) != 0 || !again ||
+  if (generate(j, &again, &again_len, err, sizeof err) != 0 || !again ||
       again_len != len || memcmp(ptx, again, len) != 0) {
     j->nondeterministic = 1;
     goto done;
@@ -213,7 +231,7 @@ static tcj_kernel_cfg make_cfg(int t, int op, int g, int a, int e) {
   c.recipe = PTX_RECIPE_SM80;
   c.sm = 80;
   c.ab = types[t].ab;
-  c.c = types[t].c;
+  c.c = c.d = types[t].c;
   c.op_a_t = op >> 1;
   c.op_b_t = op & 1;
   c.n = edges[e].n;
@@ -274,7 +292,7 @@ static tcj_kernel_cfg make_sm90_cfg(int g, int op, int ab, int cc, int wide, int
   c.sm = 90;
   c.arch_suffix = 'a';
   c.ab = sm90_abs[ab];
-  c.c = sm90_cs[cc];
+  c.c = c.d = sm90_cs[cc];
   c.op_a_t = op >> 1;
   c.op_b_t = op & 1;
   c.n = sm90_edges[e].n;
@@ -463,6 +481,7 @@ static int collect_selected(tcj_kernel_cfg *out, int n, int max, int first_arch,
             p.ldc = p.n;
             p.align_a = p.align_b = problem_aligns[al] < ptx_elem_size(p.ab) ? ptx_elem_size(p.ab) : problem_aligns[al];
             p.align_c = 16;
+            eng_problem_plain_epilogue(&p);
             eng_plan plan;
             const char *why = NULL;
             tcj_status st = eng_select(&p, &caps, 1, &plan, &why);
@@ -539,7 +558,7 @@ static void sm80_generator_refuses_more_copies_than_its_tables_hold(void **state
   assert_null(ptx);
   print_message("%s\n", err);
   assert_non_null(strstr(err, "32 copies per thread"));
-  assert_int_equal(ptx_gen_gemm_sm80(&c, &ptx, &len, err, sizeof err), -1);
+  assert_int_equal(ptx_gen_gemm_sm80(&c, NULL, &ptx, &len, err, sizeof err), -1);
   assert_null(ptx);
   print_message("%s\n", err);
   assert_non_null(strstr(err, "64 copies per thread"));
@@ -710,7 +729,7 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
             c.sm = 90;
             c.arch_suffix = 'a';
             c.ab = n % 2 ? PTX_E_F16 : PTX_E_BF16;
-            c.c = n % 3 == 0 ? PTX_E_F32 : c.ab;
+            c.c = c.d = n % 3 == 0 ? PTX_E_F32 : c.ab;
             c.op_a_t = n % 4 >> 1;
             c.op_b_t = n % 4 & 1;
             c.n = 4096;
@@ -744,6 +763,107 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* The fused epilogues (tcj_gemm_ex): what selection picks for problems with a bias (per column
+ * and per row), every activation, a D of another type than C, batches (broadcast B, packed
+ * entries) and split-K (the reduction runs the epilogue), on sm_80, sm_89 and sm_90a, must
+ * compile without spills; and a user epilogue (NVRTC, joined into the module) on both recipes. */
+static void every_epilogue_compiles_on_both_recipes_without_spills(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  static const struct { ptx_elem ab, c, d; } etypes[] = {
+    {PTX_E_BF16, PTX_E_BF16, PTX_E_BF16}, {PTX_E_F16, PTX_E_F32, PTX_E_F16}, {PTX_E_BF16, PTX_E_BF16, PTX_E_F32},
+    {PTX_E_TF32, PTX_E_F32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32, PTX_E_S32}};
+  /* Large (sm90 on sm_90a), decode (split-K), batched (64 entries), odd (edges, packing). */
+  static const struct { int64_t m, n, k, batch; int align; } eshapes[] = {
+    {4096, 4096, 4096, 1, 16}, {1, 4096, 4096, 1, 16}, {512, 512, 512, 64, 16}, {1000, 1000, 999, 3, 2}};
+  static const struct { ptx_bias bias; ptx_act act; } epis[] = {
+    {PTX_BIAS_COL, PTX_ACT_NONE}, {PTX_BIAS_COL, PTX_ACT_RELU}, {PTX_BIAS_ROW, PTX_ACT_GELU},
+    {PTX_BIAS_COL, PTX_ACT_GELU_TANH}, {PTX_BIAS_NONE, PTX_ACT_SILU}};
+  static tcj_kernel_cfg cfgs[MAX_SELECTED];
+  char a[256], b[256];
+  int n = 0, users = 0;
+  char nvrtc[256], nvrtc_version[64];
+  int have_nvrtc = eng_nvrtc_identity(nvrtc, sizeof nvrtc) && eng_nvrtc_available(nvrtc_version, sizeof nvrtc_version);
+  for (int ar = 0; ar < N_MATRIX_ARCHS; ar++) {
+    eng_device_caps caps;
+    assert_int_equal(eng_caps_for_arch(archs[ar].name, &caps), 0);
+    for (size_t t = 0; t < sizeof etypes / sizeof *etypes; t++)
+      for (size_t sh = 0; sh < sizeof eshapes / sizeof *eshapes; sh++)
+        for (size_t ep = 0; ep < sizeof epis / sizeof *epis + 1; ep++) {
+          int user = ep == sizeof epis / sizeof *epis;
+          if (etypes[t].ab == PTX_E_S8 && (user || (epis[ep].act != PTX_ACT_NONE && epis[ep].act != PTX_ACT_RELU)))
+            continue;
+          if (user && (!have_nvrtc || sh > 1)) continue;
+          eng_problem p;
+          memset(&p, 0, sizeof p);
+          p.op_a_t = (int)(t + sh + ep) % 2;
+          p.op_b_t = (int)(t + ep) % 2;
+          p.m = eshapes[sh].m;
+          p.n = eshapes[sh].n;
+          p.k = eshapes[sh].k;
+          p.ab = etypes[t].ab;
+          p.c = etypes[t].c;
+          p.lda = p.op_a_t ? p.m : p.k;
+          p.ldb = p.op_b_t ? p.k : p.n;
+          p.ldc = p.n;
+          int al = eshapes[sh].align < ptx_elem_size(p.ab) ? ptx_elem_size(p.ab) : eshapes[sh].align;
+          p.align_a = p.align_b = al;
+          p.align_c = 16;
+          eng_problem_plain_epilogue(&p);
+          p.d = etypes[t].d;
+          p.batch = eshapes[sh].batch;
+          if (p.batch > 1) {
+            p.stride_a = p.m * p.k;
+            p.stride_b = ep % 2 ? 0 : p.k * p.n; /* every other one broadcasts B */
+            p.stride_c = p.stride_d = p.m * p.n;
+          }
+          if (!user) {
+            p.bias = epis[ep].bias;
+            p.bias_t = ep % 2 ? PTX_E_BF16 : PTX_E_F32;
+            if (p.ab == PTX_E_S8) p.bias_t = PTX_E_F32;
+            p.act = epis[ep].act;
+          } else {
+            p.user = eng_epilogue_hash(residual_source, nvrtc);
+          }
+          eng_plan plan;
+          const char *why = NULL;
+          tcj_status st = eng_select(&p, &caps, 1, &plan, &why);
+          if (st != TCJ_SUCCESS) print_error("eng_select %s m=%lld: %s\n", archs[ar].name, (long long)p.m, why);
+          assert_int_equal(st, TCJ_SUCCESS);
+          assert_true(tcj_cfg_format(&plan.cfg, a, sizeof a) > 0);
+          int seen = 0;
+          for (int i = 0; i < n && !seen; i++) {
+            assert_true(tcj_cfg_format(&cfgs[i], b, sizeof b) > 0);
+            seen = strcmp(a, b) == 0;
+          }
+          if (seen) continue;
+          assert_true(n < MAX_SELECTED);
+          users += user;
+          cfgs[n++] = plan.cfg;
+        }
+  }
+  int sm90 = 0, split = 0, batched = 0;
+  for (int i = 0; i < n; i++) {
+    sm90 += cfgs[i].recipe == PTX_RECIPE_SM90;
+    split += cfgs[i].split_k != 0;
+    batched += cfgs[i].batched;
+  }
+  /* Both recipes, split-K reductions and batches are in the sample (and user epilogues on both
+   * recipes where NVRTC is present). */
+  assert_true(sm90 >= 10 && split >= 10 && batched >= 10);
+  if (have_nvrtc) assert_true(users >= 4);
+  matrix m = make_matrix(cfgs, n);
+  int workers = 0;
+  double seconds = run_matrix(&m, &workers);
+  int failures = 0;
+  for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
+  print_message("epilogues: %d configs (%d sm90, %d split-K, %d batched, %d user%s) compiled (%s), %d failed, %.1f s\n",
+                m.count, sm90, split, batched, users, have_nvrtc ? "" : "; no NVRTC here", version, failures, seconds);
+  free_matrix(&m);
+  assert_int_equal(failures, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(config_matrix_is_large_and_valid),
@@ -752,6 +872,7 @@ int main(void) {
     cmocka_unit_test(every_sm90_tile_the_check_accepts_compiles),
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),
     cmocka_unit_test(blackwell_targets_compile_a_sample_of_their_selected_configs),
+    cmocka_unit_test(every_epilogue_compiles_on_both_recipes_without_spills),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

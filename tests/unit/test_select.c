@@ -34,6 +34,7 @@ static eng_problem problem(ptx_elem ab, ptx_elem c, int64_t m, int64_t n, int64_
   p.ldb = n;
   p.ldc = n;
   p.align_a = p.align_b = p.align_c = 16;
+  eng_problem_plain_epilogue(&p);
   return p;
 }
 

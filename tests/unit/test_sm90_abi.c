@@ -43,7 +43,7 @@ static const struct { int bm, bn, wm; } tiles[] = {
 
 static int tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *d) {
   memset(d, 0x5a, sizeof *d);
-  return ptx_sm90_tmap(c, is_b, m, ld, d);
+  return ptx_sm90_tmap(c, is_b, m, ld, (ptx_tmap_batch){1, 0}, d);
 }
 
 /* op N A is m x k, K contiguous: K-major. op T A is stored k x m: M contiguous. op T B is stored
@@ -234,7 +234,7 @@ static void persistent_grid_is_whole_clusters_within_the_sms(void **state) {
             c.n = ns[ni];
             c.vec_c = 1;
             int64_t m = ms[mi];
-            int64_t grid = ptx_sm90_grid(&c, m, sms[si]);
+            int64_t grid = ptx_sm90_grid(&c, m, 1, sms[si]);
             int64_t units = units_by_walking(m, c.n, c.bm, c.bn, csize);
             int64_t slots = sms[si] / csize;
             int64_t want = csize * (units < slots ? units : slots);
@@ -259,25 +259,25 @@ static void persistent_grid_worked_examples(void **state) {
   tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
   c.n = 4096;
   EXPECT_EQ(ptx_sm90_tiles(&c, 4096), 512, "tiles");
-  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 132), 132, "grid");
+  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 1, 132), 132, "grid");
   /* Clusters: 256 pairs, 66 slots: 132 CTAs. */
   c.cluster_m = 2;
-  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 132), 132, "cluster grid");
-  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 133), 132, "cluster grid, odd SMs");
+  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 1, 132), 132, "cluster grid");
+  EXPECT_EQ(ptx_sm90_grid(&c, 4096, 1, 133), 132, "cluster grid, odd SMs");
   /* One tile row: 16 tiles in 16 pairs (the second CTA of each pair has no rows). */
-  EXPECT_EQ(ptx_sm90_grid(&c, 1, 132), 32, "cluster grid m 1");
+  EXPECT_EQ(ptx_sm90_grid(&c, 1, 1, 132), 32, "cluster grid m 1");
   c.cluster_m = 0;
-  EXPECT_EQ(ptx_sm90_grid(&c, 1, 132), 16, "grid m 1");
+  EXPECT_EQ(ptx_sm90_grid(&c, 1, 1, 132), 16, "grid m 1");
   /* A small problem: one tile, one CTA (one pair). */
   c.n = 100;
   EXPECT_EQ(ptx_sm90_tiles(&c, 100), 1, "one tile");
-  EXPECT_EQ(ptx_sm90_grid(&c, 100, 132), 1, "one CTA");
+  EXPECT_EQ(ptx_sm90_grid(&c, 100, 1, 132), 1, "one CTA");
   c.cluster_m = 2;
-  EXPECT_EQ(ptx_sm90_grid(&c, 100, 132), 2, "one pair");
+  EXPECT_EQ(ptx_sm90_grid(&c, 100, 1, 132), 2, "one pair");
   /* No rows: no tiles, still a launchable grid. */
   EXPECT_EQ(ptx_sm90_tiles(&c, 0), 0, "no tiles");
-  assert_true(ptx_sm90_grid(&c, 0, 132) >= 1);
-  assert_int_equal(ptx_sm90_grid(&c, 0, 132) % 2, 0);
+  assert_true(ptx_sm90_grid(&c, 0, 1, 132) >= 1);
+  assert_int_equal(ptx_sm90_grid(&c, 0, 1, 132) % 2, 0);
 }
 
 /* C's map exists exactly when C rows are 16-byte vectors (vec_c x sizeof(C) == 16): n x m,
@@ -289,14 +289,14 @@ static void c_tensor_map_follows_the_vector_width(void **state) {
     {PTX_E_BF16, 4, 0}, {PTX_E_BF16, 2, 0}, {PTX_E_BF16, 1, 0}, {PTX_E_F32, 2, 0}, {PTX_E_F32, 1, 0}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
-    c.c = cases[i].c;
+    c.c = c.d = cases[i].c;
     c.vec_c = cases[i].vec;
     c.n = 1000;
     assert_null(tcj_cfg_check(&c));
     int es = ptx_elem_size(c.c);
     ptx_tmap_desc d;
     memset(&d, 0x5a, sizeof d);
-    int got = ptx_sm90_tmap_c(&c, 777, 1008, &d);
+    int got = ptx_sm90_tmap_d(&c, 777, 1008, (ptx_tmap_batch){1, 0}, &d);
     EXPECT_EQ(got, cases[i].used ? 0 : 1, "c=%s vec=%d\n", ptx_elem_name(c.c), c.vec_c);
     if (!cases[i].used) continue;
     EXPECT_EQ(d.elem, c.c, "elem\n");
@@ -309,10 +309,10 @@ static void c_tensor_map_follows_the_vector_width(void **state) {
   /* What TMA cannot address: a stride off 16 bytes, a row shorter than n, m < 1. */
   tcj_kernel_cfg c = sm90_cfg(128, 256, 2, 0);
   ptx_tmap_desc d;
-  assert_int_equal(ptx_sm90_tmap_c(&c, 100, 1004, &d), -1);
-  assert_int_equal(ptx_sm90_tmap_c(&c, 100, 992, &d), -1);
-  assert_int_equal(ptx_sm90_tmap_c(&c, 0, 1000, &d), -1);
-  assert_int_equal(ptx_sm90_tmap_c(&c, 100, 1000, &d), 0);
+  assert_int_equal(ptx_sm90_tmap_d(&c, 100, 1004, (ptx_tmap_batch){1, 0}, &d), -1);
+  assert_int_equal(ptx_sm90_tmap_d(&c, 100, 992, (ptx_tmap_batch){1, 0}, &d), -1);
+  assert_int_equal(ptx_sm90_tmap_d(&c, 0, 1000, (ptx_tmap_batch){1, 0}, &d), -1);
+  assert_int_equal(ptx_sm90_tmap_d(&c, 100, 1000, (ptx_tmap_batch){1, 0}, &d), 0);
 }
 
 static void sm90_entry_name(void **state) {

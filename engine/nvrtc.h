@@ -1,0 +1,35 @@
+/* CUDA C -> PTX for user epilogues (tcj_gemm_desc.epilogue_source), through NVRTC opened with
+ * dlopen as nvJitLink is (jit.h): libtcj runs without it, and a warm cache never loads it. The
+ * PTX that comes back is joined into tcj's own module by ptxgen/user_epilogue.h. */
+#ifndef TCJ_ENG_NVRTC_H
+#define TCJ_ENG_NVRTC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tcj.h"
+
+/* 1 if NVRTC's library file was found (without loading it); *out gets its identity for cache
+ * keys: "NVRTC libnvrtc.so.13 bytes=109338064". */
+int eng_nvrtc_identity(char *out, size_t size);
+
+/* 1 if NVRTC could be opened; *version gets "NVRTC 13.0" or similar. */
+int eng_nvrtc_available(char *version, size_t size);
+
+/* Compiles a user epilogue (source defining TCJ_EPILOGUE_SIGNATURE) for arch ("sm_80",
+ * "sm_90a", "sm_100a", ...): PTX for the virtual arch compute_XX[a], relocatable so that
+ * tcj_epilogue is emitted on its own. NVRTC's messages name the user's lines as
+ * "epilogue.cu(LINE)". On success *ptx is malloc'ed, NUL-terminated PTX of *len bytes (caller
+ * frees), checked to define tcj_epilogue and to join a tcj module (ptx_user_epilogue_body).
+ * Errors: TCJ_ERROR_INVALID_VALUE (NULL source, bad arch), TCJ_ERROR_NOT_SUPPORTED (no NVRTC,
+ * or one too old for arch), TCJ_ERROR_COMPILE (NVRTC's log, or no tcj_epilogue defined),
+ * TCJ_ERROR_OUT_OF_MEMORY. Thread-safe. */
+tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char **ptx, size_t *len, char *err,
+                                      size_t err_size);
+
+/* The key of a user epilogue: XXH3-64 of its source and of the identity of the NVRTC that
+ * compiles it (eng_nvrtc_identity), so a new NVRTC builds new kernels. Never 0 (0 means "no
+ * user epilogue" in tcj_kernel_cfg.user). NULL strings hash as "". */
+uint64_t eng_epilogue_hash(const char *source, const char *nvrtc_identity);
+
+#endif

@@ -1,0 +1,60 @@
+/* The kernel ABI: the parameters of every GEMM entry and of the split-K reduction, written once.
+ * ptxgen declares them from this list (ptx_emit_gemm_params), the engine fills a
+ * ptx_gemm_params and passes ptx_gemm_args() of it to cuLaunchKernel: the order cannot drift. */
+#ifndef TCJ_PTX_ABI_H
+#define TCJ_PTX_ABI_H
+
+#include <stdint.h>
+
+#include "ptx_builder.h"
+
+/* X(name, PTX type, C type). In the PTX each is .param .<type> p_<name>. */
+#define PTX_GEMM_PARAMS(X)                                                                     \
+  X(a, u64, uint64_t)           /* A (sm80; sm90 reads A through its tensor map) */            \
+  X(b, u64, uint64_t)           /* B (likewise) */                                             \
+  X(c, u64, uint64_t)           /* C, read when beta != 0 */                                   \
+  X(d, u64, uint64_t)           /* D */                                                        \
+  X(work, u64, uint64_t)        /* split-K: fp32 partial sums, slices * m * n; else 0 */       \
+  X(bias, u64, uint64_t)        /* bias vector, or 0 */                                        \
+  X(alpha_ptr, u64, uint64_t)   /* device alpha, or 0: use p_alpha */                          \
+  X(beta_ptr, u64, uint64_t)    /* device beta, or 0: use p_beta */                            \
+  X(user_params, u64, uint64_t) /* passed to tcj_epilogue */                                   \
+  X(lda, u64, uint64_t)         /* leading dimensions, elements */                             \
+  X(ldb, u64, uint64_t)                                                                        \
+  X(ldc, u64, uint64_t)                                                                        \
+  X(ldd, u64, uint64_t)                                                                        \
+  X(stride_a, u64, uint64_t)    /* batch strides, elements (batched configs; 0 broadcasts) */  \
+  X(stride_b, u64, uint64_t)                                                                   \
+  X(stride_c, u64, uint64_t)                                                                   \
+  X(stride_d, u64, uint64_t)                                                                   \
+  X(stride_bias, u64, uint64_t)                                                                \
+  X(m, u32, uint32_t)           /* rows (n and k are baked into the kernel) */                 \
+  X(batch, u32, uint32_t)       /* batch entries (1 unless batched) */                         \
+  X(alpha, f32, float)                                                                         \
+  X(beta, f32, float)           /* 0: C is not read */
+
+typedef struct ptx_gemm_params {
+#define PTX_PARAM_FIELD(name, ptype, ctype) ctype name;
+  PTX_GEMM_PARAMS(PTX_PARAM_FIELD)
+#undef PTX_PARAM_FIELD
+} ptx_gemm_params;
+
+enum {
+#define PTX_PARAM_COUNT_ONE(name, ptype, ctype) +1
+  PTX_GEMM_PARAM_COUNT = 0 PTX_GEMM_PARAMS(PTX_PARAM_COUNT_ONE)
+#undef PTX_PARAM_COUNT_ONE
+};
+
+/* The kernelParams array of cuLaunchKernel for p, in declaration order, into args. */
+static inline void ptx_gemm_args(ptx_gemm_params *p, void *args[PTX_GEMM_PARAM_COUNT]) {
+  int i = 0;
+#define PTX_PARAM_ARG(name, ptype, ctype) args[i++] = &p->name;
+  PTX_GEMM_PARAMS(PTX_PARAM_ARG)
+#undef PTX_PARAM_ARG
+  (void)i;
+}
+
+/* Declares the list (between ptx_entry_begin and ptx_entry_body). */
+void ptx_emit_gemm_params(ptx_builder *b);
+
+#endif

@@ -1,0 +1,423 @@
+/* The fused epilogue of both recipes; see epilogue.h. Activation spellings are rows of a table,
+ * each one a short PTX sequence on an f32 register; an activation without a row is an error. */
+#include "epilogue.h"
+
+#include <stdio.h>
+
+#include "abi.h"
+#include "ptx_ops.h"
+#include "ptxgen.h"
+
+static ptx_reg r32(ptx_builder *b) { return ptx_new(b, PTX_B32); }
+static ptx_reg r64(ptx_builder *b) { return ptx_new(b, PTX_B64); }
+
+/* ---- activations ---------------------------------------------------------------------------- */
+
+/* log2(e): ex2.approx computes 2^x, so e^x = 2^(x * log2e). ex2.approx.ftz.f32 has a relative
+ * error of 2^-22 over the whole range (PTX ISA, ex2), and reaches 0 and +inf at the ends, which
+ * the formulas below turn into the right limits. */
+#define LOG2E "0f3FB8AA3B"
+
+/* v / (1 + e^(-s * v)) for an f32 immediate s: SiLU (s = 1), and GELU's tanh form, which is
+ * v * sigmoid(2u) with u = sqrt(2/pi) (v + 0.044715 v^3). No cancellation at either end. */
+static void emit_sigmoid_times(ptx_builder *b, ptx_reg v, ptx_reg arg) {
+  ptx_reg t = ptx_new(b, PTX_F32);
+  ptx_ins(b, "mul.f32 %R, %R, 0fBFB8AA3B", t, arg); /* -log2e */
+  ptx_ins(b, "ex2.approx.ftz.f32 %R, %R", t, t);
+  ptx_ins(b, "add.f32 %R, %R, 0f3F800000", t, t);
+  ptx_ins(b, "div.full.f32 %R, %R, %R", v, v, t);
+}
+
+static void act_relu(ptx_builder *b, ptx_reg v) {
+  ptx_ins(b, "max.NaN.f32 %R, %R, 0f00000000", v, v); /* NaN stays NaN, as torch.relu */
+}
+
+static void act_silu(ptx_builder *b, ptx_reg v) { emit_sigmoid_times(b, v, v); }
+
+static void act_gelu_tanh(ptx_builder *b, ptx_reg v) {
+  /* 2u = v * (2 sqrt(2/pi) + 2 sqrt(2/pi) 0.044715 v^2) = v * (1.5957691 + 0.0713548 v^2) */
+  ptx_reg t = ptx_new(b, PTX_F32);
+  ptx_ins(b, "mul.f32 %R, %R, %R", t, v, v);
+  ptx_ins(b, "fma.rn.f32 %R, %R, 0f3D922279, 0f3FCC422A", t, t); /* 0.0713548162, 1.5957691216 */
+  ptx_ins(b, "mul.f32 %R, %R, %R", t, t, v);
+  emit_sigmoid_times(b, v, t);
+}
+
+/* GELU, erf form: v * Phi(v), Phi(v) = erfc(-v / sqrt2) / 2. erfc(x) for x >= 0 by Abramowitz
+ * and Stegun 7.1.26: t P(t) e^(-x^2), t = 1 / (1 + 0.3275911 x), |error| <= 1.5e-7. With
+ * h = erfc(|v| / sqrt2) / 2, Phi is h below 0 and 1 - h above, so neither tail cancels. */
+static void act_gelu(ptx_builder *b, ptx_reg v) {
+  ptx_reg x = ptx_new(b, PTX_F32), t = ptx_new(b, PTX_F32), p = ptx_new(b, PTX_F32), ex = ptx_new(b, PTX_F32);
+  ptx_reg neg = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "abs.f32 %R, %R", x, v);
+  ptx_ins(b, "mul.f32 %R, %R, 0f3F3504F3", x, x); /* |v| / sqrt2 */
+  ptx_ins(b, "fma.rn.f32 %R, %R, 0f3EA7BA05, 0f3F800000", t, x); /* 1 + 0.3275911 x */
+  ptx_ins(b, "rcp.approx.ftz.f32 %R, %R", t, t);
+  ptx_ins(b, "fma.rn.f32 %R, %R, 0f3F87DC22, 0fBFBA00E3", p, t); /* a5 t + a4: 1.061405429, -1.453152027 */
+  ptx_ins(b, "fma.rn.f32 %R, %R, %R, 0f3FB5F0E3", p, p, t);       /* + a3: 1.421413741 */
+  ptx_ins(b, "fma.rn.f32 %R, %R, %R, 0fBE91A98E", p, p, t);       /* + a2: -0.284496736 */
+  ptx_ins(b, "fma.rn.f32 %R, %R, %R, 0f3E827906", p, p, t);       /* + a1: 0.254829592 */
+  ptx_ins(b, "mul.f32 %R, %R, %R", p, p, t);
+  ptx_ins(b, "mul.f32 %R, %R, %R", ex, x, x);
+  ptx_ins(b, "mul.f32 %R, %R, 0fBFB8AA3B", ex, ex); /* -x^2 log2e */
+  ptx_ins(b, "ex2.approx.ftz.f32 %R, %R", ex, ex);
+  ptx_ins(b, "mul.f32 %R, %R, %R", p, p, ex);
+  ptx_ins(b, "mul.f32 %R, %R, 0f3F000000", p, p); /* h */
+  ptx_ins(b, "setp.lt.f32 %R, %R, 0f00000000", neg, v);
+  ptx_ins_if(b, neg, 1, "sub.f32 %R, 0f3F800000, %R", p, p); /* 1 - h where v >= 0 */
+  ptx_ins(b, "mul.f32 %R, %R, %R", v, v, p);
+}
+
+static const struct {
+  ptx_act act;
+  void (*emit)(ptx_builder *b, ptx_reg v);
+} act_table[] = {
+  {PTX_ACT_RELU, act_relu},
+  {PTX_ACT_GELU, act_gelu},
+  {PTX_ACT_GELU_TANH, act_gelu_tanh},
+  {PTX_ACT_SILU, act_silu},
+};
+
+static void emit_act(ptx_builder *b, ptx_act act, ptx_reg v) {
+  if (act == PTX_ACT_NONE) return;
+  for (size_t i = 0; i < sizeof act_table / sizeof *act_table; i++)
+    if (act_table[i].act == act) {
+      act_table[i].emit(b, v);
+      return;
+    }
+  ptx_fail(b, "no PTX for activation %s", ptx_act_name(act));
+}
+
+/* ---- parameters ----------------------------------------------------------------------------- */
+
+void ptx_emit_gemm_params(ptx_builder *b) {
+  char name[32];
+#define PTX_PARAM_DECL(pname, ptype, ctype)        \
+  snprintf(name, sizeof name, "p_%s", #pname);     \
+  ptx_entry_param(b, name, "." #ptype);
+  PTX_GEMM_PARAMS(PTX_PARAM_DECL)
+#undef PTX_PARAM_DECL
+}
+
+/* base + z * stride * es for the u64 parameter p_<base> and p_<stride>. */
+static ptx_reg emit_entry_base(ptx_builder *b, const char *base, const char *stride, int es, ptx_reg z64) {
+  ptx_reg p = r64(b);
+  ptx_text(b, "\tld.param.u64 %R, [%s];\n", p, base);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
+  if (z64.id) {
+    ptx_reg s = r64(b);
+    ptx_text(b, "\tld.param.u64 %R, [%s];\n", s, stride);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", s, s, z64);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", p, s, es, p);
+  }
+  return p;
+}
+
+/* A scalar: the f32 parameter, or the value behind its device pointer when that is not 0. */
+static ptx_reg emit_scalar(ptx_builder *b, const char *value, const char *ptr) {
+  ptx_reg v = ptx_new(b, PTX_F32), p = r64(b), given = ptx_new(b, PTX_PRED);
+  ptx_text(b, "\tld.param.f32 %R, [%s];\n", v, value);
+  ptx_text(b, "\tld.param.u64 %R, [%s];\n", p, ptr);
+  ptx_ins(b, "setp.ne.u64 %R, %R, 0", given, p);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
+  ptx_ins_if(b, given, 0, "ld.global.f32 %R, [%R]", v, p);
+  return v;
+}
+
+ptx_reg ptx_epi_beta_nonzero(ptx_builder *b) {
+  ptx_reg beta = emit_scalar(b, "p_beta", "p_beta_ptr"), nz = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", nz, beta);
+  return nz;
+}
+
+void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_reg m, ptx_reg z) {
+  e->cfg = cfg;
+  e->exact = cfg->ab == PTX_E_S8;
+  e->m = m;
+  ptx_reg z64 = {0};
+  if (cfg->batched && z.id) {
+    z64 = r64(b);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", z64, z);
+  }
+  ptx_reg alpha = emit_scalar(b, "p_alpha", "p_alpha_ptr"), beta = emit_scalar(b, "p_beta", "p_beta_ptr");
+  e->has_beta = ptx_new(b, PTX_PRED); /* beta == 0: C is never read (it may hold NaNs, or be absent) */
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e->has_beta, beta);
+  e->alpha = alpha;
+  e->beta = beta;
+  if (e->exact) {
+    e->alpha = ptx_new(b, PTX_F64);
+    e->beta = ptx_new(b, PTX_F64);
+    ptx_ins(b, "cvt.f64.f32 %R, %R", e->alpha, alpha);
+    ptx_ins(b, "cvt.f64.f32 %R, %R", e->beta, beta);
+  }
+  e->c_base = emit_entry_base(b, "p_c", "p_stride_c", ptx_elem_size(cfg->c), z64);
+  e->d_base = emit_entry_base(b, "p_d", "p_stride_d", ptx_elem_size(cfg->d), z64);
+  e->ldc_bytes = r64(b);
+  e->ldd_bytes = r64(b);
+  ptx_ins(b, "ld.param.u64 %R, [p_ldc]", e->ldc_bytes);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", e->ldc_bytes, e->ldc_bytes, ptx_elem_size(cfg->c));
+  ptx_ins(b, "ld.param.u64 %R, [p_ldd]", e->ldd_bytes);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", e->ldd_bytes, e->ldd_bytes, ptx_elem_size(cfg->d));
+  e->bias = (ptx_reg){0};
+  if (cfg->bias != PTX_BIAS_NONE) e->bias = emit_entry_base(b, "p_bias", "p_stride_bias", ptx_elem_size(cfg->bias_t), z64);
+  e->batch = (ptx_reg){0};
+  e->params = (ptx_reg){0};
+  if (cfg->user) {
+    e->batch = r64(b);
+    if (z64.id) ptx_ins(b, "mov.u64 %R, %R", e->batch, z64);
+    else ptx_ins(b, "mov.u64 %R, 0", e->batch);
+    e->params = r64(b);
+    ptx_ins(b, "ld.param.u64 %R, [p_user_params]", e->params);
+  }
+}
+
+/* ---- C loads and D stores ------------------------------------------------------------------- */
+
+static const char *word_type(ptx_elem t) { return t == PTX_E_S32 ? "b32" : "f32"; }
+
+void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *out) {
+  int es = ptx_elem_size(t);
+  if (count != 1 && count != 2 && count != 4 && count != 8) {
+    ptx_fail(b, "epilogue load of %d elements", count);
+    return;
+  }
+  for (int i = 0; i < count; i++) {
+    out[i] = ptx_new(b, t == PTX_E_S32 ? PTX_B32 : PTX_F32);
+    ptx_ins(b, t == PTX_E_S32 ? "mov.b32 %R, 0" : "mov.f32 %R, 0f00000000", out[i]);
+  }
+  if (es == 4) {
+    for (int h = 0; h < count; h += 4) {
+      int w = count - h < 4 ? count - h : 4;
+      const char *ty = word_type(t);
+      if (w == 4)
+        ptx_ins_if(b, guard, 0, "ld.global.v4.%s {%R, %R, %R, %R}, [%R+%d]", ty, out[h], out[h + 1], out[h + 2], out[h + 3],
+                   addr, imm + 4 * h);
+      else if (w == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.%s {%R, %R}, [%R+%d]", ty, out[h], out[h + 1], addr, imm + 4 * h);
+      else ptx_ins_if(b, guard, 0, "ld.global.%s %R, [%R+%d]", ty, out[h], addr, imm + 4 * h);
+    }
+    return;
+  }
+  if (es != 2) {
+    ptx_fail(b, "epilogue load of %s", ptx_elem_name(t));
+    return;
+  }
+  if (count == 1) {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b16 %R, 0", h);
+    ptx_ins_if(b, guard, 0, "ld.global.b16 %R, [%R+%d]", h, addr, imm);
+    ptx_cvt_to_f32(b, t, out[0], h);
+    return;
+  }
+  ptx_reg w[4];
+  int words = count / 2;
+  for (int i = 0; i < words; i++) {
+    w[i] = r32(b);
+    ptx_ins(b, "mov.b32 %R, 0", w[i]);
+  }
+  if (words == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.b32 {%R, %R, %R, %R}, [%R+%d]", w[0], w[1], w[2], w[3], addr, imm);
+  else if (words == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.b32 {%R, %R}, [%R+%d]", w[0], w[1], addr, imm);
+  else ptx_ins_if(b, guard, 0, "ld.global.b32 %R, [%R+%d]", w[0], addr, imm);
+  for (int i = 0; i < words; i++) {
+    ptx_reg lo = ptx_new(b, PTX_B16), hi = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b32 {%R, %R}, %R", lo, hi, w[i]);
+    ptx_cvt_to_f32(b, t, out[2 * i], lo);
+    ptx_cvt_to_f32(b, t, out[2 * i + 1], hi);
+  }
+}
+
+void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v) {
+  int es = ptx_elem_size(t);
+  if (count != 1 && count != 2 && count != 4 && count != 8) {
+    ptx_fail(b, "epilogue store of %d elements", count);
+    return;
+  }
+  if (es == 4) {
+    const char *ty = word_type(t);
+    for (int h = 0; h < count; h += 4) {
+      int w = count - h < 4 ? count - h : 4;
+      if (w == 4)
+        ptx_ins_if(b, guard, 0, "st.global.v4.%s [%R+%d], {%R, %R, %R, %R}", ty, addr, imm + 4 * h, v[h], v[h + 1], v[h + 2],
+                   v[h + 3]);
+      else if (w == 2) ptx_ins_if(b, guard, 0, "st.global.v2.%s [%R+%d], {%R, %R}", ty, addr, imm + 4 * h, v[h], v[h + 1]);
+      else ptx_ins_if(b, guard, 0, "st.global.%s [%R+%d], %R", ty, addr, imm + 4 * h, v[h]);
+    }
+    return;
+  }
+  if (es != 2) {
+    ptx_fail(b, "epilogue store of %s", ptx_elem_name(t));
+    return;
+  }
+  if (count == 1) {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_cvt_from_f32(b, t, h, v[0]);
+    ptx_ins_if(b, guard, 0, "st.global.b16 [%R+%d], %R", addr, imm, h);
+    return;
+  }
+  ptx_reg w[4];
+  int words = count / 2;
+  const char *ty = t == PTX_E_BF16 ? "bf16" : "f16";
+  for (int i = 0; i < words; i++) {
+    w[i] = r32(b);
+    /* cvt.rn.{bf16,f16}x2.f32 d, hi, lo: the first source goes to the upper half (sm_80+). */
+    ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ty, w[i], v[2 * i + 1], v[2 * i]);
+  }
+  if (words == 4) ptx_ins_if(b, guard, 0, "st.global.v4.b32 [%R+%d], {%R, %R, %R, %R}", addr, imm, w[0], w[1], w[2], w[3]);
+  else if (words == 2) ptx_ins_if(b, guard, 0, "st.global.v2.b32 [%R+%d], {%R, %R}", addr, imm, w[0], w[1]);
+  else ptx_ins_if(b, guard, 0, "st.global.b32 [%R+%d], %R", addr, imm, w[0]);
+}
+
+/* ---- the element-wise epilogue --------------------------------------------------------------- */
+
+/* The address of bias[index] (u64), computed once per group of values. */
+static ptx_reg emit_bias_addr(ptx_builder *b, const ptx_epi *e, ptx_reg index) {
+  ptx_reg addr = r64(b);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", addr, index, ptx_elem_size(e->cfg->bias_t));
+  ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, e->bias);
+  return addr;
+}
+
+/* bias[index + offset] at addr + offset elements, as f32 (f64 when exact); 0 where
+ * index + offset >= limit (a register, or when limit_reg is invalid the immediate limit). */
+static ptx_reg emit_bias_value(ptx_builder *b, const ptx_epi *e, ptx_reg addr, ptx_reg index, int offset,
+                               ptx_reg limit_reg, int64_t limit) {
+  ptx_elem bt = e->cfg->bias_t;
+  ptx_reg i = r32(b), in = ptx_new(b, PTX_PRED), v = ptx_new(b, PTX_F32);
+  int imm = offset * ptx_elem_size(bt);
+  ptx_ins(b, "add.u32 %R, %R, %d", i, index, offset);
+  if (limit_reg.id) ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, i, limit_reg);
+  else ptx_ins(b, "setp.lt.u32 %R, %R, %lld", in, i, limit);
+  ptx_ins(b, "mov.f32 %R, 0f00000000", v);
+  if (bt == PTX_E_F32) {
+    ptx_ins_if(b, in, 0, "ld.global.nc.f32 %R, [%R+%d]", v, addr, imm);
+  } else {
+    ptx_reg h = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b16 %R, 0", h);
+    ptx_ins_if(b, in, 0, "ld.global.nc.b16 %R, [%R+%d]", h, addr, imm);
+    ptx_cvt_to_f32(b, bt, v, h);
+  }
+  if (!e->exact) return v;
+  ptx_reg d = ptx_new(b, PTX_F64);
+  ptx_ins(b, "cvt.f64.f32 %R, %R", d, v);
+  return d;
+}
+
+void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user) {
+  ptx_module_header_min(b, cfg->sm, cfg->arch_suffix, user ? user->version_x10 : 0);
+  ptx_text(b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
+  if (!cfg->user) return;
+  if (user) {
+    ptx_text(b, "%s\n\n", user->body);
+    return;
+  }
+  /* The user's tcj_epilogue(v, c, row, col, batch, params) (TCJ_EPILOGUE_SIGNATURE in tcj.h). */
+  ptx_text(b, ".extern .func (.param .b32 func_retval0) tcj_epilogue(.param .b32 v, .param .b32 c, "
+              ".param .b64 row, .param .b64 col, .param .b64 batch, .param .b64 params);\n\n");
+}
+
+static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg c, ptx_reg row, ptx_reg col) {
+  ptx_reg r64v = r64(b), c64 = r64(b);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", r64v, row);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", c64, col);
+  ptx_text(b, "\t{\n\t.param .b32 u_v;\n\t.param .b32 u_c;\n\t.param .b64 u_row;\n\t.param .b64 u_col;\n"
+              "\t.param .b64 u_batch;\n\t.param .b64 u_params;\n\t.param .b32 u_ret;\n");
+  ptx_ins(b, "st.param.f32 [u_v], %R", v);
+  ptx_ins(b, "st.param.f32 [u_c], %R", c);
+  ptx_ins(b, "st.param.b64 [u_row], %R", r64v);
+  ptx_ins(b, "st.param.b64 [u_col], %R", c64);
+  ptx_ins(b, "st.param.b64 [u_batch], %R", e->batch);
+  ptx_ins(b, "st.param.b64 [u_params], %R", e->params);
+  ptx_ins(b, "call.uni (u_ret), tcj_epilogue, (u_v, u_c, u_row, u_col, u_batch, u_params)");
+  ptx_ins(b, "ld.param.f32 %R, [u_ret]", v);
+  ptx_text(b, "\t}\n");
+}
+
+void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
+                   ptx_reg col) {
+  const tcj_kernel_cfg *cfg = e->cfg;
+  ptx_reg row_bias = {0}, col_addr = {0};
+  if (cfg->bias == PTX_BIAS_ROW) row_bias = emit_bias_value(b, e, emit_bias_addr(b, e, row), row, 0, e->m, 0);
+  if (cfg->bias == PTX_BIAS_COL) col_addr = emit_bias_addr(b, e, col);
+  for (int i = 0; i < count; i++) {
+    ptx_reg bias = row_bias;
+    if (cfg->bias == PTX_BIAS_COL) bias = emit_bias_value(b, e, col_addr, col, i, (ptx_reg){0}, cfg->n);
+    if (e->exact) {
+      ptx_reg x = ptx_new(b, PTX_F64);
+      ptx_ins(b, "cvt.rn.f64.s32 %R, %R", x, v[i]);
+      ptx_ins(b, "mul.f64 %R, %R, %R", x, x, e->alpha);
+      if (cin) {
+        ptx_reg y = ptx_new(b, PTX_F64);
+        ptx_ins(b, "cvt.rn.f64.s32 %R, %R", y, cin[i]);
+        ptx_ins(b, "fma.rn.f64 %R, %R, %R, %R", x, y, e->beta, x);
+      }
+      if (bias.id) ptx_ins(b, "add.f64 %R, %R, %R", x, x, bias);
+      if (cfg->act == PTX_ACT_RELU) ptx_ins(b, "max.f64 %R, %R, 0d0000000000000000", x, x);
+      else if (cfg->act != PTX_ACT_NONE) ptx_fail(b, "activation %s on s32 output", ptx_act_name(cfg->act));
+      ptx_ins(b, "cvt.rni.sat.s32.f64 %R, %R", v[i], x);
+      continue;
+    }
+    ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], e->alpha);
+    if (cin) ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", v[i], e->beta, cin[i], v[i]);
+    if (bias.id) ptx_ins(b, "add.f32 %R, %R, %R", v[i], v[i], bias);
+    emit_act(b, cfg->act, v[i]);
+    if (cfg->user) {
+      ptx_reg c = ptx_new(b, PTX_F32), cc = r32(b);
+      if (cin) ptx_ins(b, "mov.f32 %R, %R", c, cin[i]);
+      else ptx_ins(b, "mov.f32 %R, 0f00000000", c);
+      ptx_ins(b, "add.u32 %R, %R, %d", cc, col, i);
+      emit_user_call(b, e, v[i], c, row, cc);
+    }
+  }
+}
+
+/* ---- split-K reduction: D = epilogue(sum of the slices' partial sums) ------------------------- */
+
+/* One thread per element of D: the slices' partial sums sit m * n apart, so each load of the
+ * loop over slices is coalesced across the warp. Split configs are never batched. */
+void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
+  int slices = tcj_cfg_slices(c);
+  int64_t n = c->n;
+  ptx_entry_begin(b, PTX_REDUCE_ENTRY);
+  ptx_emit_gemm_params(b);
+  ptx_entry_body(b, PTX_REDUCE_THREADS);
+  ptx_reg tid = r32(b), cta = r32(b), m = r32(b);
+  ptx_reg idx = r64(b), total = r64(b), w = r64(b), row = r64(b), col = r64(b), addr = r64(b);
+  ptx_reg done = ptx_new(b, PTX_PRED), always = ptx_new(b, PTX_PRED);
+  ptx_reg sum = ptx_new(b, PTX_F32), part = ptx_new(b, PTX_F32);
+  int end = ptx_new_label(b);
+  ptx_ins(b, "mov.u32 %R, %%tid.x", tid);
+  ptx_ins(b, "mov.u32 %R, %%ctaid.x", cta);
+  ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", idx, cta, PTX_REDUCE_THREADS);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", addr, tid);
+  ptx_ins(b, "add.u64 %R, %R, %R", idx, idx, addr);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", total, m, n);
+  ptx_ins(b, "setp.ge.u64 %R, %R, %R", done, idx, total);
+  ptx_ins_if(b, done, 0, "bra.uni %L", end);
+  ptx_ins(b, "ld.param.u64 %R, [p_work]", w);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", w, w);
+  ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, idx, w);
+  ptx_ins(b, "mov.f32 %R, 0f00000000", sum);
+  for (int z = 0; z < slices; z++) {
+    ptx_ins(b, "ld.global.f32 %R, [%R]", part, addr);
+    ptx_ins(b, "add.f32 %R, %R, %R", sum, sum, part);
+    if (z + 1 < slices) ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, total, addr);
+  }
+  ptx_epi e;
+  ptx_epi_begin(b, c, &e, m, (ptx_reg){0});
+  ptx_ins(b, "div.u64 %R, %R, %lld", row, idx, n);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %lld", col, row, n);
+  ptx_ins(b, "sub.u64 %R, %R, %R", col, idx, col);
+  ptx_reg row32 = r32(b), col32 = r32(b), caddr = r64(b), daddr = r64(b), cin[1];
+  ptx_ins(b, "cvt.u32.u64 %R, %R", row32, row);
+  ptx_ins(b, "cvt.u32.u64 %R, %R", col32, col);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", caddr, row, e.ldc_bytes, e.c_base);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", caddr, col, ptx_elem_size(c->c), caddr);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", daddr, row, e.ldd_bytes, e.d_base);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", daddr, col, ptx_elem_size(c->d), daddr);
+  ptx_epi_load(b, c->c, caddr, 0, e.has_beta, 1, cin);
+  ptx_epi_apply(b, &e, &sum, cin, 1, row32, col32);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, tid, tid);
+  ptx_epi_store(b, c->d, daddr, 0, always, 1, &sum);
+  ptx_label(b, end);
+  ptx_ins(b, "ret");
+}

@@ -1,0 +1,62 @@
+/* The epilogue both recipes call: D = user(act(alpha * acc + beta * C + bias)), per group of
+ * adjacent elements of one row, with C loads and D stores of any width. The recipes only decide
+ * where each thread's accumulators sit (fragment maps, staging); everything done to a value on
+ * its way to D is here, once. The split-K reduction entry lives here too. */
+#ifndef TCJ_PTX_EPILOGUE_H
+#define TCJ_PTX_EPILOGUE_H
+
+#include "kernel_cfg.h"
+#include "ptx_builder.h"
+#include "ptxgen.h"
+
+/* A thread's epilogue state for one tile (one batch entry), from ptx_epi_begin. */
+typedef struct ptx_epi {
+  const tcj_kernel_cfg *cfg;
+  int exact;              /* s8: s32 accumulators, arithmetic in f64 (integers stay exact) */
+  ptx_reg m;              /* rows (u32) */
+  ptx_reg alpha, beta;    /* f32 (f64 when exact) */
+  ptx_reg has_beta;       /* pred: beta != 0, C is read */
+  ptx_reg c_base, d_base; /* u64 global: this batch entry's C and D */
+  ptx_reg ldc_bytes, ldd_bytes;
+  ptx_reg bias;           /* u64 global: this entry's bias (bias configs) */
+  ptx_reg batch;          /* u64: the entry, for tcj_epilogue */
+  ptx_reg params;         /* u64: p_user_params */
+} ptx_epi;
+
+/* Reads the epilogue's parameters: alpha and beta (from their device pointers when given),
+ * C, D and bias of batch entry z (a u32 register; invalid register: entry 0). m: rows. */
+void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_reg m, ptx_reg z);
+
+/* A predicate: beta (the parameter, or the value behind beta_ptr) is not 0, so C is read.
+ * Uniform across the CTA: a branch on it diverges no warp. */
+ptx_reg ptx_epi_beta_nonzero(ptx_builder *b);
+
+/* count (1, 2, 4 or 8) adjacent elements of type t at [addr + imm] into new registers (f32, or
+ * .b32 for s32), zeros where guard is false. Every register is written on every path: a
+ * register read before any write would be live from the kernel's entry. */
+void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *out);
+/* Stores count adjacent f32 (s32) values as type t at [addr + imm] where guard is true. */
+void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v);
+
+/* Whether ptx_epi_apply reads its row (col) argument: a row (column) bias or a user function.
+ * When it does not, callers may pass any register and skip computing it. */
+static inline int ptx_epi_needs_row(const tcj_kernel_cfg *cfg) { return cfg->bias == PTX_BIAS_ROW || cfg->user != 0; }
+static inline int ptx_epi_needs_col(const tcj_kernel_cfg *cfg) { return cfg->bias == PTX_BIAS_COL || cfg->user != 0; }
+
+/* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
+ * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to
+ * be 0), bias, activation, user function. Exact configs leave s32 in v. Out-of-range rows and
+ * columns compute garbage but read no bias outside the vector: the caller does not store them. */
+void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
+                   ptx_reg col);
+
+/* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h): sums the fp32 slices of the
+ * workspace and applies the epilogue once per element of D. */
+void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *cfg);
+
+/* The start of every module: the version and target (at least the user code's ISA), tcj's
+ * shared memory, and for user-epilogue configs the definition of tcj_epilogue (user) or, without
+ * it, its .extern declaration. */
+void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user);
+
+#endif

@@ -1,0 +1,1535 @@
+/* GPU correctness of tcj_gemm_ex through the public API only: every result against a host fp64
+ * reference, element by element, under the bound of tests/gpu/oracle.h (oracle_ep_element:
+ * |A||B| per element, the epilogue's fp32 adds, the activation's Lipschitz constant and own
+ * error, the user epilogue's adds, D's rounding). D (and C when it is D) is poisoned before
+ * every call; every byte of its allocation outside the m x n windows of the batch entries must
+ * come back as it was, every element inside must be written, and a C that is not D must not
+ * change at all. The host reference is the judge; no cuBLAS.
+ *
+ * Covered: every built-in epilogue (bias none/col/row x none/relu/gelu/gelu_tanh/silu) for
+ * bf16, f16 (D and bias in every type), tf32 and s8 (bias, relu; the rest refused); C and D
+ * apart, in place (d NULL, d == c) and C NULL; strided batches (broadcast strides, padded
+ * strides, counts 0 and 1, 64 entries, counts past the grid's y/z limit); a user epilogue
+ * (a residual read through params, its c/row/col/batch arguments, compile errors, one compile
+ * per kernel, the disk cache); device alpha/beta under CUDA graph replay; both recipes
+ * forced (sm90 only on cc 9.0) and split-K with an epilogue.
+ *
+ * Without a GPU it prints SKIP and exits 77 (CTest: skipped). TCJ_TEST_SEED changes the data,
+ * TCJ_TEST_FILTER / TCJ_TEST_SKIP select tests (cmocka patterns). */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tcj.h"
+#include "tests/gpu/oracle.h"
+#include "tools/host_half.h"
+
+#define GUARD_BYTES 256 /* poisoned bytes after the last element of every region */
+#define MSG_SIZE 1536
+#define STRIDE_PACKED (-1) /* a batch stride of rows * ld: entries back to back */
+
+static uint64_t g_seed_base = 0xe9117e5eedull;
+static tcj_engine *g_eng;
+static cudaStream_t g_stream;
+
+/* ---- dtypes ---------------------------------------------------------------------------- */
+
+static size_t esize(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: case TCJ_BF16: return 2;
+  case TCJ_F32: case TCJ_TF32: case TCJ_S32: return 4;
+  case TCJ_S8: return 1;
+  default: return 0;
+  }
+}
+
+static const char *dtype_name(tcj_dtype t) {
+  static const char *names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+static const char *act_name(tcj_activation a) {
+  static const char *names[] = {"none", "relu", "gelu", "gelu_tanh", "silu"};
+  return (unsigned)a < sizeof names / sizeof names[0] ? names[a] : "?";
+}
+
+static const char *bias_name(tcj_bias_kind b) {
+  static const char *names[] = {"none", "col", "row"};
+  return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "?";
+}
+
+static void put(tcj_dtype t, void *buf, size_t i, double v) {
+  switch (t) {
+  case TCJ_F16: ((uint16_t *)buf)[i] = f32_to_f16((float)v); break;
+  case TCJ_BF16: ((uint16_t *)buf)[i] = f32_to_bf16((float)v); break;
+  case TCJ_F32: case TCJ_TF32: ((float *)buf)[i] = (float)v; break;
+  case TCJ_S8: ((int8_t *)buf)[i] = (int8_t)lrint(v); break;
+  case TCJ_S32: ((int32_t *)buf)[i] = (int32_t)llrint(v); break;
+  default: break;
+  }
+}
+
+static double get(tcj_dtype t, const void *buf, size_t i) {
+  switch (t) {
+  case TCJ_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
+  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
+  case TCJ_F32: case TCJ_TF32: { float f; memcpy(&f, (const float *)buf + i, 4); return f; }
+  case TCJ_S8: return ((const int8_t *)buf)[i];
+  case TCJ_S32: { int32_t v; memcpy(&v, (const int32_t *)buf + i, 4); return v; }
+  default: return NAN;
+  }
+}
+
+/* The byte every element of a poisoned region is made of: 0xFF is a NaN in f16, bf16 and f32;
+ * s32 gets 0xA5A5A5A5 (-1515870811, far from any result here); s8 operands 127 (0x7F), out of
+ * the data's [-8, 8], so that an element read from padding shows in an exact result. */
+static unsigned char poison_byte(tcj_dtype t) { return t == TCJ_S32 ? 0xA5 : t == TCJ_S8 ? 0x7F : 0xFF; }
+
+static int is_poison(tcj_dtype t, const unsigned char *buf, size_t i) {
+  size_t es = esize(t);
+  for (size_t b = 0; b < es; b++)
+    if (buf[i * es + b] != poison_byte(t)) return 0;
+  return 1;
+}
+
+/* ---- random numbers (splitmix64: seeded per case, reproducible) ------------------------- */
+
+typedef struct rng { uint64_t s; } rng;
+
+static uint64_t rng_next(rng *r) {
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [-2, 2] (never all zeros); integers in [-8, 8] for s8, [-100, 100] for s32. */
+static void fill_random(tcj_dtype t, void *buf, size_t i, rng *r) {
+  if (t == TCJ_S8) put(t, buf, i, (double)((int64_t)(rng_next(r) % 17) - 8));
+  else if (t == TCJ_S32) put(t, buf, i, (double)((int64_t)(rng_next(r) % 201) - 100));
+  else put(t, buf, i, ((double)(rng_next(r) >> 11) * 0x1.0p-53 * 2 - 1) * 2);
+}
+
+/* ---- cases ------------------------------------------------------------------------------ */
+
+typedef enum c_mode {
+  C_NONE,          /* c = NULL (beta 0, no beta_ptr) */
+  C_SEPARATE,      /* C and D apart; C must not change. beta 0: C holds NaN and must not be read */
+  C_INPLACE_NULL_D, /* d = NULL: D is C (d_type, ldd and stride_d get junk: they are ignored) */
+  C_INPLACE_SAME,  /* d == c with the same ld, stride and dtype */
+} c_mode;
+static const char *CM_NAMES[] = {"C=NULL", "C apart", "in place (d=NULL)", "in place (d==c)"};
+
+typedef enum user_kind {
+  USER_NONE,
+  USER_RESIDUAL, /* v + res[batch * bstride + row * ld + col], res through params */
+  USER_C_INDEX,  /* v + c * 0.5 + (row - 2 col + 3 batch) * 0.0625 */
+  USER_BAD,      /* a syntax error on line 3 */
+} user_kind;
+
+static const char SRC_RESIDUAL[] =
+    "struct P { const float *res; long long ld; long long bstride; };\n"
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+    "                                           long long batch, const void *params) {\n"
+    "  const P *p = (const P *)params;\n"
+    "  return v + p->res[batch * p->bstride + row * p->ld + col];\n"
+    "}\n";
+
+static const char SRC_C_INDEX[] =
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+    "                                           long long batch, const void *params) {\n"
+    "  (void)params;\n"
+    "  return v + c * 0.5f + (float)(row - 2 * col + 3 * batch) * 0.0625f;\n"
+    "}\n";
+
+static const char SRC_BAD[] =
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+    "                                           long long batch, const void *params) {\n"
+    "  return v + ;\n"
+    "}\n";
+
+static const char *user_source(user_kind u) {
+  return u == USER_RESIDUAL ? SRC_RESIDUAL : u == USER_C_INDEX ? SRC_C_INDEX : u == USER_BAD ? SRC_BAD : NULL;
+}
+
+typedef struct ex_case {
+  const char *what;
+  tcj_dtype ab; /* as passed: TCJ_TF32 or TCJ_F32 for tf32 (stored as f32) */
+  tcj_dtype c_type, d_type, bias_type;
+  tcj_op op_a, op_b;
+  int64_t m, n, k;
+  int64_t lda, ldb, ldc, ldd; /* 0: the minimum */
+  int64_t off_d;              /* elements between D's allocation (C's, in place) and D */
+  float alpha, beta;
+  int dev_alpha, dev_beta; /* through alpha_ptr / beta_ptr; the fields then hold junk */
+  c_mode cm;
+  tcj_bias_kind bias;
+  tcj_activation act;
+  int64_t batch; /* batch_count as passed */
+  int64_t stride_a, stride_b, stride_c, stride_d, stride_bias; /* elements, or STRIDE_PACKED */
+  int64_t extra_d_entries; /* D entries allocated past the batch: they must stay poisoned */
+  user_kind user;
+  uint64_t seed;
+} ex_case;
+
+static ex_case mk(const char *what, tcj_dtype ab, tcj_dtype d, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n,
+                  int64_t k, uint64_t seed) {
+  ex_case c;
+  memset(&c, 0, sizeof c);
+  c.what = what;
+  c.ab = ab;
+  c.c_type = c.d_type = d;
+  c.bias_type = TCJ_F32;
+  c.op_a = op_a;
+  c.op_b = op_b;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.alpha = 1;
+  c.cm = C_NONE;
+  c.stride_a = c.stride_b = c.stride_c = c.stride_d = c.stride_bias = STRIDE_PACKED;
+  c.seed = g_seed_base + seed;
+  return c;
+}
+
+static int is_tf32(const ex_case *c) { return c->ab == TCJ_TF32 || c->ab == TCJ_F32; }
+
+static int describe(const ex_case *c, char *buf, size_t size) {
+  return snprintf(buf, size,
+                  "[%s] %s->%s op=%c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld ldd=%lld off_d=%lld %s "
+                  "c=%s alpha=%g%s beta=%g%s bias=%s/%s act=%s batch=%lld strides a=%lld b=%lld c=%lld d=%lld "
+                  "bias=%lld user=%d seed=0x%llx",
+                  c->what, dtype_name(c->ab), dtype_name(c->d_type), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N',
+                  (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->lda, (long long)c->ldb,
+                  (long long)c->ldc, (long long)c->ldd, (long long)c->off_d, CM_NAMES[c->cm],
+                  dtype_name(c->c_type), c->alpha, c->dev_alpha ? "(ptr)" : "", c->beta, c->dev_beta ? "(ptr)" : "",
+                  bias_name(c->bias), dtype_name(c->bias_type), act_name(c->act), (long long)c->batch,
+                  (long long)c->stride_a, (long long)c->stride_b, (long long)c->stride_c, (long long)c->stride_d,
+                  (long long)c->stride_bias, (int)c->user, (unsigned long long)c->seed);
+}
+
+static int failf(char *msg, size_t size, const ex_case *c, const char *fmt, ...) {
+  int len = describe(c, msg, size);
+  if (len < 0 || (size_t)len + 3 >= size) return 0;
+  msg[len++] = ':';
+  msg[len++] = ' ';
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + len, size - (size_t)len, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* ---- one case in flight ----------------------------------------------------------------- */
+
+typedef struct region {
+  size_t bytes;
+  unsigned char *before, *after; /* host: what was uploaded, what came back */
+  void *dev;
+} region;
+
+typedef struct ex_run {
+  ex_case c;
+  tcj_dtype sab, ct, dt; /* storage of A and B; C's and D's types (in place: both C's) */
+  int inplace;
+  int64_t nb; /* GEMMs the call runs: batch_count, at least 1 */
+  int64_t rows_a, cols_a, rows_b, cols_b, lda, ldb, ldc, ldd, blen;
+  int64_t sa, sb, sc, sd, sbias;
+  int64_t res_ld, res_stride;
+  region a, b, cr, d, bias, res; /* cr: C apart from D; in place, d is C */
+  unsigned char *c_rand, *c_poison; /* images of C's region (in place: D's) with and without values */
+  void *scal;   /* device alpha, beta */
+  void *params; /* device struct P of USER_RESIDUAL */
+} ex_run;
+
+static int64_t resolve_stride(int64_t s, int64_t rows, int64_t ld) { return s == STRIDE_PACKED ? rows * ld : s; }
+static int64_t extent(int64_t rows, int64_t cols, int64_t ld) {
+  return rows > 0 && cols > 0 ? (rows - 1) * ld + cols : 0;
+}
+static int64_t entries(int64_t stride, int64_t nb) { return stride == 0 ? 1 : nb; }
+
+static void region_free(region *g) {
+  free(g->before);
+  free(g->after);
+  if (g->dev) cudaFree(g->dev);
+  memset(g, 0, sizeof *g);
+}
+
+static void run_free(ex_run *r) {
+  region_free(&r->a);
+  region_free(&r->b);
+  region_free(&r->cr);
+  region_free(&r->d);
+  region_free(&r->bias);
+  region_free(&r->res);
+  free(r->c_rand);
+  free(r->c_poison);
+  if (r->scal) cudaFree(r->scal);
+  if (r->params) cudaFree(r->params);
+  memset(r, 0, sizeof *r);
+}
+
+/* A region of `elems` elements of t plus the guard, poisoned on the host. */
+static int region_alloc(region *g, tcj_dtype t, int64_t elems) {
+  g->bytes = (size_t)elems * esize(t) + GUARD_BYTES;
+  g->before = malloc(g->bytes);
+  g->after = malloc(g->bytes);
+  if (!g->before || !g->after) return 0;
+  memset(g->before, poison_byte(t), g->bytes);
+  return cudaMalloc(&g->dev, g->bytes) == cudaSuccess;
+}
+
+/* Random values into `count` matrices of rows x cols (ld, stride apart, from element off). */
+static void fill_windows(tcj_dtype t, unsigned char *img, int64_t off, int64_t count, int64_t stride, int64_t rows,
+                         int64_t cols, int64_t ld, rng *g) {
+  for (int64_t z = 0; z < count; z++)
+    for (int64_t i = 0; i < rows; i++)
+      for (int64_t j = 0; j < cols; j++) fill_random(t, img, (size_t)(off + z * stride + i * ld + j), g);
+}
+
+/* The images C's region (in place: D's) starts a call with: values where beta != 0, else poison
+ * (NaN): C must then not be read, and in place every element must be written. */
+static void set_images(ex_run *r) {
+  region *g = r->inplace ? &r->d : r->c.cm == C_SEPARATE ? &r->cr : NULL;
+  if (g) memcpy(g->before, r->c.beta != 0 ? r->c_rand : r->c_poison, g->bytes);
+}
+
+/* Queues the uploads of every region's `before` image and of the scalars on s. */
+static cudaError_t upload(ex_run *r, cudaStream_t s) {
+  region *all[] = {&r->a, &r->b, &r->cr, &r->d, &r->bias, &r->res};
+  cudaError_t e = cudaSuccess;
+  for (size_t i = 0; i < sizeof all / sizeof *all && !e; i++)
+    if (all[i]->dev) e = cudaMemcpyAsync(all[i]->dev, all[i]->before, all[i]->bytes, cudaMemcpyHostToDevice, s);
+  float sc[2] = {r->c.alpha, r->c.beta};
+  if (!e) e = cudaMemcpyAsync(r->scal, sc, sizeof sc, cudaMemcpyHostToDevice, s);
+  if (!e) e = cudaStreamSynchronize(s); /* sc lives on this stack frame */
+  return e;
+}
+
+/* Host images, device regions and uploads for case c. Returns 1, or 0 with msg. */
+static int prepare(ex_run *r, const ex_case *c, cudaStream_t s, char *msg, size_t size) {
+  memset(r, 0, sizeof *r);
+  r->c = *c;
+  r->sab = c->ab == TCJ_TF32 ? TCJ_F32 : c->ab;
+  r->inplace = c->cm == C_INPLACE_NULL_D || c->cm == C_INPLACE_SAME;
+  r->ct = c->c_type;
+  r->dt = r->inplace ? c->c_type : c->d_type;
+  r->nb = c->batch > 1 ? c->batch : 1;
+  int ta = c->op_a == TCJ_OP_T, tb = c->op_b == TCJ_OP_T;
+  r->rows_a = ta ? c->k : c->m;
+  r->cols_a = ta ? c->m : c->k;
+  r->rows_b = tb ? c->n : c->k;
+  r->cols_b = tb ? c->k : c->n;
+  r->lda = c->lda ? c->lda : r->cols_a;
+  r->ldb = c->ldb ? c->ldb : r->cols_b;
+  r->ldc = c->ldc ? c->ldc : c->n;
+  r->ldd = r->inplace ? r->ldc : c->ldd ? c->ldd : c->n;
+  r->blen = c->bias == TCJ_BIAS_ROW ? c->m : c->bias == TCJ_BIAS_COL ? c->n : 0;
+  r->sa = resolve_stride(c->stride_a, r->rows_a, r->lda);
+  r->sb = resolve_stride(c->stride_b, r->rows_b, r->ldb);
+  r->sc = resolve_stride(c->stride_c, c->m, r->ldc);
+  r->sd = r->inplace ? r->sc : resolve_stride(c->stride_d, c->m, r->ldd);
+  r->sbias = c->stride_bias == STRIDE_PACKED ? r->blen : c->stride_bias;
+  rng g = {c->seed};
+  int64_t ea = entries(r->sa, r->nb), eb = entries(r->sb, r->nb), ec = entries(r->sc, r->nb);
+  int64_t ed = entries(r->sd, r->nb) + c->extra_d_entries, ebias = entries(r->sbias, r->nb);
+  int ok = region_alloc(&r->a, r->sab, (ea - 1) * r->sa + extent(r->rows_a, r->cols_a, r->lda)) &&
+           region_alloc(&r->b, r->sab, (eb - 1) * r->sb + extent(r->rows_b, r->cols_b, r->ldb)) &&
+           region_alloc(&r->d, r->dt, c->off_d + (ed - 1) * r->sd + extent(c->m, c->n, r->ldd));
+  if (ok && c->cm == C_SEPARATE) ok = region_alloc(&r->cr, r->ct, (ec - 1) * r->sc + extent(c->m, c->n, r->ldc));
+  if (ok && c->bias != TCJ_BIAS_NONE) ok = region_alloc(&r->bias, c->bias_type, (ebias - 1) * r->sbias + r->blen);
+  if (ok && c->user == USER_RESIDUAL) {
+    r->res_ld = c->n + 5;
+    r->res_stride = c->m * r->res_ld + 7;
+    ok = region_alloc(&r->res, TCJ_F32, (r->nb - 1) * r->res_stride + extent(c->m, c->n, r->res_ld));
+  }
+  if (ok) ok = cudaMalloc(&r->scal, 2 * sizeof(float)) == cudaSuccess;
+  if (!ok) return failf(msg, size, c, "host or device out of memory");
+  fill_windows(r->sab, r->a.before, 0, ea, r->sa, r->rows_a, r->cols_a, r->lda, &g);
+  fill_windows(r->sab, r->b.before, 0, eb, r->sb, r->rows_b, r->cols_b, r->ldb, &g);
+  if (r->bias.dev) fill_windows(c->bias_type, r->bias.before, 0, ebias, r->sbias, 1, r->blen, r->blen, &g);
+  if (r->res.dev) fill_windows(TCJ_F32, r->res.before, 0, r->nb, r->res_stride, c->m, c->n, r->res_ld, &g);
+  region *cg = r->inplace ? &r->d : c->cm == C_SEPARATE ? &r->cr : NULL;
+  if (cg) {
+    r->c_rand = malloc(cg->bytes);
+    r->c_poison = malloc(cg->bytes);
+    if (!r->c_rand || !r->c_poison) return failf(msg, size, c, "host out of memory");
+    memcpy(r->c_poison, cg->before, cg->bytes);
+    memcpy(r->c_rand, cg->before, cg->bytes);
+    fill_windows(r->ct, r->c_rand, r->inplace ? c->off_d : 0, ec, r->sc, c->m, c->n, r->ldc, &g);
+  }
+  if (c->user == USER_RESIDUAL) {
+    struct { uint64_t res; long long ld, bstride; } p = {(uint64_t)(uintptr_t)r->res.dev, r->res_ld, r->res_stride};
+    if (cudaMalloc(&r->params, sizeof p) != cudaSuccess ||
+        cudaMemcpy(r->params, &p, sizeof p, cudaMemcpyHostToDevice) != cudaSuccess)
+      return failf(msg, size, c, "params upload failed");
+  }
+  set_images(r);
+  cudaError_t e = upload(r, s);
+  if (e) return failf(msg, size, c, "CUDA setup failed: %s", cudaGetErrorName(e));
+  return 1;
+}
+
+/* The descriptor of a prepared run. */
+static void make_desc(const ex_run *r, tcj_gemm_desc *d) {
+  const ex_case *c = &r->c;
+  tcj_gemm_desc init = TCJ_GEMM_DESC_INIT;
+  *d = init;
+  d->op_a = c->op_a;
+  d->op_b = c->op_b;
+  d->m = c->m;
+  d->n = c->n;
+  d->k = c->k;
+  d->a = r->a.dev;
+  d->a_type = c->ab;
+  d->lda = r->lda;
+  d->b = r->b.dev;
+  d->b_type = c->ab;
+  d->ldb = r->ldb;
+  void *dptr = (char *)r->d.dev + (size_t)c->off_d * esize(r->dt);
+  d->c_type = r->ct;
+  d->ldc = r->ldc;
+  d->stride_c = r->sc;
+  switch (c->cm) {
+  case C_NONE:
+    d->c = NULL;
+    d->stride_c = 0;
+    break;
+  case C_SEPARATE: d->c = r->cr.dev; break;
+  case C_INPLACE_NULL_D: d->c = dptr; break;
+  case C_INPLACE_SAME: d->c = dptr; break;
+  }
+  if (c->cm == C_INPLACE_NULL_D) {
+    d->d = NULL; /* junk in the fields tcj.h says are then ignored */
+    d->d_type = TCJ_S8;
+    d->ldd = 1;
+    d->stride_d = 3;
+  } else {
+    d->d = dptr;
+    d->d_type = r->dt;
+    d->ldd = r->ldd;
+    d->stride_d = r->sd;
+  }
+  d->alpha = c->dev_alpha ? 1000.0f : c->alpha;
+  d->beta = c->dev_beta ? -777.0f : c->beta;
+  d->alpha_ptr = c->dev_alpha ? (const float *)r->scal : NULL;
+  d->beta_ptr = c->dev_beta ? (const float *)r->scal + 1 : NULL;
+  d->bias = c->bias != TCJ_BIAS_NONE ? r->bias.dev : NULL;
+  d->bias_type = c->bias_type;
+  d->bias_kind = c->bias;
+  d->activation = c->act;
+  d->batch_count = c->batch;
+  d->stride_a = r->sa;
+  d->stride_b = r->sb;
+  d->stride_bias = r->sbias;
+  d->epilogue_source = user_source(c->user);
+  d->epilogue_params = c->user == USER_RESIDUAL ? r->params : NULL;
+}
+
+/* op(A_z)[i, p] and op(B_z)[p, j] as the tensor cores take them (tf32: model 1 truncates the
+ * f32 data to tf32, 0 rounds it; tcj.h promises neither, so either must hold for a whole case). */
+static double op_a_at(const ex_run *r, int64_t z, int64_t i, int64_t p, int model) {
+  int64_t base = r->sa ? z * r->sa : 0;
+  double v = get(r->sab, r->a.before, (size_t)(base + (r->c.op_a == TCJ_OP_T ? p * r->lda + i : i * r->lda + p)));
+  return model >= 0 ? (double)oracle_tf32((float)v, model) : v;
+}
+
+static double op_b_at(const ex_run *r, int64_t z, int64_t p, int64_t j, int model) {
+  int64_t base = r->sb ? z * r->sb : 0;
+  double v = get(r->sab, r->b.before, (size_t)(base + (r->c.op_b == TCJ_OP_T ? j * r->ldb + p : p * r->ldb + j)));
+  return model >= 0 ? (double)oracle_tf32((float)v, model) : v;
+}
+
+typedef struct check_result {
+  int64_t checked, bad, wz, wi, wj;
+  double wgot, wref, wbound, wratio;
+} check_result;
+
+/* Every element of every batch entry against the fp64 reference under one tf32 model. */
+static int check_reference(const ex_run *r, int model, check_result *res) {
+  const ex_case *c = &r->c;
+  memset(res, 0, sizeof *res);
+  res->wz = -1;
+  double *a = malloc(sizeof *a * (size_t)(c->m * c->k + 1)), *bt = malloc(sizeof *bt * (size_t)(c->n * c->k + 1));
+  if (!a || !bt) {
+    free(a);
+    free(bt);
+    return 0;
+  }
+  oracle_ep e = {c->k, c->alpha, c->beta, c->act, r->dt,
+                 c->user == USER_RESIDUAL ? 1 : c->user == USER_C_INDEX ? 2 : 0};
+  const unsigned char *cimg = r->inplace ? r->d.before : r->cr.before;
+  int64_t coff = r->inplace ? c->off_d : 0;
+  for (int64_t z = 0; z < r->nb; z++) {
+    if (z == 0 || r->sa)
+      for (int64_t i = 0; i < c->m; i++)
+        for (int64_t p = 0; p < c->k; p++) a[i * c->k + p] = op_a_at(r, z, i, p, model);
+    if (z == 0 || r->sb)
+      for (int64_t j = 0; j < c->n; j++)
+        for (int64_t p = 0; p < c->k; p++) bt[j * c->k + p] = op_b_at(r, z, p, j, model);
+    for (int64_t i = 0; i < c->m; i++)
+      for (int64_t j = 0; j < c->n; j++) {
+        double s, t;
+        oracle_dot(a + i * c->k, bt + j * c->k, c->k, &s, &t);
+        double cv = c->beta != 0 ? get(r->ct, cimg, (size_t)(coff + z * r->sc + i * r->ldc + j)) : 0;
+        double bv = 0;
+        if (c->bias != TCJ_BIAS_NONE)
+          bv = get(c->bias_type, r->bias.before, (size_t)(z * r->sbias + (c->bias == TCJ_BIAS_ROW ? i : j)));
+        double ua = 0, uabs = 0;
+        if (c->user == USER_RESIDUAL) {
+          ua = get(TCJ_F32, r->res.before, (size_t)(z * r->res_stride + i * r->res_ld + j));
+          uabs = fabs(ua);
+        } else if (c->user == USER_C_INDEX) {
+          double half_c = 0.5 * cv, idx = (double)(i - 2 * j + 3 * z) * 0.0625;
+          ua = half_c + idx;
+          uabs = fabs(half_c) + fabs(idx);
+        }
+        double got = get(r->dt, r->d.after, (size_t)(c->off_d + z * r->sd + i * r->ldd + j)), ref, bound;
+        double ratio = oracle_ep_element(&e, s, t, cv, bv, ua, uabs, got, &ref, &bound);
+        res->checked++;
+        if (!(ratio <= 1)) res->bad++;
+        if (res->wz < 0 || !(ratio <= res->wratio)) {
+          res->wz = z, res->wi = i, res->wj = j;
+          res->wgot = got, res->wref = ref, res->wbound = bound;
+          res->wratio = ratio != ratio ? INFINITY : ratio;
+        }
+      }
+  }
+  free(a);
+  free(bt);
+  return 1;
+}
+
+/* Waits for the call, reads D (and C) back and checks, in order: no byte of D's allocation
+ * outside the windows of the batch entries changed; C apart from D unchanged; every element of
+ * a poisoned D written; every element within its bound. Returns 1, or 0 with msg. */
+static int verify(ex_run *r, cudaStream_t s, double *worst, char *msg, size_t size) {
+  const ex_case *c = &r->c;
+  cudaError_t e;
+  if ((e = cudaMemcpyAsync(r->d.after, r->d.dev, r->d.bytes, cudaMemcpyDeviceToHost, s)) ||
+      (r->cr.dev && (e = cudaMemcpyAsync(r->cr.after, r->cr.dev, r->cr.bytes, cudaMemcpyDeviceToHost, s))) ||
+      (e = cudaStreamSynchronize(s)))
+    return failf(msg, size, c, "GEMM or read-back failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+  size_t es = esize(r->dt);
+  unsigned char *inside = calloc(r->d.bytes, 1);
+  if (!inside) return failf(msg, size, c, "host out of memory");
+  for (int64_t z = 0; z < r->nb; z++)
+    for (int64_t i = 0; i < c->m; i++)
+      memset(inside + (size_t)(c->off_d + z * r->sd + i * r->ldd) * es, 1, (size_t)c->n * es);
+  for (size_t b = 0; b < r->d.bytes; b++)
+    if (!inside[b] && r->d.after[b] != r->d.before[b]) {
+      int64_t el = (int64_t)(b / es) - c->off_d, z = r->sd ? el / r->sd : 0, in = r->sd ? el % r->sd : el;
+      free(inside);
+      return failf(msg, size, c,
+                   "wrote outside D: byte %zu of %zu (element %lld past D: entry %lld, row %lld, column %lld of "
+                   "ldd %lld) changed from 0x%02x to 0x%02x",
+                   b, r->d.bytes, (long long)el, (long long)z, (long long)(in / r->ldd), (long long)(in % r->ldd),
+                   (long long)r->ldd, r->d.before[b], r->d.after[b]);
+    }
+  free(inside);
+  if (r->cr.dev && memcmp(r->cr.before, r->cr.after, r->cr.bytes) != 0) {
+    size_t b = 0;
+    while (r->cr.before[b] == r->cr.after[b]) b++;
+    return failf(msg, size, c, "C (apart from D) changed: byte %zu of %zu", b, r->cr.bytes);
+  }
+  if (!r->inplace || c->beta == 0) {
+    int64_t left = 0, fz = -1, fi = -1, fj = -1;
+    for (int64_t z = 0; z < r->nb; z++)
+      for (int64_t i = 0; i < c->m; i++)
+        for (int64_t j = 0; j < c->n; j++)
+          if (is_poison(r->dt, r->d.after, (size_t)(c->off_d + z * r->sd + i * r->ldd + j)) && left++ == 0)
+            fz = z, fi = i, fj = j;
+    if (left)
+      return failf(msg, size, c, "%lld elements of D never written (poison left), first D[%lld][%lld][%lld]",
+                   (long long)left, (long long)fz, (long long)fi, (long long)fj);
+  }
+  check_result cr = {0}, first = {0};
+  int tf32 = is_tf32(c), ok = 0;
+  for (int model = tf32 ? 1 : -1; model >= (tf32 ? 0 : -1); model--) {
+    if (!check_reference(r, model, &cr)) return failf(msg, size, c, "host out of memory");
+    if (model == (tf32 ? 1 : -1)) first = cr;
+    if (cr.bad == 0) {
+      ok = 1;
+      break;
+    }
+  }
+  if (!ok)
+    return failf(msg, size, c,
+                 "%lld of %lld elements outside their bound%s; worst D[%lld][%lld][%lld] = %.9g, want %.9g, "
+                 "|error| / bound = %.3g (bound %.3g)",
+                 (long long)first.bad, (long long)first.checked,
+                 tf32 ? " (tf32 inputs truncated; rounded fails too)" : "",
+                 (long long)first.wz, (long long)first.wi, (long long)first.wj, first.wgot, first.wref, first.wratio,
+                 first.wbound);
+  if (worst && cr.wratio > *worst) *worst = cr.wratio;
+  return 1;
+}
+
+/* 1: passed; 0: failed (msg); -1: the engine refused a user epilogue with NOT_SUPPORTED. */
+static int run_case(tcj_engine *eng, const ex_case *c, double *worst, char *msg, size_t size) {
+  ex_run r;
+  msg[0] = '\0';
+  int ok = prepare(&r, c, g_stream, msg, size);
+  if (ok) {
+    tcj_gemm_desc d;
+    make_desc(&r, &d);
+    tcj_status st = tcj_gemm_ex(eng, &d, (CUstream)g_stream);
+    if (st == TCJ_ERROR_NOT_SUPPORTED && c->user != USER_NONE) {
+      failf(msg, size, c, "user epilogue not supported here: %s", tcj_last_error(eng));
+      ok = -1;
+    } else if (st != TCJ_SUCCESS) {
+      ok = failf(msg, size, c, "tcj_gemm_ex returned %s: %s", tcj_status_string(st), tcj_last_error(eng));
+    }
+  }
+  if (ok == 1) ok = verify(&r, g_stream, worst, msg, size);
+  run_free(&r);
+  return ok;
+}
+
+static double seconds_since(const struct timespec *t0) {
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* Runs a list, printing every failure and one summary line; returns the failures. *refused
+ * (when given) counts user epilogues refused as not supported (no NVRTC). */
+static int run_list(tcj_engine *eng, const char *what, const ex_case *cases, int n, int *refused) {
+  char msg[MSG_SIZE];
+  int failed = 0, skipped = 0;
+  double worst = 0;
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < n; i++) {
+    int ok = run_case(eng, &cases[i], &worst, msg, sizeof msg);
+    if (ok == -1 && refused) {
+      skipped++;
+      printf("  note: %s\n", msg);
+    } else if (ok != 1) {
+      failed++;
+      printf("  FAIL %s\n", msg);
+    }
+    fflush(stdout);
+  }
+  printf("  %s: %d cases, %d failed%s, worst |err|/bound %.3f, %.1f s\n", what, n, failed,
+         skipped ? ", some user epilogues refused (no NVRTC?)" : "", worst, seconds_since(&t0));
+  if (refused) *refused = skipped;
+  return failed;
+}
+
+#define RUN_CASES(eng, what, cases, n)                                                               \
+  do {                                                                                               \
+    int failed_ = run_list(eng, what, cases, n, NULL);                                               \
+    if (failed_) fail_msg("%s: %d of %d cases failed (see FAIL lines above)", what, failed_, (int)(n)); \
+  } while (0)
+
+#define NCASES(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- 1. built-in epilogues ------------------------------------------------------------- */
+
+/* Shapes with edges: m = 1, n = 8, k never a multiple of 64 (k = 1 too). */
+static const int64_t SHAPES[][3] = {{200, 136, 72}, {1, 8, 40}, {77, 8, 100}, {129, 40, 200},
+                                    {33, 264, 24},  {64, 72, 136}, {31, 56, 1}};
+#define NSHAPES NCASES(SHAPES)
+static const tcj_dtype OUT_TYPES[3] = {TCJ_F16, TCJ_BF16, TCJ_F32};
+static const tcj_dtype BIAS_TYPES[3] = {TCJ_F32, TCJ_BF16, TCJ_F16};
+
+/* Leading dimensions: 0 the minimum; 1 lda padded (16-byte rows kept), ldd = n + 3 and
+ * ldc = n + 5; 2 odd lda and ldb (operands packed or read narrowly), ldd = n + 1 and D one
+ * element past its allocation's start. */
+static void apply_layout(ex_case *c, int variant) {
+  int64_t cols_a = c->op_a == TCJ_OP_T ? c->m : c->k, cols_b = c->op_b == TCJ_OP_T ? c->k : c->n;
+  switch (variant % 3) {
+  case 1:
+    c->lda = cols_a + 8;
+    c->ldd = c->n + 3;
+    c->ldc = c->n + 5;
+    break;
+  case 2:
+    c->lda = cols_a + 1;
+    c->ldb = cols_b + 3;
+    c->ldd = c->n + 1;
+    c->ldc = c->n + 2;
+    c->off_d = 1;
+    break;
+  default: break;
+  }
+}
+
+/* alpha ~ 1.5 / sqrt(k) keeps alpha * AB (data in [-2, 2]) around [-4, 4], where the
+ * activations bend; the sign alternates. */
+static float scaled_alpha(int64_t k, int i) { return (float)((i & 1 ? -1.5 : 1.5) / sqrt((double)(k > 0 ? k : 1))); }
+
+/* All 15 (bias kind, activation) pairs for 16-bit operands; D, bias and C types, C modes, op
+ * pairs, shapes and layouts cycle so that every (D type, bias type) pair and every (D type, C
+ * mode) pair occurs. */
+static void epilogue_matrix_16bit(tcj_dtype ab, int t, const char *what) {
+  ex_case cases[15];
+  for (int i = 0; i < 15; i++) {
+    const int64_t *sh = SHAPES[(i + 3 * t) % NSHAPES];
+    int di = (i + t) % 3;
+    ex_case c = mk(what, ab, OUT_TYPES[di], (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1), sh[0], sh[1], sh[2],
+                   1000 * (uint64_t)(t + 1) + (uint64_t)i);
+    c.bias = (tcj_bias_kind)(i / 5);
+    c.act = (tcj_activation)(i % 5);
+    c.bias_type = BIAS_TYPES[(i / 3 + t) % 3];
+    c.alpha = scaled_alpha(c.k, i);
+    switch ((i + i / 3 + t) % 3) {
+    case 0: c.cm = C_NONE; break;
+    case 1: /* C of another type, read */
+      c.cm = C_SEPARATE;
+      c.c_type = OUT_TYPES[(di + 1) % 3];
+      c.beta = i & 2 ? 0.75f : -0.5f;
+      break;
+    default: /* C given, beta 0: holds NaN, must not be read */
+      c.cm = C_SEPARATE;
+      c.c_type = OUT_TYPES[(di + 2) % 3];
+      break;
+    }
+    apply_layout(&c, i + t);
+    cases[i] = c;
+  }
+  RUN_CASES(g_eng, what, cases, 15);
+}
+
+static void bf16_every_bias_and_activation_matches_reference(void **state) {
+  (void)state;
+  epilogue_matrix_16bit(TCJ_BF16, 0, "bf16 epilogues");
+}
+
+static void f16_every_bias_and_activation_matches_reference(void **state) {
+  (void)state;
+  epilogue_matrix_16bit(TCJ_F16, 1, "f16 epilogues");
+}
+
+/* tf32 (passed as TCJ_TF32 and as TCJ_F32) -> f32: every activation and bias kind. */
+static void tf32_bias_and_activations_match_reference(void **state) {
+  (void)state;
+  ex_case cases[8];
+  for (int i = 0; i < 8; i++) {
+    const int64_t *sh = SHAPES[(i + 1) % NSHAPES];
+    ex_case c = mk("tf32 epilogues", i & 1 ? TCJ_F32 : TCJ_TF32, TCJ_F32, (tcj_op)((i >> 1) & 1),
+                   (tcj_op)((i & 1) ^ ((i >> 2) & 1)), sh[0], sh[1], sh[2], 3000 + (uint64_t)i);
+    c.bias = (tcj_bias_kind)(i % 3);
+    c.act = (tcj_activation)((2 * i) % 5);
+    c.alpha = scaled_alpha(c.k, i);
+    if (i % 3 == 1) {
+      c.cm = C_SEPARATE;
+      c.beta = 0.5f;
+    }
+    apply_layout(&c, i);
+    cases[i] = c;
+  }
+  RUN_CASES(g_eng, "tf32 epilogues", cases, NCASES(cases));
+}
+
+/* f32 D and a tiny K keep the accumulation term near 1e-5, so the activations themselves are
+ * judged: GELU's erf and tanh forms differ by up to 4.7e-4 (caught either way round), and an
+ * approximation coarser than 2^-20 (|v| + 1) fails. alpha 1.5 with data in [-2, 2] and a bias
+ * spreads v over [-8, 8]. */
+static void activations_into_f32_are_the_documented_functions(void **state) {
+  (void)state;
+  ex_case cases[10];
+  for (int i = 0; i < 10; i++) {
+    int f16 = i >= 5;
+    ex_case c = mk("activation functions", f16 ? TCJ_F16 : TCJ_BF16, TCJ_F32, (tcj_op)f16, TCJ_OP_N, 64, 72,
+                   f16 ? 3 : 2, 3500 + (uint64_t)i);
+    c.act = (tcj_activation)(i % 5);
+    c.bias = f16 ? TCJ_BIAS_COL : TCJ_BIAS_ROW;
+    c.alpha = 1.5f;
+    if (f16) {
+      c.cm = C_SEPARATE;
+      c.c_type = TCJ_F32;
+      c.beta = 0.5f;
+    }
+    cases[i] = c;
+  }
+  RUN_CASES(g_eng, "activation functions (f32 D, k 2 and 3)", cases, NCASES(cases));
+}
+
+/* s8 -> s32 with an f32 bias (fractional values: the fp64 epilogue rounds them) and ReLU: exact. */
+static void s8_bias_and_relu_are_exact(void **state) {
+  (void)state;
+  static const float alphas[] = {1, 2, -1, 0.5f, 3, -2}, betas[] = {0, -1, 0, 2, 0, 1};
+  ex_case cases[6];
+  for (int i = 0; i < 6; i++) {
+    const int64_t *sh = SHAPES[(i + 2) % NSHAPES];
+    ex_case c = mk("s8 bias/relu", TCJ_S8, TCJ_S32, (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1), sh[0], sh[1], sh[2],
+                   4000 + (uint64_t)i);
+    c.bias = (tcj_bias_kind)(i % 3);
+    c.act = i >= 3 ? TCJ_ACT_RELU : TCJ_ACT_NONE;
+    c.alpha = alphas[i];
+    c.beta = betas[i];
+    c.cm = c.beta != 0 ? C_SEPARATE : i == 4 ? C_SEPARATE : C_NONE; /* case 4: C given, not read */
+    apply_layout(&c, i);
+    cases[i] = c;
+  }
+  RUN_CASES(g_eng, "s8 bias/relu", cases, NCASES(cases));
+}
+
+/* s8 takes no GELU, SiLU or user epilogue: NOT_SUPPORTED with a message, D untouched. */
+static void s8_refuses_gelu_silu_and_user_epilogues(void **state) {
+  (void)state;
+  char msg[MSG_SIZE];
+  ex_case c = mk("s8 refusals", TCJ_S8, TCJ_S32, TCJ_OP_N, TCJ_OP_T, 64, 48, 40, 4100);
+  c.bias = TCJ_BIAS_COL;
+  ex_run r;
+  if (!prepare(&r, &c, g_stream, msg, sizeof msg)) fail_msg("%s", msg);
+  int failed = 0;
+  for (int v = 0; v < 4; v++) {
+    tcj_gemm_desc d;
+    make_desc(&r, &d);
+    if (v < 3) d.activation = v == 0 ? TCJ_ACT_GELU : v == 1 ? TCJ_ACT_GELU_TANH : TCJ_ACT_SILU;
+    else d.epilogue_source = SRC_C_INDEX;
+    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+    const char *why = tcj_last_error(g_eng);
+    const char *label = v < 3 ? act_name(d.activation) : "user epilogue";
+    if (st != TCJ_ERROR_NOT_SUPPORTED || !why || !why[0]) {
+      printf("  FAIL s8 with %s: %s (%s), want NOT_SUPPORTED with a message\n", label, tcj_status_string(st),
+             why ? why : "");
+      failed++;
+    } else {
+      printf("  s8 with %s -> %s: %s\n", label, tcj_status_string(st), why);
+    }
+  }
+  assert_int_equal(cudaMemcpy(r.d.after, r.d.dev, r.d.bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+  if (memcmp(r.d.after, r.d.before, r.d.bytes) != 0) {
+    printf("  FAIL a refused s8 call wrote to D\n");
+    failed++;
+  }
+  run_free(&r);
+  if (failed) fail_msg("%d s8 refusal checks failed", failed);
+  /* The engine still runs the supported s8 epilogue. */
+  c.act = TCJ_ACT_RELU;
+  RUN_CASES(g_eng, "s8 refusals, then relu", &c, 1);
+}
+
+/* ---- 2. C and D ------------------------------------------------------------------------- */
+
+static void d_apart_from_c_reads_c_and_leaves_it_untouched(void **state) {
+  (void)state;
+  ex_case cases[3];
+  cases[0] = mk("D bf16, C f32 apart", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 100, 72, 96, 5001);
+  cases[0].c_type = TCJ_F32;
+  cases[0].cm = C_SEPARATE;
+  cases[0].beta = 0.5f;
+  cases[0].alpha = 0.2f;
+  cases[0].ldc = 72 + 5;
+  cases[0].ldd = 72 + 3;
+  cases[0].bias = TCJ_BIAS_COL;
+  cases[0].bias_type = TCJ_F16;
+  cases[0].act = TCJ_ACT_RELU;
+  cases[1] = mk("D f32, C bf16 apart", TCJ_F16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 57, 40, 88, 5002);
+  cases[1].c_type = TCJ_BF16;
+  cases[1].cm = C_SEPARATE;
+  cases[1].beta = -1.25f;
+  cases[1].ldc = 40 + 1;
+  cases[1].ldd = 40 + 7;
+  cases[2] = mk("D f16, C f16 apart", TCJ_BF16, TCJ_F16, TCJ_OP_T, TCJ_OP_T, 130, 24, 50, 5003);
+  cases[2].cm = C_SEPARATE;
+  cases[2].beta = 1;
+  cases[2].alpha = 0.25f;
+  cases[2].ldc = 24 + 8;
+  cases[2].ldd = 24 + 3;
+  cases[2].bias = TCJ_BIAS_ROW;
+  cases[2].act = TCJ_ACT_SILU;
+  RUN_CASES(g_eng, "D apart from C", cases, NCASES(cases));
+}
+
+static void d_equal_to_c_updates_in_place(void **state) {
+  (void)state;
+  ex_case cases[4];
+  cases[0] = mk("in place, d NULL", TCJ_F16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 90, 64, 80, 5101);
+  cases[0].cm = C_INPLACE_NULL_D;
+  cases[0].ldc = 64 + 8;
+  cases[0].beta = -0.5f;
+  cases[0].alpha = 0.125f;
+  cases[0].bias = TCJ_BIAS_ROW;
+  cases[0].act = TCJ_ACT_GELU;
+  cases[1] = mk("in place, d == c", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 70, 56, 120, 5102);
+  cases[1].cm = C_INPLACE_SAME;
+  cases[1].ldc = 56 + 3;
+  cases[1].beta = 1.25f;
+  cases[1].alpha = 0.125f;
+  cases[1].bias = TCJ_BIAS_COL;
+  cases[1].bias_type = TCJ_BF16;
+  cases[1].act = TCJ_ACT_SILU;
+  cases[2] = mk("in place, d NULL, beta 0", TCJ_BF16, TCJ_F16, TCJ_OP_N, TCJ_OP_T, 33, 40, 72, 5103);
+  cases[2].cm = C_INPLACE_NULL_D;
+  cases[2].ldc = 40 + 3;
+  cases[2].bias = TCJ_BIAS_COL;
+  cases[2].act = TCJ_ACT_RELU;
+  cases[3] = mk("in place, d == c, tf32", TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 45, 24, 33, 5104);
+  cases[3].cm = C_INPLACE_SAME;
+  cases[3].beta = 2;
+  cases[3].bias = TCJ_BIAS_ROW;
+  cases[3].act = TCJ_ACT_GELU_TANH;
+  cases[3].alpha = 0.25f;
+  RUN_CASES(g_eng, "D is C", cases, NCASES(cases));
+}
+
+static void c_null_with_beta_zero_writes_d(void **state) {
+  (void)state;
+  ex_case cases[2];
+  cases[0] = mk("C NULL", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 120, 80, 64, 5201);
+  cases[0].ldd = 80 + 3;
+  cases[1] = mk("C NULL, bias", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_T, 17, 136, 56, 5202);
+  cases[1].bias = TCJ_BIAS_COL;
+  cases[1].bias_type = TCJ_BF16;
+  cases[1].act = TCJ_ACT_GELU;
+  cases[1].alpha = 0.2f;
+  RUN_CASES(g_eng, "C NULL", cases, NCASES(cases));
+}
+
+/* ---- 3. strided batches ----------------------------------------------------------------- */
+
+static void batch_broadcasts_weight_bias_and_c_with_zero_strides(void **state) {
+  (void)state;
+  ex_case cases[2];
+  cases[0] = mk("4 inputs, one weight", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 50, 72, 88, 6001);
+  cases[0].batch = 4;
+  cases[0].stride_b = 0;
+  cases[0].stride_bias = 0;
+  cases[0].stride_c = 0;
+  cases[0].c_type = TCJ_F32;
+  cases[0].cm = C_SEPARATE;
+  cases[0].beta = 0.5f;
+  cases[0].alpha = 0.2f;
+  cases[0].bias = TCJ_BIAS_COL;
+  cases[0].act = TCJ_ACT_RELU;
+  cases[1] = mk("4 inputs, one weight, s8", TCJ_S8, TCJ_S32, TCJ_OP_N, TCJ_OP_T, 37, 48, 64, 6002);
+  cases[1].batch = 4;
+  cases[1].stride_b = 0;
+  cases[1].stride_bias = 0;
+  cases[1].stride_c = 0;
+  cases[1].cm = C_SEPARATE;
+  cases[1].beta = 1;
+  cases[1].bias = TCJ_BIAS_COL;
+  cases[1].act = TCJ_ACT_RELU;
+  RUN_CASES(g_eng, "broadcast strides", cases, NCASES(cases));
+}
+
+/* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
+ * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
+static void batch_with_padded_strides_writes_only_its_entries(void **state) {
+  (void)state;
+  ex_case cases[3];
+  ex_case *c = &cases[0];
+  *c = mk("padded strides", TCJ_F16, TCJ_F16, TCJ_OP_T, TCJ_OP_N, 40, 48, 56, 6101);
+  c->batch = 4;
+  c->ldd = 48 + 3;
+  c->ldc = 48 + 1;
+  c->c_type = TCJ_BF16;
+  c->cm = C_SEPARATE;
+  c->beta = 0.5f;
+  c->alpha = 0.2f;
+  c->bias = TCJ_BIAS_ROW;
+  c->bias_type = TCJ_BF16;
+  c->act = TCJ_ACT_GELU_TANH;
+  c->stride_a = 56 * 40 + 16;
+  c->stride_b = 56 * 48 + 24;
+  c->stride_c = 40 * 49 + 40;
+  c->stride_d = 40 * 51 + 8;
+  c->stride_bias = 40 + 8;
+  c = &cases[1];
+  *c = mk("odd padded strides", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 24, 40, 72, 6102);
+  c->batch = 3;
+  c->cm = C_SEPARATE;
+  c->beta = 1;
+  c->alpha = 0.2f;
+  c->bias = TCJ_BIAS_COL;
+  c->act = TCJ_ACT_SILU;
+  c->stride_a = 24 * 72 + 3;
+  c->stride_b = 72 * 40 + 5;
+  c->stride_c = 24 * 40 + 1;
+  c->stride_d = 24 * 40 + 1;
+  c->stride_bias = 40 + 1;
+  c = &cases[2];
+  *c = mk("padded strides, tf32", TCJ_TF32, TCJ_F32, TCJ_OP_T, TCJ_OP_T, 36, 20, 44, 6103);
+  c->batch = 2;
+  c->bias = TCJ_BIAS_ROW;
+  c->act = TCJ_ACT_GELU;
+  c->alpha = 0.25f;
+  c->stride_a = 44 * 36 + 4;
+  c->stride_b = 20 * 44 + 12;
+  c->stride_d = 36 * 20 + 36;
+  c->stride_bias = 36 + 4;
+  RUN_CASES(g_eng, "padded strides", cases, NCASES(cases));
+}
+
+/* batch_count 0 and 1 are one GEMM whatever the strides: D's allocation has room for a second
+ * entry, which must stay poisoned. */
+static void batch_count_0_and_1_run_one_gemm(void **state) {
+  (void)state;
+  ex_case cases[2];
+  for (int i = 0; i < 2; i++) {
+    ex_case c = mk(i ? "batch_count 1" : "batch_count 0", TCJ_BF16, TCJ_BF16, (tcj_op)i, TCJ_OP_N, 48, 40, 64,
+                   6201 + (uint64_t)i);
+    c.batch = i;
+    c.extra_d_entries = 1;
+    c.stride_d = 48 * 40 + 8;
+    c.cm = C_SEPARATE;
+    c.beta = 0.5f;
+    c.alpha = 0.25f;
+    c.bias = TCJ_BIAS_COL;
+    c.act = TCJ_ACT_RELU;
+    cases[i] = c;
+  }
+  RUN_CASES(g_eng, "batch_count 0 and 1", cases, NCASES(cases));
+}
+
+static void batch_of_64_entries_of_64_cubed(void **state) {
+  (void)state;
+  ex_case c = mk("64 x 64^3", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 64, 64, 64, 6301);
+  c.batch = 64;
+  c.bias = TCJ_BIAS_COL;
+  c.bias_type = TCJ_BF16;
+  c.act = TCJ_ACT_GELU;
+  c.alpha = 0.2f;
+  RUN_CASES(g_eng, "64 x 64^3", &c, 1);
+}
+
+/* Many small entries: 3000 (more CTAs than one grid row) and 66000 (past 65535, the limit of
+ * a grid's y and z): the batch must be folded into the grid. */
+static void large_batch_counts_fold_the_grid(void **state) {
+  (void)state;
+  ex_case cases[2];
+  cases[0] = mk("3000 x 16^3", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 16, 16, 16, 6401);
+  cases[0].batch = 3000;
+  cases[0].bias = TCJ_BIAS_ROW;
+  cases[0].bias_type = TCJ_F16;
+  cases[0].act = TCJ_ACT_RELU;
+  cases[0].cm = C_SEPARATE;
+  cases[0].beta = 1;
+  cases[1] = mk("66000 x 16^3", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 16, 16, 16, 6402);
+  cases[1].batch = 66000;
+  cases[1].stride_b = 0;
+  cases[1].bias = TCJ_BIAS_COL;
+  cases[1].stride_bias = 0;
+  cases[1].act = TCJ_ACT_SILU;
+  cases[1].alpha = 0.375f;
+  RUN_CASES(g_eng, "large batch counts", cases, NCASES(cases));
+}
+
+static void batch_in_place_updates_every_entry(void **state) {
+  (void)state;
+  ex_case cases[2];
+  cases[0] = mk("batch in place, d NULL", TCJ_BF16, TCJ_BF16, TCJ_OP_T, TCJ_OP_N, 60, 32, 48, 6501);
+  cases[0].batch = 3;
+  cases[0].cm = C_INPLACE_NULL_D;
+  cases[0].stride_c = 60 * 32 + 8;
+  cases[0].beta = 1;
+  cases[0].alpha = 0.25f;
+  cases[0].bias = TCJ_BIAS_COL;
+  cases[0].act = TCJ_ACT_RELU;
+  cases[1] = mk("batch in place, d == c", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 20, 24, 100, 6502);
+  cases[1].batch = 5;
+  cases[1].cm = C_INPLACE_SAME;
+  cases[1].ldc = 24 + 1;
+  cases[1].beta = -0.5f;
+  cases[1].alpha = 0.15f;
+  cases[1].bias = TCJ_BIAS_ROW;
+  cases[1].bias_type = TCJ_BF16;
+  cases[1].act = TCJ_ACT_GELU;
+  RUN_CASES(g_eng, "batch in place", cases, NCASES(cases));
+}
+
+/* ---- 4. user epilogues ------------------------------------------------------------------ */
+
+static ex_case residual_case(uint64_t seed) {
+  ex_case c = mk("residual", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 96, 80, 64, seed);
+  c.user = USER_RESIDUAL;
+  c.bias = TCJ_BIAS_COL;
+  c.act = TCJ_ACT_GELU;
+  c.alpha = 0.2f;
+  return c;
+}
+
+static void run_user_cases(const char *what, const ex_case *cases, int n) {
+  int refused = 0;
+  int failed = run_list(g_eng, what, cases, n, &refused);
+  if (failed) fail_msg("%s: %d of %d cases failed (see FAIL lines above)", what, failed, n);
+  if (refused) {
+    print_message("user epilogues refused with NOT_SUPPORTED: no NVRTC here\n");
+    skip();
+  }
+}
+
+/* v + res[...]: a tensor read through params (a device struct), per batch entry. */
+static void user_epilogue_adds_a_residual_read_through_params(void **state) {
+  (void)state;
+  ex_case cases[2];
+  cases[0] = residual_case(7001);
+  cases[0].batch = 2;
+  cases[1] = residual_case(7002);
+  cases[1].what = "residual, f32 D, C read";
+  cases[1].d_type = TCJ_F32;
+  cases[1].c_type = TCJ_F32;
+  cases[1].cm = C_SEPARATE;
+  cases[1].beta = 0.5f;
+  cases[1].ldd = 80 + 3;
+  cases[1].act = TCJ_ACT_NONE;
+  cases[1].bias = TCJ_BIAS_ROW;
+  run_user_cases("user epilogue: residual", cases, NCASES(cases));
+}
+
+/* The c, row, col and batch arguments: c is C's value when C is read and 0 when not (C then
+ * holds NaN). */
+static void user_epilogue_sees_c_row_col_and_batch(void **state) {
+  (void)state;
+  ex_case cases[3];
+  for (int i = 0; i < 3; i++) {
+    ex_case c = mk(i == 0 ? "c/row/col/batch, C read" : i == 1 ? "c/row/col/batch, beta 0" : "c/row/col, in place",
+                   TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 70, 48, 40, 7101 + (uint64_t)i);
+    c.user = USER_C_INDEX;
+    c.batch = i < 2 ? 2 : 0;
+    c.alpha = 0.25f;
+    c.cm = i < 2 ? C_SEPARATE : C_INPLACE_NULL_D;
+    c.c_type = i < 2 ? TCJ_F32 : TCJ_F16;
+    c.beta = i == 1 ? 0 : 0.5f;
+    c.act = i == 2 ? TCJ_ACT_RELU : TCJ_ACT_NONE;
+    cases[i] = c;
+  }
+  run_user_cases("user epilogue: arguments", cases, NCASES(cases));
+}
+
+/* A syntax error: TCJ_ERROR_COMPILE, NVRTC's log (with "epilogue.cu(line)") in the message,
+ * D untouched; the engine still works afterwards. */
+static void user_epilogue_syntax_error_returns_compile_error_with_line(void **state) {
+  (void)state;
+  char msg[MSG_SIZE];
+  ex_case c = residual_case(7201);
+  c.user = USER_BAD;
+  ex_run r;
+  if (!prepare(&r, &c, g_stream, msg, sizeof msg)) fail_msg("%s", msg);
+  tcj_gemm_desc d;
+  make_desc(&r, &d);
+  tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  const char *why = tcj_last_error(g_eng);
+  char copy[2048];
+  snprintf(copy, sizeof copy, "%s", why ? why : "");
+  if (st == TCJ_ERROR_NOT_SUPPORTED) {
+    run_free(&r);
+    print_message("user epilogue not supported (no NVRTC?): %s\n", copy);
+    skip();
+  }
+  printf("  syntax error -> %s: %s\n", tcj_status_string(st), copy);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  assert_int_equal(cudaMemcpy(r.d.after, r.d.dev, r.d.bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+  int untouched = memcmp(r.d.after, r.d.before, r.d.bytes) == 0;
+  run_free(&r);
+  if (st != TCJ_ERROR_COMPILE) fail_msg("want TCJ_ERROR_COMPILE, got %s: %s", tcj_status_string(st), copy);
+  if (!strstr(copy, "epilogue.cu(")) fail_msg("the message lacks NVRTC's \"epilogue.cu(<line>)\": %s", copy);
+  if (!strstr(copy, "epilogue.cu(3)"))
+    printf("  note: the error is on line 3 of the source, the message does not say \"epilogue.cu(3)\"\n");
+  if (!untouched) fail_msg("a call that failed to compile wrote to D");
+  ex_case ok = residual_case(7202);
+  run_user_cases("valid user epilogue after a compile error", &ok, 1);
+}
+
+/* One kernel per source and shape: a second call compiles nothing; a second engine on the same
+ * cache directory loads it from disk (the key holds the source's hash). */
+static void user_epilogue_compiles_once_and_is_served_from_disk(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tcj-gemm-ex-cache-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  const char *disable = getenv("TCJ_CACHE_DISABLE");
+  int disk = !(disable && *disable);
+  char msg[MSG_SIZE];
+  int failed = 0, refused = 0;
+  uint64_t compiles[2] = {0, 0}, disk_hits[2] = {0, 0}, memory_hits = 0;
+  double worst = 0;
+  for (int round = 0; round < 2 && !failed && !refused; round++) {
+    tcj_options o = TCJ_OPTIONS_INIT;
+    o.cache_dir = dir;
+    tcj_engine *e = NULL;
+    tcj_status st = tcj_create(&e, &o);
+    if (st != TCJ_SUCCESS) {
+      printf("  FAIL tcj_create: %s\n", tcj_last_error(NULL));
+      failed++;
+      break;
+    }
+    for (int call = 0; call < (round == 0 ? 2 : 1); call++) {
+      ex_case c = residual_case(7301 + 10 * (uint64_t)round + (uint64_t)call);
+      int ok = run_case(e, &c, &worst, msg, sizeof msg);
+      if (ok == -1) {
+        refused = 1;
+        break;
+      }
+      if (!ok) {
+        printf("  FAIL round %d call %d: %s\n", round, call, msg);
+        failed++;
+      }
+    }
+    tcj_stats s = TCJ_STATS_INIT;
+    assert_int_equal(tcj_get_stats(e, &s), TCJ_SUCCESS);
+    compiles[round] = s.compiles;
+    disk_hits[round] = s.disk_hits;
+    if (round == 0) memory_hits = s.memory_hits;
+    printf("  engine %d: compiles=%llu disk_hits=%llu memory_hits=%llu bad_entries=%llu\n", round + 1,
+           (unsigned long long)s.compiles, (unsigned long long)s.disk_hits, (unsigned long long)s.memory_hits,
+           (unsigned long long)s.bad_entries);
+    tcj_destroy(e);
+  }
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) printf("  note: could not remove %s\n", dir);
+  if (refused) {
+    print_message("user epilogue not supported (no NVRTC?): %s\n", msg);
+    skip();
+  }
+  printf("  user epilogue cache: worst |err|/bound %.3f\n", worst);
+  if (failed) fail_msg("%d user epilogue runs failed (see FAIL lines above)", failed);
+  if (compiles[0] != 1)
+    fail_msg("two calls of one user epilogue kernel compiled %llu times, want 1", (unsigned long long)compiles[0]);
+  if (memory_hits < 1) fail_msg("the second call was not served by the loaded kernel (memory_hits 0)");
+  if (!disk) {
+    print_message("TCJ_CACHE_DISABLE is set: the disk half is not checked\n");
+    return;
+  }
+  if (compiles[1] != 0 || disk_hits[1] == 0)
+    fail_msg("a second engine on the same cache dir compiled %llu kernels with %llu disk hits, want 0 and > 0",
+             (unsigned long long)compiles[1], (unsigned long long)disk_hits[1]);
+}
+
+/* ---- 5. device alpha / beta -------------------------------------------------------------- */
+
+/* One call with alpha_ptr and beta_ptr captured into a graph, replayed with new scalars each
+ * time (set with copies between replays). beta 0 replays put NaN into C: it must not be read.
+ * In place, C is restored before every replay. */
+static void graph_replays(ex_case c, const char *what) {
+  static const float scal[3][2] = {{1, 0}, {0.5f, 1}, {-2, 0.25f}};
+  char msg[MSG_SIZE];
+  double worst = 0;
+  int failed = 0;
+  ex_run r;
+  c.dev_alpha = c.dev_beta = 1;
+  c.alpha = 0.75f; /* the eager run's scalars */
+  c.beta = 0.5f;
+  if (!prepare(&r, &c, g_stream, msg, sizeof msg)) fail_msg("%s", msg);
+  tcj_gemm_desc d;
+  make_desc(&r, &d);
+  /* Eager first: it loads the kernel, which a capture must not do. */
+  tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  if (st != TCJ_SUCCESS) {
+    failf(msg, sizeof msg, &r.c, "eager tcj_gemm_ex: %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
+    run_free(&r);
+    fail_msg("%s", msg);
+  }
+  if (!verify(&r, g_stream, &worst, msg, sizeof msg)) {
+    printf("  FAIL eager: %s\n", msg);
+    failed++;
+  }
+  cudaGraph_t graph = NULL;
+  cudaGraphExec_t exec = NULL;
+  assert_int_equal(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+  st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  cudaError_t ce = cudaStreamEndCapture(g_stream, &graph);
+  if (st != TCJ_SUCCESS || ce != cudaSuccess) {
+    printf("  FAIL capture: tcj_gemm_ex %s (%s), end capture %s\n", tcj_status_string(st),
+           st ? tcj_last_error(g_eng) : "", cudaGetErrorName(ce));
+    if (graph) cudaGraphDestroy(graph);
+    run_free(&r);
+    fail_msg("%s: the call could not be captured", what);
+  }
+  assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int rep = 0; rep < 3; rep++) {
+    r.c.alpha = scal[rep][0];
+    r.c.beta = scal[rep][1];
+    set_images(&r); /* D poisoned; C (in place: D) with values, or NaN where beta is 0 */
+    cudaError_t e = upload(&r, g_stream);
+    if (!e) e = cudaGraphLaunch(exec, g_stream);
+    if (e) {
+      printf("  FAIL replay %d: %s\n", rep, cudaGetErrorName(e));
+      failed++;
+      continue;
+    }
+    if (!verify(&r, g_stream, &worst, msg, sizeof msg)) {
+      printf("  FAIL replay %d (alpha %g, beta %g): %s\n", rep, r.c.alpha, r.c.beta, msg);
+      failed++;
+    }
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  run_free(&r);
+  printf("  %s: eager + 3 replays, %d failed, worst |err|/bound %.3f\n", what, failed, worst);
+  if (failed) fail_msg("%s: %d runs failed (see FAIL lines above)", what, failed);
+}
+
+static void device_alpha_beta_follow_every_graph_replay(void **state) {
+  (void)state;
+  ex_case c = mk("graph, D apart", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 128, 96, 64, 8001);
+  c.c_type = TCJ_F32;
+  c.cm = C_SEPARATE;
+  c.bias = TCJ_BIAS_COL;
+  c.act = TCJ_ACT_GELU;
+  graph_replays(c, "graph replays, D apart from C");
+}
+
+static void device_alpha_beta_in_place_graph_replays_with_c_restored(void **state) {
+  (void)state;
+  ex_case c = mk("graph, in place", TCJ_F16, TCJ_F16, TCJ_OP_T, TCJ_OP_N, 72, 64, 48, 8101);
+  c.cm = C_INPLACE_NULL_D;
+  c.bias = TCJ_BIAS_ROW;
+  c.bias_type = TCJ_F16;
+  c.act = TCJ_ACT_GELU;
+  graph_replays(c, "graph replays, in place");
+}
+
+/* Without a graph: alpha_ptr (and beta_ptr) win over the fields, which hold 1000 and -777. */
+static void device_alpha_ptr_overrides_the_alpha_field(void **state) {
+  (void)state;
+  ex_case cases[3];
+  cases[0] = mk("alpha_ptr, beta_ptr", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 64, 48, 56, 8201);
+  cases[0].dev_alpha = cases[0].dev_beta = 1;
+  cases[0].alpha = 0.5f;
+  cases[0].beta = 0.25f;
+  cases[0].cm = C_SEPARATE;
+  cases[0].bias = TCJ_BIAS_COL;
+  cases[0].act = TCJ_ACT_RELU;
+  cases[1] = mk("alpha_ptr, C NULL", TCJ_F16, TCJ_F16, TCJ_OP_T, TCJ_OP_T, 40, 40, 40, 8202);
+  cases[1].dev_alpha = 1;
+  cases[1].alpha = -0.75f;
+  cases[2] = mk("beta_ptr 0, C NaN", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 50, 24, 64, 8203);
+  cases[2].dev_beta = 1;
+  cases[2].beta = 0; /* through the pointer: C is given, holds NaN and must not be read */
+  cases[2].cm = C_SEPARATE;
+  cases[2].alpha = 0.5f;
+  cases[2].bias = TCJ_BIAS_ROW;
+  cases[2].act = TCJ_ACT_SILU;
+  RUN_CASES(g_eng, "device scalars", cases, NCASES(cases));
+}
+
+/* ---- 6. recipes and split-K --------------------------------------------------------------- */
+
+static int g_cc_major, g_cc_minor;
+
+/* The representative subset: bf16 NT bias col + gelu, f16 NN bias row + silu, tf32 NT bias +
+ * relu (sm80 only: the sm90 recipe takes 16-bit operands), a deep-K case, a batch, in place. */
+static int forced_cases(ex_case *cases, int sm90) {
+  int n = 0;
+  ex_case c = mk("bf16 NT col+gelu", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 200, 136, 72, 9001);
+  c.bias = TCJ_BIAS_COL;
+  c.act = TCJ_ACT_GELU;
+  c.alpha = 0.2f;
+  c.ldd = 136 + 3;
+  cases[n++] = c;
+  c = mk("f16 NN row+silu", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 257, 200, 130, 9002);
+  c.bias = TCJ_BIAS_ROW;
+  c.bias_type = TCJ_F16;
+  c.act = TCJ_ACT_SILU;
+  c.alpha = 0.15f;
+  c.cm = C_SEPARATE;
+  c.c_type = TCJ_BF16;
+  c.beta = -0.5f;
+  cases[n++] = c;
+  if (!sm90) {
+    c = mk("tf32 NT bias+relu", TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 129, 72, 100, 9003);
+    c.bias = TCJ_BIAS_COL;
+    c.act = TCJ_ACT_RELU;
+    cases[n++] = c;
+  }
+  c = mk("bf16 deep K col+gelu", TCJ_BF16, TCJ_BF16, TCJ_OP_T, TCJ_OP_N, 128, 256, 8192, 9004);
+  c.bias = TCJ_BIAS_COL;
+  c.bias_type = TCJ_BF16;
+  c.act = TCJ_ACT_GELU;
+  c.alpha = 0.02f;
+  c.cm = C_SEPARATE;
+  c.c_type = TCJ_F32;
+  c.beta = 1;
+  cases[n++] = c;
+  c = mk("bf16 batch row+gelu_tanh", TCJ_BF16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 130, 128, 64, 9005);
+  c.batch = 3;
+  c.stride_b = 0;
+  c.bias = TCJ_BIAS_ROW;
+  c.act = TCJ_ACT_GELU_TANH;
+  c.alpha = 0.2f;
+  cases[n++] = c;
+  c = mk("f16 in place col+relu", TCJ_F16, TCJ_F16, TCJ_OP_T, TCJ_OP_T, 192, 136, 96, 9006);
+  c.cm = C_INPLACE_NULL_D;
+  c.beta = 0.5f;
+  c.alpha = 0.2f;
+  c.bias = TCJ_BIAS_COL;
+  c.act = TCJ_ACT_RELU;
+  cases[n++] = c;
+  return n;
+}
+
+static void run_forced(const char *recipe) {
+  int sm90 = strcmp(recipe, "sm90") == 0;
+  if (sm90 && !(g_cc_major == 9 && g_cc_minor == 0)) {
+    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
+    skip();
+  }
+  const char *prev = getenv("TCJ_RECIPE");
+  char saved[64] = "";
+  if (prev) snprintf(saved, sizeof saved, "%s", prev);
+  setenv("TCJ_RECIPE", recipe, 1);
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, NULL);
+  if (prev) setenv("TCJ_RECIPE", saved, 1);
+  else unsetenv("TCJ_RECIPE");
+  if (st != TCJ_SUCCESS) fail_msg("tcj_create with TCJ_RECIPE=%s: %s", recipe, tcj_last_error(NULL));
+  ex_case cases[8];
+  int n = forced_cases(cases, sm90);
+  char what[64];
+  snprintf(what, sizeof what, "TCJ_RECIPE=%s epilogues", recipe);
+  int failed = run_list(e, what, cases, n, NULL);
+  tcj_destroy(e);
+  if (sm90) printf("  (tf32 is not run under TCJ_RECIPE=sm90: that recipe takes f16 and bf16 only)\n");
+  if (failed) fail_msg("%s: %d of %d cases failed (see FAIL lines above)", what, failed, n);
+}
+
+static void forced_sm80_recipe_epilogues_match_reference(void **state) {
+  (void)state;
+  run_forced("sm80");
+}
+
+static void forced_sm90_recipe_epilogues_match_reference(void **state) {
+  (void)state;
+  run_forced("sm90");
+}
+
+/* Deep K over few tiles: split-K sums fp32 partials, then applies beta * C, the bias and the
+ * activation once, after the reduction: the same bound as one pass. The scratch sizes are
+ * printed to show whether a split was taken (tcj.h does not promise one). */
+static void split_k_applies_the_epilogue_once(void **state) {
+  (void)state;
+  ex_case cases[3];
+  cases[0] = mk("split-K col+gelu", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 64, 64, 8192, 9101);
+  cases[0].bias = TCJ_BIAS_COL;
+  cases[0].act = TCJ_ACT_GELU;
+  cases[0].alpha = 0.02f;
+  cases[0].cm = C_SEPARATE;
+  cases[0].c_type = TCJ_F32;
+  cases[0].beta = 0.5f;
+  cases[1] = mk("split-K row+silu", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 64, 64, 8192, 9102);
+  cases[1].bias = TCJ_BIAS_ROW;
+  cases[1].bias_type = TCJ_F16;
+  cases[1].act = TCJ_ACT_SILU;
+  cases[1].alpha = 0.02f;
+  cases[2] = mk("split-K in place relu", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 32, 64, 12000, 9103);
+  cases[2].cm = C_INPLACE_SAME;
+  cases[2].beta = 1;
+  cases[2].bias = TCJ_BIAS_COL;
+  cases[2].act = TCJ_ACT_RELU;
+  cases[2].alpha = 0.02f;
+  for (int i = 0; i < NCASES(cases); i++) {
+    char msg[MSG_SIZE];
+    ex_run r;
+    if (!prepare(&r, &cases[i], g_stream, msg, sizeof msg)) fail_msg("%s", msg);
+    tcj_gemm_desc d;
+    make_desc(&r, &d);
+    size_t ex_bytes = 0, plain_bytes = 0;
+    tcj_status s1 = tcj_gemm_ex_workspace_size(g_eng, &d, &ex_bytes);
+    tcj_status s2 = tcj_gemm_workspace_size(g_eng, d.op_a, d.op_b, d.m, d.n, d.k, d.a, d.a_type, d.lda, d.b, d.b_type,
+                                            d.ldb, d.d ? d.d : d.c, r.dt, d.d ? d.ldd : d.ldc, &plain_bytes);
+    printf("  %s: scratch %zu bytes (%s; plain tcj_gemm %zu bytes)\n", cases[i].what, ex_bytes,
+           s1 == TCJ_SUCCESS ? (ex_bytes ? "split or packed" : "one pass") : tcj_last_error(g_eng),
+           s2 == TCJ_SUCCESS ? plain_bytes : 0);
+    if (s1 != TCJ_SUCCESS) {
+      run_free(&r);
+      fail_msg("tcj_gemm_ex_workspace_size: %s", tcj_status_string(s1));
+    }
+    run_free(&r);
+  }
+  RUN_CASES(g_eng, "split-K epilogues", cases, NCASES(cases));
+}
+
+/* ---- setup -------------------------------------------------------------------------------- */
+
+static int group_setup(void **state) {
+  (void)state;
+  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  if (g_stream) cudaStreamDestroy(g_stream);
+  return 0;
+}
+
+enum { EXIT_SKIPPED = 77 }; /* CTest's SKIP_RETURN_CODE for the gpu label */
+
+static int skip_all(const char *reason) {
+  printf("SKIP: no GPU (%s): none of the tcj_gemm_ex checks ran\n", reason);
+  return EXIT_SKIPPED;
+}
+
+int main(void) {
+  int count = 0;
+  cudaError_t ce = cudaGetDeviceCount(&count);
+  if (ce != cudaSuccess) {
+    char why[256];
+    snprintf(why, sizeof why, "cudaGetDeviceCount: %s", cudaGetErrorName(ce));
+    return skip_all(why);
+  }
+  if (count == 0) return skip_all("cudaGetDeviceCount found 0 devices");
+  if ((ce = cudaFree(0)) != cudaSuccess) { /* the primary context, which tcj binds to */
+    fprintf(stderr, "cudaFree(0) failed: %s\n", cudaGetErrorName(ce));
+    return 1;
+  }
+  tcj_status st = tcj_create(&g_eng, NULL);
+  if (st == TCJ_ERROR_NO_DEVICE) {
+    char why[512];
+    snprintf(why, sizeof why, "tcj_create: %s", tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
+    return skip_all(why);
+  }
+  if (st != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj_create failed: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL));
+    return 1;
+  }
+  const char *env = getenv("TCJ_TEST_SEED");
+  if (env && *env) g_seed_base = strtoull(env, NULL, 0);
+  env = getenv("TCJ_TEST_FILTER");
+  if (env && *env) cmocka_set_test_filter(env);
+  env = getenv("TCJ_TEST_SKIP");
+  if (env && *env) cmocka_set_skip_filter(env);
+  struct cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  g_cc_major = prop.major;
+  g_cc_minor = prop.minor;
+  printf("GPU: %s (sm_%d%d, %d SMs); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
+         prop.multiProcessorCount, (unsigned long long)g_seed_base);
+
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(bf16_every_bias_and_activation_matches_reference),
+      cmocka_unit_test(f16_every_bias_and_activation_matches_reference),
+      cmocka_unit_test(tf32_bias_and_activations_match_reference),
+      cmocka_unit_test(activations_into_f32_are_the_documented_functions),
+      cmocka_unit_test(s8_bias_and_relu_are_exact),
+      cmocka_unit_test(s8_refuses_gelu_silu_and_user_epilogues),
+      cmocka_unit_test(d_apart_from_c_reads_c_and_leaves_it_untouched),
+      cmocka_unit_test(d_equal_to_c_updates_in_place),
+      cmocka_unit_test(c_null_with_beta_zero_writes_d),
+      cmocka_unit_test(batch_broadcasts_weight_bias_and_c_with_zero_strides),
+      cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
+      cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
+      cmocka_unit_test(batch_of_64_entries_of_64_cubed),
+      cmocka_unit_test(large_batch_counts_fold_the_grid),
+      cmocka_unit_test(batch_in_place_updates_every_entry),
+      cmocka_unit_test(user_epilogue_adds_a_residual_read_through_params),
+      cmocka_unit_test(user_epilogue_sees_c_row_col_and_batch),
+      cmocka_unit_test(user_epilogue_syntax_error_returns_compile_error_with_line),
+      cmocka_unit_test(user_epilogue_compiles_once_and_is_served_from_disk),
+      cmocka_unit_test(device_alpha_beta_follow_every_graph_replay),
+      cmocka_unit_test(device_alpha_beta_in_place_graph_replays_with_c_restored),
+      cmocka_unit_test(device_alpha_ptr_overrides_the_alpha_field),
+      cmocka_unit_test(forced_sm80_recipe_epilogues_match_reference),
+      cmocka_unit_test(forced_sm90_recipe_epilogues_match_reference),
+      cmocka_unit_test(split_k_applies_the_epilogue_once),
+  };
+  int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
+  tcj_destroy(g_eng);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,624 @@
+/* tcj_gemm_ex descriptor validation without a GPU: eng_validate_desc (engine/validate.h) is
+ * called directly, as test_api.c calls eng_validate. Every rule of tcj.h's tcj_gemm_ex section
+ * is checked for its status and for a message that names the field. Fake device addresses
+ * 1 MiB apart: validation compares and aligns them, never dereferences them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/error.h"
+#include "engine/validate.h"
+#include "tcj.h"
+
+#define PA ((uintptr_t)0x100000)
+#define PB ((uintptr_t)0x200000)
+#define PC ((uintptr_t)0x300000)
+#define PD ((uintptr_t)0x400000)
+#define PBIAS ((uintptr_t)0x500000)
+#define PSCAL ((uintptr_t)0x600000)
+
+/* The first (0.2) descriptor ends with epilogue_params. */
+#define DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(void *))
+_Static_assert(DESC_V1_SIZE == sizeof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V1_SIZE's users");
+
+/* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
+ * 48 f32 (192 bytes); C read (beta 0.5), D apart from C, bias per column, GELU. */
+static tcj_gemm_desc good(void) {
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.op_a = d.op_b = TCJ_OP_N;
+  d.m = 64, d.n = 48, d.k = 32;
+  d.a = (const void *)PA, d.a_type = TCJ_BF16, d.lda = 32;
+  d.b = (const void *)PB, d.b_type = TCJ_BF16, d.ldb = 48;
+  d.c = (const void *)PC, d.c_type = TCJ_BF16, d.ldc = 48;
+  d.d = (void *)PD, d.d_type = TCJ_BF16, d.ldd = 48;
+  d.alpha = 1, d.beta = 0.5f;
+  d.bias = (const void *)PBIAS, d.bias_type = TCJ_F32, d.bias_kind = TCJ_BIAS_COL;
+  d.activation = TCJ_ACT_GELU;
+  return d;
+}
+
+/* good() as a batch of 2: A, C and D entries back to back, one B and one bias for both. */
+static tcj_gemm_desc good_batch(void) {
+  tcj_gemm_desc d = good();
+  d.batch_count = 2;
+  d.stride_a = 64 * 32;
+  d.stride_b = 0;
+  d.stride_c = 64 * 48;
+  d.stride_d = 64 * 48;
+  d.stride_bias = 0;
+  return d;
+}
+
+static tcj_status run(const tcj_gemm_desc *d, eng_problem *p) {
+  eng_problem tmp;
+  return eng_validate_desc(d, p ? p : &tmp);
+}
+
+/* word occurs in msg as a whole identifier (no letter, digit or '_' on either side). */
+static int names(const char *msg, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = strstr(msg, word); p; p = strstr(p + 1, word)) {
+    int before = p > msg && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                             (p[-1] >= '0' && p[-1] <= '9'));
+    char c = p[n];
+    int after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!before && !after) return 1;
+  }
+  return 0;
+}
+
+/* Expects status s and a message naming every word given (whole identifiers; NULL: none). */
+#define expect(d, s, ...) expect_words(__LINE__, d, s, (const char *[]){__VA_ARGS__, NULL})
+static void expect_words(int line, const tcj_gemm_desc *d, tcj_status s, const char **words) {
+  tcj_status got = run(d, NULL);
+  const char *msg = eng_last_error();
+  int ok = got == s && (s == TCJ_SUCCESS || msg[0] != '\0');
+  for (const char **w = words; *w && ok; w++) ok = names(msg, *w);
+  if (!ok) {
+    print_error("line %d: status %s, message \"%s\"; wanted %s naming", line, tcj_status_string(got), msg,
+                tcj_status_string(s));
+    for (const char **w = words; *w; w++) print_error(" \"%s\"", *w);
+    print_error("\n");
+  }
+  assert_int_equal(got, s);
+  assert_true(ok);
+}
+#define expect_ok(d) expect(d, TCJ_SUCCESS, NULL)
+
+/* Validates a descriptor that must pass, printing the message when it does not. */
+#define fill(d, p) fill_at(__LINE__, d, p)
+static void fill_at(int line, const tcj_gemm_desc *d, eng_problem *p) {
+  tcj_status got = run(d, p);
+  if (got != TCJ_SUCCESS) print_error("line %d: %s: %s\n", line, tcj_status_string(got), eng_last_error());
+  assert_int_equal(got, TCJ_SUCCESS);
+}
+
+static void desc_init_is_alpha_one_and_zero_elsewhere(void **state) {
+  (void)state;
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  assert_int_equal(d.struct_size, sizeof(tcj_gemm_desc));
+  assert_true(d.alpha == 1.0f && d.beta == 0.0f);
+  assert_int_equal(d.op_a, TCJ_OP_N);
+  assert_int_equal(d.op_b, TCJ_OP_N);
+  assert_true(d.m == 0 && d.n == 0 && d.k == 0 && d.lda == 0 && d.ldb == 0 && d.ldc == 0 && d.ldd == 0);
+  assert_true(!d.a && !d.b && !d.c && !d.d && !d.alpha_ptr && !d.beta_ptr && !d.bias && !d.epilogue_source &&
+              !d.epilogue_params);
+  assert_int_equal(d.bias_kind, TCJ_BIAS_NONE);
+  assert_int_equal(d.activation, TCJ_ACT_NONE);
+  assert_true(d.batch_count == 0 && d.stride_a == 0 && d.stride_b == 0 && d.stride_c == 0 && d.stride_d == 0 &&
+              d.stride_bias == 0);
+}
+
+static void valid_descriptor_passes_and_fills_the_problem(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  eng_problem p;
+  fill(&d, &p);
+  assert_int_equal(p.m, 64);
+  assert_int_equal(p.n, 48);
+  assert_int_equal(p.k, 32);
+  assert_int_equal(p.ab, PTX_E_BF16);
+  assert_int_equal(p.c, PTX_E_BF16);
+  assert_int_equal(p.d, PTX_E_BF16);
+  assert_int_equal(p.ldd, 48);
+  assert_int_equal(p.reads_c, 1);
+  assert_int_equal(p.bias, PTX_BIAS_COL);
+  assert_int_equal(p.bias_t, PTX_E_F32);
+  assert_int_equal(p.act, PTX_ACT_GELU);
+  assert_int_equal(p.batch, 1); /* batch_count 0: one GEMM */
+  /* C and D of different types (f16 operands: each f16, bf16 or f32). */
+  d.a_type = d.b_type = TCJ_F16;
+  d.c_type = TCJ_F32;
+  d.d_type = TCJ_BF16;
+  d.bias_type = TCJ_F16;
+  d.bias_kind = TCJ_BIAS_ROW;
+  d.activation = TCJ_ACT_SILU;
+  fill(&d, &p);
+  assert_int_equal(p.ab, PTX_E_F16);
+  assert_int_equal(p.c, PTX_E_F32);
+  assert_int_equal(p.d, PTX_E_BF16);
+  assert_int_equal(p.bias, PTX_BIAS_ROW);
+  assert_int_equal(p.bias_t, PTX_E_F16);
+  assert_int_equal(p.act, PTX_ACT_SILU);
+  /* d NULL: D is C (d_type, ldd and stride_d ignored: junk in them is fine). */
+  d = good();
+  d.d = NULL;
+  d.d_type = (tcj_dtype)99;
+  d.ldd = -5;
+  d.stride_d = -7;
+  d.ldc = 50;
+  fill(&d, &p);
+  assert_int_equal(p.d, PTX_E_BF16);
+  assert_int_equal(p.ldd, 50);
+  assert_int_equal(p.reads_c, 1);
+  /* beta 0 and no beta_ptr: C not read (and may be NULL); a beta_ptr may be read. */
+  d = good();
+  d.beta = 0;
+  fill(&d, &p);
+  assert_int_equal(p.reads_c, 0);
+  d.c = NULL;
+  fill(&d, &p);
+  assert_int_equal(p.reads_c, 0);
+  d = good();
+  d.beta = 0;
+  d.beta_ptr = (const float *)(PSCAL + 4);
+  fill(&d, &p);
+  assert_int_equal(p.reads_c, 1);
+  /* A batch keeps its count and strides. */
+  d = good_batch();
+  d.batch_count = 5;
+  d.stride_d = 64 * 48 + 8;
+  d.stride_bias = 48;
+  fill(&d, &p);
+  assert_int_equal(p.batch, 5);
+  assert_int_equal(p.stride_a, 64 * 32);
+  assert_int_equal(p.stride_b, 0);
+  assert_int_equal(p.stride_c, 64 * 48);
+  assert_int_equal(p.stride_d, 64 * 48 + 8);
+  assert_int_equal(p.stride_bias, 48);
+  d.batch_count = 1;
+  fill(&d, &p);
+  assert_int_equal(p.batch, 1);
+  /* s8 takes a bias and ReLU. */
+  d = good();
+  d.a_type = d.b_type = TCJ_S8;
+  d.c_type = d.d_type = TCJ_S32;
+  d.activation = TCJ_ACT_RELU;
+  fill(&d, &p);
+  assert_int_equal(p.d, PTX_E_S32);
+  assert_int_equal(p.act, PTX_ACT_RELU);
+}
+
+/* struct_size: 0 or below the first descriptor's size is refused; larger is accepted when the
+ * bytes this library does not know are all zero, refused (NOT_SUPPORTED, as tcj_options)
+ * otherwise. */
+static void struct_size_is_checked(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.struct_size = 0;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "struct_size");
+  d.struct_size = 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "struct_size");
+  d.struct_size = offsetof(tcj_gemm_desc, epilogue_params); /* one field short */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "struct_size");
+  d.struct_size = DESC_V1_SIZE - 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "struct_size");
+  d.struct_size = DESC_V1_SIZE;
+  expect_ok(&d);
+  struct newer { tcj_gemm_desc d; uint64_t later[3]; } n;
+  memset(&n, 0, sizeof n);
+  n.d = good();
+  n.d.struct_size = sizeof n;
+  expect_ok(&n.d);
+  n.later[2] = 1;
+  expect(&n.d, TCJ_ERROR_NOT_SUPPORTED, "struct_size");
+  n.later[2] = 0;
+  n.later[0] = (uint64_t)1 << 63;
+  expect(&n.d, TCJ_ERROR_NOT_SUPPORTED, "struct_size");
+  /* The size is checked before anything else: an otherwise bad descriptor says struct_size. */
+  n.d.m = -1;
+  expect(&n.d, TCJ_ERROR_NOT_SUPPORTED, "struct_size");
+}
+
+static void negative_batch_count_is_invalid(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good_batch();
+  d.batch_count = -1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "batch_count");
+  d.batch_count = INT64_MIN;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "batch_count");
+  d.batch_count = 0;
+  expect_ok(&d);
+}
+
+static void negative_strides_are_invalid(void **state) {
+  (void)state;
+  static const char *names_[] = {"stride_a", "stride_b", "stride_c", "stride_d", "stride_bias"};
+  for (int i = 0; i < 5; i++) {
+    tcj_gemm_desc d = good_batch();
+    int64_t *s[] = {&d.stride_a, &d.stride_b, &d.stride_c, &d.stride_d, &d.stride_bias};
+    *s[i] = -1;
+    expect(&d, TCJ_ERROR_INVALID_VALUE, names_[i]);
+    *s[i] = INT64_MIN;
+    expect(&d, TCJ_ERROR_INVALID_VALUE, names_[i]);
+  }
+}
+
+/* D's entries must not share an element: stride_d at least one D's span (first to last
+ * element), and not 0 with more than one entry. */
+static void d_entries_overlapping_across_the_batch_are_invalid(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good_batch();
+  d.stride_d = 0;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d");
+  d.stride_d = 64 * 48 - 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d");
+  d.stride_d = 64 * 48 / 2;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d");
+  d.stride_d = 64 * 48;
+  expect_ok(&d);
+  /* ldd 50: one D spans 63 * 50 + 48 = 3198 elements; entry 1 at 3197 shares one with entry 0. */
+  d = good_batch();
+  d.ldd = 50;
+  d.stride_d = 3197;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d");
+  d.stride_d = 3198;
+  expect_ok(&d);
+  /* One GEMM: stride_d is not used, 0 is fine. */
+  d = good();
+  d.batch_count = 1;
+  d.stride_d = 0;
+  expect_ok(&d);
+  /* A broadcast input is fine (only D is written). */
+  d = good_batch();
+  d.stride_a = 0;
+  d.stride_c = 0;
+  expect_ok(&d);
+}
+
+static void d_overlapping_an_input_is_invalid(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.d = (void *)(PA + 2); /* inside A */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "a");
+  d.d = (void *)(PA + 4096); /* just past A */
+  expect_ok(&d);
+  d.d = (void *)(PA - 6144 + 2); /* D's last element is A's first */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "a");
+  d.d = (void *)(PB + 3070); /* D's first element is B's last */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "b");
+  d.d = (void *)(PB - 6144);
+  expect_ok(&d);
+  d.d = (void *)(PBIAS - 6144 + 2); /* D's last element is the bias's first two bytes */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "bias");
+  d.d = (void *)(PBIAS + 96); /* inside the bias (48 f32) */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "bias");
+  d.d = (void *)(PBIAS + 192); /* just past it */
+  expect_ok(&d);
+  d.bias_kind = TCJ_BIAS_ROW; /* 64 f32: 256 bytes, now reaching into D */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "bias");
+  /* Over the batch: D's second entry reaching into A (one A for both). */
+  d = good_batch();
+  d.stride_a = 0;
+  d.d = (void *)(PA - 2 * 6144);
+  expect_ok(&d);
+  d.d = (void *)(PA - 2 * 6144 + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "a");
+  /* ... and D reaching A's second entry (A's entries 4096 bytes apart). */
+  d = good_batch();
+  d.d = (void *)(PA + 2 * 4096); /* just past both A entries */
+  expect_ok(&d);
+  d.d = (void *)(PA + 4096 + 2); /* inside A's second entry */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "a");
+  /* The bias's batch entries too. */
+  d = good_batch();
+  d.stride_bias = 48;
+  d.d = (void *)(PBIAS + 192 + 2); /* past bias entry 0, inside entry 1 */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "bias");
+}
+
+/* C may be exactly D (same pointer, ld, stride and dtype) or apart from it; anything between
+ * is refused. */
+static void d_partly_overlapping_c_is_invalid_and_exactly_c_is_accepted(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.c = (const void *)(PD + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  d.c = (const void *)(PD + 6142); /* C's first element is D's last */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  d.c = (const void *)(PD - 6142);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  d.c = (const void *)(PD + 6144); /* just past D */
+  expect_ok(&d);
+  d.c = (const void *)PD; /* exactly D */
+  expect_ok(&d);
+  d.ldc = 50; /* same pointer, another ld */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  d = good();
+  d.c = (const void *)PD;
+  d.c_type = TCJ_F32; /* same pointer, another dtype */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  d = good_batch();
+  d.c = (const void *)PD;
+  expect_ok(&d); /* stride_c == stride_d */
+  d.stride_c = 0; /* one C read while D's entries are written over it */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  d.stride_c = 64 * 48 + 8;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "c", "d");
+  /* C given but not read (beta 0) and exactly D: accepted as well. */
+  d = good();
+  d.beta = 0;
+  d.c = (const void *)PD;
+  expect_ok(&d);
+}
+
+static void unknown_activation_and_bias_kind_are_invalid(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.activation = (tcj_activation)7;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "activation");
+  d.activation = (tcj_activation)5;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "activation");
+  d.activation = (tcj_activation)-1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "activation");
+  d = good();
+  d.bias_kind = (tcj_bias_kind)3;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias_kind");
+  d.bias_kind = (tcj_bias_kind)-1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias_kind");
+  for (int a = TCJ_ACT_NONE; a <= TCJ_ACT_SILU; a++)
+    for (int b = TCJ_BIAS_NONE; b <= TCJ_BIAS_ROW; b++) {
+      d = good();
+      d.activation = (tcj_activation)a;
+      d.bias_kind = (tcj_bias_kind)b;
+      if (b == TCJ_BIAS_NONE) d.bias = NULL;
+      expect_ok(&d);
+    }
+}
+
+static void bias_pointer_and_kind_must_agree(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.bias_kind = TCJ_BIAS_NONE; /* a pointer with no kind */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias");
+  d = good();
+  d.bias = NULL; /* a kind with no pointer */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias");
+  d.bias_kind = TCJ_BIAS_ROW;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias");
+  /* The bias is aligned to its element. */
+  d = good();
+  d.bias = (const void *)(PBIAS + 2); /* f32 */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias");
+  d.bias_type = TCJ_BF16;
+  expect_ok(&d);
+}
+
+static void bias_types_other_than_f32_bf16_f16_are_not_supported(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.bias_type = TCJ_S8;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "bias_type");
+  d.bias_type = TCJ_S32;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "bias_type");
+  d.bias_type = TCJ_F64;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "bias_type");
+  /* s8 operands too: an s8 bias is refused, an f32 one taken. */
+  d = good();
+  d.a_type = d.b_type = TCJ_S8;
+  d.c_type = d.d_type = TCJ_S32;
+  d.activation = TCJ_ACT_RELU;
+  d.bias_type = TCJ_S8;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "bias_type");
+  d.bias_type = TCJ_F32;
+  expect_ok(&d);
+  static const tcj_dtype ok[] = {TCJ_F32, TCJ_BF16, TCJ_F16};
+  for (int i = 0; i < 3; i++) {
+    d = good();
+    d.bias_type = ok[i];
+    expect_ok(&d);
+  }
+}
+
+static void c_null_needs_beta_zero_and_no_beta_ptr(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.c = NULL; /* beta 0.5 */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "beta");
+  d.beta = -0.0f; /* zero */
+  expect_ok(&d);
+  d.beta = 0;
+  d.beta_ptr = (const float *)PSCAL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "beta_ptr");
+  /* alpha_ptr needs nothing else. */
+  d.beta_ptr = NULL;
+  d.alpha_ptr = (const float *)PSCAL;
+  expect_ok(&d);
+  /* In place with no C: no output at all. */
+  d = good();
+  d.c = NULL;
+  d.d = NULL;
+  d.beta = 0;
+  tcj_status got = run(&d, NULL);
+  assert_int_equal(got, TCJ_ERROR_INVALID_VALUE);
+  assert_true(eng_last_error()[0] != '\0');
+}
+
+static void d_type_must_suit_the_operands(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.a_type = d.b_type = TCJ_F16;
+  d.d_type = TCJ_S32;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "s32");
+  assert_true(names(eng_last_error(), "d") || names(eng_last_error(), "d_type"));
+  d.d_type = TCJ_E4M3;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "e4m3");
+  d = good();
+  d.a_type = d.b_type = TCJ_TF32;
+  d.c_type = TCJ_F32;
+  d.d_type = TCJ_BF16; /* tf32 -> f32 only */
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "bf16");
+  d.d_type = TCJ_F32;
+  expect_ok(&d);
+  d = good();
+  d.a_type = d.b_type = TCJ_S8;
+  d.c_type = TCJ_S32;
+  d.d_type = TCJ_F32; /* s8 -> s32 only */
+  d.activation = TCJ_ACT_RELU;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "f32");
+  d = good();
+  d.d_type = (tcj_dtype)99;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d_type");
+  /* Every (c, d) pair for bf16 and f16 operands is supported. */
+  static const tcj_dtype out[] = {TCJ_F16, TCJ_BF16, TCJ_F32};
+  for (int ab = 0; ab < 2; ab++)
+    for (int ci = 0; ci < 3; ci++)
+      for (int di = 0; di < 3; di++) {
+        d = good();
+        d.a_type = d.b_type = ab ? TCJ_F16 : TCJ_BF16;
+        d.c_type = out[ci];
+        d.d_type = out[di];
+        d.d = (void *)(PD + 0x10000);
+        expect_ok(&d);
+      }
+}
+
+static void s8_takes_no_gelu_silu_or_user_epilogue(void **state) {
+  (void)state;
+  static const tcj_activation refused[] = {TCJ_ACT_GELU, TCJ_ACT_GELU_TANH, TCJ_ACT_SILU};
+  static const char *words[] = {"gelu", "gelu_tanh", "silu"};
+  for (int i = 0; i < 3; i++) {
+    tcj_gemm_desc d = good();
+    d.a_type = d.b_type = TCJ_S8;
+    d.c_type = d.d_type = TCJ_S32;
+    d.activation = refused[i];
+    tcj_status got = run(&d, NULL);
+    const char *msg = eng_last_error();
+    if (got != TCJ_ERROR_NOT_SUPPORTED || !(names(msg, "activation") || strstr(msg, words[i])))
+      print_error("s8 with %s: %s \"%s\"\n", words[i], tcj_status_string(got), msg);
+    assert_int_equal(got, TCJ_ERROR_NOT_SUPPORTED);
+    assert_true(names(msg, "activation") || strstr(msg, words[i]));
+  }
+  tcj_gemm_desc d = good();
+  d.a_type = d.b_type = TCJ_S8;
+  d.c_type = d.d_type = TCJ_S32;
+  d.activation = TCJ_ACT_RELU;
+  d.epilogue_source = "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col, "
+                      "long long batch, const void *params) { return v; }";
+  tcj_status got = run(&d, NULL);
+  if (got != TCJ_ERROR_NOT_SUPPORTED || !strstr(eng_last_error(), "epilogue"))
+    print_error("s8 with a user epilogue: %s \"%s\"\n", tcj_status_string(got), eng_last_error());
+  assert_int_equal(got, TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(eng_last_error(), "epilogue"));
+}
+
+static void misaligned_scalar_pointers_are_invalid(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.alpha_ptr = (const float *)(PSCAL + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "alpha_ptr");
+  d.alpha_ptr = (const float *)(PSCAL + 1);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "alpha_ptr");
+  d.alpha_ptr = (const float *)(PSCAL + 4);
+  expect_ok(&d);
+  d.beta_ptr = (const float *)(PSCAL + 6);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "beta_ptr");
+  d.beta_ptr = (const float *)(PSCAL + 8);
+  expect_ok(&d);
+}
+
+/* The rules of tcj_gemm hold for A, B and D. */
+static void operand_rules_of_tcj_gemm_still_apply(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.m = -1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "m");
+  d = good();
+  d.lda = 31;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "lda");
+  d = good();
+  d.ldd = 47;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "ldd");
+  d = good();
+  d.ldc = 47;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "ldc");
+  d = good();
+  d.d = (void *)(PD + 1); /* bf16 at an odd address */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d");
+  d = good();
+  d.a = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "a");
+  d = good();
+  d.a_type = TCJ_F16; /* b bf16 */
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "f16");
+  d = good();
+  d.op_a = (tcj_op)2;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "op_a");
+}
+
+/* Through the public entry points: no engine is an error naming it. */
+static void null_engine_is_invalid(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  assert_int_equal(tcj_gemm_ex(NULL, &d, NULL), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "engine"));
+  size_t bytes = 0;
+  assert_int_equal(tcj_gemm_ex_workspace_size(NULL, &d, &bytes), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "engine"));
+}
+
+/* With a GPU, a bad descriptor fails validation before anything is launched (the fake pointers
+ * would fault); without one, tcj_create says NO_DEVICE. */
+static void engine_rejects_bad_descriptors_before_launch(void **state) {
+  (void)state;
+  tcj_engine *e = NULL;
+  tcj_status s = tcj_create(&e, NULL);
+  if (s != TCJ_SUCCESS) {
+    assert_int_equal(s, TCJ_ERROR_NO_DEVICE);
+    print_message("no CUDA device, skipping engine-bound checks: %s\n", tcj_last_error(NULL));
+    skip();
+  }
+  tcj_gemm_desc d = good();
+  d.struct_size = 0;
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_ERROR_INVALID_VALUE);
+  assert_true(names(tcj_last_error(e), "struct_size"));
+  d = good();
+  d.activation = (tcj_activation)7;
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_ERROR_INVALID_VALUE);
+  assert_true(names(tcj_last_error(e), "activation"));
+  size_t bytes = 0;
+  assert_int_equal(tcj_gemm_ex_workspace_size(e, &d, &bytes), TCJ_ERROR_INVALID_VALUE);
+  d = good();
+  d.d = (void *)(PA + 2);
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_ERROR_INVALID_VALUE);
+  tcj_destroy(e);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(desc_init_is_alpha_one_and_zero_elsewhere),
+    cmocka_unit_test(valid_descriptor_passes_and_fills_the_problem),
+    cmocka_unit_test(struct_size_is_checked),
+    cmocka_unit_test(negative_batch_count_is_invalid),
+    cmocka_unit_test(negative_strides_are_invalid),
+    cmocka_unit_test(d_entries_overlapping_across_the_batch_are_invalid),
+    cmocka_unit_test(d_overlapping_an_input_is_invalid),
+    cmocka_unit_test(d_partly_overlapping_c_is_invalid_and_exactly_c_is_accepted),
+    cmocka_unit_test(unknown_activation_and_bias_kind_are_invalid),
+    cmocka_unit_test(bias_pointer_and_kind_must_agree),
+    cmocka_unit_test(bias_types_other_than_f32_bf16_f16_are_not_supported),
+    cmocka_unit_test(c_null_needs_beta_zero_and_no_beta_ptr),
+    cmocka_unit_test(d_type_must_suit_the_operands),
+    cmocka_unit_test(s8_takes_no_gelu_silu_or_user_epilogue),
+    cmocka_unit_test(misaligned_scalar_pointers_are_invalid),
+    cmocka_unit_test(operand_rules_of_tcj_gemm_still_apply),
+    cmocka_unit_test(null_engine_is_invalid),
+    cmocka_unit_test(engine_rejects_bad_descriptors_before_launch),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
