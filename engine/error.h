@@ -5,7 +5,7 @@
 
 #include "tcj.h"
 
-#define ENG_ERROR_MAX 512
+#define ENG_ERROR_MAX 4096 /* room for an NVRTC log of a user epilogue */
 
 /* Records a message for this thread and returns status, so callers can `return eng_set_error(..)`. */
 tcj_status eng_set_error(tcj_status status, const char *fmt, ...)

@@ -136,7 +136,8 @@ TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_
    s8 -> s32. tf32 operands may be passed as TCJ_TF32 or TCJ_F32.
    Aliasing: C must not share memory with A or B. Their spans (first to last element, as m, n,
    k and the leading dimensions reach) are compared when m, n and k are all > 0, and an overlap
-   is refused with TCJ_ERROR_INVALID_VALUE. A and B may overlap each other (both only read). */
+   is refused with TCJ_ERROR_INVALID_VALUE. A and B may overlap each other (both only read).
+   The same as tcj_gemm_ex (below) with D = C and nothing else set. */
 TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
                     int64_t m, int64_t n, int64_t k, float alpha,
                     const void *a, tcj_dtype a_type, int64_t lda,
@@ -217,7 +218,7 @@ typedef struct tcj_gemm_desc {
   const char *epilogue_source;
   const void *epilogue_params; /* passed to tcj_epilogue as is (a device pointer, usually) */
 } tcj_gemm_desc;
-#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f}
+#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f} /* C; in C++ value-initialise and set both */
 
 /* Runs desc on stream. Validates everything first: a bad descriptor returns
    TCJ_ERROR_INVALID_VALUE (or NOT_SUPPORTED) with a message naming the field, having launched
