@@ -100,6 +100,9 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   c->user = p->user;
 }
 
+/* Batch entries: at least 1 (a problem built field by field may leave the count 0). */
+static int64_t batch_of(const eng_problem *p) { return p->batch > 1 ? p->batch : 1; }
+
 /* Bytes of the wider of C (when read) and D: vectors of C and D have as many elements. */
 static int cd_elem_size(const eng_problem *p) {
   int cs = ptx_elem_size(p->c), ds = ptx_elem_size(p->d);
@@ -200,7 +203,7 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
       fill_cfg(p, caps, t, align_a, align_b, &plan->cfg);
       if ((reason = tcj_cfg_check(&plan->cfg)) != NULL) continue;
       if (tcj_cfg_smem_bytes(&plan->cfg) > caps->max_smem_optin) { reason = "shared memory"; continue; }
-      if (tile_count(p, t) > GRID_MAX / p->batch) {
+      if (tile_count(p, t) > GRID_MAX / batch_of(p)) {
         *why = "m * n * batch_count needs more CTAs than a grid holds (2^31 - 1)";
         return TCJ_ERROR_NOT_SUPPORTED;
       }
@@ -288,12 +291,12 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                          const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
-  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * p->batch, sms);
+  int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * batch_of(p), sms);
   double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * SM90_BK /
               (t->rate * SM90_MACS_PER_US);
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
-                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)p->batch / SM90_BYTES_PER_US;
+                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)batch_of(p) / SM90_BYTES_PER_US;
   if (us < floor_us) us = floor_us;
   if (c->split_k)
     us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
@@ -429,7 +432,7 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   }
   tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
   if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
-  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / p->batch) return st;
+  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / batch_of(p)) return st;
   eng_plan sm90;
   const char *no = NULL;
   if (plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;

@@ -19,7 +19,7 @@ static void fuzz_cfg_text(const char *text) {
   memset(&a, 0, sizeof a);
   if (tcj_cfg_parse(text, &a) != 0) return;
   /* Only the canonical spelling parses, so the text formats back to itself even unchecked. */
-  char canon[256], again[256];
+  char canon[512], again[512];
   int len = tcj_cfg_format(&a, canon, sizeof canon);
   CHECK(len >= 0 && strcmp(canon, text) == 0);
   if (tcj_cfg_check(&a) != NULL) return;
@@ -33,6 +33,8 @@ static void fuzz_cfg_text(const char *text) {
   SAME(recipe); SAME(sm); SAME(arch_suffix); SAME(ab); SAME(c); SAME(op_a_t); SAME(op_b_t);
   SAME(n); SAME(k); SAME(bm); SAME(bn); SAME(bk); SAME(warps_m); SAME(warps_n); SAME(stages);
   SAME(align_a); SAME(align_b); SAME(vec_c); SAME(split_k); SAME(cluster_m); SAME(pingpong);
+  SAME(d); SAME(bias); SAME(act); SAME(batched); SAME(user);
+  if (a.bias) SAME(bias_t);
 #undef SAME
   CHECK(tcj_cfg_format(&b, again, sizeof again) == len && strcmp(again, canon) == 0);
 }
@@ -57,6 +59,7 @@ static void fuzz_tile_text(const char *text) {
     eng_problem p = {.op_a_t = 0, .op_b_t = 0, .m = 4096, .n = 4096, .k = 4096, .lda = 4096,
                      .ldb = 4096, .ldc = 4096, .ab = PTX_E_BF16, .c = PTX_E_BF16,
                      .align_a = 16, .align_b = 16, .align_c = 16};
+    eng_problem_plain_epilogue(&p);
     eng_tuning t = {ENG_RECIPE_AUTO, o};
     eng_plan plan;
     const char *why = NULL;

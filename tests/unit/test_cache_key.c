@@ -82,7 +82,15 @@ static void key_of(const tcj_kernel_cfg *cfg, const char *arch, char *out) {
   X(arch_suffix, c->arch_suffix = c->arch_suffix ? 0 : 'a')  \
   X(recipe, c->recipe = c->recipe == PTX_RECIPE_SM80 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80) \
   X(cluster_m, c->cluster_m = c->cluster_m ? 0 : 2)          \
-  X(pingpong, c->pingpong = !c->pingpong)
+  X(pingpong, c->pingpong = !c->pingpong)                    \
+  X(d, c->d = c->d == PTX_E_F32 ? PTX_E_F16 : PTX_E_F32)     \
+  X(bias, c->bias = c->bias == PTX_BIAS_COL ? PTX_BIAS_ROW : PTX_BIAS_COL) \
+  X(bias_t, (c->bias = PTX_BIAS_COL, c->bias_t = PTX_E_BF16)) \
+  X(act, c->act = c->act == PTX_ACT_GELU ? PTX_ACT_SILU : PTX_ACT_GELU) \
+  X(act2, c->act = PTX_ACT_GELU_TANH)                         \
+  X(batched, c->batched = !c->batched)                        \
+  X(user, c->user = 0x0123456789abcdefull)                    \
+  X(user2, c->user = 0x0123456789abcdeeull)
 
 #define MUTATOR(field, change) \
   static void change_##field(tcj_kernel_cfg *c) { change; }

@@ -60,6 +60,12 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->split_k, b->split_k);
   assert_int_equal(a->cluster_m, b->cluster_m);
   assert_int_equal(a->pingpong, b->pingpong);
+  assert_int_equal(a->d, b->d);
+  assert_int_equal(a->bias, b->bias);
+  if (a->bias) assert_int_equal(a->bias_t, b->bias_t);
+  assert_int_equal(a->act, b->act);
+  assert_int_equal(a->batched, b->batched);
+  assert_true(a->user == b->user);
 }
 
 /* A valid sm90 config: 2 consumer warpgroups of 64 rows, 2-CTA clusters, 8-element C stores. */
@@ -1241,8 +1247,39 @@ static void sm90_pingpong_adds_two_turn_barriers_to_shared_memory(void **state) 
   }
 }
 
+/* The epilogue's fields (tcj_gemm_ex) survive format -> parse, each alone and all together, and
+ * text naming an unknown activation, bias place or type is refused. */
+static void epilogue_fields_round_trip(void **state) {
+  (void)state;
+  tcj_kernel_cfg base = sm90_cfg();
+  base.cluster_m = 0;
+  for (int variant = 0; variant < 8; variant++) {
+    tcj_kernel_cfg c = base, back;
+    if (variant & 1) c.d = PTX_E_F32;
+    if (variant & 2) { c.bias = variant & 4 ? PTX_BIAS_ROW : PTX_BIAS_COL; c.bias_t = PTX_E_BF16; }
+    c.act = (ptx_act)(variant % PTX_ACT_COUNT);
+    if (variant == 5) c.batched = 1;
+    if (variant == 6) c.user = 0xfedcba9876543210ull;
+    char text[512];
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    if (tcj_cfg_parse(text, &back) != 0) print_error("does not parse: %s\n", text);
+    assert_int_equal(tcj_cfg_parse(text, &back), 0);
+    assert_cfg_equal(&c, &back);
+  }
+  static const char *const bad[] = {" act=swish", " bias=mid:f32", " bias=col:s8x", " d=f8", " user=xyz", " batch=1 act=relu"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char text[512];
+    assert_true(tcj_cfg_format(&base, text, sizeof text) > 0);
+    strncat(text, bad[i], sizeof text - strlen(text) - 1);
+    tcj_kernel_cfg out;
+    if (tcj_cfg_parse(text, &out) == 0) print_error("accepted: %s\n", text);
+    assert_int_equal(tcj_cfg_parse(text, &out), -1);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(epilogue_fields_round_trip),
     cmocka_unit_test(canonical_text_names_every_field),
     cmocka_unit_test(format_reports_a_buffer_too_small),
     cmocka_unit_test(format_then_parse_round_trips_over_a_grid),

@@ -1,5 +1,7 @@
 /* tools/manifest: the bench suite parses with its defaults, list and grid sizes expand to the
- * cross product, and every error names FILE:LINE:COL (1-based) and the offending key or value. */
+ * cross product, tcj_gemm_ex's keys (epilogue, batch, broadcast_b, d_dtype, epilogue_source)
+ * parse with their defaults and read the source beside the manifest, and every error names
+ * FILE:LINE:COL (1-based) and the offending key or value. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,13 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "tools/manifest.h"
 
-/* The standard benchmark suite (bench/suite.yaml) as committed in tests/data/suite.yaml. */
+/* The standard benchmark suite (bench/suite.yaml). tests/data/suite.yaml is this text and then
+ * rows of its own (tcj_gemm_ex's epilogues and batches). */
 static const char suite_yaml[] =
   "# Standard benchmark suite for tcj-prof: row-major C[m,n] = A[m,k] * op_b(B), op_a = op_b = N unless given.\n"
   "# (op_b T: B is stored n x k, as nn.Linear weights are.)\n"
@@ -96,10 +100,13 @@ static const manifest_problem *find(const manifest *m, const char *name) {
   return NULL;
 }
 
-static void check_suite(const manifest *m) {
+#define BENCH_ROWS 38 /* bench/suite.yaml's */
+#define OWN_ROWS 10   /* tests/data/suite.yaml's after them */
+
+static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
-  assert_int_equal(m->nentries, 38);
-  assert_int_equal(m->nproblems, 38);
+  assert_int_equal(m->nentries, rows);
+  assert_int_equal(m->nproblems, rows);
   assert_int_equal(m->ntargets, 0);
   const manifest_problem *p = find(m, "sq512");
   assert_int_equal(p->m, 512);
@@ -109,6 +116,12 @@ static void check_suite(const manifest *m) {
   assert_int_equal(p->c, TCJ_BF16);
   assert_int_equal(p->op_a, TCJ_OP_N);
   assert_int_equal(p->op_b, TCJ_OP_N);
+  assert_int_equal(p->epilogue, MANIFEST_EPI_NONE);
+  assert_int_equal(p->batch, 1);
+  assert_int_equal(p->broadcast_b, 0);
+  assert_int_equal(p->has_d, 0);
+  assert_int_equal(p->d, TCJ_BF16);
+  assert_null(p->epilogue_source);
   const manifest_entry *e = &m->entries[p->entry];
   assert_int_equal(e->line, 9);
   assert_int_equal(e->col, 5);
@@ -130,27 +143,88 @@ static void check_suite(const manifest *m) {
   assert_int_equal(p->c, TCJ_F32);
 }
 
+/* The rows tests/data/suite.yaml adds: fused epilogues and batches, with the shapes of the
+ * rows they are measured beside. */
+static void check_own_rows(const manifest *m) {
+  static const struct {
+    const char *name, *like; /* like: the bench row of the same shape */
+    int64_t m, n, k, batch;
+    manifest_epilogue epi;
+    int broadcast_b;
+  } want[OWN_ROWS] = {
+    {"gelu_sq4096", "sq4096", 4096, 4096, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0},
+    {"gelu_qkv_m4096", "qkv_m4096", 4096, 6144, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0},
+    {"gelu_up_m128", "up_m128", 128, 28672, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0},
+    {"silu_up_m128", "up_m128", 128, 28672, 4096, 1, MANIFEST_EPI_BIAS_SILU, 0},
+    {"bias_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS, 0},
+    {"relu_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS_RELU, 0},
+    {"gelu_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS_GELU, 0},
+    {"batch64_512", NULL, 512, 512, 512, 64, MANIFEST_EPI_NONE, 0},
+    {"batch512_128x64", NULL, 128, 128, 64, 512, MANIFEST_EPI_NONE, 0},
+    {"batch8_bcast_b", NULL, 256, 4096, 4096, 8, MANIFEST_EPI_NONE, 1},
+  };
+  for (int i = 0; i < OWN_ROWS; i++) {
+    const manifest_problem *p = &m->problems[BENCH_ROWS + i];
+    assert_string_equal(p->name, want[i].name);
+    assert_int_equal(p->m, want[i].m);
+    assert_int_equal(p->n, want[i].n);
+    assert_int_equal(p->k, want[i].k);
+    assert_int_equal(p->batch, want[i].batch);
+    assert_string_equal(manifest_epilogue_name(p->epilogue), manifest_epilogue_name(want[i].epi));
+    assert_int_equal(p->broadcast_b, want[i].broadcast_b);
+    assert_int_equal(p->ab, TCJ_BF16);
+    assert_int_equal(p->c, TCJ_BF16);
+    assert_int_equal(p->op_a, TCJ_OP_N);
+    assert_int_equal(p->op_b, TCJ_OP_N);
+    assert_int_equal(p->has_d, 0);
+    if (want[i].like) {
+      const manifest_problem *q = find(m, want[i].like);
+      assert_true(q->m == p->m && q->n == p->n && q->k == p->k && q->op_b == p->op_b);
+    }
+  }
+}
+
 static void bench_suite_parses_with_its_defaults(void **state) {
   (void)state;
   manifest m;
   load_text(suite_yaml, &m);
-  check_suite(&m);
+  check_suite(&m, BENCH_ROWS);
   manifest_free(&m);
 }
 
-static void committed_suite_copy_parses_the_same(void **state) {
+/* The whole of a file, NUL-terminated (caller frees). */
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  char *text = calloc(1, 1 << 20);
+  assert_non_null(text);
+  *len = fread(text, 1, (1 << 20) - 1, f);
+  assert_true(feof(f));
+  fclose(f);
+  return text;
+}
+
+static void committed_suite_is_the_bench_suite_then_its_own_rows(void **state) {
   (void)state;
   manifest m;
   char err[1024] = "";
+  size_t len;
+  char *text = slurp(TCJ_TEST_DATA "/suite.yaml", &len);
+  /* bench/suite.yaml as it is (tests never read ../shared: the copy above stands for it). */
+  if (len < strlen(suite_yaml) || memcmp(text, suite_yaml, strlen(suite_yaml)) != 0)
+    fail_msg("tests/data/suite.yaml does not start with bench/suite.yaml's text");
   int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
   if (rc != 0) print_error("manifest_load: %s\n", err);
   assert_int_equal(rc, 0);
-  check_suite(&m);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS);
+  check_own_rows(&m);
   manifest_free(&m);
   /* The parser from memory agrees with the one from a file. */
-  assert_int_equal(manifest_parse(suite_yaml, strlen(suite_yaml), "suite", &m, err, sizeof err), 0);
-  check_suite(&m);
+  assert_int_equal(manifest_parse(text, len, "suite", &m, err, sizeof err), 0);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS);
+  check_own_rows(&m);
   manifest_free(&m);
+  free(text);
 }
 
 static void lists_expand_to_the_cross_product(void **state) {
@@ -236,6 +310,131 @@ static void targets_are_read_in_order(void **state) {
   manifest_free(&m);
 }
 
+static void gemm_ex_keys_parse_with_their_defaults(void **state) {
+  (void)state;
+  manifest m;
+  load_text("dtype: bf16\n"
+            "problems:\n"
+            "  - {name: plain, m: 1, n: 2, k: 3}\n"
+            "  - {name: gelu, m: [1, 2], n: 2, k: 3, epilogue: bias_gelu, batch: 4, broadcast_b: true}\n"
+            "  - {name: d32, m: 1, n: 2, k: 3, epilogue: bias_silu, d_dtype: f32, broadcast_b: false}\n"
+            "  - {name: s8, dtype: s8, m: 1, n: 2, k: 3, epilogue: bias_relu, d_dtype: s32, batch: 1}\n"
+            "  - {name: rest, dtype: f16, c_dtype: f32, m: 1, n: 2, k: 3, epilogue: none}\n"
+            "  - {name: tanh, m: 1, n: 2, k: 3, epilogue: bias_gelu_tanh, batch: 2147483647}\n"
+            "  - {name: b, m: 1, n: 2, k: 3, epilogue: bias, broadcast_b: False, batch: 2}\n",
+            &m);
+  assert_int_equal(m.nproblems, 8);
+  static const struct {
+    const char *name;
+    manifest_epilogue epi;
+    tcj_bias_kind bias;
+    tcj_activation act;
+    int64_t batch;
+    int broadcast_b, has_d;
+    tcj_dtype c, d;
+  } want[] = {
+    {"plain", MANIFEST_EPI_NONE, TCJ_BIAS_NONE, TCJ_ACT_NONE, 1, 0, 0, TCJ_BF16, TCJ_BF16},
+    {"gelu", MANIFEST_EPI_BIAS_GELU, TCJ_BIAS_COL, TCJ_ACT_GELU, 4, 1, 0, TCJ_BF16, TCJ_BF16},
+    {"gelu", MANIFEST_EPI_BIAS_GELU, TCJ_BIAS_COL, TCJ_ACT_GELU, 4, 1, 0, TCJ_BF16, TCJ_BF16},
+    {"d32", MANIFEST_EPI_BIAS_SILU, TCJ_BIAS_COL, TCJ_ACT_SILU, 1, 0, 1, TCJ_BF16, TCJ_F32},
+    {"s8", MANIFEST_EPI_BIAS_RELU, TCJ_BIAS_COL, TCJ_ACT_RELU, 1, 0, 1, TCJ_S32, TCJ_S32},
+    {"rest", MANIFEST_EPI_NONE, TCJ_BIAS_NONE, TCJ_ACT_NONE, 1, 0, 0, TCJ_F32, TCJ_F32},
+    {"tanh", MANIFEST_EPI_BIAS_GELU_TANH, TCJ_BIAS_COL, TCJ_ACT_GELU_TANH, 2147483647, 0, 0, TCJ_BF16, TCJ_BF16},
+    {"b", MANIFEST_EPI_BIAS, TCJ_BIAS_COL, TCJ_ACT_NONE, 2, 0, 0, TCJ_BF16, TCJ_BF16},
+  };
+  for (size_t i = 0; i < m.nproblems; i++) {
+    const manifest_problem *p = &m.problems[i];
+    assert_string_equal(p->name, want[i].name);
+    assert_string_equal(manifest_epilogue_name(p->epilogue), manifest_epilogue_name(want[i].epi));
+    assert_int_equal(manifest_epilogue_bias(p->epilogue), want[i].bias);
+    assert_int_equal(manifest_epilogue_act(p->epilogue), want[i].act);
+    assert_int_equal(p->batch, want[i].batch);
+    assert_int_equal(p->broadcast_b, want[i].broadcast_b);
+    assert_int_equal(p->has_d, want[i].has_d);
+    assert_string_equal(manifest_dtype_name(p->c), manifest_dtype_name(want[i].c));
+    assert_string_equal(manifest_dtype_name(p->d), manifest_dtype_name(want[i].d));
+    assert_null(p->epilogue_source);
+    assert_null(p->epilogue_path);
+  }
+  assert_int_equal(m.problems[1].m, 1);
+  assert_int_equal(m.problems[2].m, 2);
+  static const char *const names[] = {"none", "bias", "bias_relu", "bias_gelu", "bias_gelu_tanh", "bias_silu"};
+  for (int e = 0; e < MANIFEST_EPI_COUNT; e++) assert_string_equal(manifest_epilogue_name((manifest_epilogue)e), names[e]);
+  assert_string_equal(manifest_epilogue_name(MANIFEST_EPI_COUNT), "?");
+  manifest_free(&m);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+  assert_int_equal(fclose(f), 0);
+}
+
+static const char residual[] =
+  "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+  "                                         long long batch, const void *params) { return v + c; }\n";
+
+/* A relative epilogue_source is the manifest's neighbour, wherever the tool runs; an absolute
+ * one is itself; problems of one entry share the entry's text. */
+static void epilogue_source_is_read_beside_the_manifest(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tcj-manifest-dir-XXXXXX", path[256], yaml[256], cu[256], abs_yaml[512], err[1024] = "";
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/sub", dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(cu, sizeof cu, "%s/sub/residual.cu", dir);
+  write_file(cu, residual);
+  snprintf(yaml, sizeof yaml, "%s/models.yaml", dir);
+  write_file(yaml, "dtype: bf16\nproblems:\n"
+                   "  - {name: r, m: [1, 8], n: 64, k: 64, epilogue: bias, epilogue_source: sub/residual.cu}\n"
+                   "  - {name: plain, m: 1, n: 64, k: 64}\n");
+  manifest m;
+  int rc = manifest_load(yaml, &m, err, sizeof err);
+  if (rc != 0) print_error("manifest_load: %s\n", err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(m.nproblems, 3);
+  assert_string_equal(m.problems[0].epilogue_path, cu);
+  assert_string_equal(m.problems[0].epilogue_source, residual);
+  assert_ptr_equal(m.problems[1].epilogue_source, m.problems[0].epilogue_source);
+  assert_string_equal(m.entries[0].epilogue_text, residual);
+  assert_null(m.problems[2].epilogue_source);
+  manifest_free(&m);
+  /* From memory, relative to the directory of the name given; an absolute path as it is. */
+  static const char text[] = "dtype: f16\nproblems: [{m: 1, n: 8, k: 8, epilogue_source: residual.cu}]\n";
+  snprintf(abs_yaml, sizeof abs_yaml, "%s/sub/x.yaml", dir);
+  assert_int_equal(manifest_parse(text, strlen(text), abs_yaml, &m, err, sizeof err), 0);
+  assert_string_equal(m.problems[0].epilogue_path, cu);
+  assert_string_equal(m.problems[0].epilogue_source, residual);
+  manifest_free(&m);
+  char abs_text[512];
+  snprintf(abs_text, sizeof abs_text, "dtype: f16\nproblems: [{m: 1, n: 8, k: 8, epilogue_source: %s}]\n", cu);
+  assert_int_equal(manifest_parse(abs_text, strlen(abs_text), "elsewhere/y.yaml", &m, err, sizeof err), 0);
+  assert_string_equal(m.problems[0].epilogue_path, cu);
+  manifest_free(&m);
+  /* An empty source and one with a NUL byte are errors at the value. */
+  char empty[256];
+  snprintf(empty, sizeof empty, "%s/empty.cu", dir);
+  write_file(empty, "");
+  static const char uses_empty[] = "dtype: f16\nproblems:\n  - {m: 1, n: 8, k: 8, epilogue_source: empty.cu}\n";
+  assert_int_equal(manifest_parse(uses_empty, strlen(uses_empty), yaml, &m, err, sizeof err), -1);
+  char want[1024];
+  snprintf(want, sizeof want, "%s:3:41: epilogue_source: %s has 0 bytes", yaml, empty);
+  if (!strstr(err, want)) fail_msg("%s\ndoes not say %s", err, want);
+  FILE *f = fopen(empty, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite("a\0b", 1, 3, f), 3);
+  assert_int_equal(fclose(f), 0);
+  assert_int_equal(manifest_parse(uses_empty, strlen(uses_empty), yaml, &m, err, sizeof err), -1);
+  if (!strstr(err, "holds a NUL byte")) fail_msg("%s", err);
+  assert_null(m.problems);
+  unlink(empty);
+  unlink(cu);
+  unlink(yaml);
+  rmdir(path);
+  rmdir(dir);
+}
+
 /* An error case: the YAML, where the error is (1-based) and two texts the message must hold. */
 typedef struct bad_case {
   const char *yaml;
@@ -280,6 +479,32 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {name: a, m: 1, n: 1}\n", 3, 5, "problem a has no k:", "k:"},
   {"dtype: bf16\nproblems:\n  - m: 1\n    n: 1\n    m: 2\n    k: 1\n", 5, 5, "duplicate key 'm'", "line 3, column 5"},
   {"dtype: bf16\nproblems: [{m: 1, n: 1, k: 1}]\ndtype: f16\n", 3, 1, "duplicate key 'dtype'", "line 1, column 1"},
+  /* tcj_gemm_ex's keys */
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue: gelu}\n", 3, 34, "epilogue: unknown epilogue gelu",
+   "bias_gelu_tanh bias_silu"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue: [bias]}\n", 3, 34, "epilogue: unknown epilogue", "a list"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 0}\n", 3, 31, "batch: 0, must be 1 or more", "batch"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: [2, 4]}\n", 3, 31, "batch: expected a count from 1", "a list"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: two}\n", 3, 31, "batch: expected a non-negative integer", "two"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2147483648}\n", 3, 31, "batch: 2147483648", "larger than"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2, broadcast_b: yes}\n", 3, 47, "broadcast_b: expected true or false",
+   "yes"},
+  {"dtype: bf16\nproblems:\n  - {name: x, m: 1, n: 1, k: 1, broadcast_b: true}\n", 3, 46, "broadcast_b: true needs batch: 2",
+   "problem x"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, d_dtype: f64}\n", 3, 33, "d_dtype: unknown type f64", "s32"},
+  {"problems:\n  - {dtype: s8, d_dtype: f16, m: 1, n: 1, k: 1}\n", 2, 26, "d_dtype: f16 cannot be the output of dtype s8",
+   "s8 gives s32"},
+  {"problems:\n  - {dtype: tf32, d_dtype: bf16, m: 1, n: 1, k: 1}\n", 2, 28, "d_dtype: bf16", "tf32 gives f32"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: /nonexistent/e.cu}\n", 3, 41,
+   "epilogue_source: cannot read /nonexistent/e.cu", "No such file"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: /dev/null}\n", 3, 41, "epilogue_source: /dev/null",
+   "not a regular file"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: /}\n", 3, 41, "epilogue_source: /", "not a regular file"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: \"\"}\n", 3, 41, "epilogue_source: expected a file name",
+   "\"\""},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: }\n", 3, 41, "epilogue_source: expected a file name",
+   "nothing"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2, batch: 3}\n", 3, 34, "duplicate key 'batch'", "column 24"},
 };
 
 static void errors_name_file_line_column_and_value(void **state) {
@@ -320,7 +545,9 @@ static void unreadable_file_names_the_path(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(bench_suite_parses_with_its_defaults),
-    cmocka_unit_test(committed_suite_copy_parses_the_same),
+    cmocka_unit_test(committed_suite_is_the_bench_suite_then_its_own_rows),
+    cmocka_unit_test(gemm_ex_keys_parse_with_their_defaults),
+    cmocka_unit_test(epilogue_source_is_read_beside_the_manifest),
     cmocka_unit_test(lists_expand_to_the_cross_product),
     cmocka_unit_test(grids_expand_by_mul_and_add),
     cmocka_unit_test(dtypes_ops_and_names_take_their_defaults),
