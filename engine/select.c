@@ -229,8 +229,8 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
 static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fused_only; } tiles90[] = {
   {128, 256, 2, 1.0, 0, 0}, {256, 128, 2, 1.0, 0, 0}, {128, 128, 2, 0.8, 0, 0},
   {128, 64, 2, 0.6, 0, 0},  {64, 128, 1, 0.6, 0, 0},  {64, 64, 1, 0.4, 0, 0},
-  /* The largest tile a fused epilogue allows (tcj_cfg_check refuses the two largest); only
-   * offered to those, so plain GEMMs choose as they always did. Rate: between 128x128 and
+  /* The largest tile a user epilogue allows (tcj_cfg_check refuses the two largest); offered to
+   * fused epilogues only, so plain GEMMs choose as they always did. Rate: between 128x128 and
    * 128x256, by bytes loaded per MAC. */
   {128, 192, 2, 0.9, 0, 1},
 };

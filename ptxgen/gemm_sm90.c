@@ -796,7 +796,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.per = (int)tcj_cfg_slice_tiles(cfg);
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
   k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
-  k.tma_d = k.slices == 1 && cfg->vec_c * ptx_elem_size(cfg->d) == 16;
+  k.tma_d = ptx_sm90_tma_store(cfg);
   k.a_kmajor = !cfg->op_a_t;
   k.b_kmajor = cfg->op_b_t;
   if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || k.tiles_n < 1) {

@@ -82,6 +82,9 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *cfg, int is_b, int64_t m, int64_t ld, pt
  * 128-byte swizzle), 1 when the kernel of cfg does not use the map, -1 when TMA cannot address
  * D (the caller's base must be 16-byte aligned). */
 int ptx_sm90_tmap_d(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out);
+/* 1 when the kernel of cfg stores D through TMA (beta == 0 tiles): 16-byte D vectors, no split,
+ * no fused epilogue. */
+int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
 /* CTAs to launch for m rows and batch entries on sm_count SMs: one per SM at most, whole
  * clusters, >= 1. */
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);

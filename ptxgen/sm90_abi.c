@@ -50,9 +50,17 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   return add_batch(c, batch, es, out);
 }
 
+int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
+  if (c->vec_c * ptx_elem_size(c->d) != 16 || tcj_cfg_slices(c) > 1) return 0; /* split: partial sums */
+  /* The TMA path converts straight from the accumulator registers, all of them live: with a
+   * bias or an activation there, ptxas 13.0 spills (128 bytes at 128x256, column bias + GELU)
+   * where the staged path, which works on a few staged values at a time, spills nothing. */
+  return c->bias == PTX_BIAS_NONE && c->act == PTX_ACT_NONE && !c->user && !c->batched;
+}
+
 int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out) {
   int ces = ptx_elem_size(c->d);
-  if (c->vec_c * ces != 16 || tcj_cfg_slices(c) > 1) return 1; /* split: partial sums, no TMA store */
+  if (!ptx_sm90_tma_store(c)) return 1;
   out->elem = c->d;
   out->dims[0] = (uint64_t)c->n;
   out->dims[1] = (uint64_t)m;

@@ -1,9 +1,13 @@
-/* Selection for the tools' problems: what tcj_gemm would choose, computed from the problem and
- * the device caps alone (see gemm_problem.h). */
+/* Selection for the tools' problems: what tcj_gemm_ex would choose, computed from the problem
+ * and the device caps alone (see gemm_problem.h). */
 #include "tools/gemm_problem.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "engine/error.h"
+#include "engine/nvrtc.h"
+#include "engine/validate.h"
 
 size_t gemm_dtype_size(tcj_dtype t) {
   switch (t) {
@@ -19,59 +23,92 @@ const char *gemm_dtype_name(tcj_dtype t) {
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-/* The kernel's element type for a tcj dtype, as tcj_gemm maps it; -1: no kernel type. */
-static int elem_of(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: return PTX_E_F16;
-  case TCJ_BF16: return PTX_E_BF16;
-  case TCJ_TF32: return PTX_E_TF32;
-  case TCJ_F32: return PTX_E_F32;
-  case TCJ_S8: return PTX_E_S8;
-  case TCJ_S32: return PTX_E_S32;
-  default: return -1;
-  }
+/* Whether a tcj dtype has a kernel element type (as tcj_gemm maps it). */
+static int has_kernel_type(tcj_dtype t) {
+  return t == TCJ_F16 || t == TCJ_BF16 || t == TCJ_TF32 || t == TCJ_F32 || t == TCJ_S8 || t == TCJ_S32;
 }
 
-/* Largest power of two <= 16 dividing every row start of a 16-byte aligned operand, as
- * validate computes it. */
-static int row_align(int64_t ld, int es) {
-  uint64_t bits = (uint64_t)(ld * es) | 16;
-  return (int)(bits & (~bits + 1));
+void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
+                       tcj_gemm_desc *g) {
+  *g = (tcj_gemm_desc)TCJ_GEMM_DESC_INIT;
+  g->op_a = p->op_a;
+  g->op_b = p->op_b;
+  g->m = p->m;
+  g->n = p->n;
+  g->k = p->k;
+  g->a = a;
+  g->a_type = p->ab;
+  g->lda = gemm_lda(p);
+  g->b = b;
+  g->b_type = p->ab;
+  g->ldb = gemm_ldb(p);
+  g->c_type = p->c;
+  g->ldc = p->n;
+  if (p->separate_d) { /* C is not given: beta 0 */
+    g->d = d;
+    g->d_type = p->d;
+    g->ldd = p->n;
+  } else {
+    g->c = d;
+  }
+  g->beta = 0.0f;
+  if (p->bias != TCJ_BIAS_NONE) {
+    g->bias = bias;
+    g->bias_type = gemm_bias_dtype(p);
+    g->bias_kind = p->bias;
+  }
+  g->activation = p->act;
+  if (gemm_batch(p) > 1) {
+    g->batch_count = gemm_batch(p);
+    g->stride_a = gemm_stride_a(p);
+    g->stride_b = gemm_stride_b(p);
+    if (p->separate_d) g->stride_d = gemm_stride_d(p);
+    else g->stride_c = gemm_stride_d(p);
+    if (p->bias != TCJ_BIAS_NONE) g->stride_bias = gemm_stride_bias(p);
+  }
+  g->epilogue_source = p->epilogue_source;
 }
+
+/* Stand-in device addresses for validation, 2^58 bytes apart so that no real operand reaches
+ * the next (validation compares and aligns them, never dereferences them); 16-byte aligned, as
+ * cudaMalloc's are. */
+#define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
 
 tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *caps,
                                const eng_tuning *tuning, eng_plan *plan, const char **why) {
-  static _Thread_local char no_kernel[64];
-  int ab = elem_of(pr->ab), c = elem_of(pr->c);
+  static _Thread_local char reason[ENG_ERROR_MAX + 64];
+  tcj_dtype out = gemm_out_dtype(pr);
   memset(plan, 0, sizeof *plan);
   *why = NULL;
-  if (ab < 0 || c < 0) {
-    snprintf(no_kernel, sizeof no_kernel, "%s operands have no tcj kernel",
-             gemm_dtype_name(ab < 0 ? pr->ab : pr->c));
-    *why = no_kernel;
+  if (!has_kernel_type(pr->ab) || !has_kernel_type(out)) {
+    snprintf(reason, sizeof reason, "%s operands have no tcj kernel",
+             gemm_dtype_name(!has_kernel_type(pr->ab) ? pr->ab : out));
+    *why = reason;
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   if (pr->m == 0 || pr->n == 0) {
     *why = "C is empty: tcj_gemm launches no kernel";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
+  tcj_gemm_desc g;
+  gemm_problem_desc(pr, STAND_IN(1), STAND_IN(2), STAND_IN(3), STAND_IN(4), &g);
   eng_problem p;
-  memset(&p, 0, sizeof p);
-  p.op_a_t = pr->op_a == TCJ_OP_T;
-  p.op_b_t = pr->op_b == TCJ_OP_T;
-  p.m = pr->m;
-  p.n = pr->n;
-  p.k = pr->k;
-  p.ab = (ptx_elem)ab;
-  p.c = (ptx_elem)c;
-  p.lda = gemm_lda(pr);
-  p.ldb = gemm_ldb(pr);
-  p.ldc = pr->n;
-  p.align_a = row_align(p.lda, ptx_elem_size(p.ab));
-  p.align_b = row_align(p.ldb, ptx_elem_size(p.ab));
-  p.align_c = row_align(p.ldc, ptx_elem_size(p.c));
-  eng_problem_plain_epilogue(&p);
-  tcj_status st = eng_select_tuned(&p, caps, 1, tuning, plan, why);
+  tcj_status st = eng_validate_desc(&g, &p);
+  if (st != TCJ_SUCCESS) {
+    snprintf(reason, sizeof reason, "%s", eng_last_error());
+    *why = reason;
+    return st;
+  }
+  if (p.user) { /* as the engine keys it: the source and the NVRTC that compiles it */
+    char id[256];
+    if (!eng_nvrtc_identity(id, sizeof id)) {
+      *why = "a user epilogue needs NVRTC (libnvrtc.so.13 or .12) for its key and its compile, and it was "
+             "not found";
+      return TCJ_ERROR_NOT_SUPPORTED;
+    }
+    p.user = eng_epilogue_hash(pr->epilogue_source, id);
+  }
+  st = eng_select_tuned(&p, caps, 1, tuning, plan, why);
   if (st != TCJ_SUCCESS && (!*why || !**why)) *why = "not supported";
   return st;
 }

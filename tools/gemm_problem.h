@@ -1,5 +1,5 @@
 /* A GEMM problem as the tools run it (row-major, packed leading dimensions, operands from
- * cudaMalloc, so 256-byte aligned) and the plan tcj_gemm selects for it on given device caps.
+ * cudaMalloc, so 256-byte aligned) and the plan tcj_gemm_ex selects for it on given device caps.
  * No CUDA: tcj-warmup, tcj-bench's offline mode and tcj-prof --dry-run select without a GPU. */
 #ifndef TCJ_TOOLS_GEMM_PROBLEM_H
 #define TCJ_TOOLS_GEMM_PROBLEM_H
@@ -10,22 +10,60 @@
 #include "engine/select.h"
 #include "tcj.h"
 
+/* The fields past k are tcj_gemm_ex's; zero (as positional initialisers leave them) is a plain
+ * tcj_gemm with beta 0: D is C, no bias, no activation, one GEMM. */
 typedef struct gemm_problem {
   tcj_dtype ab, c;
   tcj_op op_a, op_b;
   int64_t m, n, k;
+  tcj_bias_kind bias;          /* TCJ_BIAS_NONE or TCJ_BIAS_COL (n values of gemm_bias_dtype) */
+  tcj_activation act;
+  int64_t batch;               /* entries of a strided batch; 0 or 1: one GEMM */
+  int broadcast_b;             /* one B and one bias for every entry (stride 0) */
+  int separate_d;              /* D apart from C, of type d; C is not given (beta 0) */
+  tcj_dtype d;
+  const char *epilogue_source; /* a user epilogue's CUDA C source, or NULL */
 } gemm_problem;
 
-/* Packed: A is m x k (N) or k x m (T), B is k x n (N) or n x k (T), C is m x n. */
+/* The initialiser of a plain tcj_gemm problem. */
+#define GEMM_PLAIN(ab_, c_, op_a_, op_b_, m_, n_, k_) \
+  {.ab = (ab_), .c = (c_), .op_a = (op_a_), .op_b = (op_b_), .m = (m_), .n = (n_), .k = (k_)}
+
+/* Packed: A is m x k (N) or k x m (T), B is k x n (N) or n x k (T), C and D are m x n. */
 static inline int64_t gemm_lda(const gemm_problem *p) { return p->op_a == TCJ_OP_N ? p->k : p->m; }
 static inline int64_t gemm_ldb(const gemm_problem *p) { return p->op_b == TCJ_OP_N ? p->n : p->k; }
+static inline int64_t gemm_batch(const gemm_problem *p) { return p->batch > 1 ? p->batch : 1; }
+/* The output's type: D's when it is apart from C, else C's. */
+static inline tcj_dtype gemm_out_dtype(const gemm_problem *p) { return p->separate_d ? p->d : p->c; }
+/* The bias is of D's type, f32 for an s32 D. */
+static inline tcj_dtype gemm_bias_dtype(const gemm_problem *p) {
+  return gemm_out_dtype(p) == TCJ_S32 ? TCJ_F32 : gemm_out_dtype(p);
+}
+/* Batch strides in elements: every entry packed after the previous one; B and the bias 0 when
+ * broadcast. */
+static inline int64_t gemm_stride_a(const gemm_problem *p) { return p->m * p->k; }
+static inline int64_t gemm_stride_b(const gemm_problem *p) { return p->broadcast_b ? 0 : p->k * p->n; }
+static inline int64_t gemm_stride_d(const gemm_problem *p) { return p->m * p->n; }
+static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadcast_b ? 0 : p->n; }
+/* Whether p needs tcj_gemm_ex (anything beyond a plain tcj_gemm). */
+static inline int gemm_is_ex(const gemm_problem *p) {
+  return p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_batch(p) > 1 || p->separate_d ||
+         p->epilogue_source != NULL;
+}
 
 size_t gemm_dtype_size(tcj_dtype t);
 const char *gemm_dtype_name(tcj_dtype t); /* "bf16", "s32", ...; "?" if unknown */
 
-/* The plan of tcj_gemm for p on caps, TCJ_RECIPE / TCJ_TILE overrides (tuning may be NULL)
- * included. Returns TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED with why (fp8 operands, an empty C,
- * select's reason). */
+/* The tcj_gemm_ex descriptor of p on these buffers (alpha 1, beta 0): d is the output, C when
+ * it is not apart (then the descriptor's c), bias NULL without one. */
+void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
+                       tcj_gemm_desc *desc);
+
+/* The plan of tcj_gemm_ex for p on caps, TCJ_RECIPE / TCJ_TILE overrides (tuning may be NULL)
+ * included: the problem is validated as tcj_gemm_ex validates it (eng_validate_desc, on stand-in
+ * addresses 16-byte aligned), with the user epilogue's hash as the engine computes it. Returns
+ * TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED (or INVALID_VALUE) with why: fp8 operands, an empty D,
+ * validation's message, no NVRTC for a user epilogue, select's reason. */
 tcj_status gemm_problem_select(const gemm_problem *p, const eng_device_caps *caps,
                                const eng_tuning *tuning, eng_plan *plan, const char **why);
 

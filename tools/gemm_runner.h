@@ -1,10 +1,14 @@
-/* The GPU measuring core of tcj-bench and tcj-prof: tcj_gemm and cuBLAS on the same buffers
- * and stream, operand sets rotated past L2, median cudaEvent timing, and the check of tcj's
- * result against cuBLAS's (relative Frobenius error, a bound per dtype). */
+/* The GPU measuring core of tcj-bench and tcj-prof: tcj and its cuBLAS baseline on the same
+ * buffers and stream, operand sets rotated past L2, median cudaEvent timing, and the check of
+ * tcj's result against the baseline's (relative Frobenius error, a bound per dtype). Plain
+ * problems run tcj_gemm against cublasGemmEx; tcj_gemm_ex problems (gemm_problem.h) run against
+ * what a cuBLAS user would call for them (gr_baseline). */
 #ifndef TCJ_TOOLS_GEMM_RUNNER_H
 #define TCJ_TOOLS_GEMM_RUNNER_H
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,12 +18,23 @@
 
 #define GR_MAX_SETS 8 /* buffer sets rotated so that small problems do not run from L2 */
 #define GR_WARMUP 3   /* untimed calls per library before timing */
+#define GR_LT_WORKSPACE (32u << 20) /* cuBLASLt's workspace (NVIDIA recommends 32 MiB on Hopper) */
+
+/* The activation kernels of the "cuBLASLt bias + activation kernel" baselines, compiled by
+ * NVRTC at start (gr_act_compile). Index: [activation][output dtype]. */
+enum { GR_ACT_SILU, GR_ACT_GELU_TANH, GR_ACT_COUNT };
+enum { GR_OUT_F16, GR_OUT_BF16, GR_OUT_F32, GR_OUT_COUNT };
 
 typedef struct gr_gpu {
   tcj_engine *eng; /* the caller's; NULL for cuBLAS-only use */
   cublasHandle_t blas;
   cudaStream_t stream;
   size_t l2_bytes;
+  /* Made on first use by gr_baseline_open / gr_act_compile; released by gr_close. */
+  cublasLtHandle_t lt;
+  void *lt_workspace;
+  CUmodule act_module;
+  CUfunction act[GR_ACT_COUNT][GR_OUT_COUNT];
 } gr_gpu;
 
 /* A non-blocking stream and a cuBLAS handle on it for the current device (whose primary
@@ -27,16 +42,25 @@ typedef struct gr_gpu {
 int gr_open(gr_gpu *g, char *err, size_t err_size);
 void gr_close(gr_gpu *g); /* keeps g->eng */
 
+/* Compiles the activation kernels with NVRTC (opened with dlopen, as libtcj opens it) for the
+ * current device and loads them through the driver API. Returns 0, or -1 with the cause in err
+ * (no NVRTC, a compile or load failure). */
+int gr_act_compile(gr_gpu *g, char *err, size_t err_size);
+
 /* Random operands, never all zeros: uniform in [-1, 1] for float types, integers in [-8, 8]
  * for s8. */
 void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed);
 
 /* Device buffer sets of one problem: enough that one rotation exceeds 3x L2, as memory allows
- * (room is kept for a reference C). A and B of every set hold the same random data; C starts
- * as all ones bits (NaN, or -1 for s32) so that unwritten elements show. */
+ * (room is kept for a reference output). A, B and the bias of every set hold the same random
+ * data (the bias scaled by a power of two near sqrt(k) / 3, the order of the products' sums; a
+ * bias of an s32 output holds integers, so that both libraries' sums are exact); the
+ * output (C, or D when it is apart) starts as all ones bits (NaN, or -1 for s32) so that
+ * unwritten elements show. Batched problems hold every entry (one B and one bias when they are
+ * broadcast). */
 typedef struct gr_buffers {
   int sets;
-  void *a[GR_MAX_SETS], *b[GR_MAX_SETS], *c[GR_MAX_SETS];
+  void *a[GR_MAX_SETS], *b[GR_MAX_SETS], *c[GR_MAX_SETS], *bias[GR_MAX_SETS];
 } gr_buffers;
 
 /* Returns 0, or -1 with the cause in note (buf is then empty: gr_buffers_free is a no-op). */
@@ -44,37 +68,76 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
                      gr_buffers *buf, char *note, size_t note_size);
 void gr_buffers_free(gr_buffers *buf);
 
-/* One call on g->stream; the row-major problem maps to column-major cublasGemmEx as
+/* One plain call on g->stream; the row-major problem maps to column-major cublasGemmEx as
  * C^T = op(B)^T op(A)^T. Compute types: 32F, 32F_FAST_TF32 for tf32, 32I for s8. */
 cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c);
-tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c);
+/* tcj on g->stream: tcj_gemm for a plain problem, tcj_gemm_ex otherwise. c is the output (D
+ * when it is apart from C), bias NULL without one. */
+tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias);
 
 /* cuBLAS int8 layout rules vary by version: the status of an int8 NN call (64^3). Where it
  * fails, s8 problems run NT (both operands K-major, cuBLAS's column-major TN). */
 cublasStatus_t gr_s8_probe_nn(const gr_gpu *g);
 
+/* The cuBLAS side of a problem, as a user of cuBLAS would write it:
+ *   plain (no bias, no activation, one GEMM; a separate D too): cublasGemmEx;
+ *   batched without an epilogue: cublasGemmStridedBatchedEx (strideB 0 when B is broadcast);
+ *   bias, bias_relu, bias_gelu: one cublasLtMatmul with CUBLASLT_EPILOGUE_BIAS, RELU_BIAS or
+ *     GELU_BIAS (cuBLASLt's GELU is the tanh form: the check allows for it), batched through
+ *     the layouts' batch count and strides;
+ *   bias_silu, bias_gelu_tanh: cublasLtMatmul with the BIAS epilogue, then an elementwise
+ *     activation kernel over D (gr_act_compile), timed together.
+ * User epilogues have no baseline. */
+typedef enum gr_base_kind { GR_BASE_GEMMEX, GR_BASE_STRIDED, GR_BASE_LT, GR_BASE_LT_ACT } gr_base_kind;
+
+typedef struct gr_baseline {
+  gr_base_kind kind;
+  char label[48]; /* "cublasGemmEx", "cublasStridedBatched", "cublasLt+gelu_bias", "cublasLt+bias+silu_kernel" */
+  cublasLtMatmulDesc_t desc;
+  cublasLtMatrixLayout_t la, lb, ld;
+  cublasLtMatmulAlgo_t algo;
+  CUfunction act;           /* GR_BASE_LT_ACT's kernel */
+} gr_baseline;
+
+/* The baseline's label for p, without preparing it (tcj-prof's rows without a GPU run). */
+const char *gr_baseline_label(const gemm_problem *p);
+
+/* Prepares p's baseline: cuBLASLt descriptors and the heuristic's algorithm, the activation
+ * kernel (gr_act_compile must have run). Returns 0, or -1 with the cause in note (cuBLASLt
+ * refuses the combination, no activation kernel, a user epilogue); base->label is set either
+ * way. gr_baseline_close releases it (also after a failure). */
+int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note,
+                     size_t note_size);
+void gr_baseline_close(gr_baseline *base);
+
+/* One baseline call on g->stream (base NULL: gr_cublas), 0 or -1 with the cause in note. */
+int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a, const void *b,
+                    void *c, const void *bias, char *note, size_t note_size);
+
 typedef enum gr_lib { GR_TCJ, GR_CUBLAS } gr_lib;
 
 /* Median of `runs` event-timed calls in microseconds, rotating over the buffer sets; 0 with
- * the cause in note when a call fails. */
-double gr_time(const gr_gpu *g, const gemm_problem *p, gr_lib lib, const gr_buffers *buf, int runs,
-               char *note, size_t note_size);
+ * the cause in note when a call fails. GR_CUBLAS runs base (NULL: gr_cublas). */
+double gr_time(const gr_gpu *g, const gemm_problem *p, gr_lib lib, const gr_baseline *base, const gr_buffers *buf,
+               int runs, char *note, size_t note_size);
 
-/* The largest relative Frobenius error of tcj vs cuBLAS accepted for p's types; 0: exact. */
+/* The largest relative Frobenius error of tcj vs the baseline accepted for p's types and
+ * activation; 0: exact. */
 double gr_bound(const gemm_problem *p);
 
 typedef enum gr_check_result {
   GR_CHECK_PASS,
-  GR_CHECK_MISMATCH,   /* beyond gr_bound */
-  GR_CHECK_BLAS_ERROR, /* cuBLAS refused or failed the problem */
+  GR_CHECK_MISMATCH,   /* beyond the bound */
+  GR_CHECK_BLAS_ERROR, /* the baseline refused or failed the problem */
   GR_CHECK_ERROR,      /* allocation, copy or stream failure */
 } gr_check_result;
 
-/* Compares set 0's C, which tcj must have written, with cuBLAS on set 0's A and B into a
- * reference buffer. *err: the relative Frobenius error, once computed. note: the cause of any
- * result other than PASS. */
-gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, double *err,
-                         char *note, size_t note_size);
+/* Compares set 0's output, which tcj must have written, with the baseline (base NULL:
+ * gr_cublas) on set 0's inputs into a reference buffer. The bound is gr_bound's, plus 5e-4 per
+ * element (in the norm) where the baseline's GELU is the tanh form and tcj's the erf form.
+ * *err: the relative Frobenius error, once computed. note: the cause of any result but PASS. */
+gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
+                         double *err, char *note, size_t note_size);
 
 /* Device-to-device copy bandwidth in GB/s (2 * bytes read and written / median time of `runs`
  * copies of `bytes`); 0 with the cause in note on failure. */

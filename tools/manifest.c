@@ -4,12 +4,14 @@
 #include "tools/manifest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -17,6 +19,7 @@
 
 typedef struct ctx {
   const char *file;
+  size_t dir_len; /* file's directory: its first dir_len bytes (0: none, paths stay as given) */
   yaml_document_t *doc;
   char *err;
   size_t err_size;
@@ -35,7 +38,9 @@ static const struct dtype_name { const char *name; tcj_dtype t; } ab_names[] = {
 };
 #define AB_LIST "f16 bf16 tf32 e4m3 e5m2 s8"
 #define C_LIST "f16 bf16 f32 s32"
-#define PROBLEM_KEYS "name, m, n, k, dtype, c_dtype, op_a, op_b, cublas_*"
+#define PROBLEM_KEYS \
+  "name, m, n, k, dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, cublas_*"
+#define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu"
 #define TOP_KEYS "suite, dtype, targets, problems"
 #define ARCH_LIST "sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]"
 
@@ -53,6 +58,27 @@ const char *manifest_dtype_name(tcj_dtype t) {
   }
 }
 
+static const struct epilogue_info {
+  const char *name;
+  tcj_bias_kind bias;
+  tcj_activation act;
+} epilogues[MANIFEST_EPI_COUNT] = {
+#define MANIFEST_EPI_INFO(name, e, bias, act) [e] = {name, bias, act},
+  MANIFEST_EPILOGUE_LIST(MANIFEST_EPI_INFO)
+#undef MANIFEST_EPI_INFO
+};
+
+const char *manifest_epilogue_name(manifest_epilogue e) {
+  return (unsigned)e < MANIFEST_EPI_COUNT ? epilogues[e].name : "?";
+}
+tcj_bias_kind manifest_epilogue_bias(manifest_epilogue e) {
+  return (unsigned)e < MANIFEST_EPI_COUNT ? epilogues[e].bias : TCJ_BIAS_NONE;
+}
+tcj_activation manifest_epilogue_act(manifest_epilogue e) {
+  return (unsigned)e < MANIFEST_EPI_COUNT ? epilogues[e].act : TCJ_ACT_NONE;
+}
+
+static int failf(ctx *c, yaml_mark_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int failf(ctx *c, yaml_mark_t at, const char *fmt, ...) {
   if (!c->err || c->err_size == 0) return -1;
   int len = snprintf(c->err, c->err_size, "%s:%zu:%zu: ", c->file, at.line + 1, at.column + 1);
@@ -244,6 +270,90 @@ static int parse_ref(ctx *c, const char *key, const yaml_node_t *n, manifest_ent
   return 0;
 }
 
+static int parse_epilogue(ctx *c, const char *key, const yaml_node_t *n, manifest_epilogue *out) {
+  char shown[64];
+  if (n->type == YAML_SCALAR_NODE && !is_null(n))
+    for (int i = 0; i < MANIFEST_EPI_COUNT; i++)
+      if (strcmp(text(n), epilogues[i].name) == 0) {
+        *out = (manifest_epilogue)i;
+        return 0;
+      }
+  return failf(c, n->start_mark, "%s: unknown epilogue %s (" EPILOGUE_LIST ")", key, show(n, shown, sizeof shown));
+}
+
+static int parse_batch(ctx *c, const char *key, const yaml_node_t *n, int64_t *out) {
+  char shown[64];
+  if (n->type != YAML_SCALAR_NODE)
+    return failf(c, n->start_mark, "%s: expected a count from 1 to %lld, got %s", key, MANIFEST_MAX_BATCH,
+                 show(n, shown, sizeof shown));
+  if (parse_size(c, key, n, out)) return -1;
+  if (*out < 1) return failf(c, n->start_mark, "%s: 0, must be 1 or more (1: one GEMM)", key);
+  return 0;
+}
+
+/* YAML's booleans (the core schema's spellings). */
+static int parse_bool(ctx *c, const char *key, const yaml_node_t *n, int *out) {
+  static const char *const yes[] = {"true", "True", "TRUE"}, *const no[] = {"false", "False", "FALSE"};
+  char shown[64];
+  if (n->type == YAML_SCALAR_NODE && plain(n))
+    for (int i = 0; i < 3; i++) {
+      if (strcmp(text(n), yes[i]) == 0) return *out = 1, 0;
+      if (strcmp(text(n), no[i]) == 0) return *out = 0, 0;
+    }
+  return failf(c, n->start_mark, "%s: expected true or false, got %s", key, show(n, shown, sizeof shown));
+}
+
+/* `epilogue_source: FILE`: the path relative to the manifest's directory, and the file's text,
+ * read now so that a missing or unreadable file is an error at its line. Only a regular file of
+ * at most MANIFEST_MAX_SOURCE bytes without NUL bytes is read (opened non-blocking, so that a
+ * FIFO cannot hang the parser). */
+static int parse_source(ctx *c, const char *key, const yaml_node_t *n, manifest_entry *e) {
+  char shown[64];
+  if (n->type != YAML_SCALAR_NODE || is_null(n) || text(n)[0] == '\0')
+    return failf(c, n->start_mark, "%s: expected a file name, got %s", key, show(n, shown, sizeof shown));
+  const char *name = text(n);
+  size_t dir = name[0] == '/' ? 0 : c->dir_len, len = strlen(name);
+  const char *sep = dir && c->file[dir - 1] != '/' ? "/" : "";
+  char *path = malloc(dir + 1 + len + 1);
+  if (!path) return oom(c);
+  snprintf(path, dir + 1 + len + 1, "%.*s%s%s", (int)dir, c->file, sep, name);
+  free(e->epilogue_path);
+  e->epilogue_path = path;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return failf(c, n->start_mark, "%s: cannot read %s: %s", key, path, strerror(errno));
+  struct stat st;
+  char *buf = NULL;
+  int rc = -1;
+  if (fstat(fd, &st) != 0) {
+    failf(c, n->start_mark, "%s: cannot read %s: %s", key, path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    failf(c, n->start_mark, "%s: %s is not a regular file", key, path);
+  } else if (st.st_size == 0 || st.st_size > (off_t)MANIFEST_MAX_SOURCE) {
+    failf(c, n->start_mark, "%s: %s has %lld bytes (a user epilogue source has 1 to %u)", key, path,
+          (long long)st.st_size, MANIFEST_MAX_SOURCE);
+  } else if (!(buf = malloc((size_t)st.st_size + 1))) {
+    oom(c);
+  } else {
+    size_t got = 0, want = (size_t)st.st_size;
+    ssize_t r = 1;
+    while (got < want && (r = read(fd, buf + got, want - got)) > 0) got += (size_t)r;
+    if (r < 0 || got != want)
+      failf(c, n->start_mark, "%s: cannot read %s: %s", key, path, r < 0 ? strerror(errno) : "it changed size");
+    else if (memchr(buf, '\0', want))
+      failf(c, n->start_mark, "%s: %s holds a NUL byte: not CUDA C source", key, path);
+    else {
+      buf[want] = '\0';
+      free(e->epilogue_text);
+      e->epilogue_text = buf;
+      buf = NULL;
+      rc = 0;
+    }
+  }
+  free(buf);
+  close(fd);
+  return rc;
+}
+
 /* The output types a kernel of operand type ab may write (tcj.h; fp8 like the 16-bit types). */
 static int c_allowed(tcj_dtype ab, tcj_dtype cd) {
   switch (ab) {
@@ -267,10 +377,12 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
   static const char *const dim_keys[3] = {"m", "n", "k"};
   char shown[64];
   sizes dim[3] = {{0}};
-  const yaml_node_t *dim_node[3] = {0}, *c_node = NULL;
-  int have_ab = top_dtype != NULL, have_c = 0, rc = -1;
-  tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, cd = TCJ_BF16;
+  const yaml_node_t *dim_node[3] = {0}, *c_node = NULL, *d_node = NULL, *bcast_node = NULL;
+  int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, rc = -1;
+  tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, cd = TCJ_BF16, dd = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
+  manifest_epilogue epi = MANIFEST_EPI_NONE;
+  int64_t batch = 1;
 
   if (n->type != YAML_MAPPING_NODE)
     return failf(c, n->start_mark, "problems: an item must be a mapping (m:, n:, k:, ...), got %s",
@@ -297,8 +409,14 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     else if (strcmp(key, "dtype") == 0) bad = parse_ab(c, key, v, &ab), have_ab = 1;
     else if (strcmp(key, "c_dtype") == 0)
       bad = parse_name(c, key, v, c_names, sizeof c_names / sizeof *c_names, C_LIST, &cd), have_c = 1, c_node = v;
+    else if (strcmp(key, "d_dtype") == 0)
+      bad = parse_name(c, key, v, c_names, sizeof c_names / sizeof *c_names, C_LIST, &dd), d_node = v;
     else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a);
     else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b);
+    else if (strcmp(key, "epilogue") == 0) bad = parse_epilogue(c, key, v, &epi);
+    else if (strcmp(key, "batch") == 0) bad = parse_batch(c, key, v, &batch);
+    else if (strcmp(key, "broadcast_b") == 0) bad = parse_bool(c, key, v, &broadcast_b), bcast_node = v;
+    else if (strcmp(key, "epilogue_source") == 0) bad = parse_source(c, key, v, e);
     else if (strncmp(key, "cublas_", 7) == 0) bad = parse_ref(c, key, v, e);
     else bad = failf(c, k->start_mark, "unknown key '%s' in a problem (" PROBLEM_KEYS ")", key);
     if (bad) goto done;
@@ -327,6 +445,16 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
           ab == TCJ_TF32 ? "f32" : ab == TCJ_S8 ? "s32" : "f16, bf16 or f32");
     goto done;
   }
+  if (d_node && !c_allowed(ab, dd)) {
+    failf(c, d_node->start_mark, "d_dtype: %s cannot be the output of dtype %s (%s gives %s)",
+          manifest_dtype_name(dd), manifest_dtype_name(ab), manifest_dtype_name(ab),
+          ab == TCJ_TF32 ? "f32" : ab == TCJ_S8 ? "s32" : "f16, bf16 or f32");
+    goto done;
+  }
+  if (broadcast_b && batch < 2) {
+    failf(c, bcast_node->start_mark, "broadcast_b: true needs batch: 2 or more (problem %s has one entry)", e->name);
+    goto done;
+  }
 
   size_t count = dim[0].n;
   for (int i = 1; i < 3; i++)
@@ -347,7 +475,9 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
       for (size_t l = 0; l < dim[2].n; l++)
         probs[out->nproblems++] = (manifest_problem){
           .name = e->name, .entry = out->nentries - 1, .m = dim[0].v[i], .n = dim[1].v[j],
-          .k = dim[2].v[l], .ab = ab, .c = cd, .op_a = op_a, .op_b = op_b};
+          .k = dim[2].v[l], .ab = ab, .c = cd, .op_a = op_a, .op_b = op_b, .epilogue = epi, .batch = batch,
+          .broadcast_b = broadcast_b, .has_d = d_node != NULL, .d = d_node ? dd : cd,
+          .epilogue_path = e->epilogue_path, .epilogue_source = e->epilogue_text};
   rc = 0;
 done:
   for (int i = 0; i < 3; i++) free(dim[i].v);
@@ -427,7 +557,8 @@ static int yaml_fail(ctx *c, const yaml_parser_t *p) {
 
 static int parse(yaml_parser_t *parser, const char *file, manifest *out, char *err, size_t err_size) {
   yaml_document_t doc, extra;
-  ctx c = {file, &doc, err, err_size};
+  const char *slash = strrchr(file, '/');
+  ctx c = {file, slash ? (slash == file ? 1 : (size_t)(slash - file)) : 0, &doc, err, err_size};
   memset(out, 0, sizeof *out);
   if (!yaml_parser_load(parser, &doc)) return yaml_fail(&c, parser);
   int rc = parse_root(&c, out);
@@ -489,6 +620,8 @@ void manifest_free(manifest *m) {
     for (size_t j = 0; j < m->entries[i].nrefs; j++) free(m->entries[i].refs[j].key);
     free(m->entries[i].refs);
     free(m->entries[i].name);
+    free(m->entries[i].epilogue_path);
+    free(m->entries[i].epilogue_text);
   }
   for (size_t i = 0; i < m->ntargets; i++) free(m->targets[i]);
   free(m->entries);

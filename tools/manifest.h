@@ -1,6 +1,10 @@
 /* Problem manifests (the format of bench/suite.yaml), shared by tcj-warmup and the profiler:
  * a YAML file of GEMM problems whose sizes may be lists or grids, expanded here into a flat
- * array. Every error names FILE:LINE:COL (1-based) and the offending key or value. */
+ * array. Every error names FILE:LINE:COL (1-based) and the offending key or value.
+ * Beyond tcj_gemm, a problem may ask for what tcj_gemm_ex does: `epilogue:` (a per-column bias
+ * and an activation), `batch:` (a strided batch, `broadcast_b: true` for one B), `d_dtype:` (a
+ * D apart from C, which is then not read) and `epilogue_source:` (a user epilogue's .cu file,
+ * relative to the manifest's directory). */
 #ifndef TCJ_TOOLS_MANIFEST_H
 #define TCJ_TOOLS_MANIFEST_H
 
@@ -11,6 +15,25 @@
 
 #define MANIFEST_MAX_SIZE 2147483647LL  /* m, n, k: the engine passes M as a 32-bit value */
 #define MANIFEST_MAX_PROBLEMS (1u << 20) /* after expansion: a typo in a grid must not eat RAM */
+#define MANIFEST_MAX_BATCH 2147483647LL   /* batch_count is at most 2^31 - 1 */
+#define MANIFEST_MAX_SOURCE (1u << 20)    /* bytes of an epilogue_source file */
+
+/* `epilogue:` values: a per-column bias (TCJ_BIAS_COL, n values of D's type, f32 when D is s32:
+ * nn.Linear's bias) and an activation. name, enum, bias, activation. */
+#define MANIFEST_EPILOGUE_LIST(X)                                                 \
+  X("none", MANIFEST_EPI_NONE, TCJ_BIAS_NONE, TCJ_ACT_NONE)                       \
+  X("bias", MANIFEST_EPI_BIAS, TCJ_BIAS_COL, TCJ_ACT_NONE)                        \
+  X("bias_relu", MANIFEST_EPI_BIAS_RELU, TCJ_BIAS_COL, TCJ_ACT_RELU)              \
+  X("bias_gelu", MANIFEST_EPI_BIAS_GELU, TCJ_BIAS_COL, TCJ_ACT_GELU)              \
+  X("bias_gelu_tanh", MANIFEST_EPI_BIAS_GELU_TANH, TCJ_BIAS_COL, TCJ_ACT_GELU_TANH) \
+  X("bias_silu", MANIFEST_EPI_BIAS_SILU, TCJ_BIAS_COL, TCJ_ACT_SILU)
+
+typedef enum manifest_epilogue {
+#define MANIFEST_EPI_ENUM(name, e, bias, act) e,
+  MANIFEST_EPILOGUE_LIST(MANIFEST_EPI_ENUM)
+#undef MANIFEST_EPI_ENUM
+  MANIFEST_EPI_COUNT
+} manifest_epilogue;
 
 /* A reference number given with a problem (`cublas_h200: 23.6`), kept for tools that report
  * against it. */
@@ -25,6 +48,9 @@ typedef struct manifest_entry {
   int line, col;  /* of the item, 1-based */
   manifest_ref *refs;
   size_t nrefs;
+  /* `epilogue_source:` as resolved (relative to the manifest's directory) and the file's text,
+   * read when the manifest is; both NULL without one. */
+  char *epilogue_path, *epilogue_text;
 } manifest_entry;
 
 /* One problem after expansion of list- or grid-valued m, n, k (m outermost, k innermost). */
@@ -34,6 +60,12 @@ typedef struct manifest_problem {
   int64_t m, n, k;
   tcj_dtype ab, c;  /* ab: F16 BF16 TF32 E4M3 E5M2 S8; c: F16 BF16 F32 S32 */
   tcj_op op_a, op_b;
+  manifest_epilogue epilogue;
+  int64_t batch;     /* >= 1; every operand packed per entry */
+  int broadcast_b;   /* one B (and one bias) for every entry: stride 0; only with batch >= 2 */
+  int has_d;         /* `d_dtype:` given: D apart from C, of type d; C is not read (beta 0) */
+  tcj_dtype d;       /* D's type: d_dtype, else c */
+  const char *epilogue_path, *epilogue_source; /* the entry's, or NULL */
 } manifest_problem;
 
 typedef struct manifest {
@@ -58,5 +90,10 @@ void manifest_free(manifest *m); /* NULL or an empty manifest: no-op */
 
 /* "bf16", "e4m3", "s32", ...; "?" for a type manifests do not use. */
 const char *manifest_dtype_name(tcj_dtype t);
+
+/* "none", "bias_gelu", ...; "?" out of range. The bias kind and activation of an epilogue. */
+const char *manifest_epilogue_name(manifest_epilogue e);
+tcj_bias_kind manifest_epilogue_bias(manifest_epilogue e);
+tcj_activation manifest_epilogue_act(manifest_epilogue e);
 
 #endif

@@ -36,7 +36,32 @@ static double dtype_bytes(tcj_dtype t) { return (unsigned)t < NDTYPE ? dtypes[t]
 
 static int have(double v) { return isfinite(v) && v > 0; }
 
-double prof_flops(const prof_row *r) { return 2.0 * (double)r->m * (double)r->n * (double)r->k; }
+tcj_dtype prof_out_dtype(const prof_row *r) { return r->has_d ? r->d : r->c; }
+
+int64_t prof_batch(const prof_row *r) { return r->batch > 1 ? r->batch : 1; }
+
+int prof_fused(const prof_row *r) {
+  return r->bias != TCJ_BIAS_NONE || r->act != TCJ_ACT_NONE || r->user || prof_batch(r) > 1;
+}
+
+void prof_epilogue_label(const prof_row *r, char *out, size_t size) {
+  static const char *const acts[] = {"", "relu", "gelu", "gelu_tanh", "silu"};
+  const char *act = (unsigned)r->act < sizeof acts / sizeof *acts ? acts[r->act] : "?";
+  const char *bias = r->bias == TCJ_BIAS_NONE ? "" : r->bias == TCJ_BIAS_ROW ? "bias_row" : "bias";
+  if (!*bias && !*act) {
+    snprintf(out, size, "%s", r->user ? "user" : "none");
+    return;
+  }
+  snprintf(out, size, "%s%s%s%s", bias, *bias && *act ? "_" : "", act, r->user ? "+user" : "");
+}
+
+void prof_batch_label(const prof_row *r, char *out, size_t size) {
+  snprintf(out, size, "%lld%s", (long long)prof_batch(r), r->broadcast_b && prof_batch(r) > 1 ? "/bcast_b" : "");
+}
+
+double prof_flops(const prof_row *r) {
+  return 2.0 * (double)r->m * (double)r->n * (double)r->k * (double)prof_batch(r);
+}
 
 double prof_tflops(const prof_row *r, double us) {
   return have(us) ? prof_flops(r) / (us * 1e6) : 0;
@@ -51,8 +76,12 @@ double prof_pct_floor(const prof_row *r, double us) {
 }
 
 double prof_bytes(const prof_row *r) {
-  double m = (double)r->m, n = (double)r->n, k = (double)r->k;
-  return (m * k + k * n) * dtype_bytes(r->ab) + m * n * dtype_bytes(r->c);
+  double m = (double)r->m, n = (double)r->n, k = (double)r->k, z = (double)prof_batch(r);
+  double z_b = r->broadcast_b ? 1 : z; /* entries of B and of the bias */
+  tcj_dtype out = prof_out_dtype(r);
+  double bias_len = r->bias == TCJ_BIAS_NONE ? 0 : r->bias == TCJ_BIAS_ROW ? m : n;
+  double bias = bias_len * dtype_bytes(out == TCJ_S32 ? TCJ_F32 : out);
+  return (z * m * k + z_b * k * n) * dtype_bytes(r->ab) + z * m * n * dtype_bytes(out) + z_b * bias;
 }
 
 double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs) {
@@ -61,17 +90,33 @@ double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs
   return compute > memory ? compute : memory;
 }
 
-double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count) {
+static double geomean(const prof_row *rows, int n, tcj_dtype ab, int fused, int *count) {
   double logsum = 0;
   int c = 0;
   for (int i = 0; i < n; i++) {
     double ratio = prof_ratio(&rows[i]);
-    if (rows[i].status != PROF_OK || rows[i].ab != ab || !have(ratio)) continue;
+    if (rows[i].status != PROF_OK || rows[i].ab != ab || !have(ratio) || prof_fused(&rows[i]) != fused) continue;
     logsum += log(ratio);
     c++;
   }
   if (count) *count = c;
   return c ? exp(logsum / c) : 0;
+}
+
+double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count) {
+  return geomean(rows, n, ab, 0, count);
+}
+
+double prof_geomean_ratio_fused(const prof_row *rows, int n, tcj_dtype ab, int *count) {
+  return geomean(rows, n, ab, 1, count);
+}
+
+/* Operand dtypes with fused rows, as a mask over tcj_dtype. */
+static unsigned fused_present(const prof_row *rows, int n) {
+  unsigned mask = 0;
+  for (int i = 0; i < n; i++)
+    if ((unsigned)rows[i].ab < NDTYPE && prof_fused(&rows[i])) mask |= 1u << rows[i].ab;
+  return mask;
 }
 
 /* Operand dtypes that occur in rows, as a mask over tcj_dtype. */
@@ -103,10 +148,11 @@ static void cell_num(char *dst, size_t size, double v, int prec, const char *mis
 
 #define COLS(X)                                                                      \
   X(NAME, "name", 0) X(DTYPE, "dtype", 0) X(OP, "op", 0) X(M, "m", 1) X(N, "n", 1)   \
-  X(K, "k", 1) X(TCJ_US, "tcj us", 1) X(BLAS_US, "cuBLAS us", 1)                     \
+  X(K, "k", 1) X(EPILOGUE, "epilogue", 0) X(BATCH, "batch", 1)                       \
+  X(TCJ_US, "tcj us", 1) X(BLAS_US, "cuBLAS us", 1)                                  \
   X(TCJ_TF, "tcj TFLOP/s", 1) X(BLAS_TF, "cuBLAS TFLOP/s", 1)                        \
   X(RATIO, "tcj/cuBLAS", 1) X(PCT_TCJ, "%floor tcj", 1) X(PCT_BLAS, "%floor cuBLAS", 1) \
-  X(COLD, "cold ms", 1) X(STATUS, "status", 0) X(CFG, "cfg", 0)
+  X(COLD, "cold ms", 1) X(STATUS, "status", 0) X(BASELINE, "baseline", 0) X(CFG, "cfg", 0)
 
 enum {
 #define COL_ENUM(id, head, right) COL_##id,
@@ -124,16 +170,18 @@ static const struct {
 #undef COL_SPEC
 };
 
-#define CELL 272 /* the widest field (cfg, 256) and room for numbers */
+#define CELL 336 /* the widest field (cfg, 320) and room for numbers */
 
 static void row_cells(const prof_row *r, char cell[NCOL][CELL]) {
   cell_text(cell[COL_NAME], CELL, FIELD(r->name));
-  snprintf(cell[COL_DTYPE], CELL, "%s>%s", prof_dtype_name(r->ab), prof_dtype_name(r->c));
+  snprintf(cell[COL_DTYPE], CELL, "%s>%s", prof_dtype_name(r->ab), prof_dtype_name(prof_out_dtype(r)));
   snprintf(cell[COL_OP], CELL, "%c%c", r->op_a == TCJ_OP_T ? 'T' : 'N',
            r->op_b == TCJ_OP_T ? 'T' : 'N');
   snprintf(cell[COL_M], CELL, "%lld", (long long)r->m);
   snprintf(cell[COL_N], CELL, "%lld", (long long)r->n);
   snprintf(cell[COL_K], CELL, "%lld", (long long)r->k);
+  prof_epilogue_label(r, cell[COL_EPILOGUE], CELL);
+  prof_batch_label(r, cell[COL_BATCH], CELL);
   cell_num(cell[COL_TCJ_US], CELL, r->tcj_us, 2, "-");
   cell_num(cell[COL_BLAS_US], CELL, r->blas_us, 2, "-");
   cell_num(cell[COL_TCJ_TF], CELL, prof_tflops(r, r->tcj_us), 1, "-");
@@ -143,6 +191,8 @@ static void row_cells(const prof_row *r, char cell[NCOL][CELL]) {
   cell_num(cell[COL_PCT_BLAS], CELL, prof_pct_floor(r, r->blas_us), 1, "-");
   cell_num(cell[COL_COLD], CELL, r->cold_ms, 1, "");
   snprintf(cell[COL_STATUS], CELL, "%s", prof_status_name(r->status));
+  cell_text(cell[COL_BASELINE], CELL, FIELD(r->baseline));
+  if (!cell[COL_BASELINE][0]) snprintf(cell[COL_BASELINE], CELL, "-");
   cell_text(cell[COL_CFG], CELL, FIELD(r->cfg));
 }
 
@@ -186,7 +236,7 @@ static int finish(FILE *f) { return fflush(f) == EOF || ferror(f) ? -1 : 0; }
 static const prof_device no_device;
 
 int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n) {
-  static char cell[NCOL][CELL]; /* 4 KiB: off the stack; the tool is single-threaded */
+  static char cell[NCOL][CELL]; /* 6 KiB: off the stack; the tool is single-threaded */
   if (!d) d = &no_device;
   unsigned present = dtypes_present(rows, n);
   print_device(f, d, present);
@@ -233,6 +283,18 @@ int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n)
               count == 1 ? "" : "s");
     else
       fprintf(f, "geomean tcj/cuBLAS %s: - over 0 problems\n", dtypes[t].name);
+  }
+  /* Epilogue and batch rows against their own baselines, apart from the plain GEMMs. */
+  unsigned fused = fused_present(rows, n);
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!(fused & 1u << t)) continue;
+    int count;
+    double g = prof_geomean_ratio_fused(rows, n, (tcj_dtype)t, &count);
+    if (count)
+      fprintf(f, "geomean tcj/cuBLAS %s fused: %.3f over %d problem%s\n", dtypes[t].name, g, count,
+              count == 1 ? "" : "s");
+    else
+      fprintf(f, "geomean tcj/cuBLAS %s fused: - over 0 problems\n", dtypes[t].name);
   }
   fprintf(f, "status:");
   const char *sep = " ";
@@ -295,8 +357,10 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
     fprintf(f, "# peak_tflops_%s: %.6g\n", dtypes[t].name, d->peak_tflops[t]);
   }
 
+  /* The tcj_gemm_ex columns come last, so that readers by position keep their columns. */
   fprintf(f, "name,ab,c,op_a,op_b,m,n,k,status,tcj_us,cublas_us,tcj_tflops,cublas_tflops,ratio,"
-             "floor_us,pct_floor_tcj,pct_floor_cublas,cold_ms,rel_err,runs,cfg,note\n");
+             "floor_us,pct_floor_tcj,pct_floor_cublas,cold_ms,rel_err,runs,cfg,note,"
+             "d,epilogue,batch,broadcast_b,baseline\n");
   for (int i = 0; i < n; i++) {
     const prof_row *r = &rows[i];
     csv_text(f, FIELD(r->name));
@@ -317,6 +381,11 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
     csv_text(f, FIELD(r->cfg));
     fputc(',', f);
     csv_text(f, FIELD(r->note));
+    char epi[32];
+    prof_epilogue_label(r, epi, sizeof epi);
+    fprintf(f, ",%s,%s,%lld,%d,", prof_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
+            r->broadcast_b && prof_batch(r) > 1);
+    csv_text(f, FIELD(r->baseline));
     fputc('\n', f);
   }
   return finish(f);
@@ -420,6 +489,12 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
             prof_dtype_name(r->ab), prof_dtype_name(r->c), r->op_a == TCJ_OP_T ? 'T' : 'N',
             r->op_b == TCJ_OP_T ? 'T' : 'N', (long long)r->m, (long long)r->n, (long long)r->k,
             prof_status_name(r->status));
+    char epi[32];
+    prof_epilogue_label(r, epi, sizeof epi);
+    fprintf(f, ", \"d\": \"%s\", \"epilogue\": \"%s\", \"batch\": %lld, \"broadcast_b\": %s, ",
+            prof_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
+            r->broadcast_b && prof_batch(r) > 1 ? "true" : "false");
+    json_key_str(f, "baseline", FIELD(r->baseline));
     const struct {
       const char *key;
       double v;
@@ -458,6 +533,16 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
     int count;
     double g = prof_geomean_ratio(rows, n, (tcj_dtype)t, &count);
     fprintf(f, "%s\"%s\": {\"ratio\": ", sep, dtypes[t].name);
+    json_num(f, g);
+    fprintf(f, ", \"count\": %d}", count);
+    sep = ", ";
+  }
+  unsigned fused = fused_present(rows, n);
+  for (int t = 0; t < NDTYPE; t++) {
+    if (!(fused & 1u << t)) continue;
+    int count;
+    double g = prof_geomean_ratio_fused(rows, n, (tcj_dtype)t, &count);
+    fprintf(f, "%s\"%s fused\": {\"ratio\": ", sep, dtypes[t].name);
     json_num(f, g);
     fprintf(f, ", \"count\": %d}", count);
     sep = ", ";

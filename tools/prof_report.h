@@ -3,6 +3,7 @@
 #ifndef TCJ_TOOLS_PROF_REPORT_H
 #define TCJ_TOOLS_PROF_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -42,23 +43,45 @@ typedef struct prof_row {
   double cold_ms;             /* first call with an empty cache (--cold), else 0 */
   double rel_err;             /* tcj vs cuBLAS, relative Frobenius */
   int runs;                   /* timed runs per library */
-  char cfg[256];              /* the kernel config tcj selected */
+  char cfg[320];              /* the kernel config tcj selected */
   char note[256];             /* why a row is not OK */
+  /* tcj_gemm_ex (all zero: a plain tcj_gemm, C written, one GEMM). */
+  int has_d;                  /* D apart from C, of type d; C not read */
+  tcj_dtype d;
+  tcj_bias_kind bias;         /* a bias vector (of D's type; f32 for s32) */
+  tcj_activation act;
+  int user;                   /* a user epilogue */
+  int64_t batch;              /* entries; 0 or 1: one GEMM */
+  int broadcast_b;            /* one B (and one bias) for every entry */
+  char baseline[48];          /* what the cuBLAS side ran ("cublasGemmEx", "cublasLt+gelu_bias", ...) */
 } prof_row;
 
+/* The output's type (D's when apart from C), the entries, and whether the row is "fused": an
+ * epilogue or a batch, measured against its own baseline and averaged apart from plain GEMMs. */
+tcj_dtype prof_out_dtype(const prof_row *r);
+int64_t prof_batch(const prof_row *r);
+int prof_fused(const prof_row *r);
+/* The epilogue as the manifest names it: "none", "bias", "bias_gelu", ..., "+user" after a user
+ * epilogue ("user" alone); and the batch: "1", "64", "8/bcast_b" (B broadcast). */
+void prof_epilogue_label(const prof_row *r, char *out, size_t size);
+void prof_batch_label(const prof_row *r, char *out, size_t size);
+
 /* Derived figures of a row (0 when the times are missing). */
-double prof_flops(const prof_row *r); /* 2mnk */
+double prof_flops(const prof_row *r); /* 2mnk per entry */
 double prof_tflops(const prof_row *r, double us);
 double prof_ratio(const prof_row *r);    /* cuBLAS time / tcj time: > 1 means tcj is faster */
 double prof_pct_floor(const prof_row *r, double us); /* 100 * floor / time */
 
 /* The problem's floor: max(2mnk / peak, bytes / bandwidth), bytes = A + B + C read + D written
- * (C read only when beta != 0; tcj-prof runs beta = 0). */
+ * + bias read, over every entry of a batch (a broadcast B and bias once) (C read only when
+ * beta != 0; tcj-prof runs beta = 0). */
 double prof_bytes(const prof_row *r);
 double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs);
 
-/* Geometric mean of prof_ratio over the OK rows of operand type ab; 0 when there are none. */
+/* Geometric mean of prof_ratio over the OK plain rows (not prof_fused) of operand type ab; 0
+ * when there are none. The _fused one: over the OK fused rows. */
 double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count);
+double prof_geomean_ratio_fused(const prof_row *rows, int n, tcj_dtype ab, int *count);
 
 /* Outputs. Each starts with the device and run facts. Return 0, or -1 on a write error. */
 int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n);

@@ -45,18 +45,18 @@ typedef struct problem {
 
 /* LLM shapes are x * W^T with W stored n x k, as torch.nn.Linear keeps it. */
 static const problem DEFAULT_PROBLEMS[] = {
-    {"square", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096}},
-    {"square", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 8192, 8192, 8192}},
-    {"ld-4095", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4095, 4095, 4095}},
-    {"square", {TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096}},
-    {"square", {TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096}},
-    {"square", {TCJ_S8, TCJ_S32, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096}},
-    {"llm-decode", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 16, 6144, 4096}},
-    {"llm-mlp", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 128, 28672, 4096}},
+    {"square", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096)},
+    {"square", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 8192, 8192, 8192)},
+    {"ld-4095", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4095, 4095, 4095)},
+    {"square", GEMM_PLAIN(TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096)},
+    {"square", GEMM_PLAIN(TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096)},
+    {"square", GEMM_PLAIN(TCJ_S8, TCJ_S32, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096)},
+    {"llm-decode", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 16, 6144, 4096)},
+    {"llm-mlp", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 128, 28672, 4096)},
 };
 static const problem QUICK_PROBLEMS[] = {
-    {"square", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096}},
-    {"ld-4095", {TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4095, 4095, 4095}},
+    {"square", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4096, 4096, 4096)},
+    {"ld-4095", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4095, 4095, 4095)},
 };
 
 /* ---- offline mode: select + ptxgen + nvJitLink ----------------------------------------- */
@@ -187,7 +187,7 @@ static void bench_one(gr_gpu *g, const gemm_problem *p, result *res) {
   /* Cold: the first call for this problem class, JIT compile included. */
   cudaError_t ce = cudaSuccess;
   double t0 = gr_now_s();
-  tcj_status st = gr_tcj(g, p, buf.a[0], buf.b[0], buf.c[0]);
+  tcj_status st = gr_tcj(g, p, buf.a[0], buf.b[0], buf.c[0], NULL);
   if (st == TCJ_SUCCESS) ce = cudaStreamSynchronize(g->stream);
   res->cold_ms = 1e3 * (gr_now_s() - t0);
   if (st != TCJ_SUCCESS || ce != cudaSuccess) {
@@ -196,18 +196,18 @@ static void bench_one(gr_gpu *g, const gemm_problem *p, result *res) {
              st != TCJ_SUCCESS ? tcj_last_error(g->eng) : cudaGetErrorString(ce));
     goto done;
   }
-  if (gr_check(g, p, &buf, &res->err, res->note, sizeof res->note) != GR_CHECK_PASS) goto done;
+  if (gr_check(g, p, NULL, &buf, &res->err, res->note, sizeof res->note) != GR_CHECK_PASS) goto done;
 
   /* Warm-up, then enough runs for a stable median; tcj first, then cuBLAS, same rotation. */
   for (int lib = GR_TCJ; lib <= GR_CUBLAS; lib++)
-    if (gr_time(g, p, (gr_lib)lib, &buf, GR_WARMUP, res->note, sizeof res->note) <= 0) goto done;
-  double est = gr_time(g, p, GR_TCJ, &buf, 1, res->note, sizeof res->note);
+    if (gr_time(g, p, (gr_lib)lib, NULL, &buf, GR_WARMUP, res->note, sizeof res->note) <= 0) goto done;
+  double est = gr_time(g, p, GR_TCJ, NULL, &buf, 1, res->note, sizeof res->note);
   if (est <= 0) goto done;
   int runs = (int)(RUN_BUDGET_S * 1e6 / est);
   res->runs = runs < MIN_RUNS ? MIN_RUNS : runs > MAX_RUNS ? MAX_RUNS : runs;
-  res->tcj_us = gr_time(g, p, GR_TCJ, &buf, res->runs, res->note, sizeof res->note);
+  res->tcj_us = gr_time(g, p, GR_TCJ, NULL, &buf, res->runs, res->note, sizeof res->note);
   if (res->tcj_us <= 0) goto done;
-  res->blas_us = gr_time(g, p, GR_CUBLAS, &buf, res->runs, res->note, sizeof res->note);
+  res->blas_us = gr_time(g, p, GR_CUBLAS, NULL, &buf, res->runs, res->note, sizeof res->note);
   if (res->blas_us <= 0) goto done;
   res->ok = 1;
 done:

@@ -1,6 +1,8 @@
-/* tcj-prof: the shape-sweep profiler. Each problem of a suite runs through tcj_gemm on fresh
- * random data, is checked against cuBLAS, then both are timed on the same buffers and stream and
- * reported against the problem's roofline floor. --dry-run lists the kernels tcj would select. */
+/* tcj-prof: the shape-sweep profiler. Each problem of a suite runs through tcj_gemm (tcj_gemm_ex
+ * for epilogues, batches and a separate D) on fresh random data, is checked against its cuBLAS
+ * baseline (cublasGemmEx, cublasGemmStridedBatchedEx, cuBLASLt with a fused epilogue or followed
+ * by an activation kernel), then both are timed on the same buffers and stream and reported
+ * against the problem's roofline floor. --dry-run lists the kernels tcj would select. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -19,6 +21,7 @@
 #include "tools/gemm_problem.h"
 #include "tools/gemm_runner.h"
 #include "tools/manifest.h"
+#include "tools/manifest_gemm.h"
 #include "tools/prof_report.h"
 
 extern char **environ;
@@ -40,6 +43,7 @@ static const char *data_file(const char *file, char *out, size_t size) {
 }
 static char g_default_suite[4096], g_plot_script[4096];
 
+#define MAX_FILTERS 32
 #define MIN_REPEAT 20
 #define MAX_REPEAT 100000
 #define BAR_WIDTH 24
@@ -47,7 +51,7 @@ static char g_default_suite[4096], g_plot_script[4096];
 #define COPY_MAX_BYTES (1ull << 30)
 
 static const char usage[] =
-  "usage: tcj-prof [--suite FILE.yaml] [--filter SUBSTR] [--dtype T] [--repeat N] [--out DIR]\n"
+  "usage: tcj-prof [--suite FILE.yaml] [--filter SUBSTR]... [--dtype T] [--repeat N] [--out DIR]\n"
   "                [--no-cublas] [--cold] [--dry-run] [--arch ARCH] [--peak-tflops X]\n"
   "                [--bandwidth-gbs X] [--help]\n"
   "  Profiles tcj against cuBLAS over a suite of GEMM problems: for each, tcj_gemm on fresh\n"
@@ -57,9 +61,18 @@ static const char usage[] =
   "  problem's floor max(2mnk/peak, bytes/bandwidth) and the selected config, ending with a\n"
   "  geometric-mean ratio per dtype. The peaks are measured at start: bandwidth with a large\n"
   "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3.\n"
+  "  Problems with epilogue:, batch: or d_dtype: run tcj_gemm_ex against what a cuBLAS user\n"
+  "  would call (the baseline column): cublasGemmStridedBatchedEx for a batch (strideB 0 with\n"
+  "  broadcast_b), cuBLASLt with the BIAS, RELU_BIAS or GELU_BIAS epilogue (its GELU is the\n"
+  "  tanh form: the check allows for the difference), and for bias_silu and bias_gelu_tanh\n"
+  "  cuBLASLt's BIAS epilogue followed by an activation kernel compiled with NVRTC at start,\n"
+  "  timed together. Their geometric means are reported apart (\"fused\"). Problems with an\n"
+  "  epilogue_source: (a user epilogue) have no baseline and are reported unsupported; tcj-warmup\n"
+  "  compiles them.\n"
   "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
   "                    suite.yaml in " TCJ_DATA_REL " beside this program\n"
-  "  --filter SUBSTR   only problems whose name contains SUBSTR\n"
+  "  --filter SUBSTR   only problems whose name contains SUBSTR; repeated, those whose name\n"
+  "                    contains any of them\n"
   "  --dtype T         only problems with operand type T (f16 bf16 tf32 s8 e4m3 e5m2)\n"
   "  --repeat N        timed runs per library and problem, N >= 20 (default 20)\n"
   "  --out DIR         also write DIR/results.{txt,csv,json} and DIR/results.png (the plot needs\n"
@@ -77,7 +90,9 @@ static const char usage[] =
   "  suite error.\n";
 
 typedef struct prof_opts {
-  const char *suite, *filter, *out, *arch;
+  const char *suite, *out, *arch;
+  const char *filter[MAX_FILTERS];
+  int nfilter;
   int dtype; /* tcj_dtype, or -1 */
   int repeat, no_cublas, cold, dry_run;
   double peak_tflops, bandwidth_gbs;
@@ -105,11 +120,6 @@ static int operand_dtype(const char *s) {
 }
 
 static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
-
-static gemm_problem gemm_of(const manifest_problem *p) {
-  gemm_problem g = {p->ab, p->c, p->op_a, p->op_b, p->m, p->n, p->k};
-  return g;
-}
 
 /* The arch tcj compiles for on device 0 (sm_90a on compute capability 9.0, as the engine
  * chooses), or NULL without a GPU. */
@@ -153,22 +163,27 @@ static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
   }
   printf("tcj-prof: dry run: %d problem%s of %s for %s (%s)\n", n, n == 1 ? "" : "s", o->suite,
          arch, from);
-  printf("%-14s %-10s %-2s %6s %6s %6s  %s\n", "name", "dtype", "op", "m", "n", "k", "cfg");
+  printf("%-16s %-10s %-2s %6s %6s %6s %-14s %-9s  %s\n", "name", "dtype", "op", "m", "n", "k", "epilogue", "batch",
+         "cfg");
   int with = 0;
   for (int i = 0; i < n; i++) {
     const manifest_problem *p = probs[i];
-    gemm_problem g = gemm_of(p);
+    gemm_problem g = manifest_gemm(p);
     eng_plan plan;
     const char *why = NULL;
-    char cfg[320], dt[16];
+    char cfg[640], dt[16], epi[32], batch[32];
     if (gemm_problem_select(&g, &caps, &tuning, &plan, &why) == TCJ_SUCCESS &&
         gemm_plan_format(&plan, cfg, sizeof cfg) >= 0)
       with++;
     else
       snprintf(cfg, sizeof cfg, "- (no tcj kernel: %s)", why ? why : "config text too long");
-    snprintf(dt, sizeof dt, "%s>%s", manifest_dtype_name(p->ab), manifest_dtype_name(p->c));
-    printf("%-14s %-10s %c%c %6lld %6lld %6lld  %s\n", p->name, dt, p->op_a == TCJ_OP_T ? 'T' : 'N',
-           p->op_b == TCJ_OP_T ? 'T' : 'N', (long long)p->m, (long long)p->n, (long long)p->k, cfg);
+    snprintf(dt, sizeof dt, "%s>%s", manifest_dtype_name(p->ab), manifest_dtype_name(p->d));
+    snprintf(epi, sizeof epi, "%s%s", p->epilogue_source && p->epilogue == MANIFEST_EPI_NONE ? "user"
+                                      : manifest_epilogue_name(p->epilogue),
+             p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
+    snprintf(batch, sizeof batch, "%lld%s", (long long)p->batch, p->broadcast_b ? "/bcast_b" : "");
+    printf("%-16s %-10s %c%c %6lld %6lld %6lld %-14s %-9s  %s\n", p->name, dt, p->op_a == TCJ_OP_T ? 'T' : 'N',
+           p->op_b == TCJ_OP_T ? 'T' : 'N', (long long)p->m, (long long)p->n, (long long)p->k, epi, batch, cfg);
   }
   printf("%d problem%s: %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", with, n - with);
   return fflush(stdout) == 0 ? 0 : 1;
@@ -261,14 +276,14 @@ static double measure_peak(prof_run *r, tcj_dtype ab, tcj_dtype c, tcj_op s8_op_
   double best = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     int64_t s = sizes[i];
-    gemm_problem p = {ab, c, TCJ_OP_N, ab == TCJ_S8 ? s8_op_b : TCJ_OP_N, s, s, s};
+    gemm_problem p = GEMM_PLAIN(ab, c, TCJ_OP_N, ab == TCJ_S8 ? s8_op_b : TCJ_OP_N, s, s, s);
     gr_buffers buf;
     char note[512];
     double us = 0;
     if (gr_buffers_alloc(&r->g, &p, 0x5EEDull + (uint64_t)s, 0xFEEDull + (uint64_t)s, &buf, note,
                          sizeof note) == 0) {
-      if (gr_time(&r->g, &p, GR_CUBLAS, &buf, GR_WARMUP, note, sizeof note) > 0)
-        us = gr_time(&r->g, &p, GR_CUBLAS, &buf, r->o->repeat, note, sizeof note);
+      if (gr_time(&r->g, &p, GR_CUBLAS, NULL, &buf, GR_WARMUP, note, sizeof note) > 0)
+        us = gr_time(&r->g, &p, GR_CUBLAS, NULL, &buf, r->o->repeat, note, sizeof note);
       gr_buffers_free(&buf);
     }
     double tf = us > 0 ? 2.0 * (double)s * (double)s * (double)s / us * 1e-6 : 0;
@@ -291,13 +306,20 @@ static void row_init(prof_row *row, const manifest_problem *p) {
   row->m = p->m;
   row->n = p->n;
   row->k = p->k;
+  row->has_d = p->has_d;
+  row->d = p->d;
+  row->bias = manifest_epilogue_bias(p->epilogue);
+  row->act = manifest_epilogue_act(p->epilogue);
+  row->user = p->epilogue_source != NULL;
+  row->batch = p->batch;
+  row->broadcast_b = p->broadcast_b;
   row->rel_err = -1; /* not compared */
 }
 
 /* One problem: cold call, check, then timing. Returns -1 when the CUDA context is broken. */
 static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_row *row) {
   const prof_opts *o = r->o;
-  gemm_problem p = gemm_of(mp);
+  gemm_problem p = manifest_gemm(mp);
   eng_plan plan;
   const char *why = NULL;
   char note[512] = "";
@@ -318,8 +340,16 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
     snprintf(row->note, sizeof row->note, "C is empty: nothing to time");
     return 0;
   }
+  if (p.epilogue_source) {
+    row->status = PROF_UNSUPPORTED;
+    snprintf(row->note, sizeof row->note, "epilogue_source %s: tcj-prof does not run user epilogues (no cuBLAS "
+             "baseline); tcj-warmup compiles them", mp->epilogue_path);
+    return 0;
+  }
 
   gr_buffers buf;
+  gr_baseline base;
+  memset(&base, 0, sizeof base);
   uint64_t seed = 0x9e3779b97f4a7c15ull * (index + 1);
   if (gr_buffers_alloc(&r->g, &p, 0xA11CEull ^ seed, 0xB0Bull ^ seed, &buf, note, sizeof note) != 0) {
     row->status = PROF_TCJ_ERROR;
@@ -327,25 +357,37 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
     return 0;
   }
   int use_tcj = 1, use_blas = !o->no_cublas;
+  const char *call = gemm_is_ex(&p) ? "tcj_gemm_ex" : "tcj_gemm";
   double t0 = gr_now_s();
-  tcj_status st = gr_tcj(&r->g, &p, buf.a[0], buf.b[0], buf.c[0]);
+  tcj_status st = gr_tcj(&r->g, &p, buf.a[0], buf.b[0], buf.c[0], buf.bias[0]);
   cudaError_t ce = st == TCJ_SUCCESS ? cudaStreamSynchronize(r->g.stream) : cudaSuccess;
   if (o->cold) row->cold_ms = 1e3 * (gr_now_s() - t0);
   if (st != TCJ_SUCCESS) {
     row->status = st == TCJ_ERROR_NOT_SUPPORTED ? PROF_UNSUPPORTED : PROF_TCJ_ERROR;
-    snprintf(note, sizeof note, "tcj_gemm: %s: %s", tcj_status_string(st), tcj_last_error(r->g.eng));
+    snprintf(note, sizeof note, "%s: %s: %s", call, tcj_status_string(st), tcj_last_error(r->g.eng));
     copy_note(row, note);
     use_tcj = 0;
   } else if (ce != cudaSuccess) {
     row->status = PROF_TCJ_ERROR;
-    snprintf(note, sizeof note, "tcj_gemm: %s: %s", cudaGetErrorName(ce), cudaGetErrorString(ce));
+    snprintf(note, sizeof note, "%s: %s: %s", call, cudaGetErrorName(ce), cudaGetErrorString(ce));
     copy_note(row, note);
     broken = 1;
     goto done;
   }
 
+  /* The baseline: cuBLASLt's descriptors and algorithm are made once, outside the timing. */
+  if (use_blas) {
+    int opened = gr_baseline_open(&r->g, &p, &buf, &base, note, sizeof note);
+    snprintf(row->baseline, sizeof row->baseline, "%s", base.label);
+    if (opened != 0) {
+      if (row->status == PROF_OK) row->status = PROF_BLAS_ERROR;
+      if (!row->note[0]) copy_note(row, note);
+      use_blas = 0;
+    }
+  }
+
   if (use_tcj && use_blas) {
-    switch (gr_check(&r->g, &p, &buf, &row->rel_err, note, sizeof note)) {
+    switch (gr_check(&r->g, &p, &base, &buf, &row->rel_err, note, sizeof note)) {
     case GR_CHECK_PASS: break;
     case GR_CHECK_MISMATCH:
       row->status = PROF_MISMATCH;
@@ -366,8 +408,8 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
   /* Warm-up, then the timed runs; tcj first, then cuBLAS, over the same rotation. */
   for (int lib = GR_TCJ; lib <= GR_CUBLAS; lib++) {
     if (!(lib == GR_TCJ ? use_tcj : use_blas)) continue;
-    double us = gr_time(&r->g, &p, (gr_lib)lib, &buf, GR_WARMUP, note, sizeof note);
-    if (us > 0) us = gr_time(&r->g, &p, (gr_lib)lib, &buf, o->repeat, note, sizeof note);
+    double us = gr_time(&r->g, &p, (gr_lib)lib, &base, &buf, GR_WARMUP, note, sizeof note);
+    if (us > 0) us = gr_time(&r->g, &p, (gr_lib)lib, &base, &buf, o->repeat, note, sizeof note);
     if (us <= 0) {
       if (row->status == PROF_OK) row->status = lib == GR_TCJ ? PROF_TCJ_ERROR : PROF_BLAS_ERROR;
       copy_note(row, note);
@@ -378,6 +420,7 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
     row->runs = o->repeat;
   }
 done:
+  gr_baseline_close(&base);
   gr_buffers_free(&buf);
   if (!broken && (ce = cudaDeviceSynchronize()) != cudaSuccess) {
     if (row->status == PROF_OK) row->status = PROF_TCJ_ERROR;
@@ -400,12 +443,18 @@ static void progress_bar(int done, int n, const char *name) {
 
 /* Elsewhere (a log): a plain line per problem once it is done. */
 static void progress_line(int i, int n, const prof_row *row) {
-  fprintf(stderr, "tcj-prof: %d/%d %s %s %c%c %lldx%lldx%lld: %s", i, n, row->name,
+  char epi[32] = "", batch[32] = "";
+  if (prof_fused(row)) {
+    prof_epilogue_label(row, epi, sizeof epi);
+    prof_batch_label(row, batch, sizeof batch);
+  }
+  fprintf(stderr, "tcj-prof: %d/%d %s %s %c%c %lldx%lldx%lld%s%s%s%s: %s", i, n, row->name,
           prof_dtype_name(row->ab), row->op_a == TCJ_OP_T ? 'T' : 'N',
           row->op_b == TCJ_OP_T ? 'T' : 'N', (long long)row->m, (long long)row->n,
-          (long long)row->k, prof_status_name(row->status));
+          (long long)row->k, *epi ? " epilogue " : "", epi, *batch ? " batch " : "", batch,
+          prof_status_name(row->status));
   if (row->tcj_us > 0) fprintf(stderr, ", tcj %.2f us", row->tcj_us);
-  if (row->blas_us > 0) fprintf(stderr, ", cuBLAS %.2f us", row->blas_us);
+  if (row->blas_us > 0) fprintf(stderr, ", %s %.2f us", row->baseline[0] ? row->baseline : "cuBLAS", row->blas_us);
   if (row->note[0]) fprintf(stderr, " (%s)", row->note);
   fputc('\n', stderr);
   fflush(stderr);
@@ -523,6 +572,19 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, in
     else r.dev.peak_tflops[t] = measure_peak(&r, (tcj_dtype)t, c_of[t], s8_op_b);
   }
 
+  /* The activation kernel of the bias_silu and bias_gelu_tanh baselines, once. */
+  int need_act = 0;
+  for (int i = 0; i < n; i++)
+    need_act |= !probs[i]->epilogue_source && (manifest_epilogue_act(probs[i]->epilogue) == TCJ_ACT_SILU ||
+                                               manifest_epilogue_act(probs[i]->epilogue) == TCJ_ACT_GELU_TANH);
+  if (need_act && !o->no_cublas) {
+    if (gr_act_compile(&r.g, err, sizeof err) == 0)
+      fprintf(stderr, "tcj-prof: activation kernels of the cuBLASLt+bias baselines compiled with NVRTC\n");
+    else
+      fprintf(stderr, "tcj-prof: warning: %s; bias_silu and bias_gelu_tanh rows get no baseline (tcj is "
+              "timed alone)\n", err);
+  }
+
   if (!(rows = calloc((size_t)n, sizeof *rows))) {
     fprintf(stderr, "tcj-prof: out of memory\n");
     goto done;
@@ -582,7 +644,10 @@ int main(int argc, char **argv) {
     switch (c) {
     case 'h': case O_HELP: fputs(usage, stdout); return 0;
     case O_SUITE: o.suite = optarg; break;
-    case O_FILTER: o.filter = optarg; break;
+    case O_FILTER:
+      if (o.nfilter == MAX_FILTERS) return bad("too many --filter (32 at most)", optarg);
+      o.filter[o.nfilter++] = optarg;
+      break;
     case O_DTYPE:
       if ((o.dtype = operand_dtype(optarg)) < 0) return bad("--dtype wants f16 bf16 tf32 s8 e4m3 or e5m2", optarg);
       break;
@@ -629,13 +694,16 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < man.nproblems; i++) {
     const manifest_problem *p = &man.problems[i];
-    if (o.filter && !strstr(p->name, o.filter)) continue;
+    int wanted = o.nfilter == 0;
+    for (int f = 0; f < o.nfilter && !wanted; f++) wanted = strstr(p->name, o.filter[f]) != NULL;
+    if (!wanted) continue;
     if (o.dtype >= 0 && (int)p->ab != o.dtype) continue;
     probs[n++] = p;
   }
   if (n == 0) {
-    fprintf(stderr, "tcj-prof: no problem of %s matches%s%s%s%s\n", o.suite, o.filter ? " --filter " : "",
-            o.filter ? o.filter : "", o.dtype >= 0 ? " --dtype " : "",
+    fprintf(stderr, "tcj-prof: no problem of %s matches", o.suite);
+    for (int f = 0; f < o.nfilter; f++) fprintf(stderr, " --filter %s", o.filter[f]);
+    fprintf(stderr, "%s%s\n", o.dtype >= 0 ? " --dtype " : "",
             o.dtype >= 0 ? manifest_dtype_name((tcj_dtype)o.dtype) : "");
     goto done;
   }

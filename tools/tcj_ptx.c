@@ -1,13 +1,17 @@
 /* tcj-ptx: prints the kernel config and PTX that tcj would use for a problem, for any arch,
- * without a GPU: the same select and ptxgen calls as tcj_gemm, fed with an assumed alignment. */
+ * without a GPU: the same validate, select and generate calls as tcj_gemm_ex, fed with an
+ * assumed alignment. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/error.h"
+#include "engine/generate.h"
+#include "engine/nvrtc.h"
 #include "engine/select.h"
 #include "engine/validate.h"
 #include "ptxgen/ptxgen.h"
@@ -15,14 +19,28 @@
 static const char usage[] =
   "usage: tcj-ptx --arch sm_80 --dtype bf16 --m M --n N --k K [--op-a N|T] [--op-b N|T]\n"
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
-  "               [--no-pack] [--recipe sm80|sm90|auto]\n"
+  "               [--no-pack] [--recipe sm80|sm90|auto] [--epilogue NAME] [--batch N]\n"
+  "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu]\n"
   "  dtypes: f16 bf16 tf32 f32 s8 s32 (e4m3 e5m2 f64 are named but not supported yet); c dtype\n"
   "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8. Leading dimensions\n"
   "  default to packed rows; base pointers are assumed 16-byte aligned unless --align-a/--align-b\n"
-  "  say otherwise. The problem is checked as tcj_gemm checks it (same messages).\n"
+  "  say otherwise. The problem is checked as tcj_gemm_ex checks it (same messages).\n"
   "  TCJ_RECIPE and TCJ_TILE apply as in tcj_gemm; --recipe overrides TCJ_RECIPE.\n"
+  "  tcj_gemm_ex (as tcj-warmup's and tcj-prof's manifest keys):\n"
+  "  --epilogue NAME   none (default), bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu:\n"
+  "                    a per-column bias (n values of D's type, f32 when D is s32) and the\n"
+  "                    activation\n"
+  "  --batch N         a strided batch of N >= 1 entries, each operand packed after the last\n"
+  "  --broadcast-b     with --batch N >= 2: one B (and one bias) for every entry (stride 0)\n"
+  "  --d-dtype T       D of type T apart from C; C is then not read (beta 0), and D's leading\n"
+  "                    dimension is --ldc's\n"
+  "  --epilogue-source FILE.cu\n"
+  "                    a user epilogue, CUDA C that defines (tcj.h)\n"
+  "                      " TCJ_EPILOGUE_SIGNATURE "\n"
+  "                    compiled by NVRTC and joined into the module; without NVRTC: exit 1;\n"
+  "                    a file that cannot be read: exit 2\n"
   "  Prints \"// <cfg>\" (plus pack_a=1 / pack_b=1) and then the PTX. Exit status: 0, 1 when\n"
-  "  tcj cannot run the problem, 2 on bad usage or arguments tcj_gemm would call invalid.\n";
+  "  tcj cannot run the problem, 2 on bad usage or arguments tcj_gemm_ex would call invalid.\n";
 
 static int bad(const char *msg, const char *arg) {
   fprintf(stderr, "tcj-ptx: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
@@ -34,6 +52,38 @@ static int parse_dtype(const char *s, tcj_dtype *t) {
   for (int i = 0; i <= TCJ_F64; i++)
     if (strcmp(s, eng_dtype_name((tcj_dtype)i)) == 0) { *t = (tcj_dtype)i; return 0; }
   return -1;
+}
+
+/* tcj-warmup's and tcj-prof's `epilogue:` values: name, bias, activation. */
+static const struct { const char *name; tcj_bias_kind bias; tcj_activation act; } epilogues[] = {
+  {"none", TCJ_BIAS_NONE, TCJ_ACT_NONE},          {"bias", TCJ_BIAS_COL, TCJ_ACT_NONE},
+  {"bias_relu", TCJ_BIAS_COL, TCJ_ACT_RELU},       {"bias_gelu", TCJ_BIAS_COL, TCJ_ACT_GELU},
+  {"bias_gelu_tanh", TCJ_BIAS_COL, TCJ_ACT_GELU_TANH}, {"bias_silu", TCJ_BIAS_COL, TCJ_ACT_SILU},
+};
+
+/* The whole of a source file, NUL-terminated (caller frees); NULL with the reason printed. */
+static char *read_source(const char *path) {
+  FILE *f = fopen(path, "rb");
+  struct stat st;
+  char *text = NULL;
+  if (!f || fstat(fileno(f), &st) != 0) {
+    fprintf(stderr, "tcj-ptx: --epilogue-source %s: %s\n", path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    fprintf(stderr, "tcj-ptx: --epilogue-source %s: not a regular file\n", path);
+  } else if (!(text = malloc((size_t)st.st_size + 1)) || fread(text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+    fprintf(stderr, "tcj-ptx: --epilogue-source %s: cannot read it\n", path);
+    free(text);
+    text = NULL;
+  } else {
+    text[st.st_size] = '\0';
+    if (strlen(text) != (size_t)st.st_size) {
+      fprintf(stderr, "tcj-ptx: --epilogue-source %s holds a NUL byte: not CUDA C source\n", path);
+      free(text);
+      text = NULL;
+    }
+  }
+  if (f) fclose(f);
+  return text;
 }
 
 static int parse_i64(const char *s, int64_t *v) {
@@ -58,7 +108,8 @@ static void print_select_error(const char *why, int recipe_from_flag) {
 }
 
 int main(int argc, char **argv) {
-  enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK, O_RECIPE, O_HELP };
+  enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
+         O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -68,13 +119,16 @@ int main(int argc, char **argv) {
     {"ldc", required_argument, 0, O_LDC},       {"align-a", required_argument, 0, O_ALA},
     {"align-b", required_argument, 0, O_ALB},   {"no-pack", no_argument, 0, O_NOPACK},
     {"recipe", required_argument, 0, O_RECIPE}, {"help", no_argument, 0, O_HELP},
+    {"epilogue", required_argument, 0, O_EPILOGUE}, {"batch", required_argument, 0, O_BATCH},
+    {"broadcast-b", no_argument, 0, O_BCAST},   {"d-dtype", required_argument, 0, O_DDTYPE},
+    {"epilogue-source", required_argument, 0, O_SOURCE},
     {0, 0, 0, 0}};
-  const char *arch = NULL;
-  int have_ab = 0, have_c = 0, allow_packing = 1, have_recipe = 0;
+  const char *arch = NULL, *source_path = NULL;
+  int have_ab = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
-  tcj_dtype ab = TCJ_BF16, ce = TCJ_BF16;
+  tcj_dtype ab = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
-  int64_t m = -1, n = -1, k = -1, lda = -1, ldb = -1, ldc = -1, align_a = 16, align_b = 16;
+  int64_t m = -1, n = -1, k = -1, lda = -1, ldb = -1, ldc = -1, align_a = 16, align_b = 16, batch = 1;
   int o;
   opterr = 0;
   while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -84,6 +138,19 @@ int main(int argc, char **argv) {
     case O_ARCH: arch = optarg; break;
     case O_DTYPE: if (parse_dtype(optarg, &ab)) return bad("unknown dtype", optarg); have_ab = 1; break;
     case O_CDTYPE: if (parse_dtype(optarg, &ce)) return bad("unknown c dtype", optarg); have_c = 1; break;
+    case O_DDTYPE: if (parse_dtype(optarg, &de)) return bad("unknown d dtype", optarg); have_d = 1; break;
+    case O_EPILOGUE: {
+      int found = -1;
+      for (int i = 0; i < (int)(sizeof epilogues / sizeof *epilogues); i++)
+        if (strcmp(optarg, epilogues[i].name) == 0) found = i;
+      if (found < 0)
+        return bad("--epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu", optarg);
+      epi = found;
+      break;
+    }
+    case O_BATCH: dst = &batch; break;
+    case O_BCAST: broadcast_b = 1; break;
+    case O_SOURCE: source_path = optarg; break;
     case O_OPA: case O_OPB: {
       int t = strcmp(optarg, "T") == 0 || strcmp(optarg, "t") == 0;
       if (!t && strcmp(optarg, "N") != 0 && strcmp(optarg, "n") != 0) return bad("op must be N or T", optarg);
@@ -113,54 +180,107 @@ int main(int argc, char **argv) {
   if (align_a < 1 || align_a > 16 || (align_a & (align_a - 1)) || align_b < 1 || align_b > 16 ||
       (align_b & (align_b - 1)))
     return bad("alignment must be 1, 2, 4, 8 or 16", NULL);
+  if (batch < 1) return bad("--batch wants 1 or more entries", "0");
+  if (broadcast_b && batch < 2) return bad("--broadcast-b needs --batch 2 or more", NULL);
 
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) {
     fprintf(stderr, "tcj-ptx: unknown arch %s (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a])\n", arch);
     return 2;
   }
-  /* The problem as tcj_gemm would see it, through the library's own checks: stand-in device
-   * addresses 16 TiB apart with the asked alignment, leading dimensions packed unless given. */
+  /* The problem as tcj_gemm_ex would see it, through the library's own checks: stand-in
+   * device addresses 16 TiB apart with the asked alignment, leading dimensions packed unless
+   * given, batch entries packed one after the other (B and the bias once when broadcast). */
   if (lda < 0) lda = op_a == TCJ_OP_T ? m : k;
   if (ldb < 0) ldb = op_b == TCJ_OP_T ? k : n;
   if (ldc < 0) ldc = n;
-  const void *a = (const void *)(uintptr_t)((1ull << 44) + (uint64_t)(align_a % 16));
-  const void *b = (const void *)(uintptr_t)((2ull << 44) + (uint64_t)(align_b % 16));
-  void *c = (void *)(uintptr_t)(3ull << 44);
+  tcj_dtype out = have_d ? de : ce;
+  tcj_gemm_desc g = TCJ_GEMM_DESC_INIT;
+  g.op_a = op_a;
+  g.op_b = op_b;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = (const void *)(uintptr_t)((1ull << 44) + (uint64_t)(align_a % 16));
+  g.a_type = ab;
+  g.lda = lda;
+  g.b = (const void *)(uintptr_t)((2ull << 44) + (uint64_t)(align_b % 16));
+  g.b_type = ab;
+  g.ldb = ldb;
+  g.c_type = ce;
+  g.ldc = ldc;
+  if (have_d) { /* C is not given: beta 0 */
+    g.d = (void *)(uintptr_t)(3ull << 44);
+    g.d_type = de;
+    g.ldd = ldc;
+  } else {
+    g.c = (void *)(uintptr_t)(3ull << 44);
+  }
+  g.beta = 0.0f;
+  if (epilogues[epi].bias != TCJ_BIAS_NONE) {
+    g.bias = (const void *)(uintptr_t)(4ull << 44);
+    g.bias_type = out == TCJ_S32 ? TCJ_F32 : out;
+    g.bias_kind = epilogues[epi].bias;
+  }
+  g.activation = epilogues[epi].act;
+  if (batch > 1) {
+    g.batch_count = batch;
+    g.stride_a = (op_a == TCJ_OP_T ? k : m) * lda;
+    g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? n : k) * ldb;
+    *(have_d ? &g.stride_d : &g.stride_c) = m * ldc;
+    g.stride_bias = broadcast_b ? 0 : n;
+  }
+  char *source = NULL, nvrtc_id[256];
+  if (source_path) {
+    if (!eng_nvrtc_identity(nvrtc_id, sizeof nvrtc_id)) {
+      fprintf(stderr, "tcj-ptx: --epilogue-source needs NVRTC (libnvrtc.so.13 or .12) to compile %s, and it was not "
+              "found\n", source_path);
+      return 1;
+    }
+    if (!(source = read_source(source_path))) return 2;
+    g.epilogue_source = source;
+  }
   eng_problem p;
-  tcj_status vs = eng_validate(op_a, op_b, m, n, k, a, ab, lda, b, ab, ldb, c, ce, ldc, &p);
+  tcj_status vs = eng_validate_desc(&g, &p);
   if (vs != TCJ_SUCCESS) {
     fprintf(stderr, "tcj-ptx: %s\n", eng_last_error());
+    free(source);
     return vs == TCJ_ERROR_INVALID_VALUE ? 2 : 1;
   }
+  if (p.user) p.user = eng_epilogue_hash(source, nvrtc_id); /* as the engine keys it */
+  int rc = 1;
 
   eng_tuning tuning;
   const char *why = eng_tuning_from_env(&tuning);
-  if (why) return bad(why, NULL);
+  if (why) {
+    free(source);
+    return bad(why, NULL);
+  }
   if (have_recipe) tuning.recipe = recipe;
   eng_plan plan;
-  if (eng_select_tuned(&p, &caps, allow_packing, &tuning, &plan, &why) != TCJ_SUCCESS) {
-    print_select_error(why, have_recipe);
-    return 1;
-  }
-  const char *reason = tcj_cfg_check(&plan.cfg);
-  if (reason) {
-    fprintf(stderr, "tcj-ptx: selected config is invalid: %s\n", reason);
-    return 1;
-  }
-  char text[256], err[512];
+  const char *reason;
+  char text[512], arch_name[16], err[8192];
   char *ptx = NULL;
   size_t len = 0;
-  if (tcj_cfg_format(&plan.cfg, text, sizeof text) < 0) {
+  if (eng_select_tuned(&p, &caps, allow_packing, &tuning, &plan, &why) != TCJ_SUCCESS) {
+    print_select_error(why, have_recipe);
+  } else if ((reason = tcj_cfg_check(&plan.cfg)) != NULL) {
+    fprintf(stderr, "tcj-ptx: selected config is invalid: %s\n", reason);
+  } else if (tcj_cfg_format(&plan.cfg, text, sizeof text) < 0) {
     fprintf(stderr, "tcj-ptx: config text too long\n");
-    return 1;
+  } else {
+    /* The module tcj would compile: NVRTC's code of a user epilogue joins it. */
+    snprintf(arch_name, sizeof arch_name, "sm_%d%s", plan.cfg.sm, plan.cfg.arch_suffix == 'a' ? "a" : "");
+    tcj_status st = eng_generate_ptx(&plan.cfg, source, arch_name, &ptx, &len, err, sizeof err);
+    if (st != TCJ_SUCCESS) {
+      fprintf(stderr, "tcj-ptx: %s\n", err);
+    } else {
+      printf("// %s%s%s\n", text, plan.pack_a ? " pack_a=1" : "", plan.pack_b ? " pack_b=1" : "");
+      fwrite(ptx, 1, len, stdout);
+      rc = ferror(stdout) ? 1 : 0;
+    }
   }
-  if (ptx_gen_gemm(&plan.cfg, &ptx, &len, err, sizeof err) != 0) {
-    fprintf(stderr, "tcj-ptx: ptxgen: %s\n", err);
-    return 1;
-  }
-  printf("// %s%s%s\n", text, plan.pack_a ? " pack_a=1" : "", plan.pack_b ? " pack_b=1" : "");
-  fwrite(ptx, 1, len, stdout);
   free(ptx);
-  return ferror(stdout) ? 1 : 0;
+  free(source);
+  return rc;
 }

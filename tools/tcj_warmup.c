@@ -11,15 +11,19 @@
 #include <unistd.h>
 
 #include "engine/jit.h"
+#include "engine/nvrtc.h"
 #include "engine/select.h"
 #include "engine/warm.h"
 #include "tools/gemm_problem.h"
 #include "tools/manifest.h"
+#include "tools/manifest_gemm.h"
 
 static const char usage[] =
   "usage: tcj-warmup [--arch ARCH]... [--cache-dir DIR] [-j N] [--dry-run] [--help] MANIFEST.yaml\n"
   "  Compiles into the kernel cache every kernel tcj would select for the manifest's problems\n"
-  "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once.\n"
+  "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once, with\n"
+  "  their epilogue:, batch:, d_dtype: and epilogue_source: (a user epilogue, compiled by NVRTC:\n"
+  "  a problem with one fails when NVRTC is not found).\n"
   "  --arch ARCH     target (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]), repeatable;\n"
   "                  default: the manifest's targets:, else this machine's GPU. The GPU's own\n"
   "                  arch is compiled and loaded through the driver; others through nvJitLink,\n"
@@ -53,7 +57,8 @@ static const char *const result_name[] = {"pending", "compiled", "hit", "FAILED"
 typedef struct job {
   char arch[16];
   tcj_kernel_cfg cfg;
-  char text[256];
+  const char *user_source, *user_path; /* the user epilogue of cfg->user and its file, else NULL */
+  char text[512];
   int on_engine; /* arch is the GPU's: load through the engine (the driver vets the cubin) */
   int result;
   double ms;
@@ -85,13 +90,17 @@ static void draw_bar(const warm_run *r) {
 /* Called with r->mu held. */
 static void report(warm_run *r, const job *j) {
   if (r->tty) {
-    if (j->result == J_FAILED) fprintf(stderr, "\r\033[KFAILED %s %s: %s\n", j->arch, j->text, j->err);
+    if (j->result == J_FAILED)
+      fprintf(stderr, "\r\033[KFAILED %s %s%s%s%s: %s\n", j->arch, j->text, j->user_path ? " (epilogue_source " : "",
+              j->user_path ? j->user_path : "", j->user_path ? ")" : "", j->err);
     draw_bar(r);
     return;
   }
   printf("%s %s %s (%.1f ms)\n", result_name[j->result], j->arch, j->text, j->ms);
   fflush(stdout);
-  if (j->result == J_FAILED) fprintf(stderr, "tcj-warmup: %s %s: %s\n", j->arch, j->text, j->err);
+  if (j->result == J_FAILED)
+    fprintf(stderr, "tcj-warmup: %s %s%s%s%s: %s\n", j->arch, j->text, j->user_path ? " (epilogue_source " : "",
+            j->user_path ? j->user_path : "", j->user_path ? ")" : "", j->err);
 }
 
 static void *worker(void *arg) {
@@ -104,13 +113,13 @@ static void *worker(void *arg) {
     int hit = 0;
     tcj_status st;
     if (j->on_engine) {
-      st = eng_warm_engine(r->engine, &j->cfg, NULL, &hit);
+      st = eng_warm_engine(r->engine, &j->cfg, j->user_source, &hit);
       if (st != TCJ_SUCCESS) snprintf(j->err, sizeof j->err, "%s", tcj_last_error(r->engine));
     } else if (r->no_jitlink) {
       st = TCJ_ERROR_NOT_SUPPORTED;
       snprintf(j->err, sizeof j->err, "%s", r->no_jitlink);
     } else {
-      st = eng_warm_offline(r->disk, &j->cfg, NULL, &hit, j->err, sizeof j->err);
+      st = eng_warm_offline(r->disk, &j->cfg, j->user_source, &hit, j->err, sizeof j->err);
     }
     j->ms = 1e3 * (now_s() - t0);
     j->result = st != TCJ_SUCCESS ? J_FAILED : hit ? J_HIT : J_COMPILED;
@@ -136,12 +145,28 @@ static const char *select_cfg(const manifest_problem *pr, const char *arch, cons
                               tcj_kernel_cfg *cfg) {
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) return "unknown arch";
-  gemm_problem p = {pr->ab, pr->c, pr->op_a, pr->op_b, pr->m, pr->n, pr->k};
+  gemm_problem p = manifest_gemm(pr);
   eng_plan plan;
   const char *why = NULL;
   if (gemm_problem_select(&p, &caps, tuning, &plan, &why) != TCJ_SUCCESS) return why;
   *cfg = plan.cfg;
   return NULL;
+}
+
+/* "name m=M n=N k=K", then what tcj_gemm_ex adds: " epilogue=bias_gelu batch=8 broadcast_b
+ * d=f32 source=FILE". */
+static void describe(const manifest_problem *pr, char *out, size_t size) {
+  int n = snprintf(out, size, "%s m=%lld n=%lld k=%lld", pr->name, (long long)pr->m, (long long)pr->n,
+                   (long long)pr->k);
+  if (n >= 0 && (size_t)n < size && pr->epilogue != MANIFEST_EPI_NONE)
+    n += snprintf(out + n, size - (size_t)n, " epilogue=%s", manifest_epilogue_name(pr->epilogue));
+  if (n >= 0 && (size_t)n < size && pr->batch > 1)
+    n += snprintf(out + n, size - (size_t)n, " batch=%lld%s", (long long)pr->batch,
+                  pr->broadcast_b ? " broadcast_b" : "");
+  if (n >= 0 && (size_t)n < size && pr->has_d)
+    n += snprintf(out + n, size - (size_t)n, " d=%s", manifest_dtype_name(pr->d));
+  if (n >= 0 && (size_t)n < size && pr->epilogue_path)
+    snprintf(out + n, size - (size_t)n, " source=%s", pr->epilogue_path);
 }
 
 /* Distinct (arch, cfg text) pairs: open addressing over job indices. */
@@ -231,7 +256,7 @@ int main(int argc, char **argv) {
   cache_disk *disk = NULL;
   job *jobs = NULL;
   dedupe seen = {0};
-  size_t njobs = 0, cap = 0;
+  size_t njobs = 0, cap = 0, prefailed = 0; /* prefailed: problems that failed before any compile */
   if (manifest_load(path, &man, err, sizeof err) != 0) {
     fprintf(stderr, "%s\n", err);
     return 2;
@@ -281,8 +306,19 @@ int main(int argc, char **argv) {
     if (narch == 0) archs[narch++] = gpu_arch;
   }
 
+  char nvrtc_id[256];
+  int have_nvrtc = eng_nvrtc_identity(nvrtc_id, sizeof nvrtc_id);
   for (size_t p = 0; p < man.nproblems; p++) {
     const manifest_problem *pr = &man.problems[p];
+    char what[768];
+    describe(pr, what, sizeof what);
+    if (pr->epilogue_source && !have_nvrtc) {
+      /* Not a skip: the manifest asks for a kernel this machine cannot build. */
+      fprintf(stderr, "FAILED %s: epilogue_source %s needs NVRTC (libnvrtc.so.13 or .12) to compile, and it was "
+              "not found\n", what, pr->epilogue_path);
+      prefailed++;
+      continue;
+    }
     for (int a = 0; a < narch; a++) {
       if (njobs == cap) {
         cap = cap ? 2 * cap : 64;
@@ -298,19 +334,18 @@ int main(int argc, char **argv) {
       const char *skip = select_cfg(pr, archs[a], &tuning, &j->cfg);
       if (!skip && tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) skip = "config text too long";
       if (skip) {
-        fprintf(stderr, "skip %s m=%lld n=%lld k=%lld %s: %s\n", pr->name, (long long)pr->m,
-                (long long)pr->n, (long long)pr->k, archs[a], skip);
+        fprintf(stderr, "skip %s %s: %s\n", what, archs[a], skip);
         continue;
       }
       snprintf(j->arch, sizeof j->arch, "%s", archs[a]);
+      j->user_source = j->cfg.user ? pr->epilogue_source : NULL;
+      j->user_path = j->cfg.user ? pr->epilogue_path : NULL;
       int dup = dedupe_add(&seen, jobs, njobs);
       if (dup < 0) {
         fprintf(stderr, "tcj-warmup: out of memory\n");
         goto done;
       }
-      if (dry_run)
-        printf("%s m=%lld n=%lld k=%lld %s %s%s\n", pr->name, (long long)pr->m, (long long)pr->n,
-               (long long)pr->k, j->arch, j->text, dup ? " (already listed)" : "");
+      if (dry_run) printf("%s %s %s%s\n", what, j->arch, j->text, dup ? " (already listed)" : "");
       if (dup) continue;
       j->on_engine = gpu_arch && strcmp(j->arch, gpu_arch) == 0;
       njobs++;
@@ -318,7 +353,7 @@ int main(int argc, char **argv) {
   }
   if (dry_run) {
     printf("would compile %zu kernels\n", njobs);
-    rc = 0;
+    rc = prefailed ? 1 : 0;
     goto done;
   }
 
@@ -370,8 +405,8 @@ int main(int argc, char **argv) {
   pthread_mutex_destroy(&r.mu);
   if (r.tty) fputc('\n', stderr);
   printf("compiled=%zu hit=%zu failed=%zu seconds=%.1f\n", r.counts[J_COMPILED], r.counts[J_HIT],
-         r.counts[J_FAILED], now_s() - t0);
-  rc = r.counts[J_FAILED] ? 1 : 0;
+         r.counts[J_FAILED] + prefailed, now_s() - t0);
+  rc = r.counts[J_FAILED] + prefailed ? 1 : 0;
 done:
   if (fflush(stdout) != 0 && rc == 0) rc = 1;
   free(seen.slot);

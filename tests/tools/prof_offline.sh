@@ -68,10 +68,36 @@ fp8=$(printf '%s\n' "${names[@]}" | grep -cE '^(fp8|e5m2)_')
 tail -n 1 "$dir/out" | grep -qx "${#names[@]} problems: $((${#names[@]} - fp8)) with a tcj kernel, $fp8 without" ||
   { show; fail "last line: $(tail -n 1 "$dir/out")"; }
 
+# tcj_gemm_ex rows: the epilogue and batch columns, and the config that fuses them.
+for want in "gelu_sq8192 +bf16>bf16 +NN +8192 +8192 +8192 bias_gelu +1 +recipe=sm90 .* bias=col:bf16 act=gelu$" \
+            "silu_up_m128 +bf16>bf16 +NN +128 +28672 +4096 bias_silu +1 +recipe=sm[89]0 .* act=silu$" \
+            "relu_sq8192 .* bias_relu .* act=relu$" "bias_sq8192 .* bias +1 .* bias=col:bf16$" \
+            "batch64_512 .* none +64 +recipe=.* batch=1" "batch8_bcast_b .* none +8/bcast_b +recipe=.* batch=1"; do
+  grep -qE "^$want" "$dir/out" || { show; fail "--dry-run has no line matching: $want"; }
+done
+# A user epilogue: its config carries the source's hash (NVRTC's identity found without loading
+# it); a d_dtype shows as the output type.
+cp "$data/residual_add.cu" "$dir/residual_add.cu"
+printf 'dtype: bf16\nproblems:\n  - {name: res, m: 64, n: 256, k: 128, epilogue: bias_gelu, epilogue_source: residual_add.cu}\n'\
+'  - {name: d32, m: 64, n: 256, k: 128, d_dtype: f32, batch: 4}\n' >"$dir/user.yaml"
+run --dry-run --arch sm_80 --suite "$dir/user.yaml"
+[ $rc -eq 0 ] && grep -qE "^d32 +bf16>f32 .* none +4 +recipe=sm80 .* c=f32 .* batch=1$" "$dir/out" ||
+  { show; fail "a d_dtype row: rc $rc"; }
+if grep -q "^res .*no tcj kernel: a user epilogue needs NVRTC" "$dir/out"; then
+  [ -z "${CI:-}" ] || { show; fail "NVRTC is missing on CI"; }
+else
+  grep -qE "^res +bf16>bf16 .* bias_gelu\+user +1 +recipe=sm80 .* user=[0-9a-f]{16}$" "$dir/out" || { show; fail "a user epilogue row"; }
+fi
+
 # Filters and another arch; grids expand.
 qkv=$(printf '%s\n' "${names[@]}" | grep -c qkv)
 run --dry-run --arch sm_80 --suite "$suite" --filter qkv --dtype bf16
 [ $rc -eq 0 ] && [ "$(grep -c ' arch=sm_80 ' "$dir/out")" -eq "$qkv" ] || { show; fail "--filter qkv: rc $rc, wanted $qkv"; }
+# --filter repeated: a problem matching any of them, each once.
+run --dry-run --suite "$suite" --dtype bf16 --filter gelu_ --filter silu_ --filter relu_ --filter bias_ --filter batch \
+  --filter sq8192
+[ $rc -eq 0 ] && tail -n 1 "$dir/out" | grep -qx "11 problems: 11 with a tcj kernel, 0 without" ||
+  { show; fail "repeated --filter: rc $rc"; }
 printf 'dtype: f16\nproblems:\n  - {name: g, m: [1, 2, 4], n: {from: 64, to: 128, mul: 2}, k: 64}\n' >"$dir/grid.yaml"
 run --dry-run --suite "$dir/grid.yaml"
 [ $rc -eq 0 ] && [ "$(grep -c '^g  ' "$dir/out")" -eq 6 ] || { show; fail "a grid of 3 x 2 problems: rc $rc"; }

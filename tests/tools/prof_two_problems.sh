@@ -3,7 +3,9 @@
 # tcj-prof on a GPU: a two-problem suite (bf16 with odd sizes, f16 NT) with --out: exit 0, both
 # rows ok in results.csv, results.json valid, results.txt the same table as stdout with a
 # geomean line per dtype, a progress line per problem; then tcj alone with --cold and given
-# peaks. Exit 77 (skipped) without a GPU.
+# peaks; then tcj_gemm_ex rows (prof_fused.yaml) against their cuBLASLt, cuBLASLt + activation
+# kernel and strided-batched baselines: each checked and timed, labelled with its epilogue, batch
+# and baseline, averaged apart. Exit 77 (skipped) without a GPU.
 # Usage: prof_two_problems.sh TCJ_PROF DATA_DIR SCRATCH_DIR
 set -euo pipefail
 prof=$1 data=$2 dir=$3
@@ -74,4 +76,27 @@ assert float(r["cold_ms"]) > 0 and int(r["runs"]) == 25, r
 PY
 grep -q '^# peak_tflops_f16: 900$' "$dir/cold/results.csv" && grep -q '^# bandwidth_gbs: 4000$' "$dir/cold/results.csv" ||
   fail "the given peaks are not in results.csv"
-echo "tcj-prof: two problems profiled against cuBLAS; tcj alone with --cold"
+
+# tcj_gemm_ex rows: every baseline kind, checked (rel_err) and timed.
+run --suite "$data/prof_fused.yaml" --out "$dir/fused"
+show
+[ $rc -eq 0 ] || fail "the fused suite exited $rc"
+grep -q '^geomean tcj/cuBLAS bf16 fused: [0-9.]* over 3 problems$' "$dir/fused/results.txt" || fail "no bf16 fused geomean line"
+grep -q '^geomean tcj/cuBLAS f16 fused: [0-9.]* over 1 problem$' "$dir/fused/results.txt" || fail "no f16 fused geomean line"
+grep -q 'activation kernels of the cuBLASLt+bias baselines compiled with NVRTC' "$dir/err" || fail "no activation kernels"
+python3 - "$dir/fused/results.csv" "$dir/fused/results.json" <<'PY' || fail "fused results.csv or .json rows"
+import csv, json, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+want = [("gelu", "bf16", "bias_gelu", "1", "0", "cublasLt+gelu_bias"),
+        ("silu_d32", "f32", "bias_silu", "1", "0", "cublasLt+bias+silu_kernel"),
+        ("bcast", "bf16", "none", "6", "1", "cublasStridedBatched"),
+        ("relu_batch", "f16", "bias_relu", "5", "0", "cublasLt+relu_bias")]
+assert [(r["name"], r["d"], r["epilogue"], r["batch"], r["broadcast_b"], r["baseline"]) for r in rows] == want, rows
+for r in rows:
+    assert r["status"] == "ok", r
+    assert float(r["tcj_us"]) > 0 and float(r["cublas_us"]) > 0 and float(r["rel_err"]) >= 0, r
+    assert r["cfg"].startswith("recipe="), r
+res = json.load(open(sys.argv[2]))
+assert res["geomean"]["bf16 fused"]["count"] == 3 and res["geomean"]["f16 fused"]["count"] == 1, res["geomean"]
+PY
+echo "tcj-prof: two problems profiled against cuBLAS; tcj alone with --cold; tcj_gemm_ex rows against their baselines"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tcj-ptx prints a `//` config line and PTX that ptxas assembles, for every dtype and op pair on
 # sm_80 and sm_90a (and sm_89 for s8/tf32); sm_90a takes the sm90 recipe for 16-bit types unless
-# --recipe sm80 says otherwise; --help exits 0 and bad usage exits 2.
+# --recipe sm80 says otherwise; tcj_gemm_ex's options (--epilogue, --batch, --broadcast-b,
+# --d-dtype, --epilogue-source with NVRTC) put their fields in the config and assemble too;
+# --help exits 0 and bad usage exits 2.
 # Usage: tcj_ptx_assembles.sh TCJ_PTX PTXAS SCRATCH_DIR
 set -euo pipefail
 tcj_ptx=$1 ptxas=$2 dir=$3
@@ -9,7 +11,12 @@ mkdir -p "$dir"
 unset TCJ_TILE TCJ_RECIPE
 "$tcj_ptx" --help | grep -q -- "--arch" || { echo "FAIL: --help does not print the usage"; exit 1; }
 for bad in "--dtype bf16" "--arch sm_80 --dtype bf16 --m x --n 1 --k 1" "--bogus" \
-           "--arch sm_90a --dtype bf16 --m 1 --n 1 --k 1 --recipe sm70"; do
+           "--arch sm_90a --dtype bf16 --m 1 --n 1 --k 1 --recipe sm70" \
+           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --epilogue gelu" \
+           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --batch 0" \
+           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --broadcast-b" \
+           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --d-dtype f65" \
+           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --epilogue-source $dir/no-such.cu"; do
   set +e
   # shellcheck disable=SC2086
   "$tcj_ptx" $bad >/dev/null 2>&1
@@ -40,4 +47,34 @@ for recipe in sm90 sm80; do
   "$ptxas" -arch=sm_90a "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=sm_90a $f"; exit 1; }
   count=$((count + 1))
 done
-echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a"
+# tcj_gemm_ex: each option's fields in the config line, and the PTX assembles on both recipes.
+source=$(dirname "$0")/../data/residual_add.cu
+while IFS='|' read -r opts want; do
+  for arch in sm_80 sm_90a; do
+    f="$dir/ex-$arch-$count.ptx"
+    set +e
+    # shellcheck disable=SC2086
+    "$tcj_ptx" --arch $arch $opts >"$f" 2>"$dir/err"
+    rc=$?
+    set -e
+    if [ $rc -ne 0 ] && grep -q "needs NVRTC" "$dir/err" && [ -z "${CI:-}" ]; then
+      echo "NOTE: no NVRTC: skipped tcj-ptx $opts"
+      continue
+    fi
+    [ $rc -eq 0 ] || { cat "$dir/err"; echo "FAIL: tcj-ptx --arch $arch $opts exited $rc"; exit 1; }
+    head -1 "$f" | grep -qE "^// recipe=sm[89]0 arch=$arch .*$want( pack_a=1)?( pack_b=1)?\$" || { echo "FAIL: $opts: $(head -1 "$f"), wanted $want"; exit 1; }
+    "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f ($opts)"; exit 1; }
+    count=$((count + 1))
+  done
+done <<EOF
+--dtype bf16 --m 4096 --n 4096 --k 4096 --epilogue bias|bias=col:bf16
+--dtype bf16 --m 4096 --n 6144 --k 4096 --epilogue bias_gelu|bias=col:bf16 act=gelu
+--dtype f16 --m 100 --n 1000 --k 999 --op-b T --epilogue bias_gelu_tanh|bias=col:f16 act=gelu_tanh
+--dtype bf16 --m 128 --n 28672 --k 4096 --epilogue bias_silu --d-dtype f32|c=f32 .*bias=col:f32 act=silu
+--dtype s8 --m 4096 --n 4096 --k 4096 --op-b T --epilogue bias_relu|ab=s8 c=s32 .*bias=col:f32 act=relu
+--dtype bf16 --m 512 --n 512 --k 512 --batch 64|batch=1
+--dtype bf16 --m 256 --n 4096 --k 4096 --batch 8 --broadcast-b --epilogue bias_relu|bias=col:bf16 act=relu batch=1
+--dtype tf32 --m 1000 --n 1000 --k 1000 --batch 3 --epilogue bias|ab=tf32 .*bias=col:f32 batch=1
+--dtype bf16 --m 1024 --n 1024 --k 1024 --epilogue bias_gelu --batch 2 --epilogue-source $source|act=gelu batch=1 user=[0-9a-f]{16}
+EOF
+echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a (with epilogues, batches and a user epilogue)"

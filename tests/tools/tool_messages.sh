@@ -34,10 +34,22 @@ expect 1 "tcj-ptx: --recipe sm90: the sm90 recipe needs sm_90a" "${ptx[@]}" --m 
 expect 1 "TCJ_RECIPE=sm90: the sm90 recipe needs sm_90a" env TCJ_RECIPE=sm90 "${ptx[@]}" --m 64 --n 64 --k 64
 expect 1 "a=e4m3 b=e4m3 c=e4m3 is not supported" "$tcj_ptx" --arch sm_80 --dtype e4m3 --m 64 --n 64 --k 64
 expect 2 "tcj-ptx: a = 0x100000000001 is not aligned to its 2-byte element" "${ptx[@]}" --m 8 --n 8 --k 8 --align-a 1
+expect 2 "tcj-ptx: --epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu: gelu" "${ptx[@]}" \
+  --m 8 --n 8 --k 8 --epilogue gelu
+expect 2 "tcj-ptx: --broadcast-b needs --batch 2 or more" "${ptx[@]}" --m 8 --n 8 --k 8 --broadcast-b
+expect 1 "tcj-ptx: activation gelu on s32 output: s8 GEMMs take ReLU only" "$tcj_ptx" --arch sm_80 --dtype s8 --m 64 --n 64 \
+  --k 64 --epilogue bias_gelu
+expect 1 "tcj-ptx: a=bf16 b=bf16 d=s32 is not supported" "${ptx[@]}" --m 8 --n 8 --k 8 --d-dtype s32
+expect 1 "tcj-ptx: batch_count = 4294967296 exceeds 2^31 - 1" "${ptx[@]}" --m 8 --n 8 --k 8 --batch 4294967296
+expect 2 "tcj-ptx: --epilogue-source $dir/none.cu: No such file or directory" "${ptx[@]}" --m 8 --n 8 --k 8 \
+  --epilogue-source "$dir/none.cu"
 
 mkdir -p "$dir/a-directory"
 expect 2 "$dir/a-directory: is a directory, not a manifest file" "$warmup" --arch sm_80 --dry-run "$dir/a-directory"
 printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1}\n' >"$dir/ok.yaml"
+printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 1, broadcast_b: true}\n' >"$dir/bcast.yaml"
+expect 2 "$dir/bcast.yaml:3:47: broadcast_b: true needs batch: 2 or more (problem #1 has one entry)" "$warmup" --arch sm_80 \
+  --dry-run "$dir/bcast.yaml"
 expect 2 "TCJ_CACHE_MAX_BYTES='10X' is not a byte count" env TCJ_CACHE_MAX_BYTES=10X "$warmup" --arch sm_80 --dry-run \
   --cache-dir "$dir/cache" "$dir/ok.yaml"
 [ $fails -eq 0 ] || exit 1

@@ -4,10 +4,17 @@
 # kernel and leaves one <16 hex>.tcjc entry each and no temp file; a second run compiles nothing;
 # --dry-run writes nothing; manifest errors exit 2 with file:line:col; an unusable or untrusted
 # cache dir exits 1 before compiling, unless TCJ_CACHE_TRUST_ANY is set; eight processes
-# warming one manifest together compile each kernel once. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
+# warming one manifest together compile each kernel once; tcj_gemm_ex's manifest keys (epilogues,
+# batches, a separate D, a user epilogue compiled by NVRTC from a file beside the manifest) compile
+# and hit the same way, a user epilogue that does not compile fails with NVRTC's message, and bad
+# values exit 2 with file:line:col. Exit 77 (skipped) when nvJitLink is missing, a failure when CI
+# is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
+# Absolute paths: some runs below start in another directory.
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+warmup=$(abs "$warmup") data=$(abs "$data") dir=$(abs "$dir")
 unset TCJ_CACHE_PATH TCJ_CACHE_DIR TCJ_CACHE_DISABLE TCJ_CACHE_MAX_BYTES TCJ_CACHE_TRUST_ANY TCJ_CACHE_SHARED_GROUP \
   TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
@@ -97,6 +104,57 @@ run --cache-dir "$cache" "$dir/targets.yaml"
 grep -q '^skip fp8 m=128 n=256 k=64 sm_80: ' "$dir/err" || { show; fail "no skip line for the fp8 problem"; }
 grep -q 'sm_90a' "$dir/out" && { show; fail "targets: [sm_80] compiled for sm_90a"; }
 
+# tcj_gemm_ex's keys (tests/data/warmup_epilogue.yaml): every epilogue, a separate D, batches,
+# s8 with ReLU (with GELU: a skip) and a user epilogue (residual_add.cu, relative to the
+# manifest: run from another directory). Each config says what it fuses.
+epi=$data/warmup_epilogue.yaml epicache=$dir/epi
+cd /
+run --dry-run "${archs[@]}" --cache-dir "$epicache" "$epi"
+[ $rc -eq 0 ] && [[ $last =~ ^would\ compile\ ([0-9]+)\ kernels$ ]] || { show; fail "epilogue --dry-run: rc $rc, $last"; }
+want_epi=${BASH_REMATCH[1]}
+for what in "bias=col:bf16 " "act=relu" "act=gelu" "act=gelu_tanh" "c=f32 .*bias=col:f32 act=silu" " batch=1" \
+            "ab=s8 c=s32 .*bias=col:f32 act=relu" "recipe=sm90 .*act=gelu batch=1 user=[0-9a-f]{16}$" \
+            "recipe=sm80 arch=sm_80 .* user=[0-9a-f]{16}$"; do
+  grep -qE -- "$what" "$dir/out" || { show; fail "epilogue --dry-run lists no config matching '$what'"; }
+done
+grep -q "^residual m=64 n=256 k=128 source=$(dirname "$epi")/residual_add.cu sm_80 " "$dir/out" ||
+  { show; fail "epilogue_source is not resolved beside the manifest"; }
+grep -q "^bcast m=64 n=256 k=128 epilogue=bias batch=4 broadcast_b sm_80 " "$dir/out" || { show; fail "no broadcast_b line"; }
+grep -q "^skip s8_gelu m=64 n=256 k=128 epilogue=bias_gelu sm_80: activation gelu on s32 output" "$dir/err" ||
+  { show; fail "s8 with GELU is not a skip naming the reason"; }
+run "${archs[@]}" --cache-dir "$epicache" -j 4 "$epi"
+if grep -q "needs NVRTC" "$dir/err"; then
+  [ -z "${CI:-}" ] || { show; fail "NVRTC is missing on CI"; }
+  [ $rc -eq 1 ] || { show; fail "a user epilogue without NVRTC exited $rc, wanted 1"; }
+  echo "NOTE: NVRTC not found; the user epilogue problems failed as they must"
+else
+  [ $rc -eq 0 ] && [[ $last =~ $summary ]] || { show; fail "epilogue run exited $rc: $last"; }
+  [ "${BASH_REMATCH[1]}" -eq "$want_epi" ] && [ "${BASH_REMATCH[3]}" -eq 0 ] ||
+    { show; fail "epilogue run: $last, wanted compiled=$want_epi failed=0"; }
+  [ "$(find "$epicache" -maxdepth 1 -name '*.tcjc' | wc -l)" -eq "$want_epi" ] || fail "not one entry per epilogue kernel"
+  run "${archs[@]}" --cache-dir "$epicache" "$epi"
+  [ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[2]}" -eq "$want_epi" ] ||
+    { show; fail "epilogue second run: $last, wanted compiled=0 hit=$want_epi"; }
+  # A user epilogue that does not compile: that kernel fails with NVRTC's message, exit 1.
+  printf 'extern "C" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n'\
+'                                         long long batch, const void *params) {\n  return v + undefined_name;\n}\n' >"$dir/broken.cu"
+  printf 'dtype: f16\nproblems:\n  - {name: broken, m: 64, n: 128, k: 64, epilogue_source: broken.cu}\n' >"$dir/broken.yaml"
+  run --arch sm_80 --cache-dir "$epicache" "$dir/broken.yaml"
+  [ $rc -eq 1 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[3]}" -eq 1 ] && grep -q 'epilogue.cu(3)' "$dir/err" &&
+    grep -qF "(epilogue_source $dir/broken.cu): user epilogue does not compile" "$dir/err" &&
+    grep -q 'undefined_name' "$dir/err" || { show; fail "a broken user epilogue: rc $rc, wanted 1 with NVRTC's message"; }
+fi
+# Bad values of the new keys: exit 2 with FILE:LINE:COL.
+printf 'dtype: bf16\nproblems:\n  - {m: 8, n: 8, k: 8, epilogue: gelu}\n' >"$dir/bad-epi.yaml"
+run --arch sm_80 --dry-run "$dir/bad-epi.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/bad-epi.yaml:3:34: epilogue: unknown epilogue gelu (none bias bias_relu" "$dir/err" ||
+  { show; fail "an unknown epilogue: rc $rc"; }
+printf 'dtype: bf16\nproblems:\n  - {m: 8, n: 8, k: 8, epilogue_source: missing.cu}\n' >"$dir/bad-src.yaml"
+run --arch sm_80 --dry-run "$dir/bad-src.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/bad-src.yaml:3:41: epilogue_source: cannot read $dir/missing.cu: No such file" "$dir/err" ||
+  { show; fail "a missing epilogue_source: rc $rc"; }
+cd "$OLDPWD"
+
 # Manifest errors: exit 2, FILE:LINE:COL and the value.
 printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: -4}\n' >"$dir/bad.yaml"
 run "${archs[@]}" --cache-dir "$cache" "$dir/bad.yaml"
@@ -134,4 +192,4 @@ else
   [ $rc -eq 2 ] && grep -q "pass --arch" "$dir/err" || { show; fail "no GPU and no arch: rc $rc, wanted 2 asking for --arch"; }
 fi
 
-echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits"
+echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue"

@@ -1,6 +1,8 @@
 /* tools/prof_report: the roofline floor and derived figures from the formula with explicit
- * numbers, geometric means over OK rows only, and the table, CSV and JSON read back: aligned
- * columns, RFC 4180 quoting, JSON that parses, strings that round-trip, no nan or inf. */
+ * numbers (batches, broadcast operands, bias vectors and a separate D included), geometric means
+ * over OK rows only (plain and fused apart), and the table, CSV and JSON read back: aligned
+ * columns, epilogue, batch and baseline labels, RFC 4180 quoting, JSON that parses, strings that
+ * round-trip, no nan or inf. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,6 +135,68 @@ static void bytes_count_each_operand_at_its_dtype_size(void **state) {
   }
 }
 
+/* A batch counts every entry's flops and bytes, a broadcast B and its bias once; the bias is of
+ * D's type (f32 for s32); a separate D's type replaces C's. */
+static void batches_bias_and_separate_d_count_in_flops_and_bytes(void **state) {
+  (void)state;
+  prof_row r = row("b", TCJ_BF16, TCJ_BF16, 3, 5, 7);
+  r.batch = 4;
+  assert_close(prof_flops(&r), 2.0 * 3 * 5 * 7 * 4);
+  assert_close(prof_bytes(&r), 4 * ((3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 2.0));
+  r.broadcast_b = 1;
+  assert_close(prof_bytes(&r), 4 * (3 * 7 * 2.0 + 3 * 5 * 2.0) + 7 * 5 * 2.0);
+  r.bias = TCJ_BIAS_COL;
+  r.act = TCJ_ACT_GELU;
+  assert_close(prof_bytes(&r), 4 * (3 * 7 * 2.0 + 3 * 5 * 2.0) + 7 * 5 * 2.0 + 5 * 2.0);
+  r.broadcast_b = 0;
+  r.has_d = 1;
+  r.d = TCJ_F32;
+  assert_close(prof_bytes(&r), 4 * ((3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 4.0 + 5 * 4.0));
+  assert_int_equal(prof_out_dtype(&r), TCJ_F32);
+  prof_row s8 = row("s8", TCJ_S8, TCJ_S32, 3, 5, 7);
+  s8.bias = TCJ_BIAS_COL;
+  assert_close(prof_bytes(&s8), (3 * 7 + 7 * 5) * 1.0 + 3 * 5 * 4.0 + 5 * 4.0);
+  /* batch 0 (a zeroed row) and 1 are one GEMM. */
+  prof_row one = row("one", TCJ_BF16, TCJ_BF16, 3, 5, 7);
+  assert_int_equal(prof_batch(&one), 1);
+  one.batch = 1;
+  one.broadcast_b = 1;
+  assert_close(prof_bytes(&one), (3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 2.0);
+  assert_false(prof_fused(&one));
+  one.has_d = 1; /* a separate D alone is a plain GEMM */
+  assert_false(prof_fused(&one));
+  assert_true(prof_fused(&r));
+}
+
+static void epilogue_and_batch_labels_follow_the_manifest_names(void **state) {
+  (void)state;
+  static const struct { tcj_bias_kind bias; tcj_activation act; int user; const char *want; } cases[] = {
+    {TCJ_BIAS_NONE, TCJ_ACT_NONE, 0, "none"},          {TCJ_BIAS_COL, TCJ_ACT_NONE, 0, "bias"},
+    {TCJ_BIAS_COL, TCJ_ACT_RELU, 0, "bias_relu"},      {TCJ_BIAS_COL, TCJ_ACT_GELU, 0, "bias_gelu"},
+    {TCJ_BIAS_COL, TCJ_ACT_GELU_TANH, 0, "bias_gelu_tanh"}, {TCJ_BIAS_COL, TCJ_ACT_SILU, 0, "bias_silu"},
+    {TCJ_BIAS_NONE, TCJ_ACT_NONE, 1, "user"},          {TCJ_BIAS_COL, TCJ_ACT_GELU, 1, "bias_gelu+user"},
+    {TCJ_BIAS_NONE, TCJ_ACT_RELU, 0, "relu"},
+  };
+  char out[32];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    prof_row r = row("e", TCJ_BF16, TCJ_BF16, 1, 1, 1);
+    r.bias = cases[i].bias;
+    r.act = cases[i].act;
+    r.user = cases[i].user;
+    prof_epilogue_label(&r, out, sizeof out);
+    assert_string_equal(out, cases[i].want);
+  }
+  prof_row r = row("b", TCJ_BF16, TCJ_BF16, 1, 1, 1);
+  prof_batch_label(&r, out, sizeof out);
+  assert_string_equal(out, "1");
+  r.batch = 64;
+  prof_batch_label(&r, out, sizeof out);
+  assert_string_equal(out, "64");
+  r.broadcast_b = 1;
+  prof_batch_label(&r, out, sizeof out);
+  assert_string_equal(out, "64/bcast_b");
+}
+
 static void derived_figures_follow_the_times_and_are_zero_without_them(void **state) {
   (void)state;
   prof_row r = timed("sq1024", TCJ_BF16, 10, 12);
@@ -172,10 +236,26 @@ static int mixed_rows(prof_row *rows) {
 
 static void geomean_counts_ok_rows_of_the_dtype_only(void **state) {
   (void)state;
-  prof_row rows[8];
+  prof_row rows[12];
   int n = mixed_rows(rows), count = -1;
-  assert_close(prof_geomean_ratio(rows, n, TCJ_BF16, &count), cbrt(4.0));
-  assert_int_equal(count, 3);
+  /* Fused rows (an epilogue, a batch) go to their own mean, never to the plain one. */
+  rows[n] = timed("gelu", TCJ_BF16, 10, 30);
+  rows[n].bias = TCJ_BIAS_COL;
+  rows[n++].act = TCJ_ACT_GELU;
+  rows[n] = timed("batch", TCJ_BF16, 10, 270);
+  rows[n++].batch = 8;
+  rows[n] = timed("fused-bad", TCJ_BF16, 1, 1000);
+  rows[n].batch = 8;
+  rows[n++].status = PROF_MISMATCH;
+  rows[n] = timed("d32", TCJ_BF16, 10, 20); /* a separate D alone: plain */
+  rows[n].has_d = 1;
+  rows[n++].d = TCJ_F32;
+  assert_close(prof_geomean_ratio(rows, n, TCJ_BF16, &count), pow(4.0 * 2, 0.25));
+  assert_int_equal(count, 4);
+  assert_close(prof_geomean_ratio_fused(rows, n, TCJ_BF16, &count), 9);
+  assert_int_equal(count, 2);
+  assert_true(prof_geomean_ratio_fused(rows, n, TCJ_E4M3, &count) == 0);
+  assert_int_equal(count, 0);
   assert_close(prof_geomean_ratio(rows, n, TCJ_E4M3, &count), 8);
   assert_int_equal(count, 1);
   assert_true(prof_geomean_ratio(rows, n, TCJ_F16, &count) == 0);
@@ -223,7 +303,22 @@ static int report_rows(prof_row *rows) {
   rows[n].m = rows[n].n = rows[n].k = 16384;
   rows[n].op_b = TCJ_OP_T;
   rows[n].floor_us = 8893.9;
+  snprintf(rows[n].baseline, sizeof rows->baseline, "cublasGemmEx");
   snprintf(rows[n++].cfg, sizeof rows->cfg, "sm80 256x128x32 s3 splitk=1");
+  /* tcj_gemm_ex rows: bias + GELU into an f32 D, and a batch with a broadcast B. */
+  rows[n] = timed("gelu_d32", TCJ_BF16, 20, 30);
+  rows[n].bias = TCJ_BIAS_COL;
+  rows[n].act = TCJ_ACT_GELU;
+  rows[n].has_d = 1;
+  rows[n].d = TCJ_F32;
+  rows[n].rel_err = 2e-3;
+  snprintf(rows[n].baseline, sizeof rows->baseline, "cublasLt+gelu_bias");
+  snprintf(rows[n++].cfg, sizeof rows->cfg, "sm90 bias=col:f32 act=gelu");
+  rows[n] = timed("batch8_bcast_b", TCJ_BF16, 40, 50);
+  rows[n].batch = 8;
+  rows[n].broadcast_b = 1;
+  snprintf(rows[n].baseline, sizeof rows->baseline, "cublasStridedBatched");
+  snprintf(rows[n++].cfg, sizeof rows->cfg, "sm90 batch=1");
   return n;
 }
 
@@ -231,7 +326,7 @@ static int report_rows(prof_row *rows) {
 
 static void table_has_device_facts_aligned_rows_notes_and_geomeans(void **state) {
   (void)state;
-  prof_row rows[8];
+  prof_row rows[10];
   int n = report_rows(rows);
   prof_device d = h200();
   char *out = render(prof_print_table, &d, rows, n);
@@ -243,11 +338,34 @@ static void table_has_device_facts_aligned_rows_notes_and_geomeans(void **state)
   assert_non_null(strstr(out, "tcj-prof --suite bench/suite.yaml"));
   assert_non_null(strstr(out, "bf16 989.0 TFLOP/s"));
   assert_non_null(strstr(out, "4300.0 GB/s"));
-  /* bf16 OK rows with both times: 12/10, 55/60, 120000/123456.78. */
+  /* bf16 OK plain rows with both times: 12/10, 55/60, 120000/123456.78; fused: 30/20, 50/40. */
   char want[96];
   snprintf(want, sizeof want, "geomean tcj/cuBLAS bf16: %.3f over 3 problems\n",
            cbrt(12.0 / 10 * 55.0 / 60 * 120000 / 123456.78));
   if (!strstr(out, want)) fail_msg("no line %s in\n%s", want, out);
+  snprintf(want, sizeof want, "geomean tcj/cuBLAS bf16 fused: %.3f over 2 problems\n", sqrt(30.0 / 20 * 50.0 / 40));
+  if (!strstr(out, want)) fail_msg("no line %s in\n%s", want, out);
+  assert_null(strstr(out, "e4m3 fused"));
+  /* The epilogue, batch and baseline columns tell the rows apart. */
+  const char *gelu = strstr(out, "\ngelu_d32 ");
+  assert_non_null(gelu);
+  char line_text[512];
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(gelu + 1, '\n') - gelu - 1), gelu + 1);
+  assert_non_null(strstr(line_text, " bf16>f32 "));
+  assert_non_null(strstr(line_text, " bias_gelu "));
+  assert_non_null(strstr(line_text, " cublasLt+gelu_bias "));
+  const char *bcast = strstr(out, "\nbatch8_bcast_b ");
+  assert_non_null(bcast);
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(bcast + 1, '\n') - bcast - 1), bcast + 1);
+  assert_non_null(strstr(line_text, " none "));
+  assert_non_null(strstr(line_text, " 8/bcast_b "));
+  assert_non_null(strstr(line_text, " cublasStridedBatched "));
+  const char *head_line = strstr(out, "\nname ");
+  assert_non_null(head_line);
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(head_line + 1, '\n') - head_line - 1), head_line + 1);
+  assert_non_null(strstr(line_text, " epilogue "));
+  assert_non_null(strstr(line_text, " batch "));
+  assert_non_null(strstr(line_text, " baseline "));
   assert_non_null(strstr(out, "geomean tcj/cuBLAS e4m3: - over 0 problems\n"));
   assert_null(strstr(out, "nan"));
   assert_null(strstr(out, "inf"));
@@ -354,7 +472,7 @@ static void csv_free(csv_record *recs, int n) {
 
 static void csv_reads_back_with_its_header_rows_and_quoted_fields(void **state) {
   (void)state;
-  prof_row rows[8];
+  prof_row rows[10];
   int n = report_rows(rows);
   prof_device d = h200();
   char *out = render(prof_write_csv, &d, rows, n);
@@ -367,7 +485,7 @@ static void csv_reads_back_with_its_header_rows_and_quoted_fields(void **state) 
   static const char *const cols[] = {
     "name", "ab", "c", "op_a", "op_b", "m", "n", "k", "status", "tcj_us", "cublas_us",
     "tcj_tflops", "cublas_tflops", "ratio", "floor_us", "pct_floor_tcj", "pct_floor_cublas",
-    "cold_ms", "rel_err", "runs", "cfg", "note",
+    "cold_ms", "rel_err", "runs", "cfg", "note", "d", "epilogue", "batch", "broadcast_b", "baseline",
   };
   enum { NCOLS = sizeof cols / sizeof *cols };
   csv_record recs[16];
@@ -402,6 +520,23 @@ static void csv_reads_back_with_its_header_rows_and_quoted_fields(void **state) 
   assert_string_equal(recs[2].f[17], ""); /* cold_ms 0 */
   assert_string_equal(recs[3].f[18], ""); /* rel_err NaN */
   assert_string_equal(recs[5].f[4], "T");
+  /* The tcj_gemm_ex columns, last: a plain row, then the two fused rows. */
+  assert_string_equal(first[22], "bf16");
+  assert_string_equal(first[23], "none");
+  assert_string_equal(first[24], "1");
+  assert_string_equal(first[25], "0");
+  assert_string_equal(first[26], "");
+  assert_string_equal(recs[5].f[26], "cublasGemmEx");
+  const char *const *gelu = (const char *const *)recs[6].f;
+  assert_string_equal(gelu[0], "gelu_d32");
+  assert_string_equal(gelu[2], "bf16"); /* C's type, as given */
+  assert_string_equal(gelu[22], "f32");
+  assert_string_equal(gelu[23], "bias_gelu");
+  assert_string_equal(gelu[26], "cublasLt+gelu_bias");
+  const char *const *bcast = (const char *const *)recs[7].f;
+  assert_string_equal(bcast[24], "8");
+  assert_string_equal(bcast[25], "1");
+  assert_string_equal(bcast[26], "cublasStridedBatched");
   assert_null(strstr(out, "nan"));
   assert_null(strstr(out, "inf"));
   csv_free(recs, nr);
@@ -535,7 +670,7 @@ static jp *json_check(const char *text) {
 
 static void json_parses_and_its_strings_round_trip(void **state) {
   (void)state;
-  prof_row rows[8];
+  prof_row rows[10];
   int n = report_rows(rows);
   prof_device d = h200();
   snprintf(d.command, sizeof d.command, "tcj-prof --filter \"sq\" C:\\tmp\x01\xff");
@@ -561,6 +696,13 @@ static void json_parses_and_its_strings_round_trip(void **state) {
            cbrt(12.0 / 10 * 55.0 / 60 * 120000 / 123456.78));
   if (!strstr(out, want)) fail_msg("no %s in\n%s", want, out);
   assert_non_null(strstr(out, "\"e4m3\": {\"ratio\": null, \"count\": 0}"));
+  snprintf(want, sizeof want, "\"bf16 fused\": {\"ratio\": %.6g, \"count\": 2}", sqrt(30.0 / 20 * 50.0 / 40));
+  if (!strstr(out, want)) fail_msg("no %s in\n%s", want, out);
+  assert_non_null(strstr(out, "\"d\": \"f32\", \"epilogue\": \"bias_gelu\", \"batch\": 1, \"broadcast_b\": false, "
+                              "\"baseline\": \"cublasLt+gelu_bias\""));
+  assert_non_null(strstr(out, "\"d\": \"bf16\", \"epilogue\": \"none\", \"batch\": 8, \"broadcast_b\": true, "
+                              "\"baseline\": \"cublasStridedBatched\""));
+  assert_true(j_has_string(j, "cublasLt+gelu_bias"));
   assert_non_null(strstr(out, "\"tcj_us\": null, \"cublas_us\": null, \"tcj_tflops\": null"));
   assert_null(strstr(out, "nan"));
   assert_null(strstr(out, "inf"));
@@ -587,7 +729,7 @@ static void writers_report_a_write_error(void **state) {
   (void)state;
   static const struct { const char *name; int (*write)(FILE *, const prof_device *, const prof_row *, int); } writers[] = {
     {"table", prof_print_table}, {"csv", prof_write_csv}, {"json", prof_write_json}};
-  prof_row rows[8];
+  prof_row rows[10];
   int n = report_rows(rows);
   prof_device d = h200();
   for (size_t w = 0; w < sizeof writers / sizeof *writers; w++) {
@@ -606,6 +748,8 @@ int main(void) {
     cmocka_unit_test(floor_of_a_decode_gemm_is_its_bandwidth_term),
     cmocka_unit_test(floor_uses_the_term_that_is_known),
     cmocka_unit_test(bytes_count_each_operand_at_its_dtype_size),
+    cmocka_unit_test(batches_bias_and_separate_d_count_in_flops_and_bytes),
+    cmocka_unit_test(epilogue_and_batch_labels_follow_the_manifest_names),
     cmocka_unit_test(derived_figures_follow_the_times_and_are_zero_without_them),
     cmocka_unit_test(geomean_counts_ok_rows_of_the_dtype_only),
     cmocka_unit_test(names_of_statuses_and_dtypes),
