@@ -100,6 +100,9 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   c->user = p->user;
 }
 
+/* A bias, an activation or a user function: work in the epilogue beyond alpha and beta. */
+static int fused(const eng_problem *p) { return p->bias != PTX_BIAS_NONE || p->act != PTX_ACT_NONE || p->user; }
+
 /* Batch entries: at least 1 (a problem built field by field may leave the count 0). */
 static int64_t batch_of(const eng_problem *p) { return p->batch > 1 ? p->batch : 1; }
 
@@ -247,6 +250,8 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fus
  * ping-pong 64x256; 2048^3 29.3 vs 29.1; but 4096^3 184.4 vs 186.1 and 4096x4096x14336 610 vs
  * 634, so only at or below this many K tiles. */
 #define SM90_PINGPONG_MAX_KT 32
+/* A fused epilogue (bias, activation) costs the cooperative kernel its whole time, with the
+ * tensor cores idle; ping-pong hides it under the other consumer's mainloop at any K. */
 /* The ring must hide TMA latency behind wgmma: fewer than 4 stages starve the consumers, and
  * past 8 the mbarrier phases gain nothing. */
 #define SM90_MIN_STAGES 4
@@ -257,7 +262,8 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fus
  * and that divides n. */
 static int sm90_vec_c(const eng_problem *p) {
   int ces = cd_elem_size(p);
-  for (int v = 8; v > 1; v /= 2)
+  /* A fused epilogue works on at most 4 staged values at a time (tcj_cfg_check). */
+  for (int v = fused(p) ? 4 : 8; v > 1; v /= 2)
     if (v * ces <= 16 && p->align_c >= v * ces && p->n % v == 0) return v;
   return 1;
 }
@@ -297,7 +303,9 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
                      (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)batch_of(p) / SM90_BYTES_PER_US;
-  if (us < floor_us) us = floor_us;
+  /* At the floor, the tile that computes less padding wins the tie. */
+  double compute_us = us;
+  if (us < floor_us) us = floor_us + 1e-3 * compute_us;
   if (c->split_k)
     us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
   return -us;
@@ -349,7 +357,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   const char *reason = "no tile";
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
-    if (t->fused_only && p->bias == PTX_BIAS_NONE && p->act == PTX_ACT_NONE && !p->user) continue;
+    if (t->fused_only && !fused(p)) continue;
     fill_sm90(p, caps, t, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
     if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
@@ -376,7 +384,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   }
   if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
   if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
-      ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT) {
+      (ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT || fused(p))) {
     /* The same CTA area as two 64x256 tiles, one per consumer. */
     static const struct tile90 pp = {64, 256, 2, 1.0, 1, 0};
     fill_sm90(p, caps, &pp, &c);
