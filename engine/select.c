@@ -262,8 +262,7 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fus
  * and that divides n. */
 static int sm90_vec_c(const eng_problem *p) {
   int ces = cd_elem_size(p);
-  /* A fused epilogue works on at most 4 staged values at a time (tcj_cfg_check). */
-  for (int v = fused(p) ? 4 : 8; v > 1; v /= 2)
+  for (int v = 8; v > 1; v /= 2)
     if (v * ces <= 16 && p->align_c >= v * ces && p->n % v == 0) return v;
   return 1;
 }

@@ -331,15 +331,30 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
   ptx_text(b, "\t}\n");
 }
 
+ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_reg limit_reg, int64_t limit) {
+  if (e->exact) {
+    ptx_fail(b, "ptx_epi_bias_at gives f32 values: not for exact (s32) epilogues");
+    return index;
+  }
+  return emit_bias_value(b, e, emit_bias_addr(b, e, index), index, 0, limit_reg, limit);
+}
+
 void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                    ptx_reg col) {
+  ptx_epi_apply_bias(b, e, v, cin, count, row, col, NULL);
+}
+
+void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
+                        ptx_reg col, const ptx_reg *given) {
   const tcj_kernel_cfg *cfg = e->cfg;
   ptx_reg row_bias = {0}, col_addr = {0};
-  if (cfg->bias == PTX_BIAS_ROW) row_bias = emit_bias_value(b, e, emit_bias_addr(b, e, row), row, 0, e->m, 0);
-  if (cfg->bias == PTX_BIAS_COL) col_addr = emit_bias_addr(b, e, col);
+  if (given && e->exact) ptx_fail(b, "given bias values are f32: not for exact (s32) epilogues");
+  if (!given && cfg->bias == PTX_BIAS_ROW) row_bias = emit_bias_value(b, e, emit_bias_addr(b, e, row), row, 0, e->m, 0);
+  if (!given && cfg->bias == PTX_BIAS_COL) col_addr = emit_bias_addr(b, e, col);
   for (int i = 0; i < count; i++) {
     ptx_reg bias = row_bias;
-    if (cfg->bias == PTX_BIAS_COL) bias = emit_bias_value(b, e, col_addr, col, i, (ptx_reg){0}, cfg->n);
+    if (given && cfg->bias != PTX_BIAS_NONE) bias = given[i];
+    else if (cfg->bias == PTX_BIAS_COL) bias = emit_bias_value(b, e, col_addr, col, i, (ptx_reg){0}, cfg->n);
     if (e->exact) {
       ptx_reg x = ptx_new(b, PTX_F64);
       ptx_ins(b, "cvt.rn.f64.s32 %R, %R", x, v[i]);

@@ -38,17 +38,20 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
 /* Stores count adjacent f32 (s32) values as type t at [addr + imm] where guard is true. */
 void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v);
 
-/* Whether ptx_epi_apply reads its row (col) argument: a row (column) bias or a user function.
- * When it does not, callers may pass any register and skip computing it. */
-static inline int ptx_epi_needs_row(const tcj_kernel_cfg *cfg) { return cfg->bias == PTX_BIAS_ROW || cfg->user != 0; }
-static inline int ptx_epi_needs_col(const tcj_kernel_cfg *cfg) { return cfg->bias == PTX_BIAS_COL || cfg->user != 0; }
-
 /* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
  * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to
  * be 0), bias, activation, user function. Exact configs leave s32 in v. Out-of-range rows and
  * columns compute garbage but read no bias outside the vector: the caller does not store them. */
 void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                    ptx_reg col);
+/* The same with the bias values of the count elements given (f32 registers the caller read,
+ * e.g. from shared memory; row and col are then not read unless a user function takes them);
+ * NULL: read from global memory as ptx_epi_apply does. */
+void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
+                        ptx_reg col, const ptx_reg *bias);
+/* bias[index] as f32, 0 where index >= limit (limit_reg, or the immediate limit when limit_reg
+ * is invalid). Not for exact (s32) epilogues. */
+ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_reg limit_reg, int64_t limit);
 
 /* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h): sums the fp32 slices of the
  * workspace and applies the epilogue once per element of D. */

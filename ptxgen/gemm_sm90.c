@@ -427,7 +427,11 @@ static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
   ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
-  e->vec = k->c_vec;
+  /* A fused epilogue takes at most 4 staged values at a time: 8 with their C values, bias and
+   * activation temporaries spill next to 128 accumulators (32 bytes at ping-pong 64x256 with a
+   * column bias and GELU, ptxas 13.0). Narrower accesses than the rows allow are always valid. */
+  int fused = k->cfg->bias != PTX_BIAS_NONE || k->cfg->act != PTX_ACT_NONE || k->cfg->user;
+  e->vec = fused && k->c_vec > 4 ? 4 : k->c_vec;
   e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
   e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
   e->iters = TCJ_SM90_EPI_ROWS / e->row_step;
@@ -551,6 +555,55 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
   }
 }
 
+/* The TMA path's bias: the tile's slice of the bias vector (bn columns, or this consumer's
+ * rows), as f32, in the spare tail of the consumer's staging buffer (a TMA store reads only its
+ * first 64 rows x 128 bytes). Each value is then one ld.shared at an immediate offset, which
+ * ptxas cannot hoist past the chunk's barrier: loaded from global memory, with their addresses,
+ * the values of every chunk were hoisted together next to 128 live accumulators and spilled
+ * (128 bytes at 128x256 with a column bias and GELU, ptxas 13.0). Returns this thread's first
+ * value's address: column 2 * (lane % 4), or row 16 * warp + lane / 4 of the consumer's rows. */
+#define TMA_STAGE_BYTES (TCJ_SM90_EPI_ROWS * PTX_SWIZZLE_LINE)
+_Static_assert(TCJ_SM90_EPI_BYTES - TMA_STAGE_BYTES >= 256 * 4, "no room for a 256-wide bias slice");
+static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg bar_id, ptx_reg m0, ptx_reg n0,
+                             ptx_reg lane) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  int col = c->bias == PTX_BIAS_COL, count = col ? c->bn : k->rows;
+  ptx_reg tail = r32(k), t = r32(k), first = r32(k), idx = r32(k), st_ok = pred(k), s = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", tail, buf, TMA_STAGE_BYTES);
+  ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
+  if (col) {
+    ptx_ins(b, "mov.u32 %R, %R", first, n0);
+  } else {
+    ptx_reg cw = r32(k);
+    ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+    ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", first, cw, k->row_split, m0);
+  }
+  /* The previous tile's readers finished before its last chunk's barrier. */
+  for (int i = 0; i < count; i += WARPGROUP) {
+    ptx_ins(b, "add.u32 %R, %R, %d", idx, t, i);
+    ptx_ins(b, "setp.lt.u32 %R, %R, %d", st_ok, idx, count);
+    ptx_ins(b, "add.u32 %R, %R, %R", idx, idx, first);
+    ptx_reg v = col ? ptx_epi_bias_at(b, pe, idx, (ptx_reg){0}, c->n) : ptx_epi_bias_at(b, pe, idx, k->m, 0);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", s, t, tail);
+    ptx_ins_if(b, st_ok, 0, "st.shared.f32 [%R+%d], %R", s, 4 * i, v);
+  }
+  ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+  ptx_reg addr = r32(k);
+  if (col) {
+    ptx_ins(b, "and.b32 %R, %R, 3", addr, lane);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", addr, addr, tail); /* 2 * (lane % 4) columns of 4 bytes */
+  } else {
+    ptx_reg warp = r32(k);
+    ptx_ins(b, "shr.u32 %R, %R, 5", warp, t);
+    ptx_ins(b, "shr.u32 %R, %R, 2", addr, lane);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, warp, addr);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", addr, addr, tail);
+  }
+  return addr;
+}
+
 /* Epilogue of one tile when D rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
  * chunk of the epilogue's values, converted to D's type, is written into the staging buffer in
  * TMA's 128-byte swizzle, and one thread stores it with a bulk tensor copy, which clips rows past
@@ -563,9 +616,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   int ces = ptx_elem_size(c->d), cols = PTX_SWIZZLE_LINE / ces, nbs = cols / 8;
   ptx_reg cw = r32(k), warp = r32(k), lane = r32(k), t = r32(k), x = r32(k), tq = r32(k);
   ptx_reg buf = r32(k), rowbase = r32(k), bar_id = r32(k), leader = pred(k), frow = r32(k);
-  /* Only a bias or a user function needs each value's coordinates: a plain epilogue keeps
-   * those registers free (next to 128 accumulators, four more spill). */
-  int need_row = ptx_epi_needs_row(c), need_col = ptx_epi_needs_col(c);
+  /* No user function takes this path (ptx_sm90_tma_store): the bias is all that needs each
+   * value's place, and it comes from shared memory, addressed by immediates. */
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
   ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, k->tid);
@@ -578,9 +630,9 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   /* This thread's pair of columns (2 * (lane % 4)) at byte bc of a 128-byte row: 16-byte chunk
    * tq = bc / 16, and bc % 16 within it. Its rows r = 16 * warp + lane / 4 and r + 8 share
    * r % 8 = lane / 4 = x, the swizzle's XOR term. */
+  ptx_reg sbias = {0}; /* shared address of this thread's first bias value */
+  if (c->bias != PTX_BIAS_NONE) sbias = emit_tma_bias(k, pe, buf, bar_id, m0, n0, lane);
   ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
-  ptx_reg col_base = r32(k); /* n0 + this thread's first column of each 8-column block */
-  if (need_col) ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col_base, t, n0);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", t, t, 2 * ces); /* bc */
   ptx_ins(b, "shr.u32 %R, %R, 4", tq, t);
   ptx_ins(b, "and.b32 %R, %R, 15", t, t);
@@ -588,14 +640,17 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", frow, warp, x); /* the fragment's row in the 64-row block */
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, PTX_SWIZZLE_LINE, buf);
   ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
-  ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k), er0 = r32(k), er1 = r32(k), ec = r32(k);
+  ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
   const char *ct = c->d == PTX_E_BF16 ? "bf16" : "f16";
   for (int j = 0; j < k->msub; j++) {
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
     ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
-    if (need_row) {
-      ptx_ins(b, "add.u32 %R, %R, %R", er0, row, frow);
-      ptx_ins(b, "add.u32 %R, %R, 8", er1, er0);
+    ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
+    if (c->bias == PTX_BIAS_ROW) {
+      rb[0] = ptx_new(b, PTX_F32);
+      rb[1] = ptx_new(b, PTX_F32);
+      ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rb[0], sbias, 4 * 64 * j);
+      ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rb[1], sbias, 4 * (64 * j + 8));
     }
     for (int ch = 0; ch < c->bn / cols; ch++) {
       /* The buffer is free once the previous bulk store has read it. */
@@ -607,9 +662,17 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
         ptx_ins(b, "add.u32 %R, %R, %d", q, tq, nbl * ces / 2);
         ptx_ins(b, "xor.b32 %R, %R, %R", q, q, x);
         ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, q, rowbase);
-        if (need_col) ptx_ins(b, "add.u32 %R, %R, %d", ec, col_base, ch * cols + nbl * 8);
-        ptx_epi_apply(b, pe, v, NULL, 2, er0, ec);
-        ptx_epi_apply(b, pe, v + 2, NULL, 2, er1, ec);
+        ptx_reg bias0[2] = {rb[0], rb[0]}, bias1[2] = {rb[1], rb[1]};
+        if (c->bias == PTX_BIAS_COL) {
+          bias0[0] = ptx_new(b, PTX_F32);
+          bias0[1] = ptx_new(b, PTX_F32);
+          ptx_ins(b, "ld.shared.v2.f32 {%R, %R}, [%R+%d]", bias0[0], bias0[1], sbias, 4 * (ch * cols + nbl * 8));
+          bias1[0] = bias0[0];
+          bias1[1] = bias0[1];
+        }
+        ptx_reg none = {0};
+        ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, bias0);
+        ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, bias1);
         if (ces == 4) {
           ptx_ins(b, "st.shared.v2.f32 [%R], {%R, %R}", addr, v[0], v[1]);
           ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);

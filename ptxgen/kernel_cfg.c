@@ -160,14 +160,10 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
   if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
   if (rows / 64 * c->bn / 2 > 128) return "accumulators exceed 128 registers per thread";
-  /* Fused epilogues store D through the staged path (ptx_sm90_tma_store says why), at most 4
-   * elements at a time: 8 staged values with their C values, bias and activation temporaries
-   * spill next to 128 accumulators (32 bytes at ping-pong 64x256, column bias + GELU, ptxas
-   * 13.0). A user function is a call, with every live accumulator around it, and a batched
-   * kernel keeps its entry's base addresses: past 96 accumulators per thread (128x192) those
-   * spill (48 bytes at 128x256 batched with a row bias and GELU). */
+  /* A user function is a call, with every live accumulator around it, and a batched kernel
+   * keeps its entry's base addresses: past 96 accumulators per thread (128x192) those spill
+   * (48 bytes at 128x256 batched with a row bias and GELU, ptxas 13.0). */
   int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user;
-  if (fused && c->vec_c > 4) return "a fused epilogue stores at most 4 elements of D at a time";
   if ((c->user || (c->batched && fused)) && rows / 64 * c->bn / 2 > 96)
     return "a user epilogue, or a fused one in a batch, needs tiles of at most 96 accumulators per thread (128x192)";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";

@@ -52,10 +52,14 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
 
 int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (c->vec_c * ptx_elem_size(c->d) != 16 || tcj_cfg_slices(c) > 1) return 0; /* split: partial sums */
-  /* The TMA path converts straight from the accumulator registers, all of them live: with a
-   * bias or an activation there, ptxas 13.0 spills (128 bytes at 128x256, column bias + GELU)
-   * where the staged path, which works on a few staged values at a time, spills nothing. */
-  return c->bias == PTX_BIAS_NONE && c->act == PTX_ACT_NONE && !c->user && !c->batched;
+  /* The TMA path converts straight from the accumulator registers, all of them live: a user
+   * function (a call) and a batch's extra addresses spill there (176 bytes at 128x256 batched,
+   * ptxas 13.0), and so do a bias or an activation in cooperative kernels (48 bytes at 128x256
+   * with a column bias and GELU, the bias already in shared memory); ping-pong consumers,
+   * whose epilogue runs beside the other's mainloop rather than with it, do not. The staged
+   * path works on a few staged values at a time. */
+  int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE;
+  return !c->user && !c->batched && (!fused || c->pingpong);
 }
 
 int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out) {

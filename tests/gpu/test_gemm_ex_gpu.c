@@ -1402,6 +1402,72 @@ static void forced_sm90_recipe_epilogues_match_reference(void **state) {
   run_forced("sm90");
 }
 
+/* Every sm90 tile shape a fused epilogue may run on, forced with TCJ_TILE: ping-pong consumers
+ * (whose fused epilogue stores D through TMA when beta is 0), cooperative ones (staged), one
+ * and two 64-row blocks per consumer; beta 0 and beta != 0 take the two store paths. */
+static int tile_cases(ex_case *cases) {
+  int n = 0;
+  ex_case c = mk("bf16 NT col+gelu beta 0", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 300, 520, 200, 9201);
+  c.bias = TCJ_BIAS_COL;
+  c.bias_type = TCJ_BF16;
+  c.act = TCJ_ACT_GELU;
+  c.alpha = 0.1f;
+  cases[n++] = c;
+  c = mk("f16 NN row+silu f32 D, C bf16", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 257, 264, 136, 9202);
+  c.bias = TCJ_BIAS_ROW;
+  c.bias_type = TCJ_F16;
+  c.act = TCJ_ACT_SILU;
+  c.alpha = 0.15f;
+  c.cm = C_SEPARATE;
+  c.c_type = TCJ_BF16;
+  c.beta = -0.5f;
+  cases[n++] = c;
+  c = mk("bf16 TN col+gelu_tanh f32 D beta 0", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 200, 392, 64, 9203);
+  c.bias = TCJ_BIAS_COL;
+  c.act = TCJ_ACT_GELU_TANH;
+  c.alpha = 0.2f;
+  cases[n++] = c;
+  c = mk("f16 TT row+relu in place", TCJ_F16, TCJ_F16, TCJ_OP_T, TCJ_OP_T, 136, 320, 72, 9204);
+  c.bias = TCJ_BIAS_ROW;
+  c.act = TCJ_ACT_RELU;
+  c.cm = C_INPLACE_NULL_D;
+  c.beta = 0.75f;
+  cases[n++] = c;
+  c = mk("bf16 NN gelu no bias, D apart beta 0", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 130, 260, 128, 9205);
+  c.act = TCJ_ACT_GELU;
+  c.alpha = 0.2f;
+  cases[n++] = c;
+  return n;
+}
+
+static void forced_sm90_tiles_run_every_fused_epilogue(void **state) {
+  (void)state;
+  if (!(g_cc_major == 9 && g_cc_minor == 0)) {
+    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
+    skip();
+  }
+  static const char *const tiles[] = {"64x256x128/2x1/4/pp", "128x256x128/2x1/4", "256x128x128/2x1/4",
+                                      "128x192x128/2x1/4", "64x128x128/1x1/6"};
+  int failed = 0, total = 0;
+  for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++) {
+    setenv("TCJ_RECIPE", "sm90", 1);
+    setenv("TCJ_TILE", tiles[t], 1);
+    tcj_engine *e = NULL;
+    tcj_status st = tcj_create(&e, NULL);
+    unsetenv("TCJ_RECIPE");
+    unsetenv("TCJ_TILE");
+    if (st != TCJ_SUCCESS) fail_msg("tcj_create with TCJ_TILE=%s: %s", tiles[t], tcj_last_error(NULL));
+    ex_case cases[8];
+    int n = tile_cases(cases);
+    char what[96];
+    snprintf(what, sizeof what, "TCJ_TILE=%s fused epilogues", tiles[t]);
+    failed += run_list(e, what, cases, n, NULL);
+    total += n;
+    tcj_destroy(e);
+  }
+  if (failed) fail_msg("%d of %d forced-tile cases failed (see FAIL lines above)", failed, total);
+}
+
 /* Deep K over few tiles: split-K sums fp32 partials, then applies beta * C, the bias and the
  * activation once, after the reduction: the same bound as one pass. The scratch sizes are
  * printed to show whether a split was taken (tcj.h does not promise one). */
@@ -1530,6 +1596,7 @@ int main(void) {
       cmocka_unit_test(forced_sm80_recipe_epilogues_match_reference),
       cmocka_unit_test(forced_sm90_recipe_epilogues_match_reference),
       cmocka_unit_test(split_k_applies_the_epilogue_once),
+      cmocka_unit_test(forced_sm90_tiles_run_every_fused_epilogue),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);
