@@ -52,14 +52,15 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
 
 int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (c->vec_c * ptx_elem_size(c->d) != 16 || tcj_cfg_slices(c) > 1) return 0; /* split: partial sums */
-  /* The TMA path converts straight from the accumulator registers, all of them live: a user
-   * function (a call) and a batch's extra addresses spill there (176 bytes at 128x256 batched,
-   * ptxas 13.0), and so do a bias or an activation in cooperative kernels (48 bytes at 128x256
-   * with a column bias and GELU, the bias already in shared memory); ping-pong consumers,
-   * whose epilogue runs beside the other's mainloop rather than with it, do not. The staged
-   * path works on a few staged values at a time. */
+  /* The TMA path converts straight from the accumulator registers, all of them live. Spills
+   * there (ptxas 13.0) decide who may take it: a user function (a call) always spills; a bias or
+   * an activation in cooperative kernels spills (48 bytes at 128x256 with a column bias and
+   * GELU, the bias already in shared memory), not in ping-pong ones; a batch's extra addresses
+   * spill beside 128 cooperative accumulators (176 bytes at 128x256), not beside 96 or fewer,
+   * nor in ping-pong consumers. The staged path works on a few staged values at a time. */
   int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE;
-  return !c->user && !c->batched && (!fused || c->pingpong);
+  int rows = c->pingpong ? c->bm : c->bm / (c->warps_m > 0 ? c->warps_m : 1), acc = rows / 64 * c->bn / 2;
+  return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 
 int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out) {

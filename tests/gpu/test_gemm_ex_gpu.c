@@ -919,6 +919,39 @@ static void batch_broadcasts_weight_bias_and_c_with_zero_strides(void **state) {
   RUN_CASES(g_eng, "broadcast strides", cases, NCASES(cases));
 }
 
+/* One weight, inputs and outputs one under another: tcj runs these as one GEMM of batch * m
+ * rows. Row biases stacked the same way, C read in place, a user epilogue (which sees each
+ * entry's own row and batch index, so is not folded), and a large case on the sm90 recipe. */
+static void batch_of_stacked_entries_with_one_weight(void **state) {
+  (void)state;
+  ex_case cases[4];
+  cases[0] = mk("stacked, col bias shared", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 50, 72, 88, 6101);
+  cases[0].batch = 5;
+  cases[0].stride_b = 0;
+  cases[0].stride_bias = 0;
+  cases[0].bias = TCJ_BIAS_COL;
+  cases[0].act = TCJ_ACT_GELU;
+  cases[0].alpha = 0.2f;
+  cases[1] = mk("stacked, row bias stacked, in place", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 33, 40, 24, 6102);
+  cases[1].batch = 3;
+  cases[1].stride_b = 0;
+  cases[1].bias = TCJ_BIAS_ROW;
+  cases[1].act = TCJ_ACT_SILU;
+  cases[1].cm = C_INPLACE_NULL_D;
+  cases[1].beta = 0.5f;
+  cases[2] = mk("stacked, user epilogue", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 20, 36, 40, 6103);
+  cases[2].batch = 3;
+  cases[2].stride_b = 0;
+  cases[2].user = USER_C_INDEX;
+  cases[3] = mk("stacked, 8 x 256x1024x512", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 256, 1024, 512, 6104);
+  cases[3].batch = 8;
+  cases[3].stride_b = 0;
+  cases[3].stride_bias = 0;
+  cases[3].bias = TCJ_BIAS_COL;
+  cases[3].alpha = 0.05f;
+  RUN_CASES(g_eng, "stacked entries, one weight", cases, NCASES(cases));
+}
+
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -1581,6 +1614,7 @@ int main(void) {
       cmocka_unit_test(d_equal_to_c_updates_in_place),
       cmocka_unit_test(c_null_with_beta_zero_writes_d),
       cmocka_unit_test(batch_broadcasts_weight_bias_and_c_with_zero_strides),
+      cmocka_unit_test(batch_of_stacked_entries_with_one_weight),
       cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
       cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
       cmocka_unit_test(batch_of_64_entries_of_64_cubed),
