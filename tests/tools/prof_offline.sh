@@ -68,11 +68,12 @@ fp8=$(printf '%s\n' "${names[@]}" | grep -cE '^(fp8|e5m2)_')
 tail -n 1 "$dir/out" | grep -qx "${#names[@]} problems: $((${#names[@]} - fp8)) with a tcj kernel, $fp8 without" ||
   { show; fail "last line: $(tail -n 1 "$dir/out")"; }
 
-# tcj_gemm_ex rows: the epilogue and batch columns, and the config that fuses them.
+# tcj_gemm_ex rows: the epilogue and batch columns, and the config that fuses them. One weight
+# over stacked entries (batch8_bcast_b) is one GEMM of batch * m rows: a config without batch.
 for want in "gelu_sq8192 +bf16>bf16 +NN +8192 +8192 +8192 bias_gelu +1 +recipe=sm90 .* bias=col:bf16 act=gelu$" \
             "silu_up_m128 +bf16>bf16 +NN +128 +28672 +4096 bias_silu +1 +recipe=sm[89]0 .* act=silu$" \
             "relu_sq8192 .* bias_relu .* act=relu$" "bias_sq8192 .* bias +1 .* bias=col:bf16$" \
-            "batch64_512 .* none +64 +recipe=.* batch=1" "batch8_bcast_b .* none +8/bcast_b +recipe=.* batch=1"; do
+            "batch64_512 .* none +64 +recipe=.* batch=1" "batch8_bcast_b .* none +8/bcast_b +recipe=[^ ]* arch=sm_90a ab=bf16 c=bf16 op=NN n=4096 k=4096 tile=[^ ]* warps=[^ ]* stages=[0-9] align=[0-9,]*$"; do
   grep -qE "^$want" "$dir/out" || { show; fail "--dry-run has no line matching: $want"; }
 done
 # A user epilogue: its config carries the source's hash (NVRTC's identity found without loading

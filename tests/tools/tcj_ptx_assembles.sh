@@ -73,8 +73,9 @@ done <<EOF
 --dtype bf16 --m 128 --n 28672 --k 4096 --epilogue bias_silu --d-dtype f32|c=f32 .*bias=col:f32 act=silu
 --dtype s8 --m 4096 --n 4096 --k 4096 --op-b T --epilogue bias_relu|ab=s8 c=s32 .*bias=col:f32 act=relu
 --dtype bf16 --m 512 --n 512 --k 512 --batch 64|batch=1
---dtype bf16 --m 256 --n 4096 --k 4096 --batch 8 --broadcast-b --epilogue bias_relu|bias=col:bf16 act=relu batch=1
+--dtype bf16 --m 256 --n 4096 --k 4096 --batch 8 --broadcast-b --epilogue bias_relu|n=4096 k=4096 .*bias=col:bf16 act=relu
 --dtype tf32 --m 1000 --n 1000 --k 1000 --batch 3 --epilogue bias|ab=tf32 .*bias=col:f32 batch=1
 --dtype bf16 --m 1024 --n 1024 --k 1024 --epilogue bias_gelu --batch 2 --epilogue-source $source|act=gelu batch=1 user=[0-9a-f]{16}
 EOF
+# (--broadcast-b over stacked entries is one GEMM of batch * m rows: its config has no batch.)
 echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a (with epilogues, batches and a user epilogue)"
