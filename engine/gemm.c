@@ -134,6 +134,11 @@ static tcj_status encode_desc(tcj_engine *e, const char *name, const ptx_tmap_de
   case PTX_E_BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
   case PTX_E_F16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
   case PTX_E_F32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+  /* tf32 operands are f32 in memory; wgmma reads their top 19 bits, as mma.sync does (the
+   * TFLOAT32 map type would round them on load instead). */
+  case PTX_E_TF32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+  case PTX_E_S8: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break; /* bits as they are; wgmma reads .s8 */
+  case PTX_E_S32: type = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
   default:
     return eng_set_error(TCJ_ERROR_INTERNAL, "no tensor map data type for %s (%s)", ptx_elem_name(d->elem), name);
   }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptxgen/ptx_ops.h"
 #include "ptxgen/ptxgen.h"
 
 /* Built-in caps for GPU-less selection. SM counts are the flagship part of each arch;
@@ -256,7 +257,7 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fus
  * past 8 the mbarrier phases gain nothing. */
 #define SM90_MIN_STAGES 4
 #define SM90_MAX_STAGES 8
-#define SM90_BK 64 /* one 128-byte swizzle line of 16-bit elements */
+#define SM90_K_BYTES 128 /* a K tile is one 128-byte swizzle line: 64 16-bit, 32 tf32, 128 s8 elements */
 
 /* Largest C vector (8, 4, 2 or 1 elements) of at most 16 bytes that C's row alignment allows
  * and that divides n. */
@@ -272,7 +273,7 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   fill_problem(p, caps, PTX_RECIPE_SM90, c);
   c->bm = t->bm;
   c->bn = t->bn;
-  c->bk = SM90_BK;
+  c->bk = SM90_K_BYTES / ptx_elem_size(p->ab);
   c->warps_m = t->warps_m;
   c->warps_n = 1;
   c->align_a = c->align_b = 16;
@@ -297,8 +298,11 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
                          const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
   int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * batch_of(p), sms);
-  double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * SM90_BK /
-              (t->rate * SM90_MACS_PER_US);
+  /* wgmma's rate per byte of K is the same for every type: half of bf16's MACs for tf32, twice
+   * for s8 (H100 peaks: 495, 989, 1979 dense TFLOP/TOP/s). */
+  double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
+  double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * (double)c->bk /
+              (t->rate * macs_per_us);
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
                      (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)batch_of(p) / SM90_BYTES_PER_US;
@@ -330,8 +334,13 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   if (caps->sm != 90 || caps->arch_suffix != 'a')
     return sm90_no(why, "the sm90 recipe needs sm_90a (wgmma); the target is sm_%d%s", caps->sm,
                    caps->arch_suffix ? "a" : "");
-  if (p->ab != PTX_E_F16 && p->ab != PTX_E_BF16)
-    return sm90_no(why, "the sm90 recipe takes f16 or bf16 operands, not %s", ptx_elem_name(p->ab));
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(p->ab);
+  if (!w) return sm90_no(why, "the sm90 recipe takes f16, bf16, tf32 or s8 operands, not %s", ptx_elem_name(p->ab));
+  /* wgmma reads tf32 and s8 K-major only; MN-major ones stay on the sm80 recipe for now (a
+   * transposing pack is the dtype issue's next step). */
+  if (!w->mn_major && (p->op_a_t || !p->op_b_t))
+    return sm90_no(why, "the sm90 recipe reads %s K-major only (A op N, B op T); this problem is op %c%c",
+                   ptx_elem_name(p->ab), p->op_a_t ? 'T' : 'N', p->op_b_t ? 'T' : 'N');
   if (p->m < 1 || p->n < 1 || p->k < 1) return sm90_no(why, "the sm90 recipe needs m, n and k >= 1");
   int es = ptx_elem_size(p->ab);
   int64_t ld_a = p->lda, ld_b = p->ldb;
@@ -383,7 +392,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   }
   if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
   if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
-      (ceil_div(p->k, SM90_BK) <= SM90_PINGPONG_MAX_KT || fused(p))) {
+      (ceil_div(p->k, plan->cfg.bk) <= SM90_PINGPONG_MAX_KT || fused(p))) {
     /* The same CTA area as two 64x256 tiles, one per consumer. */
     static const struct tile90 pp = {64, 256, 2, 1.0, 1, 0};
     fill_sm90(p, caps, &pp, &c);

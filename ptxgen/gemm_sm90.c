@@ -37,7 +37,7 @@
 
 enum {
   WARPGROUP = 128,
-  K16_STEPS = 4,        /* k16 wgmmas per 64-element K stage */
+  K_STEPS = 4,          /* wgmmas per K stage: a 128-byte line holds four 32-byte K steps */
   MAX_MSUB = 2,         /* 64-row wgmma blocks per consumer */
   MAX_ACC = 128,        /* fp32 accumulators per thread per block (n256) */
   GROUP_M = 8,          /* raster: GROUP_M tile rows (or cluster pairs) walk N together */
@@ -324,7 +324,7 @@ static void emit_producer(sm90 *k) {
   /* Every CTA receives whole A and B tiles (half of B from the other CTA of a cluster). */
   ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
-  ptx_ins(b, "shl.b32 %R, %R, 6", kcoord, kb);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
   ptx_reg none = {0};
   /* A: K-major boxes are 64 K x bm rows; MN-major ones 64 M x 64 K, bm / 64 of them. */
   if (k->a_kmajor) {
@@ -378,15 +378,9 @@ static ptx_reg emit_desc_base(sm90 *k, ptx_reg addr, int k_major) {
   return d;
 }
 
-/* One wgmma m64nBNk16: acc[j] (+)= A block j x B, descriptors given. */
+/* One wgmma m64nBNkK: acc[j] (+)= A block j x B, descriptors given. */
 static void emit_wgmma(sm90 *k, int j, ptx_reg da, ptx_reg db, ptx_reg scale_d) {
-  ptx_builder *b = k->b;
-  const tcj_kernel_cfg *c = k->cfg;
-  const char *t = c->ab == PTX_E_BF16 ? "bf16" : "f16";
-  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", c->bn, t, t);
-  for (int i = 0; i < c->bn / 2; i++) ptx_text(b, i ? ", %R" : "%R", k->acc[j][i]);
-  /* Transpose flags: 0 = K-major, 1 = MN-major (16-bit operands only). */
-  ptx_text(b, "}, %R, %R, %R, 1, 1, %d, %d;\n", da, db, scale_d, !k->a_kmajor, !k->b_kmajor);
+  ptx_wgmma(k->b, k->cfg->ab, k->cfg->bn, k->acc[j], da, db, scale_d, !k->a_kmajor, !k->b_kmajor);
 }
 
 static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
@@ -484,6 +478,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
   int split = k->slices > 1;
   ptx_elem dt = split ? PTX_E_F32 : c->d;
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
+  const char *aw = ptx_mma_acc_class(c->ab) == PTX_F32 ? "f32" : "b32"; /* staged accumulators */
   /* This thread's first read: row m0 + rd_row, column n0 + rd_col. */
   ptx_reg grow = r32(k), gcol = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", grow, m0, e->rd_row);
@@ -507,8 +502,8 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
       for (int nb = 0; nb < TCJ_SM90_EPI_COLS / 8; nb++) {
         int i = 4 * (ch * TCJ_SM90_EPI_COLS / 8 + nb);
-        ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", e->stage_wr, nb * 32, k->acc[j][i], k->acc[j][i + 1]);
-        ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", e->stage_wr, nb * 32 + 8 * TCJ_SM90_EPI_PITCH,
+        ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", aw, e->stage_wr, nb * 32, k->acc[j][i], k->acc[j][i + 1]);
+        ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", aw, e->stage_wr, nb * 32 + 8 * TCJ_SM90_EPI_PITCH,
                 k->acc[j][i + 2], k->acc[j][i + 3]);
       }
       ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
@@ -531,12 +526,12 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, erow, k->m);
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
       ptx_reg acc[8];
-      for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, PTX_F32);
+      for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, ptx_mma_acc_class(c->ab));
       for (int v = 0; v < e->vec; v += 4) {
         int w = e->vec - v < 4 ? e->vec - v : 4;
-        if (w == 4) ptx_ins(b, "ld.shared.v4.f32 {%R, %R, %R, %R}, [%R+%d]", acc[v], acc[v + 1], acc[v + 2], acc[v + 3], srd, 4 * v);
-        else if (w == 2) ptx_ins(b, "ld.shared.v2.f32 {%R, %R}, [%R+%d]", acc[v], acc[v + 1], srd, 4 * v);
-        else ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", acc[v], srd, 4 * v);
+        if (w == 4) ptx_ins(b, "ld.shared.v4.%s {%R, %R, %R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], acc[v + 2], acc[v + 3], srd, 4 * v);
+        else if (w == 2) ptx_ins(b, "ld.shared.v2.%s {%R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], srd, 4 * v);
+        else ptx_ins(b, "ld.shared.%s %R, [%R+%d]", aw, acc[v], srd, 4 * v);
       }
       if (!split) {
         ptx_reg old[8];
@@ -671,11 +666,13 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
           bias1[1] = bias0[1];
         }
         ptx_reg none = {0};
-        ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, bias0);
-        ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, bias1);
+        int given = c->bias != PTX_BIAS_NONE;
+        ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, given ? bias0 : NULL);
+        ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, given ? bias1 : NULL);
         if (ces == 4) {
-          ptx_ins(b, "st.shared.v2.f32 [%R], {%R, %R}", addr, v[0], v[1]);
-          ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);
+          const char *dw = c->d == PTX_E_S32 ? "b32" : "f32";
+          ptx_ins(b, "st.shared.v2.%s [%R], {%R, %R}", dw, addr, v[0], v[1]);
+          ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);
         } else {
           ptx_reg w0 = r32(k), w1 = r32(k);
           ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ct, w0, v[1], v[0]); /* first source: upper half */
@@ -726,7 +723,7 @@ static void emit_consumer(sm90 *k) {
   const tcj_kernel_cfg *c = k->cfg;
   ptx_ins(b, "setmaxnreg.inc.sync.aligned.u32 %d", CONSUMER_REGS);
   for (int j = 0; j < k->msub; j++)
-    for (int i = 0; i < c->bn / 2; i++) k->acc[j][i] = ptx_new(b, PTX_F32);
+    for (int i = 0; i < c->bn / 2; i++) k->acc[j][i] = ptx_new(b, ptx_mma_acc_class(c->ab));
 
   /* Consumer index (warpgroup - 1) and lane. */
   ptx_reg cw = r32(k), lane = r32(k);
@@ -799,7 +796,7 @@ static void emit_consumer(sm90 *k) {
   if (k->slices > 1) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
   else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
   ptx_ins(b, "wgmma.fence.sync.aligned");
-  for (int kk = 0; kk < K16_STEPS; kk++) {
+  for (int kk = 0; kk < K_STEPS; kk++) {
     ptx_reg db = r64(k);
     ptx_ins(b, "add.s64 %R, %R, %R", db, db0, stage_desc);
     ptx_ins(b, "add.s64 %R, %R, %u", db, db, ptx_sm90_desc_offset(k->b_kmajor, 0, kk, BOX_BYTES) >> 4);

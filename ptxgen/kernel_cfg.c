@@ -2,6 +2,8 @@
  * (with the arch and compiler identity) the cache key, so it must name every field. */
 #include "kernel_cfg.h"
 
+#include "ptx_ops.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -148,10 +150,17 @@ static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 /* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
 static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->sm != 90 || c->arch_suffix != 'a') return "the sm90 recipe needs sm_90a (wgmma)";
-  if (c->ab != PTX_E_F16 && c->ab != PTX_E_BF16) return "the sm90 recipe takes f16 or bf16 operands";
-  if (c->c != PTX_E_F16 && c->c != PTX_E_BF16 && c->c != PTX_E_F32) return "16-bit operands need c f16, bf16 or f32";
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);
+  if (!w) return "the sm90 recipe takes f16, bf16, tf32 or s8 operands";
+  if (w->mn_major) {
+    if (c->c != PTX_E_F16 && c->c != PTX_E_BF16 && c->c != PTX_E_F32) return "16-bit operands need c f16, bf16 or f32";
+  } else {
+    if (c->c != w->acc) return c->ab == PTX_E_S8 ? "s8 operands need c s32" : "tf32 operands need c f32";
+    /* wgmma reads these K-major only (PTX ISA: no imm-trans for them): A op N, B op T. */
+    if (c->op_a_t || !c->op_b_t) return "sm90 tf32 and s8 read both operands K-major (A op N, B op T)";
+  }
   if (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range (sm90 needs k >= 1)";
-  if (c->bk != 64) return "sm90 K tiles are 64 elements (one 128-byte swizzle line)";
+  if (c->bk * ptx_elem_size(c->ab) != 128) return "sm90 K tiles are one 128-byte swizzle line";
   if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
   if (c->pingpong != 0 && c->pingpong != 1) return "pingpong must be 0 or 1";
   if (c->pingpong && c->warps_m != 2) return "ping-pong needs two consumer warpgroups";
@@ -164,8 +173,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * keeps its entry's base addresses: past 96 accumulators per thread (128x192) those spill
    * (48 bytes at 128x256 batched with a row bias and GELU, ptxas 13.0). */
   int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user;
-  if ((c->user || (c->batched && fused)) && rows / 64 * c->bn / 2 > 96)
-    return "a user epilogue, or a fused one in a batch, needs tiles of at most 96 accumulators per thread (128x192)";
+  if ((c->user || (fused && (c->batched || c->ab == PTX_E_S8))) && rows / 64 * c->bn / 2 > 96)
+    return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
   int ces = ptx_elem_size(c->c);
@@ -177,6 +186,7 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
     return "split_k leaves a slice without K";
   /* Ping-pong consumers and cluster pairs step through the ring in whole tiles of kt stages. */
   if (c->split_k && (c->pingpong || c->cluster_m)) return "sm90 split-K runs cooperative, without clusters";
+  if (c->split_k && c->ab == PTX_E_S8) return "split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
   if (c->cluster_m && c->bn % 128) return "a 2-CTA cluster splits B in halves of whole 64-column boxes";
   return NULL;

@@ -22,6 +22,38 @@ void ptx_mma_sync(ptx_builder *b, ptx_elem ab, const ptx_reg d[4], const ptx_reg
   ptx_fail(b, "no mma.sync shape for operand type %s", ptx_elem_name(ab));
 }
 
+static const ptx_wgmma_type wgmma_table[] = {
+  {PTX_E_F16, 16, PTX_E_F32, "f32.f16.f16", 1, 1},
+  {PTX_E_BF16, 16, PTX_E_F32, "f32.bf16.bf16", 1, 1},
+  {PTX_E_TF32, 8, PTX_E_F32, "f32.tf32.tf32", 1, 0},
+  {PTX_E_S8, 32, PTX_E_S32, "s32.s8.s8", 0, 0},
+};
+
+const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab) {
+  for (size_t i = 0; i < sizeof wgmma_table / sizeof *wgmma_table; i++)
+    if (wgmma_table[i].ab == ab) return &wgmma_table[i];
+  return NULL;
+}
+
+void ptx_wgmma(ptx_builder *b, ptx_elem ab, int n, const ptx_reg *acc, ptx_reg da, ptx_reg db, ptx_reg scale_d,
+               int a_mn, int b_mn) {
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(ab);
+  if (!w) {
+    ptx_fail(b, "no wgmma for operand type %s", ptx_elem_name(ab));
+    return;
+  }
+  if ((a_mn || b_mn) && !w->mn_major) {
+    ptx_fail(b, "wgmma reads %s operands K-major only", ptx_elem_name(ab));
+    return;
+  }
+  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s {", n, w->k, w->types);
+  for (int i = 0; i < n / 2; i++) ptx_text(b, i ? ", %R" : "%R", acc[i]);
+  ptx_text(b, "}, %R, %R, %R", da, db, scale_d);
+  if (w->imm_scale) ptx_text(b, ", 1, 1");
+  if (w->mn_major) ptx_text(b, ", %d, %d", a_mn, b_mn);
+  ptx_text(b, ";\n");
+}
+
 void ptx_ldmatrix_x4(ptx_builder *b, int trans, const ptx_reg r[4], ptx_reg addr, int imm) {
   ptx_ins(b, "ldmatrix.sync.aligned.m8n8.x4%s.shared.b16 {%R, %R, %R, %R}, [%R+%d]", trans ? ".trans" : "",
           r[0], r[1], r[2], r[3], addr, imm);

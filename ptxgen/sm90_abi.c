@@ -60,6 +60,9 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
    * nor in ping-pong consumers. The staged path works on a few staged values at a time. */
   int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE;
   int rows = c->pingpong ? c->bm : c->bm / (c->warps_m > 0 ? c->warps_m : 1), acc = rows / 64 * c->bn / 2;
+  /* s8's exact epilogue works in f64 (and reads its bias itself): beside 128 accumulators it
+   * spills too (48 bytes at 128x256). */
+  if (c->ab == PTX_E_S8 && (fused || acc > 96)) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 

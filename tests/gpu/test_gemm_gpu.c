@@ -796,7 +796,8 @@ static const forced_variant FORCED[] = {
 
 static const int64_t FORCED_DIMS[] = {1, 17, 64, 65, 127, 128, 129, 255, 257, 383, 700};
 static const int64_t FORCED_K[] = {1, 15, 64, 65, 200, 1000};
-/* Every pair the recipe takes: the sm80 recipe all of them, the sm90 recipe the 16-bit ones. */
+/* Every pair the recipe takes: the sm80 recipe all of them, the sm90 recipe the 16-bit ones in
+ * any layout (tf32 and s8, K-major only, are added as NT cases). */
 static const int FORCED_PAIRS_SM80[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_BF16_F16, P_TF32_F32, P_S8_S32};
 static const int FORCED_PAIRS_SM90[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_BF16_F16};
 #define FORCED_RANDOM 24
@@ -836,6 +837,13 @@ static int forced_cases(gemm_case *cases, int variant) {
    * phases carry across them. */
   cases[n++] = make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_T, 2500, 2100, 520, AL_PACKED, 1, 60090 + 100 * (uint64_t)variant);
   cases[n++] = make_case(P_F16_F32, TCJ_OP_T, TCJ_OP_N, 1900, 2304, 333, AL_ALIGNED16, 2, 60091 + 100 * (uint64_t)variant);
+  if (FORCED[variant].needs_sm90) {
+    /* tf32 and s8 on wgmma: K-major operands only (A op N, B op T), edges and many tiles. */
+    cases[n++] = make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_T, 257, 383, 1000, AL_PACKED, 1, 60092 + 100 * (uint64_t)variant);
+    cases[n++] = make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_T, 129, 700, 200, AL_PACKED, 2, 60093 + 100 * (uint64_t)variant);
+    cases[n++] = make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_T, 700, 1100, 130, AL_ALIGNED16, 0, 60094 + 100 * (uint64_t)variant);
+    cases[n++] = make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_T, 1100, 703, 260, AL_ALIGNED16, 1, 60095 + 100 * (uint64_t)variant);
+  }
   return n;
 }
 
@@ -879,7 +887,7 @@ static void run_forced_variants(int sm90) {
       failed++;
       continue;
     }
-    gemm_case cases[FORCED_RANDOM + 2];
+    gemm_case cases[FORCED_RANDOM + 6];
     int n = forced_cases(cases, (int)v);
     g_eng = eng;
     failed += run_list(what, cases, n);

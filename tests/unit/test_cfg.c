@@ -707,8 +707,10 @@ static void sm90_arch_sm_90(tcj_kernel_cfg *c) { c->arch_suffix = 0; }
 static void sm90_arch_sm_89(tcj_kernel_cfg *c) { c->sm = 89; c->arch_suffix = 0; }
 static void sm90_arch_sm_100a(tcj_kernel_cfg *c) { c->sm = 100; }
 static void sm90_arch_sm_80a(tcj_kernel_cfg *c) { c->sm = 80; }
-static void sm90_ab_tf32(tcj_kernel_cfg *c) { c->ab = PTX_E_TF32; c->c = PTX_E_F32; c->vec_c = 4; }
-static void sm90_ab_s8(tcj_kernel_cfg *c) { c->ab = PTX_E_S8; c->c = PTX_E_S32; c->vec_c = 4; }
+/* tf32 with B MN-major (op N): wgmma reads tf32 K-major only. */
+static void sm90_ab_tf32(tcj_kernel_cfg *c) { c->ab = PTX_E_TF32; c->c = c->d = PTX_E_F32; c->vec_c = 4; c->bk = 32; c->op_b_t = 0; }
+/* s8 with 64-element K tiles: half a swizzle line. */
+static void sm90_ab_s8(tcj_kernel_cfg *c) { c->ab = PTX_E_S8; c->c = c->d = PTX_E_S32; c->vec_c = 4; }
 static void sm90_ab_f32(tcj_kernel_cfg *c) { c->ab = PTX_E_F32; c->c = PTX_E_F32; c->vec_c = 4; }
 static void sm90_c_s32(tcj_kernel_cfg *c) { c->c = PTX_E_S32; c->vec_c = 4; }
 static void sm90_c_tf32(tcj_kernel_cfg *c) { c->c = PTX_E_TF32; c->vec_c = 4; }
@@ -752,9 +754,10 @@ static void sm90_unknown_recipe(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)2; 
  * (the whole string, so a case that trips an earlier rule fails). */
 static void sm90_each_rule_rejects_with_its_reason(void **state) {
   (void)state;
-  static const char *const arch = "the sm90 recipe needs sm_90a (wgmma)", *const ab = "the sm90 recipe takes f16 or bf16 operands",
+  static const char *const arch = "the sm90 recipe needs sm_90a (wgmma)", *const ab = "the sm90 recipe takes f16, bf16, tf32 or s8 operands",
+                           *const kmajor = "sm90 tf32 and s8 read both operands K-major (A op N, B op T)",
                            *const cc = "16-bit operands need c f16, bf16 or f32", *const range = "n or k out of range (sm90 needs k >= 1)",
-                           *const bk = "sm90 K tiles are 64 elements (one 128-byte swizzle line)",
+                           *const bk = "sm90 K tiles are one 128-byte swizzle line",
                            *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
                            *const rows = "each sm90 consumer owns 64 or 128 rows", *const bn = "sm90 bn must be 64, 128, 192 or 256",
                            *const accum = "accumulators exceed 128 registers per thread", *const stages = "stages must be 2..8",
@@ -767,8 +770,8 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
     {"sm_89", sm90_arch_sm_89, &arch},
     {"sm_100a (no wgmma)", sm90_arch_sm_100a, &arch},
     {"sm_80a", sm90_arch_sm_80a, &arch},
-    {"tf32 operands", sm90_ab_tf32, &ab},
-    {"s8 operands", sm90_ab_s8, &ab},
+    {"tf32 with B MN-major", sm90_ab_tf32, &kmajor},
+    {"s8 in 64-element K tiles", sm90_ab_s8, &bk},
     {"f32 operands", sm90_ab_f32, &ab},
     {"c s32", sm90_c_s32, &cc},
     {"c tf32", sm90_c_tf32, &cc},

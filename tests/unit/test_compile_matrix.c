@@ -763,6 +763,63 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* tf32 and s8 on the sm90 recipe (wgmma .tf32 k8, .s8 k32 with s32 accumulators; both operands
+ * K-major): every sm90 tile shape, with and without a cluster, both edge kinds, the widest and
+ * the narrowest D vector, plain and with a fused bias and activation, compile without spills. */
+static void sm90_tf32_and_s8_tiles_compile(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  static tcj_kernel_cfg cfgs[512];
+  int n = 0, per_type[2] = {0, 0};
+  for (int g = 0; g < N_SM90_TILES; g++)
+    for (int t = 0; t < 2; t++)
+      for (int variant = 0; variant < 4; variant++) {
+        tcj_kernel_cfg c;
+        memset(&c, 0, sizeof c);
+        c.recipe = PTX_RECIPE_SM90;
+        c.sm = 90;
+        c.arch_suffix = 'a';
+        c.ab = t ? PTX_E_S8 : PTX_E_TF32;
+        c.c = c.d = t ? PTX_E_S32 : PTX_E_F32;
+        c.op_a_t = 0;
+        c.op_b_t = 1;
+        c.n = sm90_edges[variant % 2 ? 1 : 0].n;
+        c.k = sm90_edges[variant % 2 ? 1 : 0].k;
+        c.bm = sm90_tiles[g].bm;
+        c.bn = sm90_tiles[g].bn;
+        c.bk = 128 / ptx_elem_size(c.ab);
+        c.warps_m = sm90_tiles[g].wm;
+        c.warps_n = 1;
+        c.pingpong = sm90_tiles[g].pp;
+        c.align_a = c.align_b = 16;
+        c.vec_c = variant / 2 ? 1 : (c.n % 4 == 0 ? 4 : 1);
+        c.cluster_m = (g + variant) % 2 ? 2 : 0;
+        c.bias = PTX_BIAS_NONE;
+        c.bias_t = PTX_E_F32;
+        if (variant == 3) {
+          c.bias = PTX_BIAS_COL;
+          c.act = t ? PTX_ACT_RELU : PTX_ACT_GELU;
+        }
+        for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN; c.stages--) {}
+        if (c.cluster_m && tcj_cfg_check(&c)) c.cluster_m = 0;
+        if (tcj_cfg_check(&c)) continue; /* e.g. a fused s8 epilogue on 128 accumulators */
+        assert_true(n < (int)(sizeof cfgs / sizeof *cfgs));
+        cfgs[n++] = c;
+        per_type[t]++;
+      }
+  assert_true(per_type[0] >= 20 && per_type[1] >= 16);
+  matrix m = make_matrix(cfgs, n);
+  int workers = 0;
+  double seconds = run_matrix(&m, &workers);
+  int failures = 0;
+  for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
+  print_message("sm90 tf32/s8: %d tf32 + %d s8 configs compiled (%s), %d failed, %.1f s\n", per_type[0], per_type[1],
+                version, failures, seconds);
+  free_matrix(&m);
+  assert_int_equal(failures, 0);
+}
+
 /* The fused epilogues (tcj_gemm_ex): what selection picks for problems with a bias (per column
  * and per row), every activation, a D of another type than C, batches (broadcast B, packed
  * entries) and split-K (the reduction runs the epilogue), on sm_80, sm_89 and sm_90a, must
@@ -873,6 +930,7 @@ int main(void) {
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),
     cmocka_unit_test(blackwell_targets_compile_a_sample_of_their_selected_configs),
     cmocka_unit_test(every_epilogue_compiles_on_both_recipes_without_spills),
+    cmocka_unit_test(sm90_tf32_and_s8_tiles_compile),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -198,7 +198,9 @@ static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
               }
               eng_plan plan = select_ok(&p, arches[a], al % 2);
               assert_true(plan.cfg.align_a >= ptx_elem_size(plan.cfg.ab));
-              int sm90_ok = strcmp(arches[a], "sm_90a") == 0 && ptx_elem_size(p.ab) == 2 && p.k >= 1;
+              /* 16-bit operands in any layout; tf32 and s8 with both operands K-major (NT). */
+              int sm90_ok = strcmp(arches[a], "sm_90a") == 0 && p.k >= 1 &&
+                            (ptx_elem_size(p.ab) == 2 || (!p.op_a_t && p.op_b_t));
               if (plan.cfg.recipe == PTX_RECIPE_SM90) {
                 assert_true(sm90_ok);
                 assert_true(plan.cfg.stages >= 4 && plan.cfg.stages <= 8);
@@ -605,8 +607,8 @@ static void forced_recipes_select_or_say_why_not(void **state) {
 
   /* What the forced sm90 recipe cannot run is refused with the reason. */
   struct { ptx_elem ab, c; int64_t k; int align_a, allow_packing; const char *arch, *why; } bad[] = {
-    {PTX_E_S8, PTX_E_S32, 64, 16, 1, "sm_90a", "f16 or bf16"},
-    {PTX_E_TF32, PTX_E_F32, 64, 16, 1, "sm_90a", "f16 or bf16"},
+    {PTX_E_S8, PTX_E_S32, 64, 16, 1, "sm_90a", "K-major only"}, /* problem() is op NN */
+    {PTX_E_TF32, PTX_E_F32, 64, 16, 1, "sm_90a", "K-major only"},
     {PTX_E_BF16, PTX_E_BF16, 0, 16, 1, "sm_90a", "k >= 1"},
     {PTX_E_BF16, PTX_E_BF16, 64, 8, 0, "sm_90a", "packing is disabled"},
     {PTX_E_BF16, PTX_E_BF16, 64, 16, 1, "sm_80", "sm_90a"},

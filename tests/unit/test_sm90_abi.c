@@ -12,7 +12,9 @@
 
 #include "unit/sm90_fixture.h"
 
+#include "ptxgen/ptx_builder.h"
 #include "ptxgen/ptx_layout.h"
+#include "ptxgen/ptx_ops.h"
 #include "ptxgen/ptxgen.h"
 
 #define EXPECT_EQ(a, b, ...)                            \
@@ -324,6 +326,41 @@ static void sm90_entry_name(void **state) {
   assert_string_equal(ptx_gemm_entry(&c), PTX_GEMM_ENTRY);
 }
 
+/* wgmma spellings against the PTX ISA (9.7.15.5.2, wgmma.mma_async): K per instruction is 32
+ * bytes of operand (k16 f16/bf16, k8 tf32, k32 s8); floating-point types take imm-scale-a/b,
+ * 16-bit ones also the transpose immediates; integer ones neither, with s32 accumulators. */
+static void wgmma_spellings_follow_the_ptx_isa(void **state) {
+  (void)state;
+  static const struct { ptx_elem ab; int a_mn, b_mn; const char *want; } cases[] = {
+    {PTX_E_BF16, 0, 1, "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1;"},
+    {PTX_E_F16, 1, 0, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 1, 0;"},
+    {PTX_E_TF32, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
+    {PTX_E_S8, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ptx_builder b;
+    ptx_init(&b);
+    ptx_reg acc[4];
+    for (int r = 0; r < 4; r++) acc[r] = ptx_new(&b, ptx_mma_acc_class(cases[i].ab));
+    ptx_reg da = ptx_new(&b, PTX_B64), db = ptx_new(&b, PTX_B64), p = ptx_new(&b, PTX_PRED);
+    ptx_wgmma(&b, cases[i].ab, 8, acc, da, db, p, cases[i].a_mn, cases[i].b_mn);
+    assert_false(ptx_failed(&b));
+    if (!strstr(b.buf, cases[i].want)) print_error("got:  %s\nwant: %s\n", b.buf, cases[i].want);
+    assert_non_null(strstr(b.buf, cases[i].want));
+    ptx_free(&b);
+  }
+  /* tf32 and s8 have no transpose: an MN-major operand is an error, not silent output. */
+  ptx_builder b;
+  ptx_init(&b);
+  ptx_reg acc[4];
+  for (int r = 0; r < 4; r++) acc[r] = ptx_new(&b, PTX_F32);
+  ptx_reg d = ptx_new(&b, PTX_B64), p = ptx_new(&b, PTX_PRED);
+  ptx_wgmma(&b, PTX_E_TF32, 8, acc, d, d, p, 1, 0);
+  assert_true(ptx_failed(&b));
+  ptx_free(&b);
+  assert_null(ptx_wgmma_type_of(PTX_E_F32));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(tensor_maps_of_the_four_op_pairs),
@@ -334,6 +371,7 @@ int main(void) {
     cmocka_unit_test(persistent_grid_worked_examples),
     cmocka_unit_test(c_tensor_map_follows_the_vector_width),
     cmocka_unit_test(sm90_entry_name),
+    cmocka_unit_test(wgmma_spellings_follow_the_ptx_isa),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
