@@ -144,8 +144,14 @@ int cache_admin_usage(const char *dir, cache_dir_usage *u) {
 
 static unsigned char *read_whole(const char *path, uint64_t size) {
   if (size > CACHE_ENTRY_MAX_BYTES) return NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  /* Non-blocking, then only a regular file: a FIFO swapped in after listing must not hang. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return NULL;
+  }
   unsigned char *buf = malloc(size ? size : 1);
   size_t got = 0;
   while (buf && got < size) {

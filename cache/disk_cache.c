@@ -143,11 +143,20 @@ int cache_parse_bytes(const char *text, uint64_t *bytes) {
 }
 
 int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_size, const char **why) {
+  return cache_disk_config_with_dir(cfg, NULL, buf, buf_size, why);
+}
+
+int cache_disk_config_with_dir(cache_disk_config *cfg, const char *explicit_dir, char *buf, size_t buf_size,
+                               const char **why) {
   memset(cfg, 0, sizeof *cfg);
   cfg->max_bytes = CACHE_DEFAULT_MAX_BYTES;
   if (env_on("TCJ_CACHE_DISABLE")) return 1;
   const char *dir = getenv("TCJ_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (dir && *dir) {
+  /* The caller's directory wins, and the default one is built only when it is used: a HOME too
+   * long for a path must not fail a call that names its directory. */
+  if (explicit_dir) {
+    cfg->dir = explicit_dir;
+  } else if (dir && *dir) {
     cfg->dir = dir;
   } else if ((xdg && *xdg) || (home && *home)) {
     int n = xdg && *xdg ? snprintf(buf, buf_size, "%s/tcj", xdg) : snprintf(buf, buf_size, "%s/.cache/tcj", home);
@@ -590,7 +599,9 @@ void cache_disk_evict(cache_disk *d, const char *key) {
   char name[32];
   cache_entry_name(key, name);
   char *path = join(dir, name);
-  if (path && unlink(path) == 0) atomic_fetch_add_explicit(&d->stats->evictions, 1, memory_order_relaxed);
+  /* Not counted in evictions (tcj.h: removals by the size cap); the caller counts the refused
+   * entry in bad_entries. */
+  if (path) (void)unlink(path);
   free(path);
   free(dir);
 }

@@ -47,6 +47,10 @@ int cache_parse_bytes(const char *text, uint64_t *bytes);
  * (no disk cache), or -1 with a reason when a value is malformed. Strings point into the
  * environment or into buf. */
 int cache_disk_config_from_env(cache_disk_config *cfg, char *buf, size_t buf_size, const char **why);
+/* The same with a directory the caller chose (an option), which wins over $TCJ_CACHE_DIR, and
+ * then no default path is built from XDG_CACHE_HOME or HOME. NULL: as cache_disk_config_from_env. */
+int cache_disk_config_with_dir(cache_disk_config *cfg, const char *explicit_dir, char *buf, size_t buf_size,
+                               const char **why);
 
 /* Test seam: the file operations a publish makes, so tests can fail or stall each one. */
 typedef struct cache_io {
@@ -131,7 +135,8 @@ typedef struct cache_lock cache_lock;
 int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock);
 void cache_disk_unlock(cache_lock *lock); /* NULL: no-op */
 
-/* Removes key's entry from dir (a cubin the driver refused). Read-only roots are left alone. */
+/* Removes key's entry from dir (a cubin the driver refused). Read-only roots are left alone.
+ * Not an eviction in the counters' sense (those are the size cap's): the caller counts it. */
 void cache_disk_evict(cache_disk *d, const char *key);
 
 /* The writable directory, or NULL. */

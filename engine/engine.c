@@ -88,10 +88,11 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
   cache_disk_config cfg;
   char buf[4096];
   const char *why = NULL;
-  int r = cache_disk_config_from_env(&cfg, buf, sizeof buf, &why);
+  /* Options first: a disabled cache reads no variable, a named directory builds no default. */
+  if (opts->disable_disk_cache) return TCJ_SUCCESS;
+  int r = cache_disk_config_with_dir(&cfg, opts->cache_dir, buf, sizeof buf, &why);
   if (r < 0) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s", why);
-  if (r > 0 || opts->disable_disk_cache) return TCJ_SUCCESS;
-  if (opts->cache_dir) cfg.dir = opts->cache_dir;
+  if (r > 0) return TCJ_SUCCESS;
   if (!(e->disk = cache_disk_open(&cfg, &e->stats))) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
   cache_disk_set_warn(e->disk, warn_to_log, e);
   return TCJ_SUCCESS;

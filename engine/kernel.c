@@ -37,7 +37,11 @@ static void dump_ptx(const char *dir, const char *key, const char *ptx, size_t l
   }
   name[i] = '\0';
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s.ptx", dir, name);
+  if ((size_t)snprintf(path, sizeof path, "%s/%s.ptx", dir, name) >= sizeof path) {
+    fprintf(stderr, "tcj: TCJ_DUMP_PTX: the path of %s.ptx in %.64s... is longer than %zu bytes; not written\n", name,
+            dir, sizeof path - 1);
+    return;
+  }
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(ptx, 1, len, f) != len) fprintf(stderr, "tcj: TCJ_DUMP_PTX: cannot write %s\n", path);
   if (f) fclose(f);

@@ -25,8 +25,11 @@ static const struct arch_caps {
 };
 
 int eng_caps_for_arch(const char *arch, eng_device_caps *caps) {
-  int sm = 0, used = 0;
-  if (!arch || sscanf(arch, "sm_%d%n", &sm, &used) != 1 || arch[0] != 's') return -1;
+  /* Canonical names only: "sm_", digits without sign, space or leading zero, an optional "a".
+   * sscanf's %d would take "sm_+80" and "sm_ 80", which then compare unequal to "sm_80". */
+  if (!arch || strncmp(arch, "sm_", 3) != 0 || arch[3] < '1' || arch[3] > '9') return -1;
+  int sm = 0, used = 3;
+  while (arch[used] >= '0' && arch[used] <= '9' && used < 6) sm = sm * 10 + (arch[used++] - '0');
   int suffix = 0;
   if (arch[used] == 'a' && arch[used + 1] == '\0') suffix = 'a';
   else if (arch[used] != '\0') return -1;
@@ -404,6 +407,11 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, ba, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, bb, &d) != 0)
     return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32, a stride past 2^40 bytes, or a batch "
                    "stride that is not a multiple of 16 bytes)");
+  /* D through TMA too, where the kernel would store it so (a leading dimension past 2^40 bytes,
+   * say): else narrower vectors, which take the staged stores that need no tensor map. */
+  ptx_tmap_batch bd = {p->batch, p->stride_d};
+  while (ptx_sm90_tma_store(&plan->cfg) && ptx_sm90_tmap_d(&plan->cfg, p->m, p->ldd, bd, &d) < 0 && plan->cfg.vec_c > 1)
+    plan->cfg.vec_c /= 2;
   return TCJ_SUCCESS;
 }
 

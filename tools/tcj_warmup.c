@@ -275,7 +275,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   cache_disk_config dc;
-  int env = cache_disk_config_from_env(&dc, envbuf, sizeof envbuf, &why);
+  int env = cache_disk_config_with_dir(&dc, cache_dir, envbuf, sizeof envbuf, &why);
   if (env < 0) {
     fprintf(stderr, "tcj-warmup: %s\n", why ? why : "bad cache settings in the environment");
     goto done;

@@ -52,5 +52,12 @@ expect 2 "$dir/bcast.yaml:3:47: broadcast_b: true needs batch: 2 or more (proble
   --dry-run "$dir/bcast.yaml"
 expect 2 "TCJ_CACHE_MAX_BYTES='10X' is not a byte count" env TCJ_CACHE_MAX_BYTES=10X "$warmup" --arch sm_80 --dry-run \
   --cache-dir "$dir/cache" "$dir/ok.yaml"
+# An explicit --cache-dir wins: a HOME too long for a default path does not matter then.
+long_home=$(printf 'h%.0s' $(seq 5000))
+if ! HOME="$long_home" "$warmup" --arch sm_80 --dry-run --cache-dir "$dir/cache" "$dir/ok.yaml" >"$dir/out" 2>&1; then
+  echo "FAIL: tcj-warmup --cache-dir with a 5000-character HOME: $(head -c 300 "$dir/out")"
+  fails=$((fails + 1))
+fi
+refuse= expect 2 "tcj-ptx: unknown arch sm_+80" "$tcj_ptx" --arch "sm_+80" --dtype bf16 --m 8 --n 8 --k 8
 [ $fails -eq 0 ] || exit 1
 echo "tool messages: all as documented"

@@ -866,6 +866,49 @@ static void tuning_comes_from_the_environment(void **state) {
   unsetenv("TCJ_TILE");
 }
 
+/* Arch names: the canonical spelling of every arch in the table is accepted, and nothing else
+ * (a sign, a space, a leading zero or another suffix would make two names of one target). */
+static void arch_parser_accepts_only_canonical_names(void **state) {
+  (void)state;
+  static const char *const good[] = {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
+                                     "sm_120", "sm_120a"};
+  static const char *const bad[] = {"sm_+80", "sm_ 80", "sm_080", "sm80", "SM_80", "sm_80 ", "sm_80b", "sm_80a",
+                                    "sm_89a", "sm_90f", "sm_", "sm_-90", "sm_1000", "sm_75", "", "sm_90aa"};
+  eng_device_caps caps;
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+    if (eng_caps_for_arch(good[i], &caps) != 0) print_error("refused %s\n", good[i]);
+    assert_int_equal(eng_caps_for_arch(good[i], &caps), 0);
+  }
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    if (eng_caps_for_arch(bad[i], &caps) == 0) print_error("accepted \"%s\"\n", bad[i]);
+    assert_int_equal(eng_caps_for_arch(bad[i], &caps), -1);
+  }
+  assert_int_equal(eng_caps_for_arch(NULL, &caps), -1);
+}
+
+/* A valid call whose D TMA cannot address (a leading dimension past 2^40 bytes; only one row
+ * exists, so little memory) gets a plan that does not store D through TMA: every tensor map the
+ * launch will encode is checked here, so no valid call meets TCJ_ERROR_INTERNAL there. */
+static void sm90_plans_only_tensor_maps_tma_can_encode(void **state) {
+  (void)state;
+  int sm90 = 0;
+  for (int m = 1; m <= 4096; m *= 8) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, m, 16896, 16384);
+    p.op_b_t = 1;
+    p.ldb = p.k;
+    p.ldc = p.ldd = (int64_t)1 << 40;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    if (plan.cfg.recipe != PTX_RECIPE_SM90) continue;
+    sm90++;
+    ptx_tmap_desc d;
+    ptx_tmap_batch one = {1, 0};
+    int use = ptx_sm90_tmap_d(&plan.cfg, p.m, p.ldd, one, &d);
+    if (use < 0) print_error("m=%d: the plan stores D through a tensor map TMA cannot encode\n", m);
+    assert_true(use >= 0);
+  }
+  assert_true(sm90 >= 2); /* the large ones do run on the sm90 recipe */
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--print-selections") == 0) { /* the other process of the test above */
     static char text[1 << 16];
@@ -874,6 +917,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(sm90_plans_only_tensor_maps_tma_can_encode),
+    cmocka_unit_test(arch_parser_accepts_only_canonical_names),
     cmocka_unit_test(arch_table_knows_the_supported_arches),
     cmocka_unit_test(shape_classes_pick_their_tiles),
     cmocka_unit_test(deep_k_and_skinny_shapes_split_k),
