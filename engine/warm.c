@@ -72,6 +72,8 @@ done:
 
 const char *eng_engine_arch(const tcj_engine *e) { return e->arch; }
 
+void eng_engine_caps(const tcj_engine *e, eng_device_caps *caps) { *caps = e->caps; }
+
 tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, int *hit) {
   char arch[16];
   cfg_arch(cfg, arch, sizeof arch);

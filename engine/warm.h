@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cache/disk_cache.h"
+#include "engine/select.h"
 #include "ptxgen/kernel_cfg.h"
 #include "tcj.h"
 
@@ -30,6 +31,8 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, const c
 
 /* The arch an engine compiles for ("sm_90a"). */
 const char *eng_engine_arch(const tcj_engine *e);
+/* The caps an engine selects with: its GPU's SM count and shared memory (and arch). */
+void eng_engine_caps(const tcj_engine *e, eng_device_caps *caps);
 
 /* With an engine: makes sure cfg (which must target the engine's arch) is loaded, through the
  * memo, the disk cache or a compile, and published to disk after the driver accepted it.

@@ -186,7 +186,7 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
     return "split_k leaves a slice without K";
   /* Ping-pong consumers and cluster pairs step through the ring in whole tiles of kt stages. */
   if (c->split_k && (c->pingpong || c->cluster_m)) return "sm90 split-K runs cooperative, without clusters";
-  if (c->split_k && c->ab == PTX_E_S8) return "split-K sums fp32 partials: not for s8";
+  if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
   if (c->cluster_m && c->bn % 128) return "a 2-CTA cluster splits B in halves of whole 64-column boxes";
   return NULL;

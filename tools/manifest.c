@@ -492,14 +492,37 @@ static int parse_targets(ctx *c, const yaml_node_t *n, manifest *out) {
   if (n->data.sequence.items.start == n->data.sequence.items.top)
     return failf(c, n->start_mark, "targets: empty list (leave it out to use --arch or the GPU's arch)");
   for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
-    yaml_node_t *t = node(c, *i);
+    yaml_node_t *t = node(c, *i), *arch = t;
+    int64_t sm_count = 0;
+    /* An arch, or {arch: sm_90a, sm_count: 114}: that arch on a part with that many SMs (the
+     * SM count decides split factors and tiles, so each SKU of a fleet gets its own kernels). */
+    if (t->type == YAML_MAPPING_NODE) {
+      arch = NULL;
+      for (yaml_node_pair_t *pr = t->data.mapping.pairs.start; pr < t->data.mapping.pairs.top; pr++) {
+        yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
+        if (k->type == YAML_SCALAR_NODE && strcmp(text(k), "arch") == 0) {
+          arch = v;
+        } else if (k->type == YAML_SCALAR_NODE && strcmp(text(k), "sm_count") == 0) {
+          if (parse_size(c, "sm_count", v, &sm_count)) return -1;
+          if (sm_count < 1 || sm_count > 1024)
+            return failf(c, v->start_mark, "targets: sm_count %lld is not an SM count from 1 to 1024", (long long)sm_count);
+        } else {
+          return failf(c, k->start_mark, "targets: unknown key %s (arch, sm_count)", show(k, shown, sizeof shown));
+        }
+      }
+      if (!arch) return failf(c, t->start_mark, "targets: an entry with sm_count needs arch:");
+    }
     eng_device_caps caps;
-    if (t->type != YAML_SCALAR_NODE || eng_caps_for_arch(text(t), &caps) != 0)
-      return failf(c, t->start_mark, "targets: unknown arch %s (" ARCH_LIST ")", show(t, shown, sizeof shown));
+    if (arch->type != YAML_SCALAR_NODE || eng_caps_for_arch(text(arch), &caps) != 0)
+      return failf(c, arch->start_mark, "targets: unknown arch %s (" ARCH_LIST ")", show(arch, shown, sizeof shown));
     char **targets = realloc(out->targets, (out->ntargets + 1) * sizeof *targets);
     if (!targets) return oom(c);
     out->targets = targets;
-    if (!(targets[out->ntargets] = strdup(text(t)))) return oom(c);
+    int *counts = realloc(out->target_sm_counts, (out->ntargets + 1) * sizeof *counts);
+    if (!counts) return oom(c);
+    out->target_sm_counts = counts;
+    counts[out->ntargets] = (int)sm_count;
+    if (!(targets[out->ntargets] = strdup(text(arch)))) return oom(c);
     out->ntargets++;
   }
   return 0;
@@ -627,6 +650,7 @@ void manifest_free(manifest *m) {
   free(m->entries);
   free(m->problems);
   free(m->targets);
+  free(m->target_sm_counts);
   free(m->suite);
   memset(m, 0, sizeof *m);
 }

@@ -75,6 +75,7 @@ typedef struct manifest {
   manifest_problem *problems;
   size_t nproblems;
   char **targets; /* `targets:` archs ("sm_80", "sm_90a"), each known to eng_caps_for_arch */
+  int *target_sm_counts; /* per target: its `sm_count:` ({arch: sm_90a, sm_count: 114}), 0 if none */
   size_t ntargets;
 } manifest;
 

@@ -20,7 +20,8 @@ static const char usage[] =
   "usage: tcj-ptx --arch sm_80 --dtype bf16 --m M --n N --k K [--op-a N|T] [--op-b N|T]\n"
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
   "               [--no-pack] [--recipe sm80|sm90|auto] [--epilogue NAME] [--batch N]\n"
-  "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu]\n"
+  "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu] [--sm-count N]\n"
+  "  --sm-count N: select as on a part with N SMs (default: the arch's flagship count)\n"
   "  dtypes: f16 bf16 tf32 f32 s8 s32 (e4m3 e5m2 f64 are named but not supported yet); c dtype\n"
   "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8. Leading dimensions\n"
   "  default to packed rows; base pointers are assumed 16-byte aligned unless --align-a/--align-b\n"
@@ -109,7 +110,7 @@ static void print_select_error(const char *why, int recipe_from_flag) {
 
 int main(int argc, char **argv) {
   enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
-         O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE };
+         O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -121,10 +122,10 @@ int main(int argc, char **argv) {
     {"recipe", required_argument, 0, O_RECIPE}, {"help", no_argument, 0, O_HELP},
     {"epilogue", required_argument, 0, O_EPILOGUE}, {"batch", required_argument, 0, O_BATCH},
     {"broadcast-b", no_argument, 0, O_BCAST},   {"d-dtype", required_argument, 0, O_DDTYPE},
-    {"epilogue-source", required_argument, 0, O_SOURCE},
+    {"epilogue-source", required_argument, 0, O_SOURCE}, {"sm-count", required_argument, 0, O_SM_COUNT},
     {0, 0, 0, 0}};
   const char *arch = NULL, *source_path = NULL;
-  int have_ab = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0;
+  int have_ab = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0, sm_count = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
   tcj_dtype ab = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
@@ -136,6 +137,14 @@ int main(int argc, char **argv) {
     switch (o) {
     case 'h': case O_HELP: fputs(usage, stdout); return 0;
     case O_ARCH: arch = optarg; break;
+    case O_SM_COUNT: {
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      if (*optarg < '0' || *optarg > '9' || *end != '\0' || v < 1 || v > 1024)
+        return bad("--sm-count wants an SM count from 1 to 1024", optarg);
+      sm_count = (int)v;
+      break;
+    }
     case O_DTYPE: if (parse_dtype(optarg, &ab)) return bad("unknown dtype", optarg); have_ab = 1; break;
     case O_CDTYPE: if (parse_dtype(optarg, &ce)) return bad("unknown c dtype", optarg); have_c = 1; break;
     case O_DDTYPE: if (parse_dtype(optarg, &de)) return bad("unknown d dtype", optarg); have_d = 1; break;
@@ -188,6 +197,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tcj-ptx: unknown arch %s (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a])\n", arch);
     return 2;
   }
+  if (sm_count) caps.sm_count = sm_count;
   /* The problem as tcj_gemm_ex would see it, through the library's own checks: stand-in
    * device addresses 16 TiB apart with the asked alignment, leading dimensions packed unless
    * given, batch entries packed one after the other (B and the bias once when broadcast). */

@@ -19,7 +19,8 @@
 #include "tools/manifest_gemm.h"
 
 static const char usage[] =
-  "usage: tcj-warmup [--arch ARCH]... [--cache-dir DIR] [-j N] [--dry-run] [--help] MANIFEST.yaml\n"
+  "usage: tcj-warmup [--arch ARCH]... [--sm-count N] [--cache-dir DIR] [-j N] [--dry-run] [--help]\n"
+  "                  MANIFEST.yaml\n"
   "  Compiles into the kernel cache every kernel tcj would select for the manifest's problems\n"
   "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once, with\n"
   "  their epilogue:, batch:, d_dtype: and epilogue_source: (a user epilogue, compiled by NVRTC:\n"
@@ -28,10 +29,14 @@ static const char usage[] =
   "                  default: the manifest's targets:, else this machine's GPU. The GPU's own\n"
   "                  arch is compiled and loaded through the driver; others through nvJitLink,\n"
   "                  which needs no GPU\n"
+  "  --sm-count N    select for parts with N SMs (applies to every --arch): the SM count decides\n"
+  "                  split factors and tiles, so a fleet warms one pass per SKU. Default: the\n"
+  "                  GPU's own count for its arch, else the arch's flagship count; a manifest's\n"
+  "                  targets: may say it per target ({arch: sm_90a, sm_count: 114})\n"
   "  --cache-dir DIR cache directory (default $TCJ_CACHE_DIR, else $XDG_CACHE_HOME/tcj, else\n"
   "                  ~/.cache/tcj)\n"
   "  -j N            parallel compiles (default: the number of CPUs)\n"
-  "  --dry-run       list each problem, arch and kernel config; compile nothing\n"
+  "  --dry-run       list each problem, arch, SM count and kernel config; compile nothing\n"
   "  Problems no kernel supports on an arch (fp8 today, for one) print `skip ...` on stderr and\n"
   "  do not count as failures. The last line of stdout is `compiled=N hit=N failed=N seconds=S`\n"
   "  (`would compile N kernels` with --dry-run). Exit status: 0 ok, 1 a kernel failed to\n"
@@ -141,10 +146,9 @@ static void warn_cb(void *ctx, const char *message) {
 }
 
 /* The engine's kernel for pr on arch, or a reason why there is none. */
-static const char *select_cfg(const manifest_problem *pr, const char *arch, const eng_tuning *tuning,
+static const char *select_cfg(const manifest_problem *pr, const eng_device_caps *caps_in, const eng_tuning *tuning,
                               tcj_kernel_cfg *cfg) {
-  eng_device_caps caps;
-  if (eng_caps_for_arch(arch, &caps) != 0) return "unknown arch";
+  eng_device_caps caps = *caps_in;
   gemm_problem p = manifest_gemm(pr);
   eng_plan plan;
   const char *why = NULL;
@@ -209,13 +213,14 @@ static int dedupe_add(dedupe *d, const job *jobs, size_t n) {
 }
 
 int main(int argc, char **argv) {
-  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP };
+  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP, O_SM_COUNT };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH}, {"cache-dir", required_argument, 0, O_CACHE_DIR},
+    {"sm-count", required_argument, 0, O_SM_COUNT},
     {"dry-run", no_argument, 0, O_DRY_RUN}, {"help", no_argument, 0, O_HELP},
     {"jobs", required_argument, 0, 'j'},    {0, 0, 0, 0}};
   const char *archs[MAX_ARCHS], *cache_dir = NULL;
-  int narch = 0, dry_run = 0;
+  int sm_counts[MAX_ARCHS] = {0}, narch = 0, dry_run = 0, sm_count = 0;
   long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
   int o;
   opterr = 0;
@@ -233,6 +238,14 @@ int main(int argc, char **argv) {
       break;
     }
     case O_CACHE_DIR: cache_dir = optarg; break;
+    case O_SM_COUNT: {
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      if (*optarg < '0' || *optarg > '9' || *end != '\0' || v < 1 || v > 1024)
+        return bad("--sm-count wants an SM count from 1 to 1024", optarg);
+      sm_count = (int)v;
+      break;
+    }
     case O_DRY_RUN: dry_run = 1; break;
     case 'j': {
       char *end;
@@ -261,11 +274,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", err);
     return 2;
   }
+  for (int a = 0; a < narch; a++) sm_counts[a] = sm_count; /* --sm-count applies to every --arch */
   if (narch == 0) /* --arch overrides targets: */
     for (size_t t = 0; t < man.ntargets; t++) {
-      int dup = 0;
-      for (int a = 0; a < narch; a++) dup |= strcmp(archs[a], man.targets[t]) == 0;
-      if (!dup && narch < MAX_ARCHS) archs[narch++] = man.targets[t];
+      int dup = 0, count = man.target_sm_counts[t] ? man.target_sm_counts[t] : sm_count;
+      for (int a = 0; a < narch; a++) dup |= strcmp(archs[a], man.targets[t]) == 0 && sm_counts[a] == count;
+      if (!dup && narch < MAX_ARCHS) {
+        sm_counts[narch] = count;
+        archs[narch++] = man.targets[t];
+      }
     }
 
   eng_tuning tuning;
@@ -303,7 +320,10 @@ int main(int argc, char **argv) {
               tcj_status_string(st), tcj_last_error(NULL));
       goto done;
     }
-    if (narch == 0) archs[narch++] = gpu_arch;
+    if (narch == 0) {
+      sm_counts[0] = sm_count;
+      archs[narch++] = gpu_arch;
+    }
   }
 
   char nvrtc_id[256];
@@ -331,7 +351,13 @@ int main(int argc, char **argv) {
       }
       job *j = &jobs[njobs];
       memset(j, 0, sizeof *j);
-      const char *skip = select_cfg(pr, archs[a], &tuning, &j->cfg);
+      /* The caps select sees: the GPU's own (the engine's: what tcj_gemm will select there) for
+       * its arch, else the arch's table entry; an SM count given wins over both. */
+      eng_device_caps caps;
+      if (engine && gpu_arch && strcmp(archs[a], gpu_arch) == 0) eng_engine_caps(engine, &caps);
+      else if (eng_caps_for_arch(archs[a], &caps) != 0) continue; /* checked when parsed */
+      if (sm_counts[a]) caps.sm_count = sm_counts[a];
+      const char *skip = select_cfg(pr, &caps, &tuning, &j->cfg);
       if (!skip && tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) skip = "config text too long";
       if (skip) {
         fprintf(stderr, "skip %s %s: %s\n", what, archs[a], skip);
@@ -345,7 +371,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "tcj-warmup: out of memory\n");
         goto done;
       }
-      if (dry_run) printf("%s %s %s%s\n", what, j->arch, j->text, dup ? " (already listed)" : "");
+      if (dry_run) printf("%s %s (%d SMs) %s%s\n", what, j->arch, caps.sm_count, j->text, dup ? " (already listed)" : "");
       if (dup) continue;
       j->on_engine = gpu_arch && strcmp(j->arch, gpu_arch) == 0;
       njobs++;

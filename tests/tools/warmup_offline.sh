@@ -192,4 +192,33 @@ else
   [ $rc -eq 2 ] && grep -q "pass --arch" "$dir/err" || { show; fail "no GPU and no arch: rc $rc, wanted 2 asking for --arch"; }
 fi
 
+# A fleet: targets with SM counts, and --sm-count. The SM count changes the selection (split
+# factors, tiles); the dry run names it, and its config is what tcj-ptx selects for the same
+# count (one select function for the engine, the warmup and tcj-ptx).
+cat >"$dir/fleet.yaml" <<'YAML'
+dtype: bf16
+targets: [sm_90a, {arch: sm_90a, sm_count: 114}, {arch: sm_89, sm_count: 58}]
+problems:
+  - {name: p1, m: 128, n: 4096, k: 2048}
+  - {name: p2, m: 16, n: 1024, k: 2048}
+YAML
+run --dry-run --cache-dir "$dir/fleet" "$dir/fleet.yaml"
+[ $rc -eq 0 ] || { show; fail "fleet --dry-run exited $rc"; }
+flagship=$(grep '^p1 .* sm_90a (132 SMs) ' "$dir/out" | sed 's/.*SMs) //') || true
+h100pcie=$(grep '^p1 .* sm_90a (114 SMs) ' "$dir/out" | sed 's/.*SMs) //; s/ (already listed)//') || true
+l4=$(grep '^p2 .* sm_89 (58 SMs) ' "$dir/out" | sed 's/.*SMs) //') || true
+[ -n "$flagship" ] && [ -n "$h100pcie" ] && [ -n "$l4" ] || { show; fail "fleet --dry-run lacks an SM count line"; }
+[ "$flagship" != "$h100pcie" ] || { show; fail "114 SMs selected what 132 do for p1 (the test's premise)"; }
+ptx=$(dirname "$warmup")/tcj-ptx
+[ "$(head -1 <("$ptx" --arch sm_90a --dtype bf16 --m 128 --n 4096 --k 2048 --sm-count 114) | sed 's,^// ,,')" = "$h100pcie" ] ||
+  fail "tcj-ptx --sm-count 114 selects another kernel than tcj-warmup for 114 SMs"
+[ "$(head -1 <("$ptx" --arch sm_89 --dtype bf16 --m 16 --n 1024 --k 2048 --sm-count 58) | sed 's,^// ,,')" = "$l4" ] ||
+  fail "tcj-ptx --sm-count 58 selects another kernel than tcj-warmup for 58 SMs"
+run --dry-run --arch sm_90a --sm-count 114 --cache-dir "$dir/fleet" "$dir/fleet.yaml"
+grep -qF "sm_90a (114 SMs) $h100pcie" "$dir/out" || { show; fail "--sm-count 114 does not select for 114 SMs"; }
+printf 'dtype: bf16\ntargets: [{arch: sm_90a, sm_count: 0}]\nproblems:\n  - {m: 1, n: 1, k: 1}\n' >"$dir/bad-count.yaml"
+run --dry-run --cache-dir "$dir/fleet" "$dir/bad-count.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/bad-count.yaml:2:36: targets: sm_count 0 is not an SM count from 1 to 1024" "$dir/err" ||
+  { show; fail "sm_count 0: rc $rc, wanted 2 with file:line:col"; }
+
 echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue"
