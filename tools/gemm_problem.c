@@ -3,6 +3,7 @@
 #include "tools/gemm_problem.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/error.h"
@@ -119,4 +120,13 @@ int gemm_plan_format(const eng_plan *plan, char *buf, size_t size) {
   int more = snprintf(buf + n, size - (size_t)n, "%s%s", plan->pack_a ? " pack_a=1" : "",
                       plan->pack_b ? " pack_b=1" : "");
   return more < 0 || (size_t)(n + more) >= size ? -1 : n + more;
+}
+
+int gemm_parse_sm_count(const char *text, int *out) {
+  char *end;
+  if (*text < '0' || *text > '9') return -1;
+  long v = strtol(text, &end, 10);
+  if (*end != '\0' || v < 1 || v > 1024) return -1;
+  *out = (int)v;
+  return 0;
 }

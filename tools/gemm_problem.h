@@ -71,4 +71,7 @@ tcj_status gemm_problem_select(const gemm_problem *p, const eng_device_caps *cap
  * Returns the length, or -1 when it does not fit. */
 int gemm_plan_format(const eng_plan *plan, char *buf, size_t size);
 
+/* --sm-count's value: digits only, 1 to 1024. Returns 0 and *out, or -1. */
+int gemm_parse_sm_count(const char *text, int *out);
+
 #endif

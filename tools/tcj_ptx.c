@@ -15,6 +15,7 @@
 #include "engine/select.h"
 #include "engine/validate.h"
 #include "ptxgen/ptxgen.h"
+#include "tools/gemm_problem.h"
 
 static const char usage[] =
   "usage: tcj-ptx --arch sm_80 --dtype bf16 --m M --n N --k K [--op-a N|T] [--op-b N|T]\n"
@@ -137,14 +138,9 @@ int main(int argc, char **argv) {
     switch (o) {
     case 'h': case O_HELP: fputs(usage, stdout); return 0;
     case O_ARCH: arch = optarg; break;
-    case O_SM_COUNT: {
-      char *end;
-      long v = strtol(optarg, &end, 10);
-      if (*optarg < '0' || *optarg > '9' || *end != '\0' || v < 1 || v > 1024)
-        return bad("--sm-count wants an SM count from 1 to 1024", optarg);
-      sm_count = (int)v;
+    case O_SM_COUNT:
+      if (gemm_parse_sm_count(optarg, &sm_count)) return bad("--sm-count wants an SM count from 1 to 1024", optarg);
       break;
-    }
     case O_DTYPE: if (parse_dtype(optarg, &ab)) return bad("unknown dtype", optarg); have_ab = 1; break;
     case O_CDTYPE: if (parse_dtype(optarg, &ce)) return bad("unknown c dtype", optarg); have_c = 1; break;
     case O_DDTYPE: if (parse_dtype(optarg, &de)) return bad("unknown d dtype", optarg); have_d = 1; break;

@@ -238,14 +238,9 @@ int main(int argc, char **argv) {
       break;
     }
     case O_CACHE_DIR: cache_dir = optarg; break;
-    case O_SM_COUNT: {
-      char *end;
-      long v = strtol(optarg, &end, 10);
-      if (*optarg < '0' || *optarg > '9' || *end != '\0' || v < 1 || v > 1024)
-        return bad("--sm-count wants an SM count from 1 to 1024", optarg);
-      sm_count = (int)v;
+    case O_SM_COUNT:
+      if (gemm_parse_sm_count(optarg, &sm_count)) return bad("--sm-count wants an SM count from 1 to 1024", optarg);
       break;
-    }
     case O_DRY_RUN: dry_run = 1; break;
     case 'j': {
       char *end;
