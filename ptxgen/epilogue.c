@@ -13,13 +13,12 @@ static ptx_reg r64(ptx_builder *b) { return ptx_new(b, PTX_B64); }
 
 /* ---- activations ---------------------------------------------------------------------------- */
 
-/* log2(e): ex2.approx computes 2^x, so e^x = 2^(x * log2e). ex2.approx.ftz.f32 has a relative
- * error of 2^-22 over the whole range (PTX ISA, ex2), and reaches 0 and +inf at the ends, which
- * the formulas below turn into the right limits. */
-#define LOG2E "0f3FB8AA3B"
+/* ex2.approx computes 2^x, so e^x = 2^(x * log2(e)) (0f3FB8AA3B is log2(e), 0fBFB8AA3B its
+ * negation). ex2.approx.ftz.f32 has a relative error of 2^-22 over the whole range (PTX ISA,
+ * ex2) and reaches 0 and +inf at the ends, which the formulas below turn into the right limits. */
 
-/* v / (1 + e^(-s * v)) for an f32 immediate s: SiLU (s = 1), and GELU's tanh form, which is
- * v * sigmoid(2u) with u = sqrt(2/pi) (v + 0.044715 v^3). No cancellation at either end. */
+/* v = v / (1 + e^-arg): SiLU (arg = v), and GELU's tanh form, which is v * sigmoid(2u) with
+ * u = sqrt(2/pi) (v + 0.044715 v^3). No cancellation at either end. */
 static void emit_sigmoid_times(ptx_builder *b, ptx_reg v, ptx_reg arg) {
   ptx_reg t = ptx_new(b, PTX_F32);
   ptx_ins(b, "mul.f32 %R, %R, 0fBFB8AA3B", t, arg); /* -log2e */
