@@ -128,7 +128,10 @@ tcj_status eng_jit_compile_nvjitlink(const char *ptx, size_t len, const char *ar
   nvJitLinkHandle h = NULL;
   nvJitLinkResult r = nvjl.create(&h, 2, opts);
   if (r != NVJITLINK_SUCCESS) {
-    snprintf(err, err_size, "nvJitLinkCreate(%s): error %d", arch_opt, (int)r);
+    /* An -arch this nvJitLink does not know (a toolkit older than the GPU) fails here: name both,
+     * so the fix (a newer toolkit) is plain. */
+    snprintf(err, err_size, "nvJitLink %u.%u cannot target %s (nvJitLinkCreate(%s): error %d): a CUDA toolkit that "
+             "knows %s is needed for it", nvjl.major, nvjl.minor, arch, arch_opt, (int)r, arch);
     return TCJ_ERROR_COMPILE;
   }
   tcj_status st = TCJ_ERROR_COMPILE;

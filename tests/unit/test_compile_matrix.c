@@ -921,6 +921,26 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
   assert_int_equal(failures, 0);
 }
 
+/* An arch the toolkit's nvJitLink cannot target is an error that names the arch and the
+ * nvJitLink version (sm_999 stands for a GPU newer than the toolkit). */
+static void an_arch_nvjitlink_cannot_target_is_named_with_its_version(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  tcj_kernel_cfg c = make_cfg(0, 1, 3, 0, 0); /* a small sm80 tile */
+  tcj_cfg_plain_epilogue(&c);
+  char *ptx = NULL, err[1024] = "";
+  size_t len = 0;
+  assert_int_equal(ptx_gen_gemm(&c, &ptx, &len, err, sizeof err), 0);
+  eng_cubin bin;
+  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, "sm_999", &bin, err, sizeof err);
+  free(ptx);
+  assert_int_equal(st, TCJ_ERROR_COMPILE);
+  print_message("%s\n", err);
+  assert_non_null(strstr(err, "sm_999"));
+  assert_non_null(strstr(err, "nvJitLink 1"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(config_matrix_is_large_and_valid),
@@ -931,6 +951,7 @@ int main(void) {
     cmocka_unit_test(blackwell_targets_compile_a_sample_of_their_selected_configs),
     cmocka_unit_test(every_epilogue_compiles_on_both_recipes_without_spills),
     cmocka_unit_test(sm90_tf32_and_s8_tiles_compile),
+    cmocka_unit_test(an_arch_nvjitlink_cannot_target_is_named_with_its_version),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
