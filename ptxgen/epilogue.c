@@ -3,10 +3,12 @@
 #include "epilogue.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "abi.h"
 #include "ptx_ops.h"
 #include "ptxgen.h"
+#include "user_epilogue.h"
 
 static ptx_reg r32(ptx_builder *b) { return ptx_new(b, PTX_B32); }
 static ptx_reg r64(ptx_builder *b) { return ptx_new(b, PTX_B64); }
@@ -308,9 +310,9 @@ void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx
     ptx_text(b, "%s\n\n", user->body);
     return;
   }
-  /* The user's tcj_epilogue(v, c, row, col, batch, params) (TCJ_EPILOGUE_SIGNATURE in tcj.h). */
-  ptx_text(b, ".extern .func (.param .b32 func_retval0) tcj_epilogue(.param .b32 v, .param .b32 c, "
-              ".param .b64 row, .param .b64 col, .param .b64 batch, .param .b64 params);\n\n");
+  /* The user's tcj_epilogue (TCJ_EPILOGUE_SIGNATURE in tcj.h), defined in another module: the
+   * prototype of user_epilogue.c with .extern linkage. */
+  ptx_text(b, ".extern %s\n\n", strstr(PTX_USER_EPILOGUE_PROTO, ".func"));
 }
 
 static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg c, ptx_reg row, ptx_reg col) {

@@ -408,7 +408,7 @@ typedef struct epi_ctx {
   ptx_reg rd_row;     /* tile row of this thread's first read (consumer rows included) */
   ptx_reg rd_col;     /* tile column of this thread's reads in a chunk */
   ptx_reg bar_id;
-  int vec, per_row, row_step, iters;
+  int vec, per_row, row_step;
 } epi_ctx;
 
 /* The epilogue's per-thread constants, computed after each tile's mainloop rather than kept
@@ -424,11 +424,9 @@ static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   /* A fused epilogue takes at most 4 staged values at a time: 8 with their C values, bias and
    * activation temporaries spill next to 128 accumulators (32 bytes at ping-pong 64x256 with a
    * column bias and GELU, ptxas 13.0). Narrower accesses than the rows allow are always valid. */
-  int fused = k->cfg->bias != PTX_BIAS_NONE || k->cfg->act != PTX_ACT_NONE || k->cfg->user;
-  e->vec = fused && k->c_vec > 4 ? 4 : k->c_vec;
+  e->vec = tcj_cfg_fused(k->cfg) && k->c_vec > 4 ? 4 : k->c_vec;
   e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
   e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
-  e->iters = TCJ_SM90_EPI_ROWS / e->row_step;
   e->stage_wr = r32(k);
   e->stage_rd = r32(k);
   ptx_reg epi_base = r32(k), t = r32(k);

@@ -168,12 +168,12 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   int rows = c->pingpong ? c->bm : c->bm / c->warps_m;
   if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
   if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
-  if (rows / 64 * c->bn / 2 > 128) return "accumulators exceed 128 registers per thread";
+  int acc = tcj_cfg_sm90_accumulators(c);
+  if (acc > 128) return "accumulators exceed 128 registers per thread";
   /* A user function is a call, with every live accumulator around it, and a batched kernel
    * keeps its entry's base addresses: past 96 accumulators per thread (128x192) those spill
    * (48 bytes at 128x256 batched with a row bias and GELU, ptxas 13.0). */
-  int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user;
-  if ((c->user || (fused && (c->batched || c->ab == PTX_E_S8))) && rows / 64 * c->bn / 2 > 96)
+  if ((c->user || (tcj_cfg_fused(c) && (c->batched || c->ab == PTX_E_S8))) && acc > 96)
     return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";

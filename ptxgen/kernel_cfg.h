@@ -118,6 +118,16 @@ static inline int64_t tcj_cfg_slice_tiles(const tcj_kernel_cfg *c) {
   return (kt + s - 1) / s;
 }
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of the kernel */
+/* The epilogue does more than alpha and beta: a bias, an activation or a user function. */
+static inline int tcj_cfg_fused(const tcj_kernel_cfg *c) {
+  return c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user != 0;
+}
+/* sm90: fp32 (s32) accumulators per consumer thread: the consumer's rows (the tile's, or its
+ * share of them when cooperative) in 64-row wgmma blocks, bn / 2 each. */
+static inline int tcj_cfg_sm90_accumulators(const tcj_kernel_cfg *c) {
+  int rows = c->pingpong ? c->bm : c->bm / (c->warps_m > 0 ? c->warps_m : 1);
+  return rows / 64 * c->bn / 2;
+}
 
 /* sm90 shared memory: [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of
  * each consumer][full and empty mbarriers]. The 128-byte swizzle atom is 1024 bytes, so tiles

@@ -58,8 +58,7 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
    * GELU, the bias already in shared memory), not in ping-pong ones; a batch's extra addresses
    * spill beside 128 cooperative accumulators (176 bytes at 128x256), not beside 96 or fewer,
    * nor in ping-pong consumers. The staged path works on a few staged values at a time. */
-  int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE;
-  int rows = c->pingpong ? c->bm : c->bm / (c->warps_m > 0 ? c->warps_m : 1), acc = rows / 64 * c->bn / 2;
+  int fused = tcj_cfg_fused(c), acc = tcj_cfg_sm90_accumulators(c);
   /* s8's exact epilogue works in f64 (and reads its bias itself): beside 128 accumulators it
    * spills too (48 bytes at 128x256). */
   if (c->ab == PTX_E_S8 && (fused || acc > 96)) return 0;

@@ -315,7 +315,7 @@ static tcj_kernel_cfg make_sm90_cfg(int g, int op, int ab, int cc, int wide, int
 }
 
 static int add_unique(tcj_kernel_cfg *out, int n, int max, const tcj_kernel_cfg *c) {
-  char a[256], b[256];
+  char a[512], b[512];
   assert_true(tcj_cfg_format(c, a, sizeof a) > 0);
   for (int i = 0; i < n && i < max; i++) {
     assert_true(tcj_cfg_format(&out[i], b, sizeof b) > 0);
@@ -323,6 +323,21 @@ static int add_unique(tcj_kernel_cfg *out, int n, int max, const tcj_kernel_cfg 
   }
   if (n < max) out[n] = *c;
   return n + 1;
+}
+
+/* What eng_select picks for p on arch ar, appended to out unless already there; returns the
+ * new count. */
+static int add_selected(tcj_kernel_cfg *out, int n, int max, const eng_problem *p, int ar) {
+  eng_device_caps caps;
+  assert_int_equal(eng_caps_for_arch(archs[ar].name, &caps), 0);
+  eng_plan plan;
+  const char *why = NULL;
+  tcj_status st = eng_select(p, &caps, 1, &plan, &why);
+  if (st != TCJ_SUCCESS) print_error("eng_select %s m=%lld: %s\n", archs[ar].name, (long long)p->m, why);
+  assert_int_equal(st, TCJ_SUCCESS);
+  n = add_unique(out, n, max, &plan.cfg);
+  assert_true(n <= max);
+  return n;
 }
 
 /* By default each cooperative (tile, op pair, C type) appears once per operand type (144
@@ -459,10 +474,7 @@ static const int problem_aligns[] = {16, 4, 1}; /* 1: below any copy width, so p
 
 /* Appends the configs eng_select picks (each with its own arch) that are not in out yet. */
 static int collect_selected(tcj_kernel_cfg *out, int n, int max, int first_arch, int end_arch) {
-  char a[256], b[256];
-  for (int ar = first_arch; ar < end_arch; ar++) {
-    eng_device_caps caps;
-    assert_int_equal(eng_caps_for_arch(archs[ar].name, &caps), 0);
+  for (int ar = first_arch; ar < end_arch; ar++)
     for (size_t t = 0; t < sizeof problem_types / sizeof *problem_types; t++)
       for (int op = 0; op < 4; op++)
         for (size_t sh = 0; sh < sizeof problem_shapes / sizeof *problem_shapes; sh++)
@@ -482,22 +494,8 @@ static int collect_selected(tcj_kernel_cfg *out, int n, int max, int first_arch,
             p.align_a = p.align_b = problem_aligns[al] < ptx_elem_size(p.ab) ? ptx_elem_size(p.ab) : problem_aligns[al];
             p.align_c = 16;
             eng_problem_plain_epilogue(&p);
-            eng_plan plan;
-            const char *why = NULL;
-            tcj_status st = eng_select(&p, &caps, 1, &plan, &why);
-            if (st != TCJ_SUCCESS) print_error("eng_select %s m=%lld: %s\n", archs[ar].name, (long long)p.m, why);
-            assert_int_equal(st, TCJ_SUCCESS);
-            assert_true(tcj_cfg_format(&plan.cfg, a, sizeof a) > 0);
-            int seen = 0;
-            for (int i = 0; i < n && !seen; i++) {
-              assert_true(tcj_cfg_format(&out[i], b, sizeof b) > 0);
-              seen = strcmp(a, b) == 0;
-            }
-            if (seen) continue;
-            assert_true(n < max);
-            out[n++] = plan.cfg;
+            n = add_selected(out, n, max, &p, ar);
           }
-  }
   return n;
 }
 
@@ -838,13 +836,10 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
     {PTX_BIAS_NONE, PTX_ACT_NONE} /* D apart from C, batches */, {PTX_BIAS_COL, PTX_ACT_NONE}, {PTX_BIAS_COL, PTX_ACT_RELU}, {PTX_BIAS_ROW, PTX_ACT_GELU},
     {PTX_BIAS_COL, PTX_ACT_GELU_TANH}, {PTX_BIAS_NONE, PTX_ACT_SILU}};
   static tcj_kernel_cfg cfgs[MAX_SELECTED];
-  char a[256], b[256];
   int n = 0, users = 0;
   char nvrtc[256], nvrtc_version[64];
   int have_nvrtc = eng_nvrtc_identity(nvrtc, sizeof nvrtc) && eng_nvrtc_available(nvrtc_version, sizeof nvrtc_version);
   for (int ar = 0; ar < N_MATRIX_ARCHS; ar++) {
-    eng_device_caps caps;
-    assert_int_equal(eng_caps_for_arch(archs[ar].name, &caps), 0);
     for (size_t t = 0; t < sizeof etypes / sizeof *etypes; t++)
       for (size_t sh = 0; sh < sizeof eshapes / sizeof *eshapes; sh++)
         for (size_t ep = 0; ep < sizeof epis / sizeof *epis + 1; ep++) {
@@ -883,21 +878,9 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
           } else {
             p.user = eng_epilogue_hash(residual_source, nvrtc);
           }
-          eng_plan plan;
-          const char *why = NULL;
-          tcj_status st = eng_select(&p, &caps, 1, &plan, &why);
-          if (st != TCJ_SUCCESS) print_error("eng_select %s m=%lld: %s\n", archs[ar].name, (long long)p.m, why);
-          assert_int_equal(st, TCJ_SUCCESS);
-          assert_true(tcj_cfg_format(&plan.cfg, a, sizeof a) > 0);
-          int seen = 0;
-          for (int i = 0; i < n && !seen; i++) {
-            assert_true(tcj_cfg_format(&cfgs[i], b, sizeof b) > 0);
-            seen = strcmp(a, b) == 0;
-          }
-          if (seen) continue;
-          assert_true(n < MAX_SELECTED);
-          users += user;
-          cfgs[n++] = plan.cfg;
+          int before = n;
+          n = add_selected(cfgs, n, MAX_SELECTED, &p, ar);
+          users += user && n > before;
         }
   }
   int sm90 = 0, split = 0, batched = 0;
