@@ -24,13 +24,15 @@ const char *gemm_dtype_name(tcj_dtype t) {
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-/* Whether a tcj dtype has a kernel element type (as tcj_gemm maps it). */
+/* Whether a tcj dtype may have a kernel element type (f64 has none); whether this build's engine
+ * takes it is validation's answer. */
 static int has_kernel_type(tcj_dtype t) {
-  return t == TCJ_F16 || t == TCJ_BF16 || t == TCJ_TF32 || t == TCJ_F32 || t == TCJ_S8 || t == TCJ_S32;
+  return t == TCJ_F16 || t == TCJ_BF16 || t == TCJ_TF32 || t == TCJ_F32 || t == TCJ_S8 || t == TCJ_S32 ||
+         gemm_dtype_is_fp8(t);
 }
 
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
-                       tcj_gemm_desc *g) {
+                       const float *scales, tcj_gemm_desc *g) {
   *g = (tcj_gemm_desc)TCJ_GEMM_DESC_INIT;
   g->op_a = p->op_a;
   g->op_b = p->op_b;
@@ -68,6 +70,12 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
     if (p->bias != TCJ_BIAS_NONE) g->stride_bias = gemm_stride_bias(p);
   }
   g->epilogue_source = p->epilogue_source;
+  if (gemm_dtype_is_fp8(p->ab)) { /* only fp8 operands take these fields */
+    g->scale_mode = TCJ_SCALE_TENSOR;
+    g->scale_a = scales;
+    g->scale_b = scales ? scales + 1 : NULL;
+    g->fast_accum = p->fast_accum;
+  }
 }
 
 /* Stand-in device addresses for validation, 2^58 bytes apart so that no real operand reaches
@@ -92,7 +100,7 @@ tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *ca
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   tcj_gemm_desc g;
-  gemm_problem_desc(pr, STAND_IN(1), STAND_IN(2), STAND_IN(3), STAND_IN(4), &g);
+  gemm_problem_desc(pr, STAND_IN(1), STAND_IN(2), STAND_IN(3), STAND_IN(4), (const float *)STAND_IN(5), &g);
   eng_problem p;
   tcj_status st = eng_validate_desc(&g, &p);
   if (st != TCJ_SUCCESS) {

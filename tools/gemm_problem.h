@@ -23,6 +23,7 @@ typedef struct gemm_problem {
   int separate_d;              /* D apart from C, of type d; C is not given (beta 0) */
   tcj_dtype d;
   const char *epilogue_source; /* a user epilogue's CUDA C source, or NULL */
+  int fast_accum;              /* fp8 operands: tcj_gemm_desc.fast_accum (cuBLASLt's FAST_ACCUM) */
 } gemm_problem;
 
 /* The initialiser of a plain tcj_gemm problem. */
@@ -45,25 +46,29 @@ static inline int64_t gemm_stride_a(const gemm_problem *p) { return p->m * p->k;
 static inline int64_t gemm_stride_b(const gemm_problem *p) { return p->broadcast_b ? 0 : p->k * p->n; }
 static inline int64_t gemm_stride_d(const gemm_problem *p) { return p->m * p->n; }
 static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadcast_b ? 0 : p->n; }
-/* Whether p needs tcj_gemm_ex (anything beyond a plain tcj_gemm). */
+static inline int gemm_dtype_is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+/* Whether p needs tcj_gemm_ex (anything beyond a plain tcj_gemm): fp8 operands do, as the tools
+ * run them with per-tensor scales. */
 static inline int gemm_is_ex(const gemm_problem *p) {
   return p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_batch(p) > 1 || p->separate_d ||
-         p->epilogue_source != NULL;
+         p->epilogue_source != NULL || gemm_dtype_is_fp8(p->ab);
 }
 
 size_t gemm_dtype_size(tcj_dtype t);
 const char *gemm_dtype_name(tcj_dtype t); /* "bf16", "s32", ...; "?" if unknown */
 
 /* The tcj_gemm_ex descriptor of p on these buffers (alpha 1, beta 0): d is the output, C when
- * it is not apart (then the descriptor's c), bias NULL without one. */
+ * it is not apart (then the descriptor's c), bias NULL without one. fp8 operands: per-tensor
+ * scales, scales[0] for A and scales[1] for B (device floats; NULL: none), and p's fast_accum. */
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
-                       tcj_gemm_desc *desc);
+                       const float *scales, tcj_gemm_desc *desc);
 
 /* The plan of tcj_gemm_ex for p on caps, TCJ_RECIPE / TCJ_TILE overrides (tuning may be NULL)
  * included: the problem is validated as tcj_gemm_ex validates it (eng_validate_desc, on stand-in
- * addresses 16-byte aligned), with the user epilogue's hash as the engine computes it. Returns
- * TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED (or INVALID_VALUE) with why: fp8 operands, an empty D,
- * validation's message, no NVRTC for a user epilogue, select's reason. */
+ * addresses 16-byte aligned, fp8 with stand-in scales as the tools run it), with the user
+ * epilogue's hash as the engine computes it. Returns TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED (or
+ * INVALID_VALUE) with why: a type with no kernel, an empty D, validation's message (fp8 where the
+ * engine has no fp8 kernel), no NVRTC for a user epilogue, select's reason. */
 tcj_status gemm_problem_select(const gemm_problem *p, const eng_device_caps *caps,
                                const eng_tuning *tuning, eng_plan *plan, const char **why);
 

@@ -1,6 +1,6 @@
 /* The GPU measuring core shared by tcj-bench and tcj-prof (see gemm_runner.h): buffers, the
  * two libraries' calls (cuBLAS, cuBLASLt and an NVRTC-compiled activation kernel on the
- * baseline side), timing and the correctness check. */
+ * baseline side), timing and the correctness check (fp8: against a float64 reference). */
 #include "tools/gemm_runner.h"
 
 #include <dlfcn.h>
@@ -254,7 +254,16 @@ static uint64_t splitmix(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
+/* An fp8 operand value: +-1/2, +-1, ..., +-4 from the low 4 random bits. Sums of their
+ * products (multiples of 1/4) stay exact in fp32 far beyond any k the suite has. */
+static float fp8_value(uint64_t r) {
+  float v = (float)(r % 8 + 1) * 0.5f;
+  return r & 8 ? -v : v;
+}
+
 void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed) {
+  uint8_t fp8[16]; /* fp8_value's 16 values encoded once: a 16384^2 operand has 2^28 of them */
+  for (unsigned v = 0; v < 16; v++) fp8[v] = t == TCJ_E5M2 ? f32_to_e5m2(fp8_value(v)) : f32_to_e4m3(fp8_value(v));
   for (size_t i = 0; i < n; i++) {
     uint64_t r = splitmix(&seed);
     float v = (float)((double)(r >> 11) * 0x1.0p-52 - 1.0);
@@ -262,6 +271,7 @@ void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed) {
     case TCJ_F16: ((uint16_t *)buf)[i] = f32_to_f16(v); break;
     case TCJ_BF16: ((uint16_t *)buf)[i] = f32_to_bf16(v); break;
     case TCJ_S8: ((int8_t *)buf)[i] = (int8_t)((int)(r % 17) - 8); break;
+    case TCJ_E4M3: case TCJ_E5M2: ((uint8_t *)buf)[i] = fp8[r & 15]; break;
     default: ((float *)buf)[i] = v; break;
     }
   }
@@ -271,6 +281,8 @@ static double get(tcj_dtype t, const void *buf, size_t i) {
   switch (t) {
   case TCJ_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
   case TCJ_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
+  case TCJ_E4M3: return e4m3_to_f32(((const uint8_t *)buf)[i]);
+  case TCJ_E5M2: return e5m2_to_f32(((const uint8_t *)buf)[i]);
   case TCJ_S8: return ((const int8_t *)buf)[i];
   case TCJ_S32: return ((const int32_t *)buf)[i];
   default: return ((const float *)buf)[i];
@@ -281,6 +293,8 @@ static cudaDataType cuda_type(tcj_dtype t) {
   switch (t) {
   case TCJ_F16: return CUDA_R_16F;
   case TCJ_BF16: return CUDA_R_16BF;
+  case TCJ_E4M3: return CUDA_R_8F_E4M3;
+  case TCJ_E5M2: return CUDA_R_8F_E5M2;
   case TCJ_S8: return CUDA_R_8I;
   case TCJ_S32: return CUDA_R_32I;
   default: return CUDA_R_32F;
@@ -333,6 +347,11 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
         (nbias && (ce = cudaMemcpy(buf->bias[s], hbias, nbias * esb, cudaMemcpyHostToDevice))))
       break;
   }
+  if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab)) {
+    const float scales[2] = {GR_SCALE_A, GR_SCALE_B};
+    if ((ce = cudaMalloc((void **)&buf->scales, sizeof scales)) == cudaSuccess)
+      ce = cudaMemcpy(buf->scales, scales, sizeof scales, cudaMemcpyHostToDevice);
+  }
   if (ce == cudaSuccess) ce = cudaDeviceSynchronize();
   if (ce != cudaSuccess) {
     snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
@@ -357,6 +376,7 @@ void gr_buffers_free(gr_buffers *buf) {
     cudaFree(buf->c[s]);
     cudaFree(buf->bias[s]);
   }
+  cudaFree(buf->scales);
   memset(buf, 0, sizeof *buf);
 }
 
@@ -380,12 +400,13 @@ cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, 
                       (int)p->n, compute_type(p), CUBLAS_GEMM_DEFAULT);
 }
 
-tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias) {
+tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias,
+                  const float *scales) {
   if (!gemm_is_ex(p))
     return tcj_gemm(g->eng, p->op_a, p->op_b, p->m, p->n, p->k, 1.0f, a, p->ab, gemm_lda(p), b, p->ab,
                     gemm_ldb(p), 0.0f, c, p->c, p->n, (CUstream)g->stream);
   tcj_gemm_desc desc;
-  gemm_problem_desc(p, a, b, c, bias, &desc);
+  gemm_problem_desc(p, a, b, c, bias, scales, &desc);
   return tcj_gemm_ex(g->eng, &desc, (CUstream)g->stream);
 }
 
@@ -406,14 +427,25 @@ cublasStatus_t gr_s8_probe_nn(const gr_gpu *g) {
 
 /* ---- baselines ------------------------------------------------------------------------------ */
 
+/* Why cuBLASLt has no fp8 GEMM for p, or NULL when it may have one (its heuristic decides). */
+static const char *fp8_unavailable(const gemm_problem *p) {
+  if (p->ab == TCJ_E5M2)
+    return "cuBLASLt has no e5m2 x e5m2 GEMM (only e4m3 x e4m3, e4m3 x e5m2 and e5m2 x e4m3)";
+  if (p->op_a != TCJ_OP_N || p->op_b != TCJ_OP_T)
+    return "cuBLASLt's fp8 GEMMs take only its TN layout (row-major op_a N, op_b T: both operands K-major)";
+  return NULL;
+}
+
 static gr_base_kind base_kind(const gemm_problem *p) {
-  if (p->bias == TCJ_BIAS_NONE && p->act == TCJ_ACT_NONE)
-    return gemm_batch(p) > 1 ? GR_BASE_STRIDED : GR_BASE_GEMMEX;
-  return p->act == TCJ_ACT_SILU || p->act == TCJ_ACT_GELU_TANH ? GR_BASE_LT_ACT : GR_BASE_LT;
+  if (gemm_dtype_is_fp8(p->ab) && fp8_unavailable(p)) return GR_BASE_NONE;
+  if (p->act == TCJ_ACT_SILU || p->act == TCJ_ACT_GELU_TANH) return GR_BASE_LT_ACT;
+  if (p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_dtype_is_fp8(p->ab)) return GR_BASE_LT;
+  return gemm_batch(p) > 1 ? GR_BASE_STRIDED : GR_BASE_GEMMEX;
 }
 
 /* cuBLASLt's epilogue for p's bias and activation (the BIAS epilogue before a kernel). */
 static cublasLtEpilogue_t lt_epilogue(const gemm_problem *p) {
+  if (p->bias == TCJ_BIAS_NONE && p->act == TCJ_ACT_NONE) return CUBLASLT_EPILOGUE_DEFAULT; /* fp8 */
   switch (p->act) {
   case TCJ_ACT_RELU: return CUBLASLT_EPILOGUE_RELU_BIAS;
   case TCJ_ACT_GELU: return CUBLASLT_EPILOGUE_GELU_BIAS;
@@ -421,18 +453,24 @@ static cublasLtEpilogue_t lt_epilogue(const gemm_problem *p) {
   }
 }
 
-const char *gr_baseline_label(const gemm_problem *p) {
-  if (p->epilogue_source) return "-";
-  switch (base_kind(p)) {
-  case GR_BASE_GEMMEX: return "cublasGemmEx";
-  case GR_BASE_STRIDED: return "cublasStridedBatched";
+void gr_baseline_label(const gemm_problem *p, char *out, size_t size) {
+  const char *s = "?";
+  switch (p->epilogue_source ? GR_BASE_NONE : base_kind(p)) {
+  case GR_BASE_NONE: s = "-"; break;
+  case GR_BASE_GEMMEX: s = "cublasGemmEx"; break;
+  case GR_BASE_STRIDED: s = "cublasStridedBatched"; break;
   case GR_BASE_LT:
-    return p->act == TCJ_ACT_RELU   ? "cublasLt+relu_bias"
-           : p->act == TCJ_ACT_GELU ? "cublasLt+gelu_bias"
-                                    : "cublasLt+bias";
-  case GR_BASE_LT_ACT: return p->act == TCJ_ACT_SILU ? "cublasLt+bias+silu_kernel" : "cublasLt+bias+gelu_tanh_kernel";
+    s = p->act == TCJ_ACT_RELU     ? "cublasLt+relu_bias"
+        : p->act == TCJ_ACT_GELU   ? "cublasLt+gelu_bias"
+        : p->bias != TCJ_BIAS_NONE ? "cublasLt+bias"
+                                   : "cublasLt"; /* fp8 without an epilogue */
+    break;
+  case GR_BASE_LT_ACT:
+    s = p->act == TCJ_ACT_SILU ? "cublasLt+bias+silu_kernel" : "cublasLt+bias+gelu_tanh_kernel";
+    break;
   }
-  return "?";
+  int fast = gemm_dtype_is_fp8(p->ab) && p->fast_accum && strcmp(s, "-") != 0;
+  snprintf(out, size, "%s%s", s, fast ? "+fast_accum" : "");
 }
 
 #define LT_TRY(call, what)                                                               \
@@ -458,8 +496,21 @@ static int lt_layout(cublasLtMatrixLayout_t *l, tcj_dtype t, int64_t rows, int64
   return 0;
 }
 
+/* fp8's attributes: the scales (cuBLAS's A is our B: A_SCALE is scale_b) and the accumulation. */
+static int lt_fp8(const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note, size_t note_size) {
+  const float *scale_a = buf->scales, *scale_b = buf->scales + 1;
+  int8_t fast = (int8_t)(p->fast_accum != 0);
+  LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b),
+         "A scale pointer");
+  LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a),
+         "B scale pointer");
+  LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast), "fast accum");
+  return 0;
+}
+
 /* The row-major problem as cuBLASLt's column-major D^T = op(B)^T op(A)^T (+ bias per row of
- * D^T, i.e. per column of D: TCJ_BIAS_COL), with the heuristic's first algorithm. */
+ * D^T, i.e. per column of D: TCJ_BIAS_COL), with the heuristic's first algorithm. Returns 0, -1
+ * (note), or 1 where the heuristic finds no fp8 algorithm: cuBLASLt has none for it here. */
 static int lt_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note,
                    size_t note_size) {
   if (!g->lt) LT_TRY(cublasLtCreate(&g->lt), "create");
@@ -478,12 +529,15 @@ static int lt_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_b
   LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "transa");
   LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "transb");
   LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi), "epilogue");
-  LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_t, sizeof bias_t),
-         "bias type");
-  LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
-         "bias pointer");
+  if (p->bias != TCJ_BIAS_NONE) {
+    LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_t, sizeof bias_t),
+           "bias type");
+    LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
+           "bias pointer");
+  }
+  if (gemm_dtype_is_fp8(p->ab) && lt_fp8(p, buf, base, note, note_size) != 0) return -1;
   int64_t batch = gemm_batch(p);
-  if (batch > 1) {
+  if (batch > 1 && p->bias != TCJ_BIAS_NONE) {
     int64_t stride = gemm_stride_bias(p);
     LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &stride, sizeof stride),
            "bias batch stride");
@@ -507,10 +561,11 @@ static int lt_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_b
                                         &found);
   if (pref) cublasLtMatmulPreferenceDestroy(pref);
   if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
-    snprintf(note, note_size, "cuBLASLt has no algorithm for %s %s>%s with this epilogue%s: %s", base->label,
+    snprintf(note, note_size, "cuBLASLt has no algorithm for %s %s>%s with this epilogue%s%s: %s", base->label,
              gemm_dtype_name(p->ab), gemm_dtype_name(out), batch > 1 ? " and batch" : "",
+             gemm_dtype_is_fp8(p->ab) ? " on this GPU" : "",
              st != CUBLAS_STATUS_SUCCESS ? cublasGetStatusName(st) : "the heuristic found none");
-    return -1;
+    return gemm_dtype_is_fp8(p->ab) ? 1 : -1; /* fp8: an sm_80 GPU, a k cuBLASLt cannot align, ... */
   }
   base->algo = result.algo;
   return 0;
@@ -520,10 +575,14 @@ int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr
                      size_t note_size) {
   memset(base, 0, sizeof *base);
   base->kind = base_kind(p);
-  snprintf(base->label, sizeof base->label, "%s", gr_baseline_label(p));
+  gr_baseline_label(p, base->label, sizeof base->label);
   if (p->epilogue_source) {
     snprintf(note, note_size, "a user epilogue has no cuBLAS baseline");
     return -1;
+  }
+  if (base->kind == GR_BASE_NONE) {
+    snprintf(note, note_size, "no baseline: %s", fp8_unavailable(p));
+    return 1;
   }
   if (base->kind == GR_BASE_LT_ACT) {
     int a = act_index(p->act), t = out_index(gemm_out_dtype(p));
@@ -537,7 +596,15 @@ int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr
     }
     base->act = g->act[a][t];
   }
-  if (base->kind == GR_BASE_LT || base->kind == GR_BASE_LT_ACT) return lt_open(g, p, buf, base, note, note_size);
+  if (base->kind == GR_BASE_LT || base->kind == GR_BASE_LT_ACT) {
+    int r = lt_open(g, p, buf, base, note, note_size);
+    if (r == 1) {
+      gr_baseline_close(base);
+      base->kind = GR_BASE_NONE;
+      snprintf(base->label, sizeof base->label, "-");
+    }
+    return r;
+  }
   return 0;
 }
 
@@ -570,9 +637,14 @@ int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *b
                                     (int)p->n, gemm_stride_d(p), (int)gemm_batch(p), compute_type(p),
                                     CUBLAS_GEMM_DEFAULT);
     break;
+  case GR_BASE_NONE:
+    snprintf(note, note_size, "%s has no cuBLAS baseline", gemm_dtype_name(p->ab));
+    return -1;
   default:
     /* The bias pointer is the descriptor's: each rotated set has its own bias. */
-    st = cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
+    st = p->bias == TCJ_BIAS_NONE ? CUBLAS_STATUS_SUCCESS
+                                  : cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                                                                   &bias, sizeof bias);
     if (st == CUBLAS_STATUS_SUCCESS)
       st = cublasLtMatmul(g->lt, base->desc, alpha, b, base->la, a, base->lb, beta, c, base->ld, c, base->ld,
                           &base->algo, g->lt_workspace, GR_LT_WORKSPACE, g->stream);
@@ -615,7 +687,7 @@ double gr_time(const gr_gpu *g, const gemm_problem *p, gr_lib lib, const gr_base
     int s = r % buf->sets;
     cudaEventRecord(ev[2 * r], g->stream);
     if (lib == GR_TCJ) {
-      tcj_status st = gr_tcj(g, p, buf->a[s], buf->b[s], buf->c[s], buf->bias[s]);
+      tcj_status st = gr_tcj(g, p, buf->a[s], buf->b[s], buf->c[s], buf->bias[s], buf->scales);
       if (st != TCJ_SUCCESS) {
         snprintf(note, note_size, "%s (timed) %s: %s", gemm_is_ex(p) ? "tcj_gemm_ex" : "tcj_gemm",
                  tcj_status_string(st), tcj_last_error(g->eng));
@@ -650,11 +722,14 @@ done:
 }
 
 /* The output's rounding sets the bound; an activation multiplies it by 1.5: its slope reaches
- * 1.13 (GELU) and a baseline that rounds D before its activation kernel rounds twice. */
+ * 1.13 (GELU) and a baseline that rounds D before its activation kernel rounds twice. fp8's fast
+ * accumulation adds the error of the tensor cores' narrower accumulator (about 14 mantissa bits
+ * on Hopper, by DeepSeek-V3's report): at least 1e-3, which only an f32 output notices. */
 double gr_bound(const gemm_problem *p) {
   tcj_dtype out = gemm_out_dtype(p);
   if (out == TCJ_S32) return 0; /* integer sums, an integer bias and ReLU are exact */
   double bound = p->ab == TCJ_TF32 ? 1e-2 : out == TCJ_F16 ? 2e-3 : out == TCJ_BF16 ? 1e-2 : 1e-4;
+  if (gemm_dtype_is_fp8(p->ab) && p->fast_accum && bound < 1e-3) bound = 1e-3;
   return p->act != TCJ_ACT_NONE ? 1.5 * bound : bound;
 }
 
@@ -662,8 +737,151 @@ double gr_bound(const gemm_problem *p) {
  * cuBLASLt's GELU_BIAS, which computes the tanh form. */
 #define GELU_FORMS_APART 5e-4
 
+/* ---- the fp8 check: a float64 reference on sampled elements -------------------------------- */
+
+/* Elements of D compared: every one of a small D, else the first, the last and random ones. Each
+ * costs k multiply-adds on the host (4096 x 8192: 34M, a few tens of ms). */
+#define REF_SAMPLES 4096
+
+static double host_act(tcj_activation a, double v) {
+  switch (a) {
+  case TCJ_ACT_RELU: return v > 0 ? v : 0;
+  case TCJ_ACT_GELU: return 0.5 * v * (1 + erf(v * M_SQRT1_2));
+  case TCJ_ACT_GELU_TANH: return 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+  case TCJ_ACT_SILU: return v / (1 + exp(-v));
+  default: return v;
+  }
+}
+
+/* Host copies of set 0's operands (A, B, the bias) and the fp8 values of every byte. */
+typedef struct ref_inputs {
+  void *a, *b, *bias;
+  double lut[256];
+} ref_inputs;
+
+/* Element idx of D (over every batch entry) as the problem defines it, in float64: the decoded
+ * operands' products are exact, and so is their sum at these magnitudes. */
+static double ref_element(const gemm_problem *p, const ref_inputs *in, size_t idx) {
+  size_t mn = (size_t)(p->m * p->n), z = idx / mn, i = idx % mn / (size_t)p->n, j = idx % (size_t)p->n;
+  size_t lda = (size_t)gemm_lda(p), ldb = (size_t)gemm_ldb(p);
+  const uint8_t *a = (const uint8_t *)in->a + z * (size_t)gemm_stride_a(p);
+  const uint8_t *b = (const uint8_t *)in->b + z * (size_t)gemm_stride_b(p);
+  size_t sa = p->op_a == TCJ_OP_N ? 1 : lda, sb = p->op_b == TCJ_OP_N ? ldb : 1; /* steps along k */
+  a += p->op_a == TCJ_OP_N ? i * lda : i;
+  b += p->op_b == TCJ_OP_N ? j : j * ldb;
+  double sum = 0;
+  for (size_t l = 0; l < (size_t)p->k; l++) sum += in->lut[a[l * sa]] * in->lut[b[l * sb]];
+  double v = (double)GR_SCALE_A * (double)GR_SCALE_B * sum;
+  if (p->bias != TCJ_BIAS_NONE)
+    v += get(gemm_bias_dtype(p), in->bias, z * (size_t)gemm_stride_bias(p) + (p->bias == TCJ_BIAS_ROW ? i : j));
+  return host_act(p->act, v);
+}
+
+/* Relative Frobenius error of an output (host copy) at the sampled elements; *diff: how many
+ * differ at all. */
+static double ref_error(tcj_dtype out, const void *hd, const size_t *idx, const double *ref, size_t ns,
+                        int64_t *diff, double *ref_norm) {
+  double e2 = 0, r2 = 0;
+  *diff = 0;
+  for (size_t s = 0; s < ns; s++) {
+    double d = get(out, hd, idx[s]) - ref[s];
+    if (isnan(d)) d = INFINITY;
+    *diff += d != 0;
+    e2 += d * d;
+    r2 += ref[s] * ref[s];
+  }
+  *ref_norm = sqrt(r2);
+  return r2 > 0 ? sqrt(e2 / r2) : sqrt(e2);
+}
+
+static int read_back(void *host, const void *dev, size_t bytes, cudaStream_t stream, char *note, size_t note_size) {
+  cudaError_t ce;
+  if (!bytes) return 0;
+  if ((ce = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, stream)) ||
+      (ce = cudaStreamSynchronize(stream))) {
+    snprintf(note, note_size, "read-back: %s", cudaGetErrorName(ce));
+    return -1;
+  }
+  return 0;
+}
+
+static gr_check_result check_fp8(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base,
+                                 const gr_buffers *buf, double *err, char *note, size_t note_size) {
+  tcj_dtype out = gemm_out_dtype(p);
+  size_t batch = (size_t)gemm_batch(p), b_entries = p->broadcast_b ? 1 : batch;
+  size_t na = batch * (size_t)(p->m * p->k), nb = b_entries * (size_t)(p->k * p->n);
+  size_t nc = batch * (size_t)(p->m * p->n), esc = gemm_dtype_size(out);
+  size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n * gemm_dtype_size(gemm_bias_dtype(p)) : 0;
+  size_t ns = nc <= REF_SAMPLES ? nc : REF_SAMPLES;
+  ref_inputs in = {malloc(na + 1), malloc(nb + 1), malloc(nbias + 1), {0}};
+  size_t *idx = malloc(ns * sizeof *idx + 1);
+  double *ref = malloc(ns * sizeof *ref + 1);
+  void *hd = malloc(nc * esc + 1), *dref = NULL;
+  int has_base = base && base->kind != GR_BASE_NONE;
+  gr_check_result res = GR_CHECK_ERROR;
+  cudaError_t ce;
+  if (!in.a || !in.b || !in.bias || !idx || !ref || !hd) {
+    snprintf(note, note_size, "host out of memory");
+    goto done;
+  }
+  if (read_back(in.a, buf->a[0], na, g->stream, note, note_size) ||
+      read_back(in.b, buf->b[0], nb, g->stream, note, note_size) ||
+      read_back(in.bias, buf->bias[0], nbias, g->stream, note, note_size) ||
+      read_back(hd, buf->c[0], nc * esc, g->stream, note, note_size))
+    goto done;
+  for (int v = 0; v < 256; v++) in.lut[v] = p->ab == TCJ_E4M3 ? e4m3_to_f32((uint8_t)v) : e5m2_to_f32((uint8_t)v);
+  uint64_t seed = 0x5A3D1Eull;
+  for (size_t s = 0; s < ns; s++)
+    idx[s] = ns == nc ? s : s == 0 ? 0 : s == 1 ? nc - 1 : (size_t)(splitmix(&seed) % nc);
+  for (size_t s = 0; s < ns; s++) ref[s] = ref_element(p, &in, idx[s]);
+
+  int64_t diff;
+  double norm, bound = gr_bound(p);
+  *err = ref_error(out, hd, idx, ref, ns, &diff, &norm);
+  if (!(*err <= bound)) {
+    snprintf(note, note_size, "check vs the float64 reference failed: rel Frobenius error %.3g (bound %.3g) over %zu "
+             "sampled elements, %lld differ", *err, bound, ns, (long long)diff);
+    res = GR_CHECK_MISMATCH;
+    goto done;
+  }
+  /* The baseline on the same inputs: a wrong scale or layout there would skew every ratio. */
+  if (has_base) {
+    char why[256];
+    if ((ce = cudaMalloc(&dref, nc * esc)) || (ce = cudaMemset(dref, 0xff, nc * esc))) {
+      snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
+      goto done;
+    }
+    if (gr_baseline_run(g, p, base, buf->a[0], buf->b[0], dref, buf->bias[0], why, sizeof why) != 0) {
+      snprintf(note, note_size, "cuBLAS: %s", why);
+      res = GR_CHECK_BLAS_ERROR;
+      goto done;
+    }
+    if (read_back(hd, dref, nc * esc, g->stream, note, note_size)) goto done;
+    double base_err = ref_error(out, hd, idx, ref, ns, &diff, &norm), base_bound = bound;
+    if (p->act == TCJ_ACT_GELU && base->kind == GR_BASE_LT) /* cuBLASLt's GELU is the tanh form */
+      base_bound += GELU_FORMS_APART * sqrt((double)ns) / (norm > 0 ? norm : 1);
+    if (!(base_err <= base_bound)) {
+      snprintf(note, note_size, "%s differs from the float64 reference: rel Frobenius error %.3g (bound %.3g), "
+               "not timed", base->label, base_err, base_bound);
+      res = GR_CHECK_BLAS_ERROR;
+      goto done;
+    }
+  }
+  res = GR_CHECK_PASS;
+done:
+  cudaFree(dref);
+  free(in.a);
+  free(in.b);
+  free(in.bias);
+  free(idx);
+  free(ref);
+  free(hd);
+  return res;
+}
+
 gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
                          double *err, char *note, size_t note_size) {
+  if (gemm_dtype_is_fp8(p->ab)) return check_fp8(g, p, base, buf, err, note, note_size);
   tcj_dtype out = gemm_out_dtype(p);
   size_t esc = gemm_dtype_size(out), nc = (size_t)gemm_batch(p) * (size_t)(p->m * p->n);
   void *cref = NULL, *hc = malloc(nc * esc + 1), *hr = malloc(nc * esc + 1);

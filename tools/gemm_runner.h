@@ -2,7 +2,9 @@
  * buffers and stream, operand sets rotated past L2, median cudaEvent timing, and the check of
  * tcj's result against the baseline's (relative Frobenius error, a bound per dtype). Plain
  * problems run tcj_gemm against cublasGemmEx; tcj_gemm_ex problems (gemm_problem.h) run against
- * what a cuBLAS user would call for them (gr_baseline). */
+ * what a cuBLAS user would call for them (gr_baseline); fp8 problems run tcj_gemm_ex with
+ * per-tensor device scales against cuBLASLt's fp8 GEMM, and are checked against a float64
+ * reference. */
 #ifndef TCJ_TOOLS_GEMM_RUNNER_H
 #define TCJ_TOOLS_GEMM_RUNNER_H
 
@@ -19,6 +21,11 @@
 #define GR_MAX_SETS 8 /* buffer sets rotated so that small problems do not run from L2 */
 #define GR_WARMUP 3   /* untimed calls per library before timing */
 #define GR_LT_WORKSPACE (32u << 20) /* cuBLASLt's workspace (NVIDIA recommends 32 MiB on Hopper) */
+/* The per-tensor scales of fp8 problems (tcj_gemm_desc.scale_a / scale_b, cuBLASLt's A/B scale
+ * pointers): powers of two, so that scaling is exact, with a product other than 1, so that a
+ * scale that is dropped, or applied twice, shows in the check. */
+#define GR_SCALE_A 0.5f
+#define GR_SCALE_B 0.25f
 
 /* The activation kernels of the "cuBLASLt bias + activation kernel" baselines, compiled by
  * NVRTC at start (gr_act_compile). Index: [activation][output dtype]. */
@@ -48,7 +55,8 @@ void gr_close(gr_gpu *g); /* keeps g->eng */
 int gr_act_compile(gr_gpu *g, char *err, size_t err_size);
 
 /* Random operands, never all zeros: uniform in [-1, 1] for float types, integers in [-8, 8]
- * for s8. */
+ * for s8, and for fp8 non-zero multiples of 1/2 in [-4, 4] (exact in e4m3 and e5m2, so that
+ * products and their sums are exact in fp32 and the reference is exact). */
 void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed);
 
 /* Device buffer sets of one problem: enough that one rotation exceeds 3x L2, as memory allows
@@ -61,6 +69,7 @@ void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed);
 typedef struct gr_buffers {
   int sets;
   void *a[GR_MAX_SETS], *b[GR_MAX_SETS], *c[GR_MAX_SETS], *bias[GR_MAX_SETS];
+  float *scales; /* fp8: {GR_SCALE_A, GR_SCALE_B} on the device, shared by every set; else NULL */
 } gr_buffers;
 
 /* Returns 0, or -1 with the cause in note (buf is then empty: gr_buffers_free is a no-op). */
@@ -72,11 +81,13 @@ void gr_buffers_free(gr_buffers *buf);
  * C^T = op(B)^T op(A)^T. Compute types: 32F, 32F_FAST_TF32 for tf32, 32I for s8. */
 cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c);
 /* tcj on g->stream: tcj_gemm for a plain problem, tcj_gemm_ex otherwise. c is the output (D
- * when it is apart from C), bias NULL without one. */
-tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias);
+ * when it is apart from C), bias NULL without one; scales: gr_buffers.scales (fp8). */
+tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias,
+                  const float *scales);
 
 /* cuBLAS int8 layout rules vary by version: the status of an int8 NN call (64^3). Where it
- * fails, s8 problems run NT (both operands K-major, cuBLAS's column-major TN). */
+ * fails, s8 problems run NT (both operands K-major, cuBLAS's column-major TN), the layout
+ * cuBLAS's int8 GEMMs are fast in anyway. */
 cublasStatus_t gr_s8_probe_nn(const gr_gpu *g);
 
 /* The cuBLAS side of a problem, as a user of cuBLAS would write it:
@@ -86,26 +97,33 @@ cublasStatus_t gr_s8_probe_nn(const gr_gpu *g);
  *     GELU_BIAS (cuBLASLt's GELU is the tanh form: the check allows for it), batched through
  *     the layouts' batch count and strides;
  *   bias_silu, bias_gelu_tanh: cublasLtMatmul with the BIAS epilogue, then an elementwise
- *     activation kernel over D (gr_act_compile), timed together.
+ *     activation kernel over D (gr_act_compile), timed together;
+ *   fp8 operands, any of the above: cublasLtMatmul with fp8 A and B, the same device scales
+ *     (A and B scale pointers), compute 32F, and FAST_ACCUM = p->fast_accum. cuBLASLt's fp8
+ *     GEMMs take only its TN layout (row-major op_a N, op_b T: both operands K-major) and no
+ *     e5m2 x e5m2: others have no baseline (GR_BASE_NONE).
  * User epilogues have no baseline. */
-typedef enum gr_base_kind { GR_BASE_GEMMEX, GR_BASE_STRIDED, GR_BASE_LT, GR_BASE_LT_ACT } gr_base_kind;
+typedef enum gr_base_kind { GR_BASE_GEMMEX, GR_BASE_STRIDED, GR_BASE_LT, GR_BASE_LT_ACT, GR_BASE_NONE } gr_base_kind;
 
 typedef struct gr_baseline {
   gr_base_kind kind;
-  char label[48]; /* "cublasGemmEx", "cublasStridedBatched", "cublasLt+gelu_bias", "cublasLt+bias+silu_kernel" */
+  char label[48]; /* "cublasGemmEx", "cublasStridedBatched", "cublasLt+gelu_bias", "cublasLt+bias+silu_kernel",
+                     "cublasLt+fast_accum" */
   cublasLtMatmulDesc_t desc;
   cublasLtMatrixLayout_t la, lb, ld;
   cublasLtMatmulAlgo_t algo;
   CUfunction act;           /* GR_BASE_LT_ACT's kernel */
 } gr_baseline;
 
-/* The baseline's label for p, without preparing it (tcj-prof's rows without a GPU run). */
-const char *gr_baseline_label(const gemm_problem *p);
+/* The baseline's label for p, without preparing it: "-" where there is none. */
+void gr_baseline_label(const gemm_problem *p, char *out, size_t size);
 
 /* Prepares p's baseline: cuBLASLt descriptors and the heuristic's algorithm, the activation
- * kernel (gr_act_compile must have run). Returns 0, or -1 with the cause in note (cuBLASLt
- * refuses the combination, no activation kernel, a user epilogue); base->label is set either
- * way. gr_baseline_close releases it (also after a failure). */
+ * kernel (gr_act_compile must have run). Returns 0; 1 when cuBLAS has no such GEMM (fp8 in a
+ * layout or type pair cuBLASLt does not take, or for which its heuristic finds no algorithm on
+ * this GPU): base->kind is GR_BASE_NONE and note says why; or -1 with the cause in note
+ * (cuBLASLt refuses the combination, no activation kernel, a user epilogue). base->label is set
+ * either way. gr_baseline_close releases it (also after a failure). */
 int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note,
                      size_t note_size);
 void gr_baseline_close(gr_baseline *base);
@@ -135,6 +153,10 @@ typedef enum gr_check_result {
 /* Compares set 0's output, which tcj must have written, with the baseline (base NULL:
  * gr_cublas) on set 0's inputs into a reference buffer. The bound is gr_bound's, plus 5e-4 per
  * element (in the norm) where the baseline's GELU is the tanh form and tcj's the erf form.
+ * fp8 problems are compared with a float64 reference instead (the decoded operands' products
+ * summed in float64, times the scales, then the bias and activation) on sampled elements of D,
+ * and so is the baseline's output where there is one (base not GR_BASE_NONE): a baseline that
+ * differs is GR_CHECK_BLAS_ERROR, its cause in note.
  * *err: the relative Frobenius error, once computed. note: the cause of any result but PASS. */
 gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
                          double *err, char *note, size_t note_size);

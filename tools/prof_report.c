@@ -21,7 +21,7 @@ static const struct {
 
 static const char *const status_names[] = {
   [PROF_OK] = "ok", [PROF_MISMATCH] = "MISMATCH", [PROF_TCJ_ERROR] = "tcj-error",
-  [PROF_UNSUPPORTED] = "unsupported", [PROF_BLAS_ERROR] = "cublas-error",
+  [PROF_UNSUPPORTED] = "unsupported", [PROF_BLAS_ERROR] = "cublas-error", [PROF_NO_BASELINE] = "no-baseline",
 };
 
 const char *prof_dtype_name(tcj_dtype t) {
@@ -90,12 +90,20 @@ double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs
   return compute > memory ? compute : memory;
 }
 
-static double geomean(const prof_row *rows, int n, tcj_dtype ab, int fused, int *count) {
+/* The averaging groups: plain, fused, and each of them with fp8's fast accumulation. */
+enum { GROUP_FUSED = 1, GROUP_FAST = 2, NGROUP = 4 };
+static const char *const group_names[NGROUP] = {"", " fused", " fastacc", " fused fastacc"};
+
+static int group_of(const prof_row *r) {
+  return (prof_fused(r) ? GROUP_FUSED : 0) | (r->fast_accum ? GROUP_FAST : 0);
+}
+
+static double geomean(const prof_row *rows, int n, tcj_dtype ab, int group, int *count) {
   double logsum = 0;
   int c = 0;
   for (int i = 0; i < n; i++) {
     double ratio = prof_ratio(&rows[i]);
-    if (rows[i].status != PROF_OK || rows[i].ab != ab || !have(ratio) || prof_fused(&rows[i]) != fused) continue;
+    if (rows[i].status != PROF_OK || rows[i].ab != ab || !have(ratio) || group_of(&rows[i]) != group) continue;
     logsum += log(ratio);
     c++;
   }
@@ -108,14 +116,18 @@ double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count)
 }
 
 double prof_geomean_ratio_fused(const prof_row *rows, int n, tcj_dtype ab, int *count) {
-  return geomean(rows, n, ab, 1, count);
+  return geomean(rows, n, ab, GROUP_FUSED, count);
 }
 
-/* Operand dtypes with fused rows, as a mask over tcj_dtype. */
-static unsigned fused_present(const prof_row *rows, int n) {
+double prof_geomean_ratio_group(const prof_row *rows, int n, tcj_dtype ab, int fused, int fast_accum, int *count) {
+  return geomean(rows, n, ab, (fused ? GROUP_FUSED : 0) | (fast_accum ? GROUP_FAST : 0), count);
+}
+
+/* Operand dtypes with rows of a group, as a mask over tcj_dtype. */
+static unsigned group_present(const prof_row *rows, int n, int group) {
   unsigned mask = 0;
   for (int i = 0; i < n; i++)
-    if ((unsigned)rows[i].ab < NDTYPE && prof_fused(&rows[i])) mask |= 1u << rows[i].ab;
+    if ((unsigned)rows[i].ab < NDTYPE && group_of(&rows[i]) == group) mask |= 1u << rows[i].ab;
   return mask;
 }
 
@@ -274,27 +286,20 @@ int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n)
   }
   fputc('\n', f);
 
-  for (int t = 0; t < NDTYPE; t++) {
-    if (!(present & 1u << t)) continue;
-    int count;
-    double g = prof_geomean_ratio(rows, n, (tcj_dtype)t, &count);
-    if (count)
-      fprintf(f, "geomean tcj/cuBLAS %s: %.3f over %d problem%s\n", dtypes[t].name, g, count,
-              count == 1 ? "" : "s");
-    else
-      fprintf(f, "geomean tcj/cuBLAS %s: - over 0 problems\n", dtypes[t].name);
-  }
-  /* Epilogue and batch rows against their own baselines, apart from the plain GEMMs. */
-  unsigned fused = fused_present(rows, n);
-  for (int t = 0; t < NDTYPE; t++) {
-    if (!(fused & 1u << t)) continue;
-    int count;
-    double g = prof_geomean_ratio_fused(rows, n, (tcj_dtype)t, &count);
-    if (count)
-      fprintf(f, "geomean tcj/cuBLAS %s fused: %.3f over %d problem%s\n", dtypes[t].name, g, count,
-              count == 1 ? "" : "s");
-    else
-      fprintf(f, "geomean tcj/cuBLAS %s fused: - over 0 problems\n", dtypes[t].name);
+  /* A plain line for every dtype; epilogue and batch rows against their own baselines, and fp8's
+   * fast accumulation against cuBLASLt's, apart, where there are such rows. */
+  for (int group = 0; group < NGROUP; group++) {
+    unsigned mask = group ? group_present(rows, n, group) : present;
+    for (int t = 0; t < NDTYPE; t++) {
+      if (!(mask & 1u << t)) continue;
+      int count;
+      double g = geomean(rows, n, (tcj_dtype)t, group, &count);
+      if (count)
+        fprintf(f, "geomean tcj/cuBLAS %s%s: %.3f over %d problem%s\n", dtypes[t].name, group_names[group], g,
+                count, count == 1 ? "" : "s");
+      else
+        fprintf(f, "geomean tcj/cuBLAS %s%s: - over 0 problems\n", dtypes[t].name, group_names[group]);
+    }
   }
   fprintf(f, "status:");
   const char *sep = " ";
@@ -528,24 +533,17 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
 
   unsigned present = dtypes_present(rows, n);
   sep = "";
-  for (int t = 0; t < NDTYPE; t++) {
-    if (!(present & 1u << t)) continue;
-    int count;
-    double g = prof_geomean_ratio(rows, n, (tcj_dtype)t, &count);
-    fprintf(f, "%s\"%s\": {\"ratio\": ", sep, dtypes[t].name);
-    json_num(f, g);
-    fprintf(f, ", \"count\": %d}", count);
-    sep = ", ";
-  }
-  unsigned fused = fused_present(rows, n);
-  for (int t = 0; t < NDTYPE; t++) {
-    if (!(fused & 1u << t)) continue;
-    int count;
-    double g = prof_geomean_ratio_fused(rows, n, (tcj_dtype)t, &count);
-    fprintf(f, "%s\"%s fused\": {\"ratio\": ", sep, dtypes[t].name);
-    json_num(f, g);
-    fprintf(f, ", \"count\": %d}", count);
-    sep = ", ";
+  for (int group = 0; group < NGROUP; group++) {
+    unsigned mask = group ? group_present(rows, n, group) : present;
+    for (int t = 0; t < NDTYPE; t++) {
+      if (!(mask & 1u << t)) continue;
+      int count;
+      double g = geomean(rows, n, (tcj_dtype)t, group, &count);
+      fprintf(f, "%s\"%s%s\": {\"ratio\": ", sep, dtypes[t].name, group_names[group]);
+      json_num(f, g);
+      fprintf(f, ", \"count\": %d}", count);
+      sep = ", ";
+    }
   }
   fputs("}\n}\n", f);
   return finish(f);

@@ -30,6 +30,8 @@ typedef enum prof_status {
   PROF_TCJ_ERROR,   /* tcj_gemm failed */
   PROF_UNSUPPORTED, /* no tcj kernel for this problem (e.g. fp8 on the sm80 recipe) */
   PROF_BLAS_ERROR,  /* cuBLAS could not run it; tcj timed alone */
+  PROF_NO_BASELINE, /* cuBLAS has no such GEMM (fp8 in a layout cuBLASLt does not take); tcj checked against
+                       a reference and timed alone: not a failure */
 } prof_status;
 
 typedef struct prof_row {
@@ -54,6 +56,7 @@ typedef struct prof_row {
   int64_t batch;              /* entries; 0 or 1: one GEMM */
   int broadcast_b;            /* one B (and one bias) for every entry */
   char baseline[48];          /* what the cuBLAS side ran ("cublasGemmEx", "cublasLt+gelu_bias", ...) */
+  int fast_accum;             /* fp8: tcj's fast_accum 1 against cuBLASLt's FAST_ACCUM (name ends "+fastacc") */
 } prof_row;
 
 /* The output's type (D's when apart from C), the entries, and whether the row is "fused": an
@@ -79,9 +82,12 @@ double prof_bytes(const prof_row *r);
 double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs);
 
 /* Geometric mean of prof_ratio over the OK plain rows (not prof_fused) of operand type ab; 0
- * when there are none. The _fused one: over the OK fused rows. */
+ * when there are none. The _fused one: over the OK fused rows. Rows with fast_accum are
+ * averaged apart from both (a faster, less accurate mode against cuBLASLt's own): _group with
+ * fast_accum 1 gives theirs; with fast_accum 0 it is one of the first two. */
 double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count);
 double prof_geomean_ratio_fused(const prof_row *rows, int n, tcj_dtype ab, int *count);
+double prof_geomean_ratio_group(const prof_row *rows, int n, tcj_dtype ab, int fused, int fast_accum, int *count);
 
 /* Outputs. Each starts with the device and run facts. Return 0, or -1 on a write error. */
 int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n);

@@ -187,7 +187,7 @@ static void bench_one(gr_gpu *g, const gemm_problem *p, result *res) {
   /* Cold: the first call for this problem class, JIT compile included. */
   cudaError_t ce = cudaSuccess;
   double t0 = gr_now_s();
-  tcj_status st = gr_tcj(g, p, buf.a[0], buf.b[0], buf.c[0], NULL);
+  tcj_status st = gr_tcj(g, p, buf.a[0], buf.b[0], buf.c[0], NULL, buf.scales);
   if (st == TCJ_SUCCESS) ce = cudaStreamSynchronize(g->stream);
   res->cold_ms = 1e3 * (gr_now_s() - t0);
   if (st != TCJ_SUCCESS || ce != cudaSuccess) {

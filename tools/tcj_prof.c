@@ -1,8 +1,10 @@
 /* tcj-prof: the shape-sweep profiler. Each problem of a suite runs through tcj_gemm (tcj_gemm_ex
- * for epilogues, batches and a separate D) on fresh random data, is checked against its cuBLAS
- * baseline (cublasGemmEx, cublasGemmStridedBatchedEx, cuBLASLt with a fused epilogue or followed
- * by an activation kernel), then both are timed on the same buffers and stream and reported
- * against the problem's roofline floor. --dry-run lists the kernels tcj would select. */
+ * for epilogues, batches, a separate D and fp8) on fresh random data, is checked against its
+ * cuBLAS baseline (cublasGemmEx, cublasGemmStridedBatchedEx, cuBLASLt with a fused epilogue or
+ * followed by an activation kernel; fp8 against a float64 reference, cuBLASLt's fp8 GEMM too),
+ * then both are timed on the same buffers and stream and reported against the problem's
+ * roofline floor. fp8 problems make a row per accumulation mode. --dry-run lists the kernels tcj
+ * would select. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -53,14 +55,17 @@ static char g_default_suite[4096], g_plot_script[4096];
 static const char usage[] =
   "usage: tcj-prof [--suite FILE.yaml] [--filter SUBSTR]... [--dtype T] [--repeat N] [--out DIR]\n"
   "                [--no-cublas] [--cold] [--dry-run] [--arch ARCH] [--peak-tflops X]\n"
-  "                [--bandwidth-gbs X] [--help]\n"
+  "                [--bandwidth-gbs X] [--fast-accum 0|1|both] [--help]\n"
   "  Profiles tcj against cuBLAS over a suite of GEMM problems: for each, tcj_gemm on fresh\n"
   "  random data checked against cuBLAS (a mismatch is a failure and is not timed), then both\n"
   "  timed on the same rotated buffers and stream (warm-up, median of N cudaEvent-timed runs).\n"
   "  Prints a table with TFLOP/s, the tcj/cuBLAS speed ratio (>1: tcj faster), the share of the\n"
   "  problem's floor max(2mnk/peak, bytes/bandwidth) and the selected config, ending with a\n"
   "  geometric-mean ratio per dtype. The peaks are measured at start: bandwidth with a large\n"
-  "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3.\n"
+  "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3 in\n"
+  "  the layout cuBLAS is fastest in: NN for f16, bf16 and tf32; NT (cuBLAS's TN, both operands\n"
+  "  K-major) for s8, and for fp8 through cuBLASLt, the better of FAST_ACCUM 0 and 1 (e5m2 with\n"
+  "  e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM; both run at one tensor-core rate).\n"
   "  Problems with epilogue:, batch: or d_dtype: run tcj_gemm_ex against what a cuBLAS user\n"
   "  would call (the baseline column): cublasGemmStridedBatchedEx for a batch (strideB 0 with\n"
   "  broadcast_b), cuBLASLt with the BIAS, RELU_BIAS or GELU_BIAS epilogue (its GELU is the\n"
@@ -69,6 +74,13 @@ static const char usage[] =
   "  timed together. Their geometric means are reported apart (\"fused\"). Problems with an\n"
   "  epilogue_source: (a user epilogue) have no baseline and are reported unsupported; tcj-warmup\n"
   "  compiles them.\n"
+  "  fp8 problems (e4m3, e5m2) run tcj_gemm_ex with per-tensor device scales (scale_a 0.5,\n"
+  "  scale_b 0.25) on operands exact in fp8, are checked against a float64 reference on sampled\n"
+  "  elements of D, and are timed against cuBLASLt's fp8 GEMM (the same scale pointers, compute\n"
+  "  32F), once per accumulation mode: a row with tcj's fast_accum 0 against FAST_ACCUM 0, and\n"
+  "  a row named NAME+fastacc with fast_accum 1 against FAST_ACCUM 1, averaged apart\n"
+  "  (\"fastacc\"). cuBLASLt's fp8 takes only NT (row-major op_a N, op_b T) and no e5m2 x e5m2:\n"
+  "  other rows are timed alone, status no-baseline (not a failure).\n"
   "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
   "                    suite.yaml in " TCJ_DATA_REL " beside this program\n"
   "  --filter SUBSTR   only problems whose name contains SUBSTR; repeated, those whose name\n"
@@ -85,9 +97,12 @@ static const char usage[] =
   "  --arch ARCH       target arch (sm_80 ... sm_90a); default: the GPU's, else sm_90a\n"
   "  --peak-tflops X   use X as the peak of every dtype instead of measuring\n"
   "  --bandwidth-gbs X use X as the memory bandwidth instead of measuring\n"
-  "  fp8 problems have no tcj kernel (status unsupported) and no cuBLAS baseline yet.\n"
+  "  --fast-accum M    fp8 rows: 0 (fast_accum 0 only), 1 (the +fastacc rows only) or both\n"
+  "                    (default)\n"
   "  Exit status: 0 ok, 1 a mismatch, a tcj error, no GPU or an output error, 2 bad usage or a\n"
   "  suite error.\n";
+
+enum { ACCUM_EXACT = 1, ACCUM_FAST = 2 }; /* --fast-accum: fp8 rows of fast_accum 0, 1 */
 
 typedef struct prof_opts {
   const char *suite, *out, *arch;
@@ -95,8 +110,35 @@ typedef struct prof_opts {
   int nfilter;
   int dtype; /* tcj_dtype, or -1 */
   int repeat, no_cublas, cold, dry_run;
+  int fp8_accum; /* ACCUM_EXACT | ACCUM_FAST */
   double peak_tflops, bandwidth_gbs;
 } prof_opts;
+
+/* A result row: a problem and, for fp8 operands, its accumulation mode. */
+typedef struct prof_job {
+  const manifest_problem *p;
+  size_t index; /* the problem's: both modes of an fp8 problem run on the same operands */
+  int fast_accum;
+} prof_job;
+
+/* The rows of probs, in order (fp8: fast_accum 0, then 1, as --fast-accum asks) into jobs, which
+ * holds 2n. Returns their count. */
+static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, prof_job *jobs) {
+  int nj = 0;
+  for (int i = 0; i < n; i++)
+    for (int fast = 0; fast <= 1; fast++) {
+      int fp8 = gemm_dtype_is_fp8(probs[i]->ab);
+      if (fp8 ? !(o->fp8_accum & (fast ? ACCUM_FAST : ACCUM_EXACT)) : fast) continue;
+      jobs[nj++] = (prof_job){probs[i], (size_t)i, fast};
+    }
+  return nj;
+}
+
+/* The row's name: the problem's, "+fastacc" after it for fp8's fast accumulation. */
+static void job_name(const prof_job *j, char *out, size_t size) {
+  int keep = j->fast_accum ? (int)(size - sizeof "+fastacc") : (int)size; /* the suffix is never cut */
+  snprintf(out, size, "%.*s%s", keep, j->p->name, j->fast_accum ? "+fastacc" : "");
+}
 
 static int bad(const char *msg, const char *arg) {
   fprintf(stderr, "tcj-prof: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
@@ -118,8 +160,6 @@ static int operand_dtype(const char *s) {
     if (strcmp(s, manifest_dtype_name(ab[i])) == 0) return (int)ab[i];
   return -1;
 }
-
-static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
 
 /* The arch tcj compiles for on device 0 (sm_90a on compute capability 9.0, as the engine
  * chooses), or NULL without a GPU. */
@@ -144,7 +184,7 @@ static void device_caps(eng_device_caps *caps) {
 
 /* ---- dry run ------------------------------------------------------------------------------ */
 
-static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
+static int dry_run(const prof_opts *o, int n, const prof_job *jobs, int nj) {
   char archbuf[16];
   const char *arch = o->arch, *from = "--arch";
   if (!arch && (arch = gpu_arch(archbuf, sizeof archbuf)) != NULL) from = "the GPU";
@@ -163,15 +203,16 @@ static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
   }
   printf("tcj-prof: dry run: %d problem%s of %s for %s (%s)\n", n, n == 1 ? "" : "s", o->suite,
          arch, from);
-  printf("%-16s %-10s %-2s %6s %6s %6s %-14s %-9s  %s\n", "name", "dtype", "op", "m", "n", "k", "epilogue", "batch",
+  printf("%-20s %-10s %-2s %6s %6s %6s %-14s %-9s  %s\n", "name", "dtype", "op", "m", "n", "k", "epilogue", "batch",
          "cfg");
   int with = 0;
-  for (int i = 0; i < n; i++) {
-    const manifest_problem *p = probs[i];
+  for (int i = 0; i < nj; i++) {
+    const manifest_problem *p = jobs[i].p;
     gemm_problem g = manifest_gemm(p);
+    g.fast_accum = jobs[i].fast_accum;
     eng_plan plan;
     const char *why = NULL;
-    char cfg[640], dt[16], epi[32], batch[32];
+    char cfg[640], dt[16], epi[32], batch[32], name[64];
     if (gemm_problem_select(&g, &caps, &tuning, &plan, &why) == TCJ_SUCCESS &&
         gemm_plan_format(&plan, cfg, sizeof cfg) >= 0)
       with++;
@@ -182,10 +223,14 @@ static int dry_run(const prof_opts *o, const manifest_problem **probs, int n) {
                                       : manifest_epilogue_name(p->epilogue),
              p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
     snprintf(batch, sizeof batch, "%lld%s", (long long)p->batch, p->broadcast_b ? "/bcast_b" : "");
-    printf("%-16s %-10s %c%c %6lld %6lld %6lld %-14s %-9s  %s\n", p->name, dt, p->op_a == TCJ_OP_T ? 'T' : 'N',
+    job_name(&jobs[i], name, sizeof name);
+    printf("%-20s %-10s %c%c %6lld %6lld %6lld %-14s %-9s  %s\n", name, dt, p->op_a == TCJ_OP_T ? 'T' : 'N',
            p->op_b == TCJ_OP_T ? 'T' : 'N', (long long)p->m, (long long)p->n, (long long)p->k, epi, batch, cfg);
   }
-  printf("%d problem%s: %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", with, n - with);
+  if (nj == n)
+    printf("%d problem%s: %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", with, nj - with);
+  else /* fp8 problems make a row per accumulation mode */
+    printf("%d problem%s (%d rows): %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", nj, with, nj - with);
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
@@ -270,35 +315,58 @@ static void measure_bandwidth(prof_run *r) {
             bytes ? note : "no free device memory");
 }
 
-/* The best cuBLAS TFLOP/s of ab (output c) over 8192^3 and 16384^3; 0 when none ran. */
-static double measure_peak(prof_run *r, tcj_dtype ab, tcj_dtype c, tcj_op s8_op_b) {
+/* cuBLAS's TFLOP/s on one square problem p (its baseline: cublasGemmEx, cuBLASLt for fp8), or 0
+ * with the cause in note. */
+static double peak_one(prof_run *r, const gemm_problem *p, char *label, size_t label_size, char *note,
+                       size_t note_size) {
+  gr_buffers buf;
+  gr_baseline base;
+  double us = 0;
+  uint64_t s = (uint64_t)p->m;
+  gr_baseline_label(p, label, label_size);
+  if (gr_buffers_alloc(&r->g, p, 0x5EEDull + s, 0xFEEDull + s, &buf, note, note_size) != 0) return 0;
+  if (gr_baseline_open(&r->g, p, &buf, &base, note, note_size) == 0 &&
+      gr_time(&r->g, p, GR_CUBLAS, &base, &buf, GR_WARMUP, note, note_size) > 0)
+    us = gr_time(&r->g, p, GR_CUBLAS, &base, &buf, r->o->repeat, note, note_size);
+  gr_baseline_close(&base);
+  gr_buffers_free(&buf);
+  return us > 0 ? 2.0 * (double)s * (double)s * (double)s / us * 1e-6 : 0;
+}
+
+/* The best cuBLAS TFLOP/s of ab (output c) over 8192^3 and 16384^3, in the layout cuBLAS is
+ * fastest in: NN for the 16-bit types and tf32; NT (cuBLAS's TN, both operands K-major) for s8,
+ * whose NN GEMMs cuBLAS runs several times slower (a peak from them put s8 rows far above 100%
+ * of their floor), and for fp8, the only layout cuBLASLt takes, at the better of FAST_ACCUM 0
+ * and 1. e5m2 runs with e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM, and the tensor cores run
+ * every fp8 pair at one rate. 0 when none ran. */
+static double measure_peak(prof_run *r, tcj_dtype ab, tcj_dtype c) {
   static const int64_t sizes[] = {8192, 16384};
+  int fp8 = gemm_dtype_is_fp8(ab);
+  tcj_op op_b = ab == TCJ_S8 || fp8 ? TCJ_OP_T : TCJ_OP_N;
   double best = 0;
-  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-    int64_t s = sizes[i];
-    gemm_problem p = GEMM_PLAIN(ab, c, TCJ_OP_N, ab == TCJ_S8 ? s8_op_b : TCJ_OP_N, s, s, s);
-    gr_buffers buf;
-    char note[512];
-    double us = 0;
-    if (gr_buffers_alloc(&r->g, &p, 0x5EEDull + (uint64_t)s, 0xFEEDull + (uint64_t)s, &buf, note,
-                         sizeof note) == 0) {
-      if (gr_time(&r->g, &p, GR_CUBLAS, NULL, &buf, GR_WARMUP, note, sizeof note) > 0)
-        us = gr_time(&r->g, &p, GR_CUBLAS, NULL, &buf, r->o->repeat, note, sizeof note);
-      gr_buffers_free(&buf);
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+    for (int fast = 0; fast <= fp8; fast++) {
+      int64_t s = sizes[i];
+      gemm_problem p = GEMM_PLAIN(fp8 ? TCJ_E4M3 : ab, c, TCJ_OP_N, op_b, s, s, s);
+      p.fast_accum = fast;
+      char label[48], note[512];
+      double tf = peak_one(r, &p, label, sizeof label, note, sizeof note);
+      fprintf(stderr, "tcj-prof: peak %s: %s %s>%s N%c %lld^3 ", gemm_dtype_name(ab), label, gemm_dtype_name(p.ab),
+              gemm_dtype_name(c), op_b == TCJ_OP_T ? 'T' : 'N', (long long)s);
+      if (tf > 0)
+        fprintf(stderr, "%.1f TFLOP/s\n", tf);
+      else
+        fprintf(stderr, "not measured: %s\n", note);
+      if (tf > best) best = tf;
     }
-    double tf = us > 0 ? 2.0 * (double)s * (double)s * (double)s / us * 1e-6 : 0;
-    if (tf > 0)
-      fprintf(stderr, "tcj-prof: peak %s: cuBLAS %lld^3 %.1f TFLOP/s\n", gemm_dtype_name(ab), (long long)s, tf);
-    else
-      fprintf(stderr, "tcj-prof: peak %s: cuBLAS %lld^3 not measured: %s\n", gemm_dtype_name(ab), (long long)s, note);
-    if (tf > best) best = tf;
-  }
   return best;
 }
 
-static void row_init(prof_row *row, const manifest_problem *p) {
+static void row_init(prof_row *row, const prof_job *job) {
+  const manifest_problem *p = job->p;
   memset(row, 0, sizeof *row);
-  snprintf(row->name, sizeof row->name, "%s", p->name);
+  job_name(job, row->name, sizeof row->name);
+  row->fast_accum = job->fast_accum;
   row->ab = p->ab;
   row->c = p->c;
   row->op_a = p->op_a;
@@ -316,25 +384,20 @@ static void row_init(prof_row *row, const manifest_problem *p) {
   row->rel_err = -1; /* not compared */
 }
 
-/* One problem: cold call, check, then timing. Returns -1 when the CUDA context is broken. */
-static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_row *row) {
+/* One row: cold call, check, then timing. Returns -1 when the CUDA context is broken. */
+static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
   const prof_opts *o = r->o;
+  const manifest_problem *mp = job->p;
   gemm_problem p = manifest_gemm(mp);
   eng_plan plan;
   const char *why = NULL;
-  char note[512] = "";
+  char note[512] = "", base_note[512] = "";
   int broken = 0;
-  row_init(row, mp);
+  p.fast_accum = job->fast_accum;
+  row_init(row, job);
   if (gemm_problem_select(&p, &r->caps, &r->tuning, &plan, &why) == TCJ_SUCCESS &&
       gemm_plan_format(&plan, row->cfg, sizeof row->cfg) < 0)
     snprintf(row->cfg, sizeof row->cfg, "?");
-  if (is_fp8(p.ab)) {
-    /* cuBLASLt fp8 wants TN layouts and scale pointers: not wired up yet. */
-    row->status = PROF_UNSUPPORTED;
-    snprintf(row->note, sizeof row->note, "no tcj kernel for %s operands; cuBLAS fp8 baseline not measured",
-             gemm_dtype_name(p.ab));
-    return 0;
-  }
   if (p.m == 0 || p.n == 0) {
     row->status = PROF_UNSUPPORTED;
     snprintf(row->note, sizeof row->note, "C is empty: nothing to time");
@@ -350,16 +413,16 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
   gr_buffers buf;
   gr_baseline base;
   memset(&base, 0, sizeof base);
-  uint64_t seed = 0x9e3779b97f4a7c15ull * (index + 1);
+  uint64_t seed = 0x9e3779b97f4a7c15ull * (job->index + 1);
   if (gr_buffers_alloc(&r->g, &p, 0xA11CEull ^ seed, 0xB0Bull ^ seed, &buf, note, sizeof note) != 0) {
     row->status = PROF_TCJ_ERROR;
     copy_note(row, note);
     return 0;
   }
-  int use_tcj = 1, use_blas = !o->no_cublas;
+  int use_tcj = 1, use_blas = !o->no_cublas, no_base = 0;
   const char *call = gemm_is_ex(&p) ? "tcj_gemm_ex" : "tcj_gemm";
   double t0 = gr_now_s();
-  tcj_status st = gr_tcj(&r->g, &p, buf.a[0], buf.b[0], buf.c[0], buf.bias[0]);
+  tcj_status st = gr_tcj(&r->g, &p, buf.a[0], buf.b[0], buf.c[0], buf.bias[0], buf.scales);
   cudaError_t ce = st == TCJ_SUCCESS ? cudaStreamSynchronize(r->g.stream) : cudaSuccess;
   if (o->cold) row->cold_ms = 1e3 * (gr_now_s() - t0);
   if (st != TCJ_SUCCESS) {
@@ -375,18 +438,23 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
     goto done;
   }
 
-  /* The baseline: cuBLASLt's descriptors and algorithm are made once, outside the timing. */
+  /* The baseline: cuBLASLt's descriptors and algorithm are made once, outside the timing. An
+   * fp8 GEMM cuBLASLt does not have leaves tcj checked against the reference and timed alone. */
   if (use_blas) {
     int opened = gr_baseline_open(&r->g, &p, &buf, &base, note, sizeof note);
     snprintf(row->baseline, sizeof row->baseline, "%s", base.label);
-    if (opened != 0) {
+    if (opened == 1) {
+      snprintf(base_note, sizeof base_note, "%s", note);
+      no_base = 1;
+      use_blas = 0;
+    } else if (opened != 0) {
       if (row->status == PROF_OK) row->status = PROF_BLAS_ERROR;
       if (!row->note[0]) copy_note(row, note);
       use_blas = 0;
     }
   }
 
-  if (use_tcj && use_blas) {
+  if (use_tcj && (use_blas || no_base)) {
     switch (gr_check(&r->g, &p, &base, &buf, &row->rel_err, note, sizeof note)) {
     case GR_CHECK_PASS: break;
     case GR_CHECK_MISMATCH:
@@ -418,6 +486,10 @@ static int prof_one(prof_run *r, const manifest_problem *mp, size_t index, prof_
     if (lib == GR_TCJ) row->tcj_us = us;
     else row->blas_us = us;
     row->runs = o->repeat;
+  }
+  if (no_base && row->status == PROF_OK) {
+    row->status = PROF_NO_BASELINE;
+    copy_note(row, base_note);
   }
 done:
   gr_baseline_close(&base);
@@ -506,7 +578,8 @@ static int make_dirs(const char *path) {
   return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
 }
 
-static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, int argc, char **argv) {
+static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, const prof_job *jobs, int nj, int argc,
+                   char **argv) {
   prof_run r;
   prof_row *rows = NULL;
   char err[512];
@@ -556,20 +629,15 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, in
       present |= 1u << probs[i]->ab;
       c_of[probs[i]->ab] = probs[i]->c;
     }
-  tcj_op s8_op_b = TCJ_OP_N;
-  if ((present & 1u << TCJ_S8) && !o->no_cublas && o->peak_tflops <= 0 &&
-      gr_s8_probe_nn(&r.g) != CUBLAS_STATUS_SUCCESS)
-    s8_op_b = TCJ_OP_T; /* cuBLAS int8 wants K-major operands: the peak runs NT */
   for (int t = 0; t <= TCJ_F64; t++) {
     if (!(present & 1u << t)) continue;
     if (o->peak_tflops > 0) r.dev.peak_tflops[t] = o->peak_tflops;
-    else if (is_fp8((tcj_dtype)t))
-      fprintf(stderr, "tcj-prof: peak %s: not measured (no cuBLAS fp8 baseline); its floors use "
-              "bandwidth only\n", gemm_dtype_name((tcj_dtype)t));
     else if (o->no_cublas)
       fprintf(stderr, "tcj-prof: peak %s: not measured with --no-cublas (give --peak-tflops)\n",
               gemm_dtype_name((tcj_dtype)t));
-    else r.dev.peak_tflops[t] = measure_peak(&r, (tcj_dtype)t, c_of[t], s8_op_b);
+    else if (!(r.dev.peak_tflops[t] = measure_peak(&r, (tcj_dtype)t, c_of[t])))
+      fprintf(stderr, "tcj-prof: peak %s: not measured; its floors use bandwidth only\n",
+              gemm_dtype_name((tcj_dtype)t));
   }
 
   /* The activation kernel of the bias_silu and bias_gelu_tanh baselines, once. */
@@ -585,20 +653,24 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, in
               "timed alone)\n", err);
   }
 
-  if (!(rows = calloc((size_t)n, sizeof *rows))) {
+  if (!(rows = calloc((size_t)nj, sizeof *rows))) {
     fprintf(stderr, "tcj-prof: out of memory\n");
     goto done;
   }
   int tty = isatty(STDERR_FILENO);
-  for (int i = 0; i < n; i++) {
-    if (tty) progress_bar(i, n, probs[i]->name);
-    int broken = prof_one(&r, probs[i], (size_t)i, &rows[i]);
-    if (!tty) progress_line(i + 1, n, &rows[i]);
+  for (int i = 0; i < nj; i++) {
+    if (tty) {
+      char name[sizeof rows[i].name];
+      job_name(&jobs[i], name, sizeof name);
+      progress_bar(i, nj, name);
+    }
+    int broken = prof_one(&r, &jobs[i], &rows[i]);
+    if (!tty) progress_line(i + 1, nj, &rows[i]);
     if (broken) {
-      for (int j = i + 1; j < n; j++) {
-        row_init(&rows[j], probs[j]);
+      for (int j = i + 1; j < nj; j++) {
+        row_init(&rows[j], &jobs[j]);
         rows[j].status = PROF_TCJ_ERROR;
-        snprintf(rows[j].note, sizeof rows[j].note, "not run: the CUDA context broke at %s", probs[i]->name);
+        snprintf(rows[j].note, sizeof rows[j].note, "not run: the CUDA context broke at %s", rows[i].name);
       }
       break;
     }
@@ -606,15 +678,15 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, in
   if (tty) fprintf(stderr, "\r\033[K");
 
   rc = 0;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < nj; i++) {
     rows[i].floor_us = prof_floor_us(&rows[i], r.dev.peak_tflops[rows[i].ab], r.dev.bandwidth_gbs);
     rc |= rows[i].status == PROF_MISMATCH || rows[i].status == PROF_TCJ_ERROR;
   }
-  if (prof_print_table(stdout, &r.dev, rows, n) != 0) rc = 1;
+  if (prof_print_table(stdout, &r.dev, rows, nj) != 0) rc = 1;
   if (o->out) {
-    if (write_file(o->out, "results.txt", prof_print_table, &r.dev, rows, n) != 0) rc = 1;
-    if (write_file(o->out, "results.csv", prof_write_csv, &r.dev, rows, n) != 0) rc = 1;
-    if (write_file(o->out, "results.json", prof_write_json, &r.dev, rows, n) != 0) rc = 1;
+    if (write_file(o->out, "results.txt", prof_print_table, &r.dev, rows, nj) != 0) rc = 1;
+    if (write_file(o->out, "results.csv", prof_write_csv, &r.dev, rows, nj) != 0) rc = 1;
+    if (write_file(o->out, "results.json", prof_write_json, &r.dev, rows, nj) != 0) rc = 1;
     else plot(o->out);
   }
 done:
@@ -626,18 +698,18 @@ done:
 
 int main(int argc, char **argv) {
   enum { O_SUITE = 256, O_FILTER, O_DTYPE, O_REPEAT, O_OUT, O_NO_CUBLAS, O_COLD, O_DRY_RUN, O_ARCH,
-         O_PEAK, O_BW, O_HELP };
+         O_PEAK, O_BW, O_FAST_ACCUM, O_HELP };
   static const struct option longopts[] = {
     {"suite", required_argument, 0, O_SUITE},   {"filter", required_argument, 0, O_FILTER},
     {"dtype", required_argument, 0, O_DTYPE},   {"repeat", required_argument, 0, O_REPEAT},
     {"out", required_argument, 0, O_OUT},       {"no-cublas", no_argument, 0, O_NO_CUBLAS},
     {"cold", no_argument, 0, O_COLD},           {"dry-run", no_argument, 0, O_DRY_RUN},
     {"arch", required_argument, 0, O_ARCH},     {"peak-tflops", required_argument, 0, O_PEAK},
-    {"bandwidth-gbs", required_argument, 0, O_BW}, {"help", no_argument, 0, O_HELP},
-    {0, 0, 0, 0}};
+    {"bandwidth-gbs", required_argument, 0, O_BW}, {"fast-accum", required_argument, 0, O_FAST_ACCUM},
+    {"help", no_argument, 0, O_HELP},          {0, 0, 0, 0}};
   data_file("plot_perf.py", g_plot_script, sizeof g_plot_script);
   prof_opts o = {.suite = data_file("suite.yaml", g_default_suite, sizeof g_default_suite), .dtype = -1,
-                 .repeat = MIN_REPEAT};
+                 .repeat = MIN_REPEAT, .fp8_accum = ACCUM_EXACT | ACCUM_FAST};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -675,6 +747,12 @@ int main(int argc, char **argv) {
     case O_BW:
       if (parse_positive(optarg, &o.bandwidth_gbs) != 0) return bad("--bandwidth-gbs wants a positive number", optarg);
       break;
+    case O_FAST_ACCUM:
+      if (strcmp(optarg, "0") == 0) o.fp8_accum = ACCUM_EXACT;
+      else if (strcmp(optarg, "1") == 0) o.fp8_accum = ACCUM_FAST;
+      else if (strcmp(optarg, "both") == 0) o.fp8_accum = ACCUM_EXACT | ACCUM_FAST;
+      else return bad("--fast-accum wants 0, 1 or both", optarg);
+      break;
     default: return bad("unknown or incomplete option", argv[optind - 1]);
     }
   }
@@ -686,9 +764,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", err);
     return 2;
   }
-  int rc = 2, n = 0;
+  int rc = 2, n = 0, nj = 0;
   const manifest_problem **probs = calloc(man.nproblems ? man.nproblems : 1, sizeof *probs);
-  if (!probs) {
+  prof_job *jobs = calloc(man.nproblems ? 2 * man.nproblems : 1, sizeof *jobs);
+  if (!probs || !jobs) {
     fprintf(stderr, "tcj-prof: out of memory\n");
     goto done;
   }
@@ -707,8 +786,9 @@ int main(int argc, char **argv) {
             o.dtype >= 0 ? manifest_dtype_name((tcj_dtype)o.dtype) : "");
     goto done;
   }
+  nj = make_jobs(&o, probs, n, jobs);
   if (o.dry_run) {
-    rc = dry_run(&o, probs, n);
+    rc = dry_run(&o, n, jobs, nj);
     goto done;
   }
   /* Before the first CUDA call: the driver reads CUDA_CACHE_DISABLE when it starts. */
@@ -723,10 +803,11 @@ int main(int argc, char **argv) {
     own_cache = 1;
     setenv("CUDA_CACHE_DISABLE", "1", 1);
   }
-  rc = run_gpu(&o, probs, n, argc, argv);
+  rc = run_gpu(&o, probs, n, jobs, nj, argc, argv);
   if (own_cache) gr_remove_tree(cache_dir);
 done:
   free(probs);
+  free(jobs);
   manifest_free(&man);
   return rc;
 }

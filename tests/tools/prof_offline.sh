@@ -41,33 +41,46 @@ run --help
 [ $rc -eq 0 ] && grep -q -- "--suite FILE" "$dir/out" && grep -q "suite.yaml" "$dir/out" ||
   fail "--help does not print the usage with the default suite"
 for bad in "--bogus" "--repeat 5" "--repeat x" "--dtype f32" "--arch sm_75" "--peak-tflops -1" \
-           "--bandwidth-gbs 0" "--dry-run extra" "--dry-run --filter no-such-problem"; do
+           "--bandwidth-gbs 0" "--fast-accum 2" "--fast-accum" "--dry-run extra" "--dry-run --filter no-such-problem"; do
   # shellcheck disable=SC2086
   run $bad --suite "$data/suite.yaml"
   [ $rc -eq 2 ] || { show; fail "tcj-prof $bad exited $rc, wanted 2"; }
 done
 
-# Every problem of the standard suite, in order, with a config (fp8, e4m3 or e5m2: the reason there is none).
+# Every problem of the standard suite, in order, with a config; fp8 (e4m3, e5m2) problems make a
+# row per accumulation mode (NAME, then NAME+fastacc), each with a config or the reason this
+# engine has none.
 suite=$data/suite.yaml
 mapfile -t names < <(sed -n 's/^ *- {name: *\([^,]*\),.*/\1/p' "$suite")
 [ ${#names[@]} -gt 20 ] || fail "could not read the problem names of $suite"
+rows=()
+for name in "${names[@]}"; do
+  rows+=("$name")
+  [[ $name != fp8_* && $name != e5m2_* ]] || rows+=("$name+fastacc")
+done
 run --dry-run --arch sm_90a --suite "$suite"
 [ $rc -eq 0 ] || { show; fail "--dry-run exited $rc"; }
 mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
-[ "${listed[*]}" = "${names[*]}" ] || { show; fail "listed: ${listed[*]}; suite: ${names[*]}"; }
-for name in "${names[@]}"; do
-  line=$(grep "^$name " "$dir/out")
+[ "${listed[*]}" = "${rows[*]}" ] || { show; fail "listed: ${listed[*]}; wanted: ${rows[*]}"; }
+without=0
+for name in "${rows[@]}"; do
+  line=$(awk -v name="$name" '$1 == name' "$dir/out")
   case $name in
-  fp8_*) [[ $line == *"- (no tcj kernel: e4m3 operands have no tcj kernel)" ]] || fail "$name: $line" ;;
-  e5m2_*) [[ $line == *"- (no tcj kernel: e5m2 operands have no tcj kernel)" ]] || fail "$name: $line" ;;
+  fp8_* | e5m2_*)
+    dt=${name%%_*}; dt=${dt/fp8/e4m3}
+    if [[ $line == *"- (no tcj kernel: "* ]]; then
+      [[ ${line#*- (no tcj kernel: } == *"$dt"* ]] || fail "$name: the reason does not name $dt: $line"
+      without=$((without + 1))
+    else
+      [[ $line == *" recipe=sm"[89]"0 arch=sm_90a ab=$dt "* ]] || fail "$name: $line"
+    fi ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
 done
 grep -q " pack_a=1 pack_b=1$" "$dir/out" || { show; fail "no packed operands shown (odd4095 packs both)"; }
-fp8=$(printf '%s\n' "${names[@]}" | grep -cE '^(fp8|e5m2)_')
-tail -n 1 "$dir/out" | grep -qx "${#names[@]} problems: $((${#names[@]} - fp8)) with a tcj kernel, $fp8 without" ||
+tail -n 1 "$dir/out" |
+  grep -qx "${#names[@]} problems (${#rows[@]} rows): $((${#rows[@]} - without)) with a tcj kernel, $without without" ||
   { show; fail "last line: $(tail -n 1 "$dir/out")"; }
-
 # tcj_gemm_ex rows: the epilogue and batch columns, and the config that fuses them. One weight
 # over stacked entries (batch8_bcast_b) is one GEMM of batch * m rows: a config without batch.
 for want in "gelu_sq8192 +bf16>bf16 +NN +8192 +8192 +8192 bias_gelu +1 +recipe=sm90 .* bias=col:bf16 act=gelu$" \
@@ -89,6 +102,16 @@ if grep -q "^res .*no tcj kernel: a user epilogue needs NVRTC" "$dir/out"; then
 else
   grep -qE "^res +bf16>bf16 .* bias_gelu\+user +1 +recipe=sm80 .* user=[0-9a-f]{16}$" "$dir/out" || { show; fail "a user epilogue row"; }
 fi
+
+# --fast-accum: the fp8 rows of one mode only; other problems are not affected.
+run --dry-run --arch sm_90a --suite "$suite" --filter fp8_ --filter sq4096 --fast-accum 1
+[ $rc -eq 0 ] || { show; fail "--fast-accum 1 exited $rc"; }
+mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
+[ "${listed[*]}" = "sq4096 fp8_sq8192+fastacc fp8_up_m128+fastacc fp8_nt_m16+fastacc e5m2_sq4096+fastacc tf32_nt_sq4096 gelu_sq4096" ] ||
+  { show; fail "--fast-accum 1 listed: ${listed[*]}"; }
+run --dry-run --arch sm_90a --suite "$suite" --dtype e4m3 --fast-accum 0
+[ $rc -eq 0 ] && tail -n 1 "$dir/out" | grep -qE "^3 problems: [0-3] with a tcj kernel, [0-3] without$" ||
+  { show; fail "--fast-accum 0: rc $rc"; }
 
 # Filters and another arch; grids expand.
 qkv=$(printf '%s\n' "${names[@]}" | grep -c qkv)

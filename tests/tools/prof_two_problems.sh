@@ -5,7 +5,9 @@
 # geomean line per dtype, a progress line per problem; then tcj alone with --cold and given
 # peaks; then tcj_gemm_ex rows (prof_fused.yaml) against their cuBLASLt, cuBLASLt + activation
 # kernel and strided-batched baselines: each checked and timed, labelled with its epilogue, batch
-# and baseline, averaged apart. Exit 77 (skipped) without a GPU.
+# and baseline, averaged apart; then fp8 rows against cuBLASLt's fp8 GEMM in both accumulation
+# modes (NT), and without a baseline where cuBLASLt has none (NN, e5m2 x e5m2), with an s8 row
+# whose peak runs NT. Exit 77 (skipped) without a GPU.
 # Usage: prof_two_problems.sh TCJ_PROF DATA_DIR SCRATCH_DIR
 set -euo pipefail
 prof=$1 data=$2 dir=$3
@@ -99,4 +101,39 @@ for r in rows:
 res = json.load(open(sys.argv[2]))
 assert res["geomean"]["bf16 fused"]["count"] == 3 and res["geomean"]["f16 fused"]["count"] == 1, res["geomean"]
 PY
-echo "tcj-prof: two problems profiled against cuBLAS; tcj alone with --cold; tcj_gemm_ex rows against their baselines"
+# fp8: a row per accumulation mode against cuBLASLt's (which the fp64 reference checks too). tcj
+# itself may have no fp8 kernel on this GPU (status unsupported; cuBLASLt is still timed).
+printf 'dtype: e4m3\nproblems:\n  - {name: f8_nt, m: 256, n: 512, k: 1024, op_b: T}\n'\
+'  - {name: f8_nn, m: 256, n: 512, k: 1024}\n  - {name: e5_nt, dtype: e5m2, m: 256, n: 512, k: 1024, op_b: T}\n'\
+'  - {name: s8_nt, dtype: s8, m: 256, n: 512, k: 1024, op_b: T}\n' >"$dir/fp8.yaml"
+run --suite "$dir/fp8.yaml" --out "$dir/fp8"
+show
+[ $rc -eq 0 ] || fail "the fp8 suite exited $rc"
+grep -qE '^tcj-prof: peak s8: cublasGemmEx s8>s32 NT 8192\^3 [0-9.]+ TFLOP/s$' "$dir/err" || fail "no NT s8 peak"
+grep -qE '^tcj-prof: peak e4m3: cublasLt\+fast_accum e4m3>bf16 NT 8192\^3 [0-9.]+ TFLOP/s$' "$dir/err" ||
+  fail "no fp8 peak with FAST_ACCUM"
+grep -qE '^tcj-prof: peak e5m2: cublasLt e4m3>bf16 NT 8192\^3 [0-9.]+ TFLOP/s$' "$dir/err" || fail "no e5m2 peak"
+python3 - "$dir/fp8/results.csv" "$dir/fp8/results.json" <<'PY' || fail "fp8 results.csv or .json rows"
+import csv, json, sys
+rows = {r["name"]: r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))}
+assert list(rows) == ["f8_nt", "f8_nt+fastacc", "f8_nn", "f8_nn+fastacc", "e5_nt", "e5_nt+fastacc", "s8_nt"], rows
+for name, base in (("f8_nt", "cublasLt"), ("f8_nt+fastacc", "cublasLt+fast_accum")):
+    r = rows[name]
+    assert r["baseline"] == base and float(r["cublas_us"]) > 0, r
+    assert r["status"] in ("ok", "unsupported"), r
+    if r["status"] == "ok":
+        assert float(r["tcj_us"]) > 0 and 0 <= float(r["rel_err"]) <= 1e-2, r
+for name in ("f8_nn", "f8_nn+fastacc", "e5_nt", "e5_nt+fastacc"):
+    r = rows[name]
+    assert r["baseline"] == "-" and r["cublas_us"] == "", r
+    assert r["status"] in ("no-baseline", "unsupported"), r
+    if r["status"] == "no-baseline":
+        assert float(r["tcj_us"]) > 0 and "cuBLASLt" in r["note"], r
+r = rows["s8_nt"]
+assert r["status"] == "ok" and 0 < float(r["pct_floor_cublas"]) <= 150, r
+res = json.load(open(sys.argv[2]))
+assert "e4m3" in res["geomean"] and "s8" in res["geomean"], res["geomean"]
+assert res["device"]["peak_tflops"].get("e4m3", 0) > 0 and res["device"]["peak_tflops"].get("e5m2", 0) > 0, res["device"]
+PY
+echo "tcj-prof: two problems profiled against cuBLAS; tcj alone with --cold; tcj_gemm_ex rows against their baselines;"\
+  "fp8 rows against cuBLASLt in both accumulation modes"
