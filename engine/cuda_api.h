@@ -31,6 +31,7 @@
   X(cuMemAllocAsync)           \
   X(cuMemFreeAsync)            \
   X(cuMemcpy2DAsync)           \
+  X(cuMemsetD32Async)          \
   X(cuLinkCreate)              \
   X(cuLinkAddData)             \
   X(cuLinkComplete)            \

@@ -137,7 +137,9 @@ static tcj_status encode_desc(tcj_engine *e, const char *name, const ptx_tmap_de
   /* tf32 operands are f32 in memory; wgmma reads their top 19 bits, as mma.sync does (the
    * TFLOAT32 map type would round them on load instead). */
   case PTX_E_TF32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
-  case PTX_E_S8: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break; /* bits as they are; wgmma reads .s8 */
+  case PTX_E_S8: case PTX_E_E4M3: case PTX_E_E5M2: /* bits as they are; wgmma reads .s8, .e4m3, .e5m2 */
+    type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    break;
   case PTX_E_S32: type = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
   default:
     return eng_set_error(TCJ_ERROR_INTERNAL, "no tensor map data type for %s (%s)", ptx_elem_name(d->elem), name);
@@ -190,6 +192,7 @@ static tcj_status encode_tmap_d(tcj_engine *e, const tcj_kernel_cfg *cfg, const 
 /* The caller's pointers and scalars of one call (tcj_gemm_desc, validated). */
 typedef struct call_args {
   CUdeviceptr a, b, c, d, bias, alpha_ptr, beta_ptr, user_params;
+  CUdeviceptr scale_a, scale_b, scale_d, amax; /* fp8 */
   float alpha, beta;
 } call_args;
 
@@ -259,6 +262,10 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.alpha_ptr = ca->alpha_ptr;
   prm.beta_ptr = p->reads_c ? ca->beta_ptr : 0;
   prm.user_params = ca->user_params;
+  prm.scale_a = ca->scale_a;
+  prm.scale_b = ca->scale_b;
+  prm.scale_d = ca->scale_d;
+  prm.amax = ca->amax;
   prm.lda = (uint64_t)pa.ld;
   prm.ldb = (uint64_t)pb.ld;
   prm.ldc = (uint64_t)p->ldc;
@@ -287,6 +294,12 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS && plan->pack_b)
     st = pack_entries(e, ca->b, rows_b, cols_b, p->ldb, es, packed_entries(p, 1), p->stride_b, (int64_t)prm.stride_b,
                       &pb, stream);
+  /* amax_d is a maximum the kernels raise with atomics: it starts from 0 (cuBLASLt sets it too,
+   * rather than folding in what it held). */
+  if (st == TCJ_SUCCESS && ca->amax) {
+    CUresult r = e->cu->cuMemsetD32Async(ca->amax, 0, 1, stream);
+    if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
+  }
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)
                                       : launch_sm80(e, p, k, args, stream);
@@ -348,8 +361,10 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
   return TCJ_SUCCESS;
 }
 
-tcj_status tcj_gemm_ex_workspace_size(tcj_engine *e, const tcj_gemm_desc *g, size_t *bytes) {
+tcj_status tcj_gemm_ex_workspace_size(tcj_engine *e, const tcj_gemm_desc *desc, size_t *bytes) {
   if (!e || !bytes) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "bytes" : "engine");
+  tcj_gemm_desc buf;
+  const tcj_gemm_desc *g = eng_desc_view(desc, &buf);
   *bytes = 0;
   eng_problem p;
   eng_plan plan;
@@ -367,13 +382,22 @@ tcj_status tcj_gemm_workspace_size(tcj_engine *e, tcj_op op_a, tcj_op op_b, int6
   return tcj_gemm_ex_workspace_size(e, &g, bytes);
 }
 
-tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *g, CUstream stream) {
+tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream) {
   if (!e) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine is NULL");
+  tcj_gemm_desc buf;
+  const tcj_gemm_desc *g = eng_desc_view(desc, &buf);
   eng_problem p;
   eng_plan plan;
   tcj_status st = prepare(e, g, &p, &plan);
   if (st != TCJ_SUCCESS) return st;
-  if (p.m == 0 || p.n == 0) return TCJ_SUCCESS; /* D is empty: nothing to launch */
+  if (p.m == 0 || p.n == 0) { /* D is empty: nothing to launch; its amax is 0 */
+    if (!g->amax_d) return TCJ_SUCCESS;
+    int pushed = 0;
+    if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
+    CUresult r = e->cu->cuMemsetD32Async((CUdeviceptr)(uintptr_t)g->amax_d, 0, 1, stream);
+    eng_ctx_leave(e, pushed);
+    return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
+  }
   int pushed = 0;
   if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
   cache_kernel kern;
@@ -382,7 +406,9 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *g, CUstream stream) {
     call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)g->b, (CUdeviceptr)(uintptr_t)g->c,
                     (CUdeviceptr)(uintptr_t)(g->d ? g->d : g->c), (CUdeviceptr)(uintptr_t)g->bias,
                     (CUdeviceptr)(uintptr_t)g->alpha_ptr, (CUdeviceptr)(uintptr_t)g->beta_ptr,
-                    (CUdeviceptr)(uintptr_t)g->epilogue_params, g->alpha, g->beta};
+                    (CUdeviceptr)(uintptr_t)g->epilogue_params, (CUdeviceptr)(uintptr_t)g->scale_a,
+                    (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
+                    (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta};
     st = launch(e, &p, &plan, &kern, &ca, stream);
   }
   eng_ctx_leave(e, pushed);

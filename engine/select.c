@@ -102,6 +102,10 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   c->act = p->act;
   c->batched = p->batch > 1;
   c->user = p->user;
+  c->b_other = p->b_other;
+  /* fp8 mma.sync accumulates in fp32 as it goes: the sm80 recipe has one accumulation mode. */
+  c->fast_accum = recipe == PTX_RECIPE_SM90 ? p->fast_accum : 0;
+  c->block_scale = p->block_scale;
 }
 
 /* A bias, an activation or a user function: work in the epilogue beyond alpha and beta. */
@@ -191,6 +195,14 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
   memset(plan, 0, sizeof *plan);
   if (caps->sm < 80) {
     *why = "the sm80 recipe needs sm_80 or newer";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  if (ptx_elem_is_fp8(p->ab) && caps->sm < 89) {
+    *why = "fp8 operands need sm_89 or newer (mma.sync e4m3/e5m2)";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  if (p->block_scale) {
+    *why = "block scales run on the sm90 recipe only (sm_90a, operands K-major: op_a N, op_b T)";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   int align_a, align_b;
@@ -338,9 +350,9 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
     return sm90_no(why, "the sm90 recipe needs sm_90a (wgmma); the target is sm_%d%s", caps->sm,
                    caps->arch_suffix ? "a" : "");
   const ptx_wgmma_type *w = ptx_wgmma_type_of(p->ab);
-  if (!w) return sm90_no(why, "the sm90 recipe takes f16, bf16, tf32 or s8 operands, not %s", ptx_elem_name(p->ab));
-  /* wgmma reads tf32 and s8 K-major only; MN-major ones stay on the sm80 recipe for now (a
-   * transposing pack is the dtype issue's next step). */
+  if (!w) return sm90_no(why, "the sm90 recipe takes f16, bf16, tf32, s8 or fp8 operands, not %s", ptx_elem_name(p->ab));
+  /* wgmma reads tf32, s8 and fp8 K-major only; MN-major ones stay on the sm80 recipe (fp8 on
+   * sm_89+ mma.sync) for now: a transposing pack is the next step. */
   if (!w->mn_major && (p->op_a_t || !p->op_b_t))
     return sm90_no(why, "the sm90 recipe reads %s K-major only (A op N, B op T); this problem is op %c%c",
                    ptx_elem_name(p->ab), p->op_a_t ? 'T' : 'N', p->op_b_t ? 'T' : 'N');
@@ -454,6 +466,9 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
     }
     return st;
   }
+  /* Block scales exist on the sm90 recipe only. */
+  if (p->block_scale && recipe == ENG_RECIPE_AUTO && caps->sm == 90 && caps->arch_suffix == 'a')
+    return plan_sm90(p, caps, allow_packing, plan, why);
   tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
   if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
   if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / batch_of(p)) return st;

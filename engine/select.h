@@ -37,6 +37,8 @@ typedef struct eng_problem {
   int64_t batch;  /* >= 1 */
   int64_t stride_a, stride_b, stride_c, stride_d, stride_bias; /* elements */
   uint64_t user;  /* the user epilogue's hash (tcj_kernel_cfg.user), 0: none */
+  /* fp8 (tcj_kernel_cfg's fields of the same names). */
+  int b_other, fast_accum, block_scale;
 } eng_problem;
 
 /* Makes a problem built field by field a plain tcj_gemm beyond its GEMM fields: D is C (read
@@ -51,6 +53,7 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
   p->batch = 1;
   p->stride_a = p->stride_b = p->stride_c = p->stride_d = p->stride_bias = 0;
   p->user = 0;
+  p->fast_accum = p->block_scale = 0;
 }
 
 /* What select decides beyond the kernel: whether an operand is first packed (cudaMemcpy2D-style)

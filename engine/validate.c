@@ -23,10 +23,27 @@ const char *eng_dtype_name(tcj_dtype t) {
   return (unsigned)t < (unsigned)DTYPE_COUNT ? dtypes[t].name : "?";
 }
 
-/* The combinations the sm80 recipe implements (see tcj.h). */
-static int map_types(tcj_dtype a, tcj_dtype b, tcj_dtype c, ptx_elem *ab, ptx_elem *ce) {
+static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+
+/* The combinations the recipes implement (see tcj.h). fp8 operands take any pair of e4m3 and
+ * e5m2 (b_other: B is the other one); their output may be fp8 only where it is a separate D
+ * (fp8_out), never a C that is read. */
+static int map_types(tcj_dtype a, tcj_dtype b, tcj_dtype c, int fp8_out, ptx_elem *ab, int *b_other, ptx_elem *ce) {
   int f32a = a == TCJ_F32 || a == TCJ_TF32, f32b = b == TCJ_F32 || b == TCJ_TF32;
+  *b_other = 0;
   if (f32a && f32b && c == TCJ_F32) { *ab = PTX_E_TF32; *ce = PTX_E_F32; return 1; }
+  if (is_fp8(a) && is_fp8(b)) {
+    *ab = a == TCJ_E4M3 ? PTX_E_E4M3 : PTX_E_E5M2;
+    *b_other = a != b;
+    switch (c) {
+    case TCJ_F16: *ce = PTX_E_F16; return 1;
+    case TCJ_BF16: *ce = PTX_E_BF16; return 1;
+    case TCJ_F32: *ce = PTX_E_F32; return 1;
+    case TCJ_E4M3: *ce = PTX_E_E4M3; return fp8_out;
+    case TCJ_E5M2: *ce = PTX_E_E5M2; return fp8_out;
+    default: return 0;
+    }
+  }
   if (a != b) return 0;
   if (a == TCJ_S8 && c == TCJ_S32) { *ab = PTX_E_S8; *ce = PTX_E_S32; return 1; }
   if (a != TCJ_F16 && a != TCJ_BF16) return 0;
@@ -101,9 +118,10 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
   for (int i = 0; i < 3; i++)
     if ((unsigned)types[i] >= (unsigned)DTYPE_COUNT)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %d is not a tcj_dtype", type_args[i], (int)types[i]);
-  if (!map_types(a_type, b_type, c_type, &out->ab, &out->c))
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a=%s b=%s %s=%s is not supported by the sm80 recipe "
-                         "(supported: f16|bf16 -> f16|bf16|f32, tf32|f32 -> f32, s8 -> s32)",
+  if (!map_types(a_type, b_type, c_type, on == &names_d, &out->ab, &out->b_other, &out->c))
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a=%s b=%s %s=%s is not supported (supported: f16|bf16 -> "
+                         "f16|bf16|f32, tf32|f32 -> f32, s8 -> s32, e4m3|e5m2 -> f16|bf16|f32, and e4m3|e5m2 "
+                         "into a separate D of tcj_gemm_ex)",
                          eng_dtype_name(a_type), eng_dtype_name(b_type), on->ptr, eng_dtype_name(c_type));
   if (op_a != TCJ_OP_N && op_a != TCJ_OP_T)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "op_a = %d is not TCJ_OP_N or TCJ_OP_T", (int)op_a);
@@ -243,6 +261,55 @@ static void fold_batch_into_rows(eng_problem *p) {
   p->stride_a = p->stride_c = p->stride_d = p->stride_bias = 0;
 }
 
+/* The fp8 fields (tcj.h): only fp8 operands take them; block scales need both arrays, the
+ * promoted accumulation and one GEMM; the D scale needs an fp8 D. */
+static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const void *d, int64_t ldd, int es_d) {
+  int any = g->scale_mode != TCJ_SCALE_TENSOR || g->scale_a || g->scale_b || g->scale_d || g->amax_d || g->fast_accum;
+  if (!ptx_elem_is_fp8(out->ab)) {
+    if (any)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set but the operands are %s: scales, amax_d and fast_accum "
+                           "are for e4m3/e5m2 operands",
+                           g->scale_mode != TCJ_SCALE_TENSOR ? "scale_mode" : g->scale_a ? "scale_a" : g->scale_b ? "scale_b"
+                           : g->scale_d ? "scale_d" : g->amax_d ? "amax_d" : "fast_accum",
+                           eng_dtype_name(g->a_type));
+    return TCJ_SUCCESS;
+  }
+  if ((unsigned)g->scale_mode > TCJ_SCALE_BLOCK)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_mode = %d is not a tcj_scale_mode", (int)g->scale_mode);
+  if (g->fast_accum != 0 && g->fast_accum != 1)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "fast_accum = %d is not 0 or 1", g->fast_accum);
+  const void *ptrs[4] = {g->scale_a, g->scale_b, g->scale_d, g->amax_d};
+  static const char *const names[4] = {"scale_a", "scale_b", "scale_d", "amax_d"};
+  for (int i = 0; i < 4; i++)
+    if ((uintptr_t)ptrs[i] % 4)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %p is not 4-byte aligned", names[i], ptrs[i]);
+  if (g->scale_d && !ptx_elem_is_fp8(out->d))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_d is set but D is %s: the D scale applies to an fp8 D only",
+                         ptx_elem_name(out->d));
+  int64_t m = g->m, n = g->n, kb = (g->k + 127) / 128;
+  if (g->amax_d && m > 0 && n > 0 &&
+      spans_overlap(span_of(g->amax_d, 1, 1, 1, 4), span_batch(d, m, n, ldd, es_d, out->batch, out->stride_d)))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "amax_d overlaps D");
+  if (g->scale_mode == TCJ_SCALE_BLOCK) {
+    if (!g->scale_a || !g->scale_b)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_mode is TCJ_SCALE_BLOCK but %s is NULL: block scales need both "
+                           "arrays", g->scale_a ? "scale_b" : "scale_a");
+    if (g->fast_accum)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "fast_accum with TCJ_SCALE_BLOCK: block scales are applied where "
+                           "the partial sums are promoted, which fast accumulation skips");
+    if (out->batch > 1)
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "block scales with batch_count = %" PRId64 ": not supported (one GEMM "
+                           "per call)", out->batch);
+    if (m > 0 && n > 0 && kb > 0 &&
+        (spans_overlap(span_of(g->scale_a, m, kb, kb, 4), span_batch(d, m, n, ldd, es_d, 1, 0)) ||
+         spans_overlap(span_of(g->scale_b, (n + 127) / 128, kb, kb, 4), span_batch(d, m, n, ldd, es_d, 1, 0))))
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "a block-scale array overlaps D");
+    out->block_scale = 1;
+  }
+  out->fast_accum = g->fast_accum;
+  return TCJ_SUCCESS;
+}
+
 tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   memset(out, 0, sizeof *out);
   if (!g) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc is NULL");
@@ -251,6 +318,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
                          "header's is %zu): start from TCJ_GEMM_DESC_INIT", g->struct_size, sizeof *g);
   tcj_status st = check_unknown_tail(g);
   if (st != TCJ_SUCCESS) return st;
+  tcj_gemm_desc full; /* an older caller's descriptor: the fields it does not have are zero */
+  g = eng_desc_view(g, &full);
   if (g->batch_count < 0)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "batch_count = %" PRId64 " is negative", g->batch_count);
   if (g->batch_count > INT32_MAX)
@@ -306,7 +375,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     if (reads_c) {
       if (out->align_c > pc.align_c) out->align_c = pc.align_c; /* vector loads of C too */
     } else {
-      out->c = out->d; /* never read: its type cannot constrain the kernel */
+      /* Never read: its type cannot constrain the kernel (an fp8 D's C is a float type). */
+      out->c = ptx_elem_is_fp8(out->d) ? PTX_E_BF16 : out->d;
     }
     if (!same && reads_c && m > 0 && n > 0 &&
         spans_overlap(span_batch(g->c, m, n, g->ldc, ptx_elem_size(pc.c), batch, g->stride_c),
@@ -317,6 +387,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     out->ldc = d_is_c ? g->ldc : ldd;
     out->stride_c = d_is_c ? g->stride_c : stride_d;
     if (!d_is_c) out->reads_c = 0; /* no C */
+    if (ptx_elem_is_fp8(out->d)) out->c = PTX_E_BF16; /* as above */
   }
 
   /* The batch: D's entries must not share an element (racing writes); A and B are only read. */
@@ -375,6 +446,14 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
       return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "user epilogues compute in f32: not for s8 -> s32 (exact integers)");
     out->user = 1; /* the engine puts the source's hash here */
   }
+  if ((st = validate_fp8(g, out, d, ldd, es_d)) != TCJ_SUCCESS) return st;
   fold_batch_into_rows(out);
   return TCJ_SUCCESS;
+}
+
+const tcj_gemm_desc *eng_desc_view(const tcj_gemm_desc *g, tcj_gemm_desc *buf) {
+  if (!g || g->struct_size >= sizeof *g || g->struct_size < ENG_GEMM_DESC_V1_SIZE) return g;
+  memset(buf, 0, sizeof *buf);
+  memcpy(buf, g, g->struct_size);
+  return buf;
 }

@@ -4,6 +4,8 @@
 #define TCJ_ENG_VALIDATE_H
 
 #include "engine/select.h"
+#include <stddef.h>
+
 #include "tcj.h"
 
 /* Checks the arguments of tcj_gemm (all but engine and stream). On success fills *out and
@@ -20,8 +22,13 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
  * only checked for presence here; its hash (out->user) is the engine's to compute. */
 tcj_status eng_validate_desc(const tcj_gemm_desc *desc, eng_problem *out);
 
-/* The struct_size of the first tcj_gemm_desc (0.2): smaller descriptors are refused. */
-#define ENG_GEMM_DESC_V1_SIZE sizeof(tcj_gemm_desc)
+/* The struct_size of the first tcj_gemm_desc (0.2, up to epilogue_params): smaller descriptors
+ * are refused. */
+#define ENG_GEMM_DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(const void *))
+
+/* The descriptor with every field this library knows: g itself, or a copy in buf with the
+ * fields past the caller's struct_size zeroed (a caller built against an older header). */
+const tcj_gemm_desc *eng_desc_view(const tcj_gemm_desc *g, tcj_gemm_desc *buf);
 
 /* Lower-case name of a public dtype ("bf16", "e4m3", ...), "?" when out of range. */
 const char *eng_dtype_name(tcj_dtype t);

@@ -21,7 +21,7 @@ extern "C" {
 /* Version of this header; tcj_version() gives the library's, which may be newer. The shared
  * library's SOVERSION is the major version: see README.md, "Versions and ABI". */
 #define TCJ_VERSION_MAJOR 0
-#define TCJ_VERSION_MINOR 2
+#define TCJ_VERSION_MINOR 3
 #define TCJ_VERSION_PATCH 0
 #define TCJ_VERSION (TCJ_VERSION_MAJOR * 10000 + TCJ_VERSION_MINOR * 100 + TCJ_VERSION_PATCH)
 
@@ -133,7 +133,8 @@ TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_
    fp32 for floating types, s32 for s8. beta == 0: C is not read. m, n or k == 0 is valid (k == 0
    scales C by beta). Asynchronous on `stream`, like cuBLAS.
    Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, tf32 (f32 data) -> f32,
-   s8 -> s32. tf32 operands may be passed as TCJ_TF32 or TCJ_F32.
+   s8 -> s32, and fp8 (A and B each e4m3 or e5m2, sm_89 and newer) -> f16|bf16|f32.
+   tf32 operands may be passed as TCJ_TF32 or TCJ_F32.
    Aliasing: C must not share memory with A or B. Their spans (first to last element, as m, n,
    k and the leading dimensions reach) are compared when m, n and k are all > 0, and an overlap
    is refused with TCJ_ERROR_INVALID_VALUE. A and B may overlap each other (both only read).
@@ -174,6 +175,12 @@ typedef enum tcj_activation {
   TCJ_ACT_GELU_TANH = 3, /* 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
   TCJ_ACT_SILU = 4,      /* v / (1 + e^-v) */
 } tcj_activation;
+
+/* How the fp8 scales of tcj_gemm_desc are given. */
+typedef enum tcj_scale_mode {
+  TCJ_SCALE_TENSOR = 0, /* one scale per operand (or none) */
+  TCJ_SCALE_BLOCK = 1,  /* A per row and 128 K; B per 128 x 128 block (DeepSeek-V3) */
+} tcj_scale_mode;
 
 /* The source of a user epilogue must define exactly this function (CUDA C++, compiled by
  * NVRTC; no headers are included, `params` is tcj_gemm_desc.epilogue_params): */
@@ -217,6 +224,30 @@ typedef struct tcj_gemm_desc {
    * NVRTC. Compile errors come back as TCJ_ERROR_COMPILE with NVRTC's log in tcj_last_error. */
   const char *epilogue_source;
   const void *epilogue_params; /* passed to tcj_epilogue as is (a device pointer, usually) */
+
+  /* ---- fp8 operands (TCJ_E4M3, TCJ_E5M2; since 0.3) ---------------------------------------
+     The scales of cuBLASLt's fp8 GEMMs: the line that computes v in the formula above becomes
+       v = alpha * scale_a * scale_b * sum_k op(A)[i,k] * op(B)[k,j] + beta * C[i,j]
+     and, after the bias, activation and user function, D = saturate(scale_d * v) when D is fp8
+     (e4m3 saturates at +-448, e5m2 at +-57344; NaN stays NaN). amax_d receives max |v| over
+     every element of D (before scale_d), the value an fp8 layer chain needs for its next
+     scale. Only fp8 operands take these fields; zeros (TCJ_GEMM_DESC_INIT) mean no scaling. */
+  tcj_scale_mode scale_mode;
+  /* TCJ_SCALE_TENSOR: device pointers to one float each, read at run time (NULL: 1). A host
+     scale needs no field: multiply it into alpha, which is the same thing.
+     TCJ_SCALE_BLOCK: DeepSeek-V3's fine-grained scales, device arrays of floats, both
+     required. scale_a: m x ceil(k / 128), row-major: scale_a[i * ceil(k / 128) + kb] scales
+     op(A)[i, 128 kb .. 128 kb + 127]. scale_b: ceil(n / 128) x ceil(k / 128), row-major, one
+     per 128 x 128 block of op(B): scale_b[(j / 128) * ceil(k / 128) + kb]. Each 128-long
+     partial sum is multiplied by its two scales in fp32. Not with a batch. */
+  const float *scale_a, *scale_b;
+  const float *scale_d; /* device pointer to one float (NULL: 1); only with an fp8 D */
+  float *amax_d;        /* device pointer to one float, or NULL; written by the call */
+  /* 0 (default): the tensor cores' partial sums are added into fp32 registers every 128
+     elements of K, which keeps fp32 accuracy at any K (Hopper's fp8 tensor cores accumulate
+     with fewer mantissa bits than fp32). 1: accumulate in the tensor cores throughout, like
+     cuBLASLt's FAST_ACCUM: faster, with an error that grows with K. Not with block scales. */
+  int fast_accum;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f} /* C; in C++ value-initialise and set both */
 
@@ -224,7 +255,8 @@ typedef struct tcj_gemm_desc {
    TCJ_ERROR_INVALID_VALUE (or NOT_SUPPORTED) with a message naming the field, having launched
    and written nothing. Supported types as for tcj_gemm, with D of any C type the operands
    allow (f16|bf16 operands: C and D each f16, bf16 or f32). s8 (s32 out) takes a bias and ReLU
-   but no other activation and no user epilogue. */
+   but no other activation and no user epilogue. fp8 operands take D in f16, bf16, f32, e4m3
+   or e5m2 and the scales above; their C (when read) is f16, bf16 or f32. */
 TCJ_API tcj_status tcj_gemm_ex(tcj_engine *engine, const tcj_gemm_desc *desc, CUstream stream);
 /* The scratch bytes tcj_gemm_ex(desc) needs; validates like it, launches nothing. */
 TCJ_API tcj_status tcj_gemm_ex_workspace_size(tcj_engine *engine, const tcj_gemm_desc *desc, size_t *bytes);

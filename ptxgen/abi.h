@@ -19,6 +19,10 @@
   X(alpha_ptr, u64, uint64_t)   /* device alpha, or 0: use p_alpha */                          \
   X(beta_ptr, u64, uint64_t)    /* device beta, or 0: use p_beta */                            \
   X(user_params, u64, uint64_t) /* passed to tcj_epilogue */                                   \
+  X(scale_a, u64, uint64_t)     /* fp8: A's scale (one float, or per-block array), or 0 */     \
+  X(scale_b, u64, uint64_t)     /* fp8: B's scale, likewise */                                 \
+  X(scale_d, u64, uint64_t)     /* fp8 D: one float, or 0 */                                   \
+  X(amax, u64, uint64_t)        /* fp8: max |D| before its scale, zeroed by the engine, or 0 */\
   X(lda, u64, uint64_t)         /* leading dimensions, elements */                             \
   X(ldb, u64, uint64_t)                                                                        \
   X(ldc, u64, uint64_t)                                                                        \

@@ -125,6 +125,17 @@ static ptx_reg emit_scalar(ptx_builder *b, const char *value, const char *ptr) {
   return v;
 }
 
+/* An fp8 scale: the float behind the pointer parameter, or 1 when it is 0. */
+static ptx_reg emit_scale(ptx_builder *b, const char *ptr) {
+  ptx_reg v = ptx_new(b, PTX_F32), p = r64(b), given = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "mov.f32 %R, 0f3F800000", v);
+  ptx_text(b, "\tld.param.u64 %R, [%s];\n", p, ptr);
+  ptx_ins(b, "setp.ne.u64 %R, %R, 0", given, p);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
+  ptx_ins_if(b, given, 0, "ld.global.f32 %R, [%R]", v, p);
+  return v;
+}
+
 ptx_reg ptx_epi_beta_nonzero(ptx_builder *b) {
   ptx_reg beta = emit_scalar(b, "p_beta", "p_beta_ptr"), nz = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", nz, beta);
@@ -143,6 +154,13 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   ptx_reg alpha = emit_scalar(b, "p_alpha", "p_alpha_ptr"), beta = emit_scalar(b, "p_beta", "p_beta_ptr");
   e->has_beta = ptx_new(b, PTX_PRED); /* beta == 0: C is never read (it may hold NaNs, or be absent) */
   ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e->has_beta, beta);
+  /* fp8 per-tensor scales multiply alpha (block scales were applied in the mainloop). */
+  if (ptx_elem_is_fp8(cfg->ab) && !cfg->block_scale) {
+    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scale(b, "p_scale_a"));
+    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scale(b, "p_scale_b"));
+  }
+  e->scale_d = ptx_elem_is_fp8(cfg->d) ? emit_scale(b, "p_scale_d") : (ptx_reg){0};
+  e->amax = (ptx_reg){0}; /* the recipe's, set after this call */
   e->alpha = alpha;
   e->beta = beta;
   if (e->exact) {
@@ -226,6 +244,71 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
   }
 }
 
+/* fp8: pairs convert with saturation to the largest finite value, NaN staying NaN
+ * (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, hi, lo: the first source is the upper byte; sm_89+). */
+static void store_fp8(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v) {
+  const char *ty = t == PTX_E_E4M3 ? "e4m3x2" : "e5m2x2";
+  ptx_reg h[4];
+  for (int i = 0; i < (count + 1) / 2; i++) {
+    h[i] = ptx_new(b, PTX_B16);
+    if (2 * i + 1 < count) ptx_ins(b, "cvt.rn.satfinite.%s.f32 %R, %R, %R", ty, h[i], v[2 * i + 1], v[2 * i]);
+    else ptx_ins(b, "cvt.rn.satfinite.%s.f32 %R, 0f00000000, %R", ty, h[i], v[2 * i]);
+  }
+  if (count == 1) {
+    ptx_ins_if(b, guard, 0, "st.global.b8 [%R+%d], %R", addr, imm, h[0]);
+  } else if (count == 2) {
+    ptx_ins_if(b, guard, 0, "st.global.b16 [%R+%d], %R", addr, imm, h[0]);
+  } else {
+    ptx_reg w[2];
+    for (int i = 0; i < count / 4; i++) {
+      w[i] = r32(b);
+      ptx_ins(b, "mov.b32 %R, {%R, %R}", w[i], h[2 * i], h[2 * i + 1]);
+    }
+    if (count == 4) ptx_ins_if(b, guard, 0, "st.global.b32 [%R+%d], %R", addr, imm, w[0]);
+    else ptx_ins_if(b, guard, 0, "st.global.v2.b32 [%R+%d], {%R, %R}", addr, imm, w[0], w[1]);
+  }
+}
+
+void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v) {
+  if (e->amax.id) { /* |v| of the elements stored, before the D scale */
+    for (int i = 0; i < count; i++) {
+      ptx_reg t = ptx_new(b, PTX_F32);
+      ptx_ins(b, "abs.f32 %R, %R", t, v[i]);
+      ptx_ins(b, "selp.f32 %R, %R, 0f00000000, %R", t, t, guard);
+      ptx_ins(b, "max.f32 %R, %R, %R", e->amax, e->amax, t);
+    }
+  }
+  if (e->scale_d.id)
+    for (int i = 0; i < count; i++) ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], e->scale_d);
+  ptx_epi_store(b, e->cfg->d, addr, imm, guard, count, v);
+}
+
+ptx_reg ptx_epi_amax_begin(ptx_builder *b, const tcj_kernel_cfg *cfg) {
+  if (!ptx_elem_is_fp8(cfg->ab)) return (ptx_reg){0};
+  ptx_reg a = ptx_new(b, PTX_F32);
+  ptx_ins(b, "mov.f32 %R, 0f00000000", a);
+  return a;
+}
+
+void ptx_epi_amax_flush(ptx_builder *b, ptx_reg amax) {
+  if (!amax.id) return;
+  /* The warp's maximum (butterfly), then one atomic per warp. Non-negative floats order as
+   * their bit patterns, so red.max.u32 is a float max; the engine zeroes *amax first. */
+  for (int lane_mask = 16; lane_mask >= 1; lane_mask /= 2) {
+    ptx_reg t = ptx_new(b, PTX_F32);
+    ptx_ins(b, "shfl.sync.bfly.b32 %R, %R, %d, 31, -1", t, amax, lane_mask);
+    ptx_ins(b, "max.f32 %R, %R, %R", amax, amax, t);
+  }
+  ptx_reg p = r64(b), lane = r32(b), bits = r32(b), first = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "ld.param.u64 %R, [p_amax]", p);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
+  ptx_ins(b, "mov.u32 %R, %%laneid", lane);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", first, lane);
+  ptx_ins(b, "setp.ne.and.u64 %R, %R, 0, %R", first, p, first);
+  ptx_ins(b, "mov.b32 %R, %R", bits, amax);
+  ptx_ins_if(b, first, 0, "red.global.max.u32 [%R], %R", p, bits);
+}
+
 void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v) {
   int es = ptx_elem_size(t);
   if (count != 1 && count != 2 && count != 4 && count != 8) {
@@ -242,6 +325,10 @@ void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gu
       else if (w == 2) ptx_ins_if(b, guard, 0, "st.global.v2.%s [%R+%d], {%R, %R}", ty, addr, imm + 4 * h, v[h], v[h + 1]);
       else ptx_ins_if(b, guard, 0, "st.global.%s [%R+%d], %R", ty, addr, imm + 4 * h, v[h]);
     }
+    return;
+  }
+  if (ptx_elem_is_fp8(t)) {
+    store_fp8(b, t, addr, imm, guard, count, v);
     return;
   }
   if (es != 2) {
@@ -303,7 +390,11 @@ static ptx_reg emit_bias_value(ptx_builder *b, const ptx_epi *e, ptx_reg addr, p
 }
 
 void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user) {
-  ptx_module_header_min(b, cfg->sm, cfg->arch_suffix, user ? user->version_x10 : 0);
+  /* mma.sync with e4m3/e5m2 needs PTX ISA 8.4 (ptxas: "mma with FP8 floating point type"
+   * requires it); wgmma's fp8 forms and cvt to fp8 are in 8.0. */
+  int min_x10 = user ? user->version_x10 : 0;
+  if (cfg->recipe == PTX_RECIPE_SM80 && ptx_elem_is_fp8(cfg->ab) && min_x10 < 84) min_x10 = 84;
+  ptx_module_header_min(b, cfg->sm, cfg->arch_suffix, min_x10);
   ptx_text(b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
   if (!cfg->user) return;
   if (user) {
@@ -400,6 +491,7 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_reg done = ptx_new(b, PTX_PRED), always = ptx_new(b, PTX_PRED);
   ptx_reg sum = ptx_new(b, PTX_F32), part = ptx_new(b, PTX_F32);
   int end = ptx_new_label(b);
+  ptx_reg amax = ptx_epi_amax_begin(b, c); /* threads past the end add 0 */
   ptx_ins(b, "mov.u32 %R, %%tid.x", tid);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", cta);
   ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
@@ -408,7 +500,7 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_ins(b, "add.u64 %R, %R, %R", idx, idx, addr);
   ptx_ins(b, "mul.wide.u32 %R, %R, %lld", total, m, n);
   ptx_ins(b, "setp.ge.u64 %R, %R, %R", done, idx, total);
-  ptx_ins_if(b, done, 0, "bra.uni %L", end);
+  ptx_ins_if(b, done, 0, "bra %L", end); /* divergent: the tail warp reconverges at end */
   ptx_ins(b, "ld.param.u64 %R, [p_work]", w);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", w, w);
   ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, idx, w);
@@ -420,6 +512,7 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   }
   ptx_epi e;
   ptx_epi_begin(b, c, &e, m, (ptx_reg){0});
+  e.amax = amax;
   ptx_ins(b, "div.u64 %R, %R, %lld", row, idx, n);
   ptx_ins(b, "mul.lo.u64 %R, %R, %lld", col, row, n);
   ptx_ins(b, "sub.u64 %R, %R, %R", col, idx, col);
@@ -433,7 +526,8 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_epi_load(b, c->c, caddr, 0, e.has_beta, 1, cin);
   ptx_epi_apply(b, &e, &sum, cin, 1, row32, col32);
   ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, tid, tid);
-  ptx_epi_store(b, c->d, daddr, 0, always, 1, &sum);
+  ptx_epi_store_d(b, &e, daddr, 0, always, 1, &sum);
   ptx_label(b, end);
+  ptx_epi_amax_flush(b, amax);
   ptx_ins(b, "ret");
 }

@@ -21,6 +21,8 @@ typedef struct ptx_epi {
   ptx_reg bias;           /* u64 global: this entry's bias (bias configs) */
   ptx_reg batch;          /* u64: the entry, for tcj_epilogue */
   ptx_reg params;         /* u64: p_user_params */
+  ptx_reg scale_d;        /* f32: fp8 D's scale (invalid unless D is fp8) */
+  ptx_reg amax;           /* f32: the running max |D| of fp8 kernels (ptx_epi_amax_begin), or invalid */
 } ptx_epi;
 
 /* Reads the epilogue's parameters: alpha and beta (from their device pointers when given),
@@ -35,8 +37,17 @@ ptx_reg ptx_epi_beta_nonzero(ptx_builder *b);
  * .b32 for s32), zeros where guard is false. Every register is written on every path: a
  * register read before any write would be live from the kernel's entry. */
 void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *out);
-/* Stores count adjacent f32 (s32) values as type t at [addr + imm] where guard is true. */
+/* Stores count adjacent f32 (s32) values as type t at [addr + imm] where guard is true (fp8:
+ * saturated to the largest finite value). */
 void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v);
+/* Stores epilogue results into D: folds |v| of the stored elements into e->amax, multiplies by
+ * the D scale (fp8 D; v is overwritten) and stores as D's type. */
+void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v);
+/* amax of D (fp8 operands; invalid register otherwise): a per-thread running maximum, started
+ * at 0 before the first tile, and flushed once at the end where the warp is converged: a warp
+ * maximum and one red.global.max to p_amax (when it is not 0). */
+ptx_reg ptx_epi_amax_begin(ptx_builder *b, const tcj_kernel_cfg *cfg);
+void ptx_epi_amax_flush(ptx_builder *b, ptx_reg amax);
 
 /* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
  * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to

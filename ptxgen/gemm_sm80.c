@@ -392,7 +392,7 @@ static void emit_load_frags(kernel *k, ptx_reg stage, int kk, frags *f) {
 static void emit_mma_step(kernel *k, const frags *f) {
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int nf = 0; nf < k->ni; nf++)
-      ptx_mma_sync(k->b, k->cfg->ab, k->acc[g][nf], f->a + 4 * g, f->b + 2 * nf, k->acc[g][nf]);
+      ptx_mma_sync(k->b, k->cfg->ab, tcj_cfg_b_type(k->cfg), k->acc[g][nf], f->a + 4 * g, f->b + 2 * nf, k->acc[g][nf]);
 }
 
 static void emit_advance_stage(kernel *k, ptx_reg stage) {
@@ -492,6 +492,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
   ptx_epi e;
   ptx_epi_begin(b, c, &e, k->m, k->z);
+  if (!split) e.amax = ptx_epi_amax_begin(b, c); /* split: the reduction stores D */
   ptx_reg dbase = e.d_base, ldd_bytes = e.ldd_bytes;
   if (split) {
     /* Slice z's partial sums: rows of n fp32 at workspace + z * m * n; C is not read here. */
@@ -549,10 +550,12 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
             ptx_ins(b, "add.u32 %R, %R, %d", col, col0, nf * 8 + x0);
             ptx_epi_apply(b, &e, v, cin, per, row, col);
           }
-          ptx_epi_store(b, dt, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
+          if (split) ptx_epi_store(b, dt, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
+          else ptx_epi_store_d(b, &e, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
         }
       }
     }
+  ptx_epi_amax_flush(b, e.amax); /* every thread of the CTA is here: no branch skips the epilogue */
 }
 
 int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,

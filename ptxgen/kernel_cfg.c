@@ -61,6 +61,13 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " batch=%d", c->batched);
   if (n >= 0 && (size_t)n < size && c->user)
     n += snprintf(buf + n, size - (size_t)n, " user=%016llx", (unsigned long long)c->user);
+  /* fp8: B's type where it is the other one, and the accumulation and scale modes. */
+  if (n >= 0 && (size_t)n < size && c->b_other)
+    n += snprintf(buf + n, size - (size_t)n, " b=%s", ptx_elem_name(tcj_cfg_b_type(c)));
+  if (n >= 0 && (size_t)n < size && c->fast_accum)
+    n += snprintf(buf + n, size - (size_t)n, " fast=%d", c->fast_accum);
+  if (n >= 0 && (size_t)n < size && c->block_scale)
+    n += snprintf(buf + n, size - (size_t)n, " scale=block");
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -99,6 +106,15 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " batch=%d%n", &c.batched, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " user=%16llx%n", &user, &more) == 1) rest += more;
+  char bname[8] = "";
+  more = 0;
+  if (sscanf(rest, " b=%7[a-z0-9]%n", bname, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " fast=%d%n", &c.fast_accum, &more) == 1) rest += more;
+  if (strncmp(rest, " scale=block", 12) == 0) {
+    c.block_scale = 1;
+    rest += 12;
+  }
   if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;
@@ -107,6 +123,11 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (arch[arch_len] != '\0') return -1;
   c.arch_suffix = suffix;
   if (elem_from_name(ab, &c.ab) || elem_from_name(cc, &c.c)) return -1;
+  if (bname[0]) { /* only the other fp8 type; the canonical comparison rejects b=<ab> */
+    ptx_elem bt;
+    if (elem_from_name(bname, &bt) || !ptx_elem_is_fp8(bt) || !ptx_elem_is_fp8(c.ab)) return -1;
+    c.b_other = bt != c.ab;
+  }
   c.d = c.c;
   c.bias_t = PTX_E_F32;
   if (dname[0] && elem_from_name(dname, &c.d)) return -1;
@@ -147,18 +168,35 @@ int tcj_cfg_smem_bytes(const tcj_kernel_cfg *c) {
 
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
+/* C's types per operand type (both recipes): 16-bit and fp8 operands accumulate in fp32 and
+ * take any float C; tf32 takes f32, s8 s32 (exact). */
+static int c_type_ok(ptx_elem ab, ptx_elem c) {
+  switch (ab) {
+  case PTX_E_F16: case PTX_E_BF16: case PTX_E_E4M3: case PTX_E_E5M2:
+    return c == PTX_E_F16 || c == PTX_E_BF16 || c == PTX_E_F32;
+  case PTX_E_TF32: return c == PTX_E_F32;
+  case PTX_E_S8: return c == PTX_E_S32;
+  default: return 0;
+  }
+}
+static const char *c_type_rule(ptx_elem ab) {
+  switch (ab) {
+  case PTX_E_F16: case PTX_E_BF16: return "16-bit operands need c f16, bf16 or f32";
+  case PTX_E_E4M3: case PTX_E_E5M2: return "fp8 operands need c f16, bf16 or f32";
+  case PTX_E_TF32: return "tf32 operands need c f32";
+  case PTX_E_S8: return "s8 operands need c s32";
+  default: return "unsupported operand type";
+  }
+}
+
 /* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
 static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->sm != 90 || c->arch_suffix != 'a') return "the sm90 recipe needs sm_90a (wgmma)";
   const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);
-  if (!w) return "the sm90 recipe takes f16, bf16, tf32 or s8 operands";
-  if (w->mn_major) {
-    if (c->c != PTX_E_F16 && c->c != PTX_E_BF16 && c->c != PTX_E_F32) return "16-bit operands need c f16, bf16 or f32";
-  } else {
-    if (c->c != w->acc) return c->ab == PTX_E_S8 ? "s8 operands need c s32" : "tf32 operands need c f32";
-    /* wgmma reads these K-major only (PTX ISA: no imm-trans for them): A op N, B op T. */
-    if (c->op_a_t || !c->op_b_t) return "sm90 tf32 and s8 read both operands K-major (A op N, B op T)";
-  }
+  if (!w) return "the sm90 recipe takes f16, bf16, tf32, s8, e4m3 or e5m2 operands";
+  if (!c_type_ok(c->ab, c->c)) return c_type_rule(c->ab);
+  /* wgmma reads all but 16-bit types K-major only (PTX ISA: no imm-trans for them). */
+  if (!w->mn_major && (c->op_a_t || !c->op_b_t)) return "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)";
   if (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range (sm90 needs k >= 1)";
   if (c->bk * ptx_elem_size(c->ab) != 128) return "sm90 K tiles are one 128-byte swizzle line";
   if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
@@ -175,6 +213,11 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * (48 bytes at 128x256 batched with a row bias and GELU, ptxas 13.0). */
   if ((c->user || (tcj_cfg_fused(c) && (c->batched || c->ab == PTX_E_S8))) && acc > 96)
     return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
+  /* Promotion keeps a second set of accumulators for the wgmma partial sums: two sets of 64
+   * fit beside the epilogue's registers. */
+  if (tcj_cfg_promotes(c) && acc > 64) return "fp8 with promotion needs tiles of at most 64 accumulators per thread (128x128)";
+  /* One B scale per 128 columns and K tile: a tile's columns lie in one block. */
+  if (c->block_scale && 128 % c->bn) return "block-scaled fp8 needs bn 64 or 128";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
   int ces = ptx_elem_size(c->c);
@@ -196,13 +239,24 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
 static const char *check_epilogue(const tcj_kernel_cfg *c) {
   int wide = c->ab == PTX_E_F16 || c->ab == PTX_E_BF16;
   ptx_elem d = c->d;
-  if (wide ? (d != PTX_E_F16 && d != PTX_E_BF16 && d != PTX_E_F32) : d != c->c) return "d type does not fit the operands";
+  /* fp8 operands may write fp8 D (saturated, after the D scale); C stays a float type. */
+  if (ptx_elem_is_fp8(c->ab) && ptx_elem_is_fp8(d)) {
+    if (c->recipe == PTX_RECIPE_SM80 && c->sm < 89) return "fp8 conversion needs sm_89";
+  } else if ((wide || ptx_elem_is_fp8(c->ab)) ? (d != PTX_E_F16 && d != PTX_E_BF16 && d != PTX_E_F32) : d != c->c) {
+    return "d type does not fit the operands";
+  }
   if ((unsigned)c->bias > PTX_BIAS_ROW) return "bias must be none, col or row";
   if (c->bias && c->bias_t != PTX_E_F16 && c->bias_t != PTX_E_BF16 && c->bias_t != PTX_E_F32)
     return "a bias is f16, bf16 or f32";
   if ((unsigned)c->act >= PTX_ACT_COUNT) return "unknown activation";
   if (c->ab == PTX_E_S8 && (c->user || (c->act != PTX_ACT_NONE && c->act != PTX_ACT_RELU)))
     return "s32 output takes a bias and ReLU only";
+  int fp8 = ptx_elem_is_fp8(c->ab);
+  if (c->b_other && !fp8) return "b differs from a only between the two fp8 types";
+  if ((c->fast_accum || c->block_scale) && !fp8) return "fast accumulation and block scales are fp8 options";
+  if ((unsigned)c->fast_accum > 1 || (unsigned)c->block_scale > 1) return "fast and scale=block are flags";
+  if (c->block_scale && (c->fast_accum || c->recipe != PTX_RECIPE_SM90 || c->batched))
+    return "block scales are applied at promotion: sm90, not fast, not batched";
   if (c->batched != 0 && c->batched != 1) return "batch must be 0 or 1";
   if (c->batched && c->split_k) return "batched kernels do not split K";
   int ves = ptx_elem_size(d) > ptx_elem_size(c->c) ? ptx_elem_size(d) : ptx_elem_size(c->c);
@@ -225,18 +279,11 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   if (c->cluster_m || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
-  switch (c->ab) {
-  case PTX_E_F16: case PTX_E_BF16:
-    if (c->c != PTX_E_F16 && c->c != PTX_E_BF16 && c->c != PTX_E_F32) return "16-bit operands need c f16, bf16 or f32";
-    break;
-  case PTX_E_TF32:
-    if (c->c != PTX_E_F32) return "tf32 operands need c f32";
-    break;
-  case PTX_E_S8:
-    if (c->c != PTX_E_S32) return "s8 operands need c s32";
-    break;
-  default: return "unsupported operand type";
-  }
+  if (!c_type_ok(c->ab, c->c)) return c_type_rule(c->ab);
+  /* mma.sync m16n8k32 takes e4m3/e5m2 from sm_89 (PTX ISA 9.7.13.4); it adds every product
+   * into the fp32 accumulators itself, so there is nothing to promote. */
+  if (ptx_elem_is_fp8(c->ab) && c->sm < 89) return "fp8 mma needs sm_89 or newer";
+  if (c->fast_accum) return "the sm80 recipe has no fast accumulation (fp8 mma.sync accumulates in fp32)";
   if (c->n < 0 || c->k < 0 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range";
   /* One K tile is 64 or 128 bytes: a multiple of the 32 bytes one mma consumes per row.
    * These two rules divide rather than multiply: bk and the warp grid may come from text (a

@@ -13,7 +13,9 @@
   X(PTX_E_TF32, "tf32", 4) \
   X(PTX_E_F32, "f32", 4)  \
   X(PTX_E_S8, "s8", 1)    \
-  X(PTX_E_S32, "s32", 4)
+  X(PTX_E_S32, "s32", 4)  \
+  X(PTX_E_E4M3, "e4m3", 1) \
+  X(PTX_E_E5M2, "e5m2", 1)
 
 typedef enum ptx_elem {
 #define PTX_ELEM_ENUM(e, name, size) e,
@@ -24,6 +26,7 @@ typedef enum ptx_elem {
 
 const char *ptx_elem_name(ptx_elem e);
 int ptx_elem_size(ptx_elem e);
+static inline int ptx_elem_is_fp8(ptx_elem e) { return e == PTX_E_E4M3 || e == PTX_E_E5M2; }
 
 /* Activations of the fused epilogue (numbered as tcj_activation). */
 #define PTX_ACT_LIST(X)            \
@@ -52,7 +55,8 @@ typedef struct tcj_kernel_cfg {
   ptx_recipe recipe;
   int sm;          /* target arch number: 80, 86, 89, 90, ... */
   int arch_suffix; /* 'a' for sm_90a-style targets, 0 otherwise */
-  ptx_elem ab;     /* operand type (A and B are the same) */
+  ptx_elem ab;     /* operand type (A's; B's too unless b_other) */
+  int b_other;     /* fp8 only: B has the other fp8 type (e4m3 x e5m2 or e5m2 x e4m3) */
   ptx_elem c;      /* C's type (as read); D's type when d is unset */
   int op_a_t;      /* 1: op(A) = A^T, A stored k x m (M contiguous) */
   int op_b_t;      /* 1: op(B) = B^T, B stored n x k (K contiguous) */
@@ -86,6 +90,13 @@ typedef struct tcj_kernel_cfg {
   /* A user epilogue: a 64-bit hash of its source and of the NVRTC that compiles it; 0: none.
    * The kernel calls tcj_epilogue (its PTX joins the module: ptx_gen_gemm). */
   uint64_t user;
+  /* fp8 operands. fast_accum 1: wgmma accumulates the whole K in its own registers (Hopper's
+   * fp8 tensor cores keep fewer mantissa bits than fp32); 0: each K tile's partial sums are
+   * added into fp32 accumulators (promotion). block_scale 1: the partial sums are scaled per
+   * 128 K by DeepSeek-V3-style scales first (p_scale_a / p_scale_b arrays). Per-tensor scales,
+   * the D scale and amax are run-time pointers every fp8 kernel reads. */
+  int fast_accum;
+  int block_scale;
 } tcj_kernel_cfg;
 
 /* Sets the epilogue fields to "none" with D of type c (what a plain tcj_gemm needs). Config
@@ -108,6 +119,15 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *cfg);
 const char *tcj_recipe_name(ptx_recipe r); /* "sm80", "sm90" */
 
 /* Derived facts. */
+/* B's operand type. */
+static inline ptx_elem tcj_cfg_b_type(const tcj_kernel_cfg *c) {
+  if (!c->b_other) return c->ab;
+  return c->ab == PTX_E_E4M3 ? PTX_E_E5M2 : PTX_E_E4M3;
+}
+/* sm90 fp8 adds each K tile's partial sums into fp32 registers: a second accumulator set. */
+static inline int tcj_cfg_promotes(const tcj_kernel_cfg *c) {
+  return c->recipe == PTX_RECIPE_SM90 && ptx_elem_is_fp8(c->ab) && !c->fast_accum;
+}
 static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
   return c->recipe == PTX_RECIPE_SM90 ? 128 * (1 + c->warps_m * c->warps_n) : 32 * c->warps_m * c->warps_n;
 }

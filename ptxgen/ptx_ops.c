@@ -1,32 +1,37 @@
 /* Instruction families of the tensor-core recipes; see ptx_ops.h. */
 #include "ptx_ops.h"
 
-/* mma.sync shapes by operand type (PTX ISA 9.7.13.4): every shape reads 32 bytes of K. */
-static const struct { ptx_elem ab; const char *spelling; } mma_table[] = {
-  {PTX_E_F16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
-  {PTX_E_BF16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
-  {PTX_E_TF32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
-  {PTX_E_S8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
+/* mma.sync shapes by operand type (PTX ISA 9.7.13.4): every shape reads 32 bytes of K. The
+ * spelling is mma.sync.aligned.<shape>.row.col.<acc>.<a>.<b>.<acc>; e4m3 and e5m2 mix freely
+ * (sm_89 and newer). */
+static const struct { ptx_elem ab; const char *shape; ptx_elem acc; } mma_table[] = {
+  {PTX_E_F16, "m16n8k16", PTX_E_F32},  {PTX_E_BF16, "m16n8k16", PTX_E_F32}, {PTX_E_TF32, "m16n8k8", PTX_E_F32},
+  {PTX_E_S8, "m16n8k32", PTX_E_S32},   {PTX_E_E4M3, "m16n8k32", PTX_E_F32}, {PTX_E_E5M2, "m16n8k32", PTX_E_F32},
 };
 
 ptx_reg_class ptx_mma_acc_class(ptx_elem ab) { return ab == PTX_E_S8 ? PTX_B32 : PTX_F32; }
 
-void ptx_mma_sync(ptx_builder *b, ptx_elem ab, const ptx_reg d[4], const ptx_reg a[4],
+/* Operand types of one instruction: the same, or both fp8. */
+static int types_pair(ptx_elem a, ptx_elem b) { return a == b || (ptx_elem_is_fp8(a) && ptx_elem_is_fp8(b)); }
+
+void ptx_mma_sync(ptx_builder *b, ptx_elem at, ptx_elem bt, const ptx_reg d[4], const ptx_reg a[4],
                   const ptx_reg bb[2], const ptx_reg c[4]) {
   for (size_t i = 0; i < sizeof mma_table / sizeof mma_table[0]; i++)
-    if (mma_table[i].ab == ab) {
-      ptx_ins(b, "%s {%R, %R, %R, %R}, {%R, %R, %R, %R}, {%R, %R}, {%R, %R, %R, %R}", mma_table[i].spelling,
-              d[0], d[1], d[2], d[3], a[0], a[1], a[2], a[3], bb[0], bb[1], c[0], c[1], c[2], c[3]);
+    if (mma_table[i].ab == at && types_pair(at, bt)) {
+      const char *acc = ptx_elem_name(mma_table[i].acc);
+      ptx_ins(b, "mma.sync.aligned.%s.row.col.%s.%s.%s.%s {%R, %R, %R, %R}, {%R, %R, %R, %R}, {%R, %R}, {%R, %R, %R, %R}",
+              mma_table[i].shape, acc, ptx_elem_name(at), ptx_elem_name(bt), acc, d[0], d[1], d[2], d[3], a[0], a[1],
+              a[2], a[3], bb[0], bb[1], c[0], c[1], c[2], c[3]);
       return;
     }
-  ptx_fail(b, "no mma.sync shape for operand type %s", ptx_elem_name(ab));
+  ptx_fail(b, "no mma.sync shape for operand types %s x %s", ptx_elem_name(at), ptx_elem_name(bt));
 }
 
+/* wgmma (PTX ISA 9.7.15.5.1): the K of one instruction is 32 bytes of operand; only 16-bit
+ * types may be MN-major (imm-trans); floating types take imm-scale-a/b (s8 does not). */
 static const ptx_wgmma_type wgmma_table[] = {
-  {PTX_E_F16, 16, PTX_E_F32, "f32.f16.f16", 1, 1},
-  {PTX_E_BF16, 16, PTX_E_F32, "f32.bf16.bf16", 1, 1},
-  {PTX_E_TF32, 8, PTX_E_F32, "f32.tf32.tf32", 1, 0},
-  {PTX_E_S8, 32, PTX_E_S32, "s32.s8.s8", 0, 0},
+  {PTX_E_F16, 16, PTX_E_F32, 1, 1},  {PTX_E_BF16, 16, PTX_E_F32, 1, 1}, {PTX_E_TF32, 8, PTX_E_F32, 1, 0},
+  {PTX_E_S8, 32, PTX_E_S32, 0, 0},   {PTX_E_E4M3, 32, PTX_E_F32, 1, 0}, {PTX_E_E5M2, 32, PTX_E_F32, 1, 0},
 };
 
 const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab) {
@@ -35,18 +40,19 @@ const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab) {
   return NULL;
 }
 
-void ptx_wgmma(ptx_builder *b, ptx_elem ab, int n, const ptx_reg *acc, ptx_reg da, ptx_reg db, ptx_reg scale_d,
-               int a_mn, int b_mn) {
-  const ptx_wgmma_type *w = ptx_wgmma_type_of(ab);
-  if (!w) {
-    ptx_fail(b, "no wgmma for operand type %s", ptx_elem_name(ab));
+void ptx_wgmma(ptx_builder *b, ptx_elem at, ptx_elem bt, int n, const ptx_reg *acc, ptx_reg da, ptx_reg db,
+               ptx_reg scale_d, int a_mn, int b_mn) {
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(at);
+  if (!w || !types_pair(at, bt)) {
+    ptx_fail(b, "no wgmma for operand types %s x %s", ptx_elem_name(at), ptx_elem_name(bt));
     return;
   }
   if ((a_mn || b_mn) && !w->mn_major) {
-    ptx_fail(b, "wgmma reads %s operands K-major only", ptx_elem_name(ab));
+    ptx_fail(b, "wgmma reads %s operands K-major only", ptx_elem_name(at));
     return;
   }
-  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s {", n, w->k, w->types);
+  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s {", n, w->k, ptx_elem_name(w->acc), ptx_elem_name(at),
+           ptx_elem_name(bt));
   for (int i = 0; i < n / 2; i++) ptx_text(b, i ? ", %R" : "%R", acc[i]);
   ptx_text(b, "}, %R, %R, %R", da, db, scale_d);
   if (w->imm_scale) ptx_text(b, ", 1, 1");

@@ -62,6 +62,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   /* s8's exact epilogue works in f64 (and reads its bias itself): beside 128 accumulators it
    * spills too (48 bytes at 128x256). */
   if (c->ab == PTX_E_S8 && (fused || acc > 96)) return 0;
+  /* fp8's D scale, saturation and amax are written once, in the staged path. */
+  if (ptx_elem_is_fp8(c->ab)) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 

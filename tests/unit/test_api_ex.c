@@ -22,9 +22,10 @@
 #define PBIAS ((uintptr_t)0x500000)
 #define PSCAL ((uintptr_t)0x600000)
 
-/* The first (0.2) descriptor ends with epilogue_params. */
+/* The first (0.2) descriptor ends with epilogue_params; 0.3 added the fp8 fields after it. */
 #define DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(void *))
-_Static_assert(DESC_V1_SIZE == sizeof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V1_SIZE's users");
+#define DESC_V2_SIZE (offsetof(tcj_gemm_desc, fast_accum) + sizeof(int))
+_Static_assert(sizeof(tcj_gemm_desc) - DESC_V2_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V2_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
  * 48 f32 (192 bytes); C read (beta 0.5), D apart from C, bias per column, GELU. */
@@ -210,6 +211,13 @@ static void struct_size_is_checked(void **state) {
   expect(&d, TCJ_ERROR_INVALID_VALUE, "struct_size");
   d.struct_size = DESC_V1_SIZE;
   expect_ok(&d);
+  /* A 0.2 caller's descriptor ends there: whatever lies past it is not read. */
+  struct v1_caller { unsigned char bytes[sizeof(tcj_gemm_desc)]; } v1;
+  tcj_gemm_desc base = good();
+  base.struct_size = DESC_V1_SIZE;
+  memcpy(v1.bytes, &base, sizeof base);
+  memset(v1.bytes + DESC_V1_SIZE, 0xA5, sizeof v1.bytes - DESC_V1_SIZE);
+  expect_ok((const tcj_gemm_desc *)(const void *)v1.bytes);
   struct newer { tcj_gemm_desc d; uint64_t later[3]; } n;
   memset(&n, 0, sizeof n);
   n.d = good();

@@ -754,8 +754,8 @@ static void sm90_unknown_recipe(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)2; 
  * (the whole string, so a case that trips an earlier rule fails). */
 static void sm90_each_rule_rejects_with_its_reason(void **state) {
   (void)state;
-  static const char *const arch = "the sm90 recipe needs sm_90a (wgmma)", *const ab = "the sm90 recipe takes f16, bf16, tf32 or s8 operands",
-                           *const kmajor = "sm90 tf32 and s8 read both operands K-major (A op N, B op T)",
+  static const char *const arch = "the sm90 recipe needs sm_90a (wgmma)", *const ab = "the sm90 recipe takes f16, bf16, tf32, s8, e4m3 or e5m2 operands",
+                           *const kmajor = "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)",
                            *const cc = "16-bit operands need c f16, bf16 or f32", *const range = "n or k out of range (sm90 needs k >= 1)",
                            *const bk = "sm90 K tiles are one 128-byte swizzle line",
                            *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
@@ -1280,6 +1280,105 @@ static void epilogue_fields_round_trip(void **state) {
   }
 }
 
+/* fp8 configs: the sm90 fixture with e4m3 operands (bk 128, 128x128 so promotion fits). */
+static tcj_kernel_cfg fp8_cfg(void) {
+  tcj_kernel_cfg c = sm90_fixture_cfg();
+  c.ab = PTX_E_E4M3;
+  c.bk = 128;
+  c.bn = 128;
+  tcj_cfg_plain_epilogue(&c);
+  return c;
+}
+
+/* Every fp8 field is in the text, absent at its default, and parses back; b names the other type. */
+static void fp8_fields_round_trip(void **state) {
+  (void)state;
+  char text[256];
+  tcj_kernel_cfg c = fp8_cfg(), back;
+  assert_null(tcj_cfg_check(&c));
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_null(strstr(text, " b="));
+  assert_null(strstr(text, "fast"));
+  assert_null(strstr(text, "scale"));
+  c.b_other = 1;
+  c.d = PTX_E_E4M3;
+  c.block_scale = 1;
+  assert_null(tcj_cfg_check(&c));
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, "ab=e4m3 c=bf16"));
+  assert_non_null(strstr(text, " d=e4m3 b=e5m2 scale=block"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_memory_equal(&back, &c, sizeof c);
+  c.block_scale = 0;
+  c.fast_accum = 1;
+  c.bn = 256; /* fast accumulation keeps one accumulator set: the largest tile fits */
+  assert_null(tcj_cfg_check(&c));
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " fast=1"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_memory_equal(&back, &c, sizeof c);
+  /* b= names only the other fp8 type, and only for fp8 operands. */
+  char bad[300];
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  *strstr(text, " fast=1") = '\0';
+  snprintf(bad, sizeof bad, "%s b=e4m3", text);
+  assert_int_equal(tcj_cfg_parse(bad, &back), -1);
+  snprintf(bad, sizeof bad, "%s b=bf16", text);
+  assert_int_equal(tcj_cfg_parse(bad, &back), -1);
+  snprintf(bad, sizeof bad, "%s scale=tensor", text);
+  assert_int_equal(tcj_cfg_parse(bad, &back), -1);
+}
+
+static void fp8_rules_reject_with_their_reasons(void **state) {
+  (void)state;
+  static const struct { const char *name; int field, value; const char *reason; } cases[] = {
+    {"promotion with 128 accumulators", 0, 256, "fp8 with promotion needs tiles of at most 64 accumulators per thread (128x128)"},
+    {"block scales with bn 192", 1, 192, "block-scaled fp8 needs bn 64 or 128"},
+    {"block scales with fast accumulation", 2, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
+    {"block scales batched", 3, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
+    {"fast accumulation on bf16", 4, 1, "fast accumulation and block scales are fp8 options"},
+    {"b_other on bf16", 5, 1, "b differs from a only between the two fp8 types"},
+    {"c e4m3", 6, 0, "fp8 operands need c f16, bf16 or f32"},
+    {"op NN", 7, 0, "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)"},
+    {"fast 2", 8, 2, "fast and scale=block are flags"},
+  };
+  char text[256];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tcj_kernel_cfg c = fp8_cfg();
+    switch (cases[i].field) {
+    case 0: c.bn = cases[i].value; break;
+    case 1: c.block_scale = 1; c.bn = cases[i].value; c.fast_accum = 1; break;
+    case 2: c.block_scale = 1; c.fast_accum = 1; break;
+    case 3: c.block_scale = 1; c.batched = 1; break;
+    case 4: c.ab = PTX_E_BF16; c.bk = 64; c.fast_accum = 1; break;
+    case 5: c.ab = PTX_E_BF16; c.bk = 64; c.b_other = 1; break;
+    case 6: c.c = c.d = PTX_E_E4M3; break;
+    case 7: c.op_b_t = 0; break;
+    case 8: c.fast_accum = 2; break;
+    }
+    const char *why = tcj_cfg_check(&c);
+    tcj_cfg_format(&c, text, sizeof text);
+    if (!why || strcmp(why, cases[i].reason) != 0)
+      print_error("%s (%s): reason \"%s\", want \"%s\"\n", cases[i].name, text, why ? why : "(accepted)", cases[i].reason);
+    assert_non_null(why);
+    assert_string_equal(why, cases[i].reason);
+  }
+  /* sm80: fp8 from sm_89, one accumulation mode, no block scales. */
+  tcj_kernel_cfg c = base_cfg();
+  c.ab = PTX_E_E4M3;
+  c.bk = 64;
+  c.sm = 89;
+  assert_null(tcj_cfg_check(&c));
+  c.sm = 86;
+  assert_string_equal(tcj_cfg_check(&c), "fp8 mma needs sm_89 or newer");
+  c.sm = 89;
+  c.fast_accum = 1;
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no fast accumulation (fp8 mma.sync accumulates in fp32)");
+  c.fast_accum = 0;
+  c.block_scale = 1;
+  assert_string_equal(tcj_cfg_check(&c), "block scales are applied at promotion: sm90, not fast, not batched");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(epilogue_fields_round_trip),
@@ -1305,6 +1404,8 @@ int main(void) {
     cmocka_unit_test(sm90_valid_configs_pass_the_check),
     cmocka_unit_test(sm90_split_k_rules),
     cmocka_unit_test(sm90_each_rule_rejects_with_its_reason),
+    cmocka_unit_test(fp8_fields_round_trip),
+    cmocka_unit_test(fp8_rules_reject_with_their_reasons),
     cmocka_unit_test(sm80_refuses_clusters_and_wide_c_stores),
     cmocka_unit_test(sm90_threads_are_a_producer_plus_the_consumers),
     cmocka_unit_test(sm90_shared_memory_follows_the_layout),

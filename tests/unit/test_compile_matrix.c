@@ -904,6 +904,98 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
   assert_int_equal(failures, 0);
 }
 
+/* fp8: what selection picks on sm_89 (mma.sync) and sm_90a (wgmma, promoted or fast) for
+ * every pair of e4m3/e5m2, every op pair (MN-major operands take the sm80 recipe), D in bf16,
+ * f32 or fp8, a fused bias and activation, block scales, decode (split-K) and large shapes;
+ * and every sm90 tile the check accepts with promotion and with block scales. 0 spills. */
+static void fp8_configs_compile_without_spills(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  static const ptx_elem fp8[2] = {PTX_E_E4M3, PTX_E_E5M2};
+  static const ptx_elem douts[3] = {PTX_E_BF16, PTX_E_F32, PTX_E_E4M3};
+  static const struct { int64_t m, n, k; } shapes[] = {{4096, 4096, 4096}, {16, 6144, 4096}, {128, 28672, 4096}, {1000, 1000, 1000}};
+  static tcj_kernel_cfg cfgs[MAX_SELECTED];
+  int n = 0, pos = 0, sm90 = 0, sm89 = 0, promoted = 0, block = 0;
+  for (int ar = 1; ar < N_MATRIX_ARCHS; ar++) /* sm_80 has no fp8 */
+    for (int a = 0; a < 2; a++)
+      for (int bb = 0; bb < 2; bb++)
+        for (int op = 0; op < 4; op++)
+          for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++, pos++) {
+            eng_problem p;
+            memset(&p, 0, sizeof p);
+            p.op_a_t = op >> 1;
+            p.op_b_t = op & 1;
+            p.m = shapes[sh].m;
+            p.n = shapes[sh].n;
+            p.k = shapes[sh].k;
+            p.ab = fp8[a];
+            p.b_other = a != bb;
+            p.c = PTX_E_BF16;
+            p.lda = p.op_a_t ? p.m : p.k;
+            p.ldb = p.op_b_t ? p.k : p.n;
+            p.ldc = p.n;
+            p.align_a = p.align_b = sh == 3 ? 8 : 16;
+            p.align_c = 16;
+            eng_problem_plain_epilogue(&p);
+            p.d = douts[pos % 3];
+            p.fast_accum = pos % 5 == 1;
+            if (pos % 4 == 2) {
+              p.bias = PTX_BIAS_COL;
+              p.bias_t = PTX_E_BF16;
+              p.act = pos % 8 == 2 ? PTX_ACT_GELU : PTX_ACT_RELU;
+            }
+            /* Block scales: sm_90a, K-major operands only. */
+            p.block_scale = ar == 2 && op == 1 && !p.fast_accum && pos % 3 != 1;
+            n = add_selected(cfgs, n, MAX_SELECTED, &p, ar);
+          }
+  /* Every tile the check accepts, promoted and block-scaled (the selection above picks few). */
+  for (int g = 0; g < N_SM90_TILES; g++)
+    for (int variant = 0; variant < 2; variant++) {
+      tcj_kernel_cfg c;
+      memset(&c, 0, sizeof c);
+      c.recipe = PTX_RECIPE_SM90;
+      c.sm = 90;
+      c.arch_suffix = 'a';
+      c.ab = PTX_E_E4M3;
+      c.b_other = variant;
+      c.c = PTX_E_BF16;
+      tcj_cfg_plain_epilogue(&c);
+      c.d = variant ? PTX_E_E4M3 : PTX_E_BF16;
+      c.op_b_t = 1;
+      c.n = sm90_edges[variant].n;
+      c.k = sm90_edges[variant].k;
+      c.bm = sm90_tiles[g].bm;
+      c.bn = sm90_tiles[g].bn;
+      c.bk = 128;
+      c.warps_m = sm90_tiles[g].wm;
+      c.warps_n = 1;
+      c.pingpong = sm90_tiles[g].pp;
+      c.align_a = c.align_b = 16;
+      c.vec_c = c.n % 8 == 0 ? 8 : 1;
+      c.block_scale = variant;
+      for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN; c.stages--) {}
+      if (tcj_cfg_check(&c)) continue;
+      n = add_unique(cfgs, n, MAX_SELECTED, &c);
+    }
+  for (int i = 0; i < n; i++) {
+    sm90 += cfgs[i].recipe == PTX_RECIPE_SM90;
+    sm89 += cfgs[i].sm == 89;
+    promoted += tcj_cfg_promotes(&cfgs[i]);
+    block += cfgs[i].block_scale;
+  }
+  assert_true(sm90 >= 10 && sm89 >= 10 && promoted >= 8 && block >= 4);
+  matrix m = make_matrix(cfgs, n);
+  int workers = 0;
+  double seconds = run_matrix(&m, &workers);
+  int failures = 0;
+  for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
+  print_message("fp8: %d configs (%d sm90, %d promoted, %d block-scaled, %d sm_89) compiled (%s), %d failed, %.1f s\n",
+                m.count, sm90, promoted, block, sm89, version, failures, seconds);
+  free_matrix(&m);
+  assert_int_equal(failures, 0);
+}
+
 /* An arch the toolkit's nvJitLink cannot target is an error that names the arch and the
  * nvJitLink version (sm_999 stands for a GPU newer than the toolkit). */
 static void an_arch_nvjitlink_cannot_target_is_named_with_its_version(void **state) {
@@ -933,6 +1025,7 @@ int main(void) {
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),
     cmocka_unit_test(blackwell_targets_compile_a_sample_of_their_selected_configs),
     cmocka_unit_test(every_epilogue_compiles_on_both_recipes_without_spills),
+    cmocka_unit_test(fp8_configs_compile_without_spills),
     cmocka_unit_test(sm90_tf32_and_s8_tiles_compile),
     cmocka_unit_test(an_arch_nvjitlink_cannot_target_is_named_with_its_version),
   };

@@ -331,11 +331,17 @@ static void sm90_entry_name(void **state) {
  * 16-bit ones also the transpose immediates; integer ones neither, with s32 accumulators. */
 static void wgmma_spellings_follow_the_ptx_isa(void **state) {
   (void)state;
-  static const struct { ptx_elem ab; int a_mn, b_mn; const char *want; } cases[] = {
-    {PTX_E_BF16, 0, 1, "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1;"},
-    {PTX_E_F16, 1, 0, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 1, 0;"},
-    {PTX_E_TF32, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
-    {PTX_E_S8, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;"},
+  static const struct { ptx_elem ab, bt; int a_mn, b_mn; const char *want; } cases[] = {
+    {PTX_E_BF16, PTX_E_BF16, 0, 1, "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1;"},
+    {PTX_E_F16, PTX_E_F16, 1, 0, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 1, 0;"},
+    {PTX_E_TF32, PTX_E_TF32, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
+    {PTX_E_S8, PTX_E_S8, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;"},
+    /* fp8 (PTX ISA 9.7.15.5.2: .atype/.btype e4m3 or e5m2 in any pair, k32, imm-scale-a/b, no
+     * imm-trans). */
+    {PTX_E_E4M3, PTX_E_E4M3, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
+    {PTX_E_E4M3, PTX_E_E5M2, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e5m2 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
+    {PTX_E_E5M2, PTX_E_E4M3, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e4m3 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
+    {PTX_E_E5M2, PTX_E_E5M2, 0, 0, "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e5m2 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1;"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     ptx_builder b;
@@ -343,21 +349,26 @@ static void wgmma_spellings_follow_the_ptx_isa(void **state) {
     ptx_reg acc[4];
     for (int r = 0; r < 4; r++) acc[r] = ptx_new(&b, ptx_mma_acc_class(cases[i].ab));
     ptx_reg da = ptx_new(&b, PTX_B64), db = ptx_new(&b, PTX_B64), p = ptx_new(&b, PTX_PRED);
-    ptx_wgmma(&b, cases[i].ab, 8, acc, da, db, p, cases[i].a_mn, cases[i].b_mn);
+    ptx_wgmma(&b, cases[i].ab, cases[i].bt, 8, acc, da, db, p, cases[i].a_mn, cases[i].b_mn);
     assert_false(ptx_failed(&b));
     if (!strstr(b.buf, cases[i].want)) print_error("got:  %s\nwant: %s\n", b.buf, cases[i].want);
     assert_non_null(strstr(b.buf, cases[i].want));
     ptx_free(&b);
   }
-  /* tf32 and s8 have no transpose: an MN-major operand is an error, not silent output. */
-  ptx_builder b;
-  ptx_init(&b);
-  ptx_reg acc[4];
-  for (int r = 0; r < 4; r++) acc[r] = ptx_new(&b, PTX_F32);
-  ptx_reg d = ptx_new(&b, PTX_B64), p = ptx_new(&b, PTX_PRED);
-  ptx_wgmma(&b, PTX_E_TF32, 8, acc, d, d, p, 1, 0);
-  assert_true(ptx_failed(&b));
-  ptx_free(&b);
+  /* tf32, s8 and fp8 have no transpose: an MN-major operand is an error, not silent output;
+   * so is a pair of types wgmma does not have. */
+  static const struct { ptx_elem ab, bt; int a_mn; } bad[] = {
+    {PTX_E_TF32, PTX_E_TF32, 1}, {PTX_E_E4M3, PTX_E_E4M3, 1}, {PTX_E_BF16, PTX_E_F16, 0}, {PTX_E_E4M3, PTX_E_S8, 0}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    ptx_builder b;
+    ptx_init(&b);
+    ptx_reg acc[4];
+    for (int r = 0; r < 4; r++) acc[r] = ptx_new(&b, PTX_F32);
+    ptx_reg d = ptx_new(&b, PTX_B64), p = ptx_new(&b, PTX_PRED);
+    ptx_wgmma(&b, bad[i].ab, bad[i].bt, 8, acc, d, d, p, bad[i].a_mn, 0);
+    assert_true(ptx_failed(&b));
+    ptx_free(&b);
+  }
   assert_null(ptx_wgmma_type_of(PTX_E_F32));
 }
 
