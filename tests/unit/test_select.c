@@ -452,6 +452,47 @@ static void sm90a_keeps_sm80_for_other_types(void **state) {
   assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
 }
 
+/* fp8: K-major operands (op NT) run on wgmma on sm_90a, promoted unless fast accumulation is
+ * asked for (promotion takes tiles of at most 64 accumulators per thread); MN-major ones on the
+ * sm80 recipe's mma.sync, which sm_89 also runs; block scales only on the sm90 recipe; no fp8 on
+ * sm_80/sm_86. */
+static void fp8_takes_wgmma_where_its_operands_are_k_major(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_E4M3, PTX_E_BF16, 4096, 4096, 4096);
+  p.op_b_t = 1;
+  p.ldb = p.k;
+  eng_plan plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_true(tcj_cfg_promotes(&plan.cfg));
+  assert_true(tcj_cfg_sm90_accumulators(&plan.cfg) <= 64);
+  p.fast_accum = 1;
+  plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.fast_accum, 1);
+  assert_int_equal(plan.cfg.bn, 256); /* one accumulator set: the widest tile again */
+  p.fast_accum = 0;
+  p.block_scale = 1;
+  plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_true(plan.cfg.block_scale && 128 % plan.cfg.bn == 0);
+  p.b_other = 1; /* e4m3 x e5m2 */
+  plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(tcj_cfg_b_type(&plan.cfg), PTX_E_E5M2);
+  /* B MN-major: mma.sync on Hopper and Ada; block scales have no recipe there. */
+  eng_problem nn = problem(PTX_E_E5M2, PTX_E_F32, 4096, 4096, 4096);
+  assert_int_equal(select_ok(&nn, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  assert_int_equal(select_ok(&nn, "sm_89", 1).cfg.recipe, PTX_RECIPE_SM80);
+  nn.block_scale = 1;
+  eng_device_caps caps = caps_of("sm_90a");
+  const char *why = NULL;
+  assert_int_equal(eng_select(&nn, &caps, 1, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "K-major"));
+  nn.block_scale = 0;
+  caps = caps_of("sm_86");
+  assert_int_equal(eng_select(&nn, &caps, 1, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "sm_89"));
+}
+
 static void split_k_shapes_stay_on_sm80(void **state) {
   (void)state;
   /* Decode-like shapes that sm80 splits along K stay there. */
@@ -934,6 +975,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(sm90a_runs_16_bit_types_on_the_sm90_recipe),
     cmocka_unit_test(other_arches_keep_the_sm80_recipe),
     cmocka_unit_test(sm90a_keeps_sm80_for_other_types),
+    cmocka_unit_test(fp8_takes_wgmma_where_its_operands_are_k_major),
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
     cmocka_unit_test(small_problems_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),

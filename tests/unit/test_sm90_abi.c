@@ -372,6 +372,42 @@ static void wgmma_spellings_follow_the_ptx_isa(void **state) {
   assert_null(ptx_wgmma_type_of(PTX_E_F32));
 }
 
+/* mma.sync (PTX ISA 9.7.13.4): every shape reads 32 bytes of K (m16n8k16 f16/bf16, k8 tf32,
+ * k32 s8 and, from sm_89, e4m3/e5m2 in any pair), spelled
+ * mma.sync.aligned.<shape>.row.col.<d>.<a>.<b>.<c> with s32 accumulators for s8. */
+static void mma_sync_spellings_follow_the_ptx_isa(void **state) {
+  (void)state;
+  static const struct { ptx_elem a, b; const char *want; } cases[] = {
+    {PTX_E_F16, PTX_E_F16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "},
+    {PTX_E_BF16, PTX_E_BF16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "},
+    {PTX_E_TF32, PTX_E_TF32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "},
+    {PTX_E_S8, PTX_E_S8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "},
+    {PTX_E_E4M3, PTX_E_E4M3, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "},
+    {PTX_E_E4M3, PTX_E_E5M2, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 "},
+    {PTX_E_E5M2, PTX_E_E4M3, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32 "},
+    {PTX_E_E5M2, PTX_E_E5M2, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 "},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ptx_builder b;
+    ptx_init(&b);
+    ptx_reg d[4], a[4], bb[2];
+    for (int r = 0; r < 4; r++) d[r] = ptx_new(&b, ptx_mma_acc_class(cases[i].a)), a[r] = ptx_new(&b, PTX_B32);
+    for (int r = 0; r < 2; r++) bb[r] = ptx_new(&b, PTX_B32);
+    ptx_mma_sync(&b, cases[i].a, cases[i].b, d, a, bb, d);
+    assert_false(ptx_failed(&b));
+    if (!strstr(b.buf, cases[i].want)) print_error("got:  %s\nwant: %s\n", b.buf, cases[i].want);
+    assert_non_null(strstr(b.buf, cases[i].want));
+    ptx_free(&b);
+  }
+  ptx_builder b;
+  ptx_init(&b);
+  ptx_reg r[4];
+  for (int i = 0; i < 4; i++) r[i] = ptx_new(&b, PTX_B32);
+  ptx_mma_sync(&b, PTX_E_E4M3, PTX_E_S8, r, r, r, r); /* no such pair */
+  assert_true(ptx_failed(&b));
+  ptx_free(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(tensor_maps_of_the_four_op_pairs),
@@ -383,6 +419,7 @@ int main(void) {
     cmocka_unit_test(c_tensor_map_follows_the_vector_width),
     cmocka_unit_test(sm90_entry_name),
     cmocka_unit_test(wgmma_spellings_follow_the_ptx_isa),
+    cmocka_unit_test(mma_sync_spellings_follow_the_ptx_isa),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
