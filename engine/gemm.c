@@ -36,17 +36,29 @@ static int64_t packed_entries(const eng_problem *p, int is_b) {
   return eng_packed_stride(p, is_b) ? p->batch : 1;
 }
 
+/* The packed copy's shape: the stored one, or transposed into K-major (A m x k, B n x k). */
+static void packed_shape(const eng_problem *p, const eng_plan *plan, int is_b, int64_t *rows, int64_t *cols) {
+  if ((is_b ? plan->pack_b : plan->pack_a) == ENG_PACK_TRANSPOSE) {
+    *rows = is_b ? p->n : p->m;
+    *cols = p->k;
+  } else if (is_b) {
+    stored_b(p, rows, cols);
+  } else {
+    stored_a(p, rows, cols);
+  }
+}
+
 static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   scratch_layout l = {0, 0, 0, 0};
   int es = ptx_elem_size(p->ab);
   int64_t rows, cols;
   if (plan->pack_a) {
-    stored_a(p, &rows, &cols);
+    packed_shape(p, plan, 0, &rows, &cols);
     l.bytes = align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 0)));
   }
   l.b_off = l.bytes;
   if (plan->pack_b) {
-    stored_b(p, &rows, &cols);
+    packed_shape(p, plan, 1, &rows, &cols);
     l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 1)));
   }
   l.work_off = l.bytes;
@@ -104,6 +116,23 @@ static tcj_status pack_copy(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_
   cp.Height = (size_t)rows;
   CUresult r = e->cu->cuMemcpy2DAsync(&cp, stream);
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuMemcpy2DAsync (packing)");
+}
+
+/* Transposes the stored rows x cols elements at (src, ld) into the scratch (cols x rows, K-major),
+ * with the module's PTX_TRANSPOSE_ENTRY. */
+static tcj_status pack_transpose(tcj_engine *e, const cache_kernel *k, CUdeviceptr src, int64_t rows, int64_t cols,
+                                 int64_t ld, int es, const operand *dst, CUstream stream) {
+  if (!k->transpose) return eng_set_error(TCJ_ERROR_INTERNAL, "the kernel's module has no " PTX_TRANSPOSE_ENTRY);
+  CUdeviceptr to = dst->ptr;
+  uint64_t ld_src = (uint64_t)ld, ld_dst = (uint64_t)dst->ld;
+  uint32_t r32 = (uint32_t)rows, c32 = (uint32_t)cols;
+  void *args[] = {&src, &to, &ld_src, &ld_dst, &r32, &c32};
+  unsigned gx = (unsigned)((cols + PTX_TRANSPOSE_TILE - 1) / PTX_TRANSPOSE_TILE);
+  unsigned gy = (unsigned)((rows + PTX_TRANSPOSE_TILE - 1) / PTX_TRANSPOSE_TILE);
+  if (gy > 65535) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "an operand of %lld rows is too tall to transpose", (long long)rows);
+  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->transpose, gx, gy, 1, PTX_TRANSPOSE_THREADS, 1, 1,
+                                     (unsigned)ptx_transpose_smem_bytes(es), stream, args, NULL);
+  return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (transposing pack)");
 }
 
 /* Packs every entry of a batched operand (one copy each; a broadcast operand once) to entries
@@ -247,8 +276,11 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   CUdeviceptr base = 0, work = 0;
   tcj_status st = scratch_get(e, l.bytes, stream, &base);
   if (st == TCJ_SUCCESS) {
-    if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols_a, es)};
-    if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols_b, es)};
+    int64_t rows, cols;
+    packed_shape(p, plan, 0, &rows, &cols);
+    if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
+    packed_shape(p, plan, 1, &rows, &cols);
+    if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
     if (k->slices > 1) work = base + l.work_off;
   }
   ptx_gemm_params prm;
@@ -288,10 +320,14 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (st == TCJ_SUCCESS) st = encode_tmap(e, &plan->cfg, 1, p->m, &pb, bb, &tmaps[1]);
     if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &plan->cfg, p, ca->d, &tmaps[2]);
   }
-  if (st == TCJ_SUCCESS && plan->pack_a)
+  if (st == TCJ_SUCCESS && plan->pack_a == ENG_PACK_TRANSPOSE)
+    st = pack_transpose(e, k, ca->a, rows_a, cols_a, p->lda, es, &pa, stream);
+  else if (st == TCJ_SUCCESS && plan->pack_a)
     st = pack_entries(e, ca->a, rows_a, cols_a, p->lda, es, packed_entries(p, 0), p->stride_a, (int64_t)prm.stride_a,
                       &pa, stream);
-  if (st == TCJ_SUCCESS && plan->pack_b)
+  if (st == TCJ_SUCCESS && plan->pack_b == ENG_PACK_TRANSPOSE)
+    st = pack_transpose(e, k, ca->b, rows_b, cols_b, p->ldb, es, &pb, stream);
+  else if (st == TCJ_SUCCESS && plan->pack_b)
     st = pack_entries(e, ca->b, rows_b, cols_b, p->ldb, es, packed_entries(p, 1), p->stride_b, (int64_t)prm.stride_b,
                       &pb, stream);
   /* amax_d is a maximum the kernels raise with atomics: it starts from 0 (cuBLASLt sets it too,

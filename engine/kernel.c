@@ -203,7 +203,12 @@ tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const c
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
     goto fail;
   }
-  cache_kernel k = {mod, fn, reduce, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg),
+  CUfunction transpose = NULL;
+  if (ptx_sm90_has_transpose(cfg) && (r = e->cu->cuModuleGetFunction(&transpose, mod, PTX_TRANSPOSE_ENTRY)) != CUDA_SUCCESS) {
+    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_TRANSPOSE_ENTRY ")");
+    goto fail;
+  }
+  cache_kernel k = {mod, fn, reduce, transpose, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg),
                     (int)cfg->recipe, cfg->cluster_m, resident_cluster_ctas(e, cfg, fn, smem)};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {

@@ -351,13 +351,32 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
                    caps->arch_suffix ? "a" : "");
   const ptx_wgmma_type *w = ptx_wgmma_type_of(p->ab);
   if (!w) return sm90_no(why, "the sm90 recipe takes f16, bf16, tf32, s8 or fp8 operands, not %s", ptx_elem_name(p->ab));
-  /* wgmma reads tf32, s8 and fp8 K-major only; MN-major ones stay on the sm80 recipe (fp8 on
-   * sm_89+ mma.sync) for now: a transposing pack is the next step. */
-  if (!w->mn_major && (p->op_a_t || !p->op_b_t))
-    return sm90_no(why, "the sm90 recipe reads %s K-major only (A op N, B op T); this problem is op %c%c",
-                   ptx_elem_name(p->ab), p->op_a_t ? 'T' : 'N', p->op_b_t ? 'T' : 'N');
   if (p->m < 1 || p->n < 1 || p->k < 1) return sm90_no(why, "the sm90 recipe needs m, n and k >= 1");
   int es = ptx_elem_size(p->ab);
+  /* wgmma reads tf32, s8 and fp8 K-major only: an MN-major operand is transposed into K-major
+   * scratch first (PTX_TRANSPOSE_ENTRY), and the kernel is the one of the K-major problem. */
+  eng_problem kmajor;
+  int transpose_a = 0, transpose_b = 0;
+  if (!w->mn_major && (p->op_a_t || !p->op_b_t)) {
+    if (!allow_packing || p->batch > 1)
+      return sm90_no(why, "the sm90 recipe reads %s K-major only (A op N, B op T); this problem is op %c%c and "
+                     "its transposing pack %s", ptx_elem_name(p->ab), p->op_a_t ? 'T' : 'N', p->op_b_t ? 'T' : 'N',
+                     allow_packing ? "takes one GEMM, not a batch" : "is disabled");
+    kmajor = *p;
+    if (p->op_a_t) {
+      kmajor.op_a_t = 0;
+      kmajor.lda = eng_packed_ld(p->k, es);
+      kmajor.align_a = 16;
+      transpose_a = 1;
+    }
+    if (!p->op_b_t) {
+      kmajor.op_b_t = 1;
+      kmajor.ldb = eng_packed_ld(p->k, es);
+      kmajor.align_b = 16;
+      transpose_b = 1;
+    }
+    p = &kmajor;
+  }
   int64_t ld_a = p->lda, ld_b = p->ldb;
   plan->pack_a = p->align_a < 16;
   plan->pack_b = p->align_b < 16;
@@ -424,6 +443,8 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   ptx_tmap_batch bd = {p->batch, p->stride_d};
   while (ptx_sm90_tma_store(&plan->cfg) && ptx_sm90_tmap_d(&plan->cfg, p->m, p->ldd, bd, &d) < 0 && plan->cfg.vec_c > 1)
     plan->cfg.vec_c /= 2;
+  if (transpose_a) plan->pack_a = ENG_PACK_TRANSPOSE;
+  if (transpose_b) plan->pack_b = ENG_PACK_TRANSPOSE;
   return TCJ_SUCCESS;
 }
 

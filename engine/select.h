@@ -56,11 +56,14 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
   p->fast_accum = p->block_scale = 0;
 }
 
-/* What select decides beyond the kernel: whether an operand is first packed (cudaMemcpy2D-style)
- * into 16-byte aligned scratch with a padded leading dimension. */
+/* What select decides beyond the kernel: whether an operand is first packed into 16-byte
+ * aligned scratch with a padded leading dimension: copied as it lies (cudaMemcpy2D-style), or
+ * transposed so that an MN-major operand becomes K-major (the sm90 recipe's tf32, s8 and fp8,
+ * which wgmma reads K-major only; the config then says op N for A, T for B). */
+enum { ENG_PACK_NONE = 0, ENG_PACK_COPY = 1, ENG_PACK_TRANSPOSE = 2 };
 typedef struct eng_plan {
   tcj_kernel_cfg cfg;
-  int pack_a, pack_b;
+  int pack_a, pack_b; /* ENG_PACK_* */
 } eng_plan;
 
 /* Leading dimension of a packed copy of rows of cols elements: each row padded to a multiple of

@@ -239,7 +239,9 @@ typedef struct tcj_gemm_desc {
      required. scale_a: m x ceil(k / 128), row-major: scale_a[i * ceil(k / 128) + kb] scales
      op(A)[i, 128 kb .. 128 kb + 127]. scale_b: ceil(n / 128) x ceil(k / 128), row-major, one
      per 128 x 128 block of op(B): scale_b[(j / 128) * ceil(k / 128) + kb]. Each 128-long
-     partial sum is multiplied by its two scales in fp32. Not with a batch. */
+     partial sum is multiplied by its two scales in fp32. Block scales run on sm_90a only, one
+     GEMM per call (no batch); operands other than op_a N / op_b T are first transposed into
+     scratch, so they need packing (not tcj_options.disable_packing). */
   const float *scale_a, *scale_b;
   const float *scale_d; /* device pointer to one float (NULL: 1); only with an fp8 D */
   float *amax_d;        /* device pointer to one float, or NULL; written by the call */

@@ -1020,5 +1020,10 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     ptx_emit_reduce_entry(&b, cfg);
     ptx_finish(&b);
   }
+  if (!ptx_failed(&b) && ptx_sm90_has_transpose(cfg)) {
+    ptx_text(&b, "\n");
+    ptx_emit_transpose_entry(&b, ptx_elem_size(cfg->ab));
+    ptx_finish(&b);
+  }
   return ptx_take(&b, ptx, len, err, err_size);
 }

@@ -214,7 +214,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if ((c->user || (tcj_cfg_fused(c) && (c->batched || c->ab == PTX_E_S8))) && acc > 96)
     return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
   /* Promotion keeps a second set of accumulators for the wgmma partial sums: two sets of 64
-   * fit beside the epilogue's registers. */
+   * fit in the kernel's 168 registers (150 used at 128x128); two of 96 spilled 904 bytes at
+   * 128x192 (ptxas 13.0). */
   if (tcj_cfg_promotes(c) && acc > 64) return "fp8 with promotion needs tiles of at most 64 accumulators per thread (128x128)";
   /* One B scale per 128 columns and K tile: a tile's columns lie in one block. */
   if (c->block_scale && 128 % c->bn) return "block-scaled fp8 needs bn 64 or 128";

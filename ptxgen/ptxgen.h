@@ -56,6 +56,24 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
  * of slices * m * n elements and ldc must be n (alpha 1, beta 0: the kernel stores raw partial
  * sums); the module also holds PTX_REDUCE_ENTRY, launched as for the sm80 recipe. */
 
+/* The transposing pack (transpose.c): sm90 modules of types wgmma reads K-major only (tf32,
+ * s8, fp8) also hold PTX_TRANSPOSE_ENTRY, which writes dst[j * ld_dst + i] = src[i * ld_src + j]
+ * for the rows x cols elements of src (the element size of the module's operands), so that an
+ * MN-major operand becomes K-major scratch. Parameters, in order: .u64 src, dst, ld_src, ld_dst
+ * (elements), .u32 rows, cols. Launch: ceil(cols / PTX_TRANSPOSE_TILE) x
+ * ceil(rows / PTX_TRANSPOSE_TILE) CTAs of PTX_TRANSPOSE_THREADS threads, with
+ * ptx_transpose_smem_bytes() of dynamic shared memory. */
+#define PTX_TRANSPOSE_ENTRY "tcj_transpose"
+#define PTX_TRANSPOSE_TILE 32
+#define PTX_TRANSPOSE_THREADS 256
+static inline int ptx_transpose_smem_bytes(int elem_size) {
+  return PTX_TRANSPOSE_TILE * (PTX_TRANSPOSE_TILE + 1) * elem_size;
+}
+/* Whether cfg's module holds PTX_TRANSPOSE_ENTRY. */
+int ptx_sm90_has_transpose(const tcj_kernel_cfg *cfg);
+struct ptx_builder;
+void ptx_emit_transpose_entry(struct ptx_builder *b, int elem_size);
+
 /* One operand's tensor map, in the terms of cuTensorMapEncodeTiled: rank 2, dim 0 contiguous,
  * 128-byte swizzle, no interleave, element strides 1, zero fill out of bounds. */
 typedef struct ptx_tmap_desc {

@@ -4,6 +4,7 @@
 #include "ptxgen.h"
 
 #include "ptx_layout.h"
+#include "ptx_ops.h"
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -96,4 +97,9 @@ int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_
   int64_t grid = units < slots ? units : slots;
   if (grid < 1) grid = 1;
   return grid * cluster;
+}
+
+int ptx_sm90_has_transpose(const tcj_kernel_cfg *c) {
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);
+  return c->recipe == PTX_RECIPE_SM90 && w && !w->mn_major && !c->batched;
 }

@@ -843,6 +843,10 @@ static int forced_cases(gemm_case *cases, int variant) {
     cases[n++] = make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_T, 129, 700, 200, AL_PACKED, 2, 60093 + 100 * (uint64_t)variant);
     cases[n++] = make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_T, 700, 1100, 130, AL_ALIGNED16, 0, 60094 + 100 * (uint64_t)variant);
     cases[n++] = make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_T, 1100, 703, 260, AL_ALIGNED16, 1, 60095 + 100 * (uint64_t)variant);
+    /* MN-major tf32 and s8: transposed into K-major scratch first (the transposing pack). */
+    cases[n++] = make_case(P_TF32_F32, TCJ_OP_T, TCJ_OP_N, 257, 383, 1000, AL_ODD_LD, 1, 60096 + 100 * (uint64_t)variant);
+    cases[n++] = make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_N, 129, 700, 200, AL_PACKED, 2, 60097 + 100 * (uint64_t)variant);
+    cases[n++] = make_case(P_TF32_F32, TCJ_OP_T, TCJ_OP_T, 700, 65, 130, AL_ALIGNED16, 0, 60098 + 100 * (uint64_t)variant);
   }
   return n;
 }
@@ -887,7 +891,7 @@ static void run_forced_variants(int sm90) {
       failed++;
       continue;
     }
-    gemm_case cases[FORCED_RANDOM + 6];
+    gemm_case cases[FORCED_RANDOM + 9];
     int n = forced_cases(cases, (int)v);
     g_eng = eng;
     failed += run_list(what, cases, n);

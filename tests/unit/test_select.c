@@ -143,9 +143,9 @@ static void cfg_carries_the_problem_and_arch(void **state) {
   eng_problem p = problem(PTX_E_S8, PTX_E_S32, 512, 768, 1000);
   p.op_a_t = 1;
   p.op_b_t = 0;
-  eng_plan plan = select_ok(&p, "sm_90a", 1);
-  assert_int_equal(plan.cfg.sm, 90);
-  assert_int_equal(plan.cfg.arch_suffix, 'a');
+  eng_plan plan = select_ok(&p, "sm_89", 1);
+  assert_int_equal(plan.cfg.sm, 89);
+  assert_int_equal(plan.cfg.arch_suffix, 0);
   assert_int_equal(plan.cfg.ab, PTX_E_S8);
   assert_int_equal(plan.cfg.c, PTX_E_S32);
   assert_int_equal(plan.cfg.op_a_t, 1);
@@ -198,9 +198,11 @@ static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
               }
               eng_plan plan = select_ok(&p, arches[a], al % 2);
               assert_true(plan.cfg.align_a >= ptx_elem_size(plan.cfg.ab));
-              /* 16-bit operands in any layout; tf32 and s8 with both operands K-major (NT). */
+              /* 16-bit operands in any layout; tf32 and s8 K-major (NT), or transposed into
+               * K-major scratch when packing is allowed. */
+              int kmajor = !p.op_a_t && p.op_b_t;
               int sm90_ok = strcmp(arches[a], "sm_90a") == 0 && p.k >= 1 &&
-                            (ptx_elem_size(p.ab) == 2 || (!p.op_a_t && p.op_b_t));
+                            (ptx_elem_size(p.ab) == 2 || kmajor || al % 2);
               if (plan.cfg.recipe == PTX_RECIPE_SM90) {
                 assert_true(sm90_ok);
                 assert_true(plan.cfg.stages >= 4 && plan.cfg.stages <= 8);
@@ -209,9 +211,12 @@ static void every_selected_cfg_is_valid_and_fits_shared_memory(void **state) {
                   assert_false(plan.cfg.pingpong || plan.cfg.cluster_m);
                   assert_true(ptx_sm90_tiles(&plan.cfg, p.m) < 132);
                 }
-                /* TMA reads 16-byte aligned rows only: anything less is packed. */
-                assert_int_equal(plan.pack_a, p.align_a < 16);
-                assert_int_equal(plan.pack_b, p.align_b < 16);
+                /* TMA reads 16-byte aligned rows only: anything less is packed; MN-major tf32
+                 * and s8 operands are transposed, and the kernel reads them K-major. */
+                int ta = ptx_elem_size(p.ab) != 2 && p.op_a_t, tb = ptx_elem_size(p.ab) != 2 && !p.op_b_t;
+                assert_int_equal(plan.pack_a, ta ? ENG_PACK_TRANSPOSE : p.align_a < 16);
+                assert_int_equal(plan.pack_b, tb ? ENG_PACK_TRANSPOSE : p.align_b < 16);
+                if (ptx_elem_size(p.ab) != 2) assert_true(!plan.cfg.op_a_t && plan.cfg.op_b_t);
               } else {
                 assert_true(plan.cfg.stages >= 2 && plan.cfg.stages <= 4);
                 /* sm_90a keeps sm80 only for split-K, small problems, or unaligned operands it
@@ -437,15 +442,25 @@ static void other_arches_keep_the_sm80_recipe(void **state) {
   assert_memory_equal(&a, &b, sizeof a);
 }
 
-static void sm90a_keeps_sm80_for_other_types(void **state) {
+/* tf32 and s8 NN (B MN-major): wgmma after B is transposed into K-major scratch; without
+ * packing, or in a batch, the sm80 recipe. */
+static void sm90a_transposes_mn_major_operands_of_other_types(void **state) {
   (void)state;
   static const struct { ptx_elem ab, c; } types[] = {{PTX_E_S8, PTX_E_S32}, {PTX_E_TF32, PTX_E_F32}};
   for (size_t t = 0; t < 2; t++) {
     eng_problem p = problem(types[t].ab, types[t].c, 4096, 4096, 4096);
     eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.pack_a, ENG_PACK_NONE);
+    assert_int_equal(plan.pack_b, ENG_PACK_TRANSPOSE);
+    assert_true(!plan.cfg.op_a_t && plan.cfg.op_b_t);
+    plan = select_ok(&p, "sm_90a", 0);
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
     assert_int_equal(plan.cfg.sm, 90);
     assert_int_equal(plan.cfg.arch_suffix, 'a');
+    p.batch = 4;
+    p.stride_a = p.m * p.k, p.stride_b = p.k * p.n, p.stride_c = p.stride_d = p.m * p.n;
+    assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
   }
   /* k == 0 is C = beta * C: no K loop for wgmma to run. */
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 256, 256, 0);
@@ -478,14 +493,19 @@ static void fp8_takes_wgmma_where_its_operands_are_k_major(void **state) {
   p.b_other = 1; /* e4m3 x e5m2 */
   plan = select_ok(&p, "sm_90a", 1);
   assert_int_equal(tcj_cfg_b_type(&plan.cfg), PTX_E_E5M2);
-  /* B MN-major: mma.sync on Hopper and Ada; block scales have no recipe there. */
+  /* B MN-major: transposed for wgmma on Hopper (block scales too), mma.sync on Ada and where
+   * packing is disabled; block scales then have no recipe. */
   eng_problem nn = problem(PTX_E_E5M2, PTX_E_F32, 4096, 4096, 4096);
-  assert_int_equal(select_ok(&nn, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  plan = select_ok(&nn, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.pack_b, ENG_PACK_TRANSPOSE);
   assert_int_equal(select_ok(&nn, "sm_89", 1).cfg.recipe, PTX_RECIPE_SM80);
+  assert_int_equal(select_ok(&nn, "sm_90a", 0).cfg.recipe, PTX_RECIPE_SM80);
   nn.block_scale = 1;
+  assert_true(select_ok(&nn, "sm_90a", 1).cfg.block_scale);
   eng_device_caps caps = caps_of("sm_90a");
   const char *why = NULL;
-  assert_int_equal(eng_select(&nn, &caps, 1, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_int_equal(eng_select(&nn, &caps, 0, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
   assert_non_null(strstr(why, "K-major"));
   nn.block_scale = 0;
   caps = caps_of("sm_86");
@@ -648,8 +668,8 @@ static void forced_recipes_select_or_say_why_not(void **state) {
 
   /* What the forced sm90 recipe cannot run is refused with the reason. */
   struct { ptx_elem ab, c; int64_t k; int align_a, allow_packing; const char *arch, *why; } bad[] = {
-    {PTX_E_S8, PTX_E_S32, 64, 16, 1, "sm_90a", "K-major only"}, /* problem() is op NN */
-    {PTX_E_TF32, PTX_E_F32, 64, 16, 1, "sm_90a", "K-major only"},
+    {PTX_E_S8, PTX_E_S32, 64, 16, 0, "sm_90a", "K-major only"}, /* problem() is op NN: no transposing pack */
+    {PTX_E_TF32, PTX_E_F32, 64, 16, 0, "sm_90a", "K-major only"},
     {PTX_E_BF16, PTX_E_BF16, 0, 16, 1, "sm_90a", "k >= 1"},
     {PTX_E_BF16, PTX_E_BF16, 64, 8, 0, "sm_90a", "packing is disabled"},
     {PTX_E_BF16, PTX_E_BF16, 64, 16, 1, "sm_80", "sm_90a"},
@@ -974,7 +994,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(selection_is_deterministic_within_and_across_processes),
     cmocka_unit_test(sm90a_runs_16_bit_types_on_the_sm90_recipe),
     cmocka_unit_test(other_arches_keep_the_sm80_recipe),
-    cmocka_unit_test(sm90a_keeps_sm80_for_other_types),
+    cmocka_unit_test(sm90a_transposes_mn_major_operands_of_other_types),
     cmocka_unit_test(fp8_takes_wgmma_where_its_operands_are_k_major),
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
     cmocka_unit_test(small_problems_stay_on_sm80),
