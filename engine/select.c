@@ -260,6 +260,7 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fus
  * 4096^3 184.5 vs 184.4 us, 8192^3 1421 vs 1434, 16384^3 13017 vs 13075, 8192x8192x1024 223.7
  * vs 224.1. L2 traffic is not what limits these kernels. */
 #define SM90_CLUSTER_M 0
+#define SM90_FP8_CLUSTER_MIN_ROWS 8
 /* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
  * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
  * Measured on an H200 (tcj-prof, bf16): 8192x8192x1024 224.1 us cooperative 128x256, 201.4 us
@@ -295,6 +296,11 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   c->vec_c = sm90_vec_c(p);
   c->pingpong = t->pingpong;
   c->cluster_m = SM90_CLUSTER_M;
+  /* fp8 at twice bf16's MAC rate asks twice the L2 bandwidth per tile: there multicasting B
+   * pays. Measured on an H100 (tcj-prof, e4m3 8192^3): promoted 128x128 1110 -> 1274 TFLOP/s,
+   * fast 128x256 1434 -> 1467. With a single tile row the pair's second CTA has no work
+   * (128x28672x4096: 580 -> 421), so only where the tile rows are many. */
+  if (ptx_elem_is_fp8(p->ab) && ceil_div(p->m, t->bm) >= SM90_FP8_CLUSTER_MIN_ROWS) c->cluster_m = 2;
   if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
