@@ -3,7 +3,10 @@
  * ends where its mapping ends (or, where its alignment class needs it, less than 16 bytes
  * before), so a read past it faults; valid results are checked element by
  * element against the fp64 oracle of oracle.h; invalid calls must fail, say why, and write
- * nothing. Without a GPU it prints SKIP and exits 77, which CTest reports as skipped.
+ * nothing. Every type combination of tcj.h is drawn, fp8 operands (e4m3, e5m2, any pair) among
+ * them: computed and checked on sm_89 and newer, where their bound adds the fp8 tensor cores'
+ * accumulation term of test_fp8_gpu.c; refused with TCJ_ERROR_NOT_SUPPORTED below sm_89.
+ * Without a GPU it prints SKIP and exits 77, which CTest reports as skipped.
  *
  * Environment: TCJ_TEST_FUZZ_CALLS  number of calls (default 3000)
  *              TCJ_TEST_SEED        seed of the kernel-class pool and of every call (default:
@@ -33,7 +36,7 @@
 /* Valid calls keep m, n, k at most this: the host reference stays cheap (a few seconds for
  * thousands of calls) and every operand fits one small mapping. */
 #define MAX_DIM 300
-#define POOL_EXTRA 6   /* random kernel classes beyond one per (dtype combination, op pair) */
+#define POOL_EXTRA 6   /* random kernel classes beyond the grid (dtype combination, op pair) */
 #define POOL_K0 2      /* classes with k == 0 (C = beta * C, A and B never read) */
 #define PREFIX 64      /* sentinel bytes checked in front of each operand */
 #define SENTINEL 0xA5
@@ -60,15 +63,31 @@ static int64_t rrange(rng *r, int64_t lo, int64_t hi) {
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
 
-/* Supported combinations by storage (tf32 data is stored as f32), as tcj.h lists them. */
-typedef struct combo { const char *name; tcj_dtype ab, c; } combo;
+/* Supported combinations by storage (tf32 data is stored as f32), as tcj.h lists them: A's, B's
+ * and C's types. The fp8 ones come last, from COMBO_FP8 on: operand pairs (e4m3, e4m3),
+ * (e4m3, e5m2), (e5m2, e4m3), (e5m2, e5m2), each into f16, bf16 and f32 (grid_class relies on
+ * this order). */
+typedef struct combo { const char *name; tcj_dtype a, b, c; } combo;
 static const combo COMBOS[] = {
-    {"f16->f16", TCJ_F16, TCJ_F16},   {"f16->bf16", TCJ_F16, TCJ_BF16},   {"f16->f32", TCJ_F16, TCJ_F32},
-    {"bf16->f16", TCJ_BF16, TCJ_F16}, {"bf16->bf16", TCJ_BF16, TCJ_BF16}, {"bf16->f32", TCJ_BF16, TCJ_F32},
-    {"tf32->f32", TCJ_F32, TCJ_F32},  {"s8->s32", TCJ_S8, TCJ_S32},
+    {"f16->f16", TCJ_F16, TCJ_F16, TCJ_F16},       {"f16->bf16", TCJ_F16, TCJ_F16, TCJ_BF16},
+    {"f16->f32", TCJ_F16, TCJ_F16, TCJ_F32},       {"bf16->f16", TCJ_BF16, TCJ_BF16, TCJ_F16},
+    {"bf16->bf16", TCJ_BF16, TCJ_BF16, TCJ_BF16},  {"bf16->f32", TCJ_BF16, TCJ_BF16, TCJ_F32},
+    {"tf32->f32", TCJ_F32, TCJ_F32, TCJ_F32},      {"s8->s32", TCJ_S8, TCJ_S8, TCJ_S32},
+    {"e4m3->f16", TCJ_E4M3, TCJ_E4M3, TCJ_F16},    {"e4m3->bf16", TCJ_E4M3, TCJ_E4M3, TCJ_BF16},
+    {"e4m3->f32", TCJ_E4M3, TCJ_E4M3, TCJ_F32},    {"e4m3,e5m2->f16", TCJ_E4M3, TCJ_E5M2, TCJ_F16},
+    {"e4m3,e5m2->bf16", TCJ_E4M3, TCJ_E5M2, TCJ_BF16}, {"e4m3,e5m2->f32", TCJ_E4M3, TCJ_E5M2, TCJ_F32},
+    {"e5m2,e4m3->f16", TCJ_E5M2, TCJ_E4M3, TCJ_F16}, {"e5m2,e4m3->bf16", TCJ_E5M2, TCJ_E4M3, TCJ_BF16},
+    {"e5m2,e4m3->f32", TCJ_E5M2, TCJ_E4M3, TCJ_F32}, {"e5m2->f16", TCJ_E5M2, TCJ_E5M2, TCJ_F16},
+    {"e5m2->bf16", TCJ_E5M2, TCJ_E5M2, TCJ_BF16},  {"e5m2->f32", TCJ_E5M2, TCJ_E5M2, TCJ_F32},
 };
 #define NCOMBO ((int)(sizeof COMBOS / sizeof COMBOS[0]))
 #define COMBO_TF32 6
+#define COMBO_FP8 8 /* the first fp8 combination; 4 operand pairs x 3 C types from here */
+#define NFP8_C 3    /* C types of fp8 operands in tcj_gemm: f16, bf16, f32 */
+
+/* The GPU has fp8 tensor cores (compute capability 8.9 or newer): fp8 calls are computed there
+ * and refused with TCJ_ERROR_NOT_SUPPORTED below. */
+static int g_fp8, g_cc_major, g_cc_minor;
 
 static const char *const DTYPE_NAMES[] = {"F16", "BF16", "F32", "TF32", "E4M3", "E5M2", "S8", "S32", "F64"};
 #define NDTYPE ((int)(sizeof DTYPE_NAMES / sizeof DTYPE_NAMES[0]))
@@ -84,10 +103,15 @@ static int api_esize(int t) {
   }
 }
 
-/* tcj.h: f16|bf16 -> f16|bf16|f32 (a = b), tf32 or f32 operands (in any mix) -> f32, s8 -> s32. */
+static int is_fp8(int t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+
+/* tcj.h: f16|bf16 -> f16|bf16|f32 (a = b), tf32 or f32 operands (in any mix) -> f32, s8 -> s32,
+ * fp8 (a and b each e4m3 or e5m2) -> f16|bf16|f32 (fp8 C only as a separate D of tcj_gemm_ex,
+ * so never here). The types alone: fp8's compute capability is contract_violation's last rule. */
 static int supported(int a, int b, int c) {
   int fa = a == TCJ_F32 || a == TCJ_TF32, fb = b == TCJ_F32 || b == TCJ_TF32;
   if (fa && fb) return c == TCJ_F32;
+  if (is_fp8(a) && is_fp8(b)) return c == TCJ_F16 || c == TCJ_BF16 || c == TCJ_F32;
   if (a != b) return 0;
   if (a == TCJ_S8) return c == TCJ_S32;
   if (a == TCJ_F16 || a == TCJ_BF16) return c == TCJ_F16 || c == TCJ_BF16 || c == TCJ_F32;
@@ -102,6 +126,8 @@ static void put_value(tcj_dtype t, unsigned char *p, double v) {
   case TCJ_F16: h = f32_to_f16(f); memcpy(p, &h, 2); break;
   case TCJ_BF16: h = f32_to_bf16(f); memcpy(p, &h, 2); break;
   case TCJ_F32: memcpy(p, &f, 4); break;
+  case TCJ_E4M3: *p = f32_to_e4m3(f); break;
+  case TCJ_E5M2: *p = f32_to_e5m2(f); break;
   case TCJ_S8: *(int8_t *)p = (int8_t)v; break;
   case TCJ_S32: i = (int32_t)v; memcpy(p, &i, 4); break;
   default: break;
@@ -116,14 +142,16 @@ static double get_value(tcj_dtype t, const unsigned char *p) {
   case TCJ_F16: memcpy(&h, p, 2); return f16_to_f32(h);
   case TCJ_BF16: memcpy(&h, p, 2); return bf16_to_f32(h);
   case TCJ_F32: memcpy(&f, p, 4); return f;
+  case TCJ_E4M3: return e4m3_to_f32(*p);
+  case TCJ_E5M2: return e5m2_to_f32(*p);
   case TCJ_S8: return *(const int8_t *)p;
   case TCJ_S32: memcpy(&i, p, 4); return i;
   default: return NAN;
   }
 }
 
-/* A NaN (s32: INT32_MAX; s8: 127): in the padding of A and B, which must never reach a result,
- * and in C when beta == 0, which must not be read. */
+/* A NaN (s32: INT32_MAX; s8: 127; e4m3 and e5m2: 0x7f, NaN in both): in the padding of A and B,
+ * which must never reach a result, and in C when beta == 0, which must not be read. */
 static void put_poison(tcj_dtype t, unsigned char *p) {
   static const uint16_t h16 = 0x7e00, b16 = 0x7fc0;
   static const uint32_t f32 = 0x7fc00000u, s32 = 0x7fffffffu;
@@ -133,6 +161,7 @@ static void put_poison(tcj_dtype t, unsigned char *p) {
   case TCJ_F32: memcpy(p, &f32, 4); break;
   case TCJ_S32: memcpy(p, &s32, 4); break;
   case TCJ_S8: *p = 127; break;
+  case TCJ_E4M3: case TCJ_E5M2: *p = 0x7f; break;
   default: break;
   }
 }
@@ -140,8 +169,22 @@ static void put_poison(tcj_dtype t, unsigned char *p) {
 /* A random nonzero operand element, written at p; returns the stored value. Floats: magnitude in
  * [1/16, 1) * 2^scale. f32 (tf32 operands): a full 23-bit mantissa, or (tf32_exact) only the
  * 10 bits tf32 keeps; never exactly halfway between two tf32 values, so that round-to-nearest
- * needs no tie rule. s8: the whole range but 0 (|sum| <= 128^2 * 300 cannot overflow s32). */
+ * needs no tie rule. s8: the whole range but 0 (|sum| <= 128^2 * 300 cannot overflow s32).
+ * e4m3, e5m2: a code drawn among the finite nonzero ones (never NaN or inf: e4m3 S.1111.111,
+ * e5m2 exponent 31) of magnitude in [1/16, 1) * 2^scale, or one time in eight anywhere below
+ * 2^scale, which reaches the subnormals of both formats. */
 static double make_input(rng *r, tcj_dtype t, unsigned char *p, int scale, int tf32_exact) {
+  if (is_fp8(t)) {
+    double hi = ldexp(1, scale), lo = rchance(r, 0.125) ? 0 : hi / 16;
+    for (;;) {
+      uint8_t x = (uint8_t)(rnext(r) & 0xff);
+      double v = t == TCJ_E4M3 ? e4m3_to_f32(x) : e5m2_to_f32(x);
+      if (isfinite(v) && v != 0 && fabs(v) >= lo && fabs(v) < hi) {
+        *p = x;
+        return v;
+      }
+    }
+  }
   if (t == TCJ_S8) {
     int64_t v = rrange(r, -128, 126);
     if (v >= 0) v++;
@@ -274,7 +317,7 @@ static void tail_buf_destroy(tail_buf *t) {
 /* What selects a kernel, bar m (a runtime argument; at these sizes only m <= 32 or not changes
  * the tile): dtypes, op pair, n, k and each operand's row alignment, which the pointer and the
  * leading dimension's residue fix together. Every JIT compile costs 50-300 ms, so valid calls
- * draw from a pool of these (about two kernels each, 40 classes: 10-20 s of compiling). */
+ * draw from a pool of these (about two kernels each, 64 classes: 15-40 s of compiling). */
 typedef struct kclass {
   int combo;
   tcj_op op_a, op_b;
@@ -291,7 +334,28 @@ static const int64_t EDGE_DIMS[] = {1,  2,  3,  7,  8,   15,  16,  17,  24,  31,
 
 static int64_t draw_dim(rng *r) { return rchance(r, 0.7) ? PICK(r, EDGE_DIMS) : rrange(r, 1, MAX_DIM); }
 
-static int esize_of(int b, const combo *cb) { return (int)(b == BUF_C ? api_esize((int)cb->c) : api_esize((int)cb->ab)); }
+static tcj_dtype type_in(int b, const combo *cb) { return b == BUF_A ? cb->a : b == BUF_B ? cb->b : cb->c; }
+static int esize_of(int b, const combo *cb) { return api_esize((int)type_in(b, cb)); }
+
+/* The grid of the pool: every op pair of each 16-bit, tf32 and s8 combination (4 classes each),
+ * and two op pairs of each fp8 one (a, b, c), chosen so that every fp8 operand pair and every
+ * fp8 C type still meets all four op pairs: class h of operand pair p (0-3) and C type q (0-2)
+ * takes op pair (2q + h + p) mod 4, bit 0 op_a, bit 1 op_b. */
+#define GRID_CLASSES (COMBO_FP8 * 4 + (NCOMBO - COMBO_FP8) * 2)
+
+static void grid_class(int i, int *combo_i, int *op_a, int *op_b) {
+  if (i < COMBO_FP8 * 4) {
+    *combo_i = i / 4;
+    *op_a = i & 1;
+    *op_b = (i >> 1) & 1;
+    return;
+  }
+  i -= COMBO_FP8 * 4;
+  int f = i / 2, h = i % 2, pair = f / NFP8_C, q = f % NFP8_C, op = (2 * q + h + pair) % 4;
+  *combo_i = COMBO_FP8 + f;
+  *op_a = op & 1;
+  *op_b = op >> 1;
+}
 
 /* Columns of each stored operand (A: m x k for N, k x m for T; B: k x n or n x k; C: m x n);
  * -1 where they depend on m. */
@@ -303,15 +367,21 @@ static int64_t fixed_cols(const kclass *k, int b) {
 
 static void make_pool(uint64_t seed) {
   rng r = {seed ^ 0x9001ull};
-  g_pool_size = NCOMBO * 4 + POOL_EXTRA + POOL_K0;
+  g_pool_size = GRID_CLASSES + POOL_EXTRA + POOL_K0;
   g_pool = calloc((size_t)g_pool_size, sizeof *g_pool);
   assert_non_null(g_pool);
   for (int i = 0; i < g_pool_size; i++) {
     kclass *k = &g_pool[i];
-    int grid = i < NCOMBO * 4;
-    k->combo = grid ? i / 4 : (int)rrange(&r, 0, NCOMBO - 1);
-    k->op_a = (tcj_op)(grid ? i & 1 : (int)(rnext(&r) & 1));
-    k->op_b = (tcj_op)(grid ? (i >> 1) & 1 : (int)(rnext(&r) & 1));
+    int ci, oa, ob;
+    if (i < GRID_CLASSES) grid_class(i, &ci, &oa, &ob);
+    else {
+      ci = (int)rrange(&r, 0, NCOMBO - 1);
+      oa = (int)(rnext(&r) & 1);
+      ob = (int)(rnext(&r) & 1);
+    }
+    k->combo = ci;
+    k->op_a = (tcj_op)oa;
+    k->op_b = (tcj_op)ob;
     k->n = draw_dim(&r);
     k->k = i >= g_pool_size - POOL_K0 ? 0 : draw_dim(&r);
     for (int b = 0; b < NBUF; b++) {
@@ -382,8 +452,17 @@ static void span_of(uint64_t p, int64_t rows, int64_t cols, int64_t ld, int es, 
     *end = UINT64_MAX;
 }
 
+/* contract_violation's reason for a call that keeps every other rule but has fp8 operands on a
+ * GPU below compute capability 8.9: it must return TCJ_ERROR_NOT_SUPPORTED, not just fail. */
+static const char FP8_BELOW_SM89[] = "fp8 operands below sm_89";
+
+static int fp8_call(const call *c) { return is_fp8(c->a_type) && is_fp8(c->b_type); }
+
 /* Why a call breaks the contract of tcj.h (and the argument rules it names: leading dimensions
- * up to 2^48, extents up to 2^31 - 1, element-aligned pointers), or NULL when it is valid. */
+ * up to 2^48, extents up to 2^31 - 1, element-aligned pointers), or NULL when it is valid. fp8
+ * operands need sm_89 or newer: below, a call that would compute something (m and n > 0) breaks
+ * that rule last (FP8_BELOW_SM89); one with m or n == 0 computes nothing and counts as valid
+ * (one_call accepts either answer then). */
 static const char *contract_violation(const call *c) {
   if (!c->with_engine) return "engine is NULL";
   if (!supported(c->a_type, c->b_type, c->c_type)) return "unsupported types";
@@ -407,6 +486,7 @@ static const char *contract_violation(const call *c) {
     for (int b = BUF_A; b <= BUF_B; b++)
       if (s[BUF_C] < e[b] && s[b] < e[BUF_C]) return "C overlaps an operand";
   }
+  if (!g_fp8 && fp8_call(c) && c->m > 0 && c->n > 0) return FP8_BELOW_SM89;
   return NULL;
 }
 
@@ -498,7 +578,8 @@ static uint64_t place(uint64_t end, uint64_t bytes, int align, int64_t ld_bytes)
   return row_align(end - bytes, ld_bytes) == row_align(p, ld_bytes) ? end - bytes : p;
 }
 
-static double *g_a[2], *g_bt[2], *g_cin, *g_got; /* dense op(A), op(B)^T ([1]: tf32 truncated), C */
+/* Dense op(A), op(B)^T as the GPU multiplies them (fp8 decoded; [1]: tf32 truncated), C. */
+static double *g_a[2], *g_bt[2], *g_cin, *g_got;
 
 /* Draws a problem of class `cls`, lays it out at the end of the buffers with fresh data and
  * uploads it; C holds NaN where beta_zero (it must not be read), random values otherwise. Also
@@ -524,7 +605,7 @@ static int build_layout(rng *r, int cls, int64_t m, int beta_zero, layout *L) {
   for (int b = 0; b < NBUF; b++) {
     tail_buf *t = &g_buf[b];
     int es = esize_of(b, L->cb);
-    tcj_dtype st = b == BUF_C ? L->cb->c : L->cb->ab;
+    tcj_dtype st = type_in(b, L->cb);
     L->ld[b] = draw_ld(r, L->cols[b], es, kc->ld_res[b], b == free_b);
     int empty = L->rows[b] == 0 || L->cols[b] == 0;
     if (empty) {
@@ -554,7 +635,7 @@ static int build_layout(rng *r, int cls, int64_t m, int beta_zero, layout *L) {
           continue;
         }
         double v = make_input(r, st, e, scale[b], L->tf32_exact);
-        int tf32 = L->cb->ab == TCJ_F32;
+        int tf32 = L->cb->a == TCJ_F32;
         double rn = tf32 ? oracle_tf32((float)v, 0) : v, rz = tf32 ? oracle_tf32((float)v, 1) : v;
         /* Stored (i, j) is op(A)[i][j] under N and op(A)[j][i] under T; likewise for B. */
         int64_t at;
@@ -603,11 +684,12 @@ static void call_from_layout(rng *r, const layout *L, call *c) {
   c->ldb = L->ld[BUF_B];
   c->ldc = L->ld[BUF_C];
   /* tf32 operands may be passed as TCJ_TF32 or TCJ_F32, each on its own. */
-  if (L->cb->ab == TCJ_F32) {
+  if (L->cb->a == TCJ_F32) {
     c->a_type = rnext(r) & 1 ? TCJ_TF32 : TCJ_F32;
     c->b_type = rnext(r) & 1 ? TCJ_TF32 : TCJ_F32;
   } else {
-    c->a_type = c->b_type = L->cb->ab;
+    c->a_type = L->cb->a;
+    c->b_type = L->cb->b;
   }
   c->c_type = L->cb->c;
   c->null_stream = rchance(r, 0.15);
@@ -674,7 +756,7 @@ static void mutate(rng *r, call *c, int kind) {
   }
   case MUT_PTR_MISALIGNED: {
     int es = api_esize(type_of(c, b));
-    if (es < 2) { b = BUF_C; es = api_esize(c->c_type); } /* s8 operands cannot be misaligned */
+    if (es < 2) { b = BUF_C; es = api_esize(c->c_type); } /* s8 and fp8 operands cannot be misaligned */
     if (es >= 2 && *ptr_ref(c, b)) *ptr_ref(c, b) += (uint64_t)rrange(r, 1, es - 1);
     break;
   }
@@ -767,6 +849,8 @@ static int64_t c_outside_change(const layout *L) {
 typedef struct stats {
   int calls, valid, computed, empty, invalid, failed;
   int per_combo[NCOMBO], per_combo_k0[NCOMBO];
+  int per_combo_refused[NCOMBO]; /* pool calls of fp8 classes below sm_89 (must be NOT_SUPPORTED) */
+  int fp8_refused;               /* every fp8 call refused below sm_89 (pool, mutated, empty) */
   double worst[NCOMBO];
   int worst_call[NCOMBO];
   int tf32_exact, tf32_nearest, tf32_trunc, tf32_both;
@@ -795,8 +879,54 @@ static void report(int idx, const call *c, const char *fmt, ...) {
   fflush(stdout);
 }
 
+/* fp8 operands: oracle_check's bound with the fp8 tensor cores' own accumulation term c_tc of
+ * test_fp8_gpu.c added to c_k. Each step of 32 products goes into an accumulator of about 13
+ * mantissa bits, truncated, which errs by up to 2^-10 of the |products| summed so far; with
+ * fast_accum 0 (all tcj_gemm has) tcj.h promotes the partial sums to fp32 every 128 of K, so at
+ * most 4 steps meet before an fp32 add: c_tc = min(ceil(k / 32), 4) 2^-10, whatever K. */
+#define FP8_TC_K 32
+#define FP8_TC_STEP_ERR 0x1p-10
+#define FP8_PROMOTE_K 128
+
+static double fp8_tc_term(int64_t k) {
+  int64_t steps = (k + FP8_TC_K - 1) / FP8_TC_K;
+  if (steps > FP8_PROMOTE_K / FP8_TC_K) steps = FP8_PROMOTE_K / FP8_TC_K;
+  return (double)steps * FP8_TC_STEP_ERR;
+}
+
+/* oracle_check for fp8 operands: the same reference, worst element and ratios, under
+ *   |got - ref| <= eps_out (|ref| + |beta c|) + (c_k + c_tc) |alpha| (|A||B|)_ij + floor. */
+static void oracle_check_fp8(const oracle_gemm *g, oracle_result *r) {
+  memset(r, 0, sizeof *r);
+  r->worst_i = r->worst_j = -1;
+  const double alpha = g->alpha, beta = g->beta;
+  const double eps_out = 2 * oracle_unit_roundoff(g->c_type), acc = oracle_ck(g->k) + fp8_tc_term(g->k);
+  const double floor_abs = oracle_abs_floor(g->c_type);
+  for (int64_t i = 0; i < g->m; i++)
+    for (int64_t j = 0; j < g->n; j++) {
+      double s, t;
+      oracle_dot(g->a + i * g->k, g->bt + j * g->k, g->k, &s, &t);
+      double bcv = beta != 0 ? beta * g->c_in[i * g->n + j] : 0;
+      double ref = alpha * s + bcv, got = g->got[i * g->n + j];
+      double bound = eps_out * (fabs(ref) + fabs(bcv)) + acc * fabs(alpha) * t + floor_abs;
+      double err = fabs(got - ref);
+      double ratio = err != err ? INFINITY : err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
+      r->checked++;
+      if (!(ratio <= 1)) r->bad++;
+      if (r->worst_i < 0 || ratio > r->worst_ratio || (ratio != ratio)) {
+        r->worst_i = i;
+        r->worst_j = j;
+        r->worst_got = got;
+        r->worst_ref = ref;
+        r->worst_bound = bound;
+        r->worst_ratio = ratio != ratio ? INFINITY : ratio;
+      }
+    }
+}
+
 /* A valid call's result: A and B untouched, nothing of C outside its elements changed, every
- * element within the oracle's bound (tf32: under one rounding model for the whole call). */
+ * element within the oracle's bound (tf32: under one rounding model for the whole call; fp8:
+ * with the tensor-core term of oracle_check_fp8). */
 static void check_valid(int idx, const call *c, const layout *L) {
   for (int b = BUF_A; b <= BUF_B; b++) {
     int64_t at = first_change(b, g_buf[b].lo, g_buf[b].size);
@@ -819,11 +949,12 @@ static void check_valid(int idx, const call *c, const layout *L) {
   for (int64_t i = 0; i < L->m; i++)
     for (int64_t j = 0; j < L->n; j++)
       g_got[i * L->n + j] = get_value(L->cb->c, g_buf[BUF_C].back + off + (size_t)((i * L->ld[BUF_C] + j) * es));
-  int tf32 = L->cb->ab == TCJ_F32;
+  int tf32 = L->cb->a == TCJ_F32, fp8 = is_fp8(L->cb->a);
   oracle_result res[2];
   for (int model = 0; model < (tf32 ? 2 : 1); model++) {
     oracle_gemm g = {L->m, L->n, L->k, c->alpha, c->beta, L->cb->c, g_a[model], g_bt[model], g_cin, g_got};
-    oracle_check(&g, &res[model]);
+    if (fp8) oracle_check_fp8(&g, &res[model]);
+    else oracle_check(&g, &res[model]);
   }
   int use = 0;
   if (tf32) {
@@ -845,7 +976,8 @@ static void check_valid(int idx, const call *c, const layout *L) {
   if (o->bad)
     report(idx, c, "%lld of %lld elements outside the bound%s; worst C[%lld][%lld] = %.9g, reference %.9g, "
            "|diff| %.3g, bound %.3g (ratio %.3g)", (long long)o->bad, (long long)o->checked,
-           tf32 ? (use ? " under both tf32 rounding models; truncation shown" : " under both tf32 rounding models; nearest shown") : "",
+           tf32 ? (use ? " under both tf32 rounding models; truncation shown" : " under both tf32 rounding models; nearest shown")
+           : fp8 ? " (fp8: c_k plus the tensor-core term min(ceil(k / 32), 4) 2^-10)" : "",
            (long long)o->worst_i, (long long)o->worst_j, o->worst_got, o->worst_ref, fabs(o->worst_got - o->worst_ref),
            o->worst_bound, o->worst_ratio);
 }
@@ -907,22 +1039,31 @@ static int one_call(int idx) {
       if (!contract_violation(&c)) break;
     }
   } else if (kind == KIND_INVALID) {
+    /* A mutation sticks when it breaks a rule the call kept (an fp8 class below sm_89 breaks
+     * FP8_BELOW_SM89 before any mutation: that one does not count). */
     call base = c;
-    for (int tries = 0; tries < 50; tries++) {
+    const char *before = contract_violation(&base);
+    int stuck = 0;
+    for (int tries = 0; tries < 50 && !stuck; tries++) {
       c = base;
       muts[0] = (int)rrange(&r, 0, MUT_COUNT - 1);
       mutate(&r, &c, muts[0]);
       muts[1] = rchance(&r, 0.2) ? (int)rrange(&r, 0, MUT_COUNT - 1) : -1;
       if (muts[1] >= 0) mutate(&r, &c, muts[1]);
-      if (contract_violation(&c)) break;
+      const char *v = contract_violation(&c);
+      stuck = v && v != before;
     }
-    if (!contract_violation(&c)) { /* no mutation stuck (fifty in a row): run the valid call */
+    if (!stuck) { /* no mutation stuck (fifty in a row): run the unmutated call */
       c = base;
       kind = KIND_POOL;
       muts[0] = muts[1] = -1;
     }
   }
   const char *violation = contract_violation(&c);
+  /* A pool call of an fp8 class on a GPU below sm_89: valid by its arguments, and refused with
+   * TCJ_ERROR_NOT_SUPPORTED (checked as an invalid call is, status included). */
+  int refused_fp8 = kind == KIND_POOL && violation == FP8_BELOW_SM89;
+  if (refused_fp8) kind = KIND_INVALID;
   if (kind != KIND_INVALID && violation) {
     report(idx, &c, "test generator bug: a call meant to be valid breaks the contract (%s)", violation);
     return 1;
@@ -956,7 +1097,12 @@ static int one_call(int idx) {
     g_st.invalid++;
     for (int i = 0; i < 2; i++)
       if (muts[i] >= 0) g_st.mutations[muts[i]]++;
+    if (refused_fp8) g_st.per_combo_refused[L.cb - COMBOS]++;
+    if (violation == FP8_BELOW_SM89) g_st.fp8_refused++;
     if (st == TCJ_SUCCESS) report(idx, &c, "accepted a call that breaks the contract (%s)", violation);
+    else if (violation == FP8_BELOW_SM89 && st != TCJ_ERROR_NOT_SUPPORTED)
+      report(idx, &c, "returned %s for fp8 operands on sm_%d%d, want TCJ_ERROR_NOT_SUPPORTED (fp8 needs sm_89 or "
+             "newer): %s", tcj_status_string(st), g_cc_major, g_cc_minor, msg ? msg : "");
     else if (!msg || !msg[0]) report(idx, &c, "returned %s (%s) with an empty tcj_last_error", tcj_status_string(st), violation);
     else if (primer[0] && strcmp(msg, primer) == 0)
       report(idx, &c, "returned %s (%s) but left tcj_last_error at the previous failure's \"%s\"",
@@ -965,6 +1111,13 @@ static int one_call(int idx) {
     return 1;
   }
   g_st.valid++;
+  if (st == TCJ_ERROR_NOT_SUPPORTED && kind == KIND_EMPTY && !g_fp8 && fp8_call(&c)) {
+    /* fp8 below sm_89 with m or n == 0: nothing to compute, so success or NOT_SUPPORTED. */
+    g_st.empty++;
+    g_st.fp8_refused++;
+    check_untouched(idx, &c, "a refused fp8 call with m or n == 0");
+    return 1;
+  }
   if (st != TCJ_SUCCESS) {
     report(idx, &c, "refused a valid call: %s: %s", tcj_status_string(st), msg ? msg : "");
     return 1;
@@ -1006,10 +1159,19 @@ static void print_summary(double secs) {
   printf("  kernels: %llu compiled (%.1f s), %llu loaded from the disk cache, %llu calls served from memory; "
          "pool of %d classes\n", (unsigned long long)ks.compiles, (double)ks.compile_ns * 1e-9,
          (unsigned long long)ks.disk_hits, (unsigned long long)ks.memory_hits, g_pool_size);
-  printf("  worst |error| / bound per dtype combination (valid computed calls):\n");
-  for (int i = 0; i < NCOMBO; i++)
-    printf("    %-10s %4d calls (%3d with k == 0)  worst %.3g%s\n", COMBOS[i].name, g_st.per_combo[i],
-           g_st.per_combo_k0[i], g_st.worst[i], COMBOS[i].c == TCJ_S32 ? " (exact match required)" : "");
+  printf("  worst |error| / bound per dtype combination (valid computed calls; a,b: A's and B's types):\n");
+  for (int i = 0; i < NCOMBO; i++) {
+    if (is_fp8(COMBOS[i].a) && !g_fp8) {
+      printf("    %-15s %4d calls refused with TCJ_ERROR_NOT_SUPPORTED (fp8 needs sm_89; this GPU is sm_%d%d)\n",
+             COMBOS[i].name, g_st.per_combo_refused[i], g_cc_major, g_cc_minor);
+      continue;
+    }
+    printf("    %-15s %4d calls (%3d with k == 0)  worst %.3g%s\n", COMBOS[i].name, g_st.per_combo[i],
+           g_st.per_combo_k0[i], g_st.worst[i],
+           COMBOS[i].c == TCJ_S32 ? " (exact match required)"
+           : is_fp8(COMBOS[i].a) ? " (bound with the fp8 tensor-core term)" : "");
+  }
+  if (!g_fp8) printf("  fp8 calls refused below sm_89 (pool, mutated and empty): %d\n", g_st.fp8_refused);
   printf("  tf32 rounding of f32 data: %d calls on tf32-exact inputs; on full f32 inputs, %d fit only "
          "round-to-nearest, %d only truncation, %d both\n", g_st.tf32_exact, g_st.tf32_nearest, g_st.tf32_trunc,
          g_st.tf32_both);
@@ -1131,10 +1293,18 @@ int main(void) {
   env = getenv("TCJ_TEST_FUZZ_CALLS");
   if (env && atoi(env) > 0) g_calls = atoi(env);
   struct cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, g_device);
+  if ((ce = cudaGetDeviceProperties(&prop, g_device)) != cudaSuccess) {
+    fprintf(stderr, "cudaGetDeviceProperties failed: %s\n", cudaGetErrorName(ce));
+    tcj_destroy(g_eng);
+    return 1;
+  }
+  g_cc_major = prop.major;
+  g_cc_minor = prop.minor;
+  g_fp8 = prop.major > 8 || (prop.major == 8 && prop.minor >= 9);
   const char *cache = getenv("TCJ_CACHE_DIR");
-  printf("GPU: %s (sm_%d%d, %d SMs); seed 0x%llx (TCJ_TEST_SEED), %d calls (TCJ_TEST_FUZZ_CALLS); kernel cache %s\n",
-         prop.name, prop.major, prop.minor, prop.multiProcessorCount, (unsigned long long)g_seed, g_calls,
+  printf("GPU: %s (sm_%d%d, %d SMs; fp8 calls %s); seed 0x%llx (TCJ_TEST_SEED), %d calls (TCJ_TEST_FUZZ_CALLS); "
+         "kernel cache %s\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+         g_fp8 ? "computed" : "must return TCJ_ERROR_NOT_SUPPORTED", (unsigned long long)g_seed, g_calls,
          cache && *cache ? cache : "default (TCJ_CACHE_DIR unset)");
   fflush(stdout);
   const struct CMUnitTest tests[] = {
