@@ -43,7 +43,7 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
   g->a_type = p->ab;
   g->lda = gemm_lda(p);
   g->b = b;
-  g->b_type = p->ab;
+  g->b_type = gemm_b_dtype(p);
   g->ldb = gemm_ldb(p);
   g->c_type = p->c;
   g->ldc = p->n;
@@ -71,27 +71,27 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
   }
   g->epilogue_source = p->epilogue_source;
   if (gemm_dtype_is_fp8(p->ab)) { /* only fp8 operands take these fields */
-    g->scale_mode = TCJ_SCALE_TENSOR;
+    g->scale_mode = p->scale;
     g->scale_a = scales;
-    g->scale_b = scales ? scales + 1 : NULL;
+    g->scale_b = !scales ? NULL : p->scale == TCJ_SCALE_BLOCK ? scales + gemm_block_scales_a(p) : scales + 1;
     g->fast_accum = p->fast_accum;
   }
 }
 
 /* Stand-in device addresses for validation, 2^58 bytes apart so that no real operand reaches
  * the next (validation compares and aligns them, never dereferences them); 16-byte aligned, as
- * cudaMalloc's are. */
+ * cudaMalloc's are. The scales' (block scales: both arrays, at most 2^57 bytes) are the last. */
 #define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
 
 tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *caps,
                                const eng_tuning *tuning, eng_plan *plan, const char **why) {
   static _Thread_local char reason[ENG_ERROR_MAX + 64];
-  tcj_dtype out = gemm_out_dtype(pr);
+  tcj_dtype out = gemm_out_dtype(pr), bt = gemm_b_dtype(pr);
   memset(plan, 0, sizeof *plan);
   *why = NULL;
-  if (!has_kernel_type(pr->ab) || !has_kernel_type(out)) {
+  if (!has_kernel_type(pr->ab) || !has_kernel_type(bt) || !has_kernel_type(out)) {
     snprintf(reason, sizeof reason, "%s operands have no tcj kernel",
-             gemm_dtype_name(!has_kernel_type(pr->ab) ? pr->ab : out));
+             gemm_dtype_name(!has_kernel_type(pr->ab) ? pr->ab : !has_kernel_type(bt) ? bt : out));
     *why = reason;
     return TCJ_ERROR_NOT_SUPPORTED;
   }
@@ -122,11 +122,17 @@ tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *ca
   return st;
 }
 
+/* How an operand reaches the kernel: as it lies (""), packed (" pack_a=1") or transposed. */
+static const char *pack_text(int pack, int is_b) {
+  if (pack == ENG_PACK_NONE) return "";
+  if (pack == ENG_PACK_TRANSPOSE) return is_b ? " pack_b=transpose" : " pack_a=transpose";
+  return is_b ? " pack_b=1" : " pack_a=1";
+}
+
 int gemm_plan_format(const eng_plan *plan, char *buf, size_t size) {
   int n = tcj_cfg_format(&plan->cfg, buf, size);
   if (n < 0) return -1;
-  int more = snprintf(buf + n, size - (size_t)n, "%s%s", plan->pack_a ? " pack_a=1" : "",
-                      plan->pack_b ? " pack_b=1" : "");
+  int more = snprintf(buf + n, size - (size_t)n, "%s%s", pack_text(plan->pack_a, 0), pack_text(plan->pack_b, 1));
   return more < 0 || (size_t)(n + more) >= size ? -1 : n + more;
 }
 

@@ -24,6 +24,9 @@ typedef struct gemm_problem {
   tcj_dtype d;
   const char *epilogue_source; /* a user epilogue's CUDA C source, or NULL */
   int fast_accum;              /* fp8 operands: tcj_gemm_desc.fast_accum (cuBLASLt's FAST_ACCUM) */
+  int has_b;                   /* B of type b, apart from A's (an e4m3 x e5m2 pair); 0: B is of type ab */
+  tcj_dtype b;
+  tcj_scale_mode scale;        /* fp8 operands: TCJ_SCALE_TENSOR (0) or TCJ_SCALE_BLOCK */
 } gemm_problem;
 
 /* The initialiser of a plain tcj_gemm problem. */
@@ -34,11 +37,15 @@ typedef struct gemm_problem {
 static inline int64_t gemm_lda(const gemm_problem *p) { return p->op_a == TCJ_OP_N ? p->k : p->m; }
 static inline int64_t gemm_ldb(const gemm_problem *p) { return p->op_b == TCJ_OP_N ? p->n : p->k; }
 static inline int64_t gemm_batch(const gemm_problem *p) { return p->batch > 1 ? p->batch : 1; }
+/* B's type: b when it is apart from A's, else ab. */
+static inline tcj_dtype gemm_b_dtype(const gemm_problem *p) { return p->has_b ? p->b : p->ab; }
 /* The output's type: D's when it is apart from C, else C's. */
 static inline tcj_dtype gemm_out_dtype(const gemm_problem *p) { return p->separate_d ? p->d : p->c; }
-/* The bias is of D's type, f32 for an s32 D. */
+static inline int gemm_dtype_is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+/* The bias is of D's type, f32 for an s32 D, C's type (f16, bf16 or f32) for an fp8 D. */
 static inline tcj_dtype gemm_bias_dtype(const gemm_problem *p) {
-  return gemm_out_dtype(p) == TCJ_S32 ? TCJ_F32 : gemm_out_dtype(p);
+  tcj_dtype out = gemm_out_dtype(p);
+  return out == TCJ_S32 ? TCJ_F32 : gemm_dtype_is_fp8(out) ? p->c : out;
 }
 /* Batch strides in elements: every entry packed after the previous one; B and the bias 0 when
  * broadcast. */
@@ -46,9 +53,12 @@ static inline int64_t gemm_stride_a(const gemm_problem *p) { return p->m * p->k;
 static inline int64_t gemm_stride_b(const gemm_problem *p) { return p->broadcast_b ? 0 : p->k * p->n; }
 static inline int64_t gemm_stride_d(const gemm_problem *p) { return p->m * p->n; }
 static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadcast_b ? 0 : p->n; }
-static inline int gemm_dtype_is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+/* Block scales (TCJ_SCALE_BLOCK): scale_a holds m x ceil(k / 128) floats, scale_b
+ * ceil(n / 128) x ceil(k / 128); the tools keep them in one array, scale_a's first. */
+static inline int64_t gemm_block_scales_a(const gemm_problem *p) { return p->m * ((p->k + 127) / 128); }
+static inline int64_t gemm_block_scales_b(const gemm_problem *p) { return (p->n + 127) / 128 * ((p->k + 127) / 128); }
 /* Whether p needs tcj_gemm_ex (anything beyond a plain tcj_gemm): fp8 operands do, as the tools
- * run them with per-tensor scales. */
+ * run them with scales. */
 static inline int gemm_is_ex(const gemm_problem *p) {
   return p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_batch(p) > 1 || p->separate_d ||
          p->epilogue_source != NULL || gemm_dtype_is_fp8(p->ab);
@@ -58,22 +68,27 @@ size_t gemm_dtype_size(tcj_dtype t);
 const char *gemm_dtype_name(tcj_dtype t); /* "bf16", "s32", ...; "?" if unknown */
 
 /* The tcj_gemm_ex descriptor of p on these buffers (alpha 1, beta 0): d is the output, C when
- * it is not apart (then the descriptor's c), bias NULL without one. fp8 operands: per-tensor
- * scales, scales[0] for A and scales[1] for B (device floats; NULL: none), and p's fast_accum. */
+ * it is not apart (then the descriptor's c), bias NULL without one. fp8 operands: p's scale
+ * mode and fast_accum; per-tensor scales are scales[0] for A and scales[1] for B (device floats;
+ * NULL: none), block scales scale_a's gemm_block_scales_a(p) floats from scales[0], then
+ * scale_b's gemm_block_scales_b(p). */
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
                        const float *scales, tcj_gemm_desc *desc);
 
 /* The plan of tcj_gemm_ex for p on caps, TCJ_RECIPE / TCJ_TILE overrides (tuning may be NULL)
  * included: the problem is validated as tcj_gemm_ex validates it (eng_validate_desc, on stand-in
- * addresses 16-byte aligned, fp8 with stand-in scales as the tools run it), with the user
- * epilogue's hash as the engine computes it. Returns TCJ_SUCCESS, or TCJ_ERROR_NOT_SUPPORTED (or
- * INVALID_VALUE) with why: a type with no kernel, an empty D, validation's message (fp8 where the
- * engine has no fp8 kernel), no NVRTC for a user epilogue, select's reason. */
+ * addresses 16-byte aligned, fp8 with stand-in scales, per-tensor or block, as the tools run it),
+ * with the user epilogue's hash as the engine computes it. Returns TCJ_SUCCESS, or
+ * TCJ_ERROR_NOT_SUPPORTED (or INVALID_VALUE) with why: a type with no kernel, an empty D,
+ * validation's message (fp8 on an arch without fp8 MMAs, block scales off sm_90a), no NVRTC for
+ * a user epilogue, select's reason. */
 tcj_status gemm_problem_select(const gemm_problem *p, const eng_device_caps *caps,
                                const eng_tuning *tuning, eng_plan *plan, const char **why);
 
-/* tcj_cfg_format of the plan's config, then " pack_a=1" / " pack_b=1" for packed operands.
- * Returns the length, or -1 when it does not fit. */
+/* tcj_cfg_format of the plan's config, then " pack_a=1" / " pack_b=1" for operands packed as
+ * they lie, " pack_a=transpose" / " pack_b=transpose" for MN-major ones transposed into K-major
+ * scratch (the config then has the K-major op pair, NT). Returns the length, or -1 when it does
+ * not fit. */
 int gemm_plan_format(const eng_plan *plan, char *buf, size_t size);
 
 /* --sm-count's value: digits only, 1 to 1024. Returns 0 and *out, or -1. */

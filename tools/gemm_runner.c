@@ -403,7 +403,7 @@ cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, 
 tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias,
                   const float *scales) {
   if (!gemm_is_ex(p))
-    return tcj_gemm(g->eng, p->op_a, p->op_b, p->m, p->n, p->k, 1.0f, a, p->ab, gemm_lda(p), b, p->ab,
+    return tcj_gemm(g->eng, p->op_a, p->op_b, p->m, p->n, p->k, 1.0f, a, p->ab, gemm_lda(p), b, gemm_b_dtype(p),
                     gemm_ldb(p), 0.0f, c, p->c, p->n, (CUstream)g->stream);
   tcj_gemm_desc desc;
   gemm_problem_desc(p, a, b, c, bias, scales, &desc);

@@ -81,7 +81,9 @@ void gr_buffers_free(gr_buffers *buf);
  * C^T = op(B)^T op(A)^T. Compute types: 32F, 32F_FAST_TF32 for tf32, 32I for s8. */
 cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c);
 /* tcj on g->stream: tcj_gemm for a plain problem, tcj_gemm_ex otherwise. c is the output (D
- * when it is apart from C), bias NULL without one; scales: gr_buffers.scales (fp8). */
+ * when it is apart from C), bias NULL without one; scales: gr_buffers.scales (fp8: per-tensor
+ * only, two floats; a block-scaled problem needs gemm_problem_desc's arrays, which the runner
+ * does not allocate). */
 tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias,
                   const float *scales);
 

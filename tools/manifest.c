@@ -33,13 +33,18 @@ typedef struct sizes {
 static const struct dtype_name { const char *name; tcj_dtype t; } ab_names[] = {
   {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"tf32", TCJ_TF32},
   {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2}, {"s8", TCJ_S8},
-}, c_names[] = {
-  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"s32", TCJ_S32},
+}, out_names[] = { /* C's and D's; fp8 only for a D apart from C (never a C that is read) */
+  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"s32", TCJ_S32}, {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2},
+}, b_names[] = { /* b_dtype: the other operand of an fp8 pair */
+  {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2},
 };
 #define AB_LIST "f16 bf16 tf32 e4m3 e5m2 s8"
 #define C_LIST "f16 bf16 f32 s32"
+#define D_LIST "f16 bf16 f32 s32 e4m3 e5m2"
+#define B_LIST "e4m3 e5m2"
 #define PROBLEM_KEYS \
-  "name, m, n, k, dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, cublas_*"
+  "name, m, n, k, dtype, b_dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, " \
+  "fast_accum, scale, cublas_*"
 #define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu"
 #define TOP_KEYS "suite, dtype, targets, problems"
 #define ARCH_LIST "sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]"
@@ -239,6 +244,12 @@ static int parse_ab(ctx *c, const char *key, const yaml_node_t *n, tcj_dtype *ou
   return parse_name(c, key, n, ab_names, sizeof ab_names / sizeof *ab_names, AB_LIST, out);
 }
 
+/* c_dtype, d_dtype: an output type; list names those the key takes (c_dtype's has no fp8, which
+ * is refused with its own message). */
+static int parse_out(ctx *c, const char *key, const yaml_node_t *n, const char *list, tcj_dtype *out) {
+  return parse_name(c, key, n, out_names, sizeof out_names / sizeof *out_names, list, out);
+}
+
 static int parse_string(ctx *c, const char *key, const yaml_node_t *n, char **out) {
   char shown[64];
   if (n->type != YAML_SCALAR_NODE || is_null(n))
@@ -289,6 +300,16 @@ static int parse_batch(ctx *c, const char *key, const yaml_node_t *n, int64_t *o
   if (parse_size(c, key, n, out)) return -1;
   if (*out < 1) return failf(c, n->start_mark, "%s: 0, must be 1 or more (1: one GEMM)", key);
   return 0;
+}
+
+static int parse_scale(ctx *c, const char *key, const yaml_node_t *n, tcj_scale_mode *out) {
+  char shown[64];
+  if (n->type == YAML_SCALAR_NODE && !is_null(n)) {
+    if (strcmp(text(n), "tensor") == 0) return *out = TCJ_SCALE_TENSOR, 0;
+    if (strcmp(text(n), "block") == 0) return *out = TCJ_SCALE_BLOCK, 0;
+  }
+  return failf(c, n->start_mark, "%s: unknown scale mode %s (" MANIFEST_SCALE_LIST ")", key,
+               show(n, shown, sizeof shown));
 }
 
 /* YAML's booleans (the core schema's spellings). */
@@ -354,6 +375,8 @@ static int parse_source(ctx *c, const char *key, const yaml_node_t *n, manifest_
   return rc;
 }
 
+static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
+
 /* The output types a kernel of operand type ab may write (tcj.h; fp8 like the 16-bit types). */
 static int c_allowed(tcj_dtype ab, tcj_dtype cd) {
   switch (ab) {
@@ -361,6 +384,16 @@ static int c_allowed(tcj_dtype ab, tcj_dtype cd) {
   case TCJ_S8: return cd == TCJ_S32;
   default: return cd == TCJ_F16 || cd == TCJ_BF16 || cd == TCJ_F32;
   }
+}
+
+/* A D apart from C may also be fp8 when the operands are. */
+static int d_allowed(tcj_dtype ab, tcj_dtype dd) { return c_allowed(ab, dd) || (is_fp8(ab) && is_fp8(dd)); }
+
+/* What operands of type ab give (d: as a D apart from C), for messages. */
+static const char *outputs_of(tcj_dtype ab, int d) {
+  if (ab == TCJ_TF32) return "f32";
+  if (ab == TCJ_S8) return "s32";
+  return d && is_fp8(ab) ? "f16, bf16, f32, e4m3 or e5m2" : "f16, bf16 or f32";
 }
 
 static tcj_dtype c_default(tcj_dtype ab) {
@@ -377,9 +410,11 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
   static const char *const dim_keys[3] = {"m", "n", "k"};
   char shown[64];
   sizes dim[3] = {{0}};
-  const yaml_node_t *dim_node[3] = {0}, *c_node = NULL, *d_node = NULL, *bcast_node = NULL;
-  int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, rc = -1;
-  tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, cd = TCJ_BF16, dd = TCJ_BF16;
+  const yaml_node_t *dim_node[3] = {0}, *c_node = NULL, *d_node = NULL, *bcast_node = NULL, *b_node = NULL,
+                    *fast_node = NULL, *scale_node = NULL;
+  int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, fast_accum = 0, rc = -1;
+  tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, bd = TCJ_BF16, cd = TCJ_BF16, dd = TCJ_BF16;
+  tcj_scale_mode scale = TCJ_SCALE_TENSOR;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
   manifest_epilogue epi = MANIFEST_EPI_NONE;
   int64_t batch = 1;
@@ -407,16 +442,18 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
       bad = parse_sizes(c, key, v, &dim[d]);
     } else if (strcmp(key, "name") == 0) bad = parse_string(c, key, v, &e->name);
     else if (strcmp(key, "dtype") == 0) bad = parse_ab(c, key, v, &ab), have_ab = 1;
-    else if (strcmp(key, "c_dtype") == 0)
-      bad = parse_name(c, key, v, c_names, sizeof c_names / sizeof *c_names, C_LIST, &cd), have_c = 1, c_node = v;
-    else if (strcmp(key, "d_dtype") == 0)
-      bad = parse_name(c, key, v, c_names, sizeof c_names / sizeof *c_names, C_LIST, &dd), d_node = v;
+    else if (strcmp(key, "b_dtype") == 0)
+      bad = parse_name(c, key, v, b_names, sizeof b_names / sizeof *b_names, B_LIST, &bd), b_node = v;
+    else if (strcmp(key, "c_dtype") == 0) bad = parse_out(c, key, v, C_LIST, &cd), have_c = 1, c_node = v;
+    else if (strcmp(key, "d_dtype") == 0) bad = parse_out(c, key, v, D_LIST, &dd), d_node = v;
     else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a);
     else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b);
     else if (strcmp(key, "epilogue") == 0) bad = parse_epilogue(c, key, v, &epi);
     else if (strcmp(key, "batch") == 0) bad = parse_batch(c, key, v, &batch);
     else if (strcmp(key, "broadcast_b") == 0) bad = parse_bool(c, key, v, &broadcast_b), bcast_node = v;
     else if (strcmp(key, "epilogue_source") == 0) bad = parse_source(c, key, v, e);
+    else if (strcmp(key, "fast_accum") == 0) bad = parse_bool(c, key, v, &fast_accum), fast_node = v;
+    else if (strcmp(key, "scale") == 0) bad = parse_scale(c, key, v, &scale), scale_node = v;
     else if (strncmp(key, "cublas_", 7) == 0) bad = parse_ref(c, key, v, e);
     else bad = failf(c, k->start_mark, "unknown key '%s' in a problem (" PROBLEM_KEYS ")", key);
     if (bad) goto done;
@@ -439,16 +476,33 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     goto done;
   }
   if (!have_c) cd = c_default(ab);
-  else if (!c_allowed(ab, cd)) {
+  else if (is_fp8(cd)) { /* a C that is read is never fp8: that output is a D apart from C */
+    failf(c, c_node->start_mark, "c_dtype: %s: C is f16, bf16, f32 or s32; an fp8 output is a D apart from C "
+          "(d_dtype: %s)", manifest_dtype_name(cd), manifest_dtype_name(cd));
+    goto done;
+  } else if (!c_allowed(ab, cd)) {
     failf(c, c_node->start_mark, "c_dtype: %s cannot be the output of dtype %s (%s gives %s)",
-          manifest_dtype_name(cd), manifest_dtype_name(ab), manifest_dtype_name(ab),
-          ab == TCJ_TF32 ? "f32" : ab == TCJ_S8 ? "s32" : "f16, bf16 or f32");
+          manifest_dtype_name(cd), manifest_dtype_name(ab), manifest_dtype_name(ab), outputs_of(ab, 0));
     goto done;
   }
-  if (d_node && !c_allowed(ab, dd)) {
+  if (d_node && !d_allowed(ab, dd)) {
     failf(c, d_node->start_mark, "d_dtype: %s cannot be the output of dtype %s (%s gives %s)",
-          manifest_dtype_name(dd), manifest_dtype_name(ab), manifest_dtype_name(ab),
-          ab == TCJ_TF32 ? "f32" : ab == TCJ_S8 ? "s32" : "f16, bf16 or f32");
+          manifest_dtype_name(dd), manifest_dtype_name(ab), manifest_dtype_name(ab), outputs_of(ab, 1));
+    goto done;
+  }
+  /* The fp8 keys: only fp8 operands take b_dtype (e4m3 with e5m2), fast_accum: true and
+   * scale: block; the last two exclude each other (block scales are applied where the partial sums
+   * are promoted, which fast accumulation skips). */
+  if (!is_fp8(ab) && (b_node || fast_accum || scale == TCJ_SCALE_BLOCK)) {
+    const yaml_node_t *at = b_node ? b_node : fast_accum ? fast_node : scale_node;
+    failf(c, at->start_mark, "%s%s needs fp8 operands, dtype: e4m3 or e5m2 (problem %s is %s)",
+          b_node ? "b_dtype: " : fast_accum ? "fast_accum: true" : "scale: block",
+          b_node ? manifest_dtype_name(bd) : "", e->name, manifest_dtype_name(ab));
+    goto done;
+  }
+  if (fast_accum && scale == TCJ_SCALE_BLOCK) {
+    failf(c, scale_node->start_mark, "scale: block with fast_accum: true: block scales are applied where the "
+          "partial sums are promoted, which fast accumulation skips (problem %s)", e->name);
     goto done;
   }
   if (broadcast_b && batch < 2) {
@@ -475,9 +529,10 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
       for (size_t l = 0; l < dim[2].n; l++)
         probs[out->nproblems++] = (manifest_problem){
           .name = e->name, .entry = out->nentries - 1, .m = dim[0].v[i], .n = dim[1].v[j],
-          .k = dim[2].v[l], .ab = ab, .c = cd, .op_a = op_a, .op_b = op_b, .epilogue = epi, .batch = batch,
-          .broadcast_b = broadcast_b, .has_d = d_node != NULL, .d = d_node ? dd : cd,
-          .epilogue_path = e->epilogue_path, .epilogue_source = e->epilogue_text};
+          .k = dim[2].v[l], .ab = ab, .has_b = b_node != NULL, .b = b_node ? bd : ab, .c = cd, .op_a = op_a,
+          .op_b = op_b, .epilogue = epi, .batch = batch, .broadcast_b = broadcast_b, .has_d = d_node != NULL,
+          .d = d_node ? dd : cd, .fast_accum = fast_accum, .scale = scale, .epilogue_path = e->epilogue_path,
+          .epilogue_source = e->epilogue_text};
   rc = 0;
 done:
   for (int i = 0; i < 3; i++) free(dim[i].v);

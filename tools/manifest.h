@@ -3,8 +3,9 @@
  * array. Every error names FILE:LINE:COL (1-based) and the offending key or value.
  * Beyond tcj_gemm, a problem may ask for what tcj_gemm_ex does: `epilogue:` (a per-column bias
  * and an activation), `batch:` (a strided batch, `broadcast_b: true` for one B), `d_dtype:` (a
- * D apart from C, which is then not read) and `epilogue_source:` (a user epilogue's .cu file,
- * relative to the manifest's directory). */
+ * D apart from C, which is then not read; e4m3 or e5m2 for fp8 operands), `epilogue_source:` (a
+ * user epilogue's .cu file, relative to the manifest's directory), and for fp8 operands
+ * `b_dtype:` (B of the other fp8 type), `fast_accum: true` and `scale: block` (block scales). */
 #ifndef TCJ_TOOLS_MANIFEST_H
 #define TCJ_TOOLS_MANIFEST_H
 
@@ -18,8 +19,8 @@
 #define MANIFEST_MAX_BATCH 2147483647LL   /* batch_count is at most 2^31 - 1 */
 #define MANIFEST_MAX_SOURCE (1u << 20)    /* bytes of an epilogue_source file */
 
-/* `epilogue:` values: a per-column bias (TCJ_BIAS_COL, n values of D's type, f32 when D is s32:
- * nn.Linear's bias) and an activation. name, enum, bias, activation. */
+/* `epilogue:` values: a per-column bias (TCJ_BIAS_COL, n values of D's type, f32 when D is s32,
+ * C's type when D is fp8: nn.Linear's bias) and an activation. name, enum, bias, activation. */
 #define MANIFEST_EPILOGUE_LIST(X)                                                 \
   X("none", MANIFEST_EPI_NONE, TCJ_BIAS_NONE, TCJ_ACT_NONE)                       \
   X("bias", MANIFEST_EPI_BIAS, TCJ_BIAS_COL, TCJ_ACT_NONE)                        \
@@ -53,18 +54,25 @@ typedef struct manifest_entry {
   char *epilogue_path, *epilogue_text;
 } manifest_entry;
 
+/* `scale:` values: how fp8 operands are scaled (tcj_gemm_desc.scale_mode). */
+#define MANIFEST_SCALE_LIST "tensor block"
+
 /* One problem after expansion of list- or grid-valued m, n, k (m outermost, k innermost). */
 typedef struct manifest_problem {
   const char *name; /* the entry's name */
   size_t entry;     /* index into manifest.entries */
   int64_t m, n, k;
   tcj_dtype ab, c;  /* ab: F16 BF16 TF32 E4M3 E5M2 S8; c: F16 BF16 F32 S32 */
+  int has_b;        /* `b_dtype:` given (fp8 operands): B of type b; else B is of type ab */
+  tcj_dtype b;      /* B's type: b_dtype, else ab */
   tcj_op op_a, op_b;
   manifest_epilogue epilogue;
   int64_t batch;     /* >= 1; every operand packed per entry */
   int broadcast_b;   /* one B (and one bias) for every entry: stride 0; only with batch >= 2 */
   int has_d;         /* `d_dtype:` given: D apart from C, of type d; C is not read (beta 0) */
-  tcj_dtype d;       /* D's type: d_dtype, else c */
+  tcj_dtype d;       /* D's type: d_dtype (also E4M3 E5M2 for fp8 operands), else c */
+  int fast_accum;    /* `fast_accum: true` (fp8 operands): tcj_gemm_desc.fast_accum = 1 */
+  tcj_scale_mode scale; /* `scale:` (fp8 operands): TCJ_SCALE_TENSOR (default) or TCJ_SCALE_BLOCK */
   const char *epilogue_path, *epilogue_source; /* the entry's, or NULL */
 } manifest_problem;
 

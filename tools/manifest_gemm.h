@@ -10,7 +10,8 @@ static inline gemm_problem manifest_gemm(const manifest_problem *p) {
     .ab = p->ab, .c = p->c, .op_a = p->op_a, .op_b = p->op_b, .m = p->m, .n = p->n, .k = p->k,
     .bias = manifest_epilogue_bias(p->epilogue), .act = manifest_epilogue_act(p->epilogue),
     .batch = p->batch, .broadcast_b = p->broadcast_b, .separate_d = p->has_d, .d = p->d,
-    .epilogue_source = p->epilogue_source,
+    .epilogue_source = p->epilogue_source, .fast_accum = p->fast_accum, .has_b = p->has_b, .b = p->b,
+    .scale = p->scale,
   };
   return g;
 }

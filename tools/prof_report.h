@@ -50,7 +50,7 @@ typedef struct prof_row {
   /* tcj_gemm_ex (all zero: a plain tcj_gemm, C written, one GEMM). */
   int has_d;                  /* D apart from C, of type d; C not read */
   tcj_dtype d;
-  tcj_bias_kind bias;         /* a bias vector (of D's type; f32 for s32) */
+  tcj_bias_kind bias;         /* a bias vector (of D's type; f32 for s32, C's for fp8) */
   tcj_activation act;
   int user;                   /* a user epilogue */
   int64_t batch;              /* entries; 0 or 1: one GEMM */

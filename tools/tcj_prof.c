@@ -80,7 +80,11 @@ static const char usage[] =
   "  32F), once per accumulation mode: a row with tcj's fast_accum 0 against FAST_ACCUM 0, and\n"
   "  a row named NAME+fastacc with fast_accum 1 against FAST_ACCUM 1, averaged apart\n"
   "  (\"fastacc\"). cuBLASLt's fp8 takes only NT (row-major op_a N, op_b T) and no e5m2 x e5m2:\n"
-  "  other rows are timed alone, status no-baseline (not a failure).\n"
+  "  other rows are timed alone, status no-baseline (not a failure). A problem with\n"
+  "  fast_accum: true makes its +fastacc row only, one with scale: block its fast_accum 0 row\n"
+  "  only; those with scale: block, a b_dtype: other than dtype: or an fp8 d_dtype: are listed\n"
+  "  with their kernels but reported unsupported (no check or baseline here); tcj-warmup\n"
+  "  compiles them.\n"
   "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
   "                    suite.yaml in " TCJ_DATA_REL " beside this program\n"
   "  --filter SUBSTR   only problems whose name contains SUBSTR; repeated, those whose name\n"
@@ -121,17 +125,39 @@ typedef struct prof_job {
   int fast_accum;
 } prof_job;
 
-/* The rows of probs, in order (fp8: fast_accum 0, then 1, as --fast-accum asks) into jobs, which
+/* The rows of probs, in order (fp8: fast_accum 0, then 1, as --fast-accum asks, of the modes
+ * the problem allows: fast_accum: true the fast one, scale: block the other) into jobs, which
  * holds 2n. Returns their count. */
 static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, prof_job *jobs) {
   int nj = 0;
-  for (int i = 0; i < n; i++)
-    for (int fast = 0; fast <= 1; fast++) {
-      int fp8 = gemm_dtype_is_fp8(probs[i]->ab);
-      if (fp8 ? !(o->fp8_accum & (fast ? ACCUM_FAST : ACCUM_EXACT)) : fast) continue;
-      jobs[nj++] = (prof_job){probs[i], (size_t)i, fast};
-    }
+  for (int i = 0; i < n; i++) {
+    const manifest_problem *p = probs[i];
+    int modes = ACCUM_EXACT;
+    if (gemm_dtype_is_fp8(p->ab))
+      modes = o->fp8_accum & (p->fast_accum                ? ACCUM_FAST
+                              : p->scale == TCJ_SCALE_BLOCK ? ACCUM_EXACT
+                                                            : ACCUM_EXACT | ACCUM_FAST);
+    for (int fast = 0; fast <= 1; fast++)
+      if (modes & (fast ? ACCUM_FAST : ACCUM_EXACT)) jobs[nj++] = (prof_job){p, (size_t)i, fast};
+  }
   return nj;
+}
+
+/* Why tcj-prof does not run p, into buf, or NULL: fp8 keys its check and baselines do not cover
+ * (tcj-warmup compiles their kernels). */
+static const char *not_measured(const manifest_problem *p, char *buf, size_t size) {
+  if (p->has_b && p->b != p->ab)
+    snprintf(buf, size, "b_dtype %s: tcj-prof runs fp8 operands of one type (its operands, check and peaks are "
+             "per dtype); tcj-warmup compiles it", manifest_dtype_name(p->b));
+  else if (p->scale == TCJ_SCALE_BLOCK)
+    snprintf(buf, size, "scale: block: tcj-prof does not run block scales (its check and cuBLASLt baseline take "
+             "per-tensor scales); tcj-warmup compiles them");
+  else if (p->has_d && gemm_dtype_is_fp8(p->d))
+    snprintf(buf, size, "d_dtype %s: tcj-prof does not run an fp8 D (its check has no D scale or saturation); "
+             "tcj-warmup compiles it", manifest_dtype_name(p->d));
+  else
+    return NULL;
+  return buf;
 }
 
 /* The row's name: the problem's, "+fastacc" after it for fp8's fast accumulation. */
@@ -212,13 +238,14 @@ static int dry_run(const prof_opts *o, int n, const prof_job *jobs, int nj) {
     g.fast_accum = jobs[i].fast_accum;
     eng_plan plan;
     const char *why = NULL;
-    char cfg[640], dt[16], epi[32], batch[32], name[64];
+    char cfg[640], dt[24], epi[32], batch[32], name[64];
     if (gemm_problem_select(&g, &caps, &tuning, &plan, &why) == TCJ_SUCCESS &&
         gemm_plan_format(&plan, cfg, sizeof cfg) >= 0)
       with++;
     else
       snprintf(cfg, sizeof cfg, "- (no tcj kernel: %s)", why ? why : "config text too long");
-    snprintf(dt, sizeof dt, "%s>%s", manifest_dtype_name(p->ab), manifest_dtype_name(p->d));
+    snprintf(dt, sizeof dt, "%s%s%s>%s", manifest_dtype_name(p->ab), p->has_b ? "x" : "",
+             p->has_b ? manifest_dtype_name(p->b) : "", manifest_dtype_name(p->d));
     snprintf(epi, sizeof epi, "%s%s", p->epilogue_source && p->epilogue == MANIFEST_EPI_NONE ? "user"
                                       : manifest_epilogue_name(p->epilogue),
              p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
@@ -407,6 +434,11 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
     row->status = PROF_UNSUPPORTED;
     snprintf(row->note, sizeof row->note, "epilogue_source %s: tcj-prof does not run user epilogues (no cuBLAS "
              "baseline); tcj-warmup compiles them", mp->epilogue_path);
+    return 0;
+  }
+  if (not_measured(mp, note, sizeof note)) {
+    row->status = PROF_UNSUPPORTED;
+    copy_note(row, note);
     return 0;
   }
 
@@ -787,6 +819,11 @@ int main(int argc, char **argv) {
     goto done;
   }
   nj = make_jobs(&o, probs, n, jobs);
+  if (nj == 0) { /* only fp8 problems, none of them in the asked mode */
+    fprintf(stderr, "tcj-prof: --fast-accum %s leaves no row of %s (fast_accum: true problems run fast only, "
+            "scale: block ones fast_accum 0 only)\n", o.fp8_accum == ACCUM_FAST ? "1" : "0", o.suite);
+    goto done;
+  }
   if (o.dry_run) {
     rc = dry_run(&o, n, jobs, nj);
     goto done;

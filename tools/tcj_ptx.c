@@ -22,16 +22,18 @@ static const char usage[] =
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
   "               [--no-pack] [--recipe sm80|sm90|auto] [--epilogue NAME] [--batch N]\n"
   "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu] [--sm-count N]\n"
+  "               [--b-dtype T] [--fast-accum] [--block-scales]\n"
   "  --sm-count N: select as on a part with N SMs (default: the arch's flagship count)\n"
-  "  dtypes: f16 bf16 tf32 f32 s8 s32 (e4m3 e5m2 f64 are named but not supported yet); c dtype\n"
-  "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8. Leading dimensions\n"
-  "  default to packed rows; base pointers are assumed 16-byte aligned unless --align-a/--align-b\n"
-  "  say otherwise. The problem is checked as tcj_gemm_ex checks it (same messages).\n"
+  "  dtypes: f16 bf16 tf32 f32 e4m3 e5m2 s8 s32 (f64 is named but not supported yet); c dtype\n"
+  "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8, bf16 for e4m3/e5m2.\n"
+  "  Leading dimensions default to packed rows; base pointers are assumed 16-byte aligned\n"
+  "  unless --align-a/--align-b say otherwise. The problem is checked as tcj_gemm_ex checks it\n"
+  "  (same messages).\n"
   "  TCJ_RECIPE and TCJ_TILE apply as in tcj_gemm; --recipe overrides TCJ_RECIPE.\n"
   "  tcj_gemm_ex (as tcj-warmup's and tcj-prof's manifest keys):\n"
   "  --epilogue NAME   none (default), bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu:\n"
-  "                    a per-column bias (n values of D's type, f32 when D is s32) and the\n"
-  "                    activation\n"
+  "                    a per-column bias (n values of D's type, f32 when D is s32, C's type\n"
+  "                    when D is fp8) and the activation\n"
   "  --batch N         a strided batch of N >= 1 entries, each operand packed after the last\n"
   "  --broadcast-b     with --batch N >= 2: one B (and one bias) for every entry (stride 0)\n"
   "  --d-dtype T       D of type T apart from C; C is then not read (beta 0), and D's leading\n"
@@ -41,8 +43,18 @@ static const char usage[] =
   "                      " TCJ_EPILOGUE_SIGNATURE "\n"
   "                    compiled by NVRTC and joined into the module; without NVRTC: exit 1;\n"
   "                    a file that cannot be read: exit 2\n"
-  "  Prints \"// <cfg>\" (plus pack_a=1 / pack_b=1) and then the PTX. Exit status: 0, 1 when\n"
-  "  tcj cannot run the problem, 2 on bad usage or arguments tcj_gemm_ex would call invalid.\n";
+  "  fp8 operands (--dtype e4m3 or e5m2; sm_89 and newer, wgmma on sm_90a), as tcj_gemm_ex's\n"
+  "  fields:\n"
+  "  --b-dtype T       B of type T where it differs from --dtype (e4m3 with e5m2, either way)\n"
+  "  --fast-accum      fast_accum = 1: no fp32 promotion of the partial sums (sm90 recipe)\n"
+  "  --block-scales    scale_mode = TCJ_SCALE_BLOCK (scale_a per row and 128 K, scale_b per\n"
+  "                    128 x 128 block; assumed at aligned addresses apart from every operand)\n"
+  "  Per-tensor scales, scale_d and amax_d are read at run time: they select no other kernel.\n"
+  "  Prints \"// <cfg>\" and then the PTX; after the config, pack_a=1 / pack_b=1 for an operand\n"
+  "  packed into aligned scratch, pack_a=transpose / pack_b=transpose for an MN-major one\n"
+  "  transposed into K-major scratch for wgmma (the config is then the K-major problem's, op NT).\n"
+  "  Exit status: 0, 1 when tcj cannot run the problem, 2 on bad usage or arguments tcj_gemm_ex\n"
+  "  would call invalid.\n";
 
 static int bad(const char *msg, const char *arg) {
   fprintf(stderr, "tcj-ptx: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
@@ -111,7 +123,8 @@ static void print_select_error(const char *why, int recipe_from_flag) {
 
 int main(int argc, char **argv) {
   enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
-         O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT };
+         O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT, O_BDTYPE, O_FAST,
+         O_BLOCK };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -124,11 +137,13 @@ int main(int argc, char **argv) {
     {"epilogue", required_argument, 0, O_EPILOGUE}, {"batch", required_argument, 0, O_BATCH},
     {"broadcast-b", no_argument, 0, O_BCAST},   {"d-dtype", required_argument, 0, O_DDTYPE},
     {"epilogue-source", required_argument, 0, O_SOURCE}, {"sm-count", required_argument, 0, O_SM_COUNT},
-    {0, 0, 0, 0}};
+    {"b-dtype", required_argument, 0, O_BDTYPE}, {"fast-accum", no_argument, 0, O_FAST},
+    {"block-scales", no_argument, 0, O_BLOCK},  {0, 0, 0, 0}};
   const char *arch = NULL, *source_path = NULL;
-  int have_ab = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0, sm_count = 0;
+  int have_ab = 0, have_b = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0,
+      sm_count = 0, fast_accum = 0, block_scales = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
-  tcj_dtype ab = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
+  tcj_dtype ab = TCJ_BF16, be = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
   int64_t m = -1, n = -1, k = -1, lda = -1, ldb = -1, ldc = -1, align_a = 16, align_b = 16, batch = 1;
   int o;
@@ -144,6 +159,9 @@ int main(int argc, char **argv) {
     case O_DTYPE: if (parse_dtype(optarg, &ab)) return bad("unknown dtype", optarg); have_ab = 1; break;
     case O_CDTYPE: if (parse_dtype(optarg, &ce)) return bad("unknown c dtype", optarg); have_c = 1; break;
     case O_DDTYPE: if (parse_dtype(optarg, &de)) return bad("unknown d dtype", optarg); have_d = 1; break;
+    case O_BDTYPE: if (parse_dtype(optarg, &be)) return bad("unknown b dtype", optarg); have_b = 1; break;
+    case O_FAST: fast_accum = 1; break;
+    case O_BLOCK: block_scales = 1; break;
     case O_EPILOGUE: {
       int found = -1;
       for (int i = 0; i < (int)(sizeof epilogues / sizeof *epilogues); i++)
@@ -181,7 +199,8 @@ int main(int argc, char **argv) {
   }
   if (optind < argc) return bad("unexpected argument", argv[optind]);
   if (!arch || !have_ab || m < 0 || n < 0 || k < 0) return bad("--arch, --dtype, --m, --n and --k are required", NULL);
-  if (!have_c) ce = ab == TCJ_TF32 || ab == TCJ_F32 ? TCJ_F32 : ab == TCJ_S8 ? TCJ_S32 : ab;
+  if (!have_c) /* fp8: bf16, as in manifests */
+    ce = ab == TCJ_TF32 || ab == TCJ_F32 ? TCJ_F32 : ab == TCJ_S8 ? TCJ_S32 : gemm_dtype_is_fp8(ab) ? TCJ_BF16 : ab;
   if (align_a < 1 || align_a > 16 || (align_a & (align_a - 1)) || align_b < 1 || align_b > 16 ||
       (align_b & (align_b - 1)))
     return bad("alignment must be 1, 2, 4, 8 or 16", NULL);
@@ -196,7 +215,8 @@ int main(int argc, char **argv) {
   if (sm_count) caps.sm_count = sm_count;
   /* The problem as tcj_gemm_ex would see it, through the library's own checks: stand-in
    * device addresses 16 TiB apart with the asked alignment, leading dimensions packed unless
-   * given, batch entries packed one after the other (B and the bias once when broadcast). */
+   * given, batch entries packed one after the other (B and the bias once when broadcast), block
+   * scales after them. */
   if (lda < 0) lda = op_a == TCJ_OP_T ? m : k;
   if (ldb < 0) ldb = op_b == TCJ_OP_T ? k : n;
   if (ldc < 0) ldc = n;
@@ -211,7 +231,7 @@ int main(int argc, char **argv) {
   g.a_type = ab;
   g.lda = lda;
   g.b = (const void *)(uintptr_t)((2ull << 44) + (uint64_t)(align_b % 16));
-  g.b_type = ab;
+  g.b_type = have_b ? be : ab;
   g.ldb = ldb;
   g.c_type = ce;
   g.ldc = ldc;
@@ -225,10 +245,17 @@ int main(int argc, char **argv) {
   g.beta = 0.0f;
   if (epilogues[epi].bias != TCJ_BIAS_NONE) {
     g.bias = (const void *)(uintptr_t)(4ull << 44);
-    g.bias_type = out == TCJ_S32 ? TCJ_F32 : out;
+    g.bias_type = out == TCJ_S32 ? TCJ_F32 : gemm_dtype_is_fp8(out) ? ce : out;
     g.bias_kind = epilogues[epi].bias;
   }
   g.activation = epilogues[epi].act;
+  /* The fp8 fields, set as asked: validation refuses them for other operands, naming them. */
+  g.fast_accum = fast_accum;
+  if (block_scales) {
+    g.scale_mode = TCJ_SCALE_BLOCK;
+    g.scale_a = (const float *)(uintptr_t)(5ull << 44);
+    g.scale_b = (const float *)(uintptr_t)(6ull << 44);
+  }
   if (batch > 1) {
     g.batch_count = batch;
     g.stride_a = (op_a == TCJ_OP_T ? k : m) * lda;
@@ -272,7 +299,7 @@ int main(int argc, char **argv) {
     print_select_error(why, have_recipe);
   } else if ((reason = tcj_cfg_check(&plan.cfg)) != NULL) {
     fprintf(stderr, "tcj-ptx: selected config is invalid: %s\n", reason);
-  } else if (tcj_cfg_format(&plan.cfg, text, sizeof text) < 0) {
+  } else if (gemm_plan_format(&plan, text, sizeof text) < 0) {
     fprintf(stderr, "tcj-ptx: config text too long\n");
   } else {
     /* The module tcj would compile: NVRTC's code of a user epilogue joins it. */
@@ -281,7 +308,7 @@ int main(int argc, char **argv) {
     if (st != TCJ_SUCCESS) {
       fprintf(stderr, "tcj-ptx: %s\n", err);
     } else {
-      printf("// %s%s%s\n", text, plan.pack_a ? " pack_a=1" : "", plan.pack_b ? " pack_b=1" : "");
+      printf("// %s\n", text);
       fwrite(ptx, 1, len, stdout);
       rc = ferror(stdout) ? 1 : 0;
     }

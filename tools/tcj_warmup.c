@@ -24,7 +24,10 @@ static const char usage[] =
   "  Compiles into the kernel cache every kernel tcj would select for the manifest's problems\n"
   "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once, with\n"
   "  their epilogue:, batch:, d_dtype: and epilogue_source: (a user epilogue, compiled by NVRTC:\n"
-  "  a problem with one fails when NVRTC is not found).\n"
+  "  a problem with one fails when NVRTC is not found). fp8 problems (dtype: e4m3 or e5m2; C\n"
+  "  defaults to bf16) may also say b_dtype: (B of the other fp8 type), d_dtype: e4m3 or e5m2\n"
+  "  (an fp8 D apart from C), fast_accum: true (tcj_gemm_desc.fast_accum = 1) and scale: block\n"
+  "  (TCJ_SCALE_BLOCK) or tensor (the default).\n"
   "  --arch ARCH     target (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]), repeatable;\n"
   "                  default: the manifest's targets:, else this machine's GPU. The GPU's own\n"
   "                  arch is compiled and loaded through the driver; others through nvJitLink,\n"
@@ -37,10 +40,10 @@ static const char usage[] =
   "                  ~/.cache/tcj)\n"
   "  -j N            parallel compiles (default: the number of CPUs)\n"
   "  --dry-run       list each problem, arch, SM count and kernel config; compile nothing\n"
-  "  Problems no kernel supports on an arch (fp8 today, for one) print `skip ...` on stderr and\n"
-  "  do not count as failures. The last line of stdout is `compiled=N hit=N failed=N seconds=S`\n"
-  "  (`would compile N kernels` with --dry-run). Exit status: 0 ok, 1 a kernel failed to\n"
-  "  compile, 2 bad usage or a manifest error.\n";
+  "  Problems no kernel supports on an arch (fp8 before sm_89, block scales off sm_90a or in a\n"
+  "  batch) print `skip ...` on stderr and do not count as failures. The last line of\n"
+  "  stdout is `compiled=N hit=N failed=N seconds=S` (`would compile N kernels` with --dry-run).\n"
+  "  Exit status: 0 ok, 1 a kernel failed to compile, 2 bad usage or a manifest error.\n";
 
 #define MAX_ARCHS 16
 #define BAR_WIDTH 30
@@ -158,7 +161,7 @@ static const char *select_cfg(const manifest_problem *pr, const eng_device_caps 
 }
 
 /* "name m=M n=N k=K", then what tcj_gemm_ex adds: " epilogue=bias_gelu batch=8 broadcast_b
- * d=f32 source=FILE". */
+ * d=f32 b=e5m2 fast_accum scale=block source=FILE". */
 static void describe(const manifest_problem *pr, char *out, size_t size) {
   int n = snprintf(out, size, "%s m=%lld n=%lld k=%lld", pr->name, (long long)pr->m, (long long)pr->n,
                    (long long)pr->k);
@@ -169,6 +172,11 @@ static void describe(const manifest_problem *pr, char *out, size_t size) {
                   pr->broadcast_b ? " broadcast_b" : "");
   if (n >= 0 && (size_t)n < size && pr->has_d)
     n += snprintf(out + n, size - (size_t)n, " d=%s", manifest_dtype_name(pr->d));
+  if (n >= 0 && (size_t)n < size && pr->has_b)
+    n += snprintf(out + n, size - (size_t)n, " b=%s", manifest_dtype_name(pr->b));
+  if (n >= 0 && (size_t)n < size && pr->fast_accum) n += snprintf(out + n, size - (size_t)n, " fast_accum");
+  if (n >= 0 && (size_t)n < size && pr->scale == TCJ_SCALE_BLOCK)
+    n += snprintf(out + n, size - (size_t)n, " scale=block");
   if (n >= 0 && (size_t)n < size && pr->epilogue_path)
     snprintf(out + n, size - (size_t)n, " source=%s", pr->epilogue_path);
 }

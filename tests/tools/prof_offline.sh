@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
 # tcj-prof without a GPU. Mode `dry-run`: --dry-run lists every problem of the suite with the
-# config tcj would select, usage errors exit 2, suite errors exit 2 with FILE:LINE:COL. Mode
-# `no-gpu`: a real run exits 1 with "tcj-prof: no GPU: ..." and writes nothing; exit 77
+# config tcj would select (fp8 problems a row per accumulation mode, as their keys allow), usage
+# errors exit 2, suite errors exit 2 with FILE:LINE:COL. Mode `no-gpu`: a real run exits 1 with "tcj-prof: no GPU: ..." and writes nothing; exit 77
 # (skipped) where a GPU is visible.
 # Usage: prof_offline.sh dry-run|no-gpu TCJ_PROF DATA_DIR SCRATCH_DIR
 set -euo pipefail
@@ -112,6 +112,26 @@ mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
 run --dry-run --arch sm_90a --suite "$suite" --dtype e4m3 --fast-accum 0
 [ $rc -eq 0 ] && tail -n 1 "$dir/out" | grep -qE "^3 problems: [0-3] with a tcj kernel, [0-3] without$" ||
   { show; fail "--fast-accum 0: rc $rc"; }
+# tcj-warmup's fp8 keys (tests/data/warmup_fp8.yaml): fast_accum: true makes the +fastacc row
+# only, scale: block the other one only; a b_dtype shows in the dtype column; every row has its
+# kernel (those tcj-prof does not run are reported unsupported in a GPU run). --fast-accum 1
+# over block-scaled problems alone leaves no row: exit 2.
+run --dry-run --arch sm_90a --suite "$data/warmup_fp8.yaml"
+[ $rc -eq 0 ] || { show; fail "--dry-run of warmup_fp8.yaml exited $rc"; }
+mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
+wanted="e4m3_nt e4m3_nt+fastacc e5m2_nt e5m2_nt+fastacc pair pair+fastacc fp8_d fp8_d+fastacc fast+fastacc block"
+wanted+=" mn_major mn_major+fastacc block_tt decode+fastacc mn_batch mn_batch+fastacc"
+[ "${listed[*]}" = "$wanted" ] || { show; fail "warmup_fp8.yaml listed: ${listed[*]}"; }
+for want in "pair +e4m3xe5m2>bf16 +NT .* b=e5m2$" "block +e4m3>bf16 .* scale=block$" "fast\+fastacc .* fast=1$" \
+            "block_tt +e4m3>bf16 +TT .* op=NT .* scale=block pack_a=transpose$"; do
+  grep -qE "^$want" "$dir/out" || { show; fail "warmup_fp8.yaml: no row matching $want"; }
+done
+tail -n 1 "$dir/out" | grep -qx "10 problems (16 rows): 16 with a tcj kernel, 0 without" ||
+  { show; fail "warmup_fp8.yaml: last line $(tail -n 1 "$dir/out")"; }
+printf 'dtype: e4m3\nproblems:\n  - {m: 256, n: 256, k: 256, op_b: T, scale: block}\n' >"$dir/block.yaml"
+run --dry-run --arch sm_90a --suite "$dir/block.yaml" --fast-accum 1
+[ $rc -eq 2 ] && grep -q "^tcj-prof: --fast-accum 1 leaves no row of $dir/block.yaml" "$dir/err" ||
+  { show; fail "--fast-accum 1 over block scales only: rc $rc, wanted 2"; }
 
 # Filters and another arch; grids expand.
 qkv=$(printf '%s\n' "${names[@]}" | grep -c qkv)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tcj-ptx prints a `//` config line and PTX that ptxas assembles, for every dtype and op pair on
-# sm_80 and sm_90a (and sm_89 for s8/tf32); sm_90a takes the sm90 recipe for 16-bit types unless
-# --recipe sm80 says otherwise; tcj_gemm_ex's options (--epilogue, --batch, --broadcast-b,
-# --d-dtype, --epilogue-source with NVRTC) put their fields in the config and assemble too;
-# --help exits 0 and bad usage exits 2.
+# sm_80, sm_89 and sm_90a (fp8, e4m3 and e5m2, on sm_89 and sm_90a: C bf16 by default, the sm90
+# recipe on sm_90a when both operands are K-major); sm_90a takes the sm90 recipe for 16-bit types
+# unless --recipe sm80 says otherwise; tcj_gemm_ex's options (--epilogue, --batch, --broadcast-b,
+# --d-dtype, --epilogue-source with NVRTC, and fp8's --b-dtype, --fast-accum, --block-scales) put
+# their fields in the config and assemble too; --help exits 0 and bad usage exits 2.
 # Usage: tcj_ptx_assembles.sh TCJ_PTX PTXAS SCRATCH_DIR
 set -euo pipefail
 tcj_ptx=$1 ptxas=$2 dir=$3
@@ -16,7 +17,10 @@ for bad in "--dtype bf16" "--arch sm_80 --dtype bf16 --m x --n 1 --k 1" "--bogus
            "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --batch 0" \
            "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --broadcast-b" \
            "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --d-dtype f65" \
-           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --epilogue-source $dir/no-such.cu"; do
+           "--arch sm_80 --dtype bf16 --m 1 --n 1 --k 1 --epilogue-source $dir/no-such.cu" \
+           "--arch sm_90a --dtype e4m3 --m 1 --n 1 --k 1 --b-dtype e6m1" \
+           "--arch sm_90a --dtype bf16 --m 1 --n 1 --k 1 --fast-accum" \
+           "--arch sm_90a --dtype e4m3 --m 128 --n 128 --k 128 --op-b T --fast-accum --block-scales"; do
   set +e
   # shellcheck disable=SC2086
   "$tcj_ptx" $bad >/dev/null 2>&1
@@ -34,6 +38,38 @@ for arch in sm_80 sm_89 sm_90a; do
         f="$dir/$arch-$dtype-$1$2-$m-$n-$k.ptx"
         "$tcj_ptx" --arch "$arch" --dtype "$dtype" --m "$m" --n "$n" --k "$k" --op-a "$1" --op-b "$2" >"$f"
         head -1 "$f" | grep -q "^// recipe=sm[89]0 arch=$arch " || { echo "FAIL: no config line in $f"; exit 1; }
+        "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f"; exit 1; }
+        count=$((count + 1))
+      done
+    done
+  done
+done
+# fp8: every op pair and shape on sm_89 (mma.sync) and sm_90a (wgmma for the large shapes, an
+# MN-major operand transposed into K-major scratch first: the config is the NT problem's, with
+# pack_a=transpose / pack_b=transpose; small ones may stay on mma.sync). C is bf16 by default.
+for arch in sm_89 sm_90a; do
+  for dtype in e4m3 e5m2; do
+    for ops in "N N" "N T" "T N" "T T"; do
+      # shellcheck disable=SC2086  # two words: op_a and op_b
+      set -- $ops
+      for shape in "4096 4096 4096" "4095 4095 4095" "1 6144 4096" "100 1000 999"; do
+        read -r m n k <<<"$shape"
+        f="$dir/$arch-$dtype-$1$2-$m-$n-$k.ptx"
+        "$tcj_ptx" --arch "$arch" --dtype "$dtype" --m "$m" --n "$n" --k "$k" --op-a "$1" --op-b "$2" >"$f"
+        line=$(head -1 "$f")
+        if [ $arch = sm_89 ]; then
+          want="recipe=sm80 arch=sm_89 ab=$dtype c=bf16 op=$1$2 "
+        elif [ "$m" = 4096 ]; then
+          want="recipe=sm90 arch=sm_90a ab=$dtype c=bf16 op=NT "
+          packs=$(grep -o ' pack_[ab]=[a-z0-9]*' <<<"$line" | tr -d '\n') || true
+          wanted=""
+          [ "$1" = N ] || wanted+=" pack_a=transpose"
+          [ "$2" = T ] || wanted+=" pack_b=transpose"
+          [ "$packs" = "$wanted" ] || { echo "FAIL: $arch $dtype $1$2 $shape: $line, wanted packs '$wanted'"; exit 1; }
+        else
+          want="recipe=sm(80 arch=sm_90a ab=$dtype c=bf16 op=$1$2|90 arch=sm_90a ab=$dtype c=bf16 op=NT) "
+        fi
+        grep -qE "^// $want" <<<"$line" || { echo "FAIL: $arch $dtype $1$2 $shape: $line, wanted $want"; exit 1; }
         "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f"; exit 1; }
         count=$((count + 1))
       done
@@ -62,7 +98,7 @@ while IFS='|' read -r opts want; do
       continue
     fi
     [ $rc -eq 0 ] || { cat "$dir/err"; echo "FAIL: tcj-ptx --arch $arch $opts exited $rc"; exit 1; }
-    head -1 "$f" | grep -qE "^// recipe=sm[89]0 arch=$arch .*$want( pack_a=1)?( pack_b=1)?\$" || { echo "FAIL: $opts: $(head -1 "$f"), wanted $want"; exit 1; }
+    head -1 "$f" | grep -qE "^// recipe=sm[89]0 arch=$arch .*$want( pack_a=(1|transpose))?( pack_b=(1|transpose))?\$" || { echo "FAIL: $opts: $(head -1 "$f"), wanted $want"; exit 1; }
     "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f ($opts)"; exit 1; }
     count=$((count + 1))
   done
@@ -78,4 +114,23 @@ done <<EOF
 --dtype bf16 --m 1024 --n 1024 --k 1024 --epilogue bias_gelu --batch 2 --epilogue-source $source|act=gelu batch=1 user=[0-9a-f]{16}
 EOF
 # (--broadcast-b over stacked entries is one GEMM of batch * m rows: its config has no batch.)
-echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a (with epilogues, batches and a user epilogue)"
+# fp8's fields, on sm_89 (mma.sync, which accumulates in fp32: no fast=1) and sm_90a (wgmma; an
+# MN-major batch stays on mma.sync: the transposing pack takes one GEMM).
+while IFS='|' read -r arch opts want; do
+  f="$dir/fp8-$arch-$count.ptx"
+  # shellcheck disable=SC2086
+  "$tcj_ptx" --arch $arch --m 4096 --n 4096 --k 4096 $opts >"$f" || { echo "FAIL: tcj-ptx --arch $arch $opts"; exit 1; }
+  head -1 "$f" | grep -qE "^// $want\$" || { echo "FAIL: $arch $opts: $(head -1 "$f"), wanted $want"; exit 1; }
+  "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f ($opts)"; exit 1; }
+  count=$((count + 1))
+done <<EOF
+sm_90a|--dtype e4m3 --op-b T --fast-accum|recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT .* fast=1
+sm_90a|--dtype e4m3 --op-b T --block-scales|recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT .* scale=block
+sm_90a|--dtype e4m3 --op-a T --block-scales|recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT .* scale=block pack_a=transpose pack_b=transpose
+sm_90a|--dtype e4m3 --b-dtype e5m2 --op-b T --d-dtype e4m3 --epilogue bias_gelu|recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT .* d=e4m3 bias=col:bf16 act=gelu b=e5m2
+sm_90a|--dtype e5m2 --b-dtype e4m3 --c-dtype f32 --batch 4 --fast-accum|recipe=sm80 arch=sm_90a ab=e5m2 c=f32 op=NN .* batch=1 b=e4m3
+sm_89|--dtype e4m3 --op-b T --fast-accum|recipe=sm80 arch=sm_89 ab=e4m3 c=bf16 op=NT [^f]*
+sm_89|--dtype e5m2 --b-dtype e4m3 --op-a T --d-dtype e5m2 --epilogue bias_silu|recipe=sm80 arch=sm_89 ab=e5m2 c=bf16 op=TN .* d=e5m2 bias=col:bf16 act=silu b=e4m3
+EOF
+echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a (with fp8, epilogues, batches and a user"\
+  "epilogue)"

@@ -32,7 +32,20 @@ expect 1 "tcj-ptx: m = 99999999999 exceeds 2^31 - 1" "${ptx[@]}" --m 99999999999
 refuse=TCJ_RECIPE
 expect 1 "tcj-ptx: --recipe sm90: the sm90 recipe needs sm_90a" "${ptx[@]}" --m 64 --n 64 --k 64 --recipe sm90
 expect 1 "TCJ_RECIPE=sm90: the sm90 recipe needs sm_90a" env TCJ_RECIPE=sm90 "${ptx[@]}" --m 64 --n 64 --k 64
-expect 1 "a=e4m3 b=e4m3 c=e4m3 is not supported" "$tcj_ptx" --arch sm_80 --dtype e4m3 --m 64 --n 64 --k 64
+# fp8: the engine's rules, through tcj_gemm_ex's checks (C bf16 by default; an fp8 C is refused).
+fp8=("$tcj_ptx" --dtype e4m3 --m 256 --n 256 --k 256)
+expect 1 "tcj-ptx: fp8 operands need sm_89 or newer (mma.sync e4m3/e5m2)" "${fp8[@]}" --arch sm_80 --op-b T
+expect 1 "tcj-ptx: a=e4m3 b=e4m3 c=e4m3 is not supported" "${fp8[@]}" --arch sm_90a --c-dtype e4m3
+expect 1 "tcj-ptx: a=bf16 b=e4m3 c=bf16 is not supported" "${ptx[@]}" --m 8 --n 8 --k 8 --b-dtype e4m3
+expect 2 "tcj-ptx: unknown b dtype: e6m1" "${fp8[@]}" --arch sm_90a --b-dtype e6m1
+expect 2 "tcj-ptx: fast_accum is set but the operands are bf16: scales, amax_d and fast_accum are for e4m3/e5m2" \
+  "${ptx[@]}" --m 8 --n 8 --k 8 --fast-accum
+expect 2 "tcj-ptx: scale_mode is set but the operands are bf16" "${ptx[@]}" --m 8 --n 8 --k 8 --block-scales
+expect 2 "tcj-ptx: fast_accum with TCJ_SCALE_BLOCK: block scales are applied where the partial sums are promoted" \
+  "${fp8[@]}" --arch sm_90a --op-b T --fast-accum --block-scales
+expect 1 "tcj-ptx: block scales run on the sm90 recipe only" "${fp8[@]}" --arch sm_89 --op-b T --block-scales
+expect 1 "tcj-ptx: block scales with batch_count = 2: not supported (one GEMM per call)" "${fp8[@]}" --arch sm_90a \
+  --op-b T --block-scales --batch 2
 expect 2 "tcj-ptx: a = 0x100000000001 is not aligned to its 2-byte element" "${ptx[@]}" --m 8 --n 8 --k 8 --align-a 1
 expect 2 "tcj-ptx: --epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu: gelu" "${ptx[@]}" \
   --m 8 --n 8 --k 8 --epilogue gelu
@@ -50,6 +63,22 @@ printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1}\n' >"$dir/ok.yaml"
 printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 1, broadcast_b: true}\n' >"$dir/bcast.yaml"
 expect 2 "$dir/bcast.yaml:3:47: broadcast_b: true needs batch: 2 or more (problem #1 has one entry)" "$warmup" --arch sm_80 \
   --dry-run "$dir/bcast.yaml"
+# The fp8 keys: bad values and combinations exit 2 with FILE:LINE:COL.
+while IFS='|' read -r yaml text; do
+  printf 'problems:\n  - %s\n' "$yaml" >"$dir/fp8.yaml"
+  expect 2 "$dir/fp8.yaml:2:$text" "$warmup" --arch sm_90a --dry-run "$dir/fp8.yaml"
+done <<'EOF'
+{dtype: bf16, m: 8, n: 8, k: 8, b_dtype: e5m2}|46: b_dtype: e5m2 needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is bf16)
+{dtype: e4m3, m: 8, n: 8, k: 8, b_dtype: bf16}|46: b_dtype: unknown type bf16 (e4m3 e5m2)
+{dtype: s8, m: 8, n: 8, k: 8, fast_accum: true}|47: fast_accum: true needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is s8)
+{dtype: e4m3, m: 8, n: 8, k: 8, fast_accum: 1}|49: fast_accum: expected true or false, got 1
+{dtype: e4m3, m: 8, n: 8, k: 8, scale: rows}|44: scale: unknown scale mode rows (tensor block)
+{dtype: f16, m: 8, n: 8, k: 8, scale: block}|43: scale: block needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is f16)
+{name: x, dtype: e5m2, m: 8, n: 8, k: 8, fast_accum: true, scale: block}|71: scale: block with fast_accum: true: block scales are applied where the partial sums are promoted, which fast accumulation skips (problem x)
+{dtype: e4m3, m: 8, n: 8, k: 8, c_dtype: e4m3}|46: c_dtype: e4m3: C is f16, bf16, f32 or s32; an fp8 output is a D apart from C (d_dtype: e4m3)
+{dtype: bf16, m: 8, n: 8, k: 8, d_dtype: e4m3}|46: d_dtype: e4m3 cannot be the output of dtype bf16 (bf16 gives f16, bf16 or f32)
+{dtype: e4m3, m: 8, n: 8, k: 8, d_dtype: s32}|46: d_dtype: s32 cannot be the output of dtype e4m3 (e4m3 gives f16, bf16, f32, e4m3 or e5m2)
+EOF
 expect 2 "TCJ_CACHE_MAX_BYTES='10X' is not a byte count" env TCJ_CACHE_MAX_BYTES=10X "$warmup" --arch sm_80 --dry-run \
   --cache-dir "$dir/cache" "$dir/ok.yaml"
 # An explicit --cache-dir wins: a HOME too long for a default path does not matter then.

@@ -7,8 +7,10 @@
 # warming one manifest together compile each kernel once; tcj_gemm_ex's manifest keys (epilogues,
 # batches, a separate D, a user epilogue compiled by NVRTC from a file beside the manifest) compile
 # and hit the same way, a user epilogue that does not compile fails with NVRTC's message, and bad
-# values exit 2 with file:line:col. Exit 77 (skipped) when nvJitLink is missing, a failure when CI
-# is set.
+# values exit 2 with file:line:col; fp8's keys (b_dtype, an fp8 d_dtype, fast_accum, scale: block)
+# select their kernels on sm_90a and sm_89, skip where the engine has none, and compile and hit;
+# every fp8 row of the standard suite has a kernel on sm_90a and sm_89. Exit 77 (skipped) when
+# nvJitLink is missing, a failure when CI is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
@@ -155,6 +157,56 @@ run --arch sm_80 --dry-run "$dir/bad-src.yaml"
   { show; fail "a missing epilogue_source: rc $rc"; }
 cd "$OLDPWD"
 
+# fp8 (tests/data/warmup_fp8.yaml): e4m3 and e5m2 operands (C bf16 unless c_dtype says), an
+# e4m3 x e5m2 pair, an fp8 D, fast accumulation and block scales. sm_90a runs them on wgmma
+# (fast=1 and scale=block in their configs), MN-major ones through the K-major problem's kernel
+# (block_tt shares block's), and keeps a skinny split-K problem (no fast=1 there) and an MN-major
+# batch on the sm80 recipe; sm_89 runs all but the block-scaled ones on mma.sync (those are a skip
+# naming the rule); sm_80 has no fp8 MMA (a skip each). They compile offline, then hit.
+fp8=$data/warmup_fp8.yaml fp8cache=$dir/fp8
+run --dry-run --arch sm_90a --arch sm_89 --arch sm_80 --cache-dir "$fp8cache" "$fp8"
+[ $rc -eq 0 ] && [[ $last =~ ^would\ compile\ ([0-9]+)\ kernels$ ]] || { show; fail "fp8 --dry-run: rc $rc, $last"; }
+want_fp8=${BASH_REMATCH[1]}
+for what in "^e4m3_nt m=1024 n=1024 k=512 sm_90a \(132 SMs\) recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT " \
+            "^e5m2_nt .* sm_89 \(128 SMs\) recipe=sm80 arch=sm_89 ab=e5m2 c=f32 op=NT " \
+            "^pair .* b=e5m2 sm_90a .* recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 .* b=e5m2$" \
+            "^pair .* b=e5m2 sm_89 .* recipe=sm80 arch=sm_89 ab=e4m3 c=bf16 .* b=e5m2$" \
+            "^fp8_d .* d=e4m3 sm_90a .* recipe=sm90 .* d=e4m3 bias=col:bf16 act=relu$" \
+            "^fast .* fast_accum sm_90a .* recipe=sm90 .* fast=1$" \
+            "^block .* scale=block sm_90a .* recipe=sm90 .* op=NT .* scale=block$" \
+            "^mn_major .* sm_90a .* recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT .* d=e5m2 b=e5m2$" \
+            "^mn_major .* sm_89 .* recipe=sm80 arch=sm_89 ab=e4m3 c=bf16 op=NN .* d=e5m2 b=e5m2$" \
+            "^block_tt .* sm_90a .* recipe=sm90 .* op=NT .* scale=block \(already listed\)$" \
+            "^decode .* fast_accum sm_90a .* recipe=sm80 arch=sm_90a ab=e4m3 c=bf16 op=NT [^f]* split=[0-9]+$" \
+            "^mn_batch .* sm_90a .* recipe=sm80 arch=sm_90a ab=e4m3 c=bf16 op=NN .* batch=1$"; do
+  grep -qE -- "$what" "$dir/out" || { show; fail "fp8 --dry-run lists no line matching '$what'"; }
+done
+for name in block block_tt; do
+  grep -q "^skip $name m=1024 n=1024 k=512 scale=block sm_89: block scales run on the sm90 recipe only" "$dir/err" ||
+    { show; fail "block scales on sm_89 ($name) are not a skip naming the rule"; }
+done
+[ "$(grep -c '^skip .* sm_80: fp8 operands need sm_89 or newer' "$dir/err")" -eq 10 ] && [ "$(wc -l <"$dir/err")" -eq 12 ] ||
+  { show; fail "fp8 on sm_80: wanted one skip per problem saying it needs sm_89, and no other skip but block scales on sm_89"; }
+grep -q ' sm_80 ' "$dir/out" && { show; fail "fp8 --dry-run lists a kernel for sm_80"; }
+run --arch sm_90a --arch sm_89 --cache-dir "$fp8cache" -j 4 "$fp8"
+[ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq "$want_fp8" ] && [ "${BASH_REMATCH[3]}" -eq 0 ] ||
+  { show; fail "fp8 run: rc $rc, $last, wanted compiled=$want_fp8 failed=0"; }
+run --arch sm_90a --arch sm_89 --cache-dir "$fp8cache" "$fp8"
+[ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[2]}" -eq "$want_fp8" ] ||
+  { show; fail "fp8 second run: $last, wanted compiled=0 hit=$want_fp8"; }
+# The standard suite (CI's dry run): every fp8 row has a kernel on sm_90a and sm_89, none is a skip.
+suite=$data/suite.yaml
+mapfile -t fp8_rows < <(sed -n 's/^ *- {name: *\([^,]*\), dtype: e[45]m[23],.*/\1/p' "$suite")
+[ ${#fp8_rows[@]} -ge 4 ] || fail "could not read the fp8 rows of $suite"
+run --dry-run --arch sm_90a --arch sm_89 --cache-dir "$fp8cache" "$suite"
+[ $rc -eq 0 ] && [ ! -s "$dir/err" ] || { show; fail "suite --dry-run for sm_90a and sm_89: rc $rc, or a problem without a kernel"; }
+for name in "${fp8_rows[@]}"; do
+  for arch in sm_90a sm_89; do
+    grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ $arch \([0-9]+ SMs\) recipe=sm[89]0 arch=$arch ab=e[45]m[23] c=bf16 " "$dir/out" ||
+      { show; fail "suite --dry-run: no $arch kernel for the fp8 row $name"; }
+  done
+done
+
 # Manifest errors: exit 2, FILE:LINE:COL and the value.
 printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: -4}\n' >"$dir/bad.yaml"
 run "${archs[@]}" --cache-dir "$cache" "$dir/bad.yaml"
@@ -221,4 +273,5 @@ run --dry-run --cache-dir "$dir/fleet" "$dir/bad-count.yaml"
 [ $rc -eq 2 ] && grep -qF "$dir/bad-count.yaml:2:36: targets: sm_count 0 is not an SM count from 1 to 1024" "$dir/err" ||
   { show; fail "sm_count 0: rc $rc, wanted 2 with file:line:col"; }
 
-echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue"
+echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue;"\
+  "$want_fp8 fp8 kernels for sm_90a and sm_89"
