@@ -202,7 +202,8 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   if (p->block_scale) {
-    *why = "block scales run on the sm90 recipe only (sm_90a, operands K-major: op_a N, op_b T)";
+    *why = "block scales run on the sm90 recipe only (sm_90a; other layouts than op_a N, op_b T are transposed "
+           "first, which needs packing)";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   int align_a, align_b;

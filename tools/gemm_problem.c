@@ -73,7 +73,7 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
   if (gemm_dtype_is_fp8(p->ab)) { /* only fp8 operands take these fields */
     g->scale_mode = p->scale;
     g->scale_a = scales;
-    g->scale_b = !scales ? NULL : p->scale == TCJ_SCALE_BLOCK ? scales + gemm_block_scales_a(p) : scales + 1;
+    g->scale_b = !scales ? NULL : p->scale == TCJ_SCALE_BLOCK ? scales + gemm_block_scales_a(p) : scales + GEMM_SCALE_B_AT;
     g->fast_accum = p->fast_accum;
   }
 }

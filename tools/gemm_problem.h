@@ -53,6 +53,11 @@ static inline int64_t gemm_stride_a(const gemm_problem *p) { return p->m * p->k;
 static inline int64_t gemm_stride_b(const gemm_problem *p) { return p->broadcast_b ? 0 : p->k * p->n; }
 static inline int64_t gemm_stride_d(const gemm_problem *p) { return p->m * p->n; }
 static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadcast_b ? 0 : p->n; }
+/* Per-tensor scales: scale_a at scales[0], scale_b GEMM_SCALE_B_AT floats after it. cuBLASLt
+ * refuses fp8 scale pointers that are not 16-byte aligned (CUBLAS_STATUS_NOT_SUPPORTED, measured
+ * with cuBLAS 13.1 on an H100), so the two lie 16 bytes apart. */
+#define GEMM_SCALE_B_AT 4
+
 /* Block scales (TCJ_SCALE_BLOCK): scale_a holds m x ceil(k / 128) floats, scale_b
  * ceil(n / 128) x ceil(k / 128); the tools keep them in one array, scale_a's first. */
 static inline int64_t gemm_block_scales_a(const gemm_problem *p) { return p->m * ((p->k + 127) / 128); }

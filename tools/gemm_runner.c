@@ -348,7 +348,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
       break;
   }
   if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab)) {
-    const float scales[2] = {GR_SCALE_A, GR_SCALE_B};
+    const float scales[GEMM_SCALE_B_AT + 1] = {[0] = GR_SCALE_A, [GEMM_SCALE_B_AT] = GR_SCALE_B};
     if ((ce = cudaMalloc((void **)&buf->scales, sizeof scales)) == cudaSuccess)
       ce = cudaMemcpy(buf->scales, scales, sizeof scales, cudaMemcpyHostToDevice);
   }
@@ -498,7 +498,7 @@ static int lt_layout(cublasLtMatrixLayout_t *l, tcj_dtype t, int64_t rows, int64
 
 /* fp8's attributes: the scales (cuBLAS's A is our B: A_SCALE is scale_b) and the accumulation. */
 static int lt_fp8(const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note, size_t note_size) {
-  const float *scale_a = buf->scales, *scale_b = buf->scales + 1;
+  const float *scale_a = buf->scales, *scale_b = buf->scales + GEMM_SCALE_B_AT;
   int8_t fast = (int8_t)(p->fast_accum != 0);
   LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b),
          "A scale pointer");
