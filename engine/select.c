@@ -302,9 +302,10 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
    * fast 128x256 1434 -> 1467. With a single tile row the pair's second CTA has no work
    * (128x28672x4096: 580 -> 421), so only where the tile rows are many. */
   if (ptx_elem_is_fp8(p->ab) && ceil_div(p->m, t->bm) >= SM90_FP8_CLUSTER_MIN_ROWS) c->cluster_m = 2;
-  if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
+  /* Checked once the config is whole (stages included), else every cluster would be dropped. */
+  if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
 }
 
 /* Time model, in microseconds: the persistent grid runs ceil(units / SMs) units on its busiest

@@ -347,7 +347,19 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
         (nbias && (ce = cudaMemcpy(buf->bias[s], hbias, nbias * esb, cudaMemcpyHostToDevice))))
       break;
   }
-  if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab)) {
+  if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab) && p->scale == TCJ_SCALE_BLOCK) {
+    /* Every block of A scaled by GR_SCALE_A, of B by GR_SCALE_B: the same products as the
+     * per-tensor scales, so the same reference checks it, while the kernel reads and applies
+     * every block's pair at each promotion, as with real block scales. */
+    size_t na = (size_t)gemm_block_scales_a(p), nbs = (size_t)gemm_block_scales_b(p);
+    float *h = malloc((na + nbs) * sizeof *h);
+    ce = h ? cudaMalloc((void **)&buf->scales, (na + nbs) * sizeof *h) : cudaErrorMemoryAllocation;
+    if (ce == cudaSuccess) {
+      for (size_t i = 0; i < na + nbs; i++) h[i] = i < na ? GR_SCALE_A : GR_SCALE_B;
+      ce = cudaMemcpy(buf->scales, h, (na + nbs) * sizeof *h, cudaMemcpyHostToDevice);
+    }
+    free(h);
+  } else if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab)) {
     const float scales[GEMM_SCALE_B_AT + 1] = {[0] = GR_SCALE_A, [GEMM_SCALE_B_AT] = GR_SCALE_B};
     if ((ce = cudaMalloc((void **)&buf->scales, sizeof scales)) == cudaSuccess)
       ce = cudaMemcpy(buf->scales, scales, sizeof scales, cudaMemcpyHostToDevice);
@@ -429,6 +441,7 @@ cublasStatus_t gr_s8_probe_nn(const gr_gpu *g) {
 
 /* Why cuBLASLt has no fp8 GEMM for p, or NULL when it may have one (its heuristic decides). */
 static const char *fp8_unavailable(const gemm_problem *p) {
+  if (p->scale == TCJ_SCALE_BLOCK) return "cuBLASLt on Hopper has no block-scaled fp8 GEMM";
   if (p->ab == TCJ_E5M2)
     return "cuBLASLt has no e5m2 x e5m2 GEMM (only e4m3 x e4m3, e4m3 x e5m2 and e5m2 x e4m3)";
   if (p->op_a != TCJ_OP_N || p->op_b != TCJ_OP_T)

@@ -82,9 +82,10 @@ static const char usage[] =
   "  (\"fastacc\"). cuBLASLt's fp8 takes only NT (row-major op_a N, op_b T) and no e5m2 x e5m2:\n"
   "  other rows are timed alone, status no-baseline (not a failure). A problem with\n"
   "  fast_accum: true makes its +fastacc row only, one with scale: block its fast_accum 0 row\n"
-  "  only; those with scale: block, a b_dtype: other than dtype: or an fp8 d_dtype: are listed\n"
-  "  with their kernels but reported unsupported (no check or baseline here); tcj-warmup\n"
-  "  compiles them.\n"
+  "  only, timed alone (cuBLASLt on Hopper has no block scales): every block scale is the\n"
+  "  per-tensor value, so the same check applies. Rows with a b_dtype: other than dtype: or an\n"
+  "  fp8 d_dtype: are listed with their kernels but reported unsupported (no check or baseline\n"
+  "  here); tcj-warmup compiles them.\n"
   "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
   "                    suite.yaml in " TCJ_DATA_REL " beside this program\n"
   "  --filter SUBSTR   only problems whose name contains SUBSTR; repeated, those whose name\n"
@@ -149,9 +150,6 @@ static const char *not_measured(const manifest_problem *p, char *buf, size_t siz
   if (p->has_b && p->b != p->ab)
     snprintf(buf, size, "b_dtype %s: tcj-prof runs fp8 operands of one type (its operands, check and peaks are "
              "per dtype); tcj-warmup compiles it", manifest_dtype_name(p->b));
-  else if (p->scale == TCJ_SCALE_BLOCK)
-    snprintf(buf, size, "scale: block: tcj-prof does not run block scales (its check and cuBLASLt baseline take "
-             "per-tensor scales); tcj-warmup compiles them");
   else if (p->has_d && gemm_dtype_is_fp8(p->d))
     snprintf(buf, size, "d_dtype %s: tcj-prof does not run an fp8 D (its check has no D scale or saturation); "
              "tcj-warmup compiles it", manifest_dtype_name(p->d));

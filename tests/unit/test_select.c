@@ -480,6 +480,10 @@ static void fp8_takes_wgmma_where_its_operands_are_k_major(void **state) {
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_true(tcj_cfg_promotes(&plan.cfg));
   assert_true(tcj_cfg_sm90_accumulators(&plan.cfg) <= 64);
+  assert_int_equal(plan.cfg.cluster_m, 2); /* many tile rows: B multicast */
+  eng_problem one_row = p;
+  one_row.m = 128;
+  assert_int_equal(select_ok(&one_row, "sm_90a", 1).cfg.cluster_m, 0);
   p.fast_accum = 1;
   plan = select_ok(&p, "sm_90a", 1);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
