@@ -1,0 +1,272 @@
+/* The sm90 recipe's consumer warpgroups: after setmaxnreg.inc each walks its tiles (its rows of
+ * every tile, or alternate whole tiles in ping-pong), waits for full stages, issues K_STEPS
+ * wgmmas per stage from shared-memory descriptors and frees stages; fp8 adds each K tile's
+ * partial sums into fp32 registers (promotion, scaled per 128 K with block scales). Each tile
+ * ends in the epilogue (sm90_epilogue.c). See gemm_sm90.c. */
+
+#include "epilogue.h"
+#include "ptx_ops.h"
+#include "sm90_kernel.h"
+
+/* ---- consumers ---- */
+
+/* Descriptor of stage 0 of an operand tile at smem address base (+ offset already folded). */
+static ptx_reg emit_desc_base(sm90 *k, ptx_reg addr, int k_major) {
+  ptx_builder *b = k->b;
+  uint64_t fixed = ptx_wgmma_desc(0, ptx_sm90_desc_lbo(k_major, BOX_BYTES), PTX_SM90_SBO, PTX_WGMMA_SWIZZLE_128B);
+  ptx_reg lo = r32(k), hi = r32(k), d = r64(k);
+  ptx_ins(b, "shr.u32 %R, %R, 4", lo, addr);
+  ptx_ins(b, "and.b32 %R, %R, %u", lo, lo, 0x3FFFu);
+  ptx_ins(b, "or.b32 %R, %R, %u", lo, lo, (unsigned)(fixed & 0xFFFFFFFFu));
+  ptx_ins(b, "mov.b32 %R, %u", hi, (unsigned)(fixed >> 32));
+  ptx_ins(b, "mov.b64 %R, {%R, %R}", d, lo, hi);
+  return d;
+}
+
+/* One wgmma m64nBNkK: acc[j] (+)= A block j x B, descriptors given (promoting: into part[j]). */
+static void emit_wgmma(sm90 *k, int j, ptx_reg da, ptx_reg db, ptx_reg scale_d) {
+  const ptx_reg *acc = k->promote ? k->part[j] : k->acc[j];
+  ptx_wgmma(k->b, k->cfg->ab, tcj_cfg_b_type(k->cfg), k->cfg->bn, acc, da, db, scale_d, !k->a_kmajor, !k->b_kmajor);
+}
+
+static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
+  ptx_builder *b = k->b;
+  ptx_reg addr = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", addr, stage, k->empty);
+  if (k->cluster > 1) {
+    for (int r = 0; r < k->cluster; r++) {
+      ptx_reg remote = r32(k);
+      ptx_ins(b, "mapa.shared::cluster.u32 %R, %R, %d", remote, addr, r);
+      /* Plain arrive: a .release.cluster arrive fences every earlier access at cluster scope
+       * and cost 0.7 us per stage (measured on an H200); the wgmma reads it must order are
+       * complete once wgmma.wait_group returns. */
+      ptx_ins_if(b, guard, 0, "mbarrier.arrive.shared::cluster.b64 _, [%R]", remote);
+    }
+  } else {
+    ptx_ins_if(b, guard, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", addr);
+  }
+}
+
+
+/* ---- fp8 promotion and block scales ---- */
+
+/* Block scales (tcj.h, TCJ_SCALE_BLOCK): A has one scale per row and K tile (bk = 128 fp8
+ * elements), B one per 128 columns and K tile; both arrays have kb_count = ceil(k / 128)
+ * columns. Each thread's accumulators lie in two rows per 64-row block (the wgmma D fragment:
+ * 16 * warp + lane / 4 and 8 below), so it reads 2 * msub A scales and one B scale per K tile. */
+typedef struct block_scales {
+  ptx_reg frag_row;             /* this thread's first fragment row within its consumer's rows */
+  ptx_reg a_row[MAX_MSUB][2];   /* u64: &scale_a[row * kb_count] of the tile's rows (clamped to m - 1) */
+  ptx_reg b_col;                /* u64: &scale_b[(n0 / 128) * kb_count] */
+  ptx_reg base_a, base_b;       /* u64 */
+} block_scales;
+typedef struct block_scale_vals { ptx_reg a[MAX_MSUB][2], b; } block_scale_vals;
+
+static void emit_block_scale_setup(sm90 *k, block_scales *bs, ptx_reg cw, ptx_reg lane) {
+  ptx_builder *b = k->b;
+  ptx_reg warp = r32(k), t = r32(k);
+  bs->frag_row = r32(k);
+  ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
+  ptx_ins(b, "shr.u32 %R, %R, 5", warp, t);
+  ptx_ins(b, "shr.u32 %R, %R, 2", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", bs->frag_row, warp, t);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", bs->frag_row, cw, k->row_split, bs->frag_row);
+  bs->base_a = r64(k);
+  bs->base_b = r64(k);
+  ptx_ins(b, "ld.param.u64 %R, [p_scale_a]", bs->base_a);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", bs->base_a, bs->base_a);
+  ptx_ins(b, "ld.param.u64 %R, [p_scale_b]", bs->base_b);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", bs->base_b, bs->base_b);
+  for (int j = 0; j < k->msub; j++)
+    for (int h = 0; h < 2; h++) bs->a_row[j][h] = r64(k);
+  bs->b_col = r64(k);
+}
+
+/* The tile's scale rows: A's rows past m read row m - 1 (their results are never stored). */
+static void emit_block_scale_tile(sm90 *k, block_scales *bs, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  int row_bytes = k->kt * 4; /* kb_count floats; the kernel's K is baked, so kt is kb_count */
+  ptx_reg last = r32(k), row = r32(k), col = r32(k);
+  ptx_ins(b, "sub.u32 %R, %R, 1", last, k->m);
+  for (int j = 0; j < k->msub; j++)
+    for (int h = 0; h < 2; h++) {
+      ptx_ins(b, "add.u32 %R, %R, %R", row, m0, bs->frag_row);
+      ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j + 8 * h);
+      ptx_ins(b, "min.u32 %R, %R, %R", row, row, last);
+      ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->a_row[j][h], row, row_bytes, bs->base_a);
+    }
+  ptx_ins(b, "shr.u32 %R, %R, 7", col, n0);
+  ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col, col, row_bytes, bs->base_b);
+}
+
+static void emit_block_scale_load(sm90 *k, const block_scales *bs, ptx_reg kb, block_scale_vals *sv) {
+  ptx_builder *b = k->b;
+  ptx_reg off = r64(k), addr = r64(k);
+  ptx_ins(b, "mul.wide.u32 %R, %R, 4", off, kb);
+  for (int j = 0; j < k->msub; j++)
+    for (int h = 0; h < 2; h++) {
+      sv->a[j][h] = ptx_new(b, PTX_F32);
+      ptx_ins(b, "add.u64 %R, %R, %R", addr, bs->a_row[j][h], off);
+      ptx_ins(b, "ld.global.nc.f32 %R, [%R]", sv->a[j][h], addr);
+    }
+  sv->b = ptx_new(b, PTX_F32);
+  ptx_ins(b, "add.u64 %R, %R, %R", addr, bs->b_col, off);
+  ptx_ins(b, "ld.global.nc.f32 %R, [%R]", sv->b, addr);
+}
+
+/* acc += part (scaled: part * scale_a(row) * scale_b). Fragment registers 4i, 4i + 1 are the
+ * first row, 4i + 2, 4i + 3 the row 8 below (ptx_wgmma_d_coord). */
+static void emit_promote(sm90 *k, const block_scale_vals *sv) {
+  ptx_builder *b = k->b;
+  for (int j = 0; j < k->msub; j++) {
+    ptx_reg s[2] = {{0}, {0}};
+    if (sv)
+      for (int h = 0; h < 2; h++) {
+        s[h] = ptx_new(b, PTX_F32);
+        ptx_ins(b, "mul.f32 %R, %R, %R", s[h], sv->a[j][h], sv->b);
+      }
+    for (int i = 0; i < k->cfg->bn / 2; i++) {
+      if (sv) ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", k->acc[j][i], k->part[j][i], s[(i % 4) / 2], k->acc[j][i]);
+      else ptx_ins(b, "add.f32 %R, %R, %R", k->acc[j][i], k->acc[j][i], k->part[j][i]);
+    }
+  }
+}
+
+void sm90_emit_consumer(sm90 *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_ins(b, "setmaxnreg.inc.sync.aligned.u32 %d", CONSUMER_REGS);
+  for (int j = 0; j < k->msub; j++)
+    for (int i = 0; i < c->bn / 2; i++) {
+      k->acc[j][i] = ptx_new(b, ptx_mma_acc_class(c->ab));
+      if (k->promote) k->part[j][i] = ptx_new(b, PTX_F32);
+    }
+  k->amax = ptx_epi_amax_begin(b, c);
+
+  /* Consumer index (warpgroup - 1) and lane. */
+  ptx_reg cw = r32(k), lane = r32(k);
+  ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+  ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+  ptx_ins(b, "and.b32 %R, %R, 31", lane, k->tid);
+
+  /* Descriptors of stage 0: this consumer's rows of A, all of B. */
+  ptx_reg a_addr = r32(k), b_addr = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", a_addr, cw, k->row_split * PTX_SWIZZLE_LINE, k->ring);
+  ptx_ins(b, "add.u32 %R, %R, %d", b_addr, k->ring, k->a_bytes);
+  ptx_reg da0 = emit_desc_base(k, a_addr, k->a_kmajor), db0 = emit_desc_base(k, b_addr, k->b_kmajor);
+
+  ptx_reg is_lane0 = pred(k), always = pred(k), never = pred(k);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", is_lane0, lane);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, lane, lane);
+  ptx_ins(b, "setp.ne.u32 %R, %R, %R", never, lane, lane);
+  block_scales bs;
+  if (c->block_scale) emit_block_scale_setup(k, &bs, cw, lane);
+
+  int tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b), done = ptx_new_label(b);
+  ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), m0 = r32(k), n0 = r32(k), kb = r32(k);
+  ptx_reg soff = r32(k), prev = r32(k), end = pred(k), more = pred(k), not_first = pred(k), rel = pred(k);
+  ptx_reg stage_desc = r64(k);
+  ptx_ins(b, "mov.u32 %R, 0", stage);
+  ptx_ins(b, "mov.u32 %R, 0", phase);
+  ptx_ins(b, "mov.u32 %R, 0", prev);
+  ptx_ins(b, "mov.u32 %R, %R", unit, k->unit0);
+  /* Ping-pong: consumer c runs the CTA's tiles c, c + 2, ...; the ring holds every tile's
+   * stages in order, so it starts kt * c stages in and skips the other consumer's kt after
+   * each tile. kpos counts stages modulo 2 * stages (position and phase). */
+  ptx_reg step = k->unit_step, kpos = {0}, my_turn = {0}, their_turn = {0}, turn_phase = {0}, leader = {0};
+  int ring2 = 2 * k->cfg->stages;
+  if (k->pingpong) {
+    step = r32(k);
+    ptx_ins(b, "shl.b32 %R, %R, 1", step, k->unit_step);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %R, %R", unit, cw, k->unit_step, k->unit0);
+    kpos = r32(k);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", kpos, cw, (int)((int64_t)k->kt % ring2));
+    ptx_ins(b, "rem.u32 %R, %R, %d", kpos, kpos, ring2);
+    /* turn[c] at turn + 8c: mine, and the other consumer's at turn + 8 - 8c. */
+    my_turn = r32(k);
+    their_turn = r32(k);
+    ptx_reg off = r32(k);
+    ptx_ins(b, "shl.b32 %R, %R, 3", off, cw);
+    ptx_ins(b, "add.u32 %R, %R, %R", my_turn, k->turn, off);
+    ptx_ins(b, "sub.u32 %R, %R, %R", their_turn, k->turn, off);
+    ptx_ins(b, "add.u32 %R, %R, 8", their_turn, their_turn);
+    turn_phase = r32(k);
+    ptx_ins(b, "mov.u32 %R, 0", turn_phase);
+    leader = pred(k);
+    ptx_reg t = r32(k);
+    ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
+    ptx_ins(b, "setp.eq.u32 %R, %R, 0", leader, t);
+  }
+  ptx_label(b, tile_loop);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
+  ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
+  sm90_tile_origin(k, unit, m0, n0);
+  if (k->pingpong) {
+    ptx_ins(b, "rem.u32 %R, %R, %d", stage, kpos, k->cfg->stages);
+    ptx_ins(b, "div.u32 %R, %R, %d", phase, kpos, k->cfg->stages);
+    /* Wait for this consumer's turn at the tensor cores. */
+    sm90_wait_at(k, my_turn, turn_phase);
+    ptx_ins(b, "xor.b32 %R, %R, 1", turn_phase, turn_phase);
+  }
+  if (k->promote)
+    for (int j = 0; j < k->msub; j++)
+      for (int i = 0; i < c->bn / 2; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", k->acc[j][i]);
+  if (c->block_scale) emit_block_scale_tile(k, &bs, m0, n0);
+  sm90_k_start(k, kb);
+  ptx_label(b, k_loop);
+  ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
+  sm90_wait(k, k->full, soff, phase);
+  /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
+  if (k->slices > 1) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
+  else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
+  ptx_ins(b, "wgmma.fence.sync.aligned");
+  for (int kk = 0; kk < K_STEPS; kk++) {
+    ptx_reg db = r64(k);
+    ptx_ins(b, "add.s64 %R, %R, %R", db, db0, stage_desc);
+    ptx_ins(b, "add.s64 %R, %R, %u", db, db, ptx_sm90_desc_offset(k->b_kmajor, 0, kk, BOX_BYTES) >> 4);
+    for (int j = 0; j < k->msub; j++) {
+      ptx_reg da = r64(k);
+      ptx_ins(b, "add.s64 %R, %R, %R", da, da0, stage_desc);
+      ptx_ins(b, "add.s64 %R, %R, %u", da, da, ptx_sm90_desc_offset(k->a_kmajor, j, kk, BOX_BYTES) >> 4);
+      /* The first k step of a tile (promoting: of every K tile) overwrites (scale-d false). */
+      emit_wgmma(k, j, da, db, kk == 0 ? (k->promote ? never : not_first) : always);
+    }
+  }
+  ptx_ins(b, "wgmma.commit_group.sync.aligned");
+  if (k->promote) {
+    /* The partial sums are needed now: wait for them, free the stage, add them into fp32
+     * (scaled per 128 K with block scales, their loads issued before the wait). */
+    block_scale_vals sv;
+    if (c->block_scale) emit_block_scale_load(k, &bs, kb, &sv);
+    ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
+    emit_release(k, stage, is_lane0);
+    emit_promote(k, c->block_scale ? &sv : NULL);
+  } else {
+    /* One group stays in flight; the one before it is done, so its stage can be refilled. */
+    ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
+    ptx_ins(b, "and.pred %R, %R, %R", rel, not_first, is_lane0);
+    emit_release(k, prev, rel);
+    ptx_ins(b, "mov.u32 %R, %R", prev, stage);
+  }
+  sm90_advance(k, stage, phase);
+  sm90_k_next(k, kb, more);
+  ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
+  if (k->pingpong) {
+    /* Every wgmma of this tile is issued: the other consumer's may queue behind them. */
+    ptx_ins_if(b, leader, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", their_turn);
+    ptx_ins(b, "add.u32 %R, %R, %d", kpos, kpos, (int)(2 * (int64_t)k->kt % ring2));
+    ptx_ins(b, "rem.u32 %R, %R, %d", kpos, kpos, ring2);
+  }
+  if (!k->promote) {
+    ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
+    emit_release(k, prev, is_lane0);
+  }
+  sm90_emit_epilogue(k, m0, n0);
+  ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, step);
+  ptx_ins(b, "bra.uni $L%d", tile_loop);
+  ptx_label(b, done);
+  ptx_epi_amax_flush(b, k->amax);
+  /* Bulk stores still in flight must finish before the CTA's shared memory goes away. */
+  if (k->tma_d) ptx_ins(b, "cp.async.bulk.wait_group 0");
+}

@@ -1,0 +1,326 @@
+/* The sm90 recipe's epilogue of one tile: TMA bulk stores of converted chunks where the config
+ * allows them and beta == 0, else the staged path (fp32 chunks through shared memory, read back
+ * as vectors, the shared epilogue of epilogue.c, predicated stores). See gemm_sm90.c. */
+#include <string.h>
+
+#include "epilogue.h"
+#include "ptx_ops.h"
+#include "sm90_kernel.h"
+
+typedef struct epi_ctx {
+  ptx_epi epi;        /* alpha, beta, C/D bases, bias, ... (epilogue.c) */
+  ptx_reg stage_wr;   /* staging address of this thread's fragment (row l/4 of warp w) */
+  ptx_reg stage_rd;   /* staging address this thread reads in the store phase */
+  ptx_reg rd_row;     /* tile row of this thread's first read (consumer rows included) */
+  ptx_reg rd_col;     /* tile column of this thread's reads in a chunk */
+  ptx_reg bar_id;
+  int vec, per_row, row_step;
+} epi_ctx;
+
+/* The epilogue's per-thread constants, computed after each tile's mainloop rather than kept
+ * live through it: next to 128 accumulators every register counts. */
+static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
+  ptx_builder *b = k->b;
+  ptx_reg cw = r32(k), ct = r32(k), warp = r32(k), lane = r32(k);
+  ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+  ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+  ptx_ins(b, "and.b32 %R, %R, 127", ct, k->tid);
+  ptx_ins(b, "shr.u32 %R, %R, 5", warp, ct);
+  ptx_ins(b, "and.b32 %R, %R, 31", lane, ct);
+  /* A fused epilogue takes at most 4 staged values at a time: 8 with their C values, bias and
+   * activation temporaries spill next to 128 accumulators (32 bytes at ping-pong 64x256 with a
+   * column bias and GELU, ptxas 13.0). Narrower accesses than the rows allow are always valid. */
+  e->vec = tcj_cfg_fused(k->cfg) && k->c_vec > 4 ? 4 : k->c_vec;
+  e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
+  e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
+  e->stage_wr = r32(k);
+  e->stage_rd = r32(k);
+  ptx_reg epi_base = r32(k), t = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", epi_base, cw, TCJ_SM90_EPI_BYTES, k->epi);
+  /* Fragment writes: row 16 * warp + lane / 4, column 2 * (lane % 4) (see ptx_wgmma_d_coord). */
+  ptx_ins(b, "shr.u32 %R, %R, 2", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", t, warp, t);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->stage_wr, t, TCJ_SM90_EPI_PITCH, epi_base);
+  ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", e->stage_wr, t, e->stage_wr);
+  /* Reads: thread ct takes row ct / per_row, vector ct % per_row. */
+  ptx_reg rd_row = r32(k), rd_col = r32(k);
+  ptx_ins(b, "div.u32 %R, %R, %d", rd_row, ct, e->per_row);
+  ptx_ins(b, "rem.u32 %R, %R, %d", rd_col, ct, e->per_row);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", rd_col, rd_col, e->vec);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->stage_rd, rd_row, TCJ_SM90_EPI_PITCH, epi_base);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", e->stage_rd, rd_col, e->stage_rd);
+  /* Row and column offsets of the first read within the tile (consumer rows included). */
+  e->rd_row = r32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", e->rd_row, cw, k->row_split, rd_row);
+  e->rd_col = rd_col;
+  e->bar_id = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, 1", e->bar_id, cw); /* named barrier 1 + consumer; 0 is the CTA's */
+}
+
+/* Global address of (row, col) of a matrix at base with rows of ld_bytes and es-byte elements. */
+static ptx_reg emit_elem_addr(sm90 *k, ptx_reg base, ptx_reg ld_bytes, int es, ptx_reg row, ptx_reg col) {
+  ptx_builder *b = k->b;
+  ptx_reg a = r64(k), t = r64(k);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", t, col, es);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", a, row);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", a, a, ld_bytes, base);
+  ptx_ins(b, "add.s64 %R, %R, %R", a, a, t);
+  return a;
+}
+
+/* Epilogue of one tile for this consumer, general case (any D alignment, beta != 0, split
+ * slices): for each 64-row block j and 32-column chunk, the fp32 accumulators go to the staging
+ * buffer, then each thread reads whole vectors of it, applies the epilogue (with C) and stores
+ * D; split slices store their raw fp32 partial sums into the workspace instead. */
+static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  epi_ctx ctx, *e = &ctx;
+  memset(e, 0, sizeof *e);
+  emit_epilogue_setup(k, e);
+  int split = k->slices > 1;
+  ptx_elem dt = split ? PTX_E_F32 : c->d;
+  int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
+  const char *aw = ptx_mma_acc_class(c->ab) == PTX_F32 ? "f32" : "b32"; /* staged accumulators */
+  /* This thread's first read: row m0 + rd_row, column n0 + rd_col. */
+  ptx_reg grow = r32(k), gcol = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", grow, m0, e->rd_row);
+  ptx_ins(b, "add.u32 %R, %R, %R", gcol, n0, e->rd_col);
+  ptx_reg dbase = pe->d_base, ldd_bytes = pe->ldd_bytes;
+  if (split) { /* slice z of the workspace starts z * m * n fp32 elements in; rows of n */
+    ptx_reg t64 = r64(k), z = r64(k);
+    dbase = r64(k);
+    ldd_bytes = r64(k);
+    ptx_ins(b, "ld.param.u64 %R, [p_work]", dbase);
+    ptx_ins(b, "cvta.to.global.u64 %R, %R", dbase, dbase);
+    ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, k->m, (int)(c->n * 4));
+    ptx_ins(b, "cvt.u64.u32 %R, %R", z, k->slice);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, t64, z, dbase);
+    ptx_ins(b, "mov.u64 %R, %lld", ldd_bytes, (long long)(c->n * 4));
+  }
+  ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
+  for (int j = 0; j < k->msub; j++) {
+    for (int ch = 0; ch < c->bn / TCJ_SM90_EPI_COLS; ch++) {
+      /* Write: the previous chunk's readers must be done with the buffer. */
+      ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
+      for (int nb = 0; nb < TCJ_SM90_EPI_COLS / 8; nb++) {
+        int i = 4 * (ch * TCJ_SM90_EPI_COLS / 8 + nb);
+        ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", aw, e->stage_wr, nb * 32, k->acc[j][i], k->acc[j][i + 1]);
+        ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", aw, e->stage_wr, nb * 32 + 8 * TCJ_SM90_EPI_PITCH,
+                k->acc[j][i + 2], k->acc[j][i + 3]);
+      }
+      ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
+      ptx_reg ecol = r32(k);
+      ptx_ins(b, "add.u32 %R, %R, %d", ecol, gcol, ch * TCJ_SM90_EPI_COLS);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %d", col_ok, ecol, (int)c->n); /* vectors divide n: all in or all out */
+      /* Store phase: a runtime loop over this thread's rows of the chunk, so the compiler
+       * cannot hoist every row's loads at once while 128 accumulators are live. Addresses are
+       * computed per row from (row, column) rather than carried: with C and D apart, carried
+       * pointers and steps cost eight registers, and with both epilogue paths in the kernel
+       * that spilled (192 bytes at 128x256). */
+      ptx_reg row = r32(k), srd = r32(k);
+      ptx_ins(b, "mov.u32 %R, %d", row, 64 * j);
+      ptx_ins(b, "mov.u32 %R, %R", srd, e->stage_rd);
+      int again = ptx_new_label(b);
+      ptx_label(b, again);
+      ptx_ins(b, ".pragma \"nounroll\"");
+      ptx_reg erow = r32(k);
+      ptx_ins(b, "add.u32 %R, %R, %R", erow, grow, row);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, erow, k->m);
+      ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
+      ptx_reg acc[8];
+      for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, ptx_mma_acc_class(c->ab));
+      for (int v = 0; v < e->vec; v += 4) {
+        int w = e->vec - v < 4 ? e->vec - v : 4;
+        if (w == 4) ptx_ins(b, "ld.shared.v4.%s {%R, %R, %R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], acc[v + 2], acc[v + 3], srd, 4 * v);
+        else if (w == 2) ptx_ins(b, "ld.shared.v2.%s {%R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], srd, 4 * v);
+        else ptx_ins(b, "ld.shared.%s %R, [%R+%d]", aw, acc[v], srd, 4 * v);
+      }
+      if (!split) {
+        ptx_reg old[8];
+        ptx_reg caddr = emit_elem_addr(k, pe->c_base, pe->ldc_bytes, cs, erow, ecol);
+        ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok, pe->has_beta);
+        ptx_epi_load(b, c->c, caddr, 0, ld_ok, e->vec, old);
+        ptx_epi_apply(b, pe, acc, old, e->vec, erow, ecol); /* in place: registers are scarce */
+      }
+      ptx_reg daddr = emit_elem_addr(k, dbase, ldd_bytes, ds, erow, ecol);
+      if (split) ptx_epi_store(b, dt, daddr, 0, ok, e->vec, acc);
+      else ptx_epi_store_d(b, pe, daddr, 0, ok, e->vec, acc);
+      ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
+      ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, row, 64 * (j + 1));
+      ptx_ins_if(b, more, 0, "bra.uni $L%d", again);
+    }
+  }
+}
+
+/* The TMA path's bias: the tile's slice of the bias vector (bn columns, or this consumer's
+ * rows), as f32, in the spare tail of the consumer's staging buffer (a TMA store reads only its
+ * first 64 rows x 128 bytes). Each value is then one ld.shared at an immediate offset, which
+ * ptxas cannot hoist past the chunk's barrier: loaded from global memory, with their addresses,
+ * the values of every chunk were hoisted together next to 128 live accumulators and spilled
+ * (128 bytes at 128x256 with a column bias and GELU, ptxas 13.0). Returns this thread's first
+ * value's address: column 2 * (lane % 4), or row 16 * warp + lane / 4 of the consumer's rows. */
+#define TMA_STAGE_BYTES (TCJ_SM90_EPI_ROWS * PTX_SWIZZLE_LINE)
+_Static_assert(TCJ_SM90_EPI_BYTES - TMA_STAGE_BYTES >= 256 * 4, "no room for a 256-wide bias slice");
+static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg bar_id, ptx_reg m0, ptx_reg n0,
+                             ptx_reg lane) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  int col = c->bias == PTX_BIAS_COL, count = col ? c->bn : k->rows;
+  ptx_reg tail = r32(k), t = r32(k), first = r32(k), idx = r32(k), st_ok = pred(k), s = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", tail, buf, TMA_STAGE_BYTES);
+  ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
+  if (col) {
+    ptx_ins(b, "mov.u32 %R, %R", first, n0);
+  } else {
+    ptx_reg cw = r32(k);
+    ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+    ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", first, cw, k->row_split, m0);
+  }
+  /* The previous tile's readers finished before its last chunk's barrier. */
+  for (int i = 0; i < count; i += WARPGROUP) {
+    ptx_ins(b, "add.u32 %R, %R, %d", idx, t, i);
+    ptx_ins(b, "setp.lt.u32 %R, %R, %d", st_ok, idx, count);
+    ptx_ins(b, "add.u32 %R, %R, %R", idx, idx, first);
+    ptx_reg v = col ? ptx_epi_bias_at(b, pe, idx, (ptx_reg){0}, c->n) : ptx_epi_bias_at(b, pe, idx, k->m, 0);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", s, t, tail);
+    ptx_ins_if(b, st_ok, 0, "st.shared.f32 [%R+%d], %R", s, 4 * i, v);
+  }
+  ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+  ptx_reg addr = r32(k);
+  if (col) {
+    ptx_ins(b, "and.b32 %R, %R, 3", addr, lane);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", addr, addr, tail); /* 2 * (lane % 4) columns of 4 bytes */
+  } else {
+    ptx_reg warp = r32(k);
+    ptx_ins(b, "shr.u32 %R, %R, 5", warp, t);
+    ptx_ins(b, "shr.u32 %R, %R, 2", addr, lane);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, warp, addr);
+    ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", addr, addr, tail);
+  }
+  return addr;
+}
+
+/* Epilogue of one tile when D rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
+ * chunk of the epilogue's values, converted to D's type, is written into the staging buffer in
+ * TMA's 128-byte swizzle, and one thread stores it with a bulk tensor copy, which clips rows past
+ * m and columns past n. Measured on an H200 (tcj-prof, bf16) against the staged path: 8192x8192x
+ * 1024 225 -> 200 us (cooperative), 204 -> 190 us (ping-pong); 4096^3 185.5 -> 183.9; storing
+ * straight from registers instead was slower everywhere (4096^3 197.5 us). */
+static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  int ces = ptx_elem_size(c->d), cols = PTX_SWIZZLE_LINE / ces, nbs = cols / 8;
+  ptx_reg cw = r32(k), warp = r32(k), lane = r32(k), t = r32(k), x = r32(k), tq = r32(k);
+  ptx_reg buf = r32(k), rowbase = r32(k), bar_id = r32(k), leader = pred(k), frow = r32(k);
+  /* No user function takes this path (ptx_sm90_tma_store): the bias is all that needs each
+   * value's place, and it comes from shared memory, addressed by immediates. */
+  ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
+  ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
+  ptx_ins(b, "shr.u32 %R, %R, 5", warp, k->tid);
+  ptx_ins(b, "and.b32 %R, %R, 3", warp, warp);
+  ptx_ins(b, "and.b32 %R, %R, 31", lane, k->tid);
+  ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", leader, t);
+  ptx_ins(b, "add.u32 %R, %R, 1", bar_id, cw); /* named barrier 1 + consumer */
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", buf, cw, TCJ_SM90_EPI_BYTES, k->epi);
+  /* This thread's pair of columns (2 * (lane % 4)) at byte bc of a 128-byte row: 16-byte chunk
+   * tq = bc / 16, and bc % 16 within it. Its rows r = 16 * warp + lane / 4 and r + 8 share
+   * r % 8 = lane / 4 = x, the swizzle's XOR term. */
+  ptx_reg sbias = {0}; /* shared address of this thread's first bias value */
+  if (c->bias != PTX_BIAS_NONE) sbias = emit_tma_bias(k, pe, buf, bar_id, m0, n0, lane);
+  ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", t, t, 2 * ces); /* bc */
+  ptx_ins(b, "shr.u32 %R, %R, 4", tq, t);
+  ptx_ins(b, "and.b32 %R, %R, 15", t, t);
+  ptx_ins(b, "shr.u32 %R, %R, 2", x, lane);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", frow, warp, x); /* the fragment's row in the 64-row block */
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, PTX_SWIZZLE_LINE, buf);
+  ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
+  ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
+  const char *ct = c->d == PTX_E_BF16 ? "bf16" : "f16";
+  for (int j = 0; j < k->msub; j++) {
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
+    ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
+    ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
+    if (c->bias == PTX_BIAS_ROW) {
+      rb[0] = ptx_new(b, PTX_F32);
+      rb[1] = ptx_new(b, PTX_F32);
+      ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rb[0], sbias, 4 * 64 * j);
+      ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rb[1], sbias, 4 * (64 * j + 8));
+    }
+    for (int ch = 0; ch < c->bn / cols; ch++) {
+      /* The buffer is free once the previous bulk store has read it. */
+      ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
+      ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+      for (int nbl = 0; nbl < nbs; nbl++) {
+        int i = 4 * (ch * nbs + nbl);
+        ptx_reg *v = &k->acc[j][i];
+        ptx_ins(b, "add.u32 %R, %R, %d", q, tq, nbl * ces / 2);
+        ptx_ins(b, "xor.b32 %R, %R, %R", q, q, x);
+        ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, q, rowbase);
+        ptx_reg bias0[2] = {rb[0], rb[0]}, bias1[2] = {rb[1], rb[1]};
+        if (c->bias == PTX_BIAS_COL) {
+          bias0[0] = ptx_new(b, PTX_F32);
+          bias0[1] = ptx_new(b, PTX_F32);
+          ptx_ins(b, "ld.shared.v2.f32 {%R, %R}, [%R+%d]", bias0[0], bias0[1], sbias, 4 * (ch * cols + nbl * 8));
+          bias1[0] = bias0[0];
+          bias1[1] = bias0[1];
+        }
+        ptx_reg none = {0};
+        int given = c->bias != PTX_BIAS_NONE;
+        ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, given ? bias0 : NULL);
+        ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, given ? bias1 : NULL);
+        if (ces == 4) {
+          const char *dw = c->d == PTX_E_S32 ? "b32" : "f32";
+          ptx_ins(b, "st.shared.v2.%s [%R], {%R, %R}", dw, addr, v[0], v[1]);
+          ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);
+        } else {
+          ptx_reg w0 = r32(k), w1 = r32(k);
+          ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ct, w0, v[1], v[0]); /* first source: upper half */
+          ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ct, w1, v[3], v[2]);
+          ptx_ins(b, "st.shared.b32 [%R], %R", addr, w0);
+          ptx_ins(b, "st.shared.b32 [%R+%d], %R", addr, 8 * PTX_SWIZZLE_LINE, w1);
+        }
+      }
+      /* Generic-proxy writes become visible to the TMA unit, then one thread stores. */
+      ptx_ins(b, "fence.proxy.async.shared::cta");
+      ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+      ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
+      if (c->batched)
+        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%R, {%R, %R, %R}], [%R]",
+                   k->tmap_d, col, row, k->z, buf);
+      else
+        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%R, {%R, %R}], [%R]",
+                   k->tmap_d, col, row, buf);
+      ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
+    }
+  }
+}
+
+/* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
+ * Each path reads the epilogue's parameters itself, after the branch: values computed before
+ * it would be live into the TMA path, and with 128 accumulators there they spill. */
+void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  ptx_epi pe;
+  if (!k->tma_d) {
+    ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+    pe.amax = k->amax;
+    emit_epilogue_staged(k, &pe, m0, n0);
+    return;
+  }
+  int staged = ptx_new_label(b), done = ptx_new_label(b);
+  ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni $L%d", staged);
+  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  emit_epilogue_tma(k, &pe, m0, n0);
+  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_label(b, staged);
+  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  emit_epilogue_staged(k, &pe, m0, n0);
+  ptx_label(b, done);
+}
+

@@ -1,0 +1,73 @@
+/* The sm90 recipe's kernel state and the parts its files share (gemm_sm90.c: framing, work
+ * schedule and barrier waits; sm90_producer.c: the TMA warpgroup; sm90_consumer.c: the wgmma
+ * warpgroups, fp8 promotion and block scales; sm90_epilogue.c: D through shared memory).
+ * Internal to ptxgen. */
+#ifndef TCJ_PTX_SM90_KERNEL_H
+#define TCJ_PTX_SM90_KERNEL_H
+
+#include "kernel_cfg.h"
+#include "ptx_builder.h"
+#include "ptx_layout.h"
+
+enum {
+  WARPGROUP = 128,
+  K_STEPS = 4,          /* wgmmas per K stage: a 128-byte line holds four 32-byte K steps */
+  MAX_MSUB = 2,         /* 64-row wgmma blocks per consumer */
+  MAX_ACC = 128,        /* fp32 accumulators per thread per block (n256) */
+  GROUP_M = 8,          /* raster: GROUP_M tile rows (or cluster pairs) walk N together */
+  /* Register budgets: every thread starts at ENTRY_REGS (384 x 168 <= 65536); the producer
+   * drops to PRODUCER_REGS, which frees 128 x 128 registers, exactly what two consumers need to
+   * grow to CONSUMER_REGS (one consumer takes half). */
+  ENTRY_REGS = 168,
+  PRODUCER_REGS = 40,
+  CONSUMER_REGS = 232,
+  BOX_BYTES = 64 * PTX_SWIZZLE_LINE, /* one MN-major box: 64 K rows x 128 bytes */
+};
+
+typedef struct sm90 {
+  ptx_builder *b;
+  const tcj_kernel_cfg *cfg;
+  int consumers, rows, msub, cluster, pingpong;
+  int row_split; /* rows between consumers' first rows: rows (cooperative) or 0 (ping-pong) */
+  int a_bytes, b_bytes, stage_bytes, kt, tiles_n;
+  /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
+   * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
+  int slices, per;
+  int c_vec;        /* elements per C store */
+  int a_kmajor, b_kmajor;
+  ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
+  int tma_d; /* D rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
+  ptx_reg z, za, zb; /* batched: the unit's entry, and its coordinate in A's and B's maps (0 for a broadcast operand) */
+  ptx_reg units, unit0, unit_step, rank;
+  ptx_reg tile_units;      /* units without the split: tiles (or cluster pairs) */
+  ptx_reg unit_rows;       /* rows of those units: tile rows (or pairs of them) */
+  ptx_reg slice, kb0, kb_end; /* of the current unit (split configs only) */
+  ptx_reg acc[MAX_MSUB][MAX_ACC];
+  /* fp8 promotion: wgmma writes each K tile's partial sums here, added into acc after it. */
+  int promote;
+  ptx_reg part[MAX_MSUB][MAX_ACC];
+  ptx_reg amax; /* fp8: this thread's running max |D| (epilogue.h) */
+} sm90;
+
+static inline ptx_reg r32(sm90 *k) { return ptx_new(k->b, PTX_B32); }
+static inline ptx_reg r64(sm90 *k) { return ptx_new(k->b, PTX_B64); }
+static inline ptx_reg pred(sm90 *k) { return ptx_new(k->b, PTX_PRED); }
+
+/* Framing (gemm_sm90.c). */
+/* unit -> (m0, n0) of its tile (and the slice's K range, the batch entry). */
+void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0);
+/* Spins until the mbarrier at addr (or bar_base + stage_off) completes the phase of parity. */
+void sm90_wait_at(sm90 *k, ptx_reg addr, ptx_reg parity);
+void sm90_wait(sm90 *k, ptx_reg bar_base, ptx_reg stage_off, ptx_reg parity);
+/* stage = (stage + 1) % stages, flipping the phase parity at the wrap. */
+void sm90_advance(sm90 *k, ptx_reg stage, ptx_reg phase);
+/* The K tile loop of a unit: its first K tile, and the next with whether one is left. */
+void sm90_k_start(sm90 *k, ptx_reg kb);
+void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more);
+
+/* The warpgroups. */
+void sm90_emit_producer(sm90 *k);                      /* sm90_producer.c */
+void sm90_emit_consumer(sm90 *k);                      /* sm90_consumer.c */
+void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0); /* sm90_epilogue.c: one tile's D */
+
+#endif

@@ -1,0 +1,116 @@
+/* The sm90 recipe's producer warpgroup: after setmaxnreg.dec one thread walks the CTA's work
+ * units and, per K tile, waits for a free stage, announces its bytes on the stage's full
+ * mbarrier and issues the TMA copies of the A and B tiles (MN-major operands in 64-column boxes;
+ * in a 2-CTA cluster each CTA loads half of B, multicast into both). See gemm_sm90.c. */
+
+#include "sm90_kernel.h"
+
+/* ---- producer ---- */
+
+static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_reg c0, int c0_imm,
+                          ptx_reg c1, int c1_imm, ptx_reg bar, ptx_reg mask) {
+  ptx_builder *b = k->b;
+  ptx_reg x = r32(k), y = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %d", x, c0, c0_imm);
+  ptx_ins(b, "add.u32 %R, %R, %d", y, c1, c1_imm);
+  if (k->cfg->batched) { /* rank-3 maps: the entry is the third coordinate */
+    ptx_reg zc = tmap.id == k->tmap_a.id ? k->za : k->zb;
+    if (mask.id)
+      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+                 "[%R+%d], [%R, {%R, %R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, zc, bar, mask);
+    else
+      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%R+%d], [%R, {%R, %R, %R}], [%R]", dst, dst_imm, tmap, x, y, zc, bar);
+    return;
+  }
+  if (mask.id)
+    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+               "[%R+%d], [%R, {%R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, bar, mask);
+  else
+    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+               "[%R+%d], [%R, {%R, %R}], [%R]", dst, dst_imm, tmap, x, y, bar);
+}
+
+void sm90_emit_producer(sm90 *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_ins(b, "setmaxnreg.dec.sync.aligned.u32 %d", PRODUCER_REGS);
+  int done = ptx_new_label(b), tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b);
+  ptx_reg not_leader = pred(k);
+  ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_leader, k->tid);
+  ptx_ins_if(b, not_leader, 0, "bra.uni $L%d", done);
+
+  ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), soff = r32(k), kcoord = r32(k);
+  ptx_reg m0 = r32(k), n0 = r32(k), sbase = r32(k), full = r32(k), empty_parity = r32(k), kb = r32(k);
+  ptx_reg mask = {0};
+  ptx_ins(b, "mov.u32 %R, 0", stage);
+  ptx_ins(b, "mov.u32 %R, 0", phase);
+  ptx_ins(b, "mov.u32 %R, %R", unit, k->unit0);
+  if (k->cluster > 1) {
+    mask = ptx_new(b, PTX_B16);
+    ptx_ins(b, "mov.b16 %R, %d", mask, (1 << k->cluster) - 1);
+  }
+  ptx_reg end = pred(k), more = pred(k), a_batched = pred(k), b_batched = pred(k);
+  if (c->batched) {
+    ptx_reg sa = r64(k), sb = r64(k);
+    ptx_ins(b, "ld.param.u64 %R, [p_stride_a]", sa);
+    ptx_ins(b, "ld.param.u64 %R, [p_stride_b]", sb);
+    ptx_ins(b, "setp.ne.u64 %R, %R, 0", a_batched, sa);
+    ptx_ins(b, "setp.ne.u64 %R, %R, 0", b_batched, sb);
+  }
+  ptx_label(b, tile_loop);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
+  ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
+  sm90_tile_origin(k, unit, m0, n0);
+  if (c->batched) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
+    ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
+    ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->zb, k->z, b_batched);
+  }
+  sm90_k_start(k, kb);
+  ptx_label(b, k_loop);
+  ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
+  ptx_ins(b, "xor.b32 %R, %R, 1", empty_parity, phase);
+  sm90_wait(k, k->empty, soff, empty_parity);
+  ptx_ins(b, "add.u32 %R, %R, %R", full, k->full, soff);
+  /* Every CTA receives whole A and B tiles (half of B from the other CTA of a cluster). */
+  ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
+  ptx_reg none = {0};
+  /* A: K-major boxes are 64 K x bm rows; MN-major ones 64 M x 64 K, bm / 64 of them. */
+  if (k->a_kmajor) {
+    emit_tma_load(k, k->tmap_a, sbase, 0, kcoord, 0, m0, 0, full, none);
+  } else {
+    for (int j = 0; j < c->bm / 64; j++) emit_tma_load(k, k->tmap_a, sbase, j * BOX_BYTES, m0, 64 * j, kcoord, 0, full, none);
+  }
+  /* B: the same shapes; in a cluster each CTA loads half (by rank) for both. */
+  int parts = k->cluster, half_rows = c->bn / parts;
+  if (k->b_kmajor) {
+    if (parts > 1) {
+      ptx_reg dst = r32(k), row = r32(k);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, half_rows * PTX_SWIZZLE_LINE, sbase);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, k->rank, half_rows, n0);
+      emit_tma_load(k, k->tmap_b, dst, k->a_bytes, kcoord, 0, row, 0, full, mask);
+    } else {
+      emit_tma_load(k, k->tmap_b, sbase, k->a_bytes, kcoord, 0, n0, 0, full, none);
+    }
+  } else {
+    int boxes = c->bn / 64 / parts;
+    ptx_reg dst = sbase, col = n0;
+    if (parts > 1) {
+      dst = r32(k);
+      col = r32(k);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, boxes * BOX_BYTES, sbase);
+      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", col, k->rank, boxes * 64, n0);
+    }
+    for (int j = 0; j < boxes; j++)
+      emit_tma_load(k, k->tmap_b, dst, k->a_bytes + j * BOX_BYTES, col, 64 * j, kcoord, 0, full, mask);
+  }
+  sm90_advance(k, stage, phase);
+  sm90_k_next(k, kb, more);
+  ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
+  ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
+  ptx_ins(b, "bra.uni $L%d", tile_loop);
+  ptx_label(b, done);
+}
+
