@@ -53,6 +53,7 @@
 #include <cmocka.h>
 
 #include "tcj.h"
+#include "tests/gpu/gpu_start.h"
 
 
 #include "tests/gpu/oracle.h"
@@ -1329,45 +1330,11 @@ static int group_teardown(void **state) {
   return 0;
 }
 
-enum { EXIT_SKIPPED = 77 }; /* CTest's SKIP_RETURN_CODE for the gpu label */
-
-static int skip_all(const char *reason) {
-  printf("SKIP: no GPU (%s): none of the fp8 GEMM checks ran\n", reason);
-  return EXIT_SKIPPED;
-}
-
 int main(void) {
   if (codec_self_check()) return 1; /* the judge itself, before any GPU */
-  int count = 0;
-  cudaError_t ce = cudaGetDeviceCount(&count);
-  if (ce != cudaSuccess) {
-    char why[256];
-    snprintf(why, sizeof why, "cudaGetDeviceCount: %s", cudaGetErrorName(ce));
-    return skip_all(why);
-  }
-  if (count == 0) return skip_all("cudaGetDeviceCount found 0 devices");
-  if ((ce = cudaFree(0)) != cudaSuccess) { /* the primary context, which tcj binds to */
-    fprintf(stderr, "cudaFree(0) failed: %s\n", cudaGetErrorName(ce));
-    return 1;
-  }
-  tcj_status st = tcj_create(&g_eng, NULL);
-  if (st == TCJ_ERROR_NO_DEVICE) {
-    char why[512];
-    snprintf(why, sizeof why, "tcj_create: %s", tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
-    return skip_all(why);
-  }
-  if (st != TCJ_SUCCESS) {
-    fprintf(stderr, "tcj_create failed: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL));
-    return 1;
-  }
-  const char *env = getenv("TCJ_TEST_SEED");
-  if (env && *env) g_seed_base = strtoull(env, NULL, 0);
-  env = getenv("TCJ_TEST_FILTER");
-  if (env && *env) cmocka_set_test_filter(env);
-  env = getenv("TCJ_TEST_SKIP");
-  if (env && *env) cmocka_set_skip_filter(env);
   struct cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
+  int rc = gpu_test_start("fp8 GEMM checks", &g_eng, &g_seed_base, &prop);
+  if (rc != GPU_START_GO_ON) return rc;
   g_cc_major = prop.major;
   g_cc_minor = prop.minor;
   g_fp8 = prop.major * 10 + prop.minor >= 89;
