@@ -439,11 +439,15 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
   cache_kernel kern;
   st = eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
   if (st == TCJ_SUCCESS) {
+    /* Block-scale arrays are read only by block-scaled kernels; a k == 0 call runs a plain one
+     * (validation), which would read them as per-tensor scales. */
+    int block_arrays = g->scale_mode == TCJ_SCALE_BLOCK && !p.block_scale;
     call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)g->b, (CUdeviceptr)(uintptr_t)g->c,
                     (CUdeviceptr)(uintptr_t)(g->d ? g->d : g->c), (CUdeviceptr)(uintptr_t)g->bias,
                     (CUdeviceptr)(uintptr_t)g->alpha_ptr, (CUdeviceptr)(uintptr_t)g->beta_ptr,
-                    (CUdeviceptr)(uintptr_t)g->epilogue_params, (CUdeviceptr)(uintptr_t)g->scale_a,
-                    (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
+                    (CUdeviceptr)(uintptr_t)g->epilogue_params,
+                    block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_a,
+                    block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
                     (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta};
     st = launch(e, &p, &plan, &kern, &ca, stream);
   }

@@ -366,10 +366,13 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   eng_problem kmajor;
   int transpose_a = 0, transpose_b = 0;
   if (!w->mn_major && (p->op_a_t || !p->op_b_t)) {
-    if (!allow_packing || p->batch > 1)
+    /* The pack's grid has a row of CTAs per 32 stored rows (k of them) in y, which stops at 65535. */
+    int too_deep = ceil_div(p->k, PTX_TRANSPOSE_TILE) > 65535;
+    if (!allow_packing || p->batch > 1 || too_deep)
       return sm90_no(why, "the sm90 recipe reads %s K-major only (A op N, B op T); this problem is op %c%c and "
                      "its transposing pack %s", ptx_elem_name(p->ab), p->op_a_t ? 'T' : 'N', p->op_b_t ? 'T' : 'N',
-                     allow_packing ? "takes one GEMM, not a batch" : "is disabled");
+                     !allow_packing ? "is disabled" : p->batch > 1 ? "takes one GEMM, not a batch"
+                                                     : "takes k up to 2097120");
     kmajor = *p;
     if (p->op_a_t) {
       kmajor.op_a_t = 0;

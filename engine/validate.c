@@ -286,10 +286,48 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
   if (g->scale_d && !ptx_elem_is_fp8(out->d))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_d is set but D is %s: the D scale applies to an fp8 D only",
                          ptx_elem_name(out->d));
-  int64_t m = g->m, n = g->n, kb = (g->k + 127) / 128;
-  if (g->amax_d && m > 0 && n > 0 &&
-      spans_overlap(span_of(g->amax_d, 1, 1, 1, 4), span_batch(d, m, n, ldd, es_d, out->batch, out->stride_d)))
-    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "amax_d overlaps D");
+  int64_t m = g->m, n = g->n, k = g->k, kb = (k + 127) / 128, batch = out->batch;
+  span sd = span_batch(d, m, n, ldd, es_d, batch, out->stride_d);
+  int block = g->scale_mode == TCJ_SCALE_BLOCK;
+  /* Per-tensor scales are read by every tile while others write D. */
+  const float *scalars[3] = {block ? NULL : g->scale_a, block ? NULL : g->scale_b, g->scale_d};
+  static const char *const scalar_names[3] = {"scale_a", "scale_b", "scale_d"};
+  for (int i = 0; i < 3; i++)
+    if (scalars[i] && m > 0 && n > 0 && spans_overlap(span_of(scalars[i], 1, 1, 1, 4), sd))
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s overlaps D", scalar_names[i]);
+  /* amax_d is zeroed before the kernels run: it must not hold anything they read. */
+  if (g->amax_d) {
+    span sm = span_of(g->amax_d, 1, 1, 1, 4);
+    int ta = g->op_a == TCJ_OP_T, tb = g->op_b == TCJ_OP_T, es_ab = ptx_elem_size(out->ab);
+    const char *with = NULL;
+    if (m > 0 && n > 0 && spans_overlap(sm, sd)) with = "D";
+    else if (m > 0 && k > 0 && spans_overlap(sm, span_batch(g->a, ta ? k : m, ta ? m : k, g->lda, es_ab, batch, g->stride_a)))
+      with = "a";
+    else if (n > 0 && k > 0 && spans_overlap(sm, span_batch(g->b, tb ? n : k, tb ? k : n, g->ldb, es_ab, batch, g->stride_b)))
+      with = "b";
+    else if (out->reads_c && g->c && m > 0 && n > 0 &&
+             spans_overlap(sm, span_batch(g->c, m, n, g->ldc, ptx_elem_size(out->c), batch, g->stride_c)))
+      with = "c";
+    else if (g->bias && spans_overlap(sm, span_batch(g->bias, 1, g->bias_kind == TCJ_BIAS_ROW ? m : n,
+                                                     g->bias_kind == TCJ_BIAS_ROW ? m : n, ptx_elem_size(out->bias_t),
+                                                     batch, g->stride_bias)))
+      with = "bias";
+    else if ((g->alpha_ptr && spans_overlap(sm, span_of(g->alpha_ptr, 1, 1, 1, 4))) ||
+             (g->beta_ptr && spans_overlap(sm, span_of(g->beta_ptr, 1, 1, 1, 4))))
+      with = "alpha_ptr or beta_ptr";
+    else if (g->scale_d && spans_overlap(sm, span_of(g->scale_d, 1, 1, 1, 4)))
+      with = "scale_d";
+    else if (!block && ((g->scale_a && spans_overlap(sm, span_of(g->scale_a, 1, 1, 1, 4))) ||
+                        (g->scale_b && spans_overlap(sm, span_of(g->scale_b, 1, 1, 1, 4)))))
+      with = "scale_a or scale_b";
+    else if (block && m > 0 && n > 0 && kb > 0 &&
+             ((g->scale_a && spans_overlap(sm, span_of(g->scale_a, m, kb, kb, 4))) ||
+              (g->scale_b && spans_overlap(sm, span_of(g->scale_b, (n + 127) / 128, kb, kb, 4)))))
+      with = "a block-scale array";
+    if (with)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "amax_d overlaps %s: it is zeroed before the GEMM reads its inputs",
+                           with);
+  }
   if (g->scale_mode == TCJ_SCALE_BLOCK) {
     if (!g->scale_a || !g->scale_b)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_mode is TCJ_SCALE_BLOCK but %s is NULL: block scales need both "
@@ -304,7 +342,9 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
         (spans_overlap(span_of(g->scale_a, m, kb, kb, 4), span_batch(d, m, n, ldd, es_d, 1, 0)) ||
          spans_overlap(span_of(g->scale_b, (n + 127) / 128, kb, kb, 4), span_batch(d, m, n, ldd, es_d, 1, 0))))
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "a block-scale array overlaps D");
-    out->block_scale = 1;
+    /* k == 0 has no partial sums to scale (D = beta * C + ...): a plain kernel, which sm_90a's
+     * sm90 recipe would not run (it needs k >= 1). */
+    out->block_scale = k > 0;
   }
   out->fast_accum = g->fast_accum;
   return TCJ_SUCCESS;

@@ -230,8 +230,9 @@ typedef struct tcj_gemm_desc {
        v = alpha * scale_a * scale_b * sum_k op(A)[i,k] * op(B)[k,j] + beta * C[i,j]
      and, after the bias, activation and user function, D = saturate(scale_d * v) when D is fp8
      (e4m3 saturates at +-448, e5m2 at +-57344; NaN stays NaN). amax_d receives max |v| over
-     every element of D (before scale_d), the value an fp8 layer chain needs for its next
-     scale. Only fp8 operands take these fields; zeros (TCJ_GEMM_DESC_INIT) mean no scaling. */
+     every element of D (before scale_d; NaN elements are left out, as fmaxf does), the value
+     an fp8 layer chain needs for its next scale. amax_d must not overlap any operand, scale or
+     scalar of the call (it is zeroed before they are read). Only fp8 operands take these fields; zeros (TCJ_GEMM_DESC_INIT) mean no scaling. */
   tcj_scale_mode scale_mode;
   /* TCJ_SCALE_TENSOR: device pointers to one float each, read at run time (NULL: 1). A host
      scale needs no field: multiply it into alpha, which is the same thing.

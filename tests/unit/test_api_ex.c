@@ -607,8 +607,43 @@ static void engine_rejects_bad_descriptors_before_launch(void **state) {
   tcj_destroy(e);
 }
 
+/* fp8 scalars: amax_d (zeroed before the kernels) may overlap nothing the call reads, per-tensor
+ * scales not D; block scales with k == 0 run as a plain kernel (nothing to scale). */
+static void fp8_amax_and_scales_may_not_overlap(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.op_b = TCJ_OP_T, d.ldb = d.k;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  eng_problem p;
+  d.amax_d = (float *)(PSCAL + 16);
+  d.scale_a = (const float *)PSCAL, d.scale_b = (const float *)(PSCAL + 4);
+  assert_int_equal(eng_validate_desc(&d, &p), TCJ_SUCCESS);
+  d.amax_d = (float *)(PA + 64); /* inside A */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "amax_d overlaps a");
+  d.amax_d = (float *)(PC + 8); /* inside C, which is read (beta 0.5) */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "amax_d overlaps c");
+  d.amax_d = (float *)(PSCAL + 4); /* scale_b */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "amax_d overlaps scale_a or scale_b");
+  d.amax_d = NULL;
+  d.scale_d = (const float *)(PD + 4); /* inside D (bf16 D: scale_d is refused first for a non-fp8 D) */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scale_d");
+  d.scale_d = NULL;
+  d.scale_a = (const float *)(PD + 8);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scale_a overlaps D");
+  d.scale_a = (const float *)PSCAL;
+  d.scale_mode = TCJ_SCALE_BLOCK;
+  d.k = 0, d.lda = 0, d.ldb = 0;
+  assert_int_equal(eng_validate_desc(&d, &p), TCJ_SUCCESS);
+  assert_int_equal(p.block_scale, 0);
+  d.k = 32, d.lda = 32, d.ldb = 32;
+  assert_int_equal(eng_validate_desc(&d, &p), TCJ_SUCCESS);
+  assert_int_equal(p.block_scale, 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(fp8_amax_and_scales_may_not_overlap),
     cmocka_unit_test(desc_init_is_alpha_one_and_zero_elsewhere),
     cmocka_unit_test(valid_descriptor_passes_and_fills_the_problem),
     cmocka_unit_test(struct_size_is_checked),

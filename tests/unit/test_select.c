@@ -461,6 +461,11 @@ static void sm90a_transposes_mn_major_operands_of_other_types(void **state) {
     p.batch = 4;
     p.stride_a = p.m * p.k, p.stride_b = p.k * p.n, p.stride_c = p.stride_d = p.m * p.n;
     assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+    /* The pack's grid holds 65535 rows of 32 stored rows (k): deeper K stays on sm80. */
+    eng_problem deep = problem(types[t].ab, types[t].c, 1024, 1024, 65535 * 32 + 1);
+    assert_int_equal(select_ok(&deep, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+    deep.k = deep.lda = 65535 * 32;
+    assert_int_equal(select_ok(&deep, "sm_90a", 1).pack_b, ENG_PACK_TRANSPOSE);
   }
   /* k == 0 is C = beta * C: no K loop for wgmma to run. */
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 256, 256, 0);
