@@ -25,15 +25,16 @@
  * stores clip at m and n, and the staged epilogue predicates rows and columns. Layout facts (descriptors, the D
  * fragment map) come from ptx_layout.c; tensor-map boxes from sm90_abi.c.
  *
- * This file writes the framing (entry, shared memory, barriers, the work schedule) and the
+ * This file writes the framing (entry, shared memory, barriers, the schedule's setup) and the
  * module; the warpgroups are in sm90_producer.c and sm90_consumer.c, each tile's epilogue in
- * sm90_epilogue.c, their shared state in sm90_kernel.h. */
+ * sm90_epilogue.c, what they share of the schedule and the waits in sm90_schedule.c, their
+ * state in sm90_kernel.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "abi.h"
 #include "epilogue.h"
-#include "recipes.h"
+#include "recipes.h" /* ptx_gen_gemm_sm90 */
 #include "sm90_kernel.h"
 
 /* ---- framing ---- */
@@ -147,73 +148,6 @@ static void emit_schedule_setup(sm90 *k) {
   }
 }
 
-/* unit -> (m0, n0), grouped raster: GROUP_M unit rows sweep N together so their A rows and the
- * B columns they share stay in L2. */
-void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
-  ptx_builder *b = k->b;
-  const tcj_kernel_cfg *c = k->cfg;
-  ptx_reg tm = r32(k), tn = r32(k);
-  if (k->slices > 1) {
-    /* Split: unit = tile * slices + slice; slice z runs K tiles [z * per, min(kt, (z + 1) * per)). */
-    ptx_reg tile = r32(k);
-    ptx_ins(b, "div.u32 %R, %R, %d", tile, unit, k->slices);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->slice, tile, k->slices);
-    ptx_ins(b, "sub.u32 %R, %R, %R", k->slice, unit, k->slice);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->kb0, k->slice, k->per);
-    ptx_ins(b, "add.u32 %R, %R, %d", k->kb_end, k->kb0, k->per);
-    ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
-    unit = tile;
-  }
-  if (c->batched) {
-    ptx_reg tile = r32(k);
-    ptx_ins(b, "div.u32 %R, %R, %R", k->z, unit, k->tile_units);
-    ptx_ins(b, "rem.u32 %R, %R, %R", tile, unit, k->tile_units);
-    unit = tile;
-  }
-  ptx_emit_grouped_raster(b, unit, k->unit_rows, k->tiles_n, GROUP_M, tm, tn);
-  if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, tm, c->bm);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, c->bn);
-}
-
-/* Spins until the mbarrier at addr completes the phase of the given parity. */
-void sm90_wait_at(sm90 *k, ptx_reg addr, ptx_reg parity) {
-  ptx_builder *b = k->b;
-  ptx_reg done = pred(k);
-  int again = ptx_new_label(b);
-  ptx_label(b, again);
-  ptx_ins(b, "mbarrier.try_wait.parity.shared::cta.b64 %R, [%R], %R", done, addr, parity);
-  ptx_ins_if(b, done, 1, "bra.uni $L%d", again);
-}
-
-/* The same for the barrier of a stage: bar_base + stage_off. */
-void sm90_wait(sm90 *k, ptx_reg bar_base, ptx_reg stage_off, ptx_reg parity) {
-  ptx_reg addr = r32(k);
-  ptx_ins(k->b, "add.u32 %R, %R, %R", addr, bar_base, stage_off);
-  sm90_wait_at(k, addr, parity);
-}
-
-/* stage = (stage + 1) % stages, flipping the phase parity at the wrap. */
-void sm90_advance(sm90 *k, ptx_reg stage, ptx_reg phase) {
-  ptx_builder *b = k->b;
-  ptx_reg wrap = pred(k);
-  ptx_ins(b, "add.u32 %R, %R, 1", stage, stage);
-  ptx_ins(b, "setp.eq.u32 %R, %R, %d", wrap, stage, k->cfg->stages);
-  ptx_ins_if(b, wrap, 0, "mov.u32 %R, 0", stage);
-  ptx_ins_if(b, wrap, 0, "xor.b32 %R, %R, 1", phase, phase);
-}
-
-/* The K tile loop of a unit: kb from 0 (or the slice's first) up to kt (or the slice's end). */
-void sm90_k_start(sm90 *k, ptx_reg kb) {
-  if (k->slices > 1) ptx_ins(k->b, "mov.u32 %R, %R", kb, k->kb0);
-  else ptx_ins(k->b, "mov.u32 %R, 0", kb);
-}
-
-void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more) {
-  ptx_ins(k->b, "add.u32 %R, %R, 1", kb, kb);
-  if (k->slices > 1) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
-  else ptx_ins(k->b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
-}
 
 
 int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,

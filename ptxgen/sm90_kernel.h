@@ -1,7 +1,7 @@
-/* The sm90 recipe's kernel state and the parts its files share (gemm_sm90.c: framing, work
- * schedule and barrier waits; sm90_producer.c: the TMA warpgroup; sm90_consumer.c: the wgmma
- * warpgroups, fp8 promotion and block scales; sm90_epilogue.c: D through shared memory).
- * Internal to ptxgen. */
+/* The sm90 recipe's kernel state and the parts its files share (gemm_sm90.c: framing and the
+ * module; sm90_schedule.c: work schedule and barrier waits; sm90_producer.c: the TMA warpgroup;
+ * sm90_consumer.c: the wgmma warpgroups, fp8 promotion and block scales; sm90_epilogue.c: D
+ * through shared memory). Internal to ptxgen. */
 #ifndef TCJ_PTX_SM90_KERNEL_H
 #define TCJ_PTX_SM90_KERNEL_H
 
@@ -53,7 +53,7 @@ static inline ptx_reg r32(sm90 *k) { return ptx_new(k->b, PTX_B32); }
 static inline ptx_reg r64(sm90 *k) { return ptx_new(k->b, PTX_B64); }
 static inline ptx_reg pred(sm90 *k) { return ptx_new(k->b, PTX_PRED); }
 
-/* Framing (gemm_sm90.c). */
+/* The work schedule and barrier waits (sm90_schedule.c). */
 /* unit -> (m0, n0) of its tile (and the slice's K range, the batch entry). */
 void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0);
 /* Spins until the mbarrier at addr (or bar_base + stage_off) completes the phase of parity. */
