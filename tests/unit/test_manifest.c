@@ -507,6 +507,51 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2, batch: 3}\n", 3, 34, "duplicate key 'batch'", "column 24"},
 };
 
+/* fp8 keys: b_dtype (the other fp8 type for B), fast_accum, scale; C defaults to bf16 for fp8. */
+static void fp8_keys_parse_with_their_defaults(void **state) {
+  (void)state;
+  manifest m;
+  load_text("dtype: e4m3\n"
+            "problems:\n"
+            "  - {name: plain, m: 1, n: 2, k: 3, op_b: T}\n"
+            "  - {name: pair, m: 1, n: 2, k: 3, b_dtype: e5m2, fast_accum: true}\n"
+            "  - {name: block, dtype: e5m2, m: 1, n: 2, k: 3, scale: block, d_dtype: e4m3}\n"
+            "  - {name: tensor, m: 1, n: 2, k: 3, scale: tensor, fast_accum: false, c_dtype: f32}\n",
+            &m);
+  assert_int_equal(m.nproblems, 4);
+  const manifest_problem *p = find(&m, "plain");
+  assert_int_equal(p->ab, TCJ_E4M3);
+  assert_int_equal(p->b, TCJ_E4M3);
+  assert_int_equal(p->c, TCJ_BF16);
+  assert_int_equal(p->has_b, 0);
+  assert_int_equal(p->fast_accum, 0);
+  assert_int_equal(p->scale, TCJ_SCALE_TENSOR);
+  p = find(&m, "pair");
+  assert_true(p->has_b && p->b == TCJ_E5M2 && p->fast_accum == 1);
+  p = find(&m, "block");
+  assert_true(p->ab == TCJ_E5M2 && p->scale == TCJ_SCALE_BLOCK && p->has_d && p->d == TCJ_E4M3);
+  p = find(&m, "tensor");
+  assert_true(p->scale == TCJ_SCALE_TENSOR && p->fast_accum == 0 && p->c == TCJ_F32);
+  manifest_free(&m);
+  /* Refused where they mean nothing: fp8 keys on other dtypes, block with fast accumulation. */
+  static const char *const bad[] = {
+    "dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, fast_accum: true}\n",
+    "dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, b_dtype: e5m2}\n",
+    "dtype: e4m3\nproblems:\n  - {m: 1, n: 1, k: 1, scale: block, fast_accum: true}\n",
+    "dtype: e4m3\nproblems:\n  - {m: 1, n: 1, k: 1, scale: rows}\n",
+    "dtype: e4m3\nproblems:\n  - {m: 1, n: 1, k: 1, c_dtype: e4m3}\n",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char path[64], err[1024] = "";
+    write_temp(bad[i], path, sizeof path);
+    int rc = manifest_load(path, &m, err, sizeof err);
+    unlink(path);
+    if (rc != -1) print_error("accepted:\n%s", bad[i]);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, ":3:")); /* the problem's line */
+  }
+}
+
 static void errors_name_file_line_column_and_value(void **state) {
   (void)state;
   for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
@@ -547,6 +592,7 @@ int main(void) {
     cmocka_unit_test(bench_suite_parses_with_its_defaults),
     cmocka_unit_test(committed_suite_is_the_bench_suite_then_its_own_rows),
     cmocka_unit_test(gemm_ex_keys_parse_with_their_defaults),
+    cmocka_unit_test(fp8_keys_parse_with_their_defaults),
     cmocka_unit_test(epilogue_source_is_read_beside_the_manifest),
     cmocka_unit_test(lists_expand_to_the_cross_product),
     cmocka_unit_test(grids_expand_by_mul_and_add),
