@@ -894,39 +894,9 @@ static double fp8_tc_term(int64_t k) {
   return (double)steps * FP8_TC_STEP_ERR;
 }
 
-/* oracle_check for fp8 operands: the same reference, worst element and ratios, under
- *   |got - ref| <= eps_out (|ref| + |beta c|) + (c_k + c_tc) |alpha| (|A||B|)_ij + floor. */
-static void oracle_check_fp8(const oracle_gemm *g, oracle_result *r) {
-  memset(r, 0, sizeof *r);
-  r->worst_i = r->worst_j = -1;
-  const double alpha = g->alpha, beta = g->beta;
-  const double eps_out = 2 * oracle_unit_roundoff(g->c_type), acc = oracle_ck(g->k) + fp8_tc_term(g->k);
-  const double floor_abs = oracle_abs_floor(g->c_type);
-  for (int64_t i = 0; i < g->m; i++)
-    for (int64_t j = 0; j < g->n; j++) {
-      double s, t;
-      oracle_dot(g->a + i * g->k, g->bt + j * g->k, g->k, &s, &t);
-      double bcv = beta != 0 ? beta * g->c_in[i * g->n + j] : 0;
-      double ref = alpha * s + bcv, got = g->got[i * g->n + j];
-      double bound = eps_out * (fabs(ref) + fabs(bcv)) + acc * fabs(alpha) * t + floor_abs;
-      double err = fabs(got - ref);
-      double ratio = err != err ? INFINITY : err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
-      r->checked++;
-      if (!(ratio <= 1)) r->bad++;
-      if (r->worst_i < 0 || ratio > r->worst_ratio || (ratio != ratio)) {
-        r->worst_i = i;
-        r->worst_j = j;
-        r->worst_got = got;
-        r->worst_ref = ref;
-        r->worst_bound = bound;
-        r->worst_ratio = ratio != ratio ? INFINITY : ratio;
-      }
-    }
-}
-
 /* A valid call's result: A and B untouched, nothing of C outside its elements changed, every
  * element within the oracle's bound (tf32: under one rounding model for the whole call; fp8:
- * with the tensor-core term of oracle_check_fp8). */
+ * with the tensor-core term fp8_tc_term in the oracle's bound). */
 static void check_valid(int idx, const call *c, const layout *L) {
   for (int b = BUF_A; b <= BUF_B; b++) {
     int64_t at = first_change(b, g_buf[b].lo, g_buf[b].size);
@@ -952,9 +922,9 @@ static void check_valid(int idx, const call *c, const layout *L) {
   int tf32 = L->cb->a == TCJ_F32, fp8 = is_fp8(L->cb->a);
   oracle_result res[2];
   for (int model = 0; model < (tf32 ? 2 : 1); model++) {
-    oracle_gemm g = {L->m, L->n, L->k, c->alpha, c->beta, L->cb->c, g_a[model], g_bt[model], g_cin, g_got};
-    if (fp8) oracle_check_fp8(&g, &res[model]);
-    else oracle_check(&g, &res[model]);
+    oracle_gemm g = {L->m, L->n, L->k, c->alpha, c->beta, L->cb->c, g_a[model], g_bt[model], g_cin, g_got,
+                     fp8 ? fp8_tc_term(L->k) : 0};
+    oracle_check(&g, &res[model]);
   }
   int use = 0;
   if (tf32) {

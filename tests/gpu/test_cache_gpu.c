@@ -113,7 +113,7 @@ static void run_and_check(tcj_engine *e, const gemm *g, unsigned seed) {
         double y = get(g->ab, hb, (size_t)(g->op_b ? j * ldb + l : l * ldb + j));
         bt[j * g->k + l] = model >= 0 ? oracle_tf32((float)y, model) : y;
       }
-    oracle_gemm og = {g->m, g->n, g->k, 1.f, 0.f, g->c, a, bt, NULL, got};
+    oracle_gemm og = {g->m, g->n, g->k, 1.f, 0.f, g->c, a, bt, NULL, got, 0};
     oracle_check(&og, &r);
     if (r.bad == 0) break;
   }

@@ -407,7 +407,7 @@ static int check_host(run *r, char *msg, size_t size) {
           got[s * c->n + j] = get(tc, r->hout, at);
         }
       }
-      oracle_gemm g = {rn, c->n, c->k, (float)c->alpha, (float)c->beta, tc, a, bt, cin, got};
+      oracle_gemm g = {rn, c->n, c->k, (float)c->alpha, (float)c->beta, tc, a, bt, cin, got, 0};
       oracle_result part;
       oracle_check(&g, &part);
       all.checked += part.checked;
