@@ -114,21 +114,12 @@ static ptx_reg emit_entry_base(ptx_builder *b, const char *base, const char *str
   return p;
 }
 
-/* A scalar: the f32 parameter, or the value behind its device pointer when that is not 0. */
+/* A scalar: the value behind its device pointer parameter when that is not 0, else the f32
+ * parameter `value` (alpha, beta) or, when value is NULL, 1 (an fp8 scale). */
 static ptx_reg emit_scalar(ptx_builder *b, const char *value, const char *ptr) {
   ptx_reg v = ptx_new(b, PTX_F32), p = r64(b), given = ptx_new(b, PTX_PRED);
-  ptx_text(b, "\tld.param.f32 %R, [%s];\n", v, value);
-  ptx_text(b, "\tld.param.u64 %R, [%s];\n", p, ptr);
-  ptx_ins(b, "setp.ne.u64 %R, %R, 0", given, p);
-  ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
-  ptx_ins_if(b, given, 0, "ld.global.f32 %R, [%R]", v, p);
-  return v;
-}
-
-/* An fp8 scale: the float behind the pointer parameter, or 1 when it is 0. */
-static ptx_reg emit_scale(ptx_builder *b, const char *ptr) {
-  ptx_reg v = ptx_new(b, PTX_F32), p = r64(b), given = ptx_new(b, PTX_PRED);
-  ptx_ins(b, "mov.f32 %R, 0f3F800000", v);
+  if (value) ptx_text(b, "\tld.param.f32 %R, [%s];\n", v, value);
+  else ptx_ins(b, "mov.f32 %R, 0f3F800000", v);
   ptx_text(b, "\tld.param.u64 %R, [%s];\n", p, ptr);
   ptx_ins(b, "setp.ne.u64 %R, %R, 0", given, p);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
@@ -156,10 +147,10 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e->has_beta, beta);
   /* fp8 per-tensor scales multiply alpha (block scales were applied in the mainloop). */
   if (ptx_elem_is_fp8(cfg->ab) && !cfg->block_scale) {
-    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scale(b, "p_scale_a"));
-    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scale(b, "p_scale_b"));
+    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_a"));
+    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_b"));
   }
-  e->scale_d = ptx_elem_is_fp8(cfg->d) ? emit_scale(b, "p_scale_d") : (ptx_reg){0};
+  e->scale_d = ptx_elem_is_fp8(cfg->d) ? emit_scalar(b, NULL, "p_scale_d") : (ptx_reg){0};
   e->amax = (ptx_reg){0}; /* the recipe's, set after this call */
   e->alpha = alpha;
   e->beta = beta;
