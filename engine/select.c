@@ -111,6 +111,9 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
 /* A bias, an activation or a user function: work in the epilogue beyond alpha and beta. */
 static int fused(const eng_problem *p) { return p->bias != PTX_BIAS_NONE || p->act != PTX_ACT_NONE || p->user; }
 
+/* fp8 whose wgmma partial sums are promoted into fp32 (tcj_cfg_promotes). */
+static int promoted(const eng_problem *p) { return ptx_elem_is_fp8(p->ab) && !p->fast_accum; }
+
 /* Batch entries: at least 1 (a problem built field by field may leave the count 0). */
 static int64_t batch_of(const eng_problem *p) { return p->batch > 1 ? p->batch : 1; }
 
@@ -244,15 +247,22 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
 
 /* ---- the sm90 recipe (sm_90a: wgmma + TMA, persistent, warp-specialised) ------------------ */
 
-/* Tile menu: bm x bn, consumer warpgroups along M, and the tile's throughput per SM relative to
- * the largest (a larger tile reuses each loaded byte for more wgmma work). */
-static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, fused_only; } tiles90[] = {
-  {128, 256, 2, 1.0, 0, 0}, {256, 128, 2, 1.0, 0, 0}, {128, 128, 2, 0.8, 0, 0},
-  {128, 64, 2, 0.6, 0, 0},  {64, 128, 1, 0.6, 0, 0},  {64, 64, 1, 0.4, 0, 0},
+/* Tile menu: bm x bn, consumer warpgroups along M, the tile's throughput per SM relative to
+ * the largest (a larger tile reuses each loaded byte for more wgmma work), and the problems it
+ * is offered to. */
+enum { OFFER_ALL, OFFER_FUSED, OFFER_PROMOTED };
+static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, offer; } tiles90[] = {
+  {128, 256, 2, 1.0, 0, OFFER_ALL}, {256, 128, 2, 1.0, 0, OFFER_ALL}, {128, 128, 2, 0.8, 0, OFFER_ALL},
+  {128, 64, 2, 0.6, 0, OFFER_ALL},  {64, 128, 1, 0.6, 0, OFFER_ALL},  {64, 64, 1, 0.4, 0, OFFER_ALL},
   /* The largest tile a user epilogue allows (tcj_cfg_check refuses the two largest); offered to
    * fused epilogues only, so plain GEMMs choose as they always did. Rate: between 128x128 and
    * 128x256, by bytes loaded per MAC. */
-  {128, 192, 2, 0.9, 0, 1},
+  {128, 192, 2, 0.9, 0, OFFER_FUSED},
+  /* The largest tile promoted fp8 allows (its partial sums in two column chunks). Rate from an
+   * H100 (tcj-prof, e4m3 8192^3, promoted): 1294-1308 TFLOP/s against 1237 at 128x128, so
+   * 0.8 x 1.05; at 4096^3 (e5m2) the tile's 6 waves lost to 128x128's 8 (1044 vs 1130), which
+   * this rate also predicts. */
+  {128, 192, 2, 0.84, 0, OFFER_PROMOTED},
 };
 #define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
 
@@ -410,7 +420,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   const char *reason = "no tile";
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
-    if (t->fused_only && !fused(p)) continue;
+    if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p))) continue;
     fill_sm90(p, caps, t, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
     if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
@@ -439,7 +449,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
       (ceil_div(p->k, plan->cfg.bk) <= SM90_PINGPONG_MAX_KT || fused(p))) {
     /* The same CTA area as two 64x256 tiles, one per consumer. */
-    static const struct tile90 pp = {64, 256, 2, 1.0, 1, 0};
+    static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
     fill_sm90(p, caps, &pp, &c);
     if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) plan->cfg = c;
   }
@@ -569,6 +579,12 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->cluster_m = ov->cluster_m;
   c->pingpong = ov->pingpong;
   const char *why = tcj_cfg_check(c);
+  /* A K split chosen for the selected tile stays where the forced tile can take it; clusters,
+   * ping-pong or another K tile may not (sm90 splits run cooperative, without clusters). */
+  if (why && c->split_k) {
+    c->split_k = 0;
+    why = tcj_cfg_check(c);
+  }
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
   return why;
 }

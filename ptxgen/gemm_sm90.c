@@ -175,6 +175,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
   k.tma_d = ptx_sm90_tma_store(cfg);
   k.promote = tcj_cfg_promotes(cfg);
+  k.pchunk = cfg->bn > 128 ? cfg->bn / 2 : cfg->bn;
   k.a_kmajor = !cfg->op_a_t;
   k.b_kmajor = cfg->op_b_t;
   if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || k.tiles_n < 1) {

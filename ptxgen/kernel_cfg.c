@@ -213,10 +213,12 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * (48 bytes at 128x256 batched with a row bias and GELU, ptxas 13.0). */
   if ((c->user || (tcj_cfg_fused(c) && (c->batched || c->ab == PTX_E_S8))) && acc > 96)
     return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
-  /* Promotion keeps a second set of accumulators for the wgmma partial sums: two sets of 64
-   * fit in the kernel's 168 registers (150 used at 128x128); two of 96 spilled 904 bytes at
+  /* Promotion keeps the wgmma partial sums in registers beside the accumulators: a whole
+   * second set up to 128 columns, half a set past that (two column chunks, sm90_consumer.c).
+   * 64 + 64 and 96 + 48 fit in the kernel's 168 registers; 96 + 96 spilled 904 bytes at
    * 128x192 (ptxas 13.0). */
-  if (tcj_cfg_promotes(c) && acc > 64) return "fp8 with promotion needs tiles of at most 64 accumulators per thread (128x128)";
+  if (tcj_cfg_promotes(c) && acc + (c->bn > 128 ? acc / 2 : acc) > 144)
+    return "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)";
   /* One B scale per 128 columns and K tile: a tile's columns lie in one block. */
   if (c->block_scale && 128 % c->bn) return "block-scaled fp8 needs bn 64 or 128";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
@@ -232,7 +234,11 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->split_k && (c->pingpong || c->cluster_m)) return "sm90 split-K runs cooperative, without clusters";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
-  if (c->cluster_m && c->bn % 128) return "a 2-CTA cluster splits B in halves of whole 64-column boxes";
+  /* Each CTA of a pair loads half of B: K-major, bn / 2 rows of whole 1024-byte swizzle atoms
+   * (128x192 fp8 runs so, measured on an H100); MN-major, whole 64-column boxes. Half of a
+   * 64-column B is too little to be worth a multicast. */
+  if (c->cluster_m && (c->bn < 128 || (!c->op_b_t && c->bn % 128)))
+    return "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
   return NULL;
 }
 

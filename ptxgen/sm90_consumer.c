@@ -23,10 +23,31 @@ static ptx_reg emit_desc_base(sm90 *k, ptx_reg addr, int k_major) {
   return d;
 }
 
-/* One wgmma m64nBNkK: acc[j] (+)= A block j x B, descriptors given (promoting: into part[j]). */
+/* One wgmma m64nBNkK: acc[j] (+)= A block j x B, descriptors given (promoting: part[j] = A
+ * block j x the chunk of B at db, pchunk columns). */
 static void emit_wgmma(sm90 *k, int j, ptx_reg da, ptx_reg db, ptx_reg scale_d) {
   const ptx_reg *acc = k->promote ? k->part[j] : k->acc[j];
-  ptx_wgmma(k->b, k->cfg->ab, tcj_cfg_b_type(k->cfg), k->cfg->bn, acc, da, db, scale_d, !k->a_kmajor, !k->b_kmajor);
+  int n = k->promote ? k->pchunk : k->cfg->bn;
+  ptx_wgmma(k->b, k->cfg->ab, tcj_cfg_b_type(k->cfg), n, acc, da, db, scale_d, !k->a_kmajor, !k->b_kmajor);
+}
+
+/* The K_STEPS x msub wgmmas of one stage, from its descriptors (stage offset stage_desc); B's
+ * columns start at b_col (a promotion chunk; fp8 B is K-major, so a row offset). */
+static void emit_stage_wgmmas(sm90 *k, ptx_reg da0, ptx_reg db0, ptx_reg stage_desc, int b_col, ptx_reg first,
+                              ptx_reg always) {
+  ptx_builder *b = k->b;
+  for (int kk = 0; kk < K_STEPS; kk++) {
+    ptx_reg db = r64(k);
+    ptx_ins(b, "add.s64 %R, %R, %R", db, db0, stage_desc);
+    ptx_ins(b, "add.s64 %R, %R, %u", db, db,
+            (ptx_sm90_desc_offset(k->b_kmajor, 0, kk, BOX_BYTES) + (unsigned)b_col * PTX_SWIZZLE_LINE) >> 4);
+    for (int j = 0; j < k->msub; j++) {
+      ptx_reg da = r64(k);
+      ptx_ins(b, "add.s64 %R, %R, %R", da, da0, stage_desc);
+      ptx_ins(b, "add.s64 %R, %R, %u", da, da, ptx_sm90_desc_offset(k->a_kmajor, j, kk, BOX_BYTES) >> 4);
+      emit_wgmma(k, j, da, db, kk == 0 ? first : always);
+    }
+  }
 }
 
 static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
@@ -114,9 +135,10 @@ static void emit_block_scale_load(sm90 *k, const block_scales *bs, ptx_reg kb, b
   ptx_ins(b, "ld.global.nc.f32 %R, [%R]", sv->b, addr);
 }
 
-/* acc += part (scaled: part * scale_a(row) * scale_b). Fragment registers 4i, 4i + 1 are the
- * first row, 4i + 2, 4i + 3 the row 8 below (ptx_wgmma_d_coord). */
-static void emit_promote(sm90 *k, const block_scale_vals *sv) {
+/* acc += part for the chunk starting at column col0 (scaled: part * scale_a(row) * scale_b).
+ * Fragment registers 4i, 4i + 1 are the first row, 4i + 2, 4i + 3 the row 8 below, and column
+ * 8 * (i / 4) + ... (ptx_wgmma_d_coord): chunk register i is tile register i + col0 / 2. */
+static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv) {
   ptx_builder *b = k->b;
   for (int j = 0; j < k->msub; j++) {
     ptx_reg s[2] = {{0}, {0}};
@@ -125,9 +147,10 @@ static void emit_promote(sm90 *k, const block_scale_vals *sv) {
         s[h] = ptx_new(b, PTX_F32);
         ptx_ins(b, "mul.f32 %R, %R, %R", s[h], sv->a[j][h], sv->b);
       }
-    for (int i = 0; i < k->cfg->bn / 2; i++) {
-      if (sv) ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", k->acc[j][i], k->part[j][i], s[(i % 4) / 2], k->acc[j][i]);
-      else ptx_ins(b, "add.f32 %R, %R, %R", k->acc[j][i], k->acc[j][i], k->part[j][i]);
+    for (int i = 0; i < k->pchunk / 2; i++) {
+      ptx_reg acc = k->acc[j][col0 / 2 + i];
+      if (sv) ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", acc, k->part[j][i], s[(i % 4) / 2], acc);
+      else ptx_ins(b, "add.f32 %R, %R, %R", acc, acc, k->part[j][i]);
     }
   }
 }
@@ -139,7 +162,7 @@ void sm90_emit_consumer(sm90 *k) {
   for (int j = 0; j < k->msub; j++)
     for (int i = 0; i < c->bn / 2; i++) {
       k->acc[j][i] = ptx_new(b, ptx_mma_acc_class(c->ab));
-      if (k->promote) k->part[j][i] = ptx_new(b, PTX_F32);
+      if (k->promote && i < k->pchunk / 2) k->part[j][i] = ptx_new(b, PTX_F32);
     }
   k->amax = ptx_epi_amax_begin(b, c);
 
@@ -220,29 +243,26 @@ void sm90_emit_consumer(sm90 *k) {
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
   if (k->slices > 1) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
   else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
-  ptx_ins(b, "wgmma.fence.sync.aligned");
-  for (int kk = 0; kk < K_STEPS; kk++) {
-    ptx_reg db = r64(k);
-    ptx_ins(b, "add.s64 %R, %R, %R", db, db0, stage_desc);
-    ptx_ins(b, "add.s64 %R, %R, %u", db, db, ptx_sm90_desc_offset(k->b_kmajor, 0, kk, BOX_BYTES) >> 4);
-    for (int j = 0; j < k->msub; j++) {
-      ptx_reg da = r64(k);
-      ptx_ins(b, "add.s64 %R, %R, %R", da, da0, stage_desc);
-      ptx_ins(b, "add.s64 %R, %R, %u", da, da, ptx_sm90_desc_offset(k->a_kmajor, j, kk, BOX_BYTES) >> 4);
-      /* The first k step of a tile (promoting: of every K tile) overwrites (scale-d false). */
-      emit_wgmma(k, j, da, db, kk == 0 ? (k->promote ? never : not_first) : always);
-    }
-  }
-  ptx_ins(b, "wgmma.commit_group.sync.aligned");
   if (k->promote) {
-    /* The partial sums are needed now: wait for them, free the stage, add them into fp32
-     * (scaled per 128 K with block scales, their loads issued before the wait). */
+    /* Each chunk's partial sums (the first k step overwrites: scale-d false) are needed at
+     * once: wait for them, free the stage after the last chunk, add them into fp32 (scaled per
+     * 128 K with block scales, their loads issued before the first wait). wgmma.fence orders
+     * the adds' reads of part before the next chunk's wgmmas overwrite it. */
     block_scale_vals sv;
-    if (c->block_scale) emit_block_scale_load(k, &bs, kb, &sv);
-    ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
-    emit_release(k, stage, is_lane0);
-    emit_promote(k, c->block_scale ? &sv : NULL);
+    for (int col0 = 0; col0 < c->bn; col0 += k->pchunk) {
+      ptx_ins(b, "wgmma.fence.sync.aligned");
+      emit_stage_wgmmas(k, da0, db0, stage_desc, col0, never, always);
+      ptx_ins(b, "wgmma.commit_group.sync.aligned");
+      if (col0 == 0 && c->block_scale) emit_block_scale_load(k, &bs, kb, &sv);
+      ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
+      if (col0 + k->pchunk == c->bn) emit_release(k, stage, is_lane0);
+      emit_promote(k, col0, c->block_scale ? &sv : NULL);
+    }
   } else {
+    /* The first k step of a tile overwrites (scale-d false). */
+    ptx_ins(b, "wgmma.fence.sync.aligned");
+    emit_stage_wgmmas(k, da0, db0, stage_desc, 0, not_first, always);
+    ptx_ins(b, "wgmma.commit_group.sync.aligned");
     /* One group stays in flight; the one before it is done, so its stage can be refilled. */
     ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
     ptx_ins(b, "and.pred %R, %R, %R", rel, not_first, is_lane0);

@@ -43,8 +43,10 @@ typedef struct sm90 {
   ptx_reg unit_rows;       /* rows of those units: tile rows (or pairs of them) */
   ptx_reg slice, kb0, kb_end; /* of the current unit (split configs only) */
   ptx_reg acc[MAX_MSUB][MAX_ACC];
-  /* fp8 promotion: wgmma writes each K tile's partial sums here, added into acc after it. */
-  int promote;
+  /* fp8 promotion: wgmma writes each K tile's partial sums here, added into acc after it. A
+   * tile wider than 128 columns is promoted in two column chunks of pchunk, one after the
+   * other through the same part registers (half the registers of a whole second set). */
+  int promote, pchunk;
   ptx_reg part[MAX_MSUB][MAX_ACC];
   ptx_reg amax; /* fp8: this thread's running max |D| (epilogue.h) */
 } sm90;

@@ -1317,6 +1317,67 @@ static void forced_sm80_recipe_runs_fp8(void **state) {
   if (failed) fail_msg("TCJ_RECIPE=sm80 fp8: %d of %d cases failed (see FAIL lines above)", failed, NCASES(cases));
 }
 
+/* The widest promoted tile, forced (TCJ_TILE, read by tcj_create), with and without a 2-CTA
+ * cluster: its partial sums come in two 96-column chunks through one register set (selection
+ * takes it for large problems only). Edges in every dimension, a column count that ends inside
+ * the first chunk of the last tile, deep K within the fp32 bound (a K split the selection picks
+ * is dropped with the cluster), an e4m3 D with amax, beta with a bias, and an MN-major B
+ * (transposed first). */
+static void forced_128x192_promoted_tile_matches_reference(void **state) {
+  (void)state;
+  need_fp8();
+  if (g_cc_major != 9) {
+    print_message("the 128x192 sm90 tile needs sm_90a; this GPU is sm_%d%d\n", g_cc_major, g_cc_minor);
+    skip();
+  }
+  fcase cases[6];
+  cases[0] = mk("128x192", TCJ_E4M3, TCJ_E4M3, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 1000, 1000, 1000, 1100);
+  cases[1] = mk("128x192, n ends in chunk 0", TCJ_E5M2, TCJ_E4M3, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 300, 250, 520, 1101);
+  cases[1].scale_a = 0.25f;
+  cases[1].scale_b = 3.0f;
+  cases[2] = mk("128x192, K 16384, positive", TCJ_E4M3, TCJ_E4M3, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 129, 200, 16384, 1102);
+  cases[2].positive = 1;
+  cases[2].range_a = RANGE_NARROW;
+  cases[2].strict_fp32 = 1;
+  cases[3] = mk("128x192, e4m3 D", TCJ_E4M3, TCJ_E5M2, TCJ_E4M3, TCJ_OP_N, TCJ_OP_T, 257, 385, 256, 1103);
+  cases[3].scale_d = -4;
+  cases[3].want_saturation = 1;
+  cases[3].amax = 1;
+  cases[4] = mk("128x192, beta, bias + gelu", TCJ_E4M3, TCJ_E4M3, TCJ_F16, TCJ_OP_N, TCJ_OP_T, 640, 576, 384, 1104);
+  cases[4].beta = 0.5f;
+  cases[4].bias = TCJ_BIAS_COL;
+  cases[4].act = TCJ_ACT_GELU;
+  cases[5] = mk("128x192, B MN-major", TCJ_E5M2, TCJ_E5M2, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 200, 700, 300, 1105);
+  cases[5].pad_b = 16;
+  static const char *const tiles[2] = {"128x192x128/2x1/5/c2", "128x192x128/2x1/5"};
+  int failed = 0;
+  static const char *const vars[2] = {"TCJ_TILE", "TCJ_RECIPE"};
+  for (int t = 0; t < 2; t++) {
+    /* The small cases would take the sm80 recipe, which the tile does not describe. */
+    const char *values[2] = {tiles[t], "sm90"};
+    char saved[2][64];
+    int had[2];
+    for (int v = 0; v < 2; v++) {
+      const char *prev = getenv(vars[v]);
+      had[v] = prev != NULL;
+      snprintf(saved[v], sizeof saved[v], "%s", prev ? prev : "");
+      setenv(vars[v], values[v], 1);
+    }
+    tcj_engine *e = NULL;
+    tcj_status st = tcj_create(&e, NULL);
+    for (int v = 0; v < 2; v++) {
+      if (had[v]) setenv(vars[v], saved[v], 1);
+      else unsetenv(vars[v]);
+    }
+    if (st != TCJ_SUCCESS) fail_msg("tcj_create with TCJ_TILE=%s: %s", tiles[t], tcj_last_error(NULL));
+    char what[64];
+    snprintf(what, sizeof what, "TCJ_TILE=%s", tiles[t]);
+    failed += run_list(e, what, cases, NCASES(cases), 0, NULL);
+    tcj_destroy(e);
+  }
+  if (failed) fail_msg("forced 128x192 promoted tile: %d case(s) failed (see FAIL lines above)", failed);
+}
+
 /* ---- setup -------------------------------------------------------------------------------- */
 
 static int group_setup(void **state) {
@@ -1354,6 +1415,7 @@ int main(void) {
       cmocka_unit_test(deep_k_stays_within_the_fp32_bound),
       cmocka_unit_test(fast_accum_stays_within_its_looser_bound),
       cmocka_unit_test(forced_sm80_recipe_runs_fp8),
+      cmocka_unit_test(forced_128x192_promoted_tile_matches_reference),
   };
   int failures = cmocka_run_group_tests_name("fp8_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

@@ -66,6 +66,9 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->act, b->act);
   assert_int_equal(a->batched, b->batched);
   assert_true(a->user == b->user);
+  assert_int_equal(a->b_other, b->b_other);
+  assert_int_equal(a->fast_accum, b->fast_accum);
+  assert_int_equal(a->block_scale, b->block_scale);
 }
 
 /* A valid sm90 config: 2 consumer warpgroups of 64 rows, 2-CTA clusters, 8-element C stores. */
@@ -747,7 +750,7 @@ static void sm90_cluster_1(tcj_kernel_cfg *c) { c->cluster_m = 1; }
 static void sm90_cluster_4(tcj_kernel_cfg *c) { c->cluster_m = 4; }
 static void sm90_cluster_negative(tcj_kernel_cfg *c) { c->cluster_m = -2; }
 static void sm90_cluster_bn_64(tcj_kernel_cfg *c) { c->bn = 64; }
-static void sm90_cluster_bn_192(tcj_kernel_cfg *c) { c->bm = 128; c->bn = 192; c->warps_m = 2; }
+static void sm90_cluster_bn_192_mn_major(tcj_kernel_cfg *c) { c->bm = 128; c->bn = 192; c->warps_m = 2; c->op_b_t = 0; }
 static void sm90_unknown_recipe(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)2; }
 
 /* Each case breaks one rule of check_sm90 and must be refused with that rule's own reason
@@ -764,7 +767,7 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
                            *const align = "TMA needs 16-byte aligned operands",
                            *const vec = "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n",
                            *const split = "sm90 split-K runs cooperative, without clusters", *const cluster = "cluster must be 0 (none) or 2",
-                           *const half = "a 2-CTA cluster splits B in halves of whole 64-column boxes";
+                           *const half = "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; } cases[] = {
     {"sm_90 without the a suffix", sm90_arch_sm_90, &arch},
     {"sm_89", sm90_arch_sm_89, &arch},
@@ -808,7 +811,7 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
     {"cluster 4", sm90_cluster_4, &cluster},
     {"cluster -2", sm90_cluster_negative, &cluster},
     {"cluster with bn 64", sm90_cluster_bn_64, &half},
-    {"cluster with bn 192", sm90_cluster_bn_192, &half},
+    {"cluster with bn 192, B MN-major", sm90_cluster_bn_192_mn_major, &half},
   };
   char text[256];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -1128,7 +1131,7 @@ static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
                            *const rows = "each sm90 consumer owns 64 or 128 rows",
                            *const accum = "accumulators exceed 128 registers per thread",
                            *const split = "sm90 split-K runs cooperative, without clusters",
-                           *const half = "a 2-CTA cluster splits B in halves of whole 64-column boxes";
+                           *const half = "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; int coop_valid; } cases[] = {
     {"pingpong 2", pp_value_2, &value, 0},
     {"pingpong -1", pp_value_negative, &value, 0},
@@ -1308,7 +1311,7 @@ static void fp8_fields_round_trip(void **state) {
   assert_non_null(strstr(text, "ab=e4m3 c=bf16"));
   assert_non_null(strstr(text, " d=e4m3 b=e5m2 scale=block"));
   assert_int_equal(tcj_cfg_parse(text, &back), 0);
-  assert_memory_equal(&back, &c, sizeof c);
+  assert_cfg_equal(&back, &c);
   c.block_scale = 0;
   c.fast_accum = 1;
   c.bn = 256; /* fast accumulation keeps one accumulator set: the largest tile fits */
@@ -1316,7 +1319,7 @@ static void fp8_fields_round_trip(void **state) {
   assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
   assert_non_null(strstr(text, " fast=1"));
   assert_int_equal(tcj_cfg_parse(text, &back), 0);
-  assert_memory_equal(&back, &c, sizeof c);
+  assert_cfg_equal(&back, &c);
   /* b= names only the other fp8 type, and only for fp8 operands. */
   char bad[300];
   assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
@@ -1332,7 +1335,7 @@ static void fp8_fields_round_trip(void **state) {
 static void fp8_rules_reject_with_their_reasons(void **state) {
   (void)state;
   static const struct { const char *name; int field, value; const char *reason; } cases[] = {
-    {"promotion with 128 accumulators", 0, 256, "fp8 with promotion needs tiles of at most 64 accumulators per thread (128x128)"},
+    {"promotion with 128 accumulators", 0, 256, "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)"},
     {"block scales with bn 192", 1, 192, "block-scaled fp8 needs bn 64 or 128"},
     {"block scales with fast accumulation", 2, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
     {"block scales batched", 3, 1, "block scales are applied at promotion: sm90, not fast, not batched"},

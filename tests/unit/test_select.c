@@ -804,6 +804,28 @@ static void tile_override_text_takes_an_optional_pingpong(void **state) {
 /* A forced "/pp" tile on an sm90 plan: the cfg takes ping-pong (with or without a cluster) and
  * passes tcj_cfg_check; tiles whose consumers would each need more than 128 accumulators, or
  * that break another ping-pong rule, are refused with the rule's reason. */
+/* A forced tile keeps the selected K split where it can take it and drops it where it cannot
+ * (sm90 splits run cooperative, without clusters): deep K on few tiles selects a split. */
+static void tile_override_drops_a_split_the_forced_tile_cannot_take(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 256, 256, 65536);
+  eng_plan plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_true(plan.cfg.split_k > 1);
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6", &t.tile), 0);
+  plan = select_tuned_ok(&p, "sm_90a", &t);
+  assert_true(plan.cfg.split_k > 1); /* cooperative, no cluster: the split stays */
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/c2", &t.tile), 0);
+  plan = select_tuned_ok(&p, "sm_90a", &t);
+  assert_int_equal(plan.cfg.split_k, 0);
+  assert_int_equal(plan.cfg.cluster_m, 2);
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/pp", &t.tile), 0);
+  plan = select_tuned_ok(&p, "sm_90a", &t);
+  assert_int_equal(plan.cfg.split_k, 0);
+  assert_int_equal(plan.cfg.pingpong, 1);
+}
+
 static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096); /* 64 K tiles: cooperative */
@@ -1015,6 +1037,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
     cmocka_unit_test(tile_override_text_takes_an_optional_pingpong),
     cmocka_unit_test(tile_override_pingpong_applies_to_sm90_plans),
+    cmocka_unit_test(tile_override_drops_a_split_the_forced_tile_cannot_take),
     cmocka_unit_test(tile_override_with_a_huge_warp_grid_is_refused),
     cmocka_unit_test(tuning_comes_from_the_environment),
   };

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -137,11 +138,15 @@ static void tensor_map_worked_example(void **state) {
 static void cluster_halves_the_k_major_b_box(void **state) {
   (void)state;
   for (int g = 0; g < N_TILES; g++) {
-    if (tiles[g].bn % 128) continue;
+    if (tiles[g].bn < 128) continue;
     for (int op = 0; op < 4; op++) {
-      tcj_kernel_cfg c = sm90_cfg(tiles[g].bm, tiles[g].bn, tiles[g].wm, 2), solo;
+      /* An MN-major B splits in whole 64-column boxes; a K-major one in rows (bn 192 too). */
+      if (tiles[g].bn % 128 && !(op & 1)) continue;
+      tcj_kernel_cfg c = sm90_cfg(tiles[g].bm, tiles[g].bn, tiles[g].wm, 0), solo;
       c.op_a_t = op >> 1;
       c.op_b_t = op & 1;
+      c.cluster_m = 2;
+      assert_null(tcj_cfg_check(&c));
       solo = c;
       solo.cluster_m = 0;
       ptx_tmap_desc a, b, a1, b1;
@@ -375,6 +380,56 @@ static void wgmma_spellings_follow_the_ptx_isa(void **state) {
 /* mma.sync (PTX ISA 9.7.13.4): every shape reads 32 bytes of K (m16n8k16 f16/bf16, k8 tf32,
  * k32 s8 and, from sm_89, e4m3/e5m2 in any pair), spelled
  * mma.sync.aligned.<shape>.row.col.<d>.<a>.<b>.<c> with s32 accumulators for s8. */
+static int count(const char *text, const char *what) {
+  int n = 0;
+  for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what)) n++;
+  return n;
+}
+
+/* Promoted fp8 adds each K tile's wgmma partial sums into fp32 registers. Up to 128 columns the
+ * whole tile's sums come in one group; 128x192 takes two 96-column chunks through the same
+ * registers, each waited for (wait_group 0) before it is added, with a wgmma.fence before each
+ * chunk's wgmmas (they overwrite registers the adds read). Fast accumulation keeps one group
+ * in flight instead. */
+static void fp8_promotion_runs_in_column_chunks(void **state) {
+  (void)state;
+  static const struct { int bn, fast; const char *wgmma; int per_tile, waits0, fences; } cases[] = {
+    {128, 0, "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", 4, 1, 1},
+    {192, 0, "wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3", 8, 2, 2},
+    {192, 1, "wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3", 4, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tcj_kernel_cfg c = sm90_fixture_cfg();
+    c.ab = PTX_E_E4M3;
+    c.bk = 128;
+    c.bm = 128;
+    c.bn = cases[i].bn;
+    c.warps_m = 2;
+    c.fast_accum = cases[i].fast;
+    tcj_cfg_plain_epilogue(&c);
+    assert_null(tcj_cfg_check(&c));
+    char *ptx = NULL, err[256];
+    size_t len = 0;
+    assert_int_equal(ptx_gen_gemm(&c, &ptx, &len, err, sizeof err), 0);
+    /* The K loop is emitted once: its wgmmas are the kernel's (one 64-row block per consumer). */
+    EXPECT_EQ(count(ptx, cases[i].wgmma), cases[i].per_tile, "bn %d fast %d: wgmmas", c.bn, c.fast_accum);
+    EXPECT_EQ(count(ptx, "wgmma.mma_async"), cases[i].per_tile, "bn %d: no other wgmma", c.bn);
+    /* Fast: wait_group 1 in the loop, 0 once after it; promoted: 0 per chunk and none after. */
+    EXPECT_EQ(count(ptx, "wgmma.wait_group.sync.aligned 0"), cases[i].waits0, "bn %d fast %d: waits", c.bn, c.fast_accum);
+    EXPECT_EQ(count(ptx, "wgmma.wait_group.sync.aligned 1"), cases[i].fast, "bn %d fast %d: wait 1", c.bn, c.fast_accum);
+    EXPECT_EQ(count(ptx, "wgmma.fence.sync.aligned"), cases[i].fences, "bn %d fast %d: fences", c.bn, c.fast_accum);
+    /* The second chunk's B descriptors start 96 K-major rows (96 x 128 bytes, >> 4 in the
+     * descriptor's address field) into the stage's B tile: k steps 0..3 add 768 + 2 kk. */
+    for (int kk = 0; kk < 4; kk++) {
+      char add[32];
+      snprintf(add, sizeof add, ", %d;", 768 + 2 * kk);
+      EXPECT_EQ(count(ptx, add) > 0, cases[i].waits0 == 2, "bn %d fast %d: chunk 1 offset of k step %d", c.bn,
+                c.fast_accum, kk);
+    }
+    free(ptx);
+  }
+}
+
 static void mma_sync_spellings_follow_the_ptx_isa(void **state) {
   (void)state;
   static const struct { ptx_elem a, b; const char *want; } cases[] = {
@@ -420,6 +475,7 @@ int main(void) {
     cmocka_unit_test(sm90_entry_name),
     cmocka_unit_test(wgmma_spellings_follow_the_ptx_isa),
     cmocka_unit_test(mma_sync_spellings_follow_the_ptx_isa),
+    cmocka_unit_test(fp8_promotion_runs_in_column_chunks),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
