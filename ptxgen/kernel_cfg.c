@@ -219,8 +219,12 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * 128x192 (ptxas 13.0). */
   if (tcj_cfg_promotes(c) && acc + (c->bn > 128 ? acc / 2 : acc) > 144)
     return "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)";
-  /* One B scale per 128 columns and K tile: a tile's columns lie in one block. */
-  if (c->block_scale && 128 % c->bn) return "block-scaled fp8 needs bn 64 or 128";
+  /* One B scale per 128 columns and K tile: a tile's columns lie in one block, or (bn 192, which
+   * starts at a multiple of 64) in two. */
+  if (c->block_scale && 128 % c->bn && c->bn != 192) return "block-scaled fp8 needs bn 64, 128 or 192";
+  /* A user epilogue's call keeps every accumulator live: with a 192-column tile's two B scales
+   * as well, 64 bytes spilled (ptxas 13.0). */
+  if (c->block_scale && c->user && c->bn > 128) return "block-scaled fp8 with a user epilogue needs bn 64 or 128";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
   int ces = ptx_elem_size(c->c);

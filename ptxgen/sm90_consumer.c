@@ -4,6 +4,8 @@
  * partial sums into fp32 registers (promotion, scaled per 128 K with block scales). Each tile
  * ends in the epilogue (sm90_epilogue.c). See gemm_sm90.c. */
 
+#include <string.h>
+
 #include "epilogue.h"
 #include "ptx_ops.h"
 #include "sm90_kernel.h"
@@ -74,14 +76,18 @@ static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
 /* Block scales (tcj.h, TCJ_SCALE_BLOCK): A has one scale per row and K tile (bk = 128 fp8
  * elements), B one per 128 columns and K tile; both arrays have kb_count = ceil(k / 128)
  * columns. Each thread's accumulators lie in two rows per 64-row block (the wgmma D fragment:
- * 16 * warp + lane / 4 and 8 below), so it reads 2 * msub A scales and one B scale per K tile. */
+ * 16 * warp + lane / 4 and 8 below), so it reads 2 * msub A scales and one B scale per K tile.
+ * A 192-column tile starts at a multiple of 64 of n0 % 128 (0 or 64) and spans two B blocks: it
+ * reads the next block's scale too, and its columns take one or the other by their offset. */
 typedef struct block_scales {
   ptx_reg frag_row;             /* this thread's first fragment row within its consumer's rows */
   ptx_reg a_row[MAX_MSUB][2];   /* u64: &scale_a[row * kb_count] of the tile's rows (clamped to m - 1) */
-  ptx_reg b_col;                /* u64: &scale_b[(n0 / 128) * kb_count] */
+  ptx_reg b_col[2];             /* u64: &scale_b[block * kb_count], block n0 / 128 (and the next, clamped) */
   ptx_reg base_a, base_b;       /* u64 */
+  ptx_reg odd;                  /* two blocks: n0 % 128 == 64 */
+  int two;                      /* the tile spans two B blocks (bn 192) */
 } block_scales;
-typedef struct block_scale_vals { ptx_reg a[MAX_MSUB][2], b; } block_scale_vals;
+typedef struct block_scale_vals { ptx_reg a[MAX_MSUB][2], b[2]; } block_scale_vals;
 
 static void emit_block_scale_setup(sm90 *k, block_scales *bs, ptx_reg cw, ptx_reg lane) {
   ptx_builder *b = k->b;
@@ -100,10 +106,13 @@ static void emit_block_scale_setup(sm90 *k, block_scales *bs, ptx_reg cw, ptx_re
   ptx_ins(b, "cvta.to.global.u64 %R, %R", bs->base_b, bs->base_b);
   for (int j = 0; j < k->msub; j++)
     for (int h = 0; h < 2; h++) bs->a_row[j][h] = r64(k);
-  bs->b_col = r64(k);
+  bs->two = k->cfg->bn > 128;
+  for (int i = 0; i < 1 + bs->two; i++) bs->b_col[i] = r64(k);
+  if (bs->two) bs->odd = pred(k);
 }
 
-/* The tile's scale rows: A's rows past m read row m - 1 (their results are never stored). */
+/* The tile's scale rows: A's rows past m read row m - 1 and B's blocks past n the last one
+ * (their results are never stored). */
 static void emit_block_scale_tile(sm90 *k, block_scales *bs, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   int row_bytes = k->kt * 4; /* kb_count floats; the kernel's K is baked, so kt is kb_count */
@@ -117,7 +126,16 @@ static void emit_block_scale_tile(sm90 *k, block_scales *bs, ptx_reg m0, ptx_reg
       ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->a_row[j][h], row, row_bytes, bs->base_a);
     }
   ptx_ins(b, "shr.u32 %R, %R, 7", col, n0);
-  ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col, col, row_bytes, bs->base_b);
+  ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[0], col, row_bytes, bs->base_b);
+  if (bs->two) {
+    int last_block = (int)((k->cfg->n + 127) / 128) - 1;
+    ptx_ins(b, "add.u32 %R, %R, 1", col, col);
+    ptx_ins(b, "min.u32 %R, %R, %d", col, col, last_block);
+    ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[1], col, row_bytes, bs->base_b);
+    ptx_reg half = r32(k);
+    ptx_ins(b, "and.b32 %R, %R, 64", half, n0);
+    ptx_ins(b, "setp.ne.u32 %R, %R, 0", bs->odd, half);
+  }
 }
 
 static void emit_block_scale_load(sm90 *k, const block_scales *bs, ptx_reg kb, block_scale_vals *sv) {
@@ -130,29 +148,53 @@ static void emit_block_scale_load(sm90 *k, const block_scales *bs, ptx_reg kb, b
       ptx_ins(b, "add.u64 %R, %R, %R", addr, bs->a_row[j][h], off);
       ptx_ins(b, "ld.global.nc.f32 %R, [%R]", sv->a[j][h], addr);
     }
-  sv->b = ptx_new(b, PTX_F32);
-  ptx_ins(b, "add.u64 %R, %R, %R", addr, bs->b_col, off);
-  ptx_ins(b, "ld.global.nc.f32 %R, [%R]", sv->b, addr);
+  for (int i = 0; i < 1 + bs->two; i++) {
+    sv->b[i] = ptx_new(b, PTX_F32);
+    ptx_ins(b, "add.u64 %R, %R, %R", addr, bs->b_col[i], off);
+    ptx_ins(b, "ld.global.nc.f32 %R, [%R]", sv->b[i], addr);
+  }
 }
 
-/* acc += part for the chunk starting at column col0 (scaled: part * scale_a(row) * scale_b).
- * Fragment registers 4i, 4i + 1 are the first row, 4i + 2, 4i + 3 the row 8 below, and column
- * 8 * (i / 4) + ... (ptx_wgmma_d_coord): chunk register i is tile register i + col0 / 2. */
-static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv) {
+/* acc += part for the chunk starting at column col0 (scaled: part * scale_a(row) * scale_b of
+ * the column's block, whose offset from the tile's first block is (n0 % 128 + column) / 128,
+ * n0 % 128 being shift). Fragment registers 4i, 4i + 1 are the first row, 4i + 2, 4i + 3 the row
+ * 8 below, and column 8 * (i / 4) + ... (ptx_wgmma_d_coord): chunk register i is tile register
+ * i + col0 / 2. */
+static void emit_promote_cols(sm90 *k, int col0, const block_scale_vals *sv, int shift) {
   ptx_builder *b = k->b;
   for (int j = 0; j < k->msub; j++) {
-    ptx_reg s[2] = {{0}, {0}};
-    if (sv)
-      for (int h = 0; h < 2; h++) {
-        s[h] = ptx_new(b, PTX_F32);
-        ptx_ins(b, "mul.f32 %R, %R, %R", s[h], sv->a[j][h], sv->b);
-      }
+    ptx_reg s[2][2] = {{{0}, {0}}, {{0}, {0}}}; /* [row half][block] */
     for (int i = 0; i < k->pchunk / 2; i++) {
       ptx_reg acc = k->acc[j][col0 / 2 + i];
-      if (sv) ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", acc, k->part[j][i], s[(i % 4) / 2], acc);
-      else ptx_ins(b, "add.f32 %R, %R, %R", acc, acc, k->part[j][i]);
+      if (!sv) {
+        ptx_ins(b, "add.f32 %R, %R, %R", acc, acc, k->part[j][i]);
+        continue;
+      }
+      int h = (i % 4) / 2, blk = (shift + col0 + 8 * (i / 4)) / 128;
+      if (!s[h][blk].id) {
+        s[h][blk] = ptx_new(b, PTX_F32);
+        ptx_ins(b, "mul.f32 %R, %R, %R", s[h][blk], sv->a[j][h], sv->b[blk]);
+      }
+      ptx_ins(b, "fma.rn.f32 %R, %R, %R, %R", acc, k->part[j][i], s[h][blk], acc);
     }
   }
+}
+
+/* A tile that spans two B blocks is promoted by one of two copies, by where its first column
+ * lies in its block (a warp-uniform branch per chunk). */
+static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv, const block_scales *bs) {
+  ptx_builder *b = k->b;
+  if (!sv || !bs->two) {
+    emit_promote_cols(k, col0, sv, 0);
+    return;
+  }
+  int odd = ptx_new_label(b), done = ptx_new_label(b);
+  ptx_ins_if(b, bs->odd, 0, "bra.uni $L%d", odd);
+  emit_promote_cols(k, col0, sv, 0);
+  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_label(b, odd);
+  emit_promote_cols(k, col0, sv, 64);
+  ptx_label(b, done);
 }
 
 void sm90_emit_consumer(sm90 *k) {
@@ -183,6 +225,7 @@ void sm90_emit_consumer(sm90 *k) {
   ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, lane, lane);
   ptx_ins(b, "setp.ne.u32 %R, %R, %R", never, lane, lane);
   block_scales bs;
+  memset(&bs, 0, sizeof bs);
   if (c->block_scale) emit_block_scale_setup(k, &bs, cw, lane);
 
   int tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b), done = ptx_new_label(b);
@@ -256,7 +299,7 @@ void sm90_emit_consumer(sm90 *k) {
       if (col0 == 0 && c->block_scale) emit_block_scale_load(k, &bs, kb, &sv);
       ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
       if (col0 + k->pchunk == c->bn) emit_release(k, stage, is_lane0);
-      emit_promote(k, col0, c->block_scale ? &sv : NULL);
+      emit_promote(k, col0, c->block_scale ? &sv : NULL, &bs);
     }
   } else {
     /* The first k step of a tile overwrites (scale-d false). */

@@ -1321,8 +1321,8 @@ static void forced_sm80_recipe_runs_fp8(void **state) {
  * cluster: its partial sums come in two 96-column chunks through one register set (selection
  * takes it for large problems only). Edges in every dimension, a column count that ends inside
  * the first chunk of the last tile, deep K within the fp32 bound (a K split the selection picks
- * is dropped with the cluster), an e4m3 D with amax, beta with a bias, and an MN-major B
- * (transposed first). */
+ * is dropped with the cluster), an e4m3 D with amax, beta with a bias, an MN-major B (transposed
+ * first), and block scales (a 192-column tile spans two B blocks). */
 static void forced_128x192_promoted_tile_matches_reference(void **state) {
   (void)state;
   need_fp8();
@@ -1330,7 +1330,7 @@ static void forced_128x192_promoted_tile_matches_reference(void **state) {
     print_message("the 128x192 sm90 tile needs sm_90a; this GPU is sm_%d%d\n", g_cc_major, g_cc_minor);
     skip();
   }
-  fcase cases[6];
+  fcase cases[8];
   cases[0] = mk("128x192", TCJ_E4M3, TCJ_E4M3, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 1000, 1000, 1000, 1100);
   cases[1] = mk("128x192, n ends in chunk 0", TCJ_E5M2, TCJ_E4M3, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 300, 250, 520, 1101);
   cases[1].scale_a = 0.25f;
@@ -1349,6 +1349,14 @@ static void forced_128x192_promoted_tile_matches_reference(void **state) {
   cases[4].act = TCJ_ACT_GELU;
   cases[5] = mk("128x192, B MN-major", TCJ_E5M2, TCJ_E5M2, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 200, 700, 300, 1105);
   cases[5].pad_b = 16;
+  /* Block scales: tiles start at columns 0, 192, 384, 576 (n0 % 128 = 0, 64, 0, 64), so each
+   * chunk meets both ways of splitting its columns between two B blocks; the last block is
+   * partial (n 700, k 520 and 1000: neither a multiple of 128). */
+  cases[6] = mk("128x192, block scales", TCJ_E4M3, TCJ_E4M3, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 300, 700, 520, 1106);
+  cases[6].block = 1;
+  cases[7] = mk("128x192, block scales, TN", TCJ_E5M2, TCJ_E4M3, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 129, 450, 1000, 1107);
+  cases[7].block = 1;
+  cases[7].alpha = 0.5f;
   static const char *const tiles[2] = {"128x192x128/2x1/5/c2", "128x192x128/2x1/5"};
   int failed = 0;
   static const char *const vars[2] = {"TCJ_TILE", "TCJ_RECIPE"};

@@ -1336,7 +1336,8 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
   (void)state;
   static const struct { const char *name; int field, value; const char *reason; } cases[] = {
     {"promotion with 128 accumulators", 0, 256, "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)"},
-    {"block scales with bn 192", 1, 192, "block-scaled fp8 needs bn 64 or 128"},
+    {"block scales with bn 256", 1, 256, "block-scaled fp8 needs bn 64, 128 or 192"},
+    {"block scales with bn 192 and a user epilogue", 9, 192, "block-scaled fp8 with a user epilogue needs bn 64 or 128"},
     {"block scales with fast accumulation", 2, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
     {"block scales batched", 3, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
     {"fast accumulation on bf16", 4, 1, "fast accumulation and block scales are fp8 options"},
@@ -1358,6 +1359,7 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
     case 6: c.c = c.d = PTX_E_E4M3; break;
     case 7: c.op_b_t = 0; break;
     case 8: c.fast_accum = 2; break;
+    case 9: c.block_scale = 1; c.bn = cases[i].value; c.user = 0x1234; break;
     }
     const char *why = tcj_cfg_check(&c);
     tcj_cfg_format(&c, text, sizeof text);
@@ -1366,6 +1368,11 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
     assert_non_null(why);
     assert_string_equal(why, cases[i].reason);
   }
+  /* The widest promoted tile takes block scales (two B blocks per tile) without a user epilogue. */
+  tcj_kernel_cfg wide = fp8_cfg();
+  wide.bn = 192;
+  wide.block_scale = 1;
+  assert_null(tcj_cfg_check(&wide));
   /* sm80: fp8 from sm_89, one accumulation mode, no block scales. */
   tcj_kernel_cfg c = base_cfg();
   c.ab = PTX_E_E4M3;

@@ -950,35 +950,46 @@ static void fp8_configs_compile_without_spills(void **state) {
             p.block_scale = ar == 2 && op == 1 && !p.fast_accum && pos % 3 != 1;
             n = add_selected(cfgs, n, MAX_SELECTED, &p, ar);
           }
-  /* Every tile the check accepts, promoted and block-scaled (the selection above picks few). */
-  for (int g = 0; g < N_SM90_TILES; g++)
-    for (int variant = 0; variant < 2; variant++) {
+  /* Every tile the check accepts, promoted and block-scaled (the selection above picks few), and
+   * 128x192, the widest promoted tile (partial sums in two column chunks); with a user epilogue
+   * too where NVRTC is here (variants 2 and 3: a call with every accumulator live around it). */
+  char nvrtc[256], nvrtc_version[64];
+  int have_nvrtc = eng_nvrtc_identity(nvrtc, sizeof nvrtc) && eng_nvrtc_available(nvrtc_version, sizeof nvrtc_version);
+  int users = 0, wide = 0;
+  for (int g = 0; g <= N_SM90_TILES; g++)
+    for (int variant = 0; variant < (have_nvrtc ? 4 : 2); variant++) {
+      int bm = g < N_SM90_TILES ? sm90_tiles[g].bm : 128, bn = g < N_SM90_TILES ? sm90_tiles[g].bn : 192;
       tcj_kernel_cfg c;
       memset(&c, 0, sizeof c);
       c.recipe = PTX_RECIPE_SM90;
       c.sm = 90;
       c.arch_suffix = 'a';
+      int odd = variant % 2;
       c.ab = PTX_E_E4M3;
-      c.b_other = variant;
+      c.b_other = odd;
       c.c = PTX_E_BF16;
       tcj_cfg_plain_epilogue(&c);
-      c.d = variant ? PTX_E_E4M3 : PTX_E_BF16;
+      c.d = odd ? PTX_E_E4M3 : PTX_E_BF16;
       c.op_b_t = 1;
-      c.n = sm90_edges[variant].n;
-      c.k = sm90_edges[variant].k;
-      c.bm = sm90_tiles[g].bm;
-      c.bn = sm90_tiles[g].bn;
+      c.n = sm90_edges[odd].n;
+      c.k = sm90_edges[odd].k;
+      c.bm = bm;
+      c.bn = bn;
       c.bk = 128;
-      c.warps_m = sm90_tiles[g].wm;
+      c.warps_m = g < N_SM90_TILES ? sm90_tiles[g].wm : 2;
       c.warps_n = 1;
-      c.pingpong = sm90_tiles[g].pp;
+      c.pingpong = g < N_SM90_TILES ? sm90_tiles[g].pp : 0;
       c.align_a = c.align_b = 16;
       c.vec_c = c.n % 8 == 0 ? 8 : 1;
-      c.block_scale = variant;
+      c.block_scale = odd;
+      if (variant >= 2) c.user = eng_epilogue_hash(residual_source, nvrtc);
       for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN; c.stages--) {}
       if (tcj_cfg_check(&c)) continue;
       n = add_unique(cfgs, n, MAX_SELECTED, &c);
+      users += variant >= 2;
+      wide += bn == 192;
     }
+  assert_true(wide >= (have_nvrtc ? 3 : 2)); /* 128x192 promoted, block-scaled, with a user epilogue */
   for (int i = 0; i < n; i++) {
     sm90 += cfgs[i].recipe == PTX_RECIPE_SM90;
     sm89 += cfgs[i].sm == 89;
@@ -991,8 +1002,9 @@ static void fp8_configs_compile_without_spills(void **state) {
   double seconds = run_matrix(&m, &workers);
   int failures = 0;
   for (int i = 0; i < m.count; i++) failures += job_failed(&m.jobs[i]);
-  print_message("fp8: %d configs (%d sm90, %d promoted, %d block-scaled, %d sm_89) compiled (%s), %d failed, %.1f s\n",
-                m.count, sm90, promoted, block, sm89, version, failures, seconds);
+  print_message("fp8: %d configs (%d sm90, %d promoted, %d block-scaled, %d with a user epilogue%s, %d sm_89) compiled "
+                "(%s), %d failed, %.1f s\n", m.count, sm90, promoted, block, users, have_nvrtc ? "" : ": no NVRTC here", sm89,
+                version, failures, seconds);
   free_matrix(&m);
   assert_int_equal(failures, 0);
 }
