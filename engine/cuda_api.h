@@ -28,8 +28,11 @@
   X(cuModuleGetFunction)       \
   X(cuFuncSetAttribute)        \
   X(cuLaunchKernel)            \
+  X(cuMemAlloc)                \
+  X(cuMemFree)                 \
   X(cuMemAllocAsync)           \
   X(cuMemFreeAsync)            \
+  X(cuStreamIsCapturing)       \
   X(cuMemcpy2DAsync)           \
   X(cuMemsetD32Async)          \
   X(cuLinkCreate)              \

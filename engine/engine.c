@@ -157,6 +157,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   tcj_engine *e = calloc(1, sizeof *e);
   if (!e) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
   e->cu = cu;
+  eng_kept_scratch_init(&e->kept);
   st = bind_context(e);
   if (st != TCJ_SUCCESS) goto fail;
   if ((st = read_caps(e)) != TCJ_SUCCESS) goto fail;
@@ -216,11 +217,12 @@ void tcj_destroy(tcj_engine *e) {
             (unsigned long long)s.write_failures, e->disk && cache_disk_dir(e->disk) ? cache_disk_dir(e->disk) : "no disk cache");
   }
   cache_disk_close(e->disk);
-  if (e->kernels) {
+  {
     int pushed = 0;
-    /* Modules belong to e->ctx: unload them with it current. */
-    int entered = eng_ctx_enter(e, &pushed) == TCJ_SUCCESS;
-    cache_kernel_table_destroy(e->kernels);
+    /* Modules and the kept scratch belong to e->ctx: release them with it current. */
+    int entered = e->ctx && eng_ctx_enter(e, &pushed) == TCJ_SUCCESS;
+    if (e->kernels) cache_kernel_table_destroy(e->kernels);
+    eng_kept_scratch_free(entered ? e->cu : NULL, &e->kept);
     if (entered) eng_ctx_leave(e, pushed);
   }
   if (e->retained_primary) e->cu->cuDevicePrimaryCtxRelease(e->dev);

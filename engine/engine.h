@@ -6,6 +6,7 @@
 #include "cache/disk_cache.h"
 #include "cache/kernel_table.h"
 #include "engine/cuda_api.h"
+#include "engine/scratch.h"
 #include "engine/select.h"
 #include "tcj.h"
 
@@ -30,6 +31,7 @@ struct tcj_engine {
   void *alloc_ctx;
   CUdeviceptr ws_ptr;     /* tcj_set_workspace's region, when ws_bytes > 0 */
   size_t ws_bytes;
+  eng_kept_scratch kept;  /* the region tcj keeps for one stream's calls (engine/scratch.h) */
 };
 
 #define ENG_CACHE_KEY_MAX 1024

@@ -66,41 +66,6 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   return l;
 }
 
-/* The call's scratch: the caller's workspace, else its allocator, else the stream-ordered pool. */
-static tcj_status scratch_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *base) {
-  *base = 0;
-  if (!bytes) return TCJ_SUCCESS;
-  if (e->ws_bytes) {
-    if (bytes > e->ws_bytes)
-      return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "this call needs %zu bytes of workspace; tcj_set_workspace gave %zu",
-                           bytes, e->ws_bytes);
-    *base = e->ws_ptr;
-    return TCJ_SUCCESS;
-  }
-  if (e->alloc) {
-    int rc = e->alloc(e->alloc_ctx, bytes, stream, base);
-    if (rc != 0 || !*base) {
-      *base = 0;
-      return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "the allocator of tcj_options.alloc returned %d for %zu bytes of scratch",
-                           rc, bytes);
-    }
-    return TCJ_SUCCESS;
-  }
-  CUresult r = e->cu->cuMemAllocAsync(base, bytes, stream);
-  if (r != CUDA_SUCCESS) {
-    *base = 0;
-    return eng_cuda_error(r, "cuMemAllocAsync (scratch)");
-  }
-  return TCJ_SUCCESS;
-}
-
-/* Stream order frees the region after the kernels (or the failed copy) that used it. */
-static void scratch_put(tcj_engine *e, CUdeviceptr base, size_t bytes, CUstream stream) {
-  if (!base || e->ws_bytes) return;
-  if (e->alloc) e->free(e->alloc_ctx, base, bytes, stream);
-  else e->cu->cuMemFreeAsync(base, stream);
-}
-
 /* Copies rows x cols elements at (src, ld) into the scratch, in stream order. */
 static tcj_status pack_copy(tcj_engine *e, CUdeviceptr src, int64_t rows, int64_t cols, int64_t ld, int es,
                             const operand *dst, CUstream stream) {
@@ -274,7 +239,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   assert(k->slices == tcj_cfg_slices(&plan->cfg));
   scratch_layout l = scratch_of(p, plan);
   CUdeviceptr base = 0, work = 0;
-  tcj_status st = scratch_get(e, l.bytes, stream, &base);
+  tcj_status st = eng_scratch_get(e, l.bytes, stream, &base);
   if (st == TCJ_SUCCESS) {
     int64_t rows, cols;
     packed_shape(p, plan, 0, &rows, &cols);
@@ -339,7 +304,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)
                                       : launch_sm80(e, p, k, args, stream);
-  scratch_put(e, base, l.bytes, stream);
+  eng_scratch_put(e, base, l.bytes, stream);
   return st;
 }
 

@@ -50,10 +50,15 @@ typedef enum tcj_op { TCJ_OP_N, TCJ_OP_T } tcj_op;
 
 /* Scratch memory. Some calls need device scratch: a packed copy of an operand the kernels
  * cannot read as it lies (rows not 16-byte aligned), or fp32 partial sums of split-K. Each such
- * call gets one region. By default it comes from the device's default stream-ordered pool
- * (cuMemAllocAsync on the call's stream, freed with cuMemFreeAsync after its kernels): memory a
- * caller's own allocator cannot see, and allocation nodes when the call is captured in a CUDA
- * graph. Two ways to own it instead:
+ * call gets one region. By default:
+ *   - the calls of one stream (the first stream that needs scratch, while it is not capturing a
+ *     CUDA graph) share a region the engine keeps: up to 32 MiB from cuMemAlloc, grown when a
+ *     call needs more, freed by tcj_destroy. The stream-ordered pool's first allocation in a
+ *     process costs about 10 ms, which a warm start would otherwise pay;
+ *   - other calls (other streams, captured calls, more than 32 MiB) take it from the device's
+ *     default stream-ordered pool (cuMemAllocAsync on the call's stream, freed with
+ *     cuMemFreeAsync after its kernels): allocation nodes when the call is captured.
+ * Either is memory a caller's own allocator cannot see. Two ways to own it instead:
  *   - tcj_options.alloc / .free: tcj asks the caller's allocator, with the call's stream, and
  *     frees the region on the same stream right after enqueuing its kernels (stream order keeps
  *     it alive until they ran), as PyTorch's caching allocator expects;

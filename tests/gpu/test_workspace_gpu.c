@@ -1,9 +1,12 @@
 /* GPU tests of the scratch memory a call may need (tcj.h): tcj_gemm_workspace_size, a caller's
  * workspace (enough, and too small: an error, nothing written), a caller's allocator (asked once
- * per call, with the call's stream, for the size the query gave), and a captured CUDA graph that
- * uses the caller's workspace and holds no allocation node. Each result must equal, bit for bit,
+ * per call, with the call's stream, for the size the query gave), a captured CUDA graph that
+ * uses the caller's workspace and holds no allocation node, and the default: the region the
+ * engine keeps for one stream (no pool allocation; the pool for other streams and captures;
+ * threads sharing it on one stream do not mix their calls). Each result must equal, bit for bit,
  * the default path's: the same kernel on the same inputs. Exits 77 (skipped) without a GPU. */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,6 +224,147 @@ static void a_captured_graph_uses_the_workspace_and_allocates_nothing(void **sta
   cudaFree(ws);
 }
 
+/* The device's default pool's high-water mark of used memory, reset to 0 by reset_pool_high. */
+static size_t pool_high(void) {
+  cudaMemPool_t pool;
+  uint64_t high = 0;
+  assert_int_equal(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+  assert_int_equal(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high), cudaSuccess);
+  return (size_t)high;
+}
+
+static void reset_pool_high(void) {
+  cudaMemPool_t pool;
+  uint64_t zero = 0;
+  assert_int_equal(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+  assert_int_equal(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &zero), cudaSuccess);
+}
+
+/* Default scratch: the first stream that needs it gets the engine's kept region, so its calls
+ * allocate nothing from the pool; another stream's calls and a captured call do (the capture as
+ * allocation nodes). */
+static void default_scratch_keeps_a_region_for_one_stream(void **state) {
+  (void)state;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS);
+  cudaStream_t other;
+  assert_int_equal(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  reset_pool_high();
+  for (int round = 0; round < 3; round++)
+    for (int i = 0; i < NP; i++) run_and_compare(e, i, "on the kept region's stream");
+  size_t high = pool_high();
+  print_message("pool high-water mark after the owner stream's calls: %zu bytes\n", high);
+  assert_int_equal(high, 0);
+  /* Another stream: the pool. */
+  assert_int_equal(cudaMemset(g_buf[1].c, 0xff, g_buf[1].bytes_c), cudaSuccess);
+  assert_int_equal(gemm(e, 1, other), TCJ_SUCCESS);
+  assert_int_equal(cudaStreamSynchronize(other), cudaSuccess);
+  high = pool_high();
+  print_message("after a call on another stream: %zu bytes (its scratch: %zu)\n", high, need(e, 1));
+  assert_true(high >= need(e, 1));
+  void *h = malloc(g_buf[1].bytes_c);
+  assert_non_null(h);
+  assert_int_equal(cudaMemcpy(h, g_buf[1].c, g_buf[1].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+  assert_memory_equal(h, g_ref[1], g_buf[1].bytes_c);
+  /* A capture on the owner stream: allocation nodes, not the kept region. */
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  assert_int_equal(cudaMemset(g_buf[1].c, 0xff, g_buf[1].bytes_c), cudaSuccess);
+  assert_int_equal(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+  tcj_status st = gemm(e, 1, g_stream);
+  assert_int_equal(cudaStreamEndCapture(g_stream, &graph), cudaSuccess);
+  assert_int_equal(st, TCJ_SUCCESS);
+  size_t n = 0, allocs = 0;
+  assert_int_equal(cudaGraphGetNodes(graph, NULL, &n), cudaSuccess);
+  cudaGraphNode_t *nodes = calloc(n, sizeof *nodes);
+  assert_non_null(nodes);
+  assert_int_equal(cudaGraphGetNodes(graph, nodes, &n), cudaSuccess);
+  for (size_t j = 0; j < n; j++) {
+    enum cudaGraphNodeType t;
+    assert_int_equal(cudaGraphNodeGetType(nodes[j], &t), cudaSuccess);
+    allocs += t == cudaGraphNodeTypeMemAlloc;
+  }
+  free(nodes);
+  print_message("captured on the owner stream: %zu nodes, %zu allocation node(s)\n", n, allocs);
+  assert_int_equal(allocs, 1);
+  assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  assert_int_equal(cudaMemcpy(h, g_buf[1].c, g_buf[1].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+  assert_memory_equal(h, g_ref[1], g_buf[1].bytes_c);
+  free(h);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(other);
+  tcj_destroy(e);
+}
+
+/* Threads sharing one engine: two on the kept region's stream (a call's copies and kernels must
+ * not interleave with the other's: the packed A of one and the split-K sums of the other lie at
+ * the same offset), two on streams of their own (the pool), each writing its own C, alternating
+ * a packing call and a split-K call. */
+enum { THREADS = 4, ROUNDS = 12 };
+typedef struct worker { tcj_engine *e; cudaStream_t stream; void *c[2]; int index, failures; } worker;
+
+static void *work(void *arg) {
+  worker *w = arg;
+  for (int r = 0; r < ROUNDS; r++) {
+    int i = (r + w->index) % 2; /* the two threads of the shared stream run different problems at once */
+    const problem *p = &PROBLEMS[i];
+    if (tcj_gemm(w->e, p->op_a, p->op_b, p->m, p->n, p->k, 1.f, g_buf[i].a, TCJ_BF16, p->lda, g_buf[i].b, TCJ_BF16,
+                 p->ldb, 0.f, w->c[i], TCJ_BF16, p->ldc, (CUstream)w->stream) != TCJ_SUCCESS)
+      w->failures++;
+  }
+  return NULL;
+}
+
+static void threads_sharing_the_kept_region_do_not_mix_their_calls(void **state) {
+  (void)state;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS);
+  cudaStream_t shared, own[2];
+  assert_int_equal(cudaStreamCreateWithFlags(&shared, cudaStreamNonBlocking), cudaSuccess);
+  for (int t = 0; t < 2; t++) assert_int_equal(cudaStreamCreateWithFlags(&own[t], cudaStreamNonBlocking), cudaSuccess);
+  worker w[THREADS];
+  memset(w, 0, sizeof w);
+  for (int t = 0; t < THREADS; t++) {
+    w[t].e = e;
+    w[t].index = t;
+    w[t].stream = t < 2 ? shared : own[t - 2];
+    for (int i = 0; i < 2; i++) {
+      assert_int_equal(cudaMalloc(&w[t].c[i], g_buf[i].bytes_c), cudaSuccess);
+      assert_int_equal(cudaMemset(w[t].c[i], 0xff, g_buf[i].bytes_c), cudaSuccess);
+    }
+  }
+  /* The shared stream asks first, so it owns the kept region. */
+  assert_int_equal(gemm(e, 1, shared), TCJ_SUCCESS);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  pthread_t th[THREADS];
+  for (int t = 0; t < THREADS; t++) assert_int_equal(pthread_create(&th[t], NULL, work, &w[t]), 0);
+  for (int t = 0; t < THREADS; t++) assert_int_equal(pthread_join(th[t], NULL), 0);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  for (int t = 0; t < THREADS; t++) {
+    assert_int_equal(w[t].failures, 0);
+    for (int i = 0; i < 2; i++) {
+      void *h = malloc(g_buf[i].bytes_c);
+      assert_non_null(h);
+      assert_int_equal(cudaMemcpy(h, w[t].c[i], g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+      if (memcmp(h, g_ref[i], g_buf[i].bytes_c) != 0)
+        print_error("thread %d (%s stream), %s: C differs from the default path's\n", t, t < 2 ? "shared" : "own",
+                    PROBLEMS[i].name);
+      assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
+      free(h);
+      cudaFree(w[t].c[i]);
+    }
+  }
+  print_message("%d threads x %d calls (two threads on the kept region's stream): every C as the default path's\n",
+                THREADS, ROUNDS);
+  cudaStreamDestroy(shared);
+  for (int t = 0; t < 2; t++) cudaStreamDestroy(own[t]);
+  tcj_destroy(e);
+}
+
 static int setup(void **state) {
   (void)state;
   if (tcj_create(&g_eng, NULL) != TCJ_SUCCESS || cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking)) return -1;
@@ -251,6 +395,8 @@ int main(void) {
     cmocka_unit_test(a_callers_workspace_serves_and_a_small_one_is_refused),
     cmocka_unit_test(a_callers_allocator_is_asked_once_per_call_with_its_stream),
     cmocka_unit_test(a_captured_graph_uses_the_workspace_and_allocates_nothing),
+    cmocka_unit_test(default_scratch_keeps_a_region_for_one_stream),
+    cmocka_unit_test(threads_sharing_the_kept_region_do_not_mix_their_calls),
   };
   int failures = cmocka_run_group_tests_name("workspace_gpu", tests, setup, NULL);
   tcj_destroy(g_eng);

@@ -1,0 +1,103 @@
+/* A call's device scratch: see scratch.h for the order of the sources and why tcj keeps a
+ * region of its own. */
+#include "engine/scratch.h"
+
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/error.h"
+
+void eng_kept_scratch_init(eng_kept_scratch *k) {
+  memset(k, 0, sizeof *k);
+  pthread_mutex_init(&k->lock, NULL);
+}
+
+void eng_kept_scratch_free(const eng_cuda_api *cu, eng_kept_scratch *k) {
+  if (cu) {
+    if (k->ptr) cu->cuMemFree(k->ptr);
+    for (int i = 0; i < k->retired_count; i++) cu->cuMemFree(k->retired[i]);
+  }
+  pthread_mutex_destroy(&k->lock);
+}
+
+/* A stream whose calls may share the kept region: one stream, not capturing (a graph replays
+ * its own allocation nodes for as long as it lives, which a region tcj may outgrow cannot
+ * promise), and not the per-thread default stream (one handle for many streams). */
+static int kept_stream_ok(tcj_engine *e, CUstream stream) {
+  eng_kept_scratch *k = &e->kept;
+  if (stream == CU_STREAM_PER_THREAD || (k->has_stream && k->stream != stream)) return 0;
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  return e->cu->cuStreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture == CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* The kept region, grown to hold bytes; with the lock held on success (1). 0: use the pool. */
+static int kept_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *base) {
+  eng_kept_scratch *k = &e->kept;
+  if (bytes > ENG_KEPT_SCRATCH_MAX) return 0;
+  pthread_mutex_lock(&k->lock);
+  if (!kept_stream_ok(e, stream)) {
+    pthread_mutex_unlock(&k->lock);
+    return 0;
+  }
+  if (bytes > k->bytes) {
+    if (k->ptr && k->retired_count == ENG_KEPT_SCRATCH_RETIRED) {
+      pthread_mutex_unlock(&k->lock);
+      return 0;
+    }
+    size_t grown = k->bytes * 2 > ENG_KEPT_SCRATCH_MIN ? k->bytes * 2 : ENG_KEPT_SCRATCH_MIN;
+    if (grown < bytes) grown = (bytes + ENG_KEPT_SCRATCH_MIN - 1) / ENG_KEPT_SCRATCH_MIN * ENG_KEPT_SCRATCH_MIN;
+    if (grown > ENG_KEPT_SCRATCH_MAX) grown = ENG_KEPT_SCRATCH_MAX;
+    CUdeviceptr ptr = 0;
+    if (e->cu->cuMemAlloc(&ptr, grown) != CUDA_SUCCESS) { /* out of memory here: the pool may still serve */
+      pthread_mutex_unlock(&k->lock);
+      return 0;
+    }
+    if (k->ptr) k->retired[k->retired_count++] = k->ptr;
+    __atomic_store_n(&k->ptr, ptr, __ATOMIC_RELAXED); /* eng_scratch_put reads it unlocked */
+    k->bytes = grown;
+  }
+  k->stream = stream;
+  k->has_stream = 1;
+  *base = k->ptr;
+  return 1;
+}
+
+tcj_status eng_scratch_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *base) {
+  *base = 0;
+  if (!bytes) return TCJ_SUCCESS;
+  if (e->ws_bytes) {
+    if (bytes > e->ws_bytes)
+      return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "this call needs %zu bytes of workspace; tcj_set_workspace gave %zu",
+                           bytes, e->ws_bytes);
+    *base = e->ws_ptr;
+    return TCJ_SUCCESS;
+  }
+  if (e->alloc) {
+    int rc = e->alloc(e->alloc_ctx, bytes, stream, base);
+    if (rc != 0 || !*base) {
+      *base = 0;
+      return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "the allocator of tcj_options.alloc returned %d for %zu bytes of scratch",
+                           rc, bytes);
+    }
+    return TCJ_SUCCESS;
+  }
+  if (kept_get(e, bytes, stream, base)) return TCJ_SUCCESS;
+  CUresult r = e->cu->cuMemAllocAsync(base, bytes, stream);
+  if (r != CUDA_SUCCESS) {
+    *base = 0;
+    return eng_cuda_error(r, "cuMemAllocAsync (scratch)");
+  }
+  return TCJ_SUCCESS;
+}
+
+/* Stream order frees a pool region after the kernels (or the failed copy) that used it; the
+ * kept region is only handed back (its lock, held since the get, is released). */
+void eng_scratch_put(tcj_engine *e, CUdeviceptr base, size_t bytes, CUstream stream) {
+  if (!base) return;
+  /* First: the kept region's address changes only under its lock, which this call then holds
+   * (and no other source hands out that address while the region lives). */
+  if (base == __atomic_load_n(&e->kept.ptr, __ATOMIC_RELAXED)) pthread_mutex_unlock(&e->kept.lock);
+  else if (e->ws_bytes) return;
+  else if (e->alloc) e->free(e->alloc_ctx, base, bytes, stream);
+  else e->cu->cuMemFreeAsync(base, stream);
+}
