@@ -178,6 +178,24 @@ static void a_callers_allocator_is_asked_once_per_call_with_its_stream(void **st
 }
 
 /* Captured with a caller's workspace: the graph holds kernels and copies, no allocation. */
+/* The nodes of a captured graph, and how many allocate or free memory. */
+static size_t graph_nodes(cudaGraph_t graph, size_t *allocs, size_t *frees) {
+  size_t n = 0;
+  *allocs = *frees = 0;
+  assert_int_equal(cudaGraphGetNodes(graph, NULL, &n), cudaSuccess);
+  cudaGraphNode_t *nodes = calloc(n ? n : 1, sizeof *nodes);
+  assert_non_null(nodes);
+  assert_int_equal(cudaGraphGetNodes(graph, nodes, &n), cudaSuccess);
+  for (size_t j = 0; j < n; j++) {
+    enum cudaGraphNodeType t;
+    assert_int_equal(cudaGraphNodeGetType(nodes[j], &t), cudaSuccess);
+    *allocs += t == cudaGraphNodeTypeMemAlloc;
+    *frees += t == cudaGraphNodeTypeMemFree;
+  }
+  free(nodes);
+  return n;
+}
+
 static void a_captured_graph_uses_the_workspace_and_allocates_nothing(void **state) {
   (void)state;
   tcj_engine *e;
@@ -197,18 +215,9 @@ static void a_captured_graph_uses_the_workspace_and_allocates_nothing(void **sta
     assert_int_equal(cudaStreamEndCapture(g_stream, &graph), cudaSuccess);
     if (st != TCJ_SUCCESS) print_error("%s under capture: %s\n", PROBLEMS[i].name, tcj_last_error(e));
     assert_int_equal(st, TCJ_SUCCESS);
-    size_t n = 0;
-    assert_int_equal(cudaGraphGetNodes(graph, NULL, &n), cudaSuccess);
-    cudaGraphNode_t *nodes = calloc(n, sizeof *nodes);
-    assert_non_null(nodes);
-    assert_int_equal(cudaGraphGetNodes(graph, nodes, &n), cudaSuccess);
-    for (size_t j = 0; j < n; j++) {
-      enum cudaGraphNodeType t;
-      assert_int_equal(cudaGraphNodeGetType(nodes[j], &t), cudaSuccess);
-      assert_true(t != cudaGraphNodeTypeMemAlloc && t != cudaGraphNodeTypeMemFree);
-    }
+    size_t allocs, frees, n = graph_nodes(graph, &allocs, &frees);
+    assert_int_equal(allocs + frees, 0);
     print_message("%s: a graph of %zu nodes, none an allocation\n", PROBLEMS[i].name, n);
-    free(nodes);
     assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
     for (int replay = 0; replay < 2; replay++) assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
     assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
@@ -275,19 +284,10 @@ static void default_scratch_keeps_a_region_for_one_stream(void **state) {
   tcj_status st = gemm(e, 1, g_stream);
   assert_int_equal(cudaStreamEndCapture(g_stream, &graph), cudaSuccess);
   assert_int_equal(st, TCJ_SUCCESS);
-  size_t n = 0, allocs = 0;
-  assert_int_equal(cudaGraphGetNodes(graph, NULL, &n), cudaSuccess);
-  cudaGraphNode_t *nodes = calloc(n, sizeof *nodes);
-  assert_non_null(nodes);
-  assert_int_equal(cudaGraphGetNodes(graph, nodes, &n), cudaSuccess);
-  for (size_t j = 0; j < n; j++) {
-    enum cudaGraphNodeType t;
-    assert_int_equal(cudaGraphNodeGetType(nodes[j], &t), cudaSuccess);
-    allocs += t == cudaGraphNodeTypeMemAlloc;
-  }
-  free(nodes);
-  print_message("captured on the owner stream: %zu nodes, %zu allocation node(s)\n", n, allocs);
+  size_t allocs, frees, n = graph_nodes(graph, &allocs, &frees);
+  print_message("captured on the owner stream: %zu nodes, %zu allocation and %zu free node(s)\n", n, allocs, frees);
   assert_int_equal(allocs, 1);
+  assert_int_equal(frees, 1);
   assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
   assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
   assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
