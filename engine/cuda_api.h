@@ -33,6 +33,7 @@
   X(cuMemAllocAsync)           \
   X(cuMemFreeAsync)            \
   X(cuStreamIsCapturing)       \
+  X(cuThreadExchangeStreamCaptureMode) \
   X(cuMemcpy2DAsync)           \
   X(cuMemsetD32Async)          \
   X(cuLinkCreate)              \

@@ -12,10 +12,25 @@ void eng_kept_scratch_init(eng_kept_scratch *k) {
   pthread_mutex_init(&k->lock, NULL);
 }
 
+/* cuMemAlloc and cuMemFree are calls a CUDA graph capture in global mode (by any thread) forbids:
+ * made anyway, they fail and invalidate that capture. This thread's own kept-region calls are
+ * never captured (kept_stream_ok), so it declares them relaxed for their duration. */
+static CUstreamCaptureMode relaxed_begin(const eng_cuda_api *cu) {
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  cu->cuThreadExchangeStreamCaptureMode(&mode);
+  return mode;
+}
+
+static void relaxed_end(const eng_cuda_api *cu, CUstreamCaptureMode previous) {
+  cu->cuThreadExchangeStreamCaptureMode(&previous);
+}
+
 void eng_kept_scratch_free(const eng_cuda_api *cu, eng_kept_scratch *k) {
-  if (cu) {
+  if (cu && (k->ptr || k->retired_count)) {
+    CUstreamCaptureMode mode = relaxed_begin(cu);
     if (k->ptr) cu->cuMemFree(k->ptr);
     for (int i = 0; i < k->retired_count; i++) cu->cuMemFree(k->retired[i]);
+    relaxed_end(cu, mode);
   }
   pthread_mutex_destroy(&k->lock);
 }
@@ -48,7 +63,10 @@ static int kept_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *b
     if (grown < bytes) grown = (bytes + ENG_KEPT_SCRATCH_MIN - 1) / ENG_KEPT_SCRATCH_MIN * ENG_KEPT_SCRATCH_MIN;
     if (grown > ENG_KEPT_SCRATCH_MAX) grown = ENG_KEPT_SCRATCH_MAX;
     CUdeviceptr ptr = 0;
-    if (e->cu->cuMemAlloc(&ptr, grown) != CUDA_SUCCESS) { /* out of memory here: the pool may still serve */
+    CUstreamCaptureMode mode = relaxed_begin(e->cu);
+    CUresult r = e->cu->cuMemAlloc(&ptr, grown);
+    relaxed_end(e->cu, mode);
+    if (r != CUDA_SUCCESS) { /* out of memory here: the pool may still serve */
       pthread_mutex_unlock(&k->lock);
       return 0;
     }
