@@ -300,6 +300,39 @@ static void default_scratch_keeps_a_region_for_one_stream(void **state) {
   tcj_destroy(e);
 }
 
+/* The kept region is allocated (cuMemAlloc) while a global-mode capture is under way on another
+ * stream: made in that mode it would fail and invalidate the capture; tcj makes it relaxed. */
+static void allocating_the_kept_region_leaves_a_global_capture_valid(void **state) {
+  (void)state;
+  tcj_engine *e;
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS); /* a fresh engine: no region yet */
+  cudaStream_t cap;
+  assert_int_equal(cudaStreamCreateWithFlags(&cap, cudaStreamNonBlocking), cudaSuccess);
+  void *dst = NULL;
+  assert_int_equal(cudaMalloc(&dst, 256), cudaSuccess);
+  assert_int_equal(cudaMemset(g_buf[1].c, 0xff, g_buf[1].bytes_c), cudaSuccess);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  cudaGraph_t graph;
+  assert_int_equal(cudaStreamBeginCapture(cap, cudaStreamCaptureModeGlobal), cudaSuccess);
+  assert_int_equal(cudaMemsetAsync(dst, 0, 256, cap), cudaSuccess);
+  tcj_status st = gemm(e, 1, g_stream); /* split-K: scratch from the kept region, allocated now */
+  cudaError_t end = cudaStreamEndCapture(cap, &graph);
+  if (st != TCJ_SUCCESS) print_error("a call during another stream's capture: %s\n", tcj_last_error(e));
+  assert_int_equal(st, TCJ_SUCCESS);
+  if (end != cudaSuccess) print_error("the capture was invalidated: %s\n", cudaGetErrorString(end));
+  assert_int_equal(end, cudaSuccess);
+  cudaGraphDestroy(graph);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  void *h = malloc(g_buf[1].bytes_c);
+  assert_non_null(h);
+  assert_int_equal(cudaMemcpy(h, g_buf[1].c, g_buf[1].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+  assert_memory_equal(h, g_ref[1], g_buf[1].bytes_c);
+  free(h);
+  cudaFree(dst);
+  cudaStreamDestroy(cap);
+  tcj_destroy(e);
+}
+
 /* Threads sharing one engine: two on the kept region's stream (a call's copies and kernels must
  * not interleave with the other's: the packed A of one and the split-K sums of the other lie at
  * the same offset), two on streams of their own (the pool), each writing its own C, alternating
@@ -397,6 +430,7 @@ int main(void) {
     cmocka_unit_test(a_captured_graph_uses_the_workspace_and_allocates_nothing),
     cmocka_unit_test(default_scratch_keeps_a_region_for_one_stream),
     cmocka_unit_test(threads_sharing_the_kept_region_do_not_mix_their_calls),
+    cmocka_unit_test(allocating_the_kept_region_leaves_a_global_capture_valid),
   };
   int failures = cmocka_run_group_tests_name("workspace_gpu", tests, setup, NULL);
   tcj_destroy(g_eng);
