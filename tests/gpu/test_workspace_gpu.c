@@ -305,7 +305,14 @@ static void default_scratch_keeps_a_region_for_one_stream(void **state) {
 static void allocating_the_kept_region_leaves_a_global_capture_valid(void **state) {
   (void)state;
   tcj_engine *e;
-  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS); /* a fresh engine: no region yet */
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS);
+  /* The kernel loaded first (a module load is no call to make during a global capture either),
+   * through a workspace, so that the engine still has no region of its own. */
+  void *ws = NULL;
+  assert_int_equal(cudaMalloc(&ws, need(e, 1)), cudaSuccess);
+  assert_int_equal(tcj_set_workspace(e, (CUdeviceptr)ws, need(e, 1)), TCJ_SUCCESS);
+  run_and_compare(e, 1, "through a workspace, before the capture");
+  assert_int_equal(tcj_set_workspace(e, 0, 0), TCJ_SUCCESS);
   cudaStream_t cap;
   assert_int_equal(cudaStreamCreateWithFlags(&cap, cudaStreamNonBlocking), cudaSuccess);
   void *dst = NULL;
@@ -331,6 +338,7 @@ static void allocating_the_kept_region_leaves_a_global_capture_valid(void **stat
   cudaFree(dst);
   cudaStreamDestroy(cap);
   tcj_destroy(e);
+  cudaFree(ws);
 }
 
 /* Threads sharing one engine: two on the kept region's stream (a call's copies and kernels must
