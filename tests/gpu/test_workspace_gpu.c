@@ -73,6 +73,16 @@ static size_t need(tcj_engine *e, int i) {
   return bytes;
 }
 
+/* Problem i's C at c (device, written and waited for) equals the default path's, bit for bit. */
+static void expect_ref(int i, const void *c, const char *how) {
+  void *h = malloc(g_buf[i].bytes_c);
+  assert_non_null(h);
+  assert_int_equal(cudaMemcpy(h, c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+  if (memcmp(h, g_ref[i], g_buf[i].bytes_c) != 0) print_error("%s %s: C differs from the default path's\n", PROBLEMS[i].name, how);
+  assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
+  free(h);
+}
+
 /* C poisoned, the call run and waited for, then C compared with the default path's. */
 static void run_and_compare(tcj_engine *e, int i, const char *how) {
   assert_int_equal(cudaMemset(g_buf[i].c, 0xff, g_buf[i].bytes_c), cudaSuccess);
@@ -80,12 +90,7 @@ static void run_and_compare(tcj_engine *e, int i, const char *how) {
   if (st != TCJ_SUCCESS) print_error("%s %s: %s\n", PROBLEMS[i].name, how, tcj_last_error(e));
   assert_int_equal(st, TCJ_SUCCESS);
   assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-  void *h = malloc(g_buf[i].bytes_c);
-  assert_non_null(h);
-  assert_int_equal(cudaMemcpy(h, g_buf[i].c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
-  if (memcmp(h, g_ref[i], g_buf[i].bytes_c) != 0) print_error("%s %s: C differs from the default path's\n", PROBLEMS[i].name, how);
-  assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
-  free(h);
+  expect_ref(i, g_buf[i].c, how);
 }
 
 static void queries_say_which_calls_need_scratch(void **state) {
@@ -221,11 +226,7 @@ static void a_captured_graph_uses_the_workspace_and_allocates_nothing(void **sta
     assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
     for (int replay = 0; replay < 2; replay++) assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
     assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-    void *h = malloc(g_buf[i].bytes_c);
-    assert_non_null(h);
-    assert_int_equal(cudaMemcpy(h, g_buf[i].c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
-    assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
-    free(h);
+    expect_ref(i, g_buf[i].c, "replayed");
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
   }
@@ -272,10 +273,7 @@ static void default_scratch_keeps_a_region_for_one_stream(void **state) {
   high = pool_high();
   print_message("after a call on another stream: %zu bytes (its scratch: %zu)\n", high, need(e, 1));
   assert_true(high >= need(e, 1));
-  void *h = malloc(g_buf[1].bytes_c);
-  assert_non_null(h);
-  assert_int_equal(cudaMemcpy(h, g_buf[1].c, g_buf[1].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
-  assert_memory_equal(h, g_ref[1], g_buf[1].bytes_c);
+  expect_ref(1, g_buf[1].c, "on another stream");
   /* A capture on the owner stream: allocation nodes, not the kept region. */
   cudaGraph_t graph;
   cudaGraphExec_t exec;
@@ -291,9 +289,7 @@ static void default_scratch_keeps_a_region_for_one_stream(void **state) {
   assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
   assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
   assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-  assert_int_equal(cudaMemcpy(h, g_buf[1].c, g_buf[1].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
-  assert_memory_equal(h, g_ref[1], g_buf[1].bytes_c);
-  free(h);
+  expect_ref(1, g_buf[1].c, "captured on the owner stream, replayed");
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(other);
@@ -330,11 +326,7 @@ static void allocating_the_kept_region_leaves_a_global_capture_valid(void **stat
   assert_int_equal(end, cudaSuccess);
   cudaGraphDestroy(graph);
   assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-  void *h = malloc(g_buf[1].bytes_c);
-  assert_non_null(h);
-  assert_int_equal(cudaMemcpy(h, g_buf[1].c, g_buf[1].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
-  assert_memory_equal(h, g_ref[1], g_buf[1].bytes_c);
-  free(h);
+  expect_ref(1, g_buf[1].c, "during another stream's capture");
   cudaFree(dst);
   cudaStreamDestroy(cap);
   tcj_destroy(e);
@@ -388,14 +380,7 @@ static void threads_sharing_the_kept_region_do_not_mix_their_calls(void **state)
   for (int t = 0; t < THREADS; t++) {
     assert_int_equal(w[t].failures, 0);
     for (int i = 0; i < 2; i++) {
-      void *h = malloc(g_buf[i].bytes_c);
-      assert_non_null(h);
-      assert_int_equal(cudaMemcpy(h, w[t].c[i], g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
-      if (memcmp(h, g_ref[i], g_buf[i].bytes_c) != 0)
-        print_error("thread %d (%s stream), %s: C differs from the default path's\n", t, t < 2 ? "shared" : "own",
-                    PROBLEMS[i].name);
-      assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
-      free(h);
+      expect_ref(i, w[t].c[i], t < 2 ? "a thread on the shared stream" : "a thread on its own stream");
       cudaFree(w[t].c[i]);
     }
   }
