@@ -62,7 +62,7 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
     l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 1)));
   }
   l.work_off = l.bytes;
-  if (tcj_cfg_slices(&plan->cfg) > 1) l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
+  if (tcj_cfg_split_workspace(&plan->cfg)) l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
   return l;
 }
 
@@ -200,14 +200,15 @@ static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const cache
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
 }
 
-/* The sm80 kernel: grid batch * tiles in x, slices in y. */
+/* The sm80 kernel: grid batch * tiles in x, slices in y (a cluster split: one cluster per tile,
+ * declared in the PTX). */
 static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_kernel *k, void **args,
                               CUstream stream) {
   int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn) * p->batch;
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
                                      (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return k->slices > 1 ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
+  return k->reduce ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
 }
 
 /* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_GEMM_PARAMS, on the
@@ -222,7 +223,7 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
                                      (unsigned)k->smem_bytes, stream, all, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return k->slices > 1 ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
+  return k->reduce ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
 }
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
@@ -246,7 +247,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
     packed_shape(p, plan, 1, &rows, &cols);
     if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
-    if (k->slices > 1) work = base + l.work_off;
+    if (k->reduce) work = base + l.work_off;
   }
   ptx_gemm_params prm;
   memset(&prm, 0, sizeof prm);

@@ -49,8 +49,8 @@ int eng_caps_for_arch(const char *arch, eng_device_caps *caps) {
 /* The tile menu, largest first. Warp tiles: 64x64 (large, medium), 64x32 (medium_8w), 32x32
  * (small, skinny). Measured on an H200 (tcj-bench, bf16 4096^3): 128x256 with 8 warps at one
  * CTA per SM reaches 0.65x cuBLAS, 128x128 with 4 warps at two CTAs per SM 0.54x. */
-enum { TILE_LARGE, TILE_MEDIUM, TILE_MEDIUM_8W, TILE_SMALL, TILE_SKINNY, TILE_COUNT };
-static const struct tile { int bm, bn, warps_m, warps_n; } tiles[TILE_COUNT] = {
+enum { TILE_LARGE, TILE_MEDIUM, TILE_MEDIUM_8W, TILE_SMALL, TILE_SKINNY, TILE_DECODE, TILE_DECODE_NARROW, TILE_COUNT };
+static const struct tile { int bm, bn, warps_m, warps_n, bk_bytes; } tiles[TILE_COUNT] = {
   [TILE_LARGE] = {128, 256, 2, 4},
   [TILE_MEDIUM] = {128, 128, 2, 2},
   /* The fallback for layouts whose fragments need more address registers (MN-major tf32 and
@@ -58,6 +58,14 @@ static const struct tile { int bm, bn, warps_m, warps_n; } tiles[TILE_COUNT] = {
   [TILE_MEDIUM_8W] = {128, 128, 2, 4},
   [TILE_SMALL] = {64, 64, 2, 2},
   [TILE_SKINNY] = {32, 128, 1, 4},
+  /* m <= 16 (decode): one 16-row fragment block, and 128 bytes of K per stage so that a
+   * K-major weight (nn.Linear's) is read in whole 128-byte lines. 64 columns where the weight
+   * is split along K anyway: twice the CTAs over N, fewer slices. Measured on an H100
+   * (tcj-prof, bf16, cluster splits): 16x64 with 4 slices against 16x128 with 5 or 8,
+   * 1x6144x4096 NT 24.1 us against 24.5 and 27.0, 16x4096x14336 NT 47.2 against 49.7 and 49.6.
+   * Without a split 16x128 ran 1x28672x4096 NN in 80.9 us, 16x64 in 91-92 (with 3-8 slices). */
+  [TILE_DECODE] = {16, 128, 1, 4, 128},
+  [TILE_DECODE_NARROW] = {16, 64, 1, 2, 128},
 };
 
 #define MAX_STAGES 4 /* past four stages the sm80 mainloop gains nothing measurable */
@@ -77,6 +85,7 @@ static int64_t tile_count(const eng_problem *p, int t) {
  * wave (tiles >= SMs); medium tiles accept half a wave because two CTAs fit per SM; m <= 32
  * (decode-like) takes the skinny tile; everything else the small tile. */
 static int pick_tile(const eng_problem *p, const eng_device_caps *caps) {
+  if (p->m <= 16) return ceil_div(p->n, 128) >= caps->sm_count ? TILE_DECODE : TILE_DECODE_NARROW;
   if (p->m <= 32) return TILE_SKINNY;
   if (p->m >= 128 && p->n >= 256 && tile_count(p, TILE_LARGE) >= caps->sm_count) return TILE_LARGE;
   if (p->m > 64 && tile_count(p, TILE_MEDIUM) >= caps->sm_count / 2) return TILE_MEDIUM;
@@ -129,7 +138,7 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
   fill_problem(p, caps, PTX_RECIPE_SM80, c);
   c->bm = tiles[t].bm;
   c->bn = tiles[t].bn;
-  c->bk = 64 / es; /* 64 bytes of K per stage: two 32-byte mma k-steps */
+  c->bk = (tiles[t].bk_bytes ? tiles[t].bk_bytes : 64) / es; /* 64 bytes: two 32-byte mma k-steps */
   c->warps_m = tiles[t].warps_m;
   c->warps_n = tiles[t].warps_n;
   c->align_a = align_a;
@@ -144,29 +153,51 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
 }
 
 /* Split-K: when a problem's tiles leave SMs idle (less than one wave) and K is long, slices
- * of K run on separate CTAs, about two per SM in all, each at least MIN_SLICE_TILES K tiles
+ * of K run on separate CTAs, about two per SM in all, each at least MIN_SLICE_BYTES of K
  * long, with an fp32 workspace of at most SPLIT_WORKSPACE_MAX bytes. s8 is never split (its
  * s32 sums would round through fp32). Returns the slice count, or 0. */
 #define MAX_SPLIT 16
-#define MIN_SLICE_TILES 4
-/* Below this many K tiles a CTA's whole K takes a few microseconds, less than the split's
- * workspace allocation and second launch cost (measured on an H200: bf16 512^3 went from 6.8
- * to 10.5 us split four ways). */
-#define MIN_SPLIT_K_TILES 64
+#define MIN_SLICE_BYTES 256 /* of K per row: four 64-byte K tiles */
+/* Below this much K per row (64 K tiles of 64 bytes) a CTA's whole K takes a few
+ * microseconds, less than the split's workspace allocation and second launch cost (measured on
+ * an H200: bf16 512^3 went from 6.8 to 10.5 us split four ways). */
+#define MIN_SPLIT_K_BYTES 4096
 #define SPLIT_WORKSPACE_MAX (256ll << 20)
 static int pick_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
   /* Batches fill the GPU with their entries; batched kernels do not split. */
   if (p->ab == PTX_E_S8 || p->m == 0 || p->n == 0 || p->batch > 1) return 0;
   int64_t tiles = ceil_div(p->m, c->bm) * ceil_div(p->n, c->bn), kt = ceil_div(p->k, c->bk);
-  if (tiles >= caps->sm_count || kt < MIN_SPLIT_K_TILES) return 0;
+  int64_t tile_bytes = (int64_t)c->bk * ptx_elem_size(p->ab);
+  if (tiles >= caps->sm_count || kt * tile_bytes < MIN_SPLIT_K_BYTES) return 0;
   int64_t s = 2 * caps->sm_count / tiles;
-  if (s > kt / MIN_SLICE_TILES) s = kt / MIN_SLICE_TILES;
+  if (s > kt * tile_bytes / MIN_SLICE_BYTES) s = kt * tile_bytes / MIN_SLICE_BYTES;
   if (s > MAX_SPLIT) s = MAX_SPLIT;
   while (s >= 2 && s * p->m * p->n * 4 > SPLIT_WORKSPACE_MAX) s--;
   if (s < 2) return 0;
   int64_t per = ceil_div(kt, s); /* equal slices; none left empty */
   s = ceil_div(kt, per);
   return s >= 2 ? (int)s : 0;
+}
+
+/* On sm_90 and newer the slices of a split tile reduce in a cluster instead (one launch, no
+ * workspace, no second kernel): about two CTAs per SM, at most TCJ_CLUSTER_MAX slices. Measured
+ * on an H100 (tcj-prof, bf16 16x64 decode tiles, 3/4/6/8 slices): 1x6144x4096 NT 23.9, 24.0,
+ * 24.6, 25.4 us; 16x4096x14336 NT 49.0, 47.1, 48.2, 48.9. Even where eight slices leave SMs
+ * idle this beat the workspace: 8x1024x4096 NT ran in 9.5-10.5 us in clusters of 4 or 8
+ * slices against 12.5 us with 16 slices through the workspace. */
+static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *caps, tcj_kernel_cfg *c) {
+  if (caps->sm < 90 || c->split_k < 2) return;
+  tcj_kernel_cfg t = *c;
+  int64_t tiles = ceil_div(p->m, c->bm) * ceil_div(p->n, c->bn), kt = ceil_div(p->k, c->bk);
+  int64_t s = (2 * (int64_t)caps->sm_count + tiles / 2) / tiles; /* rounded */
+  int64_t most = kt * c->bk * ptx_elem_size(p->ab) / MIN_SLICE_BYTES;
+  if (s > most) s = most;
+  if (s > TCJ_CLUSTER_MAX) s = TCJ_CLUSTER_MAX;
+  if (s < 2) return;
+  s = ceil_div(kt, ceil_div(kt, s)); /* equal slices; none left empty */
+  t.split_k = (int)s;
+  t.split_cluster = 1;
+  if (s >= 2 && !tcj_cfg_check(&t) && tcj_cfg_smem_bytes(&t) <= caps->max_smem_optin) *c = t;
 }
 
 /* Operand copy width and whether it must be packed first. An operand aligned below 4 bytes
@@ -232,6 +263,7 @@ static tcj_status plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
       }
       plan->cfg.split_k = pick_split(p, caps, &plan->cfg);
       if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
+      prefer_cluster_split(p, caps, &plan->cfg);
       return TCJ_SUCCESS;
     }
     /* No tile takes the narrow copies: pack the narrow operands and try again. */
@@ -560,6 +592,14 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   const char *rest = text + used;
   if (strncmp(rest, "/c2", 3) == 0) { o.cluster_m = 2; rest += 3; }
   if (strncmp(rest, "/pp", 3) == 0) { o.pingpong = 1; rest += 3; }
+  if (strncmp(rest, "/s", 2) == 0) {
+    rest += 2;
+    if (*rest == 'c') { o.split_cluster = 1; rest++; }
+    if (*rest < '0' || *rest > '9' || sscanf(rest, "%2d%n", &o.split_k, &used) != 1) return -1;
+    rest += used;
+    o.split_set = 1;
+    if (o.split_k < 2) o.split_k = o.split_cluster = 0;
+  }
   if (*rest != '\0') return -1;
   o.valid = 1;
   *out = o;
@@ -578,11 +618,17 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->stages = ov->stages;
   c->cluster_m = ov->cluster_m;
   c->pingpong = ov->pingpong;
+  if (ov->split_set) {
+    c->split_k = ov->split_k;
+    c->split_cluster = ov->split_cluster;
+    return tcj_cfg_check(c) ? tcj_cfg_check(c)
+           : tcj_cfg_smem_bytes(c) > caps->max_smem_optin ? "needs more shared memory than the device has" : NULL;
+  }
   const char *why = tcj_cfg_check(c);
   /* A K split chosen for the selected tile stays where the forced tile can take it; clusters,
    * ping-pong or another K tile may not (sm90 splits run cooperative, without clusters). */
   if (why && c->split_k) {
-    c->split_k = 0;
+    c->split_k = c->split_cluster = 0;
     why = tcj_cfg_check(c);
   }
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
@@ -598,7 +644,7 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   if (tile && *tile && eng_tile_override_parse(tile, &out->tile) != 0) {
-    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp]", tile);
+    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp][/sN|/scN]", tile);
     return msg;
   }
   return NULL;

@@ -87,11 +87,15 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
 /* TCJ_RECIPE: which recipe select may choose. */
 typedef enum eng_recipe_choice { ENG_RECIPE_AUTO, ENG_RECIPE_SM80, ENG_RECIPE_SM90 } eng_recipe_choice;
 
-/* A forced tile shape (TCJ_TILE="BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp]", e.g. "128x256x128/2x4/3"):
- * for sm90 configs WMxWN is the grid of consumer warpgroups and "/c2" asks for 2-CTA clusters
- * along M, "/pp" ping-pong consumers. valid == 0: no override. */
+/* A forced tile shape (TCJ_TILE="BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp][/sN|/scN]", e.g.
+ * "128x256x128/2x4/3"): for sm90 configs WMxWN is the grid of consumer warpgroups and "/c2" asks
+ * for 2-CTA clusters along M, "/pp" ping-pong consumers. "/sN" forces N K slices (N 0 or 1: no
+ * split) reduced through the workspace, "/scN" N slices reduced in a cluster (sm80 recipe,
+ * sm_90 and newer); without either the selected split stays where the tile can take it.
+ * valid == 0: no override. */
 typedef struct eng_tile_override {
   int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, pingpong;
+  int split_set, split_k, split_cluster;
 } eng_tile_override;
 
 typedef struct eng_tuning {

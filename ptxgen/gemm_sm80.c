@@ -37,6 +37,7 @@ typedef struct operand {
   int mn_limit_imm;  /* baked limit for B (n); A's limit (m) is the runtime register */
   ptx_reg dst[MAX_CHUNKS];
   ptx_reg frag_off[MAX_FRAG_BLOCKS];
+  int kk_offsets;    /* MN-major: frag_off per (block, K step) rather than per block */
 } operand;
 
 typedef struct kernel {
@@ -45,6 +46,7 @@ typedef struct kernel {
   int es, threads, kt_count, kk_count, stage_bytes, wm, wn, ni;
   int slices;      /* split-K slices (1: none); kt_count is then the tiles of one slice */
   ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase, slice;
+  ptx_reg rank; /* cluster split: this CTA's rank in the tile's cluster */
   ptx_reg z; /* batch entry (batched configs) */
   operand op[2];
   ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
@@ -91,7 +93,10 @@ static ptx_reg emit_add_imm(kernel *k, ptx_reg a, int imm) {
 static void emit_params(kernel *k) {
   ptx_entry_begin(k->b, PTX_GEMM_ENTRY);
   ptx_emit_gemm_params(k->b);
-  ptx_entry_body(k->b, k->threads);
+  char extra[64] = "";
+  /* A cluster split: the slices of a tile (grid y) form one cluster, so a plain launch groups them. */
+  if (k->cfg->split_cluster) snprintf(extra, sizeof extra, ".reqnctapercluster 1, %d, 1\n", k->slices);
+  ptx_entry_body_directives(k->b, k->threads, extra);
 }
 
 static void emit_indices(kernel *k) {
@@ -238,17 +243,28 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   /* B interleaves (mn_hi = j>>1, k_hi = j&1); A the other way round. */
   ptx_ins(b, "shr.u32 %R, %R, 1", o->is_b ? mn_hi : k_hi, j);
   ptx_ins(b, "and.b32 %R, %R, 1", o->is_b ? k_hi : mn_hi, j);
-  int n_off = o->k_major ? k->kk_count : o->blocks;
+  /* An MN-major tile of 16-element rows (bm 16: 32-byte rows) puts a K step 16 rows = 512
+   * bytes on, which reaches the swizzle's source bits (7-9): such a step cannot be an
+   * immediate added after the swizzle, so each (block, K step) gets its own offset. */
+  int kk_rows = !o->k_major && 16 * ptx_panel_bytes(o->row_bytes) < 1024;
+  int n_off = o->k_major ? k->kk_count : kk_rows ? o->blocks * k->kk_count : o->blocks;
+  if (n_off > MAX_FRAG_BLOCKS) {
+    ptx_fail(b, "operand %c: %d fragment offsets", o->is_b ? 'B' : 'A', n_off);
+    return;
+  }
+  o->kk_offsets = kk_rows;
   for (int t = 0; t < n_off; t++) {
     ptx_reg row = reg32(k), bc = reg32(k);
+    int g = kk_rows ? t / k->kk_count : t, kk = kk_rows ? t % k->kk_count : 0;
     if (o->k_major) { /* row = warp_base + 8*mn_hi + r; byte col = t*32 + 16*k_hi */
       ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", row, mn_hi, r);
       ptx_ins(b, "add.u32 %R, %R, %R", row, row, o->warp_base);
       ptx_ins(b, "mad.lo.u32 %R, %R, 16, %d", bc, k_hi, t * PTX_MMA_K_BYTES);
-    } else { /* row (k) = 8*k_hi + r; byte col = (warp_base + t*16 + 8*mn_hi) * 2 */
+    } else { /* row (k) = kk*16 + 8*k_hi + r; byte col = (warp_base + g*16 + 8*mn_hi) * 2 */
       ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", row, k_hi, r);
+      if (kk) ptx_ins(b, "add.u32 %R, %R, %d", row, row, kk * 16);
       ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", bc, mn_hi, o->warp_base);
-      ptx_ins(b, "add.u32 %R, %R, %d", bc, bc, t * 16);
+      ptx_ins(b, "add.u32 %R, %R, %d", bc, bc, g * 16);
       ptx_ins(b, "shl.b32 %R, %R, 1", bc, bc);
     }
     o->frag_off[t] = emit_swizzle(k, row, bc, o->rows, o->row_bytes);
@@ -334,6 +350,8 @@ static void emit_fragments(kernel *k, operand *o, ptx_reg stage, int kk, ptx_reg
       if (o->k_major) {
         ptx_ins(b, "add.u32 %R, %R, %R", addr, stage, o->frag_off[kk]);
         imm += g * 16 * o->row_bytes;
+      } else if (o->kk_offsets) {
+        ptx_ins(b, "add.u32 %R, %R, %R", addr, stage, o->frag_off[g * k->kk_count + kk]);
       } else {
         ptx_ins(b, "add.u32 %R, %R, %R", addr, stage, o->frag_off[g]);
         imm += kk * 16 * pb;
@@ -480,6 +498,61 @@ static void emit_mainloop(kernel *k) {
   ptx_ins_if(b, again, 0, "bra.uni %L", loop);
 }
 
+/* ---- cluster split: the slices of a tile add their sums through distributed shared memory ---- */
+
+/* A pair unit: the two adjacent accumulators (columns 2 * tig, +1) of 16-row block g, half h
+ * and n8 fragment nf of every thread. The epilogue handles a unit at a time. */
+static int pair_unit(const kernel *k, int g, int h, int nf) { return (2 * g + h) * k->ni + nf; }
+
+/* Every CTA of the cluster puts its accumulators into its own (idle) ring, unit u of thread t
+ * at (u * threads + t) * 8 so that a warp's accesses are consecutive. Then each CTA sums the
+ * units it owns (u % slices == rank) over every CTA's buffer, in rank order: the sum is the
+ * same whichever CTA owns the unit, and the same as the workspace reduction's (slice 0 first,
+ * from 0). Ownership spreads the remote reads and the epilogue over the cluster's SMs. */
+static void emit_cluster_sum(kernel *k) {
+  ptx_builder *b = k->b;
+  int s = k->slices;
+  ptx_cp_async_wait(b, 0);
+  ptx_bar_sync(b); /* every warp is done reading the ring */
+  k->rank = reg32(k);
+  ptx_ins(b, "mov.u32 %R, %%cluster_ctarank", k->rank);
+  ptx_reg own = reg32(k);
+  ptx_ins(b, "mad.lo.u32 %R, %R, 8, %R", own, k->tid, k->smem);
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int h = 0; h < 2; h++)
+      for (int nf = 0; nf < k->ni; nf++)
+        ptx_ins(b, "st.shared.v2.f32 [%R+%d], {%R, %R}", own, pair_unit(k, g, h, nf) * k->threads * 8,
+                k->acc[g][nf][2 * h], k->acc[g][nf][2 * h + 1]);
+  /* Release our stores, acquire the others' (PTX ISA, barrier.cluster). */
+  ptx_ins(b, "barrier.cluster.arrive.release.aligned");
+  ptx_ins(b, "barrier.cluster.wait.acquire.aligned");
+  ptx_reg peer[TCJ_CLUSTER_MAX];
+  for (int q = 0; q < s; q++) {
+    peer[q] = reg32(k);
+    ptx_ins(b, "mapa.shared::cluster.u32 %R, %R, %d", peer[q], own, q);
+  }
+  ptx_reg part[2] = {ptx_new(b, PTX_F32), ptx_new(b, PTX_F32)}, other = ptx_new(b, PTX_PRED);
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int h = 0; h < 2; h++)
+      for (int nf = 0; nf < k->ni; nf++) {
+        int u = pair_unit(k, g, h, nf), skip = ptx_new_label(b);
+        ptx_reg *v = &k->acc[g][nf][2 * h];
+        ptx_ins(b, "setp.ne.u32 %R, %R, %d", other, k->rank, u % s);
+        ptx_ins_if(b, other, 0, "bra.uni %L", skip); /* uniform: the rank is the CTA's */
+        ptx_ins(b, "mov.f32 %R, 0f00000000", v[0]);
+        ptx_ins(b, "mov.f32 %R, 0f00000000", v[1]);
+        for (int q = 0; q < s; q++) {
+          ptx_ins(b, "ld.shared::cluster.v2.f32 {%R, %R}, [%R+%d]", part[0], part[1], peer[q], u * k->threads * 8);
+          ptx_ins(b, "add.f32 %R, %R, %R", v[0], v[0], part[0]);
+          ptx_ins(b, "add.f32 %R, %R, %R", v[1], v[1], part[1]);
+        }
+        ptx_label(b, skip);
+      }
+  /* Done reading the others' buffers; the matching wait ends the kernel, so no CTA exits (and
+   * takes its shared memory away) while another may still read it. */
+  ptx_ins(b, "barrier.cluster.arrive.release.aligned");
+}
+
 /* ---- epilogue: straight from the mma fragments (epilogue.c does the arithmetic) ---- */
 
 /* A thread holds, per 16-row block g and half h, row gid + 8h and the columns 2 * tig, +1 of each
@@ -487,7 +560,7 @@ static void emit_mainloop(kernel *k) {
 static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  int split = k->slices > 1;
+  int split = tcj_cfg_split_workspace(c), cluster = c->split_cluster;
   ptx_elem dt = split ? PTX_E_F32 : c->d; /* slices store raw fp32 partial sums */
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
   ptx_epi e;
@@ -529,6 +602,12 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
         ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", cptr, col64, cs, cptr);
       }
       for (int nf = 0; nf < k->ni; nf++) {
+        int skip = cluster ? ptx_new_label(b) : 0;
+        if (cluster) { /* another CTA of the cluster stores this unit */
+          ptx_reg other = ptx_new(b, PTX_PRED);
+          ptx_ins(b, "setp.ne.u32 %R, %R, %d", other, k->rank, pair_unit(k, g, h, nf) % k->slices);
+          ptx_ins_if(b, other, 0, "bra.uni %L", skip);
+        }
         ptx_reg ok[2];
         for (int x = 0; x < 2; x++) {
           ok[x] = row_ok;
@@ -553,6 +632,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
           if (split) ptx_epi_store(b, dt, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
           else ptx_epi_store_d(b, &e, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
         }
+        if (cluster) ptx_label(b, skip);
       }
     }
   ptx_epi_amax_flush(b, e.amax); /* every thread of the CTA is here: no branch skips the epilogue */
@@ -602,9 +682,11 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   /* A refused operand leaves its copy tables unfilled: stop before the loops read them. */
   if (ptx_failed(&b)) return ptx_take(&b, ptx, len, err, err_size);
   emit_mainloop(&k);
+  if (cfg->split_cluster) emit_cluster_sum(&k);
   emit_epilogue(&k, warp_m, warp_n);
+  if (cfg->split_cluster) ptx_ins(&b, "barrier.cluster.wait.acquire.aligned");
   ptx_ins(&b, "ret");
-  if (ptx_finish(&b) == 0 && k.slices > 1) {
+  if (ptx_finish(&b) == 0 && tcj_cfg_split_workspace(cfg)) {
     ptx_text(&b, "\n");
     ptx_emit_reduce_entry(&b, cfg);
     ptx_finish(&b);

@@ -45,6 +45,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   /* Optional fields are absent at their defaults, so older keys stay as they were. */
   if (n >= 0 && (size_t)n < size && c->split_k >= 2)
     n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
+  if (n >= 0 && (size_t)n < size && c->split_cluster)
+    n += snprintf(buf + n, size - (size_t)n, " reduce=cluster");
   if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
     n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
   if (n >= 0 && (size_t)n < size && c->pingpong)
@@ -90,6 +92,10 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   const char *rest = text + used;
   int more = 0;
   if (sscanf(rest, " split=%d%n", &c.split_k, &more) == 1) rest += more;
+  if (strncmp(rest, " reduce=cluster", 15) == 0) {
+    c.split_cluster = 1;
+    rest += 15;
+  }
   more = 0;
   if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
   more = 0;
@@ -160,7 +166,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
 
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *c) {
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
-  if (c->recipe != PTX_RECIPE_SM90) return ring;
+  /* A cluster split reuses the ring for the tile's fp32 partial sums. */
+  if (c->recipe != PTX_RECIPE_SM90) return c->split_cluster && c->bm * c->bn * 4 > ring ? c->bm * c->bn * 4 : ring;
   /* Ping-pong adds a turn barrier per consumer. */
   return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + 2 * c->stages * 8 +
          (c->pingpong ? 16 : 0);
@@ -236,6 +243,7 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
     return "split_k leaves a slice without K";
   /* Ping-pong consumers and cluster pairs step through the ring in whole tiles of kt stages. */
   if (c->split_k && (c->pingpong || c->cluster_m)) return "sm90 split-K runs cooperative, without clusters";
+  if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
   /* Each CTA of a pair loads half of B: K-major, bn / 2 rows of whole 1024-byte swizzle atoms
@@ -302,10 +310,15 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   if (c->bk != 64 / es && c->bk != 128 / es) return "bk must span 64 or 128 bytes";
   if (!is_pow2(c->warps_m) || !is_pow2(c->warps_n) || c->warps_n > 8 / c->warps_m) return "bad warp grid";
   if (c->bm % (16 * c->warps_m) || c->bn % (16 * c->warps_n)) return "warp tile must be a multiple of 16x16";
-  if (!is_pow2(c->bm) || !is_pow2(c->bn) || c->bm < 32 || c->bn < 32 || c->bm > 256 || c->bn > 256) return "bad tile";
+  /* bm 16 is one warp row of 16-row fragments (decode: m <= 16). */
+  if (!is_pow2(c->bm) || !is_pow2(c->bn) || c->bm < 16 || c->bn < 32 || c->bm > 256 || c->bn > 256) return "bad tile";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
   if (c->split_k == 1 || c->split_k < 0 || c->split_k > 64) return "split_k must be 0 (none) or 2..64";
   if (c->split_k && c->ab == PTX_E_S8) return "split-K sums fp32 partials: not for s8";
+  /* Clusters need sm_90; the slices of a tile share one cluster along the grid's y. */
+  if (c->split_cluster != 0 && c->split_cluster != 1) return "reduce=cluster is a flag";
+  if (c->split_cluster && (c->sm < 90 || c->split_k < 2 || c->split_k > TCJ_CLUSTER_MAX))
+    return "a cluster split needs sm_90 or newer and 2..8 slices";
   if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
     return "split_k leaves a slice without K";
   if ((c->align_a != 4 && c->align_a != 8 && c->align_a != 16) || (c->align_b != 4 && c->align_b != 8 && c->align_b != 16)) return "copy alignment must be 4, 8 or 16";

@@ -73,6 +73,10 @@ typedef struct tcj_kernel_cfg {
   /* Split-K: 0 = none; S >= 2: S CTAs share each tile's K range, write fp32 partial sums to a
    * workspace, and a second kernel (PTX_REDUCE_ENTRY) adds them and applies alpha/beta. */
   int split_k;
+  /* sm80 recipe on sm_90 and newer, 2..8 slices: 1 = the slices of a tile form one thread-block
+   * cluster and add their partial sums through distributed shared memory, each CTA applying
+   * the epilogue to its share of the tile: one launch, no workspace. */
+  int split_cluster;
   /* sm90 only: 0 = no cluster; 2 = clusters of two CTAs along M that share each B tile through
    * TMA multicast (each loads half of it for both). */
   int cluster_m;
@@ -132,6 +136,10 @@ static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
   return c->recipe == PTX_RECIPE_SM90 ? 128 * (1 + c->warps_m * c->warps_n) : 32 * c->warps_m * c->warps_n;
 }
 static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
+/* The slices' partial sums go through a global workspace and the reduction entry. */
+static inline int tcj_cfg_split_workspace(const tcj_kernel_cfg *c) { return c->split_k >= 2 && !c->split_cluster; }
+/* Most CTAs in a portable cluster (CUDA programming guide, thread block clusters). */
+#define TCJ_CLUSTER_MAX 8
 /* K tiles each slice runs: ceil(ceil(k / bk) / slices). */
 static inline int64_t tcj_cfg_slice_tiles(const tcj_kernel_cfg *c) {
   int64_t kt = (c->k + c->bk - 1) / c->bk, s = tcj_cfg_slices(c);

@@ -38,7 +38,8 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
  * tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory.
  * Split configs: the slices write fp32 partial sums to p_work (slices * m * n elements); then
  * PTX_REDUCE_ENTRY with the same parameters, on a 1-D grid of ceil(m * n / PTX_REDUCE_THREADS)
- * CTAs of PTX_REDUCE_THREADS threads, applies the epilogue into D. */
+ * CTAs of PTX_REDUCE_THREADS threads, applies the epilogue into D. Cluster splits
+ * (tcj_cfg_split_workspace() 0) declare clusters of the slices of a tile and need neither. */
 #define PTX_REDUCE_THREADS 256
 
 /* Kernel ABI of PTX_SM90_ENTRY (recipe sm90), in parameter order:

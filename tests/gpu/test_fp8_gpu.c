@@ -1041,6 +1041,28 @@ static void amax_is_max_abs_before_scale_d_and_replaces_stale_values(void **stat
   RUN_CASES("amax_d", cases);
 }
 
+/* Decode shapes (m <= 16) against nn.Linear-style weights: a 16-row tile with K split, whose
+ * slices reduce in a cluster on sm_90 and newer and apply the whole fp8 epilogue there (scales,
+ * beta, an e4m3 D with scale_d and amax, a bias with GELU); n and k off every tile edge. */
+static void decode_splits_apply_the_fp8_epilogue(void **state) {
+  (void)state;
+  need_fp8();
+  fcase cases[4];
+  cases[0] = mk("decode, m 16", TCJ_E4M3, TCJ_E4M3, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 16, 6144, 4096, 1100);
+  cases[1] = mk("decode, m 1, beta", TCJ_E5M2, TCJ_E4M3, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 1, 1000, 8191, 1101);
+  cases[1].beta = -0.5f;
+  cases[2] = mk("decode, e4m3 D, amax", TCJ_E4M3, TCJ_E4M3, TCJ_E4M3, TCJ_OP_N, TCJ_OP_T, 5, 4100, 14336, 1102);
+  cases[2].scale_d = 0.375f;
+  cases[2].amax = 1;
+  cases[3] = mk("decode, bias + gelu", TCJ_E4M3, TCJ_E5M2, TCJ_F16, TCJ_OP_T, TCJ_OP_T, 12, 2056, 3000, 1103);
+  cases[3].scale_a = 0.5f;
+  cases[3].scale_b = 2.0f;
+  cases[3].bias = TCJ_BIAS_COL;
+  cases[3].act = TCJ_ACT_GELU;
+  cases[3].pad_a = 5;
+  RUN_CASES("decode", cases);
+}
+
 /* DeepSeek-V3 block scales: A per row and 128 of K, B per 128 x 128 block; k and n not
  * multiples of 128 (the last block is short), one block (k < 128), every op pair. */
 static void block_scales_apply_per_128_of_k(void **state) {
@@ -1420,6 +1442,7 @@ int main(void) {
       cmocka_unit_test(per_tensor_scales_with_beta_bf16_c_and_bias_relu),
       cmocka_unit_test(fp8_d_is_scaled_rounded_and_saturated),
       cmocka_unit_test(amax_is_max_abs_before_scale_d_and_replaces_stale_values),
+      cmocka_unit_test(decode_splits_apply_the_fp8_epilogue),
       cmocka_unit_test(block_scales_apply_per_128_of_k),
       cmocka_unit_test(deep_k_stays_within_the_fp32_bound),
       cmocka_unit_test(fast_accum_stays_within_its_looser_bound),

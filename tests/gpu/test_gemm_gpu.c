@@ -943,6 +943,96 @@ static void deep_k_splits_match_reference_and_cublas(void **state) {
   run_cases("deep K", cases, (int)(sizeof cases / sizeof cases[0]));
 }
 
+/* ---- decode: K slices reduced in a cluster ------------------------------------------------ */
+
+/* An engine created with TCJ_TILE set (read by tcj_create), or NULL with the error printed. */
+static tcj_engine *engine_with_tile(const char *tile) {
+  setenv("TCJ_TILE", tile, 1);
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, NULL);
+  unsetenv("TCJ_TILE");
+  if (st != TCJ_SUCCESS) printf("  FAIL tcj_create with TCJ_TILE=%s: %s\n", tile, tcj_last_error(NULL));
+  return st == TCJ_SUCCESS ? e : NULL;
+}
+
+/* Runs c on two engines: C (restored in between) must come out bitwise equal from both, and
+ * the second result passes the reference and cuBLAS checks. Returns 1, or 0 with msg. */
+static int same_bits_on_two_engines(const gemm_case *c, tcj_engine *first, tcj_engine *second, char *msg,
+                                    size_t size) {
+  run r;
+  int ok = run_prepare(&r, c, g_stream, msg, size);
+  void *got = ok ? malloc(r.bytes_c) : NULL;
+  if (ok && !got) ok = failf(msg, size, c, "host out of memory");
+  tcj_engine *engines[2] = {first, second};
+  for (int i = 0; ok && i < 2; i++) {
+    cudaError_t ce = i ? cudaMemcpyAsync(r.dc, r.hc, r.bytes_c, cudaMemcpyHostToDevice, g_stream) : cudaSuccess;
+    if (ce) { ok = failf(msg, size, c, "restoring C: %s", cudaGetErrorName(ce)); break; }
+    tcj_status st = run_launch(engines[i], &r, g_stream);
+    if (st != TCJ_SUCCESS) {
+      ok = failf(msg, size, c, "engine %d: tcj_gemm returned %s: %s", i, tcj_status_string(st), tcj_last_error(engines[i]));
+      break;
+    }
+    if (i == 0 && ((ce = cudaMemcpyAsync(got, r.dc, r.bytes_c, cudaMemcpyDeviceToHost, g_stream)) ||
+                   (ce = cudaStreamSynchronize(g_stream))))
+      ok = failf(msg, size, c, "engine 0: %s", cudaGetErrorName(ce));
+  }
+  if (ok) ok = run_verify(&r, g_blas, g_stream, msg, size);
+  if (ok && memcmp(got, r.hout, r.bytes_c) != 0) {
+    size_t b = 0;
+    while (((unsigned char *)got)[b] == ((unsigned char *)r.hout)[b]) b++;
+    ok = failf(msg, size, c, "the two reductions differ first at byte %zu of C's allocation", b);
+  }
+  free(got);
+  run_free(&r);
+  return ok;
+}
+
+/* Decode shapes (m <= 16) select a 16-row tile and split K; on sm_90 and newer the slices of a
+ * tile form a cluster and add their partial sums through distributed shared memory. Each case
+ * runs on the default engine (reference and cuBLAS), then forced to one tile and slice count on
+ * an engine that reduces in a cluster and on one that reduces through the workspace: both add
+ * the same partial sums in the same order, so C must be bitwise equal. Edges in n and k, every
+ * layout and alignment class, beta and alpha. */
+static void decode_splits_reduce_alike_in_a_cluster_and_the_workspace(void **state) {
+  (void)state;
+  int major = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+  const struct { gemm_case c; int slices; } cases[] = {
+      {make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_N, 1, 6144, 4096, AL_PACKED, 0, 52001), 5},
+      {make_case(P_BF16_BF16, TCJ_OP_N, TCJ_OP_T, 16, 1000, 4095, AL_ALIGNED16, 2, 52002), 8},
+      {make_case(P_F16_F32, TCJ_OP_T, TCJ_OP_N, 7, 257, 3000, AL_ODD_LD, 1, 52003), 3},
+      {make_case(P_BF16_F16, TCJ_OP_T, TCJ_OP_T, 16, 4096, 14336, AL_PACKED, 2, 52004), 8},
+      {make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_T, 3, 640, 2000, AL_PACKED, 1, 52005), 4},
+      {make_case(P_F16_F16, TCJ_OP_N, TCJ_OP_N, 16, 129, 1000, AL_OFFSET, 4, 52006), 2},
+      {make_case(P_BF16_F32, TCJ_OP_N, TCJ_OP_T, 9, 4097, 8191, AL_ODD_LD, 0, 52007), 7},
+  };
+  int n = (int)(sizeof cases / sizeof *cases), failed = 0;
+  gemm_case plain[sizeof cases / sizeof *cases];
+  for (int i = 0; i < n; i++) plain[i] = cases[i].c;
+  failed += run_list("decode, selected kernels", plain, n);
+  if (major < 9) {
+    if (failed) fail_msg("decode: %d cases failed (see FAIL lines above)", failed);
+    print_message("cluster splits need cc 9.0 or newer; this GPU is %d.x (the selected kernels passed)\n", major);
+    skip();
+  }
+  char msg[MSG_SIZE];
+  for (int i = 0; i < n; i++) {
+    char cluster_tile[64], workspace_tile[64];
+    const char *tile = i % 2 ? "16x64x128/1x2/4" : "16x128x128/1x4/4"; /* both decode tiles */
+    snprintf(cluster_tile, sizeof cluster_tile, "%s/sc%d", tile, cases[i].slices);
+    snprintf(workspace_tile, sizeof workspace_tile, "%s/s%d", tile, cases[i].slices);
+    tcj_engine *cl = engine_with_tile(cluster_tile), *ws = engine_with_tile(workspace_tile);
+    if (!cl || !ws || !same_bits_on_two_engines(&cases[i].c, cl, ws, msg, sizeof msg)) {
+      if (cl && ws) printf("  FAIL %s (%s against %s)\n", msg, cluster_tile, workspace_tile);
+      failed++;
+    }
+    tcj_destroy(cl);
+    tcj_destroy(ws);
+  }
+  printf("  decode: %d cases forced to a cluster and a workspace reduction\n", n);
+  if (failed) fail_msg("decode: %d cases failed (see FAIL lines above)", failed);
+}
+
 /* k == 0: C = beta * C (beta == 0: zeros over the poison); every dtype, both scalar kinds. */
 static void k_zero_scales_c_by_beta(void **state) {
   (void)state;
@@ -1217,6 +1307,7 @@ int main(void) {
       cmocka_unit_test(bf16_to_f16_matches_reference_and_cublas),
       cmocka_unit_test(dims_4095_match_reference_and_cublas),
       cmocka_unit_test(deep_k_splits_match_reference_and_cublas),
+      cmocka_unit_test(decode_splits_reduce_alike_in_a_cluster_and_the_workspace),
       cmocka_unit_test(forced_sm80_recipe_matches_reference_and_cublas),
       cmocka_unit_test(forced_sm90_tiles_match_reference_and_cublas),
       cmocka_unit_test(threads_on_separate_streams_match_reference),

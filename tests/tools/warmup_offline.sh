@@ -177,7 +177,7 @@ for what in "^e4m3_nt m=1024 n=1024 k=512 sm_90a \(132 SMs\) recipe=sm90 arch=sm
             "^mn_major .* sm_90a .* recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT .* d=e5m2 b=e5m2$" \
             "^mn_major .* sm_89 .* recipe=sm80 arch=sm_89 ab=e4m3 c=bf16 op=NN .* d=e5m2 b=e5m2$" \
             "^block_tt .* sm_90a .* recipe=sm90 .* op=NT .* scale=block \(already listed\)$" \
-            "^decode .* fast_accum sm_90a .* recipe=sm80 arch=sm_90a ab=e4m3 c=bf16 op=NT [^f]* split=[0-9]+$" \
+            "^decode .* fast_accum sm_90a .* recipe=sm80 arch=sm_90a ab=e4m3 c=bf16 op=NT [^f]* split=[0-9]+ reduce=cluster$" \
             "^mn_batch .* sm_90a .* recipe=sm80 arch=sm_90a ab=e4m3 c=bf16 op=NN .* batch=1$"; do
   grep -qE -- "$what" "$dir/out" || { show; fail "fp8 --dry-run lists no line matching '$what'"; }
 done

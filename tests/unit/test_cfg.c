@@ -58,6 +58,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->align_b, b->align_b);
   assert_int_equal(a->vec_c, b->vec_c);
   assert_int_equal(a->split_k, b->split_k);
+  assert_int_equal(a->split_cluster, b->split_cluster);
   assert_int_equal(a->cluster_m, b->cluster_m);
   assert_int_equal(a->pingpong, b->pingpong);
   assert_int_equal(a->d, b->d);
@@ -139,6 +140,7 @@ static void format_then_parse_round_trips_over_a_grid(void **state) {
                     c.align_b = aligns[bl];
                     c.vec_c = vec + 1;
                     c.split_k = (int)(count % 3) * 3; /* 0 (unsplit), 3, 6 */
+                    c.split_cluster = c.split_k && count % 2; /* syntax: on any arch */
                     int n = tcj_cfg_format(&c, buf, sizeof buf);
                     assert_true(n > 0);
                     memset(&p, 0x5a, sizeof p);
@@ -309,7 +311,13 @@ static void warps_16(tcj_kernel_cfg *c) { c->warps_m = 4; c->warps_n = 4; c->bm 
 static void warp_tile_8(tcj_kernel_cfg *c) { c->bm = 32; c->warps_m = 4; c->warps_n = 2; }
 static void tile_512(tcj_kernel_cfg *c) { c->bn = 512; }
 static void tile_96(tcj_kernel_cfg *c) { c->bn = 96; c->warps_n = 2; }
-static void tile_16(tcj_kernel_cfg *c) { c->bm = 16; c->warps_m = 1; }
+static void tile_8(tcj_kernel_cfg *c) { c->bm = 8; c->warps_m = 1; }
+static void tile_16_two_warp_rows(tcj_kernel_cfg *c) { c->bm = 16; c->warps_m = 2; c->warps_n = 4; }
+/* Cluster splits: sm_90 and newer, 2..8 slices, the sm80 recipe. */
+static void cluster_split_on_sm80(tcj_kernel_cfg *c) { c->split_k = 4; c->split_cluster = 1; }
+static void cluster_split_of_9(tcj_kernel_cfg *c) { c->sm = 90; c->split_k = 9; c->split_cluster = 1; }
+static void cluster_without_split(tcj_kernel_cfg *c) { c->sm = 90; c->split_cluster = 1; }
+static void cluster_split_flag_2(tcj_kernel_cfg *c) { c->sm = 90; c->split_k = 4; c->split_cluster = 2; }
 static void align_2(tcj_kernel_cfg *c) { c->align_a = 2; }
 static void align_32(tcj_kernel_cfg *c) { c->align_b = 32; }
 static void narrow_copy_64x64_warps(tcj_kernel_cfg *c) { c->align_a = 4; }
@@ -319,6 +327,27 @@ static void split_past_k(tcj_kernel_cfg *c) { c->k = 64; c->split_k = 4; } /* 2 
 static void too_few_chunks(tcj_kernel_cfg *c) { c->bm = 32; c->bn = 64; c->warps_m = 2; c->warps_n = 4; c->bk = 32; }
 static void negative_n(tcj_kernel_cfg *c) { c->n = -1; }
 static void huge_k(tcj_kernel_cfg *c) { c->k = (int64_t)INT32_MAX + 1; }
+
+/* A cluster split puts the tile's fp32 partial sums in the idle ring: shared memory is the
+ * larger of the two. */
+static void cluster_split_shared_memory_holds_the_partial_sums(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = base_cfg(); /* 128x256, 64-byte K tiles, 4 stages: a 96 KiB ring */
+  c.sm = 90;
+  c.split_k = 4;
+  int ring = tcj_cfg_smem_bytes(&c);
+  assert_int_equal(ring, 4 * (128 + 256) * 64);
+  c.split_cluster = 1;
+  assert_null(tcj_cfg_check(&c));
+  assert_int_equal(tcj_cfg_smem_bytes(&c), 128 * 256 * 4); /* 128 KiB of partial sums */
+  c.bm = 16;
+  c.warps_m = 1;
+  c.bn = 64;
+  c.warps_n = 2;
+  c.bk = 64;
+  assert_null(tcj_cfg_check(&c));
+  assert_int_equal(tcj_cfg_smem_bytes(&c), 4 * (16 + 64) * 128); /* the ring is larger */
+}
 
 static void invalid_configs_are_rejected_with_a_reason(void **state) {
   (void)state;
@@ -343,7 +372,12 @@ static void invalid_configs_are_rejected_with_a_reason(void **state) {
     {"warp tile 8 rows", warp_tile_8, "16x16"},
     {"bn 512", tile_512, "tile"},
     {"bn 96", tile_96, "tile"},
-    {"bm 16", tile_16, "tile"},
+    {"bm 8", tile_8, "tile"},
+    {"bm 16 over two warp rows", tile_16_two_warp_rows, "16x16"},
+    {"cluster split on sm_80", cluster_split_on_sm80, "sm_90"},
+    {"cluster split of 9 slices", cluster_split_of_9, "2..8"},
+    {"cluster split without a split", cluster_without_split, "2..8"},
+    {"cluster split flag 2", cluster_split_flag_2, "flag"},
     {"align 2", align_2, "align"},
     {"align 32", align_32, "align"},
     {"4-byte copies with 64x64 warp tiles", narrow_copy_64x64_warps, "narrower"},
@@ -692,6 +726,10 @@ static void sm90_split_k_rules(void **state) {
   c.bm = 64;
   c.pingpong = 1;
   assert_string_equal(tcj_cfg_check(&c), "sm90 split-K runs cooperative, without clusters");
+  c.bm = 128;
+  c.pingpong = 0;
+  c.split_cluster = 1; /* the sm80 recipe's cluster reduction only */
+  assert_string_equal(tcj_cfg_check(&c), "the sm90 recipe reduces its slices through the workspace");
 }
 
 static void sm90_valid_configs_pass_the_check(void **state) {
@@ -1402,6 +1440,7 @@ int main(void) {
     cmocka_unit_test(non_canonical_text_is_rejected),
     cmocka_unit_test(valid_configs_pass_the_check),
     cmocka_unit_test(invalid_configs_are_rejected_with_a_reason),
+    cmocka_unit_test(cluster_split_shared_memory_holds_the_partial_sums),
     cmocka_unit_test(huge_tile_fields_are_rejected_without_overflow),
     cmocka_unit_test(narrow_copies_of_a_deep_tile_are_rejected),
     cmocka_unit_test(derived_facts_follow_the_tile),

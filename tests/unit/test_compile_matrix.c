@@ -219,8 +219,10 @@ static void *worker(void *arg) {
 static const struct { ptx_elem ab, c; } types[] = {
   {PTX_E_F16, PTX_E_F16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_BF16, PTX_E_BF16},
   {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
-static const struct { int bm, bn, wm, wn; } tiles[] = {
-  {128, 256, 2, 4}, {128, 128, 2, 2}, {128, 128, 2, 4}, {64, 64, 2, 2}, {32, 128, 1, 4}};
+/* bkb: bytes of K per stage; 16x128 with 128 is the decode tile. */
+static const struct { int bm, bn, wm, wn, bkb; } tiles[] = {
+  {128, 256, 2, 4, 64}, {128, 128, 2, 2, 64}, {128, 128, 2, 4, 64}, {64, 64, 2, 2, 64}, {32, 128, 1, 4, 64},
+  {16, 128, 1, 4, 128}};
 static const int aligns[] = {16, 4};
 /* Edges: n and k multiples of every tile, or neither (odd k, n not a multiple of 8). */
 static const struct { int64_t n, k; } edges[] = {{4096, 4096}, {1000, 999}, {999, 1000}};
@@ -238,7 +240,7 @@ static tcj_kernel_cfg make_cfg(int t, int op, int g, int a, int e) {
   c.k = edges[e].k;
   c.bm = tiles[g].bm;
   c.bn = tiles[g].bn;
-  c.bk = 64 / ptx_elem_size(c.ab); /* 64-byte K tile */
+  c.bk = tiles[g].bkb / ptx_elem_size(c.ab);
   c.warps_m = tiles[g].wm;
   c.warps_n = tiles[g].wn;
   c.align_a = c.align_b = aligns[a];
@@ -465,10 +467,10 @@ static void sm90_matrix_is_valid_and_covers_every_choice(void **state) {
 static const struct { ptx_elem ab, c; } problem_types[] = {
   {PTX_E_F16, PTX_E_F16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_BF16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F32},
   {PTX_E_F16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F16}, {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
-/* One shape per tile class: decode (skinny, split-K), small, small split-K (deep K), medium,
+/* One shape per tile class: decode (split-K; edges), small, small split-K (deep K), medium,
  * large, odd large (edges, packing). */
 static const struct { int64_t m, n, k; } problem_shapes[] = {
-  {1, 4096, 4096}, {100, 1000, 999}, {500, 500, 60001}, {1024, 2048, 4096}, {4096, 4096, 4096},
+  {1, 4096, 4096}, {16, 1000, 4095}, {100, 1000, 999}, {500, 500, 60001}, {1024, 2048, 4096}, {4096, 4096, 4096},
   {4095, 4095, 4095}};
 static const int problem_aligns[] = {16, 4, 1}; /* 1: below any copy width, so packed */
 
@@ -643,16 +645,21 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   int nsel = matrix_jobs(selected, MAX_SELECTED, &ncfg);
   int nmatrix = nsel;
   nsel = collect_selected(selected, nsel, MAX_SELECTED, 0, N_MATRIX_ARCHS);
-  int sm90_matrix = 0, sm90_selected = 0, pingpong = 0;
+  int sm90_matrix = 0, sm90_selected = 0, pingpong = 0, cluster_split = 0, decode = 0;
   for (int i = 0; i < nsel; i++) {
     if (selected[i].recipe == PTX_RECIPE_SM90) *(i < nmatrix ? &sm90_matrix : &sm90_selected) += 1;
     pingpong += selected[i].pingpong != 0;
+    cluster_split += selected[i].split_cluster;
+    decode += selected[i].bm == 16;
   }
-  /* The matrix's ping-pong kernels go through the same spill, register and setmaxnreg checks. */
+  /* The matrix's ping-pong kernels go through the same spill, register and setmaxnreg checks,
+   * and selection's decode kernels (16-row tiles, cluster splits on sm_90a) with them. */
   assert_true(pingpong >= 24);
+  assert_true(cluster_split >= 8 && decode >= 24);
   matrix m = make_matrix(selected, nsel);
-  print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90); %d ping-pong\n",
-                nmatrix, sm90_matrix, nsel - nmatrix, sm90_selected, pingpong);
+  print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90); %d ping-pong, "
+                "%d decode tiles, %d cluster splits\n",
+                nmatrix, sm90_matrix, nsel - nmatrix, sm90_selected, pingpong, decode, cluster_split);
   int workers = 0;
   double seconds = run_matrix(&m, &workers);
 

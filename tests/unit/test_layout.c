@@ -186,7 +186,7 @@ static void panel_is_at_most_one_swizzle_line(void **state) {
 
 static void swizzle_is_a_bijection_that_keeps_16_byte_chunks_whole(void **state) {
   (void)state;
-  static const unsigned row_bytes[] = {64, 128, 256, 512};
+  static const unsigned row_bytes[] = {32, 64, 128, 256, 512};
   static const unsigned rows[] = {16, 32, 64, 128, 256};
   for (size_t a = 0; a < sizeof row_bytes / sizeof *row_bytes; a++)
     for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
@@ -206,6 +206,24 @@ static void swizzle_is_a_bijection_that_keeps_16_byte_chunks_whole(void **state)
         }
       free(seen);
     }
+}
+
+/* The sm80 recipe swizzles an MN-major fragment offset once per 16-row block and adds each
+ * K step (16 rows) as an immediate afterwards. That holds only while 16 rows span a multiple of
+ * 1024 bytes' worth of the swizzle's source bits (7-9) unchanged: rows of 64 bytes or more. With
+ * 32-byte rows (a 16-row A tile) it breaks, and the recipe keeps one offset per K step. */
+static void k_step_is_an_immediate_after_the_swizzle_only_for_rows_of_64_bytes_or_more(void **state) {
+  (void)state;
+  static const unsigned row_bytes[] = {32, 64, 128, 256};
+  for (size_t a = 0; a < sizeof row_bytes / sizeof *row_bytes; a++) {
+    unsigned rb = row_bytes[a], pb = (unsigned)ptx_panel_bytes((int)rb), rows = 64, broken = 0;
+    for (unsigned row = 0; row < 16; row++)
+      for (unsigned bc = 0; bc < rb; bc += PTX_CHUNK)
+        for (unsigned kk = 1; kk < rows / 16; kk++)
+          broken += ptx_swizzled_offset(row + 16 * kk, bc, rows, rb) != ptx_swizzled_offset(row, bc, rows, rb) + 16 * kk * pb;
+    if (rb >= 64) EXPECT_EQ(broken, 0u, "row_bytes %u: %u offsets differ\n", rb, broken);
+    else assert_true(broken > 0);
+  }
 }
 
 /* Shared memory serves a 16-byte-per-lane request in phases of 8 lanes; a phase is
@@ -413,6 +431,9 @@ static void ldmatrix_trans_mn_major_delivers_the_mma_fragments(void **state) {
     for (int is_b = 0; is_b < 2; is_b++)
       for (size_t m = 0; m < 4; m++)
         for (size_t r = 0; r < 2; r++) check_ldmatrix(types16[t], is_b, 0, k_rows[r], bmns[m] * 2);
+  /* The decode tile's A: 16 rows, so 32-byte MN-major rows. */
+  for (int t = 0; t < 2; t++)
+    for (size_t r = 0; r < 2; r++) check_ldmatrix(types16[t], 0, 0, k_rows[r], 32);
 }
 
 /* ---- sm90: wgmma matrix descriptors, the D fragment, and what the descriptors address ---- */
@@ -699,6 +720,7 @@ int main(void) {
     cmocka_unit_test(fragments_cover_their_tiles_exactly_once),
     cmocka_unit_test(panel_is_at_most_one_swizzle_line),
     cmocka_unit_test(swizzle_is_a_bijection_that_keeps_16_byte_chunks_whole),
+    cmocka_unit_test(k_step_is_an_immediate_after_the_swizzle_only_for_rows_of_64_bytes_or_more),
     cmocka_unit_test(ldmatrix_k_major_is_bank_conflict_free),
     cmocka_unit_test(ldmatrix_mn_major_is_bank_conflict_free),
     cmocka_unit_test(cp_async_chunk_stores_are_bank_conflict_free),

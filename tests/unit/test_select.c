@@ -97,7 +97,10 @@ static void shape_classes_pick_their_tiles(void **state) {
     {4096, 4096, 4096, 128, 256}, /* 512 large tiles >= 108 SMs */
     {1024, 2048, 4096, 128, 128}, /* 64 large tiles < 108; 128 medium tiles >= 54 */
     {512, 512, 4096, 64, 64},     /* 16 medium tiles < 54: small */
-    {1, 4096, 4096, 32, 128},     /* decode: skinny */
+    {1, 4096, 4096, 16, 64},      /* decode: one 16-row block, 64 columns where K is split */
+    {16, 4096, 4096, 16, 64},
+    {16, 16384, 4096, 16, 128},   /* 128 tiles of 128 columns >= 108 SMs: no split */
+    {17, 4096, 4096, 32, 128},    /* skinny */
     {32, 8192, 1024, 32, 128},
     {100, 1000, 64, 64, 64},      /* 8 medium tiles: too few, small */
     {64, 8192, 512, 64, 64},      /* m <= 64: never medium */
@@ -119,7 +122,7 @@ static void deep_k_and_skinny_shapes_split_k(void **state) {
   (void)state;
   struct { int64_t m, n, k; int split; } cases[] = {
     {512, 512, 65536, 3},   /* 64 tiles of 64x64 on 108 SMs: 216 / 64 slices */
-    {1, 4096, 14336, 6},    /* 32 skinny tiles: 216 / 32 */
+    {1, 4096, 14336, 3},    /* 64 decode tiles: 216 / 64 */
     {4096, 4096, 4096, 0},  /* full waves: no split */
     {1, 4096, 64, 0},       /* K too short to share */
     {512, 512, 512, 0},     /* 16 K tiles: splitting costs more than it saves */
@@ -520,6 +523,72 @@ static void fp8_takes_wgmma_where_its_operands_are_k_major(void **state) {
   caps = caps_of("sm_86");
   assert_int_equal(eng_select(&nn, &caps, 1, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
   assert_non_null(strstr(why, "sm_89"));
+}
+
+/* On sm_90 and newer a decode split reduces in a cluster of at most 8 slices (one launch, no
+ * workspace); on older archs the workspace reduction stays. */
+static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
+  (void)state;
+  struct { ptx_elem ab, c; int64_t m, n, k; int op_b_t; const char *arch; int cluster; } cases[] = {
+    {PTX_E_BF16, PTX_E_BF16, 1, 6144, 4096, 0, "sm_90a", 1},  /* 48 tiles x 5 slices */
+    {PTX_E_BF16, PTX_E_BF16, 16, 6144, 4096, 1, "sm_90a", 1},
+    {PTX_E_BF16, PTX_E_BF16, 1, 4096, 14336, 1, "sm_90a", 1}, /* 32 tiles x 8 */
+    {PTX_E_F16, PTX_E_F32, 8, 4096, 14336, 0, "sm_90", 1},    /* any sm_90 target */
+    {PTX_E_E4M3, PTX_E_BF16, 16, 6144, 4096, 1, "sm_90a", 1}, /* fp8 decode: 128 bytes of K a tile */
+    {PTX_E_BF16, PTX_E_BF16, 1, 1024, 4096, 1, "sm_90a", 1},  /* 16 tiles: 8 slices, 128 CTAs */
+    {PTX_E_BF16, PTX_E_BF16, 1, 6144, 4096, 0, "sm_80", 0},   /* no clusters before sm_90 */
+    {PTX_E_E4M3, PTX_E_BF16, 16, 6144, 4096, 1, "sm_89", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(cases[i].ab, cases[i].c, cases[i].m, cases[i].n, cases[i].k);
+    p.op_b_t = cases[i].op_b_t;
+    eng_plan plan = select_ok(&p, cases[i].arch, 1);
+    char text[256];
+    tcj_cfg_format(&plan.cfg, text, sizeof text);
+    print_message("%s\n", text);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+    assert_int_equal(plan.cfg.bm, 16);
+    assert_true(plan.cfg.split_k >= 2);
+    assert_int_equal(plan.cfg.split_cluster, cases[i].cluster);
+    assert_int_equal(tcj_cfg_split_workspace(&plan.cfg), !cases[i].cluster);
+    if (cases[i].cluster) assert_true(plan.cfg.split_k <= TCJ_CLUSTER_MAX);
+    assert_null(tcj_cfg_check(&plan.cfg));
+  }
+}
+
+/* TCJ_TILE "/sN" and "/scN" force the split and its reduction; the forced config is checked. */
+static void tile_override_forces_a_split(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4, 6144, 4096);
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  struct { const char *tile; int split, cluster; } ok[] = {
+    {"16x128x128/1x4/4/sc8", 8, 1}, {"16x128x128/1x4/4/s3", 3, 0}, {"32x128x64/1x4/4/sc2", 2, 1},
+    {"16x128x128/1x4/4/s0", 0, 0}, {"16x128x128/1x4/4/sc1", 0, 0},
+  };
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+    assert_int_equal(eng_tile_override_parse(ok[i].tile, &t.tile), 0);
+    eng_plan plan = select_tuned_ok(&p, "sm_90a", &t);
+    assert_int_equal(plan.cfg.split_k, ok[i].split);
+    assert_int_equal(plan.cfg.split_cluster, ok[i].cluster);
+  }
+  static const char *const malformed[] = {"16x128x128/1x4/4/s", "16x128x128/1x4/4/sc", "16x128x128/1x4/4/sx",
+                                          "16x128x128/1x4/4/s-2", "16x128x128/1x4/4/s4/pp", "16x128x128/1x4/4/s100"};
+  for (size_t i = 0; i < sizeof malformed / sizeof *malformed; i++)
+    assert_int_equal(eng_tile_override_parse(malformed[i], &t.tile), -1);
+  struct { const char *tile, *arch, *why; } bad[] = {
+    {"16x128x128/1x4/4/sc9", "sm_90a", "2..8"},
+    {"16x128x128/1x4/4/sc4", "sm_80", "sm_90"},
+    {"16x128x128/1x4/4/s99", "sm_90a", "split_k"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_equal(eng_tile_override_parse(bad[i].tile, &t.tile), 0);
+    eng_device_caps caps = caps_of(bad[i].arch);
+    eng_plan plan;
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+    print_message("%s %s: %s\n", bad[i].tile, bad[i].arch, why);
+    assert_non_null(strstr(why, bad[i].why));
+  }
 }
 
 static void split_k_shapes_stay_on_sm80(void **state) {
@@ -1028,6 +1097,8 @@ int main(int argc, char **argv) {
     cmocka_unit_test(sm90a_transposes_mn_major_operands_of_other_types),
     cmocka_unit_test(fp8_takes_wgmma_where_its_operands_are_k_major),
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
+    cmocka_unit_test(decode_splits_reduce_in_a_cluster_on_sm90),
+    cmocka_unit_test(tile_override_forces_a_split),
     cmocka_unit_test(small_problems_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
     cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
