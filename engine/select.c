@@ -50,14 +50,17 @@ int eng_caps_for_arch(const char *arch, eng_device_caps *caps) {
  * (small, skinny). Measured on an H200 (tcj-bench, bf16 4096^3): 128x256 with 8 warps at one
  * CTA per SM reaches 0.65x cuBLAS, 128x128 with 4 warps at two CTAs per SM 0.54x. */
 enum { TILE_LARGE, TILE_MEDIUM, TILE_MEDIUM_8W, TILE_SMALL, TILE_SKINNY, TILE_DECODE, TILE_DECODE_NARROW, TILE_COUNT };
-static const struct tile { int bm, bn, warps_m, warps_n, bk_bytes; } tiles[TILE_COUNT] = {
-  [TILE_LARGE] = {128, 256, 2, 4},
-  [TILE_MEDIUM] = {128, 128, 2, 2},
+static const struct tile {
+  int bm, bn, warps_m, warps_n;
+  int bk_bytes; /* K bytes per stage; 0: 64 */
+} tiles[TILE_COUNT] = {
+  [TILE_LARGE] = {128, 256, 2, 4, 0},
+  [TILE_MEDIUM] = {128, 128, 2, 2, 0},
   /* The fallback for layouts whose fragments need more address registers (MN-major tf32 and
    * s8, see tcj_cfg_check); never a first choice. */
-  [TILE_MEDIUM_8W] = {128, 128, 2, 4},
-  [TILE_SMALL] = {64, 64, 2, 2},
-  [TILE_SKINNY] = {32, 128, 1, 4},
+  [TILE_MEDIUM_8W] = {128, 128, 2, 4, 0},
+  [TILE_SMALL] = {64, 64, 2, 2, 0},
+  [TILE_SKINNY] = {32, 128, 1, 4, 0},
   /* m <= 16 (decode): one 16-row fragment block, and 128 bytes of K per stage so that a
    * K-major weight (nn.Linear's) is read in whole 128-byte lines. 64 columns where the weight
    * is split along K anyway: twice the CTAs over N, fewer slices. Measured on an H100
