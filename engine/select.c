@@ -518,12 +518,15 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
   return eng_select_tuned(p, caps, allow_packing, NULL, plan, why);
 }
 
-/* Recipe choice: sm_90a takes the sm90 plan when the problem allows one, except decode-like
- * shapes (m <= SKINNY_M) that the sm80 plan splits along K: few rows and deep K leave most SMs
- * idle without a split, and the sm90 recipe does not split. Measured on an H200 (tcj-prof,
- * bf16): split sm80 wins 1x6144x4096 (20.5 us vs 35.2 us sm90) and 1x4096x14336 (34.8 vs 99.0);
- * sm90 wins 128x4096x14336 (41.4 vs 75.7 split sm80); they tie on 512x512x65536 (148 vs 143). */
-#define SKINNY_M 64
+/* Recipe choice: sm_90a takes the sm90 plan when the problem allows one, except decode shapes
+ * (m <= SKINNY_M, one 16-row fragment block) that the sm80 plan splits along K: few rows and
+ * deep K leave most SMs idle without a split. Measured on an H200 (tcj-prof, bf16): split sm80
+ * wins 1x6144x4096 (20.5 us vs 35.2 us sm90) and 1x4096x14336 (34.8 vs 99.0); sm90 wins
+ * 128x4096x14336 (41.4 vs 75.7 split sm80); they tie on 512x512x65536 (148 vs 143). Past 16
+ * rows the sm80 tiles hold 32 or 64 rows of warps that mostly idle on the weight's stream: on an
+ * H100 (nn.Linear layout, us, sm80 split in a cluster vs sm90) 64x4096x4096 ran 29.3 vs 18.8,
+ * 64x4096x14336 78.7 vs 50.0, 64x6144x4096 28.1 vs 23.8, 32x6144x4096 26.7 vs 24.8. */
+#define SKINNY_M 16
 /* Small problems stay on the sm80 recipe too: the persistent kernel's fixed costs (barrier
  * setup, three tensor maps encoded per call, packing both unaligned operands) outweigh wgmma
  * below about 645^3. Measured on an H200 (tcj-prof, bf16, us sm80 vs sm90): 512^3 6.7 vs 8.2,

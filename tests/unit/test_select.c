@@ -605,10 +605,16 @@ static void split_k_shapes_stay_on_sm80(void **state) {
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
     assert_true(plan.cfg.split_k >= 2);
   }
-  /* Past SKINNY_M rows the sm90 recipe wins even where sm80 would split. */
-  struct { int64_t m, n, k; } wide[] = {{128, 4096, 14336}, {512, 512, 65536}};
+  /* Past one 16-row decode tile the sm90 recipe wins even where sm80 would split (small
+   * batches of nn.Linear layers among them). */
+  struct { int64_t m, n, k; int op_b_t; } wide[] = {
+    {17, 6144, 4096, 1}, {32, 6144, 4096, 1}, {64, 4096, 4096, 1}, {64, 4096, 14336, 1},
+    {128, 4096, 14336, 0}, {512, 512, 65536, 0},
+  };
   for (size_t i = 0; i < sizeof wide / sizeof *wide; i++) {
     eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, wide[i].m, wide[i].n, wide[i].k);
+    p.op_b_t = wide[i].op_b_t;
+    if (p.op_b_t) p.ldb = p.k; /* B is n x k */
     assert_int_equal(select_ok(&p, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
   }
   /* Shorter K: no split; at 512^3 the problem is small enough for sm80, at 512x512x2048 it is
