@@ -286,11 +286,16 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
   return 0;
 }
 
+/* "1,4,16": every item a size (an empty one, as in "1,,4", is an error). */
 static int parse_ms(char *list, options *o) {
   o->nm = 0;
-  for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+  for (char *tok = list;; tok++) {
+    char *comma = strchr(tok, ',');
+    if (comma) *comma = '\0';
     if (o->nm == MAX_M || parse_int(tok, 1, 4096, &o->ms[o->nm++])) return -1;
-  return o->nm ? 0 : -1;
+    if (!comma) return 0;
+    tok = comma;
+  }
 }
 
 static int usage_error(const char *what, const char *arg) {
@@ -308,7 +313,12 @@ int main(int argc, char **argv) {
   while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
     char *end;
     switch (opt) {
-    case 'm': if (parse_ms(optarg, &o)) return usage_error("--m wants up to 8 sizes in 1..4096", optarg); break;
+    case 'm': {
+      char list[256]; /* parse_ms cuts its text at the commas; the message quotes all of it */
+      snprintf(list, sizeof list, "%s", optarg);
+      if (strlen(optarg) >= sizeof list || parse_ms(list, &o)) return usage_error("--m wants up to 8 sizes in 1..4096", optarg);
+      break;
+    }
     case 'l': if (parse_int(optarg, 1, MAX_LAYERS, &o.layers)) return usage_error("--layers wants 1..32", optarg); break;
     case 'r': if (parse_int(optarg, 1, 100000, &o.repeat)) return usage_error("--repeat wants 1..100000", optarg); break;
     case 'd':
