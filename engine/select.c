@@ -307,6 +307,21 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, off
  * vs 224.1. L2 traffic is not what limits these kernels. */
 #define SM90_CLUSTER_M 0
 #define SM90_FP8_CLUSTER_MIN_ROWS 8
+/* A B whose row pitch is not a multiple of 128 bytes (16-byte aligned, as TMA needs) costs L2
+ * far more: each box row straddles two lines. Measured on an H100 (tcj-prof, bf16, us, 128x256
+ * tiles alone and in CTA pairs that multicast B; cuBLAS in the same run):
+ *   7000^3                 1759 -> 1207  (cuBLAS 988)
+ *   2500x3000x5000         191 -> 138    (113)
+ *   3000x5000x3000 NT      230 -> 163    (139)
+ *   1500x1500x9000         155 -> 132    (224)
+ *   4000^3                 187 -> 179    (178)
+ *   6000x6000x1000         154 -> 135    (110)
+ * and a tie or a small loss where K is short or the tile rows few: 9000x1504x1504 76.1 -> 76.0,
+ * 2000^3 28.6 -> 29.9, 1000^3 17.3 -> 18.8, 128x5000x5000 56.3 -> 56.1 (one tile row). 4096^3,
+ * whose pitch is aligned, 182.4 -> 181.9. So pairs multicast such a B past
+ * SM90_PINGPONG_MAX_KT K tiles and from this many tile rows. */
+#define SM90_PITCH_CLUSTER_MIN_ROWS 4
+#define SM90_LINE_BYTES 128
 /* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
  * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
  * Measured on an H200 (tcj-prof, bf16): 8192x8192x1024 224.1 us cooperative 128x256, 201.4 us
@@ -330,7 +345,8 @@ static int sm90_vec_c(const eng_problem *p) {
   return 1;
 }
 
-static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
+/* b_pitch_split: B's row pitch is not a multiple of SM90_LINE_BYTES. */
+static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t, int b_pitch_split,
                       tcj_kernel_cfg *c) {
   fill_problem(p, caps, PTX_RECIPE_SM90, c);
   c->bm = t->bm;
@@ -347,6 +363,9 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
    * fast 128x256 1434 -> 1467. With a single tile row the pair's second CTA has no work
    * (128x28672x4096: 580 -> 421), so only where the tile rows are many. */
   if (ptx_elem_is_fp8(p->ab) && ceil_div(p->m, t->bm) >= SM90_FP8_CLUSTER_MIN_ROWS) c->cluster_m = 2;
+  if (b_pitch_split && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
+      ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT)
+    c->cluster_m = 2;
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
   /* Checked once the config is whole (stages included), else every cluster would be dropped. */
@@ -362,8 +381,13 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
 #define SM90_MACS_PER_US 3.7e6  /* one SM: 2048 bf16 MACs per clock at ~1.8 GHz */
 #define SM90_BYTES_PER_US 3.0e6 /* HBM, as a GEMM's epilogue and a reduction see it */
 #define SM90_LAUNCH_US 3.0      /* one more kernel in the stream */
+/* A B whose pitch splits lines, read without multicast: the mainloop's time over the
+ * multicasting pair's, 1.04 to 1.46 in the measurements above SM90_PITCH_CLUSTER_MIN_ROWS. Lets a
+ * pair without a K split beat a split tile, which cannot multicast (1500x1500x9000: 132 us
+ * against 155 split three ways). */
+#define SM90_PITCH_SPLIT_COST 1.35
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
-                         const tcj_kernel_cfg *c) {
+                         int b_pitch_split, const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
   int64_t waves = ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * batch_of(p), sms);
   /* wgmma's rate per byte of K is the same for every type: half of bf16's MACs for tf32, twice
@@ -371,6 +395,7 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
   double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * (double)c->bk /
               (t->rate * macs_per_us);
+  if (b_pitch_split && !c->cluster_m) us *= SM90_PITCH_SPLIT_COST;
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
                      (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)batch_of(p) / SM90_BYTES_PER_US;
@@ -444,11 +469,14 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   if (plan->pack_a) ld_a = eng_packed_ld(p->op_a_t ? p->m : p->k, es);
   if (plan->pack_b) ld_b = eng_packed_ld(p->op_b_t ? p->k : p->n, es);
 
+  int b_pitch_split = (ld_b * es) % SM90_LINE_BYTES != 0;
   /* The two largest tiles lead, the one whose long side lies along the longer of m and n
-   * first (128x256 when n >= m), so that it wins a tie. */
+   * first (128x256 when n >= m), so that it wins a tie; 128x256 always where B's pitch splits
+   * lines, as its B box rows are the longer (measured on an H100, tcj-prof, bf16: 9000x1504x1504
+   * 76.1 us against 81.1 on 256x128, 4000^3 187 against 200, 2500x3000x5000 191 against 197). */
   int order[N_TILES90];
   for (int i = 0; i < N_TILES90; i++) order[i] = i;
-  if (p->m > p->n) { order[0] = 1; order[1] = 0; }
+  if (p->m > p->n && !b_pitch_split) { order[0] = 1; order[1] = 0; }
   double best_score = -1e300;
   int found = 0;
   tcj_kernel_cfg c;
@@ -456,7 +484,7 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
     if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p))) continue;
-    fill_sm90(p, caps, t, &c);
+    fill_sm90(p, caps, t, b_pitch_split, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
     if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
       reason = "shared memory holds fewer than 4 stages";
@@ -464,11 +492,12 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
     }
     /* Few tiles and deep K: K slices may fill the idle SMs (pick_split's rule, as for sm80);
      * the model decides whether that beats the unsplit tile. */
-    double score = sm90_score(p, caps, t, &c);
+    double score = sm90_score(p, caps, t, b_pitch_split, &c);
     tcj_kernel_cfg split = c;
+    split.cluster_m = 0; /* sm90 splits run without clusters */
     split.split_k = pick_split(p, caps, &split);
     if (split.split_k && !tcj_cfg_check(&split)) {
-      double split_score = sm90_score(p, caps, t, &split);
+      double split_score = sm90_score(p, caps, t, b_pitch_split, &split);
       if (split_score > score) {
         score = split_score;
         c = split;
@@ -481,11 +510,14 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
     }
   }
   if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
+  /* Not where B's pitch splits lines, unless an epilogue is fused: measured on an H100
+   * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
+   * 6000x6000x1000 in 230.6 against 153.9. */
   if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
-      (ceil_div(p->k, plan->cfg.bk) <= SM90_PINGPONG_MAX_KT || fused(p))) {
+      ((ceil_div(p->k, plan->cfg.bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
     /* The same CTA area as two 64x256 tiles, one per consumer. */
     static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
-    fill_sm90(p, caps, &pp, &c);
+    fill_sm90(p, caps, &pp, b_pitch_split, &c);
     if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) plan->cfg = c;
   }
   ptx_tmap_desc d;

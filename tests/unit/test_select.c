@@ -556,6 +556,47 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
   }
 }
 
+/* A B whose row pitch is 16-byte aligned but not a multiple of 128 bytes: 128x256 tiles in CTA
+ * pairs that multicast B where K is long and the tile rows many, never ping-pong (unfused), and
+ * 128x256 before 256x128; the same shapes with a 128-byte pitch keep the old choices. */
+static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
+  (void)state;
+  struct { int64_t m, n, k, ldb_split, ldb_lines; int op_b_t, cluster, split_cluster_free; } cases[] = {
+    /* m, n, k, ldb (pitch splits lines), ldb (whole lines), op_b T, multicast expected */
+    {2500, 3000, 5000, 3000, 3008, 0, 1, 1},
+    {7000, 7000, 7000, 7000, 7040, 0, 1, 1},
+    {3000, 5000, 3000, 3000, 3008, 1, 1, 1},
+    {1504, 1504, 9000, 1504, 1536, 0, 1, 1}, /* a pair beats a K split that cannot multicast */
+    {6000, 6000, 1000, 6000, 6016, 0, 0, 1}, /* 16 K tiles: short K, no pair */
+    {9000, 1504, 1504, 1504, 1536, 0, 0, 1}, /* 24 K tiles */
+    {128, 5000, 5000, 5000, 5056, 0, 0, 1},  /* one tile row */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (int lines = 0; lines < 2; lines++) {
+      eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+      p.op_b_t = cases[i].op_b_t;
+      p.ldb = lines ? cases[i].ldb_lines : cases[i].ldb_split;
+      eng_plan plan = select_ok(&p, "sm_90a", 1);
+      char text[256];
+      tcj_cfg_format(&plan.cfg, text, sizeof text);
+      print_message("%s ldb %lld: %s\n", lines ? "whole lines" : "split lines", (long long)p.ldb, text);
+      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+      if (lines) {
+        assert_int_equal(plan.cfg.cluster_m, 0);
+        continue;
+      }
+      assert_int_equal(plan.cfg.pingpong, 0);
+      assert_int_equal(plan.cfg.cluster_m, cases[i].cluster ? 2 : 0);
+      if (cases[i].cluster) {
+        assert_int_equal(plan.cfg.bm, 128);
+        assert_int_equal(plan.cfg.bn, 256);
+        assert_int_equal(plan.cfg.split_k, 0);
+      }
+      if (plan.cfg.bm * plan.cfg.bn == 128 * 256) assert_int_equal(plan.cfg.bm, 128);
+    }
+  }
+}
+
 /* TCJ_TILE "/sN" and "/scN" force the split and its reduction; the forced config is checked. */
 static void tile_override_forces_a_split(void **state) {
   (void)state;
@@ -1105,6 +1146,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
     cmocka_unit_test(decode_splits_reduce_in_a_cluster_on_sm90),
     cmocka_unit_test(tile_override_forces_a_split),
+    cmocka_unit_test(sm90_multicasts_b_whose_pitch_splits_lines),
     cmocka_unit_test(small_problems_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
     cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
