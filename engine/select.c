@@ -319,7 +319,8 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, off
  * and a tie or a small loss where K is short or the tile rows few: 9000x1504x1504 76.1 -> 76.0,
  * 2000^3 28.6 -> 29.9, 1000^3 17.3 -> 18.8, 128x5000x5000 56.3 -> 56.1 (one tile row). 4096^3,
  * whose pitch is aligned, 182.4 -> 181.9. So pairs multicast such a B past
- * SM90_PINGPONG_MAX_KT K tiles and from this many tile rows. */
+ * SM90_PINGPONG_MAX_KT K tiles and from this many tile rows, on the tiles measured so (128 x
+ * 128 and larger: 128x128 pairs gained as much, 256x128 pairs a little less). */
 #define SM90_PITCH_CLUSTER_MIN_ROWS 4
 #define SM90_LINE_BYTES 128
 /* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
@@ -363,7 +364,7 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
    * fast 128x256 1434 -> 1467. With a single tile row the pair's second CTA has no work
    * (128x28672x4096: 580 -> 421), so only where the tile rows are many. */
   if (ptx_elem_is_fp8(p->ab) && ceil_div(p->m, t->bm) >= SM90_FP8_CLUSTER_MIN_ROWS) c->cluster_m = 2;
-  if (b_pitch_split && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
+  if (b_pitch_split && t->bm >= 128 && t->bn >= 128 && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
       ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT)
     c->cluster_m = 2;
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)

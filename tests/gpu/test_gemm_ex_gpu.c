@@ -953,6 +953,31 @@ static void batch_of_stacked_entries_with_one_weight(void **state) {
   RUN_CASES(g_eng, "stacked entries, one weight", cases, NCASES(cases));
 }
 
+/* B's row pitch 16-byte aligned but not a multiple of 128 bytes, K past 32 tiles, rows enough:
+ * on sm_90a these select 128x128 tiles in CTA pairs that multicast B (test_select checks the
+ * choice; tcj-ptx shows it), with an odd count of tile rows, C read, a wider D, op_b T and a
+ * batch with a fused epilogue. Elsewhere they run whatever is selected and must hold all the
+ * same. */
+static void b_pitch_splitting_lines_runs_multicast_pairs(void **state) {
+  (void)state;
+  ex_case cases[3];
+  cases[0] = mk("ldb 1208: 128x128 pairs, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 900, 1200, 2100, 6301);
+  cases[0].ldb = 1208;
+  cases[0].cm = C_SEPARATE;
+  cases[0].beta = 0.5f;
+  cases[0].alpha = scaled_alpha(2100, 0);
+  cases[1] = mk("op_b T, ldb 2104, f32 D", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 900, 1200, 2100, 6302);
+  cases[1].ldb = 2104;
+  cases[2] = mk("batch 2, ldb 1008, bias + gelu", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 520, 1000, 2100, 6303);
+  cases[2].ldb = 1008;
+  cases[2].batch = 2;
+  cases[2].bias = TCJ_BIAS_COL;
+  cases[2].act = TCJ_ACT_GELU;
+  cases[2].bias_type = TCJ_F16;
+  cases[2].alpha = scaled_alpha(2100, 1);
+  RUN_CASES(g_eng, "B pitch splitting 128-byte lines", cases, NCASES(cases));
+}
+
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -1584,6 +1609,7 @@ int main(void) {
       cmocka_unit_test(c_null_with_beta_zero_writes_d),
       cmocka_unit_test(batch_broadcasts_weight_bias_and_c_with_zero_strides),
       cmocka_unit_test(batch_of_stacked_entries_with_one_weight),
+      cmocka_unit_test(b_pitch_splitting_lines_runs_multicast_pairs),
       cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
       cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
       cmocka_unit_test(batch_of_64_entries_of_64_cubed),
