@@ -566,6 +566,16 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
  * 511^3 (odd ld, both packed) 21.1 vs 23.3, 255^3 16.9 vs 23.7; 1024^3 14.0 vs 9.3 and 1000^3
  * (odd ld) 17.3 vs 14.1 go the other way. */
 #define SMALL_MNK (1ll << 28)
+/* ...unless it streams a large K-major weight (nn.Linear's layout) without a K split: there the
+ * sm90 kernel's TMA reads beat the 16-row sm80 tiles. Measured on an H100 (tcj-prof, us, sm90
+ * against sm80): bf16 1x28672x4096 NT 82.6 vs 87.0, 1x16384x8192 NT 94.1 vs 97.9, e4m3
+ * 1x28672x4096 NT 46.3 vs 47.4 (117 MB); with B N-major sm80 keeps the lead (1x28672x4096 NN
+ * 81.3 vs 84.6). */
+#define SM90_DECODE_MIN_WEIGHT_BYTES (100ll << 20)
+static int streams_a_large_k_major_weight(const eng_problem *p) {
+  double bytes = (double)p->n * (double)p->k * ptx_elem_size(p->ab) * batch_of(p);
+  return p->m <= SKINNY_M && p->op_b_t && bytes >= (double)SM90_DECODE_MIN_WEIGHT_BYTES;
+}
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 eng_recipe_choice recipe, eng_plan *plan, const char **why) {
   static const char *ok = "";
@@ -584,7 +594,7 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
     return plan_sm90(p, caps, allow_packing, plan, why);
   tcj_status st = plan_sm80(p, caps, allow_packing, plan, why);
   if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
-  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / batch_of(p)) return st;
+  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / batch_of(p) && !streams_a_large_k_major_weight(p)) return st;
   eng_plan sm90;
   const char *no = NULL;
   if (plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;

@@ -668,6 +668,32 @@ static void split_k_shapes_stay_on_sm80(void **state) {
   assert_int_equal(plan.cfg.split_k, 0);
 }
 
+/* A decode call that streams a large K-major weight without a K split runs the sm90 recipe,
+ * however few its multiply-adds; an N-major weight, a split weight or a small one stays on the
+ * sm80 decode tiles. */
+static void decode_of_a_large_k_major_weight_takes_sm90(void **state) {
+  (void)state;
+  struct { ptx_elem ab, c; int64_t m, n, k; int op_b_t; int recipe; } cases[] = {
+    {PTX_E_BF16, PTX_E_BF16, 1, 28672, 4096, 1, PTX_RECIPE_SM90},  /* 235 MB, 224 tiles: no split */
+    {PTX_E_BF16, PTX_E_BF16, 16, 16384, 8192, 1, PTX_RECIPE_SM90},
+    {PTX_E_E4M3, PTX_E_BF16, 1, 28672, 4096, 1, PTX_RECIPE_SM90},  /* 117 MB */
+    {PTX_E_BF16, PTX_E_BF16, 1, 28672, 4096, 0, PTX_RECIPE_SM80},  /* N-major weight */
+    {PTX_E_BF16, PTX_E_BF16, 1, 6144, 4096, 1, PTX_RECIPE_SM80},   /* split in a cluster */
+    {PTX_E_BF16, PTX_E_BF16, 1, 16384, 512, 1, PTX_RECIPE_SM80},   /* 16 MB */
+    {PTX_E_E4M3, PTX_E_BF16, 1, 16384, 2048, 1, PTX_RECIPE_SM80},  /* 32 MB */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(cases[i].ab, cases[i].c, cases[i].m, cases[i].n, cases[i].k);
+    p.op_b_t = cases[i].op_b_t;
+    if (p.op_b_t) p.ldb = p.k;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    char text[256];
+    tcj_cfg_format(&plan.cfg, text, sizeof text);
+    print_message("%s\n", text);
+    assert_int_equal(plan.cfg.recipe, cases[i].recipe);
+  }
+}
+
 static void small_problems_stay_on_sm80(void **state) {
   (void)state;
   /* At or below 2^28 multiply-adds (about 645^3) the sm80 recipe is faster (select.c). */
@@ -1147,6 +1173,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(decode_splits_reduce_in_a_cluster_on_sm90),
     cmocka_unit_test(tile_override_forces_a_split),
     cmocka_unit_test(sm90_multicasts_b_whose_pitch_splits_lines),
+    cmocka_unit_test(decode_of_a_large_k_major_weight_takes_sm90),
     cmocka_unit_test(small_problems_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
     cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
