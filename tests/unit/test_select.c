@@ -597,6 +597,19 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
   }
 }
 
+/* TCJ_TILE text that parses but that selection refuses for p on arch, with why_part in the
+ * message. */
+static void expect_tile_refused(const eng_problem *p, const char *tile, const char *arch, const char *why_part) {
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  assert_int_equal(eng_tile_override_parse(tile, &t.tile), 0);
+  eng_device_caps caps = caps_of(arch);
+  eng_plan plan;
+  const char *why = NULL;
+  assert_int_equal(eng_select_tuned(p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  print_message("%s %s: %s\n", tile, arch, why);
+  assert_non_null(strstr(why, why_part));
+}
+
 /* TCJ_TILE "/sN" and "/scN" force the split and its reduction; the forced config is checked. */
 static void tile_override_forces_a_split(void **state) {
   (void)state;
@@ -621,15 +634,7 @@ static void tile_override_forces_a_split(void **state) {
     {"16x128x128/1x4/4/sc4", "sm_80", "sm_90"},
     {"16x128x128/1x4/4/s99", "sm_90a", "split_k"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    assert_int_equal(eng_tile_override_parse(bad[i].tile, &t.tile), 0);
-    eng_device_caps caps = caps_of(bad[i].arch);
-    eng_plan plan;
-    const char *why = NULL;
-    assert_int_equal(eng_select_tuned(&p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-    print_message("%s %s: %s\n", bad[i].tile, bad[i].arch, why);
-    assert_non_null(strstr(why, bad[i].why));
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) expect_tile_refused(&p, bad[i].tile, bad[i].arch, bad[i].why);
 }
 
 static void split_k_shapes_stay_on_sm80(void **state) {
@@ -1046,16 +1051,7 @@ static void tile_override_with_a_huge_warp_grid_is_refused(void **state) {
     {"128x128x64/1073741824x2/3", "sm_80", "TCJ_TILE: bad warp grid"},
     {"128x128x128/65536x65536/4", "sm_90a", "TCJ_TILE: sm90 runs 1 or 2 consumer warpgroups"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    eng_tuning t = {ENG_RECIPE_AUTO, {0}};
-    assert_int_equal(eng_tile_override_parse(bad[i].tile, &t.tile), 0);
-    eng_device_caps caps = caps_of(bad[i].arch);
-    eng_plan plan;
-    const char *why = NULL;
-    assert_int_equal(eng_select_tuned(&p, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-    print_message("%s %s: %s\n", bad[i].tile, bad[i].arch, why);
-    assert_non_null(strstr(why, bad[i].why));
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) expect_tile_refused(&p, bad[i].tile, bad[i].arch, bad[i].why);
 }
 
 static void tuning_comes_from_the_environment(void **state) {
