@@ -595,6 +595,21 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
       if (plan.cfg.bm * plan.cfg.bn == 128 * 256) assert_int_equal(plan.cfg.bm, 128);
     }
   }
+  /* A K split still competes with the pairs (its units run without a cluster): deep K over
+   * few tiles splits, for such a B and for fp8 (whose tiles pair from 8 rows) alike. */
+  struct { ptx_elem ab; int64_t m, n, k, ldb; int op_b_t; } deep[] = {
+    {PTX_E_BF16, 512, 520, 65536, 520, 0},
+    {PTX_E_E4M3, 1024, 1024, 65536, 65536, 1},
+  };
+  for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
+    eng_problem p = problem(deep[i].ab, PTX_E_BF16, deep[i].m, deep[i].n, deep[i].k);
+    p.op_b_t = deep[i].op_b_t;
+    p.ldb = deep[i].ldb;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_true(plan.cfg.split_k >= 2);
+    assert_int_equal(plan.cfg.cluster_m, 0);
+  }
 }
 
 /* TCJ_TILE text that parses but that selection refuses for p on arch, with why_part in the
