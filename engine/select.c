@@ -300,6 +300,8 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, off
   {128, 192, 2, 0.84, 0, OFFER_PROMOTED},
 };
 #define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
+/* Each tile, and its K split, is one candidate. */
+_Static_assert(2 * sizeof tiles90 / sizeof *tiles90 <= ENG_MAX_CANDIDATES, "ENG_MAX_CANDIDATES");
 
 /* 2: CTA pairs along M share each B tile by TMA multicast (where the tile allows it); 0: none.
  * Off: measured on an H200 (tcj-prof, bf16, 128x256 tiles) clusters tie with single CTAs:
@@ -419,12 +421,16 @@ static tcj_status sm90_no(const char **why, const char *fmt, ...) {
   return TCJ_ERROR_NOT_SUPPORTED;
 }
 
-/* The sm90 recipe's plan, or TCJ_ERROR_NOT_SUPPORTED with why it cannot run the problem. TMA
- * reads whole 16-byte aligned rows: an operand aligned below that is packed, or (packing
- * disabled) the recipe does not apply. */
-static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                            eng_plan *plan, const char **why) {
-  memset(plan, 0, sizeof *plan);
+/* The sm90 recipe's plans for a problem, best first by the time model (eng_sm90_candidates), or
+ * TCJ_ERROR_NOT_SUPPORTED with why it cannot run the problem. TMA reads whole 16-byte aligned
+ * rows: an operand aligned below that is packed, or (packing disabled) the recipe does not
+ * apply. */
+static tcj_status sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                                  eng_candidate *out, int *count, const char **why) {
+  *count = 0;
+  eng_plan base;
+  memset(&base, 0, sizeof base);
+  eng_plan *plan = &base; /* the packing every candidate shares */
   if (caps->sm != 90 || caps->arch_suffix != 'a')
     return sm90_no(why, "the sm90 recipe needs sm_90a (wgmma); the target is sm_%d%s", caps->sm,
                    caps->arch_suffix ? "a" : "");
@@ -478,8 +484,8 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   int order[N_TILES90];
   for (int i = 0; i < N_TILES90; i++) order[i] = i;
   if (p->m > p->n && !b_pitch_split) { order[0] = 1; order[1] = 0; }
-  double best_score = -1e300;
-  int found = 0;
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
   tcj_kernel_cfg c;
   const char *reason = "no tile";
   for (int i = 0; i < N_TILES90; i++) {
@@ -491,50 +497,79 @@ static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
       reason = "shared memory holds fewer than 4 stages";
       continue;
     }
+    all[n].plan = base;
+    all[n].plan.cfg = c;
+    all[n++].est_us = -sm90_score(p, caps, t, b_pitch_split, &c);
     /* Few tiles and deep K: K slices may fill the idle SMs (pick_split's rule, as for sm80);
      * the model decides whether that beats the unsplit tile. */
-    double score = sm90_score(p, caps, t, b_pitch_split, &c);
     tcj_kernel_cfg split = c;
     split.cluster_m = 0; /* sm90 splits run without clusters */
     split.split_k = pick_split(p, caps, &split);
     if (split.split_k && !tcj_cfg_check(&split)) {
-      double split_score = sm90_score(p, caps, t, b_pitch_split, &split);
-      if (split_score > score) {
-        score = split_score;
-        c = split;
-      }
-    }
-    if (!found || score > best_score) {
-      best_score = score;
-      plan->cfg = c;
-      found = 1;
+      all[n].plan = base;
+      all[n].plan.cfg = split;
+      all[n++].est_us = -sm90_score(p, caps, t, b_pitch_split, &split);
     }
   }
-  if (!found) return sm90_no(why, "no sm90 tile fits: %s", reason);
-  /* Not where B's pitch splits lines, unless an epilogue is fused: measured on an H100
-   * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
-   * 6000x6000x1000 in 230.6 against 153.9. */
-  if (plan->cfg.bm == 128 && plan->cfg.bn == 256 && !plan->cfg.split_k &&
-      ((ceil_div(p->k, plan->cfg.bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
-    /* The same CTA area as two 64x256 tiles, one per consumer. */
-    static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
-    fill_sm90(p, caps, &pp, b_pitch_split, &c);
-    if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) plan->cfg = c;
+  if (n == 0) return sm90_no(why, "no sm90 tile fits: %s", reason);
+  /* Best first; on a tie the earlier tile of the order above (a stable insertion sort). */
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && all[j].est_us < all[j - 1].est_us; j--) {
+      eng_candidate tmp = all[j];
+      all[j] = all[j - 1];
+      all[j - 1] = tmp;
+    }
+  for (int i = 0; i < n; i++) {
+    tcj_kernel_cfg *cfg = &all[i].plan.cfg;
+    /* Not where B's pitch splits lines, unless an epilogue is fused: measured on an H100
+     * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
+     * 6000x6000x1000 in 230.6 against 153.9. */
+    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k &&
+        ((ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
+      /* The same CTA area as two 64x256 tiles, one per consumer. */
+      static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
+      fill_sm90(p, caps, &pp, b_pitch_split, &c);
+      if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) *cfg = c;
+    }
+    ptx_tmap_desc d;
+    ptx_tmap_batch ba = {p->batch, base.pack_a ? eng_packed_stride(p, 0) : p->stride_a};
+    ptx_tmap_batch bb = {p->batch, base.pack_b ? eng_packed_stride(p, 1) : p->stride_b};
+    if (ptx_sm90_tmap(cfg, 0, p->m, ld_a, ba, &d) != 0 || ptx_sm90_tmap(cfg, 1, p->m, ld_b, bb, &d) != 0) {
+      if (*count > 0) continue; /* the best candidate decides, as the tile barely matters here */
+      return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32, a stride past 2^40 bytes, or a "
+                     "batch stride that is not a multiple of 16 bytes)");
+    }
+    /* D through TMA too, where the kernel would store it so (a leading dimension past 2^40
+     * bytes, say): else narrower vectors, which take the staged stores that need no tensor map. */
+    ptx_tmap_batch bd = {p->batch, p->stride_d};
+    while (ptx_sm90_tma_store(cfg) && ptx_sm90_tmap_d(cfg, p->m, p->ldd, bd, &d) < 0 && cfg->vec_c > 1)
+      cfg->vec_c /= 2;
+    if (transpose_a) all[i].plan.pack_a = ENG_PACK_TRANSPOSE;
+    if (transpose_b) all[i].plan.pack_b = ENG_PACK_TRANSPOSE;
+    out[(*count)++] = all[i];
   }
-  ptx_tmap_desc d;
-  ptx_tmap_batch ba = {p->batch, plan->pack_a ? eng_packed_stride(p, 0) : p->stride_a};
-  ptx_tmap_batch bb = {p->batch, plan->pack_b ? eng_packed_stride(p, 1) : p->stride_b};
-  if (ptx_sm90_tmap(&plan->cfg, 0, p->m, ld_a, ba, &d) != 0 || ptx_sm90_tmap(&plan->cfg, 1, p->m, ld_b, bb, &d) != 0)
-    return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32, a stride past 2^40 bytes, or a batch "
-                   "stride that is not a multiple of 16 bytes)");
-  /* D through TMA too, where the kernel would store it so (a leading dimension past 2^40 bytes,
-   * say): else narrower vectors, which take the staged stores that need no tensor map. */
-  ptx_tmap_batch bd = {p->batch, p->stride_d};
-  while (ptx_sm90_tma_store(&plan->cfg) && ptx_sm90_tmap_d(&plan->cfg, p->m, p->ldd, bd, &d) < 0 && plan->cfg.vec_c > 1)
-    plan->cfg.vec_c /= 2;
-  if (transpose_a) plan->pack_a = ENG_PACK_TRANSPOSE;
-  if (transpose_b) plan->pack_b = ENG_PACK_TRANSPOSE;
   return TCJ_SUCCESS;
+}
+
+/* The sm90 recipe's plan: its best candidate. */
+static tcj_status plan_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            eng_plan *plan, const char **why) {
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
+  memset(plan, 0, sizeof *plan);
+  tcj_status st = sm90_candidates(p, caps, allow_packing, all, &n, why);
+  if (st == TCJ_SUCCESS) *plan = all[0].plan;
+  return st;
+}
+
+int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_candidate *out,
+                        int max, const char **why) {
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
+  if (sm90_candidates(p, caps, allow_packing, all, &n, why) != TCJ_SUCCESS) return -1;
+  if (n > max) n = max;
+  memcpy(out, all, (size_t)n * sizeof *out);
+  return n;
 }
 
 int64_t eng_packed_stride(const eng_problem *p, int is_b) {
@@ -653,6 +688,14 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   o.valid = 1;
   *out = o;
   return 0;
+}
+
+int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
+  const char *split = c->split_k >= 2 ? (c->split_cluster ? "/sc" : "/s") : "/s";
+  int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
+                   c->warps_n, c->stages, c->cluster_m == 2 ? "/c2" : "", c->pingpong ? "/pp" : "", split,
+                   c->split_k >= 2 ? c->split_k : 0);
+  return n >= 0 && (size_t)n < size ? n : -1;
 }
 
 const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_device_caps *caps,

@@ -3,6 +3,7 @@
 #ifndef TCJ_ENG_SELECT_H
 #define TCJ_ENG_SELECT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ptxgen/kernel_cfg.h"
@@ -82,6 +83,19 @@ int64_t eng_packed_stride(const eng_problem *p, int is_b);
 tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                       eng_plan *plan, const char **why);
 
+/* The sm90 recipe's plans for p, best first by its time model (estimated microseconds): each
+ * tile of the menu that fits, and that tile split along K where a split is offered (the 128x256
+ * tile as the 64x256 ping-pong pair where selection would turn it into one). The first is what
+ * eng_select runs when it takes the sm90 recipe. Returns how many were written (at most max,
+ * ENG_MAX_CANDIDATES cover all), or -1 with why the recipe cannot run p (e.g. not sm_90a). */
+#define ENG_MAX_CANDIDATES 24
+typedef struct eng_candidate {
+  eng_plan plan;
+  double est_us;
+} eng_candidate;
+int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_candidate *out,
+                        int max, const char **why);
+
 /* ---- tuning knobs: measuring other choices without rebuilding ---------------------------- */
 
 /* TCJ_RECIPE: which recipe select may choose. */
@@ -111,6 +125,10 @@ const char *eng_recipe_check(eng_recipe_choice recipe, const eng_device_caps *ca
 
 /* Parses TCJ_TILE text; returns 0, or -1 when malformed. */
 int eng_tile_override_parse(const char *text, eng_tile_override *out);
+/* The TCJ_TILE text that forces c's tile, stages, cluster, ping-pong and K split (always
+ * spelled: "/s0" for none), so that TCJ_RECIPE=<c's recipe> with it reproduces c for the same
+ * problem. Returns the length, or -1 when buf is too small. */
+int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size);
 /* Applies a valid override to plan->cfg; returns NULL, or why the forced tile cannot run. */
 const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_device_caps *caps,
                                     eng_plan *plan);

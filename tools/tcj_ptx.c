@@ -22,7 +22,7 @@ static const char usage[] =
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
   "               [--no-pack] [--recipe sm80|sm90|auto] [--epilogue NAME] [--batch N]\n"
   "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu] [--sm-count N]\n"
-  "               [--b-dtype T] [--fast-accum] [--block-scales]\n"
+  "               [--b-dtype T] [--fast-accum] [--block-scales] [--candidates]\n"
   "  --sm-count N: select as on a part with N SMs (default: the arch's flagship count)\n"
   "  dtypes: f16 bf16 tf32 f32 e4m3 e5m2 s8 s32 (f64 is named but not supported yet); c dtype\n"
   "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8, bf16 for e4m3/e5m2.\n"
@@ -50,6 +50,9 @@ static const char usage[] =
   "  --block-scales    scale_mode = TCJ_SCALE_BLOCK (scale_a per row and 128 K, scale_b per\n"
   "                    128 x 128 block; assumed at aligned addresses apart from every operand)\n"
   "  Per-tensor scales, scale_d and amax_d are read at run time: they select no other kernel.\n"
+  "  --candidates      instead of the PTX: the selected config, then the sm90 recipe's configs\n"
+  "                    (sm_90a) in its time model's order with their estimates, each with the\n"
+  "                    TCJ_RECIPE and TCJ_TILE values that force it (to time it with tcj-prof)\n"
   "  Prints \"// <cfg>\" and then the PTX; after the config, pack_a=1 / pack_b=1 for an operand\n"
   "  packed into aligned scratch, pack_a=transpose / pack_b=transpose for an MN-major one\n"
   "  transposed into K-major scratch for wgmma (the config is then the K-major problem's, op NT).\n"
@@ -121,10 +124,36 @@ static void print_select_error(const char *why, int recipe_from_flag) {
   fprintf(stderr, "tcj-ptx: %.*s--recipe %s\n", (int)(var - why), why, after);
 }
 
+/* --candidates: the selected plan, then the sm90 recipe's plans in its time model's order, each
+ * with the variables that force it (so that tcj-prof can time it). */
+static int print_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            const eng_plan *selected, const char *selected_text) {
+  char tile[96], text[512];
+  if (eng_tile_override_format(&selected->cfg, tile, sizeof tile) < 0) return 1;
+  printf("selected: %s\n  force: TCJ_RECIPE=%s TCJ_TILE=%s\n", selected_text, tcj_recipe_name(selected->cfg.recipe),
+         tile);
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  const char *why = NULL;
+  int n = eng_sm90_candidates(p, caps, allow_packing, all, ENG_MAX_CANDIDATES, &why);
+  if (n < 0) {
+    printf("sm90 candidates: none (%s)\n", why);
+    return ferror(stdout) ? 1 : 0;
+  }
+  printf("sm90 candidates, best first by the time model (estimate, config, variables that force it)%s:\n",
+         selected->cfg.recipe == PTX_RECIPE_SM90 ? "" : "; the sm80 recipe is selected by rule");
+  for (int i = 0; i < n; i++) {
+    if (gemm_plan_format(&all[i].plan, text, sizeof text) < 0 ||
+        eng_tile_override_format(&all[i].plan.cfg, tile, sizeof tile) < 0)
+      return 1;
+    printf("%3d %10.2f us  %s\n  force: TCJ_RECIPE=sm90 TCJ_TILE=%s\n", i + 1, all[i].est_us, text, tile);
+  }
+  return ferror(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
          O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT, O_BDTYPE, O_FAST,
-         O_BLOCK };
+         O_BLOCK, O_CANDIDATES };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -138,10 +167,11 @@ int main(int argc, char **argv) {
     {"broadcast-b", no_argument, 0, O_BCAST},   {"d-dtype", required_argument, 0, O_DDTYPE},
     {"epilogue-source", required_argument, 0, O_SOURCE}, {"sm-count", required_argument, 0, O_SM_COUNT},
     {"b-dtype", required_argument, 0, O_BDTYPE}, {"fast-accum", no_argument, 0, O_FAST},
-    {"block-scales", no_argument, 0, O_BLOCK},  {0, 0, 0, 0}};
+    {"block-scales", no_argument, 0, O_BLOCK},  {"candidates", no_argument, 0, O_CANDIDATES},
+    {0, 0, 0, 0}};
   const char *arch = NULL, *source_path = NULL;
   int have_ab = 0, have_b = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0,
-      sm_count = 0, fast_accum = 0, block_scales = 0;
+      sm_count = 0, fast_accum = 0, block_scales = 0, candidates = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
   tcj_dtype ab = TCJ_BF16, be = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
@@ -153,6 +183,7 @@ int main(int argc, char **argv) {
     switch (o) {
     case 'h': case O_HELP: fputs(usage, stdout); return 0;
     case O_ARCH: arch = optarg; break;
+    case O_CANDIDATES: candidates = 1; break;
     case O_SM_COUNT:
       if (gemm_parse_sm_count(optarg, &sm_count)) return bad("--sm-count wants an SM count from 1 to 1024", optarg);
       break;
@@ -301,6 +332,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tcj-ptx: selected config is invalid: %s\n", reason);
   } else if (gemm_plan_format(&plan, text, sizeof text) < 0) {
     fprintf(stderr, "tcj-ptx: config text too long\n");
+  } else if (candidates) {
+    rc = print_candidates(&p, &caps, allow_packing, &plan, text);
   } else {
     /* The module tcj would compile: NVRTC's code of a user epilogue joins it. */
     snprintf(arch_name, sizeof arch_name, "sm_%d%s", plan.cfg.sm, plan.cfg.arch_suffix == 'a' ? "a" : "");

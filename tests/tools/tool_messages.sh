@@ -88,5 +88,20 @@ if ! HOME="$long_home" "$warmup" --arch sm_80 --dry-run --cache-dir "$dir/cache"
   fails=$((fails + 1))
 fi
 refuse= expect 2 "tcj-ptx: unknown arch sm_+80" "$tcj_ptx" --arch "sm_+80" --dtype bf16 --m 8 --n 8 --k 8
+# --candidates: the selected config and how to force it, then the sm90 configs ranked, each
+# with its estimate and forcing variables; none (with the reason) off sm_90a.
+if "$tcj_ptx" --arch sm_90a --dtype bf16 --m 2500 --n 3000 --k 5000 --candidates >"$dir/cand" 2>&1 &&
+  grep -q '^selected: recipe=sm90 .*tile=128x256x64 .*cluster=2$' "$dir/cand" &&
+  grep -q '^  force: TCJ_RECIPE=sm90 TCJ_TILE=128x256x128/2x1/4/c2/s0$' "$dir/cand" &&
+  [ "$(grep -cE '^ +[0-9]+ +[0-9.]+ us  recipe=sm90 ' "$dir/cand")" -ge 4 ] && ! grep -q '^\.version' "$dir/cand"; then :; else
+  echo "FAIL: tcj-ptx --candidates on sm_90a: $(head -c 600 "$dir/cand")"
+  fails=$((fails + 1))
+fi
+if "$tcj_ptx" --arch sm_80 --dtype bf16 --m 1 --n 6144 --k 4096 --candidates >"$dir/cand" 2>&1 &&
+  grep -q '^  force: TCJ_RECIPE=sm80 TCJ_TILE=16x64x128/1x2/4/s2$' "$dir/cand" &&
+  grep -q '^sm90 candidates: none (the sm90 recipe needs sm_90a' "$dir/cand"; then :; else
+  echo "FAIL: tcj-ptx --candidates on sm_80: $(head -c 600 "$dir/cand")"
+  fails=$((fails + 1))
+fi
 [ $fails -eq 0 ] || exit 1
 echo "tool messages: all as documented"

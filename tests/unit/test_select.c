@@ -612,6 +612,105 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
   }
 }
 
+/* The config text and packing of a plan, for comparing two plans whole. */
+static void plan_text(const eng_plan *plan, char *buf, size_t size) {
+  int n = tcj_cfg_format(&plan->cfg, buf, size);
+  assert_true(n > 0);
+  snprintf(buf + n, size - (size_t)n, " pack %d %d", plan->pack_a, plan->pack_b);
+}
+
+/* eng_sm90_candidates: best first by the estimate, the first what the sm90 recipe selects, and
+ * each one reproduced exactly by the TCJ_RECIPE / TCJ_TILE values eng_tile_override_format
+ * spells for it (what tcj-ptx --candidates prints for timing it), over dtypes, layouts,
+ * pitches that split lines, deep K (split candidates), fused epilogues and batches. The sm80
+ * plans' spellings reproduce them too (cluster and workspace splits). */
+static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state) {
+  (void)state;
+  struct { ptx_elem ab, c; int64_t m, n, k, ldb; int op_a_t, op_b_t, epilogue, batch; } cases[] = {
+    {PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096, 0, 0, 0, 0, 1},
+    {PTX_E_BF16, PTX_E_BF16, 2500, 3000, 5000, 3000, 0, 0, 0, 1}, /* pitch splits lines: pairs */
+    {PTX_E_BF16, PTX_E_BF16, 512, 512, 65536, 0, 0, 0, 0, 1},     /* split candidates */
+    {PTX_E_F16, PTX_E_F32, 1, 28672, 4096, 4096, 0, 1, 0, 1},
+    {PTX_E_BF16, PTX_E_BF16, 8192, 8192, 1024, 0, 0, 0, 0, 1},    /* ping-pong */
+    {PTX_E_BF16, PTX_E_BF16, 1000, 1000, 1000, 1001, 1, 0, 0, 1}, /* B packed */
+    {PTX_E_BF16, PTX_E_BF16, 128, 28672, 4096, 0, 0, 0, 1, 1},    /* bias + silu */
+    {PTX_E_BF16, PTX_E_BF16, 256, 4096, 4096, 0, 0, 0, 0, 8},     /* a batch */
+    {PTX_E_E4M3, PTX_E_BF16, 8192, 8192, 8192, 8192, 0, 1, 0, 1}, /* fp8 pairs */
+    {PTX_E_TF32, PTX_E_F32, 4096, 4096, 4096, 0, 0, 0, 0, 1},     /* transposed B */
+    {PTX_E_S8, PTX_E_S32, 16, 8192, 8192, 8192, 0, 1, 0, 1},
+  };
+  eng_device_caps caps = caps_of("sm_90a");
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(cases[i].ab, cases[i].c, cases[i].m, cases[i].n, cases[i].k);
+    p.op_a_t = cases[i].op_a_t;
+    p.op_b_t = cases[i].op_b_t;
+    if (p.op_a_t) p.lda = p.m;
+    if (cases[i].ldb) p.ldb = cases[i].ldb;
+    else if (p.op_b_t) p.ldb = p.k;
+    if (p.ldb * ptx_elem_size(p.ab) % 16) p.align_b = 2;
+    if (cases[i].epilogue) {
+      p.bias = PTX_BIAS_COL;
+      p.bias_t = PTX_E_BF16;
+      p.act = PTX_ACT_SILU;
+    }
+    p.batch = cases[i].batch;
+    if (p.batch > 1) p.stride_a = p.m * p.k, p.stride_b = p.k * p.n, p.stride_c = p.stride_d = p.m * p.n;
+
+    eng_candidate all[ENG_MAX_CANDIDATES];
+    const char *why = NULL;
+    int n = eng_sm90_candidates(&p, &caps, 1, all, ENG_MAX_CANDIDATES, &why);
+    if (n < 1) print_error("case %zu: %s\n", i, why ? why : "no candidates");
+    assert_true(n >= 1);
+    eng_tuning forced = {ENG_RECIPE_SM90, {0}};
+    eng_plan chosen;
+    assert_int_equal(eng_select_tuned(&p, &caps, 1, &forced, &chosen, &why), TCJ_SUCCESS);
+    char want[512], got[512], tile[96];
+    plan_text(&chosen, want, sizeof want);
+    plan_text(&all[0].plan, got, sizeof got);
+    assert_string_equal(got, want);
+    int splits = 0;
+    for (int j = 0; j < n; j++) {
+      if (j > 0) assert_true(all[j].est_us >= all[j - 1].est_us);
+      splits += all[j].plan.cfg.split_k >= 2;
+      assert_true(eng_tile_override_format(&all[j].plan.cfg, tile, sizeof tile) > 0);
+      assert_int_equal(eng_tile_override_parse(tile, &forced.tile), 0);
+      eng_plan again;
+      if (eng_select_tuned(&p, &caps, 1, &forced, &again, &why) != TCJ_SUCCESS) print_error("%s: %s\n", tile, why);
+      plan_text(&all[j].plan, want, sizeof want);
+      plan_text(&again, got, sizeof got);
+      if (strcmp(got, want)) print_error("case %zu, TCJ_TILE=%s:\n  want %s\n  got  %s\n", i, tile, want, got);
+      assert_string_equal(got, want);
+    }
+    assert_true(eng_tile_override_format(&all[0].plan.cfg, tile, sizeof tile) > 0);
+    print_message("case %zu: %d candidates, %d split; best TCJ_TILE=%s\n", i, n, splits, tile);
+    if (i == 2) assert_true(splits > 0);
+    forced.tile.valid = 0;
+  }
+  /* sm80 plans: a cluster split, a workspace split (sm_80), none. */
+  struct { int64_t m, n, k; const char *arch; } sm80[] = {{1, 6144, 4096, "sm_90a"}, {1, 6144, 4096, "sm_80"},
+                                                           {300, 300, 300, "sm_89"}};
+  for (size_t i = 0; i < sizeof sm80 / sizeof *sm80; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, sm80[i].m, sm80[i].n, sm80[i].k);
+    eng_device_caps c80 = caps_of(sm80[i].arch);
+    eng_plan plan = select_ok(&p, sm80[i].arch, 1), again;
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+    char tile[96], want[512], got[512];
+    assert_true(eng_tile_override_format(&plan.cfg, tile, sizeof tile) > 0);
+    eng_tuning forced = {ENG_RECIPE_SM80, {0}};
+    assert_int_equal(eng_tile_override_parse(tile, &forced.tile), 0);
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &c80, 1, &forced, &again, &why), TCJ_SUCCESS);
+    plan_text(&plan, want, sizeof want);
+    plan_text(&again, got, sizeof got);
+    assert_string_equal(got, want);
+  }
+  /* A buffer too small for the text is refused, not cut. */
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+  eng_plan big = select_ok(&p, "sm_90a", 1);
+  char small[8];
+  assert_int_equal(eng_tile_override_format(&big.cfg, small, sizeof small), -1);
+}
+
 /* TCJ_TILE text that parses but that selection refuses for p on arch, with why_part in the
  * message. */
 static void expect_tile_refused(const eng_problem *p, const char *tile, const char *arch, const char *why_part) {
@@ -1183,6 +1282,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(split_k_shapes_stay_on_sm80),
     cmocka_unit_test(decode_splits_reduce_in_a_cluster_on_sm90),
     cmocka_unit_test(tile_override_forces_a_split),
+    cmocka_unit_test(candidates_are_ranked_and_reproduced_by_their_tile_text),
     cmocka_unit_test(sm90_multicasts_b_whose_pitch_splits_lines),
     cmocka_unit_test(decode_of_a_large_k_major_weight_takes_sm90),
     cmocka_unit_test(small_problems_stay_on_sm80),
