@@ -324,6 +324,11 @@ _Static_assert(2 * sizeof tiles90 / sizeof *tiles90 <= ENG_MAX_CANDIDATES, "ENG_
  * SM90_PINGPONG_MAX_KT K tiles and from this many tile rows, on the tiles measured so (128 x
  * 128 and larger: 128x128 pairs gained as much, 256x128 pairs a little less). */
 #define SM90_PITCH_CLUSTER_MIN_ROWS 4
+/* ...and at any K from this many tile rows: 6000x6000x1000 (47 rows of 128, 16 K tiles) ran in
+ * 135.0 us in pairs against 153.9, 9000x1504x1504 (71 rows, 24 K tiles) 76.0 against 76.1;
+ * with fewer rows short K lost (2000^3, 16 rows: 29.9 against 28.6; 1000^3, 8 rows: 18.8
+ * against 17.3). */
+#define SM90_PITCH_CLUSTER_MANY_ROWS 32
 #define SM90_LINE_BYTES 128
 /* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
  * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
@@ -367,7 +372,7 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
    * (128x28672x4096: 580 -> 421), so only where the tile rows are many. */
   if (ptx_elem_is_fp8(p->ab) && ceil_div(p->m, t->bm) >= SM90_FP8_CLUSTER_MIN_ROWS) c->cluster_m = 2;
   if (b_pitch_split && t->bm >= 128 && t->bn >= 128 && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
-      ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT)
+      (ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT || ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MANY_ROWS))
     c->cluster_m = 2;
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;

@@ -29,7 +29,6 @@ static const struct miss { const char *name; double ceiling; const char *why; } 
   {"deepk", 1.07, "128x256 split 16 ways; 256x128 split 16 ways is faster by its B box rows"},
   {"odd1000", 1.17, "128x64; 128x128 is faster where every config leaves most of a wave idle"},
   {"m128_5000", 1.18, "128x64; 128x128 is faster where every config leaves most of a wave idle"},
-  {"wide6000", 1.14, "no CTA pairs at 16 K tiles; pairs would multicast its split-line B"},
 };
 
 typedef struct entry { char recipe[8], tile[64]; double us; } entry;

@@ -557,7 +557,7 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
 }
 
 /* A B whose row pitch is 16-byte aligned but not a multiple of 128 bytes: 128x256 tiles in CTA
- * pairs that multicast B where K is long and the tile rows many, never ping-pong (unfused), and
+ * pairs that multicast B where K is long or the tile rows many, never ping-pong (unfused), and
  * 128x256 before 256x128; the same shapes with a 128-byte pitch keep the old choices. */
 static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
   (void)state;
@@ -567,8 +567,9 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
     {7000, 7000, 7000, 7000, 7040, 0, 1, 1},
     {3000, 5000, 3000, 3000, 3008, 1, 1, 1},
     {1504, 1504, 9000, 1504, 1536, 0, 1, 1}, /* a pair beats a K split that cannot multicast */
-    {6000, 6000, 1000, 6000, 6016, 0, 0, 1}, /* 16 K tiles: short K, no pair */
-    {9000, 1504, 1504, 1504, 1536, 0, 0, 1}, /* 24 K tiles */
+    {6000, 6000, 1000, 6000, 6016, 0, 1, 1}, /* 16 K tiles, but 47 tile rows */
+    {9000, 1504, 1504, 1504, 1536, 0, 1, 1}, /* 24 K tiles, 71 tile rows */
+    {2000, 2000, 2000, 2000, 2048, 0, 0, 1}, /* 32 K tiles and 16 tile rows: no pair */
     {128, 5000, 5000, 5000, 5056, 0, 0, 1},  /* one tile row */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
