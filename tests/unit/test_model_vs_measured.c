@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "engine/select.h"
+#include "unit/plan_text.h"
 
 /* Two measurements of one config on one GPU differed by up to 2.2% (fp8_nt_m16: 16.58 and
  * 16.94 us in one session). */
@@ -84,12 +85,6 @@ static eng_problem problem_of(const measured *d) {
   p.align_b = row % 16 == 0 ? 16 : (int)(row & -row);
   eng_problem_plain_epilogue(&p);
   return p;
-}
-
-static void plan_text(const eng_plan *plan, char *buf, size_t size) {
-  int n = tcj_cfg_format(&plan->cfg, buf, size);
-  assert_true(n > 0);
-  snprintf(buf + n, size - (size_t)n, " pack %d %d", plan->pack_a, plan->pack_b);
 }
 
 static void selection_is_within_reach_of_the_fastest_measured_config(void **state) {

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engine/select.h"
+#include "unit/plan_text.h"
 #include "ptxgen/ptxgen.h"
 
 static eng_device_caps caps_of(const char *arch) {
@@ -611,13 +612,6 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
     assert_true(plan.cfg.split_k >= 2);
     assert_int_equal(plan.cfg.cluster_m, 0);
   }
-}
-
-/* The config text and packing of a plan, for comparing two plans whole. */
-static void plan_text(const eng_plan *plan, char *buf, size_t size) {
-  int n = tcj_cfg_format(&plan->cfg, buf, size);
-  assert_true(n > 0);
-  snprintf(buf + n, size - (size_t)n, " pack %d %d", plan->pack_a, plan->pack_b);
 }
 
 /* eng_sm90_candidates: best first by the estimate, the first what the sm90 recipe selects, and
