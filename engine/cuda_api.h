@@ -36,6 +36,7 @@
   X(cuThreadExchangeStreamCaptureMode) \
   X(cuMemcpy2DAsync)           \
   X(cuMemsetD32Async)          \
+  X(cuMemcpyHtoD)              \
   X(cuLinkCreate)              \
   X(cuLinkAddData)             \
   X(cuLinkComplete)            \
@@ -43,10 +44,17 @@
 
 /* Entries only some recipes need (CUDA 12.0): NULL when the driver lacks them, and the recipe
  * that needs one reports it. cuTensorMapEncodeTiled: the sm90 recipe's TMA maps;
- * cuOccupancyMaxActiveClusters: how many of its clusters fit on the GPU at once. */
+ * cuOccupancyMaxActiveClusters: how many of its clusters fit on the GPU at once. The
+ * event calls: the autotuner's timing (engine/autotune.h); cuda.h names cuEventElapsedTime_v2,
+ * which drivers older than CUDA 12.8 lack. */
 #define ENG_CUDA_API_OPTIONAL_LIST(X) \
   X(cuTensorMapEncodeTiled)           \
-  X(cuOccupancyMaxActiveClusters)
+  X(cuOccupancyMaxActiveClusters)     \
+  X(cuEventCreate)                    \
+  X(cuEventRecord)                    \
+  X(cuEventSynchronize)               \
+  X(cuEventElapsedTime)               \
+  X(cuEventDestroy)
 
 typedef struct eng_cuda_api {
 #define ENG_CUDA_FIELD(fn) __typeof__(&fn) fn;

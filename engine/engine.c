@@ -51,6 +51,8 @@ static tcj_status read_caps(tcj_engine *e) {
   e->caps.arch_suffix = e->caps.sm == 90 ? 'a' : 0;
   e->caps.sm_count = v[2];
   e->caps.max_smem_optin = v[3];
+  CUresult r = e->cu->cuDeviceGetName(e->device_name, (int)sizeof e->device_name, e->dev);
+  if (r != CUDA_SUCCESS) return eng_set_error(TCJ_ERROR_CUDA, "cuDeviceGetName: %s", eng_cuda_error_name(r));
   return TCJ_SUCCESS;
 }
 
@@ -158,6 +160,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   if (!e) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
   e->cu = cu;
   eng_kept_scratch_init(&e->kept);
+  eng_tuned_memo_init(&e->tuned);
   st = bind_context(e);
   if (st != TCJ_SUCCESS) goto fail;
   if ((st = read_caps(e)) != TCJ_SUCCESS) goto fail;
@@ -186,6 +189,12 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s", why);
     goto fail;
   }
+  if (eng_autotune_from_env(&e->autotune) != 0) {
+    st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "TCJ_TUNE=\"%.64s\" is not 1 or 0", getenv("TCJ_TUNE"));
+    goto fail;
+  }
+  /* A forced recipe or tile is a measurement of that choice: nothing may replace it. */
+  if (e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid) e->autotune = 0;
   if ((why = eng_recipe_check(e->tuning.recipe, &e->caps)) != NULL) {
     st = eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_RECIPE=sm90: %s; this engine compiles for %s", why,
                        e->arch);
@@ -226,6 +235,7 @@ void tcj_destroy(tcj_engine *e) {
     if (entered) eng_ctx_leave(e, pushed);
   }
   if (e->retained_primary) e->cu->cuDevicePrimaryCtxRelease(e->dev);
+  eng_tuned_memo_free(&e->tuned);
   free(e->dump_dir);
   free(e);
 }

@@ -5,6 +5,7 @@
 
 #include "cache/disk_cache.h"
 #include "cache/kernel_table.h"
+#include "engine/autotune.h"
 #include "engine/cuda_api.h"
 #include "engine/scratch.h"
 #include "engine/select.h"
@@ -21,6 +22,9 @@ struct tcj_engine {
   int log;              /* TCJ_LOG level (engine/log.h) */
   char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
   eng_tuning tuning;     /* TCJ_RECIPE, TCJ_TILE: knobs that replace what select chooses */
+  int autotune;          /* TCJ_TUNE=1 (engine/autotune.h); off while TCJ_RECIPE or TCJ_TILE force a choice */
+  eng_tuned_memo tuned;  /* the autotuner's choices */
+  char device_name[128]; /* cuDeviceGetName: tuned choices are kept per GPU model */
   cache_kernel_table *kernels;
   cache_disk *disk;       /* NULL: disk cache disabled */
   cache_stats stats;

@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "engine/error.h"
+#include "engine/log.h"
 #include "engine/nvrtc.h"
 #include "engine/validate.h"
 #include "ptxgen/abi.h"
@@ -309,6 +310,68 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   return st;
 }
 
+/* ---- TCJ_TUNE: timing candidate plans on the call's own operands ----------------------- */
+
+/* One timed call: the tuner's plan on the caller's operands, D (and amax_d) redirected into a
+ * scratch buffer, so that the caller's D is written once, by the real call, and a C that is D
+ * (tcj_gemm's in-place update) is read as the caller left it. */
+typedef struct tune_call {
+  tcj_engine *e;
+  const eng_problem *p;
+  const char *user_source;
+  call_args ca;
+  CUstream stream;
+  const eng_plan *loaded_for; /* the plan whose kernel `kern` is, so reps skip the memo */
+  cache_kernel kern;
+} tune_call;
+
+static tcj_status tune_run(void *ctx, const eng_plan *plan) {
+  tune_call *t = ctx;
+  if (t->loaded_for != plan) {
+    tcj_status st = eng_kernel_get_user(t->e, &plan->cfg, t->user_source, &t->kern, NULL);
+    if (st != TCJ_SUCCESS) return st;
+    t->loaded_for = plan;
+  }
+  return launch(t->e, t->p, plan, &t->kern, &t->ca, t->stream);
+}
+
+/* Bytes from D's first element to past its last (row-major, every batch entry). */
+static size_t d_extent_bytes(const eng_problem *p) {
+  int64_t elems = (p->batch - 1) * p->stride_d + (p->m - 1) * p->ldd + p->n;
+  return (size_t)elems * (size_t)ptx_elem_size(p->d);
+}
+
+/* eng_autotune with tune_run. The scratch D keeps the caller's D address modulo 256, so every
+ * candidate sees D's alignment as selection did. Without memory for it, the call runs untuned. */
+static tcj_status autotune(tcj_engine *e, const eng_problem *p, const char *user_source, const call_args *ca,
+                           CUstream stream, eng_plan *plan) {
+  eng_plan known = *plan;
+  if (eng_autotune_known(e, p, &known)) { /* the common case: no scratch to allocate */
+    *plan = known;
+    return TCJ_SUCCESS;
+  }
+  const char *why = eng_autotune_cannot_time(e, stream);
+  if (why) {
+    eng_log(e->log, ENG_LOG_DEBUG, "autotune: not now (%s): the model's choice runs", why);
+    return TCJ_SUCCESS;
+  }
+  size_t d_bytes = d_extent_bytes(p), amax_at = align_up(SCRATCH_ALIGN + d_bytes);
+  CUdeviceptr base = 0;
+  CUresult r = e->cu->cuMemAlloc(&base, amax_at + SCRATCH_ALIGN);
+  if (r != CUDA_SUCCESS) {
+    eng_log(e->log, ENG_LOG_WARN, "autotune: no scratch for D (%zu bytes: %s); the model's choice runs", d_bytes,
+            eng_cuda_error_name(r));
+    return TCJ_SUCCESS;
+  }
+  tune_call t = {e, p, user_source, *ca, stream, NULL, {0}};
+  t.ca.d = base + ca->d % SCRATCH_ALIGN;
+  if (ca->amax) t.ca.amax = base + amax_at;
+  tcj_status st = eng_autotune(e, p, user_source, stream, tune_run, &t, plan);
+  /* cuMemFree waits for the timed calls, which the tuner synchronised with anyway. */
+  e->cu->cuMemFree(base);
+  return st;
+}
+
 tcj_status tcj_set_workspace(tcj_engine *e, CUdeviceptr ptr, size_t bytes) {
   if (!e) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine is NULL");
   if (bytes && !ptr) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "workspace pointer is 0 with %zu bytes", bytes);
@@ -363,6 +426,19 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
   return TCJ_SUCCESS;
 }
 
+/* The scratch a call of p needs. Under TCJ_TUNE it is the tuned choice's once one is known,
+ * and before that the most any candidate the tuner may choose needs. */
+static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
+  size_t most = scratch_of(p, plan).bytes;
+  if (!e->autotune) return most;
+  eng_plan known = *plan, cands[ENG_AUTOTUNE_MAX];
+  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known).bytes;
+  int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
+  for (int i = 1; i < n; i++)
+    if (scratch_of(p, &cands[i]).bytes > most) most = scratch_of(p, &cands[i]).bytes;
+  return most;
+}
+
 tcj_status tcj_gemm_ex_workspace_size(tcj_engine *e, const tcj_gemm_desc *desc, size_t *bytes) {
   if (!e || !bytes) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "bytes" : "engine");
   tcj_gemm_desc buf;
@@ -372,7 +448,7 @@ tcj_status tcj_gemm_ex_workspace_size(tcj_engine *e, const tcj_gemm_desc *desc, 
   eng_plan plan;
   tcj_status st = prepare(e, g, &p, &plan);
   if (st != TCJ_SUCCESS || p.m == 0 || p.n == 0) return st;
-  *bytes = scratch_of(&p, &plan).bytes;
+  *bytes = scratch_bytes(e, &p, &plan);
   return TCJ_SUCCESS;
 }
 
@@ -402,21 +478,20 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
   }
   int pushed = 0;
   if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
+  /* Block-scale arrays are read only by block-scaled kernels; a k == 0 call runs a plain one
+   * (validation), which would read them as per-tensor scales. */
+  int block_arrays = g->scale_mode == TCJ_SCALE_BLOCK && !p.block_scale;
+  call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)g->b, (CUdeviceptr)(uintptr_t)g->c,
+                  (CUdeviceptr)(uintptr_t)(g->d ? g->d : g->c), (CUdeviceptr)(uintptr_t)g->bias,
+                  (CUdeviceptr)(uintptr_t)g->alpha_ptr, (CUdeviceptr)(uintptr_t)g->beta_ptr,
+                  (CUdeviceptr)(uintptr_t)g->epilogue_params,
+                  block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_a,
+                  block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
+                  (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta};
+  if (e->autotune) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
-  st = eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
-  if (st == TCJ_SUCCESS) {
-    /* Block-scale arrays are read only by block-scaled kernels; a k == 0 call runs a plain one
-     * (validation), which would read them as per-tensor scales. */
-    int block_arrays = g->scale_mode == TCJ_SCALE_BLOCK && !p.block_scale;
-    call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)g->b, (CUdeviceptr)(uintptr_t)g->c,
-                    (CUdeviceptr)(uintptr_t)(g->d ? g->d : g->c), (CUdeviceptr)(uintptr_t)g->bias,
-                    (CUdeviceptr)(uintptr_t)g->alpha_ptr, (CUdeviceptr)(uintptr_t)g->beta_ptr,
-                    (CUdeviceptr)(uintptr_t)g->epilogue_params,
-                    block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_a,
-                    block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
-                    (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta};
-    st = launch(e, &p, &plan, &kern, &ca, stream);
-  }
+  if (st == TCJ_SUCCESS) st = eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
+  if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream);
   eng_ctx_leave(e, pushed);
   return st;
 }

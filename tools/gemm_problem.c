@@ -83,11 +83,9 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
  * cudaMalloc's are. The scales' (block scales: both arrays, at most 2^57 bytes) are the last. */
 #define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
 
-tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *caps,
-                               const eng_tuning *tuning, eng_plan *plan, const char **why) {
+tcj_status gemm_problem_validate(const gemm_problem *pr, eng_problem *out_p, const char **why) {
   static _Thread_local char reason[ENG_ERROR_MAX + 64];
   tcj_dtype out = gemm_out_dtype(pr), bt = gemm_b_dtype(pr);
-  memset(plan, 0, sizeof *plan);
   *why = NULL;
   if (!has_kernel_type(pr->ab) || !has_kernel_type(bt) || !has_kernel_type(out)) {
     snprintf(reason, sizeof reason, "%s operands have no tcj kernel",
@@ -117,6 +115,16 @@ tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *ca
     }
     p.user = eng_epilogue_hash(pr->epilogue_source, id);
   }
+  *out_p = p;
+  return TCJ_SUCCESS;
+}
+
+tcj_status gemm_problem_select(const gemm_problem *pr, const eng_device_caps *caps,
+                               const eng_tuning *tuning, eng_plan *plan, const char **why) {
+  eng_problem p;
+  memset(plan, 0, sizeof *plan);
+  tcj_status st = gemm_problem_validate(pr, &p, why);
+  if (st != TCJ_SUCCESS) return st;
   st = eng_select_tuned(&p, caps, 1, tuning, plan, why);
   if (st != TCJ_SUCCESS && (!*why || !**why)) *why = "not supported";
   return st;

@@ -80,6 +80,10 @@ const char *gemm_dtype_name(tcj_dtype t); /* "bf16", "s32", ...; "?" if unknown 
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
                        const float *scales, tcj_gemm_desc *desc);
 
+/* The problem tcj_gemm_ex sees for p (validated as it validates, user epilogue hashed as it
+ * hashes), or an error with why. */
+tcj_status gemm_problem_validate(const gemm_problem *p, eng_problem *out, const char **why);
+
 /* The plan of tcj_gemm_ex for p on caps, TCJ_RECIPE / TCJ_TILE overrides (tuning may be NULL)
  * included: the problem is validated as tcj_gemm_ex validates it (eng_validate_desc, on stand-in
  * addresses 16-byte aligned, fp8 with stand-in scales, per-tensor or block, as the tools run it),

@@ -17,10 +17,11 @@
 #include "tools/gemm_problem.h"
 #include "tools/manifest.h"
 #include "tools/manifest_gemm.h"
+#include "tools/tune_problem.h"
 
 static const char usage[] =
-  "usage: tcj-warmup [--arch ARCH]... [--sm-count N] [--cache-dir DIR] [-j N] [--dry-run] [--help]\n"
-  "                  MANIFEST.yaml\n"
+  "usage: tcj-warmup [--arch ARCH]... [--sm-count N] [--cache-dir DIR] [-j N] [--tune] [--dry-run]\n"
+  "                  [--help] MANIFEST.yaml\n"
   "  Compiles into the kernel cache every kernel tcj would select for the manifest's problems\n"
   "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once, with\n"
   "  their epilogue:, batch:, d_dtype: and epilogue_source: (a user epilogue, compiled by NVRTC:\n"
@@ -39,10 +40,15 @@ static const char usage[] =
   "  --cache-dir DIR cache directory (default $TCJ_CACHE_DIR, else $XDG_CACHE_HOME/tcj, else\n"
   "                  ~/.cache/tcj)\n"
   "  -j N            parallel compiles (default: the number of CPUs)\n"
+  "  --tune          then, on this machine's GPU, run each problem once with the autotuner\n"
+  "                  (TCJ_TUNE=1): the candidates are timed on random operands and the fastest\n"
+  "                  is kept in the cache, so that engines on GPUs of this model and SM count\n"
+  "                  run it without tuning. Needs a GPU; prints `tuned PROBLEM: CONFIG`\n"
   "  --dry-run       list each problem, arch, SM count and kernel config; compile nothing\n"
   "  Problems no kernel supports on an arch (fp8 before sm_89, block scales off sm_90a or in a\n"
   "  batch) print `skip ...` on stderr and do not count as failures. The last line of\n"
-  "  stdout is `compiled=N hit=N failed=N seconds=S` (`would compile N kernels` with --dry-run).\n"
+  "  stdout is `compiled=N hit=N failed=N seconds=S` (`would compile N kernels` with --dry-run;\n"
+  "  ` tuned=N` follows with --tune, and a problem that fails to tune counts as failed).\n"
   "  Exit status: 0 ok, 1 a kernel failed to compile, 2 bad usage or a manifest error.\n";
 
 #define MAX_ARCHS 16
@@ -220,15 +226,43 @@ static int dedupe_add(dedupe *d, const job *jobs, size_t n) {
   return 0;
 }
 
+/* --tune: each problem the GPU's arch runs, once through the engine's autotuner (after the
+ * compiles, one at a time: timings taken side by side would measure each other). */
+static void tune_all(const manifest *man, tcj_engine *engine, const char *gpu_arch, size_t *tuned, size_t *failed) {
+  eng_device_caps caps;
+  eng_engine_caps(engine, &caps);
+  for (size_t i = 0; i < man->nproblems; i++) {
+    const manifest_problem *pr = &man->problems[i];
+    char what[768], choice[512], err[1024];
+    describe(pr, what, sizeof what);
+    tcj_kernel_cfg cfg;
+    const char *skip = select_cfg(pr, &caps, NULL, &cfg);
+    if (skip) {
+      fprintf(stderr, "skip tuning %s %s: %s\n", what, gpu_arch, skip);
+      continue;
+    }
+    gemm_problem p = manifest_gemm(pr);
+    double t0 = now_s();
+    if (tune_problem(engine, &p, choice, sizeof choice, err, sizeof err) == TCJ_SUCCESS) {
+      printf("tuned %s: %s (%.1f s)\n", what, choice, now_s() - t0);
+      ++*tuned;
+    } else {
+      fprintf(stderr, "FAILED tuning %s: %s\n", what, err);
+      ++*failed;
+    }
+    fflush(stdout);
+  }
+}
+
 int main(int argc, char **argv) {
-  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP, O_SM_COUNT };
+  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP, O_SM_COUNT, O_TUNE };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH}, {"cache-dir", required_argument, 0, O_CACHE_DIR},
     {"sm-count", required_argument, 0, O_SM_COUNT},
-    {"dry-run", no_argument, 0, O_DRY_RUN}, {"help", no_argument, 0, O_HELP},
+    {"dry-run", no_argument, 0, O_DRY_RUN}, {"help", no_argument, 0, O_HELP}, {"tune", no_argument, 0, O_TUNE},
     {"jobs", required_argument, 0, 'j'},    {0, 0, 0, 0}};
   const char *archs[MAX_ARCHS], *cache_dir = NULL;
-  int sm_counts[MAX_ARCHS] = {0}, narch = 0, dry_run = 0, sm_count = 0;
+  int sm_counts[MAX_ARCHS] = {0}, narch = 0, dry_run = 0, sm_count = 0, tune = 0;
   long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
   int o;
   opterr = 0;
@@ -250,6 +284,7 @@ int main(int argc, char **argv) {
       if (gemm_parse_sm_count(optarg, &sm_count)) return bad("--sm-count wants an SM count from 1 to 1024", optarg);
       break;
     case O_DRY_RUN: dry_run = 1; break;
+    case O_TUNE: tune = 1; break;
     case 'j': {
       char *end;
       nthreads = strtol(optarg, &end, 10);
@@ -312,7 +347,14 @@ int main(int argc, char **argv) {
 
   /* A GPU compiles and vets its own arch; without archs it also says which arch to fill. */
   const char *gpu_arch = NULL;
-  if (!dry_run || narch == 0) {
+  if (tune) {
+    if (tuning.recipe != ENG_RECIPE_AUTO || tuning.tile.valid) {
+      fprintf(stderr, "tcj-warmup: --tune times the engine's own candidates: unset TCJ_RECIPE and TCJ_TILE\n");
+      goto done;
+    }
+    setenv("TCJ_TUNE", "1", 1); /* the engine below tunes */
+  }
+  if (!dry_run || narch == 0 || tune) {
     tcj_options eo = {0};
     eo.cache_dir = dc.dir;
     tcj_status st = tcj_create(&engine, &eo);
@@ -326,6 +368,10 @@ int main(int argc, char **argv) {
     if (narch == 0) {
       sm_counts[0] = sm_count;
       archs[narch++] = gpu_arch;
+    }
+    if (tune && !engine) {
+      fprintf(stderr, "tcj-warmup: --tune needs a GPU (%s: %s)\n", tcj_status_string(st), tcj_last_error(NULL));
+      goto done;
     }
   }
 
@@ -433,9 +479,13 @@ int main(int argc, char **argv) {
   disk = NULL;
   pthread_mutex_destroy(&r.mu);
   if (r.tty) fputc('\n', stderr);
-  printf("compiled=%zu hit=%zu failed=%zu seconds=%.1f\n", r.counts[J_COMPILED], r.counts[J_HIT],
-         r.counts[J_FAILED] + prefailed, now_s() - t0);
-  rc = r.counts[J_FAILED] + prefailed ? 1 : 0;
+  size_t tuned = 0, tune_failed = 0;
+  if (tune) tune_all(&man, engine, gpu_arch, &tuned, &tune_failed);
+  printf("compiled=%zu hit=%zu failed=%zu seconds=%.1f", r.counts[J_COMPILED], r.counts[J_HIT],
+         r.counts[J_FAILED] + prefailed + tune_failed, now_s() - t0);
+  if (tune) printf(" tuned=%zu", tuned);
+  putchar('\n');
+  rc = r.counts[J_FAILED] + prefailed + tune_failed ? 1 : 0;
 done:
   if (fflush(stdout) != 0 && rc == 0) rc = 1;
   free(seen.slot);

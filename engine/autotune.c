@@ -1,0 +1,325 @@
+/* The autotuner (engine/autotune.h): which plans to time, how a choice is keyed and stored,
+ * and the timing itself, with CUDA events on the caller's stream. */
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/autotune.h"
+#include "engine/engine.h"
+#include "engine/error.h"
+#include "engine/log.h"
+#include "ptxgen/ptxgen.h"
+#include "tcj_codegen_id.h"
+
+#define PLAN_TEXT_MAX 640 /* a config text (up to 512 bytes) and the packing */
+
+int eng_autotune_from_env(int *on) {
+  const char *v = getenv("TCJ_TUNE");
+  *on = 0;
+  if (!v || !*v || strcmp(v, "0") == 0) return 0;
+  if (strcmp(v, "1") == 0) {
+    *on = 1;
+    return 0;
+  }
+  return -1;
+}
+
+int eng_autotune_plan_text(const eng_plan *plan, char *buf, size_t size) {
+  int n = tcj_cfg_format(&plan->cfg, buf, size);
+  if (n < 0) return -1;
+  int more = snprintf(buf + n, size - (size_t)n, " pack_a=%d pack_b=%d", plan->pack_a, plan->pack_b);
+  return more >= 0 && (size_t)more < size - (size_t)n ? n + more : -1;
+}
+
+static int same_plan(const eng_plan *x, const eng_plan *y) {
+  char a[PLAN_TEXT_MAX], b[PLAN_TEXT_MAX];
+  return eng_autotune_plan_text(x, a, sizeof a) >= 0 && eng_autotune_plan_text(y, b, sizeof b) >= 0 &&
+         strcmp(a, b) == 0;
+}
+
+/* Appends plan unless it is there already; returns the new count. */
+static int add_unique(eng_plan *out, int n, int max, const eng_plan *plan) {
+  if (n >= max) return n;
+  for (int i = 0; i < n; i++)
+    if (same_plan(&out[i], plan)) return n;
+  out[n] = *plan;
+  return n + 1;
+}
+
+int eng_autotune_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            const eng_plan *selected, eng_plan *out, int max) {
+  int n = add_unique(out, 0, max, selected);
+  /* The other recipe: the model's recipe choice (decode splits, small problems) is a
+   * threshold measured on a few shapes, so the recipe it did not take is timed too. */
+  eng_tuning other;
+  memset(&other, 0, sizeof other);
+  other.recipe = selected->cfg.recipe == PTX_RECIPE_SM90 ? ENG_RECIPE_SM80 : ENG_RECIPE_SM90;
+  eng_plan alt;
+  const char *why = NULL;
+  if (eng_select_tuned(p, caps, allow_packing, &other, &alt, &why) == TCJ_SUCCESS) n = add_unique(out, n, max, &alt);
+  eng_candidate c[ENG_MAX_CANDIDATES];
+  int nc = eng_sm90_candidates(p, caps, allow_packing, c, ENG_MAX_CANDIDATES, &why);
+  for (int i = 0; i < nc; i++)
+    if (c[i].est_us <= c[0].est_us * ENG_AUTOTUNE_WITHIN) n = add_unique(out, n, max, &c[i].plan);
+  return n;
+}
+
+int eng_autotune_key(const eng_problem *p, const eng_device_caps *caps, const char *arch, const char *device,
+                     char *out, size_t size) {
+  int n = snprintf(out, size,
+                   "tcj-tune format=1\ncodegen=%s\n"
+                   "cfg=tuned %s%s %" PRId64 "x%" PRId64 "x%" PRId64 " %s->%s/%s ld=%" PRId64 ",%" PRId64 ",%" PRId64
+                   ",%" PRId64 " align=%d,%d,%d c=%d bias=%d/%s act=%s batch=%" PRId64 " strides=%" PRId64 ",%" PRId64
+                   ",%" PRId64 ",%" PRId64 ",%" PRId64 " user=%016" PRIx64 " fp8=%d,%d,%d\n"
+                   "arch=%s\ndevice=%s sms=%d\n",
+                   TCJ_CODEGEN_ID, p->op_a_t ? "T" : "N", p->op_b_t ? "T" : "N", p->m, p->n, p->k,
+                   ptx_elem_name(p->ab), ptx_elem_name(p->c), ptx_elem_name(p->d), p->lda, p->ldb, p->ldc, p->ldd,
+                   p->align_a, p->align_b, p->align_c, p->reads_c, (int)p->bias, ptx_elem_name(p->bias_t),
+                   ptx_act_name(p->act), p->batch, p->stride_a, p->stride_b, p->stride_c, p->stride_d,
+                   p->stride_bias, p->user, p->b_other, p->fast_accum, p->block_scale, arch, device,
+                   caps->sm_count);
+  return n >= 0 && (size_t)n < size ? n : -1;
+}
+
+int eng_autotune_pick(const eng_plan *cands, int n, const void *payload, size_t size) {
+  char text[PLAN_TEXT_MAX];
+  for (int i = 0; i < n; i++) {
+    int len = eng_autotune_plan_text(&cands[i], text, sizeof text);
+    if (len >= 0 && (size_t)len == size && memcmp(text, payload, size) == 0) return i;
+  }
+  return -1;
+}
+
+/* ---- memo ---------------------------------------------------------------------------- */
+
+typedef struct eng_tuned_entry {
+  char *key;
+  eng_plan plan;
+} eng_tuned_entry;
+
+void eng_tuned_memo_init(eng_tuned_memo *m) {
+  memset(m, 0, sizeof *m);
+  pthread_mutex_init(&m->lock, NULL);
+}
+
+void eng_tuned_memo_free(eng_tuned_memo *m) {
+  for (size_t i = 0; i < m->count; i++) free(m->entries[i].key);
+  free(m->entries);
+  pthread_mutex_destroy(&m->lock);
+  memset(m, 0, sizeof *m);
+}
+
+/* A linear scan: an engine tunes tens of problem classes, and only with TCJ_TUNE=1. */
+int eng_tuned_memo_find(eng_tuned_memo *m, const char *key, eng_plan *out) {
+  int found = 0;
+  pthread_mutex_lock(&m->lock);
+  for (size_t i = 0; i < m->count && !found; i++)
+    if (strcmp(m->entries[i].key, key) == 0) {
+      *out = m->entries[i].plan;
+      found = 1;
+    }
+  pthread_mutex_unlock(&m->lock);
+  return found;
+}
+
+int eng_tuned_memo_put(eng_tuned_memo *m, const char *key, const eng_plan *plan) {
+  int rc = 0;
+  pthread_mutex_lock(&m->lock);
+  for (size_t i = 0; i < m->count; i++)
+    if (strcmp(m->entries[i].key, key) == 0) {
+      m->entries[i].plan = *plan; /* a racing tuner's choice: either is measured */
+      goto out;
+    }
+  if (m->count == m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 16;
+    eng_tuned_entry *grown = realloc(m->entries, cap * sizeof *grown);
+    if (!grown) {
+      rc = -1;
+      goto out;
+    }
+    m->entries = grown;
+    m->cap = cap;
+  }
+  if (!(m->entries[m->count].key = strdup(key))) {
+    rc = -1;
+    goto out;
+  }
+  m->entries[m->count++].plan = *plan;
+out:
+  pthread_mutex_unlock(&m->lock);
+  return rc;
+}
+
+/* ---- disk ---------------------------------------------------------------------------- */
+
+/* cache_disk_get for a tuned entry: the disk counts every lookup in the kernel counters of
+ * tcj_stats (kernels loaded, kernel misses); a tuned choice is not a kernel, so the count is
+ * taken back. A damaged entry stays counted in bad_entries. */
+static int disk_get_choice(tcj_engine *e, const char *key, void **payload, size_t *size) {
+  if (!e->disk) return 0;
+  int hit = cache_disk_get(e->disk, key, payload, size);
+  atomic_fetch_sub_explicit(hit ? &e->stats.disk_hits : &e->stats.disk_misses, 1, memory_order_relaxed);
+  return hit;
+}
+
+/* The candidate a disk payload names, or -1 (the payload is freed). */
+static int pick_payload(const eng_plan *cands, int n, void *payload, size_t size) {
+  int i = eng_autotune_pick(cands, n, payload, size);
+  free(payload);
+  return i;
+}
+
+static tcj_status key_of(tcj_engine *e, const eng_problem *p, char *key, size_t size) {
+  if (eng_autotune_key(p, &e->caps, e->arch, e->device_name, key, size) < 0)
+    return eng_set_error(TCJ_ERROR_INTERNAL, "autotune key exceeds %zu bytes", size);
+  return TCJ_SUCCESS;
+}
+
+int eng_autotune_known(tcj_engine *e, const eng_problem *p, eng_plan *plan) {
+  char key[ENG_AUTOTUNE_KEY_MAX];
+  if (key_of(e, p, key, sizeof key) != TCJ_SUCCESS) return 0;
+  if (eng_tuned_memo_find(&e->tuned, key, plan)) return 1;
+  eng_plan cands[ENG_AUTOTUNE_MAX];
+  int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
+  void *payload = NULL;
+  size_t size = 0;
+  int i = n > 1 && disk_get_choice(e, key, &payload, &size) ? pick_payload(cands, n, payload, size) : -1;
+  if (i < 0) return 0;
+  *plan = cands[i];
+  eng_tuned_memo_put(&e->tuned, key, plan);
+  return 1;
+}
+
+/* ---- timing ---------------------------------------------------------------------------- */
+
+typedef struct timer {
+  const eng_cuda_api *cu;
+  CUstream stream;
+  CUevent start, stop;
+} timer;
+
+/* GPU milliseconds of reps calls of plan, or a negative value when a call or event failed
+ * (*st says which: a failed call's status). */
+static double time_reps(const timer *t, eng_autotune_run_fn run, void *ctx, const eng_plan *plan, int reps,
+                        tcj_status *st) {
+  CUresult r = t->cu->cuEventRecord(t->start, t->stream);
+  for (int i = 0; i < reps && r == CUDA_SUCCESS && *st == TCJ_SUCCESS; i++) *st = run(ctx, plan);
+  if (r == CUDA_SUCCESS && *st == TCJ_SUCCESS) r = t->cu->cuEventRecord(t->stop, t->stream);
+  if (r == CUDA_SUCCESS && *st == TCJ_SUCCESS) r = t->cu->cuEventSynchronize(t->stop);
+  float ms = -1;
+  if (r == CUDA_SUCCESS && *st == TCJ_SUCCESS) r = t->cu->cuEventElapsedTime(&ms, t->start, t->stop);
+  if (r != CUDA_SUCCESS && *st == TCJ_SUCCESS) *st = eng_cuda_error(r, "autotune timing (events)");
+  return *st == TCJ_SUCCESS ? ms / reps : -1;
+}
+
+/* Microseconds per call of plan: one warm-up call (which also loads the kernel's first-launch
+ * state), one timed call to size the runs, then the faster of two runs of about
+ * ENG_AUTOTUNE_TARGET_MS. Negative when the plan failed (*st). */
+static double time_plan(const timer *t, eng_autotune_run_fn run, void *ctx, const eng_plan *plan, tcj_status *st) {
+  *st = TCJ_SUCCESS;
+  double one = time_reps(t, run, ctx, plan, 1, st);
+  if (one >= 0) one = time_reps(t, run, ctx, plan, 1, st);
+  if (one < 0) return -1;
+  int reps = one > 0 ? (int)(ENG_AUTOTUNE_TARGET_MS / one) : ENG_AUTOTUNE_MAX_REPS;
+  reps = reps < 2 ? 2 : reps > ENG_AUTOTUNE_MAX_REPS ? ENG_AUTOTUNE_MAX_REPS : reps;
+  double best = -1;
+  for (int round = 0; round < 2; round++) {
+    double ms = time_reps(t, run, ctx, plan, reps, st);
+    if (ms < 0) return -1;
+    if (best < 0 || ms < best) best = ms;
+  }
+  return best * 1e3;
+}
+
+const char *eng_autotune_cannot_time(tcj_engine *e, CUstream stream) {
+  if (!e->cu->cuEventCreate || !e->cu->cuEventRecord || !e->cu->cuEventSynchronize || !e->cu->cuEventElapsedTime ||
+      !e->cu->cuEventDestroy)
+    return "the CUDA driver lacks the event calls it times with (CUDA 12.8 or newer)";
+  CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (e->cu->cuStreamIsCapturing(stream, &cap) != CUDA_SUCCESS || cap != CU_STREAM_CAPTURE_STATUS_NONE)
+    return "the stream is being captured";
+  return NULL;
+}
+
+/* Times every candidate; returns the index of the fastest, or -1 when the selected plan (0)
+ * failed (*st: why). Candidates that fail to build or launch drop out with a warning. */
+static int time_candidates(tcj_engine *e, const eng_plan *cands, int n, const char *user_source, const timer *t,
+                           eng_autotune_run_fn run, void *ctx, double *us, tcj_status *st) {
+  int best = -1;
+  for (int i = 0; i < n; i++) {
+    cache_kernel k;
+    char text[PLAN_TEXT_MAX];
+    eng_autotune_plan_text(&cands[i], text, sizeof text);
+    tcj_status s = eng_kernel_get_user(e, &cands[i].cfg, user_source, &k, NULL);
+    us[i] = s == TCJ_SUCCESS ? time_plan(t, run, ctx, &cands[i], &s) : -1;
+    if (us[i] < 0) {
+      if (i == 0) {
+        *st = s;
+        return -1;
+      }
+      eng_log(e->log, ENG_LOG_WARN, "autotune: candidate %s failed (%s); not considered", text, tcj_last_error(e));
+      continue;
+    }
+    eng_log(e->log, ENG_LOG_DEBUG, "autotune: %8.2f us  %s", us[i], text);
+    if (best < 0 || us[i] < us[best]) best = i;
+  }
+  return best;
+}
+
+tcj_status eng_autotune(tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
+                        eng_autotune_run_fn run, void *ctx, eng_plan *plan) {
+  char key[ENG_AUTOTUNE_KEY_MAX];
+  tcj_status st = key_of(e, p, key, sizeof key);
+  if (st != TCJ_SUCCESS) return st;
+  if (eng_tuned_memo_find(&e->tuned, key, plan)) return TCJ_SUCCESS;
+  eng_plan cands[ENG_AUTOTUNE_MAX];
+  int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
+  if (n < 2) return eng_tuned_memo_put(&e->tuned, key, plan) == 0 ? TCJ_SUCCESS
+         : eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
+  void *payload = NULL;
+  size_t size = 0;
+  int chosen = disk_get_choice(e, key, &payload, &size) ? pick_payload(cands, n, payload, size) : -1;
+  if (chosen >= 0) {
+    *plan = cands[chosen];
+    eng_tuned_memo_put(&e->tuned, key, plan);
+    return TCJ_SUCCESS;
+  }
+  const char *why = eng_autotune_cannot_time(e, stream);
+  if (why) {
+    eng_log(e->log, ENG_LOG_INFO, "autotune: not now (%s): the model's choice runs", why);
+    return TCJ_SUCCESS;
+  }
+  /* One tuner per problem class across processes sharing the cache: two timing at once on one
+   * GPU would measure each other. The others wait and take its entry. */
+  cache_lock *lock = NULL;
+  if (e->disk && cache_disk_lock_or_get(e->disk, key, &payload, &size, &lock)) {
+    if ((chosen = pick_payload(cands, n, payload, size)) >= 0) {
+      *plan = cands[chosen];
+      eng_tuned_memo_put(&e->tuned, key, plan);
+      return TCJ_SUCCESS;
+    }
+  }
+  timer t = {e->cu, stream, NULL, NULL};
+  CUresult r = e->cu->cuEventCreate(&t.start, CU_EVENT_DEFAULT);
+  if (r == CUDA_SUCCESS) r = e->cu->cuEventCreate(&t.stop, CU_EVENT_DEFAULT);
+  double us[ENG_AUTOTUNE_MAX];
+  if (r != CUDA_SUCCESS) /* not the call's fault: it runs untuned */
+    eng_log(e->log, ENG_LOG_WARN, "autotune: cuEventCreate: %s; the model's choice runs", eng_cuda_error_name(r));
+  else
+    chosen = time_candidates(e, cands, n, user_source, &t, run, ctx, us, &st);
+  if (t.start) e->cu->cuEventDestroy(t.start);
+  if (t.stop) e->cu->cuEventDestroy(t.stop);
+  if (chosen >= 0) {
+    char text[PLAN_TEXT_MAX], summary[128];
+    int len = eng_autotune_plan_text(&cands[chosen], text, sizeof text);
+    snprintf(summary, sizeof summary, "autotune: %.2f us of %d timed (selected %.2f us)", us[chosen], n, us[0]);
+    if (e->disk && len > 0) cache_disk_put_by(e->disk, key, summary, text, (size_t)len, NULL, 0);
+    eng_log(e->log, ENG_LOG_INFO, "autotune: %s: %s", text, summary + 10);
+    *plan = cands[chosen];
+    if (eng_tuned_memo_put(&e->tuned, key, plan) != 0) st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  cache_disk_unlock(lock);
+  return st;
+}
