@@ -74,6 +74,12 @@ const char *eng_engine_arch(const tcj_engine *e) { return e->arch; }
 
 void eng_engine_caps(const tcj_engine *e, eng_device_caps *caps) { *caps = e->caps; }
 
+int eng_engine_tunes(const tcj_engine *e) { return e->autotune; }
+
+int eng_engine_tuned_plan(tcj_engine *e, const eng_problem *p, eng_plan *plan) {
+  return e->autotune && eng_autotune_known(e, p, plan);
+}
+
 tcj_status eng_warm_engine(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, int *hit) {
   char arch[16];
   cfg_arch(cfg, arch, sizeof arch);

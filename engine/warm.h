@@ -34,6 +34,12 @@ const char *eng_engine_arch(const tcj_engine *e);
 /* The caps an engine selects with: its GPU's SM count and shared memory (and arch). */
 void eng_engine_caps(const tcj_engine *e, eng_device_caps *caps);
 
+/* Under TCJ_TUNE: the tuned choice e now runs p with (*plan: in, the plan select chose; out,
+ * the choice). Returns 1 when e tunes and knows a choice for p, else 0 (*plan unchanged). */
+int eng_engine_tuned_plan(tcj_engine *e, const eng_problem *p, eng_plan *plan);
+/* Whether e tunes (TCJ_TUNE=1 at tcj_create, and no TCJ_RECIPE or TCJ_TILE). */
+int eng_engine_tunes(const tcj_engine *e);
+
 /* With an engine: makes sure cfg (which must target the engine's arch) is loaded, through the
  * memo, the disk cache or a compile, and published to disk after the driver accepted it.
  * *hit = 1 when it was not compiled. Errors: see tcj_last_error. */

@@ -60,8 +60,9 @@ static const char usage[] =
   "  random data checked against cuBLAS (a mismatch is a failure and is not timed), then both\n"
   "  timed on the same rotated buffers and stream (warm-up, median of N cudaEvent-timed runs).\n"
   "  Prints a table with TFLOP/s, the tcj/cuBLAS speed ratio (>1: tcj faster), the share of the\n"
-  "  problem's floor max(2mnk/peak, bytes/bandwidth) and the selected config, ending with a\n"
-  "  geometric-mean ratio per dtype. The peaks are measured at start: bandwidth with a large\n"
+  "  problem's floor max(2mnk/peak, bytes/bandwidth) and the selected config (with TCJ_TUNE=1:\n"
+  "  the one the autotuner chose at the first call), ending with a geometric-mean ratio per\n"
+  "  dtype. The peaks are measured at start: bandwidth with a large\n"
   "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3 in\n"
   "  the layout cuBLAS is fastest in: NN for f16, bf16 and tf32; NT (cuBLAS's TN, both operands\n"
   "  K-major) for s8, and for fp8 through cuBLASLt, the better of FAST_ACCUM 0 and 1 (e5m2 with\n"
@@ -455,6 +456,10 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
   tcj_status st = gr_tcj(&r->g, &p, buf.a[0], buf.b[0], buf.c[0], buf.bias[0], buf.scales);
   cudaError_t ce = st == TCJ_SUCCESS ? cudaStreamSynchronize(r->g.stream) : cudaSuccess;
   if (o->cold) row->cold_ms = 1e3 * (gr_now_s() - t0);
+  eng_problem ep;
+  if (st == TCJ_SUCCESS && eng_engine_tunes(r->g.eng) && gemm_problem_validate(&p, &ep, &why) == TCJ_SUCCESS &&
+      eng_engine_tuned_plan(r->g.eng, &ep, &plan) && gemm_plan_format(&plan, row->cfg, sizeof row->cfg) < 0)
+    snprintf(row->cfg, sizeof row->cfg, "?"); /* TCJ_TUNE: the config the first call chose */
   if (st != TCJ_SUCCESS) {
     row->status = st == TCJ_ERROR_NOT_SUPPORTED ? PROF_UNSUPPORTED : PROF_TCJ_ERROR;
     snprintf(note, sizeof note, "%s: %s: %s", call, tcj_status_string(st), tcj_last_error(r->g.eng));

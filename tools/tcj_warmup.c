@@ -360,6 +360,9 @@ int main(int argc, char **argv) {
     tcj_status st = tcj_create(&engine, &eo);
     if (st == TCJ_SUCCESS) {
       gpu_arch = eng_engine_arch(engine);
+    } else if (tune) {
+      fprintf(stderr, "tcj-warmup: --tune needs a GPU (%s: %s)\n", tcj_status_string(st), tcj_last_error(NULL));
+      goto done;
     } else if (narch == 0) {
       fprintf(stderr, "tcj-warmup: no GPU to take the arch from (%s: %s); pass --arch ARCH\n",
               tcj_status_string(st), tcj_last_error(NULL));
@@ -368,10 +371,6 @@ int main(int argc, char **argv) {
     if (narch == 0) {
       sm_counts[0] = sm_count;
       archs[narch++] = gpu_arch;
-    }
-    if (tune && !engine) {
-      fprintf(stderr, "tcj-warmup: --tune needs a GPU (%s: %s)\n", tcj_status_string(st), tcj_last_error(NULL));
-      goto done;
     }
   }
 

@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/error.h"
+#include "engine/warm.h"
 #include "tools/host_half.h"
 #include "tools/tune_problem.h"
 
@@ -55,7 +56,7 @@ tcj_status tune_problem(tcj_engine *e, const gemm_problem *p, char *choice, size
                         size_t err_size) {
   const char *why = NULL;
   eng_problem ep;
-  if (!e->autotune) {
+  if (!eng_engine_tunes(e)) {
     snprintf(err, err_size, "the engine does not tune: TCJ_TUNE is not 1, or TCJ_RECIPE or TCJ_TILE force a choice");
     return TCJ_ERROR_INVALID_VALUE;
   }
@@ -92,7 +93,7 @@ tcj_status tune_problem(tcj_engine *e, const gemm_problem *p, char *choice, size
       (st = eng_select_tuned(&ep, &e->caps, e->allow_packing, &e->tuning, &plan, &why)) != TCJ_SUCCESS)
     snprintf(err, err_size, "%s", why);
   if (st == TCJ_SUCCESS) {
-    eng_autotune_known(e, &ep, &plan);
+    eng_engine_tuned_plan(e, &ep, &plan);
     if (gemm_plan_format(&plan, choice, choice_size) < 0) snprintf(choice, choice_size, "(config text too long)");
   }
   for (int i = 0; i < BUF_COUNT; i++)

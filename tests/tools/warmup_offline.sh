@@ -244,6 +244,20 @@ else
   [ $rc -eq 2 ] && grep -q "pass --arch" "$dir/err" || { show; fail "no GPU and no arch: rc $rc, wanted 2 asking for --arch"; }
 fi
 
+# --tune times candidates on this machine's GPU: without one it exits 2 and says so; a forced
+# TCJ_RECIPE leaves nothing to tune (exit 2 asking to unset it); on a GPU the summary counts
+# the tuned problems and each gets a `tuned` line naming its config.
+TCJ_RECIPE=sm80 run --tune --cache-dir "$dir/tune" "$manifest"
+[ $rc -eq 2 ] && grep -q "unset TCJ_RECIPE and TCJ_TILE" "$dir/err" ||
+  { show; fail "--tune under TCJ_RECIPE: rc $rc, wanted 2 asking to unset it"; }
+run --tune --cache-dir "$dir/tune" "$manifest"
+if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  [ $rc -eq 0 ] && grep -Eq ' tuned=[1-9][0-9]*$' "$dir/out" && grep -q '^tuned .*: recipe=' "$dir/out" ||
+    { show; fail "--tune on a GPU: rc $rc, wanted 0 with tuned lines and tuned=N"; }
+else
+  [ $rc -eq 2 ] && grep -q -- "--tune needs a GPU" "$dir/err" || { show; fail "--tune without a GPU: rc $rc, wanted 2"; }
+fi
+
 # A fleet: targets with SM counts, and --sm-count. The SM count changes the selection (split
 # factors, tiles); the dry run names it, and its config is what tcj-ptx selects for the same
 # count (one select function for the engine, the warmup and tcj-ptx).
