@@ -380,6 +380,19 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
 }
 
+/* A K split runs its slices as CTA pairs along M that share each B tile by TMA multicast,
+ * wherever the tile rows pair up: few tiles over deep K run from L2 (ncu on an H200, 512x512x
+ * 65536 split 16 ways: L2 throughput 89%, DRAM 47%), and the pair halves B's reads. Measured on
+ * an H200 (tcj-prof, bf16, us, alone -> in pairs, reduction included):
+ *   512x512x65536    128x256 s16 70.2 -> 61.0   256x128 s16 69.9 -> 62.2
+ *   1024x1024x32768  128x256 s8 117.5 -> 112.8  256x128 s8 -> 116.0
+ *   2048x512x32768   256x128 s8 151.6 -> 137.5  128x256 s8 -> 118.5
+ * A pair shares B, so the tile with more of B per CTA gains most: 128x256 before 256x128
+ * (sm90_split_l2_tiebreak). Not where B's pitch splits lines, whose splits were measured alone. */
+static int split_in_pairs(const eng_problem *p, const tcj_kernel_cfg *c, int b_pitch_split) {
+  return c->bm >= 128 && c->bn >= 128 && ceil_div(p->m, c->bm) >= 2 && !b_pitch_split;
+}
+
 /* Time model, in microseconds: the persistent grid runs ceil(units / SMs) units on its busiest
  * SM, each its K tiles at a tile's relative throughput of the SM's wgmma peak; a unit is a tile,
  * or a (tile, K slice) pair when split, which adds writing and reading back the fp32 workspace
@@ -403,7 +416,7 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
   double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * (double)c->bk /
               (t->rate * macs_per_us);
-  if (b_pitch_split && !c->cluster_m) us *= SM90_PITCH_SPLIT_COST;
+  if (b_pitch_split && (!c->cluster_m || c->split_k)) us *= SM90_PITCH_SPLIT_COST;
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
                      (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)batch_of(p) / SM90_BYTES_PER_US;
@@ -412,6 +425,10 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   if (us < floor_us) us = floor_us + 1e-3 * compute_us;
   if (c->split_k)
     us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
+  /* Splits of one area tie; the one that reads least from L2 per CTA (A's rows and B's, or its
+   * half of B's in a pair) leads (measured above split_in_pairs). */
+  if (c->split_k)
+    us += 1e-3 * (double)(t->bm + t->bn / (c->cluster_m ? 2 : 1)) / (double)(t->bm + t->bn);
   return -us;
 }
 
@@ -508,8 +525,12 @@ static tcj_status sm90_candidates(const eng_problem *p, const eng_device_caps *c
     /* Few tiles and deep K: K slices may fill the idle SMs (pick_split's rule, as for sm80);
      * the model decides whether that beats the unsplit tile. */
     tcj_kernel_cfg split = c;
-    split.cluster_m = 0; /* sm90 splits run without clusters */
+    split.cluster_m = 0;
     split.split_k = pick_split(p, caps, &split);
+    if (split.split_k && split_in_pairs(p, &split, b_pitch_split)) {
+      split.cluster_m = 2;
+      if (tcj_cfg_check(&split)) split.cluster_m = 0;
+    }
     if (split.split_k && !tcj_cfg_check(&split)) {
       all[n].plan = base;
       all[n].plan.cfg = split;

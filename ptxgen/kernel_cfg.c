@@ -241,8 +241,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->split_k == 1 || c->split_k < 0 || c->split_k > 64) return "split_k must be 0 (none) or 2..64";
   if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
     return "split_k leaves a slice without K";
-  /* Ping-pong consumers and cluster pairs step through the ring in whole tiles of kt stages. */
-  if (c->split_k && (c->pingpong || c->cluster_m)) return "sm90 split-K runs cooperative, without clusters";
+  /* Ping-pong consumers step through the ring in whole tiles of kt stages. Cluster pairs may
+   * split: both CTAs of a pair run the same (tile pair, slice) units over the same K range. */
+  if (c->split_k && c->pingpong) return "sm90 split-K runs cooperative consumers, not ping-pong";
   if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";

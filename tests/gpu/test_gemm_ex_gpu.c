@@ -978,6 +978,33 @@ static void b_pitch_splitting_lines_runs_multicast_pairs(void **state) {
   RUN_CASES(g_eng, "B pitch splitting 128-byte lines", cases, NCASES(cases));
 }
 
+/* Deep K over few tiles: on sm_90a these split K with the slices of tile rows paired in CTA
+ * clusters that multicast B (tcj-ptx shows split=16 cluster=2), with an odd count of tile rows
+ * (the last pair's second CTA has no rows), C read, an f32 D, op_b T and a fused epilogue
+ * applied once by the reduction. Elsewhere they run whatever is selected and must hold all the
+ * same. */
+static void k_splits_run_in_multicast_pairs(void **state) {
+  (void)state;
+  ex_case cases[3];
+  cases[0] = mk("260x256x16384: 3 tile rows in pairs, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 260, 256,
+                16384, 6401);
+  cases[0].cm = C_SEPARATE;
+  cases[0].beta = -0.75f;
+  cases[0].alpha = scaled_alpha(16384, 0);
+  cases[1] = mk("400x256x16384 op_b T, f32 D, bias + gelu", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 400, 256, 16384,
+                6402);
+  cases[1].bias = TCJ_BIAS_COL;
+  cases[1].act = TCJ_ACT_GELU;
+  cases[1].alpha = scaled_alpha(16384, 1);
+  cases[2] = mk("f16 260x384x16384 op_b T, 128x192 pairs, bias", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_T, 260, 384,
+                16384, 6403);
+  cases[2].bias = TCJ_BIAS_COL;
+  cases[2].bias_type = TCJ_F16;
+  cases[2].act = TCJ_ACT_RELU;
+  cases[2].alpha = scaled_alpha(16384, 1);
+  RUN_CASES(g_eng, "K splits in multicast pairs", cases, NCASES(cases));
+}
+
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -1610,6 +1637,7 @@ int main(void) {
       cmocka_unit_test(batch_broadcasts_weight_bias_and_c_with_zero_strides),
       cmocka_unit_test(batch_of_stacked_entries_with_one_weight),
       cmocka_unit_test(b_pitch_splitting_lines_runs_multicast_pairs),
+      cmocka_unit_test(k_splits_run_in_multicast_pairs),
       cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
       cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
       cmocka_unit_test(batch_of_64_entries_of_64_cubed),

@@ -583,8 +583,10 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
       tcj_cfg_format(&plan.cfg, text, sizeof text);
       print_message("%s ldb %lld: %s\n", lines ? "whole lines" : "split lines", (long long)p.ldb, text);
       assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
-      if (lines) {
-        assert_int_equal(plan.cfg.cluster_m, 0);
+      if (lines) { /* whole lines: pairs only for a K split over paired tile rows */
+        int paired = plan.cfg.split_k && plan.cfg.bm >= 128 && plan.cfg.bn >= 128 &&
+                     (cases[i].m + plan.cfg.bm - 1) / plan.cfg.bm >= 2;
+        assert_int_equal(plan.cfg.cluster_m, paired ? 2 : 0);
         continue;
       }
       assert_int_equal(plan.cfg.pingpong, 0);
@@ -597,11 +599,11 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
       if (plan.cfg.bm * plan.cfg.bn == 128 * 256) assert_int_equal(plan.cfg.bm, 128);
     }
   }
-  /* A K split still competes with the pairs (its units run without a cluster): deep K over
-   * few tiles splits, for such a B and for fp8 (whose tiles pair from 8 rows) alike. */
-  struct { ptx_elem ab; int64_t m, n, k, ldb; int op_b_t; } deep[] = {
-    {PTX_E_BF16, 512, 520, 65536, 520, 0},
-    {PTX_E_E4M3, 1024, 1024, 65536, 65536, 1},
+  /* A K split still competes with the pairs: deep K over few tiles splits, for such a B (its
+   * slices alone) and for fp8 (whose tiles pair from 8 rows; its slices pair as bf16's do). */
+  struct { ptx_elem ab; int64_t m, n, k, ldb; int op_b_t, cluster; } deep[] = {
+    {PTX_E_BF16, 512, 520, 65536, 520, 0, 0},
+    {PTX_E_E4M3, 1024, 1024, 65536, 65536, 1, 2},
   };
   for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
     eng_problem p = problem(deep[i].ab, PTX_E_BF16, deep[i].m, deep[i].n, deep[i].k);
@@ -610,7 +612,7 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
     eng_plan plan = select_ok(&p, "sm_90a", 1);
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
     assert_true(plan.cfg.split_k >= 2);
-    assert_int_equal(plan.cfg.cluster_m, 0);
+    assert_int_equal(plan.cfg.cluster_m, deep[i].cluster);
   }
 }
 
@@ -1057,11 +1059,44 @@ static void tile_override_text_takes_an_optional_pingpong(void **state) {
   }
 }
 
+/* Deep K over few tiles splits K, and the slices of paired tile rows run in CTA pairs that
+ * multicast B (select.c, split_in_pairs), 128x256 before 256x128 (less read from L2 per CTA).
+ * One tile row, tiles below 128x128 or a B whose pitch splits lines split alone. */
+static void k_splits_pair_tile_rows(void **state) {
+  (void)state;
+  static const struct { int64_t m, n, k, ldb; int bm, bn, paired; } cases[] = {
+    {512, 512, 65536, 512, 128, 256, 1},  /* deepk */
+    {2048, 512, 32768, 512, 128, 256, 1}, /* m > n: still 128x256 */
+    {1024, 1024, 32768, 1024, 128, 256, 1},
+    {260, 256, 16384, 256, 128, 128, 1},  /* 3 tile rows: the last pair's second CTA idles */
+    {256, 6144, 32768, 6144, 128, 256, 1}, /* two 128-row tile rows pair; 256x128 would not */
+    {128, 1024, 65536, 1024, 0, 0, 0},    /* one tile row: nothing to pair */
+    {512, 512, 65536, 520, 0, 0, 0},      /* B's pitch splits lines: split alone */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    p.ldb = cases[i].ldb;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    char text[256];
+    tcj_cfg_format(&plan.cfg, text, sizeof text);
+    print_message("%lldx%lldx%lld ldb %lld: %s\n", (long long)p.m, (long long)p.n, (long long)p.k,
+                  (long long)p.ldb, text);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_true(plan.cfg.split_k > 1);
+    assert_int_equal(plan.cfg.cluster_m, cases[i].paired ? 2 : 0);
+    if (cases[i].bm) {
+      assert_int_equal(plan.cfg.bm, cases[i].bm);
+      assert_int_equal(plan.cfg.bn, cases[i].bn);
+    }
+    assert_null(tcj_cfg_check(&plan.cfg));
+  }
+}
+
 /* A forced "/pp" tile on an sm90 plan: the cfg takes ping-pong (with or without a cluster) and
  * passes tcj_cfg_check; tiles whose consumers would each need more than 128 accumulators, or
  * that break another ping-pong rule, are refused with the rule's reason. */
-/* A forced tile keeps the selected K split where it can take it and drops it where it cannot
- * (sm90 splits run cooperative, without clusters): deep K on few tiles selects a split. */
+/* A forced tile keeps the selected K split where it can take it (cooperative consumers, alone
+ * or in pairs) and drops it where it cannot (ping-pong): deep K on few tiles selects a split. */
 static void tile_override_drops_a_split_the_forced_tile_cannot_take(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 256, 256, 65536);
@@ -1074,7 +1109,7 @@ static void tile_override_drops_a_split_the_forced_tile_cannot_take(void **state
   assert_true(plan.cfg.split_k > 1); /* cooperative, no cluster: the split stays */
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/c2", &t.tile), 0);
   plan = select_tuned_ok(&p, "sm_90a", &t);
-  assert_int_equal(plan.cfg.split_k, 0);
+  assert_true(plan.cfg.split_k > 1);
   assert_int_equal(plan.cfg.cluster_m, 2);
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/pp", &t.tile), 0);
   plan = select_tuned_ok(&p, "sm_90a", &t);
@@ -1289,6 +1324,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
     cmocka_unit_test(tile_override_text_takes_an_optional_pingpong),
     cmocka_unit_test(tile_override_pingpong_applies_to_sm90_plans),
+    cmocka_unit_test(k_splits_pair_tile_rows),
     cmocka_unit_test(tile_override_drops_a_split_the_forced_tile_cannot_take),
     cmocka_unit_test(tile_override_with_a_huge_warp_grid_is_refused),
     cmocka_unit_test(tuning_comes_from_the_environment),
