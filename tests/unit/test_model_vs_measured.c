@@ -27,7 +27,6 @@
 static const struct miss { const char *name; double ceiling; const char *why; } MISSES[] = {
   {"down_nt_m32", 1.08, "64x64 unsplit; 64x128 split 4 ways is faster: the model's memory floor assumes every SM "
                         "streams, but 64 tiles keep half of them idle"},
-  {"deepk", 1.07, "128x256 split 16 ways; 256x128 split 16 ways is faster by its B box rows"},
   {"odd1000", 1.17, "128x64; 128x128 is faster where every config leaves most of a wave idle"},
   {"m128_5000", 1.18, "128x64; 128x128 is faster where every config leaves most of a wave idle"},
 };
