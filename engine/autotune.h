@@ -27,10 +27,11 @@
  * 0.1 s each, once per class and cache) bound the cost of a first call. */
 #define ENG_AUTOTUNE_MAX 6
 #define ENG_AUTOTUNE_WITHIN 1.5
-/* GPU time each candidate is timed for (after one warm-up call), in as many calls as that takes,
- * between 2 and 50, twice: the faster of the two averages counts. */
+/* GPU time each candidate is timed for (after one warm-up call): the median of as many calls,
+ * each timed alone with L2 flushed before it, as take about this long, 5 to 15 of them. */
 #define ENG_AUTOTUNE_TARGET_MS 2.0
-#define ENG_AUTOTUNE_MAX_REPS 50
+#define ENG_AUTOTUNE_MIN_REPS 5
+#define ENG_AUTOTUNE_MAX_REPS 15
 
 /* Reads TCJ_TUNE: 1 (tune), 0 or unset (do not). Returns 0, or -1 for any other value. */
 int eng_autotune_from_env(int *on);
@@ -71,12 +72,13 @@ typedef tcj_status (*eng_autotune_run_fn)(void *ctx, const eng_plan *plan);
 
 struct tcj_engine;
 /* *plan: in, the plan select chose; out, the tuned choice for p (the memo's, the disk's, or
- * timed now with run). A problem that cannot be tuned now (inside a stream capture, no
+ * timed now with run, flush_bytes at flush (0: none) rewritten before each timed call: twice
+ * the L2 evicts the operands). A problem that cannot be tuned now (inside a stream capture, no
  * candidate but the selected one, no event API in the driver) keeps the selected plan, and
  * is tuned at a later call. Only a failure of the selected plan itself is an error. Needs the
  * engine's context current. */
 tcj_status eng_autotune(struct tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
-                        eng_autotune_run_fn run, void *ctx, eng_plan *plan);
+                        eng_autotune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan);
 
 /* Why a call on stream cannot be timed now (the stream is being captured, where even an
  * allocation would break the capture; no event API), or NULL. */

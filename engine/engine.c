@@ -53,6 +53,8 @@ static tcj_status read_caps(tcj_engine *e) {
   e->caps.max_smem_optin = v[3];
   CUresult r = e->cu->cuDeviceGetName(e->device_name, (int)sizeof e->device_name, e->dev);
   if (r != CUDA_SUCCESS) return eng_set_error(TCJ_ERROR_CUDA, "cuDeviceGetName: %s", eng_cuda_error_name(r));
+  if (e->cu->cuDeviceGetAttribute(&e->l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, e->dev) != CUDA_SUCCESS)
+    e->l2_bytes = 0; /* only the autotuner's timing uses it: it then times without flushing */
   return TCJ_SUCCESS;
 }
 

@@ -25,6 +25,7 @@ struct tcj_engine {
   int autotune;          /* TCJ_TUNE=1 (engine/autotune.h); off while TCJ_RECIPE or TCJ_TILE force a choice */
   eng_tuned_memo tuned;  /* the autotuner's choices */
   char device_name[128]; /* cuDeviceGetName: tuned choices are kept per GPU model */
+  int l2_bytes;          /* the autotuner flushes twice this before each timed call */
   cache_kernel_table *kernels;
   cache_disk *disk;       /* NULL: disk cache disabled */
   cache_stats stats;

@@ -342,7 +342,9 @@ static size_t d_extent_bytes(const eng_problem *p) {
 }
 
 /* eng_autotune with tune_run. The scratch D keeps the caller's D address modulo 256, so every
- * candidate sees D's alignment as selection did. Without memory for it, the call runs untuned. */
+ * candidate sees D's alignment as selection did; after it (and amax_d's) lies the buffer the
+ * tuner rewrites before each timed call, twice the L2. Without memory for them, the call runs
+ * untuned. */
 static tcj_status autotune(tcj_engine *e, const eng_problem *p, const char *user_source, const call_args *ca,
                            CUstream stream, eng_plan *plan) {
   eng_plan known = *plan;
@@ -355,18 +357,20 @@ static tcj_status autotune(tcj_engine *e, const eng_problem *p, const char *user
     eng_log(e->log, ENG_LOG_DEBUG, "autotune: not now (%s): the model's choice runs", why);
     return TCJ_SUCCESS;
   }
-  size_t d_bytes = d_extent_bytes(p), amax_at = align_up(SCRATCH_ALIGN + d_bytes);
+  size_t d_bytes = d_extent_bytes(p), amax_at = align_up(SCRATCH_ALIGN + d_bytes), flush_at = amax_at + SCRATCH_ALIGN;
+  size_t flush_bytes = 2 * (size_t)e->l2_bytes;
   CUdeviceptr base = 0;
-  CUresult r = e->cu->cuMemAlloc(&base, amax_at + SCRATCH_ALIGN);
+  CUresult r = e->cu->cuMemAlloc(&base, flush_at + flush_bytes);
   if (r != CUDA_SUCCESS) {
-    eng_log(e->log, ENG_LOG_WARN, "autotune: no scratch for D (%zu bytes: %s); the model's choice runs", d_bytes,
-            eng_cuda_error_name(r));
+    eng_log(e->log, ENG_LOG_WARN, "autotune: no scratch for D and the L2 flush (%zu bytes: %s); the model's choice "
+            "runs", flush_at + flush_bytes, eng_cuda_error_name(r));
     return TCJ_SUCCESS;
   }
   tune_call t = {e, p, user_source, *ca, stream, NULL, {0}};
   t.ca.d = base + ca->d % SCRATCH_ALIGN;
   if (ca->amax) t.ca.amax = base + amax_at;
-  tcj_status st = eng_autotune(e, p, user_source, stream, tune_run, &t, plan);
+  tcj_status st = eng_autotune(e, p, user_source, stream, tune_run, &t, flush_bytes ? base + flush_at : 0, flush_bytes,
+                               plan);
   /* cuMemFree waits for the timed calls, which the tuner synchronised with anyway. */
   e->cu->cuMemFree(base);
   return st;
