@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "engine/log.h"
+#include "engine/tune_timer.h"
 #include "ptxgen/ptxgen.h"
 #include "tcj_codegen_id.h"
 
@@ -194,59 +195,6 @@ int eng_autotune_known(tcj_engine *e, const eng_problem *p, eng_plan *plan) {
 
 /* ---- timing ---------------------------------------------------------------------------- */
 
-typedef struct timer {
-  const eng_cuda_api *cu;
-  CUstream stream;
-  CUdeviceptr flush; /* overwritten before each timed call, 0: none */
-  size_t flush_words;
-  CUevent start[ENG_AUTOTUNE_MAX_REPS], stop[ENG_AUTOTUNE_MAX_REPS];
-  int events; /* pairs created */
-} timer;
-
-static int by_value(const void *x, const void *y) {
-  float a = *(const float *)x, b = *(const float *)y;
-  return (a > b) - (a < b);
-}
-
-/* The median GPU milliseconds of reps calls of plan, each timed alone after the flush buffer
- * is rewritten, so that every call finds its operands out of L2 as a call among other work
- * does (a weight streamed once per step above all: timed back to back on one buffer, a decode
- * GEMM whose weight fits in L2 ran from L2 and its tuned choice lost 1.5% in tcj-decode on an
- * H100). Negative when a call or event failed (*st says which: a failed call's status). */
-static double time_reps(const timer *t, eng_autotune_run_fn run, void *ctx, const eng_plan *plan, int reps,
-                        tcj_status *st) {
-  CUresult r = CUDA_SUCCESS;
-  for (int i = 0; i < reps && r == CUDA_SUCCESS && *st == TCJ_SUCCESS; i++) {
-    if (t->flush) r = t->cu->cuMemsetD32Async(t->flush, 0x5a5a5a5au, t->flush_words, t->stream);
-    if (r == CUDA_SUCCESS) r = t->cu->cuEventRecord(t->start[i], t->stream);
-    if (r == CUDA_SUCCESS) *st = run(ctx, plan);
-    if (r == CUDA_SUCCESS && *st == TCJ_SUCCESS) r = t->cu->cuEventRecord(t->stop[i], t->stream);
-  }
-  if (r == CUDA_SUCCESS && *st == TCJ_SUCCESS) r = t->cu->cuEventSynchronize(t->stop[reps - 1]);
-  float ms[ENG_AUTOTUNE_MAX_REPS];
-  for (int i = 0; i < reps && r == CUDA_SUCCESS && *st == TCJ_SUCCESS; i++)
-    r = t->cu->cuEventElapsedTime(&ms[i], t->start[i], t->stop[i]);
-  if (r != CUDA_SUCCESS && *st == TCJ_SUCCESS) *st = eng_cuda_error(r, "autotune timing (events)");
-  if (*st != TCJ_SUCCESS) return -1;
-  qsort(ms, (size_t)reps, sizeof *ms, by_value);
-  return ms[reps / 2];
-}
-
-/* Microseconds per call of plan: one warm-up call (which also loads the kernel's first-launch
- * state), one timed call to size the run, then the median of as many calls as about
- * ENG_AUTOTUNE_TARGET_MS of GPU time takes, between ENG_AUTOTUNE_MIN_REPS and
- * ENG_AUTOTUNE_MAX_REPS. Negative when the plan failed (*st). */
-static double time_plan(const timer *t, eng_autotune_run_fn run, void *ctx, const eng_plan *plan, tcj_status *st) {
-  *st = TCJ_SUCCESS;
-  double one = time_reps(t, run, ctx, plan, 1, st);
-  if (one >= 0) one = time_reps(t, run, ctx, plan, 1, st);
-  if (one < 0) return -1;
-  int reps = one > 0 ? (int)(ENG_AUTOTUNE_TARGET_MS / one) : ENG_AUTOTUNE_MAX_REPS;
-  reps = reps < ENG_AUTOTUNE_MIN_REPS ? ENG_AUTOTUNE_MIN_REPS : reps > t->events ? t->events : reps;
-  double ms = time_reps(t, run, ctx, plan, reps, st);
-  return ms < 0 ? -1 : ms * 1e3;
-}
-
 const char *eng_autotune_cannot_time(tcj_engine *e, CUstream stream) {
   if (!e->cu->cuEventCreate || !e->cu->cuEventRecord || !e->cu->cuEventSynchronize || !e->cu->cuEventElapsedTime ||
       !e->cu->cuEventDestroy)
@@ -257,33 +205,79 @@ const char *eng_autotune_cannot_time(tcj_engine *e, CUstream stream) {
   return NULL;
 }
 
-/* Times every candidate; returns the index of the fastest, or -1 when the selected plan (0)
- * failed (*st: why). Candidates that fail to build or launch drop out with a warning. */
-static int time_candidates(tcj_engine *e, const eng_plan *cands, int n, const char *user_source, const timer *t,
-                           eng_autotune_run_fn run, void *ctx, double *us, tcj_status *st) {
-  int best = -1;
+/* Loads every candidate's kernel (compiling what the caches lack), then times them together.
+ * Returns the index of the plan to keep: the fastest, unless it beats the selected plan (0) by
+ * less than ENG_AUTOTUNE_MARGIN; -1 when the selected plan failed (*st: why). Candidates that
+ * fail to build or launch drop out with a warning. */
+static int time_candidates(tcj_engine *e, const eng_plan *cands, int n, const char *user_source, eng_tune_timer *t,
+                           eng_tune_run_fn run, void *ctx, double *us, tcj_status *st) {
+  eng_plan live[ENG_AUTOTUNE_MAX];
+  int index[ENG_AUTOTUNE_MAX], m = 0;
+  char text[PLAN_TEXT_MAX];
   for (int i = 0; i < n; i++) {
     cache_kernel k;
-    char text[PLAN_TEXT_MAX];
-    eng_autotune_plan_text(&cands[i], text, sizeof text);
+    us[i] = -1;
     tcj_status s = eng_kernel_get_user(e, &cands[i].cfg, user_source, &k, NULL);
-    us[i] = s == TCJ_SUCCESS ? time_plan(t, run, ctx, &cands[i], &s) : -1;
-    if (us[i] < 0) {
-      if (i == 0) {
-        *st = s;
-        return -1;
-      }
-      eng_log(e->log, ENG_LOG_WARN, "autotune: candidate %s failed (%s); not considered", text, tcj_last_error(e));
+    if (s == TCJ_SUCCESS) {
+      live[m] = cands[i];
+      index[m++] = i;
+    } else if (i == 0) {
+      *st = s;
+      return -1;
+    } else {
+      eng_autotune_plan_text(&cands[i], text, sizeof text);
+      eng_log(e->log, ENG_LOG_WARN, "autotune: candidate %s failed to build (%s); not considered", text,
+              tcj_last_error(e));
+    }
+  }
+  double got[ENG_AUTOTUNE_MAX];
+  tcj_status failed[ENG_AUTOTUNE_MAX];
+  if ((*st = eng_tune_timer_run(t, live, m, run, ctx, got, failed)) != TCJ_SUCCESS) return -1;
+  int best = 0;
+  for (int j = 0; j < m; j++) {
+    int i = index[j];
+    us[i] = got[j];
+    eng_autotune_plan_text(&cands[i], text, sizeof text);
+    if (got[j] < 0) {
+      eng_log(e->log, ENG_LOG_WARN, "autotune: candidate %s failed (%s); not considered", text,
+              tcj_status_string(failed[j]));
       continue;
     }
-    eng_log(e->log, ENG_LOG_DEBUG, "autotune: %8.2f us  %s", us[i], text);
-    if (best < 0 || us[i] < us[best]) best = i;
+    eng_log(e->log, ENG_LOG_DEBUG, "autotune: %8.2f us  %s", got[j], text);
+    if (us[i] < us[best]) best = i;
   }
-  return best;
+  return us[best] < ENG_AUTOTUNE_MARGIN * us[0] ? best : 0;
+}
+
+/* The L2 flush kernel of e, built at the first tuning (NULL, with a warning, where it cannot
+ * be: the tuner then times without flushing). */
+static CUfunction flush_function(tcj_engine *e) {
+  pthread_mutex_lock(&e->flush_lock);
+  if (!e->flush_fn && !e->flush_failed) {
+    char *ptx = NULL, err[ENG_ERROR_MAX];
+    size_t len = 0;
+    CUmodule mod = NULL;
+    tcj_status st = ptx_gen_l2_flush(e->caps.sm, e->caps.arch_suffix, &ptx, &len, err, sizeof err) == 0
+                    ? eng_module_from_ptx(e, ptx, len, &mod) : TCJ_ERROR_INTERNAL;
+    free(ptx);
+    CUfunction fn = NULL;
+    if (st == TCJ_SUCCESS && e->cu->cuModuleGetFunction(&fn, mod, PTX_L2_FLUSH_ENTRY) == CUDA_SUCCESS) {
+      e->flush_module = mod;
+      e->flush_fn = fn;
+    } else {
+      if (mod) e->cu->cuModuleUnload(mod);
+      e->flush_failed = 1;
+      eng_log(e->log, ENG_LOG_WARN, "autotune: no L2 flush kernel (%s); timing with whatever L2 holds",
+              st == TCJ_SUCCESS ? "no entry" : tcj_last_error(e));
+    }
+  }
+  CUfunction fn = e->flush_fn;
+  pthread_mutex_unlock(&e->flush_lock);
+  return fn;
 }
 
 tcj_status eng_autotune(tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
-                        eng_autotune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan) {
+                        eng_tune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan) {
   char key[ENG_AUTOTUNE_KEY_MAX];
   tcj_status st = key_of(e, p, key, sizeof key);
   if (st != TCJ_SUCCESS) return st;
@@ -315,27 +309,16 @@ tcj_status eng_autotune(tcj_engine *e, const eng_problem *p, const char *user_so
       return TCJ_SUCCESS;
     }
   }
-  timer t;
-  memset(&t, 0, sizeof t);
-  t.cu = e->cu;
-  t.stream = stream;
-  t.flush = flush;
-  t.flush_words = flush_bytes / 4;
-  CUresult r = CUDA_SUCCESS;
-  for (; t.events < ENG_AUTOTUNE_MAX_REPS && r == CUDA_SUCCESS; t.events++) {
-    r = e->cu->cuEventCreate(&t.start[t.events], CU_EVENT_DEFAULT);
-    if (r == CUDA_SUCCESS && (r = e->cu->cuEventCreate(&t.stop[t.events], CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
-      e->cu->cuEventDestroy(t.start[t.events]);
-  }
-  if (r != CUDA_SUCCESS) t.events--; /* the pair that failed */
+  eng_tune_timer t;
   double us[ENG_AUTOTUNE_MAX];
-  if (t.events < ENG_AUTOTUNE_MIN_REPS) /* not the call's fault: it runs untuned */
-    eng_log(e->log, ENG_LOG_WARN, "autotune: cuEventCreate: %s; the model's choice runs", eng_cuda_error_name(r));
-  else
+  st = eng_tune_timer_open(&t, e->cu, stream, flush_function(e), flush, flush_bytes, flush + flush_bytes,
+                           e->caps.sm_count);
+  if (st != TCJ_SUCCESS) { /* not the call's fault: it runs untuned */
+    eng_log(e->log, ENG_LOG_WARN, "autotune: %s; the model's choice runs", tcj_last_error(e));
+    st = TCJ_SUCCESS;
+  } else {
     chosen = time_candidates(e, cands, n, user_source, &t, run, ctx, us, &st);
-  for (int i = 0; i < t.events; i++) {
-    e->cu->cuEventDestroy(t.start[i]);
-    e->cu->cuEventDestroy(t.stop[i]);
+    eng_tune_timer_close(&t);
   }
   if (chosen >= 0) {
     char text[PLAN_TEXT_MAX], summary[128];

@@ -21,17 +21,17 @@
 #include <stddef.h>
 
 #include "engine/select.h"
+#include "engine/tune_timer.h"
 
 /* Plans timed per problem class: the selected plan, the other recipe's plan and the sm90
  * candidates the model places within ENG_AUTOTUNE_WITHIN of its best. Six compiles cold (about
  * 0.1 s each, once per class and cache) bound the cost of a first call. */
 #define ENG_AUTOTUNE_MAX 6
 #define ENG_AUTOTUNE_WITHIN 1.5
-/* GPU time each candidate is timed for (after one warm-up call): the median of as many calls,
- * each timed alone with L2 flushed before it, as take about this long, 5 to 15 of them. */
-#define ENG_AUTOTUNE_TARGET_MS 2.0
-#define ENG_AUTOTUNE_MIN_REPS 5
-#define ENG_AUTOTUNE_MAX_REPS 15
+/* A timed plan replaces the selected one only when it is faster by more than this margin: the
+ * model's choice was measured good on most problems, and two plans within 2% swap places from
+ * one timing to the next. */
+#define ENG_AUTOTUNE_MARGIN 0.98
 
 /* Reads TCJ_TUNE: 1 (tune), 0 or unset (do not). Returns 0, or -1 for any other value. */
 int eng_autotune_from_env(int *on);
@@ -66,19 +66,16 @@ void eng_tuned_memo_free(eng_tuned_memo *m);
 int eng_tuned_memo_find(eng_tuned_memo *m, const char *key, eng_plan *out); /* 1: found */
 int eng_tuned_memo_put(eng_tuned_memo *m, const char *key, const eng_plan *plan); /* 0, or -1: out of memory */
 
-/* One call of plan on the caller's stream, as the tuned call would make it but with D (and
- * amax_d) in scratch. Returns what the launch returned. */
-typedef tcj_status (*eng_autotune_run_fn)(void *ctx, const eng_plan *plan);
-
 struct tcj_engine;
 /* *plan: in, the plan select chose; out, the tuned choice for p (the memo's, the disk's, or
- * timed now with run, flush_bytes at flush (0: none) rewritten before each timed call: twice
- * the L2 evicts the operands). A problem that cannot be tuned now (inside a stream capture, no
+ * timed now with run: one call of a plan on the caller's stream with D in scratch; flush_bytes
+ * at flush, zeroed, with 4 bytes after it, is read before each timed call (twice the L2; 0:
+ * no flush). A problem that cannot be tuned now (inside a stream capture, no
  * candidate but the selected one, no event API in the driver) keeps the selected plan, and
  * is tuned at a later call. Only a failure of the selected plan itself is an error. Needs the
  * engine's context current. */
 tcj_status eng_autotune(struct tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
-                        eng_autotune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan);
+                        eng_tune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan);
 
 /* Why a call on stream cannot be timed now (the stream is being captured, where even an
  * allocation would break the capture; no event API), or NULL. */

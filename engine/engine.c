@@ -163,6 +163,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   e->cu = cu;
   eng_kept_scratch_init(&e->kept);
   eng_tuned_memo_init(&e->tuned);
+  pthread_mutex_init(&e->flush_lock, NULL);
   st = bind_context(e);
   if (st != TCJ_SUCCESS) goto fail;
   if ((st = read_caps(e)) != TCJ_SUCCESS) goto fail;
@@ -233,11 +234,13 @@ void tcj_destroy(tcj_engine *e) {
     /* Modules and the kept scratch belong to e->ctx: release them with it current. */
     int entered = e->ctx && eng_ctx_enter(e, &pushed) == TCJ_SUCCESS;
     if (e->kernels) cache_kernel_table_destroy(e->kernels);
+    if (e->flush_module && entered) e->cu->cuModuleUnload(e->flush_module);
     eng_kept_scratch_free(entered ? e->cu : NULL, &e->kept);
     if (entered) eng_ctx_leave(e, pushed);
   }
   if (e->retained_primary) e->cu->cuDevicePrimaryCtxRelease(e->dev);
   eng_tuned_memo_free(&e->tuned);
+  pthread_mutex_destroy(&e->flush_lock);
   free(e->dump_dir);
   free(e);
 }

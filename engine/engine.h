@@ -3,6 +3,8 @@
 #ifndef TCJ_ENG_ENGINE_H
 #define TCJ_ENG_ENGINE_H
 
+#include <pthread.h>
+
 #include "cache/disk_cache.h"
 #include "cache/kernel_table.h"
 #include "engine/autotune.h"
@@ -26,6 +28,10 @@ struct tcj_engine {
   eng_tuned_memo tuned;  /* the autotuner's choices */
   char device_name[128]; /* cuDeviceGetName: tuned choices are kept per GPU model */
   int l2_bytes;          /* the autotuner flushes twice this before each timed call */
+  pthread_mutex_t flush_lock; /* the autotuner's L2 flush kernel, built at its first use: */
+  CUmodule flush_module;
+  CUfunction flush_fn;
+  int flush_failed;
   cache_kernel_table *kernels;
   cache_disk *disk;       /* NULL: disk cache disabled */
   cache_stats stats;
@@ -40,6 +46,10 @@ struct tcj_engine {
 };
 
 #define ENG_CACHE_KEY_MAX 1024
+
+/* A module of PTX that is not a GEMM config (the autotuner's L2 flush): compiled as kernels are
+ * (nvJitLink, else the driver) and loaded, never cached. Needs the engine's context current. */
+tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmodule *mod);
 
 /* Makes e->ctx current on this thread if it is not; *pushed says whether to pop. */
 tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);

@@ -358,12 +358,14 @@ static tcj_status autotune(tcj_engine *e, const eng_problem *p, const char *user
     return TCJ_SUCCESS;
   }
   size_t d_bytes = d_extent_bytes(p), amax_at = align_up(SCRATCH_ALIGN + d_bytes), flush_at = amax_at + SCRATCH_ALIGN;
-  size_t flush_bytes = 2 * (size_t)e->l2_bytes;
+  size_t flush_bytes = 2 * (size_t)e->l2_bytes; /* and 4 bytes of sink after it */
   CUdeviceptr base = 0;
-  CUresult r = e->cu->cuMemAlloc(&base, flush_at + flush_bytes);
+  CUresult r = e->cu->cuMemAlloc(&base, flush_at + flush_bytes + SCRATCH_ALIGN);
+  if (r == CUDA_SUCCESS && flush_bytes) r = e->cu->cuMemsetD32Async(base + flush_at, 0, flush_bytes / 4 + 1, stream);
   if (r != CUDA_SUCCESS) {
     eng_log(e->log, ENG_LOG_WARN, "autotune: no scratch for D and the L2 flush (%zu bytes: %s); the model's choice "
             "runs", flush_at + flush_bytes, eng_cuda_error_name(r));
+    if (base) e->cu->cuMemFree(base);
     return TCJ_SUCCESS;
   }
   tune_call t = {e, p, user_source, *ca, stream, NULL, {0}};

@@ -76,6 +76,14 @@ static tcj_status build_module(tcj_engine *e, const char *ptx, size_t len, CUmod
   return TCJ_SUCCESS;
 }
 
+tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmodule *mod) {
+  eng_cubin bin;
+  int via_driver = 0;
+  tcj_status st = build_module(e, ptx, len, mod, &bin, &via_driver);
+  if (st == TCJ_SUCCESS) eng_cubin_free(&bin);
+  return st;
+}
+
 /* The module of a cubin the disk cache gave for key (bin is freed), or NULL. A cubin the
  * driver refuses is evicted, so the caller rebuilds and replaces it. */
 static CUmodule load_cached(tcj_engine *e, const char *key, void *bin) {

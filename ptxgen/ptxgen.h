@@ -64,6 +64,15 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
  * (elements), .u32 rows, cols. Launch: ceil(cols / PTX_TRANSPOSE_TILE) x
  * ceil(rows / PTX_TRANSPOSE_TILE) CTAs of PTX_TRANSPOSE_THREADS threads, with
  * ptx_transpose_smem_bytes() of dynamic shared memory. */
+/* A module of its own (ptx_gen_l2_flush), for the autotuner's timing: PTX_L2_FLUSH_ENTRY reads
+ * .u64 chunks 16-byte chunks from .u64 buf (zeroed by the caller) and writes nothing to .u64
+ * sink (4 bytes) unless the chunks' XOR is PTX_L2_FLUSH_NEVER. Launch: any grid of
+ * PTX_L2_FLUSH_THREADS threads per CTA (a grid-stride loop). Returns 0, or -1 with err. */
+#define PTX_L2_FLUSH_ENTRY "tcj_l2_flush"
+#define PTX_L2_FLUSH_THREADS 256
+#define PTX_L2_FLUSH_NEVER 0x5eed1e55
+int ptx_gen_l2_flush(int sm, int arch_suffix, char **ptx, size_t *len, char *err, size_t err_size);
+
 #define PTX_TRANSPOSE_ENTRY "tcj_transpose"
 #define PTX_TRANSPOSE_TILE 32
 #define PTX_TRANSPOSE_THREADS 256

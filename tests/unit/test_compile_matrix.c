@@ -1036,6 +1036,36 @@ static void an_arch_nvjitlink_cannot_target_is_named_with_its_version(void **sta
   assert_non_null(strstr(err, "nvJitLink 1"));
 }
 
+/* The autotuner's L2 flush module (ptxgen/l2_flush.c), which the engine builds for its own arch:
+ * deterministic, and compiled without spills for every arch of the table. */
+static void l2_flush_module_compiles_for_every_arch(void **state) {
+  (void)state;
+  char version[128];
+  skip_without_nvjitlink(version, sizeof version);
+  for (int a = 0; a < N_ARCHS; a++) {
+    char *ptx = NULL, *again = NULL, err[4096] = "";
+    size_t len = 0, again_len = 0;
+    assert_int_equal(ptx_gen_l2_flush(archs[a].sm, archs[a].suffix, &ptx, &len, err, sizeof err), 0);
+    assert_int_equal(ptx_gen_l2_flush(archs[a].sm, archs[a].suffix, &again, &again_len, err, sizeof err), 0);
+    assert_true(len == again_len && memcmp(ptx, again, len) == 0);
+    assert_non_null(strstr(ptx, ".entry " PTX_L2_FLUSH_ENTRY));
+    eng_cubin cubin;
+    memset(&cubin, 0, sizeof cubin);
+    if (eng_jit_compile_nvjitlink(ptx, len, archs[a].name, &cubin, err, sizeof err) != TCJ_SUCCESS) {
+      /* An arch this nvJitLink cannot target is the last test's business. */
+      print_message("%s: %s\n", archs[a].name, err);
+      assert_true(a >= N_MATRIX_ARCHS);
+    } else {
+      int regs = 0;
+      assert_int_equal(eng_info_log_spills(cubin.info_log, &regs), 0);
+      assert_true(regs <= reg_limit(PTX_L2_FLUSH_THREADS));
+    }
+    eng_cubin_free(&cubin);
+    free(ptx);
+    free(again);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(config_matrix_is_large_and_valid),
@@ -1047,6 +1077,7 @@ int main(void) {
     cmocka_unit_test(every_epilogue_compiles_on_both_recipes_without_spills),
     cmocka_unit_test(fp8_configs_compile_without_spills),
     cmocka_unit_test(sm90_tf32_and_s8_tiles_compile),
+    cmocka_unit_test(l2_flush_module_compiles_for_every_arch),
     cmocka_unit_test(an_arch_nvjitlink_cannot_target_is_named_with_its_version),
   };
   return cmocka_run_group_tests(tests, 0, 0);
