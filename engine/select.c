@@ -743,8 +743,8 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
            : tcj_cfg_smem_bytes(c) > caps->max_smem_optin ? "needs more shared memory than the device has" : NULL;
   }
   const char *why = tcj_cfg_check(c);
-  /* A K split chosen for the selected tile stays where the forced tile can take it; clusters,
-   * ping-pong or another K tile may not (sm90 splits run cooperative, without clusters). */
+  /* A K split chosen for the selected tile stays where the forced tile can take it; ping-pong or
+   * another K tile may not (sm90 splits run cooperative consumers, alone or in pairs). */
   if (why && c->split_k) {
     c->split_k = c->split_cluster = 0;
     why = tcj_cfg_check(c);

@@ -699,7 +699,7 @@ static long check_sm90_grid(tcj_kernel_cfg base, const int (*tiles)[3], size_t n
   return count;
 }
 
-/* Split-K on sm90: cooperative tiles without clusters, every slice with K to run. */
+/* Split-K on sm90: cooperative tiles, alone or in cluster pairs, every slice with K to run. */
 static void sm90_split_k_rules(void **state) {
   (void)state;
   tcj_kernel_cfg c = sm90_cfg();
@@ -720,12 +720,12 @@ static void sm90_split_k_rules(void **state) {
   c.k = 128; /* 2 K tiles for 4 slices */
   assert_string_equal(tcj_cfg_check(&c), "split_k leaves a slice without K");
   c.k = 4096;
-  c.cluster_m = 2;
-  assert_string_equal(tcj_cfg_check(&c), "sm90 split-K runs cooperative, without clusters");
+  c.cluster_m = 2; /* both CTAs of a pair run the same (tile pair, slice) units */
+  assert_null(tcj_cfg_check(&c));
   c.cluster_m = 0;
   c.bm = 64;
   c.pingpong = 1;
-  assert_string_equal(tcj_cfg_check(&c), "sm90 split-K runs cooperative, without clusters");
+  assert_string_equal(tcj_cfg_check(&c), "sm90 split-K runs cooperative consumers, not ping-pong");
   c.bm = 128;
   c.pingpong = 0;
   c.split_cluster = 1; /* the sm80 recipe's cluster reduction only */
@@ -783,7 +783,6 @@ static void sm90_vec_16(tcj_kernel_cfg *c) { c->vec_c = 16; }
 static void sm90_vec_32_bytes(tcj_kernel_cfg *c) { c->c = PTX_E_F32; c->vec_c = 8; }
 static void sm90_vec_not_dividing_n(tcj_kernel_cfg *c) { c->n = 4092; }
 static void sm90_vec_2_odd_n(tcj_kernel_cfg *c) { c->vec_c = 2; c->n = 999; }
-static void sm90_split(tcj_kernel_cfg *c) { c->split_k = 2; }
 static void sm90_cluster_1(tcj_kernel_cfg *c) { c->cluster_m = 1; }
 static void sm90_cluster_4(tcj_kernel_cfg *c) { c->cluster_m = 4; }
 static void sm90_cluster_negative(tcj_kernel_cfg *c) { c->cluster_m = -2; }
@@ -804,7 +803,7 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
                            *const accum = "accumulators exceed 128 registers per thread", *const stages = "stages must be 2..8",
                            *const align = "TMA needs 16-byte aligned operands",
                            *const vec = "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n",
-                           *const split = "sm90 split-K runs cooperative, without clusters", *const cluster = "cluster must be 0 (none) or 2",
+                           *const cluster = "cluster must be 0 (none) or 2",
                            *const half = "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; } cases[] = {
     {"sm_90 without the a suffix", sm90_arch_sm_90, &arch},
@@ -844,7 +843,6 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
     {"8 f32 per store (32 bytes)", sm90_vec_32_bytes, &vec},
     {"vec 8 with n 4092", sm90_vec_not_dividing_n, &vec},
     {"vec 2 with n 999", sm90_vec_2_odd_n, &vec},
-    {"split K", sm90_split, &split},
     {"cluster 1", sm90_cluster_1, &cluster},
     {"cluster 4", sm90_cluster_4, &cluster},
     {"cluster -2", sm90_cluster_negative, &cluster},
@@ -1168,7 +1166,7 @@ static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
                            *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
                            *const rows = "each sm90 consumer owns 64 or 128 rows",
                            *const accum = "accumulators exceed 128 registers per thread",
-                           *const split = "sm90 split-K runs cooperative, without clusters",
+                           *const split = "sm90 split-K runs cooperative consumers, not ping-pong",
                            *const half = "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; int coop_valid; } cases[] = {
     {"pingpong 2", pp_value_2, &value, 0},
