@@ -195,10 +195,12 @@ int eng_autotune_known(tcj_engine *e, const eng_problem *p, eng_plan *plan) {
 
 /* ---- timing ---------------------------------------------------------------------------- */
 
+int eng_autotune_driver_ok(const eng_cuda_api *cu) {
+  return cu->cuEventCreate && cu->cuEventRecord && cu->cuEventSynchronize && cu->cuEventElapsedTime &&
+         cu->cuEventDestroy;
+}
+
 const char *eng_autotune_cannot_time(tcj_engine *e, CUstream stream) {
-  if (!e->cu->cuEventCreate || !e->cu->cuEventRecord || !e->cu->cuEventSynchronize || !e->cu->cuEventElapsedTime ||
-      !e->cu->cuEventDestroy)
-    return "the CUDA driver lacks the event calls it times with (CUDA 12.8 or newer)";
   CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
   if (e->cu->cuStreamIsCapturing(stream, &cap) != CUDA_SUCCESS || cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return "the stream is being captured";

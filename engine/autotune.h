@@ -77,8 +77,11 @@ struct tcj_engine;
 tcj_status eng_autotune(struct tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
                         eng_tune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan);
 
+/* Whether the driver has the event calls the tuner times with (cuEventElapsedTime_v2: CUDA
+ * 12.8); tcj_create turns TCJ_TUNE off without them. */
+int eng_autotune_driver_ok(const eng_cuda_api *cu);
 /* Why a call on stream cannot be timed now (the stream is being captured, where even an
- * allocation would break the capture; no event API), or NULL. */
+ * allocation would break the capture), or NULL. */
 const char *eng_autotune_cannot_time(struct tcj_engine *e, CUstream stream);
 
 /* The plan eng_autotune would run p with, without timing: the tuned choice when one is known

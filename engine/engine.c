@@ -198,6 +198,11 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   }
   /* A forced recipe or tile is a measurement of that choice: nothing may replace it. */
   if (e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid) e->autotune = 0;
+  if (e->autotune && !eng_autotune_driver_ok(e->cu)) {
+    eng_log(e->log, ENG_LOG_WARN, "TCJ_TUNE=1: the CUDA driver lacks the event calls the tuner times with (CUDA "
+            "12.8 or newer); the time model's choices run");
+    e->autotune = 0;
+  }
   if ((why = eng_recipe_check(e->tuning.recipe, &e->caps)) != NULL) {
     st = eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "TCJ_RECIPE=sm90: %s; this engine compiles for %s", why,
                        e->arch);
