@@ -18,27 +18,11 @@
 #include "engine/autotune.h"
 #include "ptxgen/ptxgen.h"
 #include "unit/plan_text.h"
+#include "unit/select_fixture.h"
 
-static eng_device_caps caps_of(const char *arch) {
-  eng_device_caps c;
-  assert_int_equal(eng_caps_for_arch(arch, &c), 0);
-  return c;
-}
-
-static eng_problem problem(int64_t m, int64_t n, int64_t k) {
-  eng_problem p;
-  memset(&p, 0, sizeof p);
-  p.ab = PTX_E_BF16;
-  p.c = PTX_E_BF16;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.lda = k;
-  p.ldb = n;
-  p.ldc = n;
-  p.align_a = p.align_b = p.align_c = 16;
-  eng_problem_plain_epilogue(&p);
-  return p;
+/* bf16 in and out. */
+static eng_problem bf16_problem(int64_t m, int64_t n, int64_t k) {
+  return problem(PTX_E_BF16, PTX_E_BF16, m, n, k);
 }
 
 static eng_plan selected(const eng_problem *p, const eng_device_caps *caps) {
@@ -59,7 +43,7 @@ static void candidates_start_with_the_selected_plan_and_never_repeat(void **stat
   (void)state;
   eng_device_caps caps = caps_of("sm_90a");
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    eng_problem p = problem(shapes[s][0], shapes[s][1], shapes[s][2]);
+    eng_problem p = bf16_problem(shapes[s][0], shapes[s][1], shapes[s][2]);
     if (s == 8) { /* unaligned leading dimensions: packed candidates */
       p.lda = p.k + 3;
       p.ldb = p.n + 1;
@@ -96,7 +80,7 @@ static void candidates_start_with_the_selected_plan_and_never_repeat(void **stat
 static void without_sm90a_only_sm80_plans_are_candidates(void **state) {
   (void)state;
   eng_device_caps caps = caps_of("sm_80");
-  eng_problem p = problem(1000, 1000, 1000);
+  eng_problem p = bf16_problem(1000, 1000, 1000);
   eng_plan sel = selected(&p, &caps), out[ENG_AUTOTUNE_MAX];
   int n = eng_autotune_candidates(&p, &caps, 1, &sel, out, ENG_AUTOTUNE_MAX);
   assert_int_equal(n, 1);
@@ -108,7 +92,7 @@ static void the_key_tells_every_problem_field_gpu_and_arch_apart(void **state) {
   (void)state;
   eng_device_caps caps = caps_of("sm_90a");
   caps.sm_count = 132;
-  eng_problem base = problem(128, 5000, 5000);
+  eng_problem base = bf16_problem(128, 5000, 5000);
   enum { VARIANTS = 30 };
   char keys[VARIANTS][ENG_AUTOTUNE_KEY_MAX];
   for (int v = 0; v < VARIANTS; v++) {
@@ -160,7 +144,7 @@ static void the_key_tells_every_problem_field_gpu_and_arch_apart(void **state) {
 static void a_stored_choice_picks_only_an_identical_candidate(void **state) {
   (void)state;
   eng_device_caps caps = caps_of("sm_90a");
-  eng_problem p = problem(1000, 1000, 1000);
+  eng_problem p = bf16_problem(1000, 1000, 1000);
   eng_plan sel = selected(&p, &caps), c[ENG_AUTOTUNE_MAX];
   int n = eng_autotune_candidates(&p, &caps, 1, &sel, c, ENG_AUTOTUNE_MAX);
   assert_true(n >= 3);
@@ -178,7 +162,7 @@ static void a_stored_choice_picks_only_an_identical_candidate(void **state) {
     assert_int_equal(eng_autotune_pick(c, n, text, (size_t)len), -1);
   }
   /* A plan of another problem (another kernel shape) is not a candidate here. */
-  eng_problem q = problem(4096, 4096, 4096);
+  eng_problem q = bf16_problem(4096, 4096, 4096);
   eng_plan other = selected(&q, &caps);
   int len = eng_autotune_plan_text(&other, text, sizeof text);
   assert_int_equal(eng_autotune_pick(c, n, text, (size_t)len), -1);
@@ -193,7 +177,7 @@ static void a_stored_choice_picks_only_an_identical_candidate(void **state) {
 static void the_memo_keeps_one_choice_per_key(void **state) {
   (void)state;
   eng_device_caps caps = caps_of("sm_90a");
-  eng_problem p = problem(1000, 1000, 1000);
+  eng_problem p = bf16_problem(1000, 1000, 1000);
   eng_plan sel = selected(&p, &caps), c[ENG_AUTOTUNE_MAX], got;
   int n = eng_autotune_candidates(&p, &caps, 1, &sel, c, ENG_AUTOTUNE_MAX);
   assert_true(n >= 2);
@@ -237,7 +221,7 @@ static void a_choice_round_trips_through_a_disk_entry(void **state) {
   cache_disk *d = cache_disk_open(&cfg, NULL);
   assert_non_null(d);
   eng_device_caps caps = caps_of("sm_90a");
-  eng_problem p = problem(128, 5000, 5000);
+  eng_problem p = bf16_problem(128, 5000, 5000);
   eng_plan sel = selected(&p, &caps), c[ENG_AUTOTUNE_MAX];
   int n = eng_autotune_candidates(&p, &caps, 1, &sel, c, ENG_AUTOTUNE_MAX);
   char key[ENG_AUTOTUNE_KEY_MAX], text[640];

@@ -14,30 +14,8 @@
 
 #include "engine/select.h"
 #include "unit/plan_text.h"
+#include "unit/select_fixture.h"
 #include "ptxgen/ptxgen.h"
-
-static eng_device_caps caps_of(const char *arch) {
-  eng_device_caps c;
-  assert_int_equal(eng_caps_for_arch(arch, &c), 0);
-  return c;
-}
-
-/* A problem with 16-byte aligned operands and packed leading dimensions. */
-static eng_problem problem(ptx_elem ab, ptx_elem c, int64_t m, int64_t n, int64_t k) {
-  eng_problem p;
-  memset(&p, 0, sizeof p);
-  p.ab = ab;
-  p.c = c;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.lda = k;
-  p.ldb = n;
-  p.ldc = n;
-  p.align_a = p.align_b = p.align_c = 16;
-  eng_problem_plain_epilogue(&p);
-  return p;
-}
 
 /* Packed leading dimensions for p's ops, and the alignments validate would derive from them and
  * a base pointer aligned to base bytes: the largest power of two <= 16 dividing every row start. */
