@@ -380,17 +380,19 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
 }
 
-/* A K split runs its slices as CTA pairs along M that share each B tile by TMA multicast,
- * wherever the tile rows pair up: few tiles over deep K run from L2 (ncu on an H200, 512x512x
+/* A 16-bit K split runs its slices as CTA pairs along M that share each B tile by TMA
+ * multicast, wherever the tile rows pair up: few tiles over deep K run from L2 (ncu on an H200, 512x512x
  * 65536 split 16 ways: L2 throughput 89%, DRAM 47%), and the pair halves B's reads. Measured on
  * an H200 (tcj-prof, bf16, us, alone -> in pairs, reduction included):
  *   512x512x65536    128x256 s16 70.2 -> 61.0   256x128 s16 69.9 -> 62.2
  *   1024x1024x32768  128x256 s8 117.5 -> 112.8  256x128 s8 -> 116.0
  *   2048x512x32768   256x128 s8 151.6 -> 137.5  128x256 s8 -> 118.5
- * A pair shares B, so the tile with more of B per CTA gains most: 128x256 before 256x128
- * (sm90_split_l2_tiebreak). Not where B's pitch splits lines, whose splits were measured alone. */
+ * A pair shares B, so the tile with more of B per CTA gains most: 128x256 before 256x128 (the
+ * tie-break in sm90_score). Not where B's pitch splits lines, whose splits were measured alone,
+ * nor for tf32 and fp8, whose splits in pairs are neither measured nor run on a GPU yet. */
 static int split_in_pairs(const eng_problem *p, const tcj_kernel_cfg *c, int b_pitch_split) {
-  return c->bm >= 128 && c->bn >= 128 && ceil_div(p->m, c->bm) >= 2 && !b_pitch_split;
+  return (p->ab == PTX_E_BF16 || p->ab == PTX_E_F16) && c->bm >= 128 && c->bn >= 128 &&
+         ceil_div(p->m, c->bm) >= 2 && !b_pitch_split;
 }
 
 /* Time model, in microseconds: the persistent grid runs ceil(units / SMs) units on its busiest
