@@ -205,7 +205,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   /* wgmma reads all but 16-bit types K-major only (PTX ISA: no imm-trans for them). */
   if (!w->mn_major && (c->op_a_t || !c->op_b_t)) return "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)";
   if (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range (sm90 needs k >= 1)";
-  if (c->bk * ptx_elem_size(c->ab) != 128) return "sm90 K tiles are one 128-byte swizzle line";
+  /* Compared by division: bk comes from config text, and bk * size could overflow. */
+  if (c->bk != 128 / ptx_elem_size(c->ab)) return "sm90 K tiles are one 128-byte swizzle line";
   if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
   if (c->pingpong != 0 && c->pingpong != 1) return "pingpong must be 0 or 1";
   if (c->pingpong && c->warps_m != 2) return "ping-pong needs two consumer warpgroups";
