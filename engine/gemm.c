@@ -357,24 +357,29 @@ static tcj_status autotune(tcj_engine *e, const eng_problem *p, const char *user
     eng_log(e->log, ENG_LOG_DEBUG, "autotune: not now (%s): the model's choice runs", why);
     return TCJ_SUCCESS;
   }
+  /* The stream is not being captured, but another thread may capture in global mode, where this
+   * thread's allocations and synchronisations would break its capture: they are declared
+   * relaxed for the tuning's duration, as the kept scratch's are (engine/scratch.c). */
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  e->cu->cuThreadExchangeStreamCaptureMode(&mode);
   size_t d_bytes = d_extent_bytes(p), amax_at = align_up(SCRATCH_ALIGN + d_bytes), flush_at = amax_at + SCRATCH_ALIGN;
   size_t flush_bytes = 2 * (size_t)e->l2_bytes; /* and 4 bytes of sink after it */
   CUdeviceptr base = 0;
+  tcj_status st = TCJ_SUCCESS;
   CUresult r = e->cu->cuMemAlloc(&base, flush_at + flush_bytes + SCRATCH_ALIGN);
   if (r == CUDA_SUCCESS && flush_bytes) r = e->cu->cuMemsetD32Async(base + flush_at, 0, flush_bytes / 4 + 1, stream);
   if (r != CUDA_SUCCESS) {
     eng_log(e->log, ENG_LOG_WARN, "autotune: no scratch for D and the L2 flush (%zu bytes: %s); the model's choice "
             "runs", flush_at + flush_bytes, eng_cuda_error_name(r));
-    if (base) e->cu->cuMemFree(base);
-    return TCJ_SUCCESS;
+  } else {
+    tune_call t = {e, p, user_source, *ca, stream, NULL, {0}};
+    t.ca.d = base + ca->d % SCRATCH_ALIGN;
+    if (ca->amax) t.ca.amax = base + amax_at;
+    st = eng_autotune(e, p, user_source, stream, tune_run, &t, flush_bytes ? base + flush_at : 0, flush_bytes, plan);
   }
-  tune_call t = {e, p, user_source, *ca, stream, NULL, {0}};
-  t.ca.d = base + ca->d % SCRATCH_ALIGN;
-  if (ca->amax) t.ca.amax = base + amax_at;
-  tcj_status st = eng_autotune(e, p, user_source, stream, tune_run, &t, flush_bytes ? base + flush_at : 0, flush_bytes,
-                               plan);
   /* cuMemFree waits for the timed calls, which the tuner synchronised with anyway. */
-  e->cu->cuMemFree(base);
+  if (base) e->cu->cuMemFree(base);
+  e->cu->cuThreadExchangeStreamCaptureMode(&mode);
   return st;
 }
 
