@@ -3,7 +3,8 @@
  * although the tuner ran every candidate); it compiles several candidates and stores its choice
  * beside them; a second engine on the same cache takes the choice from disk and loads only the
  * chosen kernel; a call inside a stream capture is not tuned and replays correctly, and the
- * same problem outside the capture is tuned then. Every result is checked element by element
+ * same problem outside the capture is tuned then; a tuning call beside another stream's
+ * global-mode capture leaves that capture whole. Every result is checked element by element
  * against a float64 reference (tests/gpu/oracle.h).
  * Without a GPU it prints SKIP and exits 77 (CTest: skipped). */
 #include <cuda_runtime.h>
@@ -60,9 +61,14 @@ static long entries_in(const char *dir) {
   return n;
 }
 
-/* Runs pr through e (on stream, captured into a graph and replayed when capture) and checks
- * every element of the result. */
-static void run_and_check(tcj_engine *e, const problem *pr, int capture, unsigned seed) {
+/* How run_and_check calls tcj_gemm: on a plain stream; captured into a graph (thread-local
+ * mode) and replayed; or on a plain stream while this thread captures another stream in global
+ * mode, whose capture the call (and a tuning inside it) must leave whole. */
+enum { PLAIN, CAPTURED, BESIDE_GLOBAL_CAPTURE };
+
+/* Runs pr through e as `how` says and checks every element of the result. */
+static void run_and_check(tcj_engine *e, const problem *pr, int how, unsigned seed) {
+  int capture = how == CAPTURED;
   int64_t m = pr->m, n = pr->n, k = pr->k, lda = k, ldb = pr->op_b ? k : n;
   size_t na = (size_t)(m * k), nb = (size_t)(k * n), nc = (size_t)(m * n);
   uint16_t *ha = malloc(na * 2), *hb = malloc(nb * 2), *hc = malloc(nc * 2);
@@ -84,11 +90,27 @@ static void run_and_check(tcj_engine *e, const problem *pr, int capture, unsigne
   assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
+  cudaStream_t side = NULL;
+  void *side_buf = NULL;
+  if (how == BESIDE_GLOBAL_CAPTURE) {
+    assert_int_equal(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), cudaSuccess);
+    assert_int_equal(cudaMalloc(&side_buf, 4096), cudaSuccess);
+    assert_int_equal(cudaStreamBeginCapture(side, cudaStreamCaptureModeGlobal), cudaSuccess);
+    assert_int_equal(cudaMemsetAsync(side_buf, 0, 4096, side), cudaSuccess);
+  }
   if (capture) assert_int_equal(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
   tcj_status st = tcj_gemm(e, TCJ_OP_N, pr->op_b, m, n, k, 1.f, da, TCJ_BF16, lda, db, TCJ_BF16, ldb, pr->beta, dc,
                            TCJ_BF16, n, (CUstream)s);
   if (st != TCJ_SUCCESS) print_error("%lldx%lldx%lld: %s\n", (long long)m, (long long)n, (long long)k, tcj_last_error(e));
   assert_int_equal(st, TCJ_SUCCESS);
+  if (side) { /* the other capture is whole: it ends into a graph */
+    cudaGraph_t side_graph = NULL;
+    assert_int_equal(cudaStreamEndCapture(side, &side_graph), cudaSuccess);
+    assert_non_null(side_graph);
+    cudaGraphDestroy(side_graph);
+    cudaStreamDestroy(side);
+    cudaFree(side_buf);
+  }
   if (capture) {
     assert_int_equal(cudaStreamEndCapture(s, &graph), cudaSuccess);
     assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
@@ -134,7 +156,7 @@ static void a_tuned_in_place_update_applies_beta_once(void **state) {
   void *a = (void *)(uintptr_t)(1ull << 40), *b = (void *)(uintptr_t)(2ull << 40), *c = (void *)(uintptr_t)(3ull << 40);
   assert_int_equal(tcj_gemm_workspace_size(e, TCJ_OP_N, ODD.op_b, ODD.m, ODD.n, ODD.k, a, TCJ_BF16, ODD.k, b,
                                            TCJ_BF16, ODD.n, c, TCJ_BF16, ODD.n, &before), TCJ_SUCCESS);
-  run_and_check(e, &ODD, 0, 11);
+  run_and_check(e, &ODD, PLAIN, 11);
   assert_int_equal(tcj_gemm_workspace_size(e, TCJ_OP_N, ODD.op_b, ODD.m, ODD.n, ODD.k, a, TCJ_BF16, ODD.k, b,
                                            TCJ_BF16, ODD.n, c, TCJ_BF16, ODD.n, &after), TCJ_SUCCESS);
   /* Before the choice the query covers every candidate; after it, the choice. */
@@ -146,7 +168,7 @@ static void a_tuned_in_place_update_applies_beta_once(void **state) {
     assert_int_equal(entries_in(g_dir), (long)s.compiles + 1);
   }
   /* The second call is a memo hit of the tuned kernel: correct again, nothing compiled. */
-  run_and_check(e, &ODD, 0, 12);
+  run_and_check(e, &ODD, PLAIN, 12);
   assert_int_equal(stats_of(e).compiles, s.compiles);
   tcj_destroy(e);
 }
@@ -154,7 +176,7 @@ static void a_tuned_in_place_update_applies_beta_once(void **state) {
 static void a_second_engine_takes_the_choice_from_disk(void **state) {
   (void)state;
   tcj_engine *e = tuned_engine();
-  run_and_check(e, &ODD, 0, 13);
+  run_and_check(e, &ODD, PLAIN, 13);
   tcj_stats s = stats_of(e);
   /* Timing would load every candidate: the stored choice loads one kernel. */
   assert_int_equal(s.compiles, 0);
@@ -168,13 +190,13 @@ static void a_captured_call_is_not_tuned_and_replays_correctly(void **state) {
   tcj_engine *e = tuned_engine();
   problem decode = {TCJ_OP_T, 777, 1664, 640, 0.f};
   long entries = entries_in(g_dir);
-  run_and_check(e, &decode, 1, 14);
+  run_and_check(e, &decode, CAPTURED, 14);
   tcj_stats s = stats_of(e);
   assert_int_equal(s.compiles, 1); /* the model's choice only */
   assert_int_equal(entries_in(g_dir), entries + 1);
-  run_and_check(e, &decode, 0, 15); /* outside the capture it is tuned */
+  run_and_check(e, &decode, PLAIN, 15); /* outside the capture it is tuned */
   if (g_sm90a) assert_true(stats_of(e).compiles >= 3);
-  run_and_check(e, &decode, 1, 16); /* and a capture now runs the tuned choice */
+  run_and_check(e, &decode, CAPTURED, 16); /* and a capture now runs the tuned choice */
   tcj_destroy(e);
 }
 
@@ -182,7 +204,19 @@ static void decode_rows_on_both_weight_layouts_tune_correctly(void **state) {
   (void)state;
   tcj_engine *e = tuned_engine();
   const problem ps[] = {{TCJ_OP_T, 1, 4096, 4096, 0.f}, {TCJ_OP_N, 16, 2048, 4096, 1.f}, {TCJ_OP_T, 64, 3000, 2048, 0.f}};
-  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) run_and_check(e, &ps[i], 0, 20 + (unsigned)i);
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) run_and_check(e, &ps[i], PLAIN, 20 + (unsigned)i);
+  tcj_destroy(e);
+}
+
+/* A tuning call (allocations, synchronisation, events) while this thread captures another
+ * stream in global mode: the tuner relaxes the thread's capture mode, so the call is tuned and
+ * correct, and the other capture ends whole. */
+static void tuning_beside_a_global_capture_leaves_it_whole(void **state) {
+  (void)state;
+  tcj_engine *e = tuned_engine();
+  problem p = {TCJ_OP_T, 600, 1280, 1536, 0.5f};
+  run_and_check(e, &p, BESIDE_GLOBAL_CAPTURE, 30);
+  if (g_sm90a) assert_true(stats_of(e).compiles >= 3); /* it was tuned, not skipped */
   tcj_destroy(e);
 }
 
@@ -208,6 +242,7 @@ int main(void) {
     cmocka_unit_test(a_second_engine_takes_the_choice_from_disk),
     cmocka_unit_test(a_captured_call_is_not_tuned_and_replays_correctly),
     cmocka_unit_test(decode_rows_on_both_weight_layouts_tune_correctly),
+    cmocka_unit_test(tuning_beside_a_global_capture_leaves_it_whole),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   nftw(g_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
