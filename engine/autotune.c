@@ -283,24 +283,13 @@ tcj_status eng_autotune(tcj_engine *e, const eng_problem *p, const char *user_so
   char key[ENG_AUTOTUNE_KEY_MAX];
   tcj_status st = key_of(e, p, key, sizeof key);
   if (st != TCJ_SUCCESS) return st;
-  if (eng_tuned_memo_find(&e->tuned, key, plan)) return TCJ_SUCCESS;
   eng_plan cands[ENG_AUTOTUNE_MAX];
   int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
   if (n < 2) return eng_tuned_memo_put(&e->tuned, key, plan) == 0 ? TCJ_SUCCESS
          : eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
   void *payload = NULL;
   size_t size = 0;
-  int chosen = disk_get_choice(e, key, &payload, &size) ? pick_payload(cands, n, payload, size) : -1;
-  if (chosen >= 0) {
-    *plan = cands[chosen];
-    eng_tuned_memo_put(&e->tuned, key, plan);
-    return TCJ_SUCCESS;
-  }
-  const char *why = eng_autotune_cannot_time(e, stream);
-  if (why) {
-    eng_log(e->log, ENG_LOG_INFO, "autotune: not now (%s): the model's choice runs", why);
-    return TCJ_SUCCESS;
-  }
+  int chosen = -1;
   /* One tuner per problem class across processes sharing the cache: two timing at once on one
    * GPU would measure each other. The others wait and take its entry. */
   cache_lock *lock = NULL;

@@ -67,13 +67,13 @@ int eng_tuned_memo_find(eng_tuned_memo *m, const char *key, eng_plan *out); /* 1
 int eng_tuned_memo_put(eng_tuned_memo *m, const char *key, const eng_plan *plan); /* 0, or -1: out of memory */
 
 struct tcj_engine;
-/* *plan: in, the plan select chose; out, the tuned choice for p (the memo's, the disk's, or
- * timed now with run: one call of a plan on the caller's stream with D in scratch; flush_bytes
- * at flush, zeroed, with 4 bytes after it, is read before each timed call (twice the L2; 0:
- * no flush). A problem that cannot be tuned now (inside a stream capture, no
- * candidate but the selected one, no event API in the driver) keeps the selected plan, and
- * is tuned at a later call. Only a failure of the selected plan itself is an error. Needs the
- * engine's context current. */
+/* For a problem eng_autotune_known does not know, on a stream eng_autotune_cannot_time allows
+ * (the caller asks both first, before it allocates the scratch). *plan: in, the plan select
+ * chose; out, the tuned choice for p: another process's that appeared meanwhile, or timed now
+ * with run (one call of a plan on the caller's stream with D in scratch); flush_bytes at flush,
+ * zeroed, with 4 bytes after it, is read before each timed call (twice the L2; 0: no flush). A
+ * problem with no candidate but the selected one keeps it. Only a failure of the selected plan
+ * itself is an error. Needs the engine's context current. */
 tcj_status eng_autotune(struct tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
                         eng_tune_run_fn run, void *ctx, CUdeviceptr flush, size_t flush_bytes, eng_plan *plan);
 

@@ -1,16 +1,12 @@
-/* A plan as one line of text (its config, then its packing), for comparing two plans whole in the
- * selection tests. Include after cmocka.h. */
+/* A plan as one line of text (its config, then its packing: the text a tuned choice is stored
+ * as), for comparing two plans whole in the selection tests. Include after cmocka.h. */
 #ifndef TCJ_TESTS_PLAN_TEXT_H
 #define TCJ_TESTS_PLAN_TEXT_H
 
-#include <stdio.h>
-
-#include "engine/select.h"
+#include "engine/autotune.h"
 
 static inline void plan_text(const eng_plan *plan, char *buf, size_t size) {
-  int n = tcj_cfg_format(&plan->cfg, buf, size);
-  assert_true(n > 0);
-  snprintf(buf + n, size - (size_t)n, " pack %d %d", plan->pack_a, plan->pack_b);
+  assert_true(eng_autotune_plan_text(plan, buf, size) > 0);
 }
 
 #endif
