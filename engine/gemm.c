@@ -14,8 +14,8 @@
 /* One operand as the kernel reads it: the caller's pointer and ld, or a packed scratch copy. */
 typedef struct operand { CUdeviceptr ptr; int64_t ld; } operand;
 
-/* A call's scratch is one region (see tcj.h): packed A, packed B, then split-K partial sums,
- * each at a 256-byte boundary. Packed rows are padded to 16 bytes (eng_packed_ld), so every row
+/* A call's scratch is one region (see tcj.h): packed A, packed B, then split-K partial sums
+ * (with a fix-up config's tile counters right after them), each at a 256-byte boundary. Packed rows are padded to 16 bytes (eng_packed_ld), so every row
  * start is 16-byte aligned. */
 #define SCRATCH_ALIGN 256
 typedef struct scratch_layout { size_t a_off, b_off, work_off, bytes; } scratch_layout;
@@ -63,7 +63,9 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
     l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 1)));
   }
   l.work_off = l.bytes;
-  if (tcj_cfg_split_workspace(&plan->cfg)) l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
+  if (tcj_cfg_split_workspace(&plan->cfg))
+    l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4 +
+                        (size_t)ptx_sm90_split_counters(&plan->cfg, p->m) * 4);
   return l;
 }
 
@@ -193,9 +195,10 @@ typedef struct call_args {
 
 /* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
  * same module, same parameters) applies the epilogue into D. */
-static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const cache_kernel *k, void **args,
-                                CUstream stream) {
-  int64_t blocks = (p->m * p->n + PTX_REDUCE_THREADS - 1) / PTX_REDUCE_THREADS;
+static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
+                                void **args, CUstream stream) {
+  int64_t per_cta = (int64_t)ptx_reduce_vec(cfg) * PTX_REDUCE_THREADS;
+  int64_t blocks = (p->m * p->n + per_cta - 1) / per_cta;
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0,
                                      stream, args, NULL);
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
@@ -203,13 +206,13 @@ static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const cache
 
 /* The sm80 kernel: grid batch * tiles in x, slices in y (a cluster split: one cluster per tile,
  * declared in the PTX). */
-static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const cache_kernel *k, void **args,
-                              CUstream stream) {
+static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
+                              void **args, CUstream stream) {
   int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn) * p->batch;
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
                                      (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return k->reduce ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
+  return k->reduce ? launch_reduce(e, p, cfg, k, args, stream) : TCJ_SUCCESS;
 }
 
 /* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_GEMM_PARAMS, on the
@@ -224,7 +227,7 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
                                      (unsigned)k->smem_bytes, stream, all, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return k->reduce ? launch_reduce(e, p, k, args, stream) : TCJ_SUCCESS;
+  return k->reduce ? launch_reduce(e, p, cfg, k, args, stream) : TCJ_SUCCESS;
 }
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
@@ -248,7 +251,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
     packed_shape(p, plan, 1, &rows, &cols);
     if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
-    if (k->reduce) work = base + l.work_off;
+    if (tcj_cfg_split_workspace(&plan->cfg)) work = base + l.work_off;
   }
   ptx_gemm_params prm;
   memset(&prm, 0, sizeof prm);
@@ -303,9 +306,16 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     CUresult r = e->cu->cuMemsetD32Async(ca->amax, 0, 1, stream);
     if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
   }
+  /* A fix-up config's tile counters start at 0 (a memset node when captured). */
+  int64_t counters = ptx_sm90_split_counters(&plan->cfg, p->m);
+  if (st == TCJ_SUCCESS && counters) {
+    CUdeviceptr at = work + (CUdeviceptr)((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
+    CUresult r = e->cu->cuMemsetD32Async(at, 0, (size_t)counters, stream);
+    if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (split-K tile counters)");
+  }
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)
-                                      : launch_sm80(e, p, k, args, stream);
+                                      : launch_sm80(e, p, &plan->cfg, k, args, stream);
   eng_scratch_put(e, base, l.bytes, stream);
   return st;
 }

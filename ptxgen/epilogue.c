@@ -469,55 +469,88 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
 
 /* ---- split-K reduction: D = epilogue(sum of the slices' partial sums) ------------------------- */
 
-/* One thread per element of D: the slices' partial sums sit m * n apart, so each load of the
- * loop over slices is coalesced across the warp. Split configs are never batched. */
+int ptx_reduce_vec(const tcj_kernel_cfg *c) { return c->vec_c >= 4 ? 4 : c->vec_c >= 2 ? 2 : 1; }
+
+void ptx_epi_load_slices(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg addr, ptx_reg slice_bytes, ptx_reg guard,
+                         int count, ptx_reg *part) {
+  ptx_reg at = r64(b);
+  if (count != 1 && count != 2 && count != 4) {
+    ptx_fail(b, "load of %d slice values", count);
+    return;
+  }
+  ptx_ins(b, "mov.u64 %R, %R", at, addr);
+  for (int z = 0; z < tcj_cfg_slices(c); z++) {
+    ptx_reg *p = part + z * count;
+    for (int v = 0; v < count; v++) {
+      p[v] = ptx_new(b, PTX_F32);
+      ptx_ins(b, "mov.f32 %R, 0f00000000", p[v]);
+    }
+    /* .cg: at L2, where the slices were written; never a line an SM's L1 kept. */
+    if (count == 4) ptx_ins_if(b, guard, 0, "ld.global.cg.v4.f32 {%R, %R, %R, %R}, [%R]", p[0], p[1], p[2], p[3], at);
+    else if (count == 2) ptx_ins_if(b, guard, 0, "ld.global.cg.v2.f32 {%R, %R}, [%R]", p[0], p[1], at);
+    else ptx_ins_if(b, guard, 0, "ld.global.cg.f32 %R, [%R]", p[0], at);
+    if (z + 1 < tcj_cfg_slices(c)) ptx_ins(b, "add.u64 %R, %R, %R", at, at, slice_bytes);
+  }
+}
+
+void ptx_epi_add_slices(ptx_builder *b, const tcj_kernel_cfg *c, const ptx_reg *part, int count, ptx_reg *sum) {
+  for (int v = 0; v < count; v++) {
+    sum[v] = ptx_new(b, PTX_F32);
+    ptx_ins(b, "mov.f32 %R, 0f00000000", sum[v]);
+    for (int z = 0; z < tcj_cfg_slices(c); z++) ptx_ins(b, "add.f32 %R, %R, %R", sum[v], sum[v], part[z * count + v]);
+  }
+}
+
+/* One thread per ptx_reduce_vec() adjacent elements of a row of D: the slices' partial sums sit
+ * m * n apart, so each vector load of the loop over slices is coalesced across the warp. One
+ * element per thread, with a 64-bit division each, took 10.2 us for 1000 x 1000 from two slices
+ * (ncu, H100): three times its memory traffic's time. Indices fit 32 bits: the workspace of a
+ * split holds at most 2^26 elements per slice (select.c, SPLIT_WORKSPACE_MAX). Split configs
+ * are never batched. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
-  int slices = tcj_cfg_slices(c);
-  int64_t n = c->n;
+  int vec = ptx_reduce_vec(c);
+  int64_t n = c->n, nv = n / vec;
   ptx_entry_begin(b, PTX_REDUCE_ENTRY);
   ptx_emit_gemm_params(b);
   ptx_entry_body(b, PTX_REDUCE_THREADS);
-  ptx_reg tid = r32(b), cta = r32(b), m = r32(b);
-  ptx_reg idx = r64(b), total = r64(b), w = r64(b), row = r64(b), col = r64(b), addr = r64(b);
+  ptx_reg tid = r32(b), idx = r32(b), m = r32(b), total = r32(b), row = r32(b), col = r32(b);
+  ptx_reg w = r64(b), addr = r64(b), slice_bytes = r64(b), t64 = r64(b);
   ptx_reg done = ptx_new(b, PTX_PRED), always = ptx_new(b, PTX_PRED);
-  ptx_reg sum = ptx_new(b, PTX_F32), part = ptx_new(b, PTX_F32);
   int end = ptx_new_label(b);
   ptx_reg amax = ptx_epi_amax_begin(b, c); /* threads past the end add 0 */
   ptx_ins(b, "mov.u32 %R, %%tid.x", tid);
-  ptx_ins(b, "mov.u32 %R, %%ctaid.x", cta);
+  ptx_ins(b, "mov.u32 %R, %%ctaid.x", idx);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", idx, idx, PTX_REDUCE_THREADS, tid);
   ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %d", idx, cta, PTX_REDUCE_THREADS);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", addr, tid);
-  ptx_ins(b, "add.u64 %R, %R, %R", idx, idx, addr);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", total, m, n);
-  ptx_ins(b, "setp.ge.u64 %R, %R, %R", done, idx, total);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", total, m, (long long)nv);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", done, idx, total);
   ptx_ins_if(b, done, 0, "bra %L", end); /* divergent: the tail warp reconverges at end */
+  ptx_ins(b, "div.u32 %R, %R, %lld", row, idx, (long long)nv);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", col, row, (long long)nv);
+  ptx_ins(b, "sub.u32 %R, %R, %R", col, idx, col);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", col, col, vec);
   ptx_ins(b, "ld.param.u64 %R, [p_work]", w);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", w, w);
-  ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, idx, w);
-  ptx_ins(b, "mov.f32 %R, 0f00000000", sum);
-  for (int z = 0; z < slices; z++) {
-    ptx_ins(b, "ld.global.f32 %R, [%R]", part, addr);
-    ptx_ins(b, "add.f32 %R, %R, %R", sum, sum, part);
-    if (z + 1 < slices) ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", addr, total, addr);
-  }
+  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", addr, idx, (long long)(4 * vec));
+  ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, w);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", slice_bytes, m, (long long)(4 * n));
+  ptx_reg sum[4], part[4 * TCJ_SPLIT_MAX];
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, tid, tid);
+  ptx_epi_load_slices(b, c, addr, slice_bytes, always, vec, part);
+  ptx_epi_add_slices(b, c, part, vec, sum);
   ptx_epi e;
   ptx_epi_begin(b, c, &e, m, (ptx_reg){0});
   e.amax = amax;
-  ptx_ins(b, "div.u64 %R, %R, %lld", row, idx, n);
-  ptx_ins(b, "mul.lo.u64 %R, %R, %lld", col, row, n);
-  ptx_ins(b, "sub.u64 %R, %R, %R", col, idx, col);
-  ptx_reg row32 = r32(b), col32 = r32(b), caddr = r64(b), daddr = r64(b), cin[1];
-  ptx_ins(b, "cvt.u32.u64 %R, %R", row32, row);
-  ptx_ins(b, "cvt.u32.u64 %R, %R", col32, col);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", caddr, row, e.ldc_bytes, e.c_base);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", caddr, col, ptx_elem_size(c->c), caddr);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", daddr, row, e.ldd_bytes, e.d_base);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", daddr, col, ptx_elem_size(c->d), daddr);
-  ptx_epi_load(b, c->c, caddr, 0, e.has_beta, 1, cin);
-  ptx_epi_apply(b, &e, &sum, cin, 1, row32, col32);
-  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, tid, tid);
-  ptx_epi_store_d(b, &e, daddr, 0, always, 1, &sum);
+  ptx_reg caddr = r64(b), daddr = r64(b), cin[4];
+  ptx_ins(b, "cvt.u64.u32 %R, %R", t64, row);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", caddr, t64, e.ldc_bytes, e.c_base);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", daddr, t64, e.ldd_bytes, e.d_base);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", t64, col);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", caddr, t64, ptx_elem_size(c->c), caddr);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", daddr, t64, ptx_elem_size(c->d), daddr);
+  ptx_epi_load(b, c->c, caddr, 0, e.has_beta, vec, cin);
+  ptx_epi_apply(b, &e, sum, cin, vec, row, col);
+  ptx_epi_store_d(b, &e, daddr, 0, always, vec, sum);
   ptx_label(b, end);
   ptx_epi_amax_flush(b, amax);
   ptx_ins(b, "ret");

@@ -47,6 +47,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
   if (n >= 0 && (size_t)n < size && c->split_cluster)
     n += snprintf(buf + n, size - (size_t)n, " reduce=cluster");
+  if (n >= 0 && (size_t)n < size && c->split_fixup)
+    n += snprintf(buf + n, size - (size_t)n, " reduce=fixup");
   if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
     n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
   if (n >= 0 && (size_t)n < size && c->pingpong)
@@ -95,6 +97,10 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (strncmp(rest, " reduce=cluster", 15) == 0) {
     c.split_cluster = 1;
     rest += 15;
+  }
+  if (strncmp(rest, " reduce=fixup", 13) == 0) {
+    c.split_fixup = 1;
+    rest += 13;
   }
   more = 0;
   if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
@@ -239,13 +245,15 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if ((c->vec_c != 1 && c->vec_c != 2 && c->vec_c != 4 && c->vec_c != 8) || c->vec_c * ces > 16 ||
       c->n % c->vec_c)
     return "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n";
-  if (c->split_k == 1 || c->split_k < 0 || c->split_k > 64) return "split_k must be 0 (none) or 2..64";
+  if (c->split_k == 1 || c->split_k < 0 || c->split_k > TCJ_SPLIT_MAX) return "split_k must be 0 (none) or 2..64";
   if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
     return "split_k leaves a slice without K";
   /* Ping-pong consumers step through the ring in whole tiles of kt stages. Cluster pairs may
    * split: both CTAs of a pair run the same (tile pair, slice) units over the same K range. */
   if (c->split_k && c->pingpong) return "sm90 split-K runs cooperative consumers, not ping-pong";
   if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
+  if (c->split_fixup != 0 && c->split_fixup != 1) return "reduce=fixup is a flag";
+  if (c->split_fixup && c->split_k < 2) return "reduce=fixup needs a split";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
   /* Each CTA of a pair loads half of B: K-major, bn / 2 rows of whole 1024-byte swizzle atoms
@@ -298,6 +306,7 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";
   if (c->cluster_m || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
+  if (c->split_fixup) return "the sm80 recipe reduces its slices in a cluster or a second kernel";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
   if (!c_type_ok(c->ab, c->c)) return c_type_rule(c->ab);
@@ -315,7 +324,7 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   /* bm 16 is one warp row of 16-row fragments (decode: m <= 16). */
   if (!is_pow2(c->bm) || !is_pow2(c->bn) || c->bm < 16 || c->bn < 32 || c->bm > 256 || c->bn > 256) return "bad tile";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
-  if (c->split_k == 1 || c->split_k < 0 || c->split_k > 64) return "split_k must be 0 (none) or 2..64";
+  if (c->split_k == 1 || c->split_k < 0 || c->split_k > TCJ_SPLIT_MAX) return "split_k must be 0 (none) or 2..64";
   if (c->split_k && c->ab == PTX_E_S8) return "split-K sums fp32 partials: not for s8";
   /* Clusters need sm_90; the slices of a tile share one cluster along the grid's y. */
   if (c->split_cluster != 0 && c->split_cluster != 1) return "reduce=cluster is a flag";

@@ -37,10 +37,13 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
  * Launch: grid batch * ceil(m/bm) * ceil(n/bn) CTAs in x and tcj_cfg_slices() in y,
  * tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory.
  * Split configs: the slices write fp32 partial sums to p_work (slices * m * n elements); then
- * PTX_REDUCE_ENTRY with the same parameters, on a 1-D grid of ceil(m * n / PTX_REDUCE_THREADS)
- * CTAs of PTX_REDUCE_THREADS threads, applies the epilogue into D. Cluster splits
+ * PTX_REDUCE_ENTRY with the same parameters, on the 1-D grid that ptx_reduce_vec() gives, of
+ * PTX_REDUCE_THREADS threads, applies the epilogue into D. Cluster splits
  * (tcj_cfg_split_workspace() 0) declare clusters of the slices of a tile and need neither. */
 #define PTX_REDUCE_THREADS 256
+/* Elements of D each thread of PTX_REDUCE_ENTRY takes (adjacent in a row; they divide n): the
+ * grid is ceil(m * n / (ptx_reduce_vec() * PTX_REDUCE_THREADS)) CTAs. */
+int ptx_reduce_vec(const tcj_kernel_cfg *cfg);
 
 /* Kernel ABI of PTX_SM90_ENTRY (recipe sm90), in parameter order:
  *   .param .align 64 .b8 tmap_a[128], tmap_b[128]   CUtensorMap of A and B, as ptx_sm90_tmap
@@ -53,9 +56,11 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
  * y, tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory. Clusters
  * of cfg->cluster_m CTAs are declared in the PTX (.reqnctapercluster), so a plain
  * cuLaunchKernel launches them; the grid is a multiple of the cluster size.
- * Split configs (split_k >= 2): each work unit is a (tile, slice) pair; c is the fp32 workspace
- * of slices * m * n elements and ldc must be n (alpha 1, beta 0: the kernel stores raw partial
- * sums); the module also holds PTX_REDUCE_ENTRY, launched as for the sm80 recipe. */
+ * Split configs (split_k >= 2): each work unit is a (tile, slice) pair that stores its raw fp32
+ * partial sums into p_work (slices * m * n elements, rows of n). Then either the module's
+ * PTX_REDUCE_ENTRY, launched as for the sm80 recipe, or (split_fixup) the kernel itself applies
+ * the epilogue: p_work is followed by ptx_sm90_split_counters() u32 counters, which must be 0
+ * at launch (the kernel leaves them counted). */
 
 /* The transposing pack (transpose.c): sm90 modules of types wgmma reads K-major only (tf32,
  * s8, fp8) also hold PTX_TRANSPOSE_ENTRY, which writes dst[j * ld_dst + i] = src[i * ld_src + j]
@@ -118,5 +123,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);
 /* Tiles of one batch entry (m rows). */
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *cfg, int64_t m);
+/* split_fixup configs: the arrival counters after the workspace's slices, one per tile (tile
+ * rows rounded up to whole clusters); 0 for other configs. */
+int64_t ptx_sm90_split_counters(const tcj_kernel_cfg *cfg, int64_t m);
 
 #endif
