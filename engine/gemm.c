@@ -14,8 +14,8 @@
 /* One operand as the kernel reads it: the caller's pointer and ld, or a packed scratch copy. */
 typedef struct operand { CUdeviceptr ptr; int64_t ld; } operand;
 
-/* A call's scratch is one region (see tcj.h): packed A, packed B, then split-K partial sums
- * (with a fix-up config's tile counters right after them), each at a 256-byte boundary. Packed rows are padded to 16 bytes (eng_packed_ld), so every row
+/* A call's scratch is one region (see tcj.h): packed A, packed B, then split-K partial sums,
+ * each at a 256-byte boundary. Packed rows are padded to 16 bytes (eng_packed_ld), so every row
  * start is 16-byte aligned. */
 #define SCRATCH_ALIGN 256
 typedef struct scratch_layout { size_t a_off, b_off, work_off, bytes; } scratch_layout;
@@ -64,8 +64,7 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   }
   l.work_off = l.bytes;
   if (tcj_cfg_split_workspace(&plan->cfg))
-    l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4 +
-                        (size_t)ptx_sm90_split_counters(&plan->cfg, p->m) * 4);
+    l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
   return l;
 }
 
@@ -305,13 +304,6 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS && ca->amax) {
     CUresult r = e->cu->cuMemsetD32Async(ca->amax, 0, 1, stream);
     if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
-  }
-  /* A fix-up config's tile counters start at 0 (a memset node when captured). */
-  int64_t counters = ptx_sm90_split_counters(&plan->cfg, p->m);
-  if (st == TCJ_SUCCESS && counters) {
-    CUdeviceptr at = work + (CUdeviceptr)((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
-    CUresult r = e->cu->cuMemsetD32Async(at, 0, (size_t)counters, stream);
-    if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (split-K tile counters)");
   }
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)

@@ -207,7 +207,7 @@ tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const c
     goto fail;
   }
   CUfunction reduce = NULL;
-  if (tcj_cfg_split_reduce(cfg) && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
+  if (tcj_cfg_split_workspace(cfg) && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
     goto fail;
   }

@@ -707,11 +707,10 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   if (strncmp(rest, "/s", 2) == 0) {
     rest += 2;
     if (*rest == 'c') { o.split_cluster = 1; rest++; }
-    else if (*rest == 'f') { o.split_fixup = 1; rest++; }
     if (*rest < '0' || *rest > '9' || sscanf(rest, "%2d%n", &o.split_k, &used) != 1) return -1;
     rest += used;
     o.split_set = 1;
-    if (o.split_k < 2) o.split_k = o.split_cluster = o.split_fixup = 0;
+    if (o.split_k < 2) o.split_k = o.split_cluster = 0;
   }
   if (*rest != '\0') return -1;
   o.valid = 1;
@@ -720,7 +719,7 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
 }
 
 int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
-  const char *split = c->split_k < 2 ? "/s" : c->split_cluster ? "/sc" : c->split_fixup ? "/sf" : "/s";
+  const char *split = c->split_k >= 2 ? (c->split_cluster ? "/sc" : "/s") : "/s";
   int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
                    c->warps_n, c->stages, c->cluster_m == 2 ? "/c2" : "", c->pingpong ? "/pp" : "", split,
                    c->split_k >= 2 ? c->split_k : 0);
@@ -742,7 +741,6 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   if (ov->split_set) {
     c->split_k = ov->split_k;
     c->split_cluster = ov->split_cluster;
-    c->split_fixup = ov->split_fixup;
     return tcj_cfg_check(c) ? tcj_cfg_check(c)
            : tcj_cfg_smem_bytes(c) > caps->max_smem_optin ? "needs more shared memory than the device has" : NULL;
   }
@@ -750,7 +748,7 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   /* A K split chosen for the selected tile stays where the forced tile can take it; ping-pong or
    * another K tile may not (sm90 splits run cooperative consumers, alone or in pairs). */
   if (why && c->split_k) {
-    c->split_k = c->split_cluster = c->split_fixup = 0;
+    c->split_k = c->split_cluster = 0;
     why = tcj_cfg_check(c);
   }
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";

@@ -109,7 +109,7 @@ typedef enum eng_recipe_choice { ENG_RECIPE_AUTO, ENG_RECIPE_SM80, ENG_RECIPE_SM
  * valid == 0: no override. */
 typedef struct eng_tile_override {
   int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, pingpong;
-  int split_set, split_k, split_cluster, split_fixup;
+  int split_set, split_k, split_cluster;
 } eng_tile_override;
 
 typedef struct eng_tuning {

@@ -73,8 +73,7 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *cfg);
  * groups before adding keeps that many in flight. */
 void ptx_epi_load_slices(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg addr, ptx_reg slice_bytes, ptx_reg guard,
                          int count, ptx_reg *part);
-/* sum[v] (new f32 registers) = the slices' values added in slice order from 0: the reduction
- * entry and the sm90 in-launch fix-up add alike, so their results are the same bits. */
+/* sum[v] (new f32 registers) = the slices' values added in slice order from 0. */
 void ptx_epi_add_slices(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_reg *part, int count, ptx_reg *sum);
 
 /* The start of every module: the version and target (at least the user code's ISA), tcj's

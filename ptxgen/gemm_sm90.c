@@ -15,8 +15,7 @@
  *
  * Split configs (few tiles, deep K): a work unit is a (tile, K slice) pair; its fp32 partial sums
  * go to a workspace through the staged epilogue, and the module's reduction entry (shared with
- * the sm80 recipe) adds the slices and applies the epilogue, or (split_fixup) the CTA whose
- * slice of a tile finishes last does so for that tile in the same launch (sm90_fixup.c).
+ * the sm80 recipe) adds the slices and applies the epilogue.
  *
  * With cluster_m == 2 the two CTAs of a cluster run the tiles (2i, j) and (2i + 1, j): each
  * loads its own A and half of B, multicast into both CTAs; a stage is free when the consumers
@@ -135,7 +134,6 @@ static void emit_schedule_setup(sm90 *k) {
     k->slice = r32(k);
     k->kb0 = r32(k);
     k->kb_end = r32(k);
-    k->tile_id = r32(k);
   }
   k->unit0 = r32(k);
   k->unit_step = r32(k);
@@ -173,7 +171,6 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
   k.slices = tcj_cfg_slices(cfg);
   k.per = (int)tcj_cfg_slice_tiles(cfg);
-  k.fixup = cfg->split_fixup && k.slices > 1;
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
   k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
   k.tma_d = ptx_sm90_tma_store(cfg);
@@ -223,7 +220,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     ptx_ins(&b, "barrier.cluster.wait.acquire");
   }
   ptx_ins(&b, "ret");
-  if (ptx_finish(&b) == 0 && tcj_cfg_split_reduce(cfg)) {
+  if (ptx_finish(&b) == 0 && k.slices > 1) {
     ptx_text(&b, "\n");
     ptx_emit_reduce_entry(&b, cfg);
     ptx_finish(&b);

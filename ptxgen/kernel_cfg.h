@@ -77,11 +77,6 @@ typedef struct tcj_kernel_cfg {
    * cluster and add their partial sums through distributed shared memory, each CTA applying
    * the epilogue to its share of the tile: one launch, no workspace. */
   int split_cluster;
-  /* sm90 splits only: 1 = the last slice of a tile to finish adds the slices' partial sums (in
-   * slice order, as the reduction entry does) and applies the epilogue in the same launch: no
-   * second kernel. Each tile counts its finished slices in a u32 after the workspace's slices,
-   * zeroed before every launch; nothing waits, so no slice depends on another being resident. */
-  int split_fixup;
   /* sm90 only: 0 = no cluster; 2 = clusters of two CTAs along M that share each B tile through
    * TMA multicast (each loads half of it for both). */
   int cluster_m;
@@ -142,10 +137,8 @@ static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
 }
 #define TCJ_SPLIT_MAX 64 /* most K slices of a split */
 static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
-/* The slices' partial sums go through a global workspace... */
+/* The slices' partial sums go through a global workspace and the reduction entry. */
 static inline int tcj_cfg_split_workspace(const tcj_kernel_cfg *c) { return c->split_k >= 2 && !c->split_cluster; }
-/* ...and a second kernel, the reduction entry, adds them (unless the kernel fixes tiles up). */
-static inline int tcj_cfg_split_reduce(const tcj_kernel_cfg *c) { return tcj_cfg_split_workspace(c) && !c->split_fixup; }
 /* Most CTAs in a portable cluster (CUDA programming guide, thread block clusters). */
 #define TCJ_CLUSTER_MAX 8
 /* K tiles each slice runs: ceil(ceil(k / bk) / slices). */

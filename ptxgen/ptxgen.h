@@ -57,10 +57,8 @@ int ptx_reduce_vec(const tcj_kernel_cfg *cfg);
  * of cfg->cluster_m CTAs are declared in the PTX (.reqnctapercluster), so a plain
  * cuLaunchKernel launches them; the grid is a multiple of the cluster size.
  * Split configs (split_k >= 2): each work unit is a (tile, slice) pair that stores its raw fp32
- * partial sums into p_work (slices * m * n elements, rows of n). Then either the module's
- * PTX_REDUCE_ENTRY, launched as for the sm80 recipe, or (split_fixup) the kernel itself applies
- * the epilogue: p_work is followed by ptx_sm90_split_counters() u32 counters, which must be 0
- * at launch (the kernel leaves them counted). */
+ * partial sums into p_work (slices * m * n elements, rows of n); the module also holds
+ * PTX_REDUCE_ENTRY, launched as for the sm80 recipe. */
 
 /* The transposing pack (transpose.c): sm90 modules of types wgmma reads K-major only (tf32,
  * s8, fp8) also hold PTX_TRANSPOSE_ENTRY, which writes dst[j * ld_dst + i] = src[i * ld_src + j]
@@ -123,8 +121,5 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);
 /* Tiles of one batch entry (m rows). */
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *cfg, int64_t m);
-/* split_fixup configs: the arrival counters after the workspace's slices, one per tile (tile
- * rows rounded up to whole clusters); 0 for other configs. */
-int64_t ptx_sm90_split_counters(const tcj_kernel_cfg *cfg, int64_t m);
 
 #endif

@@ -88,12 +88,6 @@ int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
   return ceil_div(m, c->bm) * ceil_div(c->n, c->bn);
 }
 
-int64_t ptx_sm90_split_counters(const tcj_kernel_cfg *c, int64_t m) {
-  if (!c->split_fixup || c->split_k < 2) return 0;
-  int cluster = c->cluster_m == 2 ? 2 : 1;
-  return ceil_div(ceil_div(m, c->bm), cluster) * cluster * ceil_div(c->n, c->bn);
-}
-
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
   int cluster = c->cluster_m == 2 ? 2 : 1;
   /* Work units: single tiles, or pairs of tiles along M for clusters, of every entry. */

@@ -326,7 +326,6 @@ void sm90_emit_consumer(sm90 *k) {
     emit_release(k, prev, is_lane0);
   }
   sm90_emit_epilogue(k, m0, n0);
-  if (k->fixup) sm90_emit_fixup(k, m0, n0);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, step);
   ptx_ins(b, "bra.uni $L%d", tile_loop);
   ptx_label(b, done);

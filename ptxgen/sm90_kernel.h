@@ -1,7 +1,7 @@
 /* The sm90 recipe's kernel state and the parts its files share (gemm_sm90.c: framing and the
  * module; sm90_schedule.c: work schedule and barrier waits; sm90_producer.c: the TMA warpgroup;
  * sm90_consumer.c: the wgmma warpgroups, fp8 promotion and block scales; sm90_epilogue.c: D
- * through shared memory; sm90_fixup.c: split tiles reduced in the launch). Internal to ptxgen. */
+ * through shared memory). Internal to ptxgen. */
 #ifndef TCJ_PTX_SM90_KERNEL_H
 #define TCJ_PTX_SM90_KERNEL_H
 
@@ -33,7 +33,6 @@ typedef struct sm90 {
   /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
    * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
   int slices, per;
-  int fixup;        /* split_fixup: the last slice of a tile to finish reduces it (sm90_fixup.c) */
   int c_vec;        /* elements per C store */
   int a_kmajor, b_kmajor;
   ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
@@ -43,7 +42,6 @@ typedef struct sm90 {
   ptx_reg tile_units;      /* units without the split: tiles (or cluster pairs) */
   ptx_reg unit_rows;       /* rows of those units: tile rows (or pairs of them) */
   ptx_reg slice, kb0, kb_end; /* of the current unit (split configs only) */
-  ptx_reg tile_id;            /* fix-up configs: the unit's tile, which indexes its counter */
   ptx_reg acc[MAX_MSUB][MAX_ACC];
   /* fp8 promotion: wgmma writes each K tile's partial sums here, added into acc after it. A
    * tile wider than 128 columns is promoted in two column chunks of pchunk, one after the
@@ -73,7 +71,5 @@ void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more);
 void sm90_emit_producer(sm90 *k);                      /* sm90_producer.c */
 void sm90_emit_consumer(sm90 *k);                      /* sm90_consumer.c */
 void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0); /* sm90_epilogue.c: one tile's D */
-/* sm90_fixup.c: after a split unit's epilogue, the tile's reduction if this slice came last. */
-void sm90_emit_fixup(sm90 *k, ptx_reg m0, ptx_reg n0);
 
 #endif

@@ -20,9 +20,6 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "add.u32 %R, %R, %d", k->kb_end, k->kb0, k->per);
     ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
     unit = tile;
-    /* The tile's counter: a cluster's unit is a pair of tile rows, one per CTA rank. */
-    if (k->fixup && k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", k->tile_id, tile, k->cluster, k->rank);
-    else if (k->fixup) ptx_ins(b, "mov.u32 %R, %R", k->tile_id, tile);
   }
   if (c->batched) {
     ptx_reg tile = r32(k);
