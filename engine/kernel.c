@@ -136,10 +136,11 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
  * fit waits for a whole persistent CTA to finish. Returns the CTAs of the clusters that fit,
  * or 0 (no cap: no cluster, or the driver cannot say). */
 static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfunction fn, int smem) {
-  if (cfg->recipe != PTX_RECIPE_SM90 || cfg->cluster_m < 2 || !e->cu->cuOccupancyMaxActiveClusters) return 0;
+  int ctas = tcj_cfg_cluster_ctas(cfg);
+  if (cfg->recipe != PTX_RECIPE_SM90 || ctas < 2 || !e->cu->cuOccupancyMaxActiveClusters) return 0;
   CUlaunchConfig lc;
   memset(&lc, 0, sizeof lc);
-  lc.gridDimX = (unsigned)cfg->cluster_m; /* the cluster shape comes from the PTX */
+  lc.gridDimX = (unsigned)ctas; /* the cluster shape comes from the PTX */
   lc.gridDimY = lc.gridDimZ = 1;
   lc.blockDimX = (unsigned)tcj_cfg_threads(cfg);
   lc.blockDimY = lc.blockDimZ = 1;
@@ -151,8 +152,8 @@ static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfun
             r != CUDA_SUCCESS ? eng_cuda_error_name(r) : "no cluster fits");
     return 0;
   }
-  eng_log(e->log, ENG_LOG_DEBUG, "%d clusters of %d CTAs fit at once", clusters, cfg->cluster_m);
-  return clusters * cfg->cluster_m;
+  eng_log(e->log, ENG_LOG_DEBUG, "%d clusters of %d CTAs fit at once", clusters, ctas);
+  return clusters * ctas;
 }
 
 tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled) {

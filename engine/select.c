@@ -329,6 +329,21 @@ _Static_assert(2 * sizeof tiles90 / sizeof *tiles90 <= ENG_MAX_CANDIDATES, "ENG_
  * with fewer rows short K lost (2000^3, 16 rows: 29.9 against 28.6; 1000^3, 8 rows: 18.8
  * against 17.3). */
 #define SM90_PITCH_CLUSTER_MANY_ROWS 32
+/* Where no pair along M takes such a B, pairs along N share A instead (cluster_n), on 128-row
+ * tiles whose A is at least half of a stage: 128x64 always, 128x128 on at most this many tile
+ * rows. Measured on an H100 (tcj-prof --repeat 50, bf16, us, alone -> pairs along N, cuBLAS):
+ *   128x5000x5000    128x64 45.3 -> 34.5   128x128 38.5 -> 34.3   (24.7)
+ *   256x5000x5000    128x64 89.8 -> 59.8   128x128 56.7 -> 48.3   (28.9)
+ *   128x3000x5000    128x64 31.8 -> 28.4   128x128 38.4 -> 32.6   (19.7)
+ *   128x4096x5000 NT 128x64 39.6 -> 31.0                          (27.1)
+ *   1000^3           128x64 15.8 -> 14.0   128x128 13.3 -> 15.3   (11.5)
+ *   1000x1000x4000   128x64 35.1 -> 31.3   128x128 30.6 -> 32.9   (23.8)
+ * and losses on 64-row tiles (64x5000x4096: 64x64 20.0 -> 22.2), on 128x256 (2000^3 28.7 ->
+ * 33.5) and wherever B's pitch is aligned (256x4096x4096 128x64 20.2 -> 24.7; nn.Linear weights
+ * at m = 64 and 128 lost 3-20%). The time model charges such pairs as it charges the tile alone
+ * (SM90_PITCH_SPLIT_COST): a lower charge (1.12) changed no selection among the measured
+ * problems (tests/data/measured_h100.txt). */
+#define SM90_PITCH_SHARE_A_MAX_ROWS 2
 #define SM90_LINE_BYTES 128
 /* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
  * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
@@ -374,10 +389,15 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   if (b_pitch_split && t->bm >= 128 && t->bn >= 128 && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
       (ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT || ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MANY_ROWS))
     c->cluster_m = 2;
+  c->cluster_n = 0;
+  if (b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && ceil_div(p->n, t->bn) >= 2 &&
+      (t->bn == 64 || (t->bn == 128 && ceil_div(p->m, t->bm) <= SM90_PITCH_SHARE_A_MAX_ROWS)))
+    c->cluster_n = 2;
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
   /* Checked once the config is whole (stages included), else every cluster would be dropped. */
   if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
+  if (c->cluster_n && tcj_cfg_check(c)) c->cluster_n = 0;
 }
 
 /* A 16-bit K split runs its slices as CTA pairs along M that share each B tile by TMA
@@ -700,9 +720,11 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   if (sscanf(text, "%dx%dx%d/%dx%d/%d%n", &o.bm, &o.bn, &o.bk_bytes, &o.warps_m, &o.warps_n,
              &o.stages, &used) != 6)
     return -1;
-  /* Optional suffixes, in this order: /c2 (2-CTA clusters), /pp (ping-pong consumers). */
+  /* Optional suffixes, in this order: /c2 or /cn2 (2-CTA clusters along M or N), /pp (ping-pong
+   * consumers), /sN or /scN (K slices). */
   const char *rest = text + used;
   if (strncmp(rest, "/c2", 3) == 0) { o.cluster_m = 2; rest += 3; }
+  else if (strncmp(rest, "/cn2", 4) == 0) { o.cluster_n = 2; rest += 4; }
   if (strncmp(rest, "/pp", 3) == 0) { o.pingpong = 1; rest += 3; }
   if (strncmp(rest, "/s", 2) == 0) {
     rest += 2;
@@ -720,9 +742,9 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
 
 int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   const char *split = c->split_k >= 2 ? (c->split_cluster ? "/sc" : "/s") : "/s";
+  const char *cluster = c->cluster_m == 2 ? "/c2" : c->cluster_n == 2 ? "/cn2" : "";
   int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
-                   c->warps_n, c->stages, c->cluster_m == 2 ? "/c2" : "", c->pingpong ? "/pp" : "", split,
-                   c->split_k >= 2 ? c->split_k : 0);
+                   c->warps_n, c->stages, cluster, c->pingpong ? "/pp" : "", split, c->split_k >= 2 ? c->split_k : 0);
   return n >= 0 && (size_t)n < size ? n : -1;
 }
 
@@ -737,6 +759,7 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->warps_n = ov->warps_n;
   c->stages = ov->stages;
   c->cluster_m = ov->cluster_m;
+  c->cluster_n = ov->cluster_n;
   c->pingpong = ov->pingpong;
   if (ov->split_set) {
     c->split_k = ov->split_k;

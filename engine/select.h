@@ -108,7 +108,7 @@ typedef enum eng_recipe_choice { ENG_RECIPE_AUTO, ENG_RECIPE_SM80, ENG_RECIPE_SM
  * sm_90 and newer); without either the selected split stays where the tile can take it.
  * valid == 0: no override. */
 typedef struct eng_tile_override {
-  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, pingpong;
+  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, cluster_n, pingpong;
   int split_set, split_k, split_cluster;
 } eng_tile_override;
 

@@ -19,7 +19,8 @@
  *
  * With cluster_m == 2 the two CTAs of a cluster run the tiles (2i, j) and (2i + 1, j): each
  * loads its own A and half of B, multicast into both CTAs; a stage is free when the consumers
- * of both CTAs have released it.
+ * of both CTAs have released it. With cluster_n == 2 they run (i, 2j) and (i, 2j + 1) and share
+ * A the same way.
  *
  * Edges need little code: TMA zero-fills loads outside the tensor (K tails included), TMA
  * stores clip at m and n, and the staged epilogue predicates rows and columns. Layout facts (descriptors, the D
@@ -109,15 +110,16 @@ static void emit_barrier_init(sm90 *k) {
   }
 }
 
-/* Work units and this CTA's share: units are tiles, or pairs of tiles along M per cluster. */
+/* Work units and this CTA's share: units are tiles, or a cluster's pair of tiles along M or N. */
 static void emit_schedule_setup(sm90 *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   k->unit_rows = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, %d", k->unit_rows, k->m, c->bm * k->cluster - 1);
-  ptx_ins(b, "div.u32 %R, %R, %d", k->unit_rows, k->unit_rows, c->bm * k->cluster);
+  int rows_per_unit = c->bm * (k->along_n ? 1 : k->cluster);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->unit_rows, k->m, rows_per_unit - 1);
+  ptx_ins(b, "div.u32 %R, %R, %d", k->unit_rows, k->unit_rows, rows_per_unit);
   k->tile_units = r32(k);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, k->unit_rows, k->tiles_n);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, k->unit_rows, k->unit_cols);
   k->units = k->tile_units;
   if (c->batched) { /* units of every entry, entry-major; batched configs do not split */
     ptx_reg batch = r32(k);
@@ -163,12 +165,14 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.rows = k.pingpong ? cfg->bm : cfg->bm / cfg->warps_m;
   k.row_split = k.pingpong ? 0 : k.rows;
   k.msub = k.rows / 64;
-  k.cluster = cfg->cluster_m == 2 ? 2 : 1;
+  k.cluster = tcj_cfg_cluster_ctas(cfg);
+  k.along_n = cfg->cluster_n == 2;
   k.a_bytes = cfg->bm * PTX_SWIZZLE_LINE;
   k.b_bytes = cfg->bn * PTX_SWIZZLE_LINE;
   k.stage_bytes = k.a_bytes + k.b_bytes;
   k.kt = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
   k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
+  k.unit_cols = k.along_n ? (k.tiles_n + 1) / 2 : k.tiles_n;
   k.slices = tcj_cfg_slices(cfg);
   k.per = (int)tcj_cfg_slice_tiles(cfg);
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */

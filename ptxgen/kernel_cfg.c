@@ -49,6 +49,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " reduce=cluster");
   if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
     n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
+  if (n >= 0 && (size_t)n < size && c->cluster_n >= 2)
+    n += snprintf(buf + n, size - (size_t)n, " cluster_n=%d", c->cluster_n);
   if (n >= 0 && (size_t)n < size && c->pingpong)
     n += snprintf(buf + n, size - (size_t)n, " pingpong=%d", c->pingpong);
   /* The epilogue, each field only where it differs from a plain tcj_gemm's. */
@@ -98,6 +100,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   }
   more = 0;
   if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " cluster_n=%d%n", &c.cluster_n, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " pingpong=%d%n", &c.pingpong, &more) == 1) rest += more;
   char dname[8] = "", bias_where[8] = "", bias_t[8] = "", act[16] = "";
@@ -253,6 +257,12 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * 64-column B is too little to be worth a multicast. */
   if (c->cluster_m && (c->bn < 128 || (!c->op_b_t && c->bn % 128)))
     return "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
+  /* Along N each CTA loads half of A: K-major, bm / 2 rows (whole 1024-byte swizzle atoms from
+   * bm 16 on); MN-major, whole 64-column boxes. */
+  if (c->cluster_n != 0 && c->cluster_n != 2) return "cluster_n must be 0 (none) or 2";
+  if (c->cluster_n && c->cluster_m) return "a cluster runs along M or along N, not both";
+  if (c->cluster_n && c->op_a_t && c->bm % 128)
+    return "a 2-CTA cluster along N splits A in halves: whole 64-column boxes when A is MN-major";
   return NULL;
 }
 
@@ -297,7 +307,7 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   int es = ptx_elem_size(c->ab);
   if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";
-  if (c->cluster_m || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
+  if (c->cluster_m || c->cluster_n || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
   if (!c_type_ok(c->ab, c->c)) return c_type_rule(c->ab);

@@ -1,7 +1,8 @@
 /* The sm90 recipe's producer warpgroup: after setmaxnreg.dec one thread walks the CTA's work
  * units and, per K tile, waits for a free stage, announces its bytes on the stage's full
  * mbarrier and issues the TMA copies of the A and B tiles (MN-major operands in 64-column boxes;
- * in a 2-CTA cluster each CTA loads half of B, multicast into both). See gemm_sm90.c. */
+ * in a 2-CTA cluster each CTA loads half of the shared operand, multicast into both). See
+ * gemm_sm90.c. */
 
 #include "sm90_kernel.h"
 
@@ -29,6 +30,28 @@ static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_r
   else
     ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
                "[%R+%d], [%R, {%R, %R}], [%R]", dst, dst_imm, tmap, x, y, bar);
+}
+
+/* One operand's tile of a stage, at sbase + off: mn rows (K-major: one box of 64 K x mn rows)
+ * or columns (MN-major: mn / 64 boxes of 64 columns x 64 K) from mn0 on. With a multicast mask
+ * (a pair's shared operand) each CTA loads the half of its rank for both. */
+static void emit_operand_loads(sm90 *k, ptx_reg tmap, int kmajor, int mn, ptx_reg sbase, int off, ptx_reg mn0,
+                               ptx_reg kcoord, ptx_reg full, ptx_reg mask) {
+  ptx_builder *b = k->b;
+  int parts = mask.id ? k->cluster : 1;
+  ptx_reg dst = sbase, first = mn0;
+  int share = kmajor ? mn / parts : mn / 64 / parts; /* rows, or boxes, of this CTA */
+  if (parts > 1) {
+    dst = r32(k);
+    first = r32(k);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, kmajor ? share * PTX_SWIZZLE_LINE : share * BOX_BYTES, sbase);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", first, k->rank, kmajor ? share : share * 64, mn0);
+  }
+  if (kmajor) {
+    emit_tma_load(k, tmap, dst, off, kcoord, 0, first, 0, full, mask);
+    return;
+  }
+  for (int j = 0; j < share; j++) emit_tma_load(k, tmap, dst, off + j * BOX_BYTES, first, 64 * j, kcoord, 0, full, mask);
 }
 
 void sm90_emit_producer(sm90 *k) {
@@ -77,35 +100,10 @@ void sm90_emit_producer(sm90 *k) {
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
   ptx_reg none = {0};
-  /* A: K-major boxes are 64 K x bm rows; MN-major ones 64 M x 64 K, bm / 64 of them. */
-  if (k->a_kmajor) {
-    emit_tma_load(k, k->tmap_a, sbase, 0, kcoord, 0, m0, 0, full, none);
-  } else {
-    for (int j = 0; j < c->bm / 64; j++) emit_tma_load(k, k->tmap_a, sbase, j * BOX_BYTES, m0, 64 * j, kcoord, 0, full, none);
-  }
-  /* B: the same shapes; in a cluster each CTA loads half (by rank) for both. */
-  int parts = k->cluster, half_rows = c->bn / parts;
-  if (k->b_kmajor) {
-    if (parts > 1) {
-      ptx_reg dst = r32(k), row = r32(k);
-      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, half_rows * PTX_SWIZZLE_LINE, sbase);
-      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, k->rank, half_rows, n0);
-      emit_tma_load(k, k->tmap_b, dst, k->a_bytes, kcoord, 0, row, 0, full, mask);
-    } else {
-      emit_tma_load(k, k->tmap_b, sbase, k->a_bytes, kcoord, 0, n0, 0, full, none);
-    }
-  } else {
-    int boxes = c->bn / 64 / parts;
-    ptx_reg dst = sbase, col = n0;
-    if (parts > 1) {
-      dst = r32(k);
-      col = r32(k);
-      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", dst, k->rank, boxes * BOX_BYTES, sbase);
-      ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", col, k->rank, boxes * 64, n0);
-    }
-    for (int j = 0; j < boxes; j++)
-      emit_tma_load(k, k->tmap_b, dst, k->a_bytes + j * BOX_BYTES, col, 64 * j, kcoord, 0, full, mask);
-  }
+  /* A at the stage's start, B after it; the pair shares B (along M) or A (along N). */
+  int share_a = k->cluster > 1 && k->along_n, share_b = k->cluster > 1 && !k->along_n;
+  emit_operand_loads(k, k->tmap_a, k->a_kmajor, c->bm, sbase, 0, m0, kcoord, full, share_a ? mask : none);
+  emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord, full, share_b ? mask : none);
   sm90_advance(k, stage, phase);
   sm90_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);

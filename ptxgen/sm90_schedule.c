@@ -27,8 +27,9 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "rem.u32 %R, %R, %R", tile, unit, k->tile_units);
     unit = tile;
   }
-  ptx_emit_grouped_raster(b, unit, k->unit_rows, k->tiles_n, GROUP_M, tm, tn);
-  if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
+  ptx_emit_grouped_raster(b, unit, k->unit_rows, k->unit_cols, GROUP_M, tm, tn);
+  if (k->cluster > 1 && k->along_n) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tn, tn, k->cluster, k->rank);
+  else if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, tm, c->bm);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, c->bn);
 }

@@ -11,7 +11,7 @@
 #include "ptxgen/kernel_cfg.h"
 
 /* Every field is compared below: a new one must be added there (then update this size). */
-_Static_assert(sizeof(tcj_kernel_cfg) == 136, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
+_Static_assert(sizeof(tcj_kernel_cfg) == 144, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
 
 /* The kernel config text: parse, check, and when it passes, format -> parse -> same config. */
 static void fuzz_cfg_text(const char *text) {
@@ -32,7 +32,7 @@ static void fuzz_cfg_text(const char *text) {
 #define SAME(field) CHECK(a.field == b.field)
   SAME(recipe); SAME(sm); SAME(arch_suffix); SAME(ab); SAME(c); SAME(op_a_t); SAME(op_b_t);
   SAME(n); SAME(k); SAME(bm); SAME(bn); SAME(bk); SAME(warps_m); SAME(warps_n); SAME(stages);
-  SAME(align_a); SAME(align_b); SAME(vec_c); SAME(split_k); SAME(cluster_m); SAME(pingpong);
+  SAME(align_a); SAME(align_b); SAME(vec_c); SAME(split_k); SAME(cluster_m); SAME(cluster_n); SAME(pingpong);
   SAME(d); SAME(bias); SAME(act); SAME(batched); SAME(user); SAME(b_other); SAME(fast_accum); SAME(block_scale);
   if (a.bias) SAME(bias_t);
 #undef SAME
@@ -51,6 +51,7 @@ static void fuzz_tile_text(const char *text) {
   }
   CHECK(o.valid == 1);
   CHECK(o.cluster_m == 0 || o.cluster_m == 2);
+  CHECK(o.cluster_n == 0 || o.cluster_n == 2);
   CHECK(o.pingpong == 0 || o.pingpong == 1);
   static const char *const archs[] = {"sm_80", "sm_90a"};
   for (size_t i = 0; i < sizeof archs / sizeof *archs; i++) {

@@ -1018,6 +1018,48 @@ static tcj_engine *forced_sm90_engine(const char *tile) {
   return e;
 }
 
+/* CTA pairs along N that share A by multicast (TCJ_TILE .../cn2), forced: an odd count of tile
+ * columns (the last pair's second CTA has none), tile rows past m, MN-major A (op_a T), C read,
+ * a fused epilogue into f32, a K split and a batch. */
+static void a_shared_by_pairs_along_n_matches_reference(void **state) {
+  (void)state;
+  if (!(g_cc_major == 9 && g_cc_minor == 0)) {
+    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
+    skip();
+  }
+  struct {
+    const char *tile;
+    ex_case c;
+  } runs[4];
+  runs[0].c = mk("130x5000x4096, 79 tile columns, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 130, 5000, 4096, 6601);
+  runs[0].c.cm = C_SEPARATE;
+  runs[0].c.beta = 0.5f;
+  runs[0].c.alpha = scaled_alpha(4096, 0);
+  runs[0].tile = "128x64x128/2x1/8/cn2";
+  runs[1].c = mk("f16 96x1000x2048 op_a T op_b T, bias + gelu into f32", TCJ_F16, TCJ_F32, TCJ_OP_T, TCJ_OP_T, 96, 1000,
+                 2048, 6602);
+  runs[1].c.bias = TCJ_BIAS_COL;
+  runs[1].c.act = TCJ_ACT_GELU;
+  runs[1].c.alpha = scaled_alpha(2048, 1);
+  runs[1].tile = "128x128x128/2x1/6/cn2";
+  runs[2].c = mk("64x3000x8192 op_b T, split 3", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 64, 3000, 8192, 6603);
+  runs[2].c.alpha = scaled_alpha(8192, 0);
+  runs[2].tile = "64x128x128/1x1/8/cn2/s3";
+  runs[3].c = mk("batch of 3, 48x640x512", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 48, 640, 512, 6604);
+  runs[3].c.batch = 3;
+  runs[3].c.alpha = scaled_alpha(512, 1);
+  runs[3].tile = "64x64x128/1x1/8/cn2";
+  int failed = 0;
+  for (int i = 0; i < NCASES(runs); i++) {
+    tcj_engine *e = forced_sm90_engine(runs[i].tile);
+    char what[128];
+    snprintf(what, sizeof what, "TCJ_TILE=%s", runs[i].tile);
+    failed += run_list(e, what, &runs[i].c, 1, NULL);
+    tcj_destroy(e);
+  }
+  if (failed) fail_msg("%d of %d cases with A shared along N failed (see FAIL lines above)", failed, NCASES(runs));
+}
+
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -1644,6 +1686,7 @@ int main(void) {
       cmocka_unit_test(batch_of_stacked_entries_with_one_weight),
       cmocka_unit_test(b_pitch_splitting_lines_runs_multicast_pairs),
       cmocka_unit_test(k_splits_run_in_multicast_pairs),
+      cmocka_unit_test(a_shared_by_pairs_along_n_matches_reference),
       cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
       cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
       cmocka_unit_test(batch_of_64_entries_of_64_cubed),

@@ -60,6 +60,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->split_k, b->split_k);
   assert_int_equal(a->split_cluster, b->split_cluster);
   assert_int_equal(a->cluster_m, b->cluster_m);
+  assert_int_equal(a->cluster_n, b->cluster_n);
   assert_int_equal(a->pingpong, b->pingpong);
   assert_int_equal(a->d, b->d);
   assert_int_equal(a->bias, b->bias);
@@ -699,6 +700,42 @@ static long check_sm90_grid(tcj_kernel_cfg base, const int (*tiles)[3], size_t n
   return count;
 }
 
+/* Pairs along N share A: its half per CTA is whole rows (K-major) or whole 64-column boxes
+ * (MN-major); not beside a pair along M, nor on the sm80 recipe; the text keeps it. */
+static void sm90_pairs_along_n_rules(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg();
+  c.cluster_m = 0;
+  c.cluster_n = 2;
+  c.bn = 64;
+  for (int bm = 64; bm <= 128; bm *= 2) {
+    c.bm = bm;
+    c.warps_m = bm / 64;
+    c.op_a_t = 0;
+    assert_null(tcj_cfg_check(&c));
+    c.op_a_t = 1; /* MN-major A: a 64-row tile is one box, which does not halve */
+    if (bm == 64) assert_string_equal(tcj_cfg_check(&c), "a 2-CTA cluster along N splits A in halves: whole 64-column boxes when A is MN-major");
+    else assert_null(tcj_cfg_check(&c));
+  }
+  char text[256];
+  tcj_kernel_cfg back;
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " cluster_n=2"));
+  assert_null(strstr(text, " cluster=2"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_cfg_equal(&c, &back);
+  assert_int_equal(tcj_cfg_cluster_ctas(&c), 2);
+  c.cluster_n = 3;
+  assert_string_equal(tcj_cfg_check(&c), "cluster_n must be 0 (none) or 2");
+  c.cluster_n = 2;
+  c.bn = 128;
+  c.cluster_m = 2;
+  assert_string_equal(tcj_cfg_check(&c), "a cluster runs along M or along N, not both");
+  c.cluster_m = 0;
+  c.cluster_n = 0;
+  assert_int_equal(tcj_cfg_cluster_ctas(&c), 1);
+}
+
 /* Split-K on sm90: cooperative tiles, alone or in cluster pairs, every slice with K to run. */
 static void sm90_split_k_rules(void **state) {
   (void)state;
@@ -873,6 +910,9 @@ static void sm80_refuses_clusters_and_wide_c_stores(void **state) {
   tcj_kernel_cfg c = base_cfg();
   assert_null(tcj_cfg_check(&c));
   c.cluster_m = 2;
+  assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters or ping-pong");
+  c = base_cfg();
+  c.cluster_n = 2;
   assert_string_equal(tcj_cfg_check(&c), "the sm80 recipe has no clusters or ping-pong");
   c = base_cfg();
   c.vec_c = 4;
@@ -1450,6 +1490,7 @@ int main(void) {
     cmocka_unit_test(sm90_truncations_are_rejected_but_the_one_without_the_optional_field),
     cmocka_unit_test(sm90_valid_configs_pass_the_check),
     cmocka_unit_test(sm90_split_k_rules),
+    cmocka_unit_test(sm90_pairs_along_n_rules),
     cmocka_unit_test(sm90_each_rule_rejects_with_its_reason),
     cmocka_unit_test(fp8_fields_round_trip),
     cmocka_unit_test(fp8_rules_reject_with_their_reasons),

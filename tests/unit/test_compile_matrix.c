@@ -127,8 +127,9 @@ static int sm90_module_problem(const tcj_kernel_cfg *cfg, const char *ptx, char 
   if (directive_value(ptx, ".maxntid") != threads)
     return snprintf(why, size, ".maxntid %d, want %d", directive_value(ptx, ".maxntid"), threads), 1;
   int cluster = directive_value(ptx, ".reqnctapercluster");
-  if (cluster != (cfg->cluster_m == 2 ? 2 : -1))
-    return snprintf(why, size, ".reqnctapercluster %d with cluster_m %d", cluster, cfg->cluster_m), 1;
+  if (cluster != (tcj_cfg_cluster_ctas(cfg) == 2 ? 2 : -1))
+    return snprintf(why, size, ".reqnctapercluster %d with cluster_m %d, cluster_n %d", cluster, cfg->cluster_m,
+                    cfg->cluster_n), 1;
   int dec = setmaxnreg_count(ptx, "setmaxnreg.dec.sync.aligned.u32");
   int inc = setmaxnreg_count(ptx, "setmaxnreg.inc.sync.aligned.u32");
   if (dec == -1 && inc == -1) return 0;
@@ -311,6 +312,8 @@ static tcj_kernel_cfg make_sm90_cfg(int g, int op, int ab, int cc, int wide, int
     for (int v = 8; v > 1 && c.vec_c == 1; v /= 2)
       if (v * ptx_elem_size(c.c) <= 16 && c.n % v == 0) c.vec_c = v;
   c.cluster_m = cluster && c.bn % 128 == 0 ? 2 : 0;
+  /* Where B cannot be halved, a 128-row tile pairs along N and shares A instead. */
+  c.cluster_n = cluster && !c.cluster_m && c.bm == 128 ? 2 : 0;
   c.stages = 8;
   while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
   return c;

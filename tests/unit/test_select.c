@@ -538,6 +538,32 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
 /* A B whose row pitch is 16-byte aligned but not a multiple of 128 bytes: 128x256 tiles in CTA
  * pairs that multicast B where K is long or the tile rows many, never ping-pong (unfused), and
  * 128x256 before 256x128; the same shapes with a 128-byte pitch keep the old choices. */
+/* Where B's pitch splits lines and no pair along M takes B, 128-row tiles run in pairs along N
+ * that share A (measured above SM90_PITCH_SHARE_A_MAX_ROWS); never where the pitch is whole
+ * lines, nor on 64-row tiles. */
+static void sm90_shares_a_along_n_where_b_pitch_splits_lines(void **state) {
+  (void)state;
+  struct { int64_t m, n, k, ldb_lines; int shared; } cases[] = {
+    {128, 5000, 5000, 5056, 1}, {256, 5000, 5000, 5056, 1}, {1000, 1000, 1000, 1024, 1},
+    {128, 3000, 5000, 3008, 1}, {64, 5000, 4096, 5056, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (int lines = 0; lines < 2; lines++) {
+      eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+      p.ldb = lines ? cases[i].ldb_lines : cases[i].n;
+      eng_plan plan = select_ok(&p, "sm_90a", 1);
+      char text[256];
+      tcj_cfg_format(&plan.cfg, text, sizeof text);
+      print_message("%s: %s\n", lines ? "whole lines" : "split lines", text);
+      assert_int_equal(plan.cfg.cluster_n, !lines && cases[i].shared ? 2 : 0);
+      if (plan.cfg.cluster_n) {
+        assert_int_equal(plan.cfg.bm, 128);
+        assert_int_equal(plan.cfg.cluster_m, 0);
+      }
+    }
+  }
+}
+
 static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
   (void)state;
   struct { int64_t m, n, k, ldb_split, ldb_lines; int op_b_t, cluster, split_cluster_free; } cases[] = {
@@ -943,9 +969,16 @@ static void tile_override_text_takes_an_optional_cluster(void **state) {
   assert_int_equal(o.warps_n, 1);
   assert_int_equal(o.stages, 4);
   assert_int_equal(o.cluster_m, 2);
+  assert_int_equal(o.cluster_n, 0);
+  assert_int_equal(eng_tile_override_parse("128x64x128/2x1/8/cn2/s3", &o), 0);
+  assert_int_equal(o.cluster_m, 0);
+  assert_int_equal(o.cluster_n, 2);
+  assert_int_equal(o.split_k, 3);
   assert_int_equal(eng_tile_override_parse("128x256x64/2x4/3", &o), 0);
   assert_int_equal(o.cluster_m, 0);
+  assert_int_equal(o.cluster_n, 0);
   static const char *malformed[] = {"128x256x128/2x1/4/c3", "128x256x128/2x1/4/c2/", "128x256x128/2x1/4c2",
+                                    "128x256x128/2x1/4/cn3", "128x256x128/2x1/4/cn", "128x256x128/2x1/4/c2/cn2",
                                     "128x256x128/2x1/4/", "128x256x128/2x1/4/c", "128x256x128/2x1", ""};
   for (size_t i = 0; i < sizeof malformed / sizeof *malformed; i++) {
     print_message("\"%s\"\n", malformed[i]);
@@ -1292,6 +1325,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_forces_a_split),
     cmocka_unit_test(candidates_are_ranked_and_reproduced_by_their_tile_text),
     cmocka_unit_test(sm90_multicasts_b_whose_pitch_splits_lines),
+    cmocka_unit_test(sm90_shares_a_along_n_where_b_pitch_splits_lines),
     cmocka_unit_test(decode_of_a_large_k_major_weight_takes_sm90),
     cmocka_unit_test(small_problems_stay_on_sm80),
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),

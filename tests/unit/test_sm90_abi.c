@@ -260,6 +260,43 @@ static void persistent_grid_is_whole_clusters_within_the_sms(void **state) {
   assert_true(checked > 1000);
 }
 
+/* Pairs along N: each CTA loads half of A's rows (K-major) and the whole of B; the maps of an
+ * MN-major A stay 64-column boxes (each CTA loads half of them). */
+static void cluster_along_n_halves_the_k_major_a_box(void **state) {
+  (void)state;
+  for (int op = 0; op < 4; op++) {
+    tcj_kernel_cfg c = sm90_cfg(128, 64, 2, 0), solo;
+    c.op_a_t = op >> 1;
+    c.op_b_t = op & 1;
+    c.cluster_m = 0;
+    c.cluster_n = 2;
+    c.n = c.k = 1000;
+    assert_null(tcj_cfg_check(&c));
+    solo = c;
+    solo.cluster_n = 0;
+    ptx_tmap_desc a, b, a1, b1;
+    int64_t lda = c.op_a_t ? 3000 : 1000;
+    assert_int_equal(tmap(&c, 0, 3000, lda, &a), 0);
+    assert_int_equal(tmap(&c, 1, 3000, 1000, &b), 0);
+    assert_int_equal(tmap(&solo, 0, 3000, lda, &a1), 0);
+    assert_int_equal(tmap(&solo, 1, 3000, 1000, &b1), 0);
+    EXPECT_EQ(a.box[1], 64, "A box rows, op %d", op); /* K-major: 128 rows / 2; MN-major: 64 K */
+    EXPECT_EQ(a.box[1], c.op_a_t ? a1.box[1] : a1.box[1] / 2, "A box against the solo tile, op %d", op);
+    EXPECT_EQ(b.box[1], b1.box[1], "B box with and without a pair along N, op %d", op);
+    EXPECT_EQ(a.dims[0], a1.dims[0], "A dims[0]");
+    EXPECT_EQ(a.stride_bytes, a1.stride_bytes, "A stride");
+  }
+  /* The grid: 1000 columns of 64 are 16 tile columns, 8 pairs; 3 tile rows: 24 pairs. */
+  tcj_kernel_cfg c = sm90_cfg(128, 64, 2, 0);
+  c.cluster_m = 0;
+  c.cluster_n = 2;
+  c.n = 1000;
+  EXPECT_EQ(ptx_sm90_grid(&c, 300, 1, 132), 48, "pairs along N");
+  c.n = 1030; /* 16 tile columns and a 17th: 9 pairs, the last one's second CTA has no columns */
+  EXPECT_EQ(ptx_sm90_grid(&c, 300, 1, 132), 54, "odd tile columns");
+  EXPECT_EQ(ptx_sm90_grid(&c, 300, 1, 41), 40, "whole pairs within the SMs");
+}
+
 static void persistent_grid_worked_examples(void **state) {
   (void)state;
   /* 4096^2 with 128x256 tiles: 32 x 16 = 512 tiles; 132 SMs. */
@@ -471,6 +508,7 @@ int main(void) {
     cmocka_unit_test(tensor_map_refuses_what_tma_cannot_address),
     cmocka_unit_test(persistent_grid_is_whole_clusters_within_the_sms),
     cmocka_unit_test(persistent_grid_worked_examples),
+    cmocka_unit_test(cluster_along_n_halves_the_k_major_a_box),
     cmocka_unit_test(c_tensor_map_follows_the_vector_width),
     cmocka_unit_test(sm90_entry_name),
     cmocka_unit_test(wgmma_spellings_follow_the_ptx_isa),
