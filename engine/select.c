@@ -344,6 +344,25 @@ _Static_assert(2 * sizeof tiles90 / sizeof *tiles90 <= ENG_MAX_CANDIDATES, "ENG_
  * (SM90_PITCH_SPLIT_COST): a lower charge (1.12) changed no selection among the measured
  * problems (tests/data/measured_h100.txt). */
 #define SM90_PITCH_SHARE_A_MAX_ROWS 2
+/* Clusters of four share an operand twice as far. Measured on an H100 (tcj-prof --repeat 50,
+ * bf16, us, pairs -> fours, cuBLAS in the same run):
+ *   along N, at most SM90_PITCH_SHARE_A_MAX_ROWS tile rows:
+ *     128x5000x5000    128x64 34.4 -> 27.9   (24.7)
+ *     256x5000x5000    128x128 48.1 -> 39.1  (28.6)
+ *     128x3000x5000    128x64 27.6 -> 23.5   (20.3)
+ *     128x4096x5000 NT 128x64 31.0 -> 26.3   (26.9)
+ *   but with 8 tile rows 1000^3 14.1 -> 16.1 and 1000x1000x4000 31.4 -> 38.1 (128x64);
+ *   along M, 128x256 tiles:
+ *     2500x3000x5000    137.9 -> 113.8 (113.4)    3000x5000x3000 NT 161.8 -> 136.5 (139.2)
+ *     6000x6000x1000    133.3 -> 127.5 (108.2)    9000x1504x1504     74.6 -> 73.6   (61.5)
+ *     1500x1500x9000    130.5 -> 133.1 (221.4)    4000^3            175.2 -> 212.6 (176.8)
+ * (and 7000^3: 1204 -> 1076, cuBLAS 1064). Along M the fours won big where B's pitch also
+ * splits 32-byte sectors (6000, 10000 and 14000 bytes: each 128-byte box row touches five
+ * sectors, not four); where only lines are split (8000, 12000, 3008 bytes: 4000^3, 6000x6000x1000,
+ * 9000x1504x1504, 1500x1500x9000 with B packed to 3008) they won little or lost. A cluster takes
+ * four tile rows: from 16 of them the last cluster's idle CTAs are a small share. */
+#define SM90_SECTOR_BYTES 32
+#define SM90_PITCH_FOURS_MIN_ROWS 16
 #define SM90_LINE_BYTES 128
 /* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
  * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
@@ -368,9 +387,10 @@ static int sm90_vec_c(const eng_problem *p) {
   return 1;
 }
 
-/* b_pitch_split: B's row pitch is not a multiple of SM90_LINE_BYTES. */
+/* b_pitch_split: B's row pitch is not a multiple of SM90_LINE_BYTES; b_sector_split: nor of
+ * SM90_SECTOR_BYTES. */
 static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t, int b_pitch_split,
-                      tcj_kernel_cfg *c) {
+                      int b_sector_split, tcj_kernel_cfg *c) {
   fill_problem(p, caps, PTX_RECIPE_SM90, c);
   c->bm = t->bm;
   c->bn = t->bn;
@@ -389,10 +409,14 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   if (b_pitch_split && t->bm >= 128 && t->bn >= 128 && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
       (ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT || ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MANY_ROWS))
     c->cluster_m = 2;
+  int rows = (int)ceil_div(p->m, t->bm), cols = (int)ceil_div(p->n, t->bn);
+  if (c->cluster_m == 2 && b_sector_split && t->bn == 256 && rows >= SM90_PITCH_FOURS_MIN_ROWS) c->cluster_m = 4;
   c->cluster_n = 0;
-  if (b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && ceil_div(p->n, t->bn) >= 2 &&
-      (t->bn == 64 || (t->bn == 128 && ceil_div(p->m, t->bm) <= SM90_PITCH_SHARE_A_MAX_ROWS)))
-    c->cluster_n = 2;
+  /* ...not where half of the tile's rows would be padding: 64 rows run 64-row tiles (64x5000x4096:
+   * 64x64 alone 20.4 us, 128x64 in pairs along N 38.0). */
+  if (b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && cols >= 2 && 2 * p->m > t->bm &&
+      (t->bn == 64 || (t->bn == 128 && rows <= SM90_PITCH_SHARE_A_MAX_ROWS)))
+    c->cluster_n = rows <= SM90_PITCH_SHARE_A_MAX_ROWS && cols >= 4 ? 4 : 2;
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
   /* Checked once the config is whole (stages included), else every cluster would be dropped. */
@@ -438,7 +462,8 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
   double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * (double)c->bk /
               (t->rate * macs_per_us);
-  if (b_pitch_split && (!c->cluster_m || c->split_k)) us *= SM90_PITCH_SPLIT_COST;
+  /* Fours along N that share A run as unclustered tiles do on a whole-line B (0.60-0.85 of pairs). */
+  if (b_pitch_split && (!c->cluster_m || c->split_k) && c->cluster_n != 4) us *= SM90_PITCH_SPLIT_COST;
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
                      (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)batch_of(p) / SM90_BYTES_PER_US;
@@ -520,7 +545,7 @@ static tcj_status sm90_candidates(const eng_problem *p, const eng_device_caps *c
   if (plan->pack_a) ld_a = eng_packed_ld(p->op_a_t ? p->m : p->k, es);
   if (plan->pack_b) ld_b = eng_packed_ld(p->op_b_t ? p->k : p->n, es);
 
-  int b_pitch_split = (ld_b * es) % SM90_LINE_BYTES != 0;
+  int b_pitch_split = (ld_b * es) % SM90_LINE_BYTES != 0, b_sector_split = (ld_b * es) % SM90_SECTOR_BYTES != 0;
   /* The two largest tiles lead, the one whose long side lies along the longer of m and n
    * first (128x256 when n >= m), so that it wins a tie; 128x256 always where B's pitch splits
    * lines, as its B box rows are the longer (measured on an H100, tcj-prof, bf16: 9000x1504x1504
@@ -535,7 +560,7 @@ static tcj_status sm90_candidates(const eng_problem *p, const eng_device_caps *c
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
     if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p))) continue;
-    fill_sm90(p, caps, t, b_pitch_split, &c);
+    fill_sm90(p, caps, t, b_pitch_split, b_sector_split, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
     if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
       reason = "shared memory holds fewer than 4 stages";
@@ -576,7 +601,7 @@ static tcj_status sm90_candidates(const eng_problem *p, const eng_device_caps *c
         ((ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
       static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
-      fill_sm90(p, caps, &pp, b_pitch_split, &c);
+      fill_sm90(p, caps, &pp, b_pitch_split, b_sector_split, &c);
       if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) *cfg = c;
     }
     ptx_tmap_desc d;
@@ -720,11 +745,13 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   if (sscanf(text, "%dx%dx%d/%dx%d/%d%n", &o.bm, &o.bn, &o.bk_bytes, &o.warps_m, &o.warps_n,
              &o.stages, &used) != 6)
     return -1;
-  /* Optional suffixes, in this order: /c2 or /cn2 (2-CTA clusters along M or N), /pp (ping-pong
+  /* Optional suffixes, in this order: /c2, /c4, /cn2 or /cn4 (clusters along M or N), /pp (ping-pong
    * consumers), /sN or /scN (K slices). */
   const char *rest = text + used;
   if (strncmp(rest, "/c2", 3) == 0) { o.cluster_m = 2; rest += 3; }
+  else if (strncmp(rest, "/c4", 3) == 0) { o.cluster_m = 4; rest += 3; }
   else if (strncmp(rest, "/cn2", 4) == 0) { o.cluster_n = 2; rest += 4; }
+  else if (strncmp(rest, "/cn4", 4) == 0) { o.cluster_n = 4; rest += 4; }
   if (strncmp(rest, "/pp", 3) == 0) { o.pingpong = 1; rest += 3; }
   if (strncmp(rest, "/s", 2) == 0) {
     rest += 2;
@@ -742,7 +769,9 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
 
 int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   const char *split = c->split_k >= 2 ? (c->split_cluster ? "/sc" : "/s") : "/s";
-  const char *cluster = c->cluster_m == 2 ? "/c2" : c->cluster_n == 2 ? "/cn2" : "";
+  char cluster[16] = "";
+  if (c->cluster_m >= 2 || c->cluster_n >= 2)
+    snprintf(cluster, sizeof cluster, "/c%s%d", c->cluster_n >= 2 ? "n" : "", tcj_cfg_cluster_ctas(c));
   int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
                    c->warps_n, c->stages, cluster, c->pingpong ? "/pp" : "", split, c->split_k >= 2 ? c->split_k : 0);
   return n >= 0 && (size_t)n < size ? n : -1;
@@ -787,7 +816,7 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   if (tile && *tile && eng_tile_override_parse(tile, &out->tile) != 0) {
-    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp][/sN|/scN]", tile);
+    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2|/c4|/cn2|/cn4][/pp][/sN|/scN]", tile);
     return msg;
   }
   return NULL;

@@ -17,10 +17,10 @@
  * go to a workspace through the staged epilogue, and the module's reduction entry (shared with
  * the sm80 recipe) adds the slices and applies the epilogue.
  *
- * With cluster_m == 2 the two CTAs of a cluster run the tiles (2i, j) and (2i + 1, j): each
- * loads its own A and half of B, multicast into both CTAs; a stage is free when the consumers
- * of both CTAs have released it. With cluster_n == 2 they run (i, 2j) and (i, 2j + 1) and share
- * A the same way.
+ * With cluster_m == c (2 or 4) the CTAs of a cluster run the tiles (ci + r, j), r its rank:
+ * each loads its own A and its c-th of B, multicast into all of them; a stage is free when the
+ * consumers of every CTA have released it. With cluster_n == c they run (i, cj + r) and share A
+ * the same way.
  *
  * Edges need little code: TMA zero-fills loads outside the tensor (K tails included), TMA
  * stores clip at m and n, and the staged epilogue predicates rows and columns. Layout facts (descriptors, the D
@@ -166,13 +166,13 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.row_split = k.pingpong ? 0 : k.rows;
   k.msub = k.rows / 64;
   k.cluster = tcj_cfg_cluster_ctas(cfg);
-  k.along_n = cfg->cluster_n == 2;
+  k.along_n = cfg->cluster_n >= 2;
   k.a_bytes = cfg->bm * PTX_SWIZZLE_LINE;
   k.b_bytes = cfg->bn * PTX_SWIZZLE_LINE;
   k.stage_bytes = k.a_bytes + k.b_bytes;
   k.kt = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
   k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
-  k.unit_cols = k.along_n ? (k.tiles_n + 1) / 2 : k.tiles_n;
+  k.unit_cols = k.along_n ? (k.tiles_n + k.cluster - 1) / k.cluster : k.tiles_n;
   k.slices = tcj_cfg_slices(cfg);
   k.per = (int)tcj_cfg_slice_tiles(cfg);
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */

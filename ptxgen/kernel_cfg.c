@@ -251,18 +251,20 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->split_k && c->pingpong) return "sm90 split-K runs cooperative consumers, not ping-pong";
   if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
-  if (c->cluster_m != 0 && c->cluster_m != 2) return "cluster must be 0 (none) or 2";
+  if (c->cluster_m != 0 && c->cluster_m != 2 && c->cluster_m != 4) return "cluster must be 0 (none), 2 or 4";
   /* Each CTA of a pair loads half of B: K-major, bn / 2 rows of whole 1024-byte swizzle atoms
    * (128x192 fp8 runs so, measured on an H100); MN-major, whole 64-column boxes. Half of a
    * 64-column B is too little to be worth a multicast. */
-  if (c->cluster_m && (c->bn < 128 || (!c->op_b_t && c->bn % 128)))
-    return "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
-  /* Along N each CTA loads half of A: K-major, bm / 2 rows (whole 1024-byte swizzle atoms from
-   * bm 16 on); MN-major, whole 64-column boxes. */
-  if (c->cluster_n != 0 && c->cluster_n != 2) return "cluster_n must be 0 (none) or 2";
+  if (c->cluster_m && (c->bn < 128 || c->bn % (c->op_b_t ? 8 * c->cluster_m : 64 * c->cluster_m)))
+    return "a cluster along M splits B in parts: bn 128 or more, whole 8-row swizzle atoms (K-major) or 64-column "
+           "boxes (MN-major) each";
+  /* Along N each CTA loads its part of A: K-major, bm / cluster_n rows of whole 1024-byte
+   * swizzle atoms; MN-major, whole 64-column boxes. */
+  if (c->cluster_n != 0 && c->cluster_n != 2 && c->cluster_n != 4) return "cluster_n must be 0 (none), 2 or 4";
   if (c->cluster_n && c->cluster_m) return "a cluster runs along M or along N, not both";
-  if (c->cluster_n && c->op_a_t && c->bm % 128)
-    return "a 2-CTA cluster along N splits A in halves: whole 64-column boxes when A is MN-major";
+  if (c->cluster_n && c->bm % (c->op_a_t ? 64 * c->cluster_n : 8 * c->cluster_n))
+    return "a cluster along N splits A in parts: whole 8-row swizzle atoms (K-major) or 64-column boxes "
+           "(MN-major) each";
   return NULL;
 }
 

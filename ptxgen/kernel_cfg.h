@@ -77,12 +77,12 @@ typedef struct tcj_kernel_cfg {
    * cluster and add their partial sums through distributed shared memory, each CTA applying
    * the epilogue to its share of the tile: one launch, no workspace. */
   int split_cluster;
-  /* sm90 only: 0 = no cluster; 2 = clusters of two CTAs along M that share each B tile through
-   * TMA multicast (each loads half of it for both). */
+  /* sm90 only: 0 = no cluster; 2 or 4 = clusters of that many CTAs along M that share each B
+   * tile through TMA multicast (each loads its part of it for all). */
   int cluster_m;
-  /* sm90 only: 0 = none; 2 = clusters of two CTAs along N that share each A tile through TMA
-   * multicast (each loads half of its rows for both): few tile rows against a wide weight,
-   * where every tile column reads the same A. Not with cluster_m. */
+  /* sm90 only: 0 = none; 2 or 4 = clusters of that many CTAs along N that share each A tile the
+   * same way: few tile rows against a wide weight, where every tile column reads the same A.
+   * Not with cluster_m. */
   int cluster_n;
   /* sm90 only: 0 = cooperative (the consumer warpgroups split each tile's rows); 1 = ping-pong
    * (two consumers take alternate tiles, each the whole tile, and take turns at the tensor
@@ -143,8 +143,10 @@ static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
 static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
 /* The slices' partial sums go through a global workspace and the reduction entry. */
 static inline int tcj_cfg_split_workspace(const tcj_kernel_cfg *c) { return c->split_k >= 2 && !c->split_cluster; }
-/* CTAs of an sm90 cluster: 2 with cluster_m or cluster_n, else 1. */
-static inline int tcj_cfg_cluster_ctas(const tcj_kernel_cfg *c) { return c->cluster_m == 2 || c->cluster_n == 2 ? 2 : 1; }
+/* CTAs of an sm90 cluster: cluster_m or cluster_n, else 1. */
+static inline int tcj_cfg_cluster_ctas(const tcj_kernel_cfg *c) {
+  return c->cluster_m >= 2 ? c->cluster_m : c->cluster_n >= 2 ? c->cluster_n : 1;
+}
 /* Most CTAs in a portable cluster (CUDA programming guide, thread block clusters). */
 #define TCJ_CLUSTER_MAX 8
 /* K tiles each slice runs: ceil(ceil(k / bk) / slices). */

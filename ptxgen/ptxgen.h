@@ -54,7 +54,7 @@ int ptx_reduce_vec(const tcj_kernel_cfg *cfg);
  *   PTX_GEMM_PARAMS (abi.h)                          as for PTX_GEMM_ENTRY
  * Launch: ptx_sm90_grid() CTAs in x (persistent: each walks tiles with stride gridDim.x), 1 in
  * y, tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory. Clusters
- * of cfg->cluster_m CTAs are declared in the PTX (.reqnctapercluster), so a plain
+ * of tcj_cfg_cluster_ctas() CTAs are declared in the PTX (.reqnctapercluster), so a plain
  * cuLaunchKernel launches them; the grid is a multiple of the cluster size.
  * Split configs (split_k >= 2): each work unit is a (tile, slice) pair that stores its raw fp32
  * partial sums into p_work (slices * m * n elements, rows of n); the module also holds

@@ -35,7 +35,8 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   int64_t mn = is_b ? c->n : m;
   int mn_tile = is_b ? c->bn : c->bm;
   /* Each CTA of a pair loads half of the operand the pair shares: B along M, A along N. */
-  if (k_major && (is_b ? c->cluster_m : c->cluster_n) == 2) mn_tile /= 2;
+  int parts = is_b ? c->cluster_m : c->cluster_n;
+  if (k_major && parts >= 2) mn_tile /= parts;
   out->elem = c->ab;
   out->dims[0] = (uint64_t)(k_major ? c->k : mn);
   out->dims[1] = (uint64_t)(k_major ? mn : c->k);
@@ -90,8 +91,8 @@ int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
 }
 
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
-  int cluster = tcj_cfg_cluster_ctas(c), along_m = c->cluster_m == 2 ? 2 : 1, along_n = c->cluster_n == 2 ? 2 : 1;
-  /* Work units: single tiles, or a cluster's pair of tiles along M or N, of every entry. */
+  int cluster = tcj_cfg_cluster_ctas(c), along_m = c->cluster_m >= 2 ? cluster : 1, along_n = c->cluster_n >= 2 ? cluster : 1;
+  /* Work units: single tiles, or a cluster's tiles along M or N, of every entry. */
   int64_t units = ceil_div(ceil_div(m, c->bm), along_m) * ceil_div(ceil_div(c->n, c->bn), along_n) * tcj_cfg_slices(c) *
                   (batch > 1 ? batch : 1);
   int64_t slots = sm_count / cluster;

@@ -1018,10 +1018,11 @@ static tcj_engine *forced_sm90_engine(const char *tile) {
   return e;
 }
 
-/* CTA pairs along N that share A by multicast (TCJ_TILE .../cn2), forced: an odd count of tile
- * columns (the last pair's second CTA has none), tile rows past m, MN-major A (op_a T), C read,
- * a fused epilogue into f32, a K split and a batch. */
-static void a_shared_by_pairs_along_n_matches_reference(void **state) {
+/* Clusters that share an operand by multicast, forced (TCJ_TILE): pairs and fours along N that
+ * share A, with an odd count of tile columns (the last cluster's last CTAs have none), tile rows
+ * past m, MN-major A (op_a T), C read, a fused epilogue into f32, a K split and a batch; and
+ * fours along M that share B, with tile rows past the last whole cluster. */
+static void operands_shared_by_clusters_along_m_and_n_match_reference(void **state) {
   (void)state;
   if (!(g_cc_major == 9 && g_cc_minor == 0)) {
     print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
@@ -1030,7 +1031,7 @@ static void a_shared_by_pairs_along_n_matches_reference(void **state) {
   struct {
     const char *tile;
     ex_case c;
-  } runs[4];
+  } runs[6];
   runs[0].c = mk("130x5000x4096, 79 tile columns, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 130, 5000, 4096, 6601);
   runs[0].c.cm = C_SEPARATE;
   runs[0].c.beta = 0.5f;
@@ -1049,6 +1050,19 @@ static void a_shared_by_pairs_along_n_matches_reference(void **state) {
   runs[3].c.batch = 3;
   runs[3].c.alpha = scaled_alpha(512, 1);
   runs[3].tile = "64x64x128/1x1/8/cn2";
+  runs[4].c = mk("fours along N, 200x5000x3000, 79 tile columns, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 200,
+                 5000, 3000, 6605);
+  runs[4].c.cm = C_SEPARATE;
+  runs[4].c.beta = -1;
+  runs[4].c.alpha = scaled_alpha(3000, 0);
+  runs[4].tile = "128x64x128/2x1/8/cn4";
+  runs[5].c = mk("fours along M, 600x3000x2000, 5 tile rows, row bias + relu", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 600,
+                 3000, 2000, 6606);
+  runs[5].c.bias = TCJ_BIAS_ROW;
+  runs[5].c.bias_type = TCJ_BF16;
+  runs[5].c.act = TCJ_ACT_RELU;
+  runs[5].c.alpha = scaled_alpha(2000, 1);
+  runs[5].tile = "128x256x128/2x1/4/c4";
   int failed = 0;
   for (int i = 0; i < NCASES(runs); i++) {
     tcj_engine *e = forced_sm90_engine(runs[i].tile);
@@ -1057,7 +1071,7 @@ static void a_shared_by_pairs_along_n_matches_reference(void **state) {
     failed += run_list(e, what, &runs[i].c, 1, NULL);
     tcj_destroy(e);
   }
-  if (failed) fail_msg("%d of %d cases with A shared along N failed (see FAIL lines above)", failed, NCASES(runs));
+  if (failed) fail_msg("%d of %d cases with a shared operand failed (see FAIL lines above)", failed, NCASES(runs));
 }
 
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
@@ -1686,7 +1700,7 @@ int main(void) {
       cmocka_unit_test(batch_of_stacked_entries_with_one_weight),
       cmocka_unit_test(b_pitch_splitting_lines_runs_multicast_pairs),
       cmocka_unit_test(k_splits_run_in_multicast_pairs),
-      cmocka_unit_test(a_shared_by_pairs_along_n_matches_reference),
+      cmocka_unit_test(operands_shared_by_clusters_along_m_and_n_match_reference),
       cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
       cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
       cmocka_unit_test(batch_of_64_entries_of_64_cubed),

@@ -91,8 +91,8 @@ refuse= expect 2 "tcj-ptx: unknown arch sm_+80" "$tcj_ptx" --arch "sm_+80" --dty
 # --candidates: the selected config and how to force it, then the sm90 configs ranked, each
 # with its estimate and forcing variables; none (with the reason) off sm_90a.
 if "$tcj_ptx" --arch sm_90a --dtype bf16 --m 2500 --n 3000 --k 5000 --candidates >"$dir/cand" 2>&1 &&
-  grep -q '^selected: recipe=sm90 .*tile=128x256x64 .*cluster=2$' "$dir/cand" &&
-  grep -q '^  force: TCJ_RECIPE=sm90 TCJ_TILE=128x256x128/2x1/4/c2/s0$' "$dir/cand" &&
+  grep -q '^selected: recipe=sm90 .*tile=128x256x64 .*cluster=4$' "$dir/cand" &&
+  grep -q '^  force: TCJ_RECIPE=sm90 TCJ_TILE=128x256x128/2x1/4/c4/s0$' "$dir/cand" &&
   [ "$(grep -cE '^ +[0-9]+ +[0-9.]+ us  recipe=sm90 ' "$dir/cand")" -ge 4 ] && ! grep -q '^\.version' "$dir/cand"; then :; else
   echo "FAIL: tcj-ptx --candidates on sm_90a: $(head -c 600 "$dir/cand")"
   fails=$((fails + 1))

@@ -714,7 +714,7 @@ static void sm90_pairs_along_n_rules(void **state) {
     c.op_a_t = 0;
     assert_null(tcj_cfg_check(&c));
     c.op_a_t = 1; /* MN-major A: a 64-row tile is one box, which does not halve */
-    if (bm == 64) assert_string_equal(tcj_cfg_check(&c), "a 2-CTA cluster along N splits A in halves: whole 64-column boxes when A is MN-major");
+    if (bm == 64) assert_string_equal(tcj_cfg_check(&c), "a cluster along N splits A in parts: whole 8-row swizzle atoms (K-major) or 64-column boxes (MN-major) each");
     else assert_null(tcj_cfg_check(&c));
   }
   char text[256];
@@ -725,8 +725,16 @@ static void sm90_pairs_along_n_rules(void **state) {
   assert_int_equal(tcj_cfg_parse(text, &back), 0);
   assert_cfg_equal(&c, &back);
   assert_int_equal(tcj_cfg_cluster_ctas(&c), 2);
+  /* Four along N: a quarter of A each, 32 rows of 128 when K-major; MN-major needs 4 boxes. */
+  c.cluster_n = 4;
+  c.op_a_t = 0;
+  assert_null(tcj_cfg_check(&c));
+  assert_int_equal(tcj_cfg_cluster_ctas(&c), 4);
+  c.op_a_t = 1;
+  assert_non_null(tcj_cfg_check(&c));
+  c.op_a_t = 0;
   c.cluster_n = 3;
-  assert_string_equal(tcj_cfg_check(&c), "cluster_n must be 0 (none) or 2");
+  assert_string_equal(tcj_cfg_check(&c), "cluster_n must be 0 (none), 2 or 4");
   c.cluster_n = 2;
   c.bn = 128;
   c.cluster_m = 2;
@@ -821,7 +829,7 @@ static void sm90_vec_32_bytes(tcj_kernel_cfg *c) { c->c = PTX_E_F32; c->vec_c = 
 static void sm90_vec_not_dividing_n(tcj_kernel_cfg *c) { c->n = 4092; }
 static void sm90_vec_2_odd_n(tcj_kernel_cfg *c) { c->vec_c = 2; c->n = 999; }
 static void sm90_cluster_1(tcj_kernel_cfg *c) { c->cluster_m = 1; }
-static void sm90_cluster_4(tcj_kernel_cfg *c) { c->cluster_m = 4; }
+static void sm90_cluster_8(tcj_kernel_cfg *c) { c->cluster_m = 8; }
 static void sm90_cluster_negative(tcj_kernel_cfg *c) { c->cluster_m = -2; }
 static void sm90_cluster_bn_64(tcj_kernel_cfg *c) { c->bn = 64; }
 static void sm90_cluster_bn_192_mn_major(tcj_kernel_cfg *c) { c->bm = 128; c->bn = 192; c->warps_m = 2; c->op_b_t = 0; }
@@ -840,8 +848,8 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
                            *const accum = "accumulators exceed 128 registers per thread", *const stages = "stages must be 2..8",
                            *const align = "TMA needs 16-byte aligned operands",
                            *const vec = "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n",
-                           *const cluster = "cluster must be 0 (none) or 2",
-                           *const half = "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
+                           *const cluster = "cluster must be 0 (none), 2 or 4",
+                           *const half = "a cluster along M splits B in parts: bn 128 or more, whole 8-row swizzle atoms (K-major) or 64-column boxes (MN-major) each";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; } cases[] = {
     {"sm_90 without the a suffix", sm90_arch_sm_90, &arch},
     {"sm_89", sm90_arch_sm_89, &arch},
@@ -881,7 +889,7 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
     {"vec 8 with n 4092", sm90_vec_not_dividing_n, &vec},
     {"vec 2 with n 999", sm90_vec_2_odd_n, &vec},
     {"cluster 1", sm90_cluster_1, &cluster},
-    {"cluster 4", sm90_cluster_4, &cluster},
+    {"cluster 8", sm90_cluster_8, &cluster},
     {"cluster -2", sm90_cluster_negative, &cluster},
     {"cluster with bn 64", sm90_cluster_bn_64, &half},
     {"cluster with bn 192, B MN-major", sm90_cluster_bn_192_mn_major, &half},
@@ -1207,7 +1215,7 @@ static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
                            *const rows = "each sm90 consumer owns 64 or 128 rows",
                            *const accum = "accumulators exceed 128 registers per thread",
                            *const split = "sm90 split-K runs cooperative consumers, not ping-pong",
-                           *const half = "a 2-CTA cluster splits B in halves: bn 128 or more, whole 64-column boxes when B is MN-major";
+                           *const half = "a cluster along M splits B in parts: bn 128 or more, whole 8-row swizzle atoms (K-major) or 64-column boxes (MN-major) each";
   static const struct { const char *name; cfg_edit edit; const char *const *reason; int coop_valid; } cases[] = {
     {"pingpong 2", pp_value_2, &value, 0},
     {"pingpong -1", pp_value_negative, &value, 0},

@@ -314,6 +314,15 @@ static tcj_kernel_cfg make_sm90_cfg(int g, int op, int ab, int cc, int wide, int
   c.cluster_m = cluster && c.bn % 128 == 0 ? 2 : 0;
   /* Where B cannot be halved, a 128-row tile pairs along N and shares A instead. */
   c.cluster_n = cluster && !c.cluster_m && c.bm == 128 ? 2 : 0;
+  /* Every other edge, clusters of four where the tile splits in quarters. */
+  if (e % 2 && c.cluster_m) {
+    c.cluster_m = 4;
+    if (tcj_cfg_check(&c)) c.cluster_m = 2;
+  }
+  if (e % 2 && c.cluster_n) {
+    c.cluster_n = 4;
+    if (tcj_cfg_check(&c)) c.cluster_n = 2;
+  }
   c.stages = 8;
   while (c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
   return c;

@@ -27,9 +27,6 @@
 static const struct miss { const char *name; double ceiling; const char *why; } MISSES[] = {
   {"down_nt_m32", 1.08, "64x64 unsplit; 64x128 split 4 ways is faster: the model's memory floor assumes every SM "
                         "streams, but 64 tiles keep half of them idle"},
-  {"nt128_5000", 1.28, "64x64 unsplit; 128x64 in pairs along N is faster: the model rates 64x64 by its MACs per "
-                       "loaded byte, which a K-major B whose pitch splits lines does not follow (64x5000x4096 NN "
-                       "is fastest on 64x64)"},
 };
 
 typedef struct entry { char recipe[8], tile[64]; double us; } entry;

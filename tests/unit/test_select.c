@@ -538,14 +538,15 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
 /* A B whose row pitch is 16-byte aligned but not a multiple of 128 bytes: 128x256 tiles in CTA
  * pairs that multicast B where K is long or the tile rows many, never ping-pong (unfused), and
  * 128x256 before 256x128; the same shapes with a 128-byte pitch keep the old choices. */
-/* Where B's pitch splits lines and no pair along M takes B, 128-row tiles run in pairs along N
- * that share A (measured above SM90_PITCH_SHARE_A_MAX_ROWS); never where the pitch is whole
- * lines, nor on 64-row tiles. */
+/* Where B's pitch splits lines and no pair along M takes B, 128-row tiles run in clusters along N
+ * that share A (measured above SM90_PITCH_SHARE_A_MAX_ROWS): fours over at most two tile rows,
+ * pairs over more; never where the pitch is whole lines, nor where 64 rows fill half a tile. */
 static void sm90_shares_a_along_n_where_b_pitch_splits_lines(void **state) {
   (void)state;
+  /* shared: CTAs expected to share A (four over at most two tile rows, else two) */
   struct { int64_t m, n, k, ldb_lines; int shared; } cases[] = {
-    {128, 5000, 5000, 5056, 1}, {256, 5000, 5000, 5056, 1}, {1000, 1000, 1000, 1024, 1},
-    {128, 3000, 5000, 3008, 1}, {64, 5000, 4096, 5056, 0},
+    {128, 5000, 5000, 5056, 4}, {256, 5000, 5000, 5056, 4}, {1000, 1000, 1000, 1024, 2},
+    {128, 3000, 5000, 3008, 4}, {100, 5000, 4096, 5056, 4}, {64, 5000, 4096, 5056, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     for (int lines = 0; lines < 2; lines++) {
@@ -555,7 +556,7 @@ static void sm90_shares_a_along_n_where_b_pitch_splits_lines(void **state) {
       char text[256];
       tcj_cfg_format(&plan.cfg, text, sizeof text);
       print_message("%s: %s\n", lines ? "whole lines" : "split lines", text);
-      assert_int_equal(plan.cfg.cluster_n, !lines && cases[i].shared ? 2 : 0);
+      assert_int_equal(plan.cfg.cluster_n, lines ? 0 : cases[i].shared);
       if (plan.cfg.cluster_n) {
         assert_int_equal(plan.cfg.bm, 128);
         assert_int_equal(plan.cfg.cluster_m, 0);
@@ -567,13 +568,15 @@ static void sm90_shares_a_along_n_where_b_pitch_splits_lines(void **state) {
 static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
   (void)state;
   struct { int64_t m, n, k, ldb_split, ldb_lines; int op_b_t, cluster, split_cluster_free; } cases[] = {
-    /* m, n, k, ldb (pitch splits lines), ldb (whole lines), op_b T, multicast expected */
-    {2500, 3000, 5000, 3000, 3008, 0, 1, 1},
-    {7000, 7000, 7000, 7000, 7040, 0, 1, 1},
-    {3000, 5000, 3000, 3000, 3008, 1, 1, 1},
-    {1504, 1504, 9000, 1504, 1536, 0, 1, 1}, /* a pair beats a K split that cannot multicast */
-    {6000, 6000, 1000, 6000, 6016, 0, 1, 1}, /* 16 K tiles, but 47 tile rows */
-    {9000, 1504, 1504, 1504, 1536, 0, 1, 1}, /* 24 K tiles, 71 tile rows */
+    /* m, n, k, ldb (pitch splits lines), ldb (whole lines), op_b T, CTAs sharing B expected
+     * (four where the pitch also splits 32-byte sectors, from 16 tile rows) */
+    {2500, 3000, 5000, 3000, 3008, 0, 4, 1},
+    {7000, 7000, 7000, 7000, 7040, 0, 4, 1},
+    {3000, 5000, 3000, 3000, 3008, 1, 4, 1},
+    {4000, 4000, 4000, 4000, 4032, 0, 2, 1}, /* 8000 bytes: lines split, sectors whole */
+    {1504, 1504, 9000, 1504, 1536, 0, 2, 1}, /* a pair beats a K split that cannot multicast */
+    {6000, 6000, 1000, 6000, 6016, 0, 2, 1}, /* 16 K tiles, but 47 tile rows */
+    {9000, 1504, 1504, 1504, 1536, 0, 2, 1}, /* 24 K tiles, 71 tile rows */
     {2000, 2000, 2000, 2000, 2048, 0, 0, 1}, /* 32 K tiles and 16 tile rows: no pair */
     {128, 5000, 5000, 5000, 5056, 0, 0, 1},  /* one tile row */
   };
@@ -594,7 +597,7 @@ static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
         continue;
       }
       assert_int_equal(plan.cfg.pingpong, 0);
-      assert_int_equal(plan.cfg.cluster_m, cases[i].cluster ? 2 : 0);
+      assert_int_equal(plan.cfg.cluster_m, cases[i].cluster);
       if (cases[i].cluster) {
         assert_int_equal(plan.cfg.bm, 128);
         assert_int_equal(plan.cfg.bn, 256);
@@ -1178,7 +1181,7 @@ static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
     {&p, "256x128x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
     {&p, "64x128x128/1x1/8/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: ping-pong needs two consumer warpgroups"},
     {&p, "64x256x128/2x1/6/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: needs more shared memory than the device has"},
-    {&p, "64x64x128/2x1/8/c2/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: a 2-CTA cluster splits B"},
+    {&p, "64x64x128/2x1/8/c2/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: a cluster along M splits B"},
     {&short_k, "64x256x128/2x1/5", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
     /* The sm80 recipe has no consumer warpgroups to alternate. */
     {&p, "128x128x64/2x2/3/pp", "sm_90a", ENG_RECIPE_SM80, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
@@ -1232,11 +1235,11 @@ static void tuning_comes_from_the_environment(void **state) {
   assert_non_null(why);
   assert_non_null(strstr(why, "TCJ_RECIPE=\"wgmma\""));
   setenv("TCJ_RECIPE", "sm80", 1);
-  setenv("TCJ_TILE", "128x256x128/2x1/4/c4", 1);
+  setenv("TCJ_TILE", "128x256x128/2x1/4/c3", 1);
   why = eng_tuning_from_env(&t);
   assert_non_null(why);
-  assert_non_null(strstr(why, "TCJ_TILE=\"128x256x128/2x1/4/c4\""));
-  assert_non_null(strstr(why, "[/c2]"));
+  assert_non_null(strstr(why, "TCJ_TILE=\"128x256x128/2x1/4/c3\""));
+  assert_non_null(strstr(why, "[/c2|/c4|/cn2|/cn4]"));
   setenv("TCJ_TILE", "64x256x128/2x1/5/c2/pp", 1);
   assert_null(eng_tuning_from_env(&t));
   assert_int_equal(t.recipe, ENG_RECIPE_SM80);
