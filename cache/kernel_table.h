@@ -6,7 +6,7 @@
 typedef struct cache_kernel {
   void *module;   /* CUmodule */
   void *function; /* CUfunction */
-  void *reduce;   /* CUfunction of the split-K reduction or of the last wave's (tail=split), or NULL */
+  void *reduce;   /* CUfunction of the split-K reduction, or NULL */
   void *transpose; /* CUfunction of the transposing pack (sm90 tf32, s8, fp8), or NULL */
   int threads, smem_bytes, bm, bn, slices;
   int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */

@@ -49,9 +49,7 @@ static void packed_shape(const eng_problem *p, const eng_plan *plan, int is_b, i
   }
 }
 
-/* tail_bytes: a tail=split kernel's partial sums (tail_bytes_bound before the launch knows the
- * grid; 0 for other kernels). */
-static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan, int64_t tail_bytes) {
+static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   scratch_layout l = {0, 0, 0, 0};
   int es = ptx_elem_size(p->ab);
   int64_t rows, cols;
@@ -67,24 +65,7 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan, int
   l.work_off = l.bytes;
   if (tcj_cfg_split_workspace(&plan->cfg))
     l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
-  else if (tail_bytes > 0)
-    l.bytes += align_up((size_t)tail_bytes);
   return l;
-}
-
-/* The most a tail=split kernel's partial sums can take on this device: every slot of the grid
- * (ptx_sm90_tail: at most grid slices in all), each a cluster's tiles. */
-static int64_t tail_bytes_bound(const tcj_engine *e, const tcj_kernel_cfg *c) {
-  if (!c->tail_split) return 0;
-  int64_t slots = e->caps.sm_count / tcj_cfg_cluster_ctas(c);
-  return (slots > 0 ? slots : 1) * tcj_cfg_cluster_ctas(c) * c->bm * c->bn * 4;
-}
-
-/* The sm90 kernel's grid on this device: every SM at most, whole clusters that fit at once. */
-static int64_t sm90_grid(const tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k) {
-  int slots = e->caps.sm_count;
-  if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
-  return ptx_sm90_grid(cfg, p->m, p->batch, slots);
 }
 
 /* Copies rows x cols elements at (src, ld) into the scratch, in stream order. */
@@ -236,19 +217,15 @@ static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const tcj_ker
 /* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_GEMM_PARAMS, on the
  * persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
 static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
-                              const ptx_sm90_tail_plan *tail, CUtensorMap *tmaps, void **args, CUstream stream) {
+                              CUtensorMap *tmaps, void **args, CUstream stream) {
   void *all[3 + PTX_GEMM_PARAM_COUNT] = {&tmaps[0], &tmaps[1], &tmaps[2]};
   memcpy(all + 3, args, sizeof(void *) * PTX_GEMM_PARAM_COUNT);
-  int64_t grid = sm90_grid(e, p, cfg, k);
+  int slots = e->caps.sm_count;
+  if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
+  int64_t grid = ptx_sm90_grid(cfg, p->m, p->batch, slots);
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
                                      (unsigned)k->smem_bytes, stream, all, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  if (cfg->tail_split) { /* the last wave's slices, when it split */
-    if (tail->tail == 0) return TCJ_SUCCESS;
-    r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)ptx_sm90_tail_reduce_ctas(cfg, tail), 1, 1,
-                              PTX_TAIL_REDUCE_THREADS, 1, 1, 0, stream, args, NULL);
-    return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (last-wave reduction)");
-  }
   return k->reduce ? launch_reduce(e, p, cfg, k, args, stream) : TCJ_SUCCESS;
 }
 
@@ -264,13 +241,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   stored_a(p, &rows_a, &cols_a);
   stored_b(p, &rows_b, &cols_b);
   assert(k->slices == tcj_cfg_slices(&plan->cfg));
-  ptx_sm90_tail_plan tail = {0, 0, 0, 1, 0};
-  int64_t grid_units = 1;
-  if (k->recipe == PTX_RECIPE_SM90) {
-    grid_units = sm90_grid(e, p, &plan->cfg, k) / tcj_cfg_cluster_ctas(&plan->cfg);
-    tail = ptx_sm90_tail(&plan->cfg, p->m, grid_units);
-  }
-  scratch_layout l = scratch_of(p, plan, ptx_sm90_tail_bytes(&plan->cfg, &tail));
+  scratch_layout l = scratch_of(p, plan);
   CUdeviceptr base = 0, work = 0;
   tcj_status st = eng_scratch_get(e, l.bytes, stream, &base);
   if (st == TCJ_SUCCESS) {
@@ -279,7 +250,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
     packed_shape(p, plan, 1, &rows, &cols);
     if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
-    if (tcj_cfg_split_workspace(&plan->cfg) || tail.tail) work = base + l.work_off;
+    if (tcj_cfg_split_workspace(&plan->cfg)) work = base + l.work_off;
   }
   ptx_gemm_params prm;
   memset(&prm, 0, sizeof prm);
@@ -307,7 +278,6 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.stride_bias = (uint64_t)p->stride_bias;
   prm.m = (uint32_t)p->m;
   prm.batch = (uint32_t)p->batch;
-  prm.grid = (uint32_t)grid_units;
   prm.alpha = ca->alpha;
   prm.beta = p->reads_c ? ca->beta : 0.0f;
   void *args[PTX_GEMM_PARAM_COUNT];
@@ -336,7 +306,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
   }
   if (st == TCJ_SUCCESS)
-    st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, &tail, tmaps, args, stream)
+    st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)
                                       : launch_sm80(e, p, &plan->cfg, k, args, stream);
   eng_scratch_put(e, base, l.bytes, stream);
   return st;
@@ -472,15 +442,13 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
 /* The scratch a call of p needs. Under TCJ_TUNE it is the tuned choice's once one is known,
  * and before that the most any candidate the tuner may choose needs. */
 static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
-  size_t most = scratch_of(p, plan, tail_bytes_bound(e, &plan->cfg)).bytes;
+  size_t most = scratch_of(p, plan).bytes;
   if (!e->autotune) return most;
   eng_plan known = *plan, cands[ENG_AUTOTUNE_MAX];
-  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known, tail_bytes_bound(e, &known.cfg)).bytes;
+  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known).bytes;
   int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
-  for (int i = 1; i < n; i++) {
-    size_t need = scratch_of(p, &cands[i], tail_bytes_bound(e, &cands[i].cfg)).bytes;
-    if (need > most) most = need;
-  }
+  for (int i = 1; i < n; i++)
+    if (scratch_of(p, &cands[i]).bytes > most) most = scratch_of(p, &cands[i]).bytes;
   return most;
 }
 

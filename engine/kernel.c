@@ -207,13 +207,9 @@ tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const c
     st = eng_cuda_error(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
     goto fail;
   }
-  CUfunction reduce = NULL; /* split-K's reduction, or the last wave's */
+  CUfunction reduce = NULL;
   if (tcj_cfg_split_workspace(cfg) && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
-    goto fail;
-  }
-  if (cfg->tail_split && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_TAIL_REDUCE_ENTRY)) != CUDA_SUCCESS) {
-    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_TAIL_REDUCE_ENTRY ")");
     goto fail;
   }
   CUfunction transpose = NULL;

@@ -453,16 +453,6 @@ static int split_in_pairs(const eng_problem *p, const tcj_kernel_cfg *c, int b_p
  * pair without a K split beat a split tile, which cannot multicast (1500x1500x9000: 132 us
  * against 155 split three ways). */
 #define SM90_PITCH_SPLIT_COST 1.35
-/* The grid's work units on this device (ptx_sm90_grid without the resident-cluster cap, which
- * only the loaded kernel knows), and the last wave split that grid would run. */
-static int64_t sm90_grid_units(const eng_device_caps *caps, const tcj_kernel_cfg *c) {
-  int64_t g = (caps->sm_count > 0 ? caps->sm_count : 1) / tcj_cfg_cluster_ctas(c);
-  return g > 0 ? g : 1;
-}
-static ptx_sm90_tail_plan sm90_tail_on(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
-  return ptx_sm90_tail(c, p->m, sm90_grid_units(caps, c));
-}
-
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                          int b_pitch_split, const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
@@ -470,12 +460,8 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   /* wgmma's rate per byte of K is the same for every type: half of bf16's MACs for tf32, twice
    * for s8 (H100 peaks: 495, 989, 1979 dense TFLOP/TOP/s). */
   double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
-  /* The last wave split: whole units for the full waves, then one slice of per K tiles. */
-  double wave_tiles = (double)waves * (double)tcj_cfg_slice_tiles(c);
-  ptx_sm90_tail_plan tail = sm90_tail_on(p, caps, c);
-  if (tail.tail) wave_tiles = (double)(tail.full / sm90_grid_units(caps, c)) * (double)tail.per * (double)tail.slices +
-                              (double)tail.per;
-  double us = wave_tiles * (double)t->bm * (double)t->bn * (double)c->bk / (t->rate * macs_per_us);
+  double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * (double)c->bk /
+              (t->rate * macs_per_us);
   /* Fours along N that share A run as unclustered tiles do on a whole-line B (0.60-0.85 of pairs). */
   if (b_pitch_split && (!c->cluster_m || c->split_k) && c->cluster_n != 4) us *= SM90_PITCH_SPLIT_COST;
   /* No tile beats reading A and B and writing C once. */
@@ -486,7 +472,6 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   if (us < floor_us) us = floor_us + 1e-3 * compute_us;
   if (c->split_k)
     us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
-  if (tail.tail) us += 2.0 * (double)ptx_sm90_tail_bytes(c, &tail) / SM90_BYTES_PER_US + SM90_LAUNCH_US;
   /* Splits of one area tie; the one that reads least from L2 per CTA (A's rows and B's, or its
    * half of B's in a pair) leads (measured above split_in_pairs). */
   if (c->split_k)
@@ -761,7 +746,7 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
              &o.stages, &used) != 6)
     return -1;
   /* Optional suffixes, in this order: /c2, /c4, /cn2 or /cn4 (clusters along M or N), /pp (ping-pong
-   * consumers), /sN or /scN (K slices), /t (the last wave splits). */
+   * consumers), /sN or /scN (K slices). */
   const char *rest = text + used;
   if (strncmp(rest, "/c2", 3) == 0) { o.cluster_m = 2; rest += 3; }
   else if (strncmp(rest, "/c4", 3) == 0) { o.cluster_m = 4; rest += 3; }
@@ -776,7 +761,6 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
     o.split_set = 1;
     if (o.split_k < 2) o.split_k = o.split_cluster = 0;
   }
-  if (strncmp(rest, "/t", 2) == 0) { o.tail_split = 1; rest += 2; }
   if (*rest != '\0') return -1;
   o.valid = 1;
   *out = o;
@@ -788,9 +772,8 @@ int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   char cluster[16] = "";
   if (c->cluster_m >= 2 || c->cluster_n >= 2)
     snprintf(cluster, sizeof cluster, "/c%s%d", c->cluster_n >= 2 ? "n" : "", tcj_cfg_cluster_ctas(c));
-  int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d%s", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
-                   c->warps_n, c->stages, cluster, c->pingpong ? "/pp" : "", split, c->split_k >= 2 ? c->split_k : 0,
-                   c->tail_split ? "/t" : "");
+  int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
+                   c->warps_n, c->stages, cluster, c->pingpong ? "/pp" : "", split, c->split_k >= 2 ? c->split_k : 0);
   return n >= 0 && (size_t)n < size ? n : -1;
 }
 
@@ -806,7 +789,6 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->stages = ov->stages;
   c->cluster_m = ov->cluster_m;
   c->cluster_n = ov->cluster_n;
-  c->tail_split = ov->tail_split;
   c->pingpong = ov->pingpong;
   if (ov->split_set) {
     c->split_k = ov->split_k;
@@ -834,7 +816,7 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   if (tile && *tile && eng_tile_override_parse(tile, &out->tile) != 0) {
-    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2|/c4|/cn2|/cn4][/pp][/sN|/scN][/t]", tile);
+    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2|/c4|/cn2|/cn4][/pp][/sN|/scN]", tile);
     return msg;
   }
   return NULL;

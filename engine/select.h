@@ -110,7 +110,6 @@ typedef enum eng_recipe_choice { ENG_RECIPE_AUTO, ENG_RECIPE_SM80, ENG_RECIPE_SM
 typedef struct eng_tile_override {
   int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, cluster_n, pingpong;
   int split_set, split_k, split_cluster;
-  int tail_split; /* /t: the last wave splits (sm90) */
 } eng_tile_override;
 
 typedef struct eng_tuning {

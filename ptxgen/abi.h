@@ -34,8 +34,6 @@
   X(stride_bias, u64, uint64_t)                                                                \
   X(m, u32, uint32_t)           /* rows (n and k are baked into the kernel) */                 \
   X(batch, u32, uint32_t)       /* batch entries (1 unless batched) */                         \
-  X(grid, u32, uint32_t)        /* sm90: units the persistent grid runs at once (CTAs or       \
-                                   clusters); read by tail=split kernels */                    \
   X(alpha, f32, float)                                                                         \
   X(beta, f32, float)           /* 0: C is not read */
 

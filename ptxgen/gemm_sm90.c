@@ -15,9 +15,7 @@
  *
  * Split configs (few tiles, deep K): a work unit is a (tile, K slice) pair; its fp32 partial sums
  * go to a workspace through the staged epilogue, and the module's reduction entry (shared with
- * the sm80 recipe) adds the slices and applies the epilogue. tail=split configs split only the
- * tiles of the grid's last, part-full wave, by as many slices as the grid has room for
- * (sm90_tail.c).
+ * the sm80 recipe) adds the slices and applies the epilogue.
  *
  * With cluster_m == c (2 or 4) the CTAs of a cluster run the tiles (ci + r, j), r its rank:
  * each loads its own A and its c-th of B, multicast into all of them; a stage is free when the
@@ -150,16 +148,9 @@ static void emit_schedule_setup(sm90 *k) {
     ptx_ins(b, "mov.u32 %R, %%ctaid.x", k->unit0);
     ptx_ins(b, "mov.u32 %R, %%nctaid.x", k->unit_step);
   }
-  if (k->tail) { /* the full waves' units, then the last wave's tiles in slices */
-    sm90_emit_tail_plan(b, c, k->tile_units, k->unit_step, &k->tp);
-    k->units = r32(k);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %R, %R", k->units, k->tp.tail, k->tp.slices, k->tp.full);
-    k->kb0 = r32(k);
-    k->kb_end = r32(k);
-    k->slot = r32(k);
-    k->is_tail = pred(k);
-  }
 }
+
+
 
 int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
                       size_t err_size) {
@@ -183,7 +174,6 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
   k.unit_cols = k.along_n ? (k.tiles_n + k.cluster - 1) / k.cluster : k.tiles_n;
   k.slices = tcj_cfg_slices(cfg);
-  k.tail = cfg->tail_split;
   k.per = (int)tcj_cfg_slice_tiles(cfg);
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
   k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
@@ -237,11 +227,6 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   if (ptx_finish(&b) == 0 && k.slices > 1) {
     ptx_text(&b, "\n");
     ptx_emit_reduce_entry(&b, cfg);
-    ptx_finish(&b);
-  }
-  if (!ptx_failed(&b) && k.tail) {
-    ptx_text(&b, "\n");
-    sm90_emit_tail_reduce_entry(&b, cfg);
     ptx_finish(&b);
   }
   if (!ptx_failed(&b) && ptx_sm90_has_transpose(cfg)) {

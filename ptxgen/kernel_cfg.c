@@ -47,8 +47,6 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
   if (n >= 0 && (size_t)n < size && c->split_cluster)
     n += snprintf(buf + n, size - (size_t)n, " reduce=cluster");
-  if (n >= 0 && (size_t)n < size && c->tail_split)
-    n += snprintf(buf + n, size - (size_t)n, " tail=split");
   if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
     n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
   if (n >= 0 && (size_t)n < size && c->cluster_n >= 2)
@@ -99,10 +97,6 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (strncmp(rest, " reduce=cluster", 15) == 0) {
     c.split_cluster = 1;
     rest += 15;
-  }
-  if (strncmp(rest, " tail=split", 11) == 0) {
-    c.tail_split = 1;
-    rest += 11;
   }
   more = 0;
   if (sscanf(rest, " cluster=%d%n", &c.cluster_m, &more) == 1) rest += more;
@@ -256,10 +250,6 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * split: both CTAs of a pair run the same (tile pair, slice) units over the same K range. */
   if (c->split_k && c->pingpong) return "sm90 split-K runs cooperative consumers, not ping-pong";
   if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
-  /* The last wave's slices are cooperative units of one tile (or cluster), like split_k's. */
-  if (c->tail_split != 0 && c->tail_split != 1) return "tail=split is a flag";
-  if (c->tail_split && (c->split_k || c->pingpong || c->batched || c->ab == PTX_E_S8))
-    return "tail=split runs cooperative, unbatched, unsplit kernels that sum fp32 partials";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2 && c->cluster_m != 4) return "cluster must be 0 (none), 2 or 4";
   /* Each CTA of a pair loads half of B: K-major, bn / 2 rows of whole 1024-byte swizzle atoms
@@ -320,7 +310,6 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";
   if (c->cluster_m || c->cluster_n || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
-  if (c->tail_split) return "the sm80 recipe has no persistent grid to split the last wave of";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
   if (!c_type_ok(c->ab, c->c)) return c_type_rule(c->ab);

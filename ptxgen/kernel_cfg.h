@@ -77,11 +77,6 @@ typedef struct tcj_kernel_cfg {
    * cluster and add their partial sums through distributed shared memory, each CTA applying
    * the epilogue to its share of the tile: one launch, no workspace. */
   int split_cluster;
-  /* sm90 only, 1 = the last wave splits: when the tiles leave the persistent grid's last wave
-   * part full, that wave's tiles are split along K among the grid's CTAs (slices decided at run
-   * time from the grid and m: ptx_sm90_tail), their fp32 partial sums reduced by a second entry
-   * (PTX_TAIL_REDUCE_ENTRY). Tiles of the full waves run whole. Not with split_k. */
-  int tail_split;
   /* sm90 only: 0 = no cluster; 2 or 4 = clusters of that many CTAs along M that share each B
    * tile through TMA multicast (each loads its part of it for all). */
   int cluster_m;

@@ -12,7 +12,6 @@
 #define PTX_GEMM_ENTRY "tcj_gemm_sm80"
 #define PTX_REDUCE_ENTRY "tcj_gemm_sm80_reduce"
 #define PTX_SM90_ENTRY "tcj_gemm_sm90"
-#define PTX_TAIL_REDUCE_ENTRY "tcj_gemm_sm90_tail_reduce"
 
 /* The GEMM entry of cfg's module: PTX_GEMM_ENTRY or PTX_SM90_ENTRY. */
 const char *ptx_gemm_entry(const tcj_kernel_cfg *cfg);
@@ -122,25 +121,5 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);
 /* Tiles of one batch entry (m rows). */
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *cfg, int64_t m);
-
-/* tail=split kernels (grid: ptx_sm90_grid, which for them is every slot). Of the `units` work
- * units (tiles, or a cluster's tiles) on a grid of `grid` units, the first `full` run whole in
- * full waves and the last `tail` (units % grid) split along K into `slices` of `per` K tiles
- * each (the last may be shorter), at most `grid` slices in all; slices 1 (tail 0): nothing
- * splits. The kernel works this out in PTX from p_m and p_grid the same way.
- *   Work unit u < full: unit u whole. u >= full: v = u - full, unit full + v / slices, slice
- *   v % slices, K tiles [slice * per, min(kt, (slice + 1) * per)).
- * Its partial sums go to p_work, one dense bm x bn fp32 slot per (tail unit t, CTA rank r of
- * the cluster, slice z): slot (t * cluster + r) * slices + z. Then PTX_TAIL_REDUCE_ENTRY, same
- * parameters, ptx_sm90_tail_reduce_ctas() CTAs of PTX_TAIL_REDUCE_THREADS threads, adds each
- * tail tile's slices in slice order and applies the epilogue into D. */
-typedef struct ptx_sm90_tail_plan { int64_t units, full, tail, slices, per; } ptx_sm90_tail_plan;
-#define PTX_TAIL_MIN_KT 4     /* K tiles a slice runs at least */
-#define PTX_TAIL_MAX_SLICES 16
-#define PTX_TAIL_REDUCE_THREADS 256
-ptx_sm90_tail_plan ptx_sm90_tail(const tcj_kernel_cfg *cfg, int64_t m, int64_t grid);
-/* The workspace the plan's partial sums take (0 when nothing splits), and the reduction's CTAs. */
-int64_t ptx_sm90_tail_bytes(const tcj_kernel_cfg *cfg, const ptx_sm90_tail_plan *t);
-int64_t ptx_sm90_tail_reduce_ctas(const tcj_kernel_cfg *cfg, const ptx_sm90_tail_plan *t);
 
 #endif

@@ -90,53 +90,13 @@ int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
   return ceil_div(m, c->bm) * ceil_div(c->n, c->bn);
 }
 
-/* Work units along M and N: tiles, grouped by the cluster's CTAs along M or N. */
-static int64_t unit_rows(const tcj_kernel_cfg *c, int64_t m) {
-  return ceil_div(ceil_div(m, c->bm), c->cluster_m >= 2 ? c->cluster_m : 1);
-}
-static int64_t unit_cols(const tcj_kernel_cfg *c) {
-  return ceil_div(ceil_div(c->n, c->bn), c->cluster_n >= 2 ? c->cluster_n : 1);
-}
-
-ptx_sm90_tail_plan ptx_sm90_tail(const tcj_kernel_cfg *c, int64_t m, int64_t grid) {
-  ptx_sm90_tail_plan t = {unit_rows(c, m) * unit_cols(c), 0, 0, 1, 0};
-  int64_t kt = ceil_div(c->k, c->bk);
-  t.full = t.units;
-  t.per = kt;
-  if (!c->tail_split || grid < 1 || t.units % grid == 0) return t;
-  int64_t tail = t.units % grid, s = grid / tail;
-  if (s > kt / PTX_TAIL_MIN_KT) s = kt / PTX_TAIL_MIN_KT;
-  if (s > PTX_TAIL_MAX_SLICES) s = PTX_TAIL_MAX_SLICES;
-  if (s < 2) return t;
-  t.per = ceil_div(kt, s);
-  t.slices = ceil_div(kt, t.per); /* equal slices; none left empty */
-  if (t.slices < 2) {
-    t.slices = 1;
-    t.per = kt;
-    return t;
-  }
-  t.tail = tail;
-  t.full = t.units - tail;
-  return t;
-}
-
-int64_t ptx_sm90_tail_bytes(const tcj_kernel_cfg *c, const ptx_sm90_tail_plan *t) {
-  return t->tail * tcj_cfg_cluster_ctas(c) * t->slices * c->bm * c->bn * 4;
-}
-
-int64_t ptx_sm90_tail_reduce_ctas(const tcj_kernel_cfg *c, const ptx_sm90_tail_plan *t) {
-  int64_t per_cta = (int64_t)ptx_reduce_vec(c) * PTX_TAIL_REDUCE_THREADS;
-  return t->tail * tcj_cfg_cluster_ctas(c) * ceil_div((int64_t)c->bm * c->bn, per_cta);
-}
-
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
-  int cluster = tcj_cfg_cluster_ctas(c);
+  int cluster = tcj_cfg_cluster_ctas(c), along_m = c->cluster_m >= 2 ? cluster : 1, along_n = c->cluster_n >= 2 ? cluster : 1;
   /* Work units: single tiles, or a cluster's tiles along M or N, of every entry. */
-  int64_t units = unit_rows(c, m) * unit_cols(c) * tcj_cfg_slices(c) * (batch > 1 ? batch : 1);
+  int64_t units = ceil_div(ceil_div(m, c->bm), along_m) * ceil_div(ceil_div(c->n, c->bn), along_n) * tcj_cfg_slices(c) *
+                  (batch > 1 ? batch : 1);
   int64_t slots = sm_count / cluster;
   if (slots < 1) slots = 1;
-  /* The last wave splits over every slot: the grid is all of them (units or not). */
-  if (c->tail_split) return slots * cluster;
   int64_t grid = units < slots ? units : slots;
   if (grid < 1) grid = 1;
   return grid * cluster;

@@ -73,12 +73,13 @@ static ptx_reg emit_elem_addr(sm90 *k, ptx_reg base, ptx_reg ld_bytes, int es, p
  * slices): for each 64-row block j and 32-column chunk, the fp32 accumulators go to the staging
  * buffer, then each thread reads whole vectors of it, applies the epilogue (with C) and stores
  * D; split slices store their raw fp32 partial sums into the workspace instead. */
-static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0, int split) {
+static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   epi_ctx ctx, *e = &ctx;
   memset(e, 0, sizeof *e);
   emit_epilogue_setup(k, e);
+  int split = k->slices > 1;
   ptx_elem dt = split ? PTX_E_F32 : c->d;
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
   const char *aw = ptx_mma_acc_class(c->ab) == PTX_F32 ? "f32" : "b32"; /* staged accumulators */
@@ -87,21 +88,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
   ptx_ins(b, "add.u32 %R, %R, %R", grow, m0, e->rd_row);
   ptx_ins(b, "add.u32 %R, %R, %R", gcol, n0, e->rd_col);
   ptx_reg dbase = pe->d_base, ldd_bytes = pe->ldd_bytes;
-  if (split && k->tail) {
-    /* A tail slice: its dense bm x bn slot (ptxgen.h), addressed by the tile's global rows and
-     * columns: base = work + slot * bm * bn * 4 - (m0 * bn + n0) * 4 (u64 arithmetic wraps). */
-    ptx_reg t64 = r64(k), o = r32(k);
-    dbase = r64(k);
-    ldd_bytes = r64(k);
-    ptx_ins(b, "ld.param.u64 %R, [p_work]", dbase);
-    ptx_ins(b, "cvta.to.global.u64 %R, %R", dbase, dbase);
-    ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, k->slot, c->bm * c->bn * 4);
-    ptx_ins(b, "add.u64 %R, %R, %R", dbase, dbase, t64);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", o, m0, c->bn, n0);
-    ptx_ins(b, "mul.wide.u32 %R, %R, 4", t64, o);
-    ptx_ins(b, "sub.u64 %R, %R, %R", dbase, dbase, t64);
-    ptx_ins(b, "mov.u64 %R, %d", ldd_bytes, c->bn * 4);
-  } else if (split) { /* slice z of the workspace starts z * m * n fp32 elements in; rows of n */
+  if (split) { /* slice z of the workspace starts z * m * n fp32 elements in; rows of n */
     ptx_reg t64 = r64(k), z = r64(k);
     dbase = r64(k);
     ldd_bytes = r64(k);
@@ -314,10 +301,18 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   }
 }
 
-/* D through TMA stores where beta == 0, else staged. */
-static void emit_epilogue_tma_or_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
+/* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
+ * Each path reads the epilogue's parameters itself, after the branch: values computed before
+ * it would be live into the TMA path, and with 128 accumulators there they spill. */
+void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   ptx_epi pe;
+  if (!k->tma_d) {
+    ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+    pe.amax = k->amax;
+    emit_epilogue_staged(k, &pe, m0, n0);
+    return;
+  }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni $L%d", staged);
   ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
@@ -325,32 +320,7 @@ static void emit_epilogue_tma_or_staged(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_ins(b, "bra.uni $L%d", done);
   ptx_label(b, staged);
   ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
-  emit_epilogue_staged(k, &pe, m0, n0, 0);
+  emit_epilogue_staged(k, &pe, m0, n0);
   ptx_label(b, done);
 }
 
-/* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
- * Each path reads the epilogue's parameters itself, after the branch: values computed before
- * it would be live into the TMA path, and with 128 accumulators there they spill. */
-void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
-  ptx_builder *b = k->b;
-  ptx_epi pe;
-  int split = k->slices > 1;
-  int tail = ptx_new_label(b), end = ptx_new_label(b);
-  if (k->tail) ptx_ins_if(b, k->is_tail, 0, "bra.uni $L%d", tail);
-  if (!k->tma_d) {
-    ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
-    pe.amax = k->amax;
-    emit_epilogue_staged(k, &pe, m0, n0, split);
-  } else {
-    emit_epilogue_tma_or_staged(k, m0, n0);
-  }
-  if (!k->tail) return;
-  ptx_ins(b, "bra.uni $L%d", end);
-  /* A slice of the last wave: raw fp32 partial sums into its slot. */
-  ptx_label(b, tail);
-  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
-  pe.amax = k->amax;
-  emit_epilogue_staged(k, &pe, m0, n0, 1);
-  ptx_label(b, end);
-}

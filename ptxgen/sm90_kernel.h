@@ -24,9 +24,6 @@ enum {
   BOX_BYTES = 64 * PTX_SWIZZLE_LINE, /* one MN-major box: 64 K rows x 128 bytes */
 };
 
-/* The last wave split's plan (ptx_sm90_tail) in registers: sm90_emit_tail_plan. */
-typedef struct sm90_tail_regs { ptx_reg full, tail, slices, per; } sm90_tail_regs;
-
 typedef struct sm90 {
   ptx_builder *b;
   const tcj_kernel_cfg *cfg;
@@ -38,11 +35,6 @@ typedef struct sm90 {
   /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
    * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
   int slices, per;
-  /* tail=split: the last wave's units split at run time (tp, from sm90_emit_tail_plan); per
-   * unit, is_tail and its first partial-sum slot (sm90_tile_origin). */
-  int tail;
-  sm90_tail_regs tp;
-  ptx_reg is_tail, slot;
   int c_vec;        /* elements per C store */
   int a_kmajor, b_kmajor;
   ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
@@ -74,15 +66,8 @@ void sm90_wait(sm90 *k, ptx_reg bar_base, ptx_reg stage_off, ptx_reg parity);
 /* stage = (stage + 1) % stages, flipping the phase parity at the wrap. */
 void sm90_advance(sm90 *k, ptx_reg stage, ptx_reg phase);
 /* The K tile loop of a unit: its first K tile, and the next with whether one is left. */
-/* Whether units run K ranges of their own (kb0, kb_end): split and tail=split kernels. */
-static inline int sm90_k_ranged(const sm90 *k) { return k->slices > 1 || k->tail; }
 void sm90_k_start(sm90 *k, ptx_reg kb);
 void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more);
-
-/* The last wave split (sm90_tail.c): the plan from the work units and the grid's units. */
-void sm90_emit_tail_plan(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg units, ptx_reg grid, sm90_tail_regs *t);
-/* PTX_TAIL_REDUCE_ENTRY (ABI in ptxgen.h). */
-void sm90_emit_tail_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c);
 
 /* The warpgroups. */
 void sm90_emit_producer(sm90 *k);                      /* sm90_producer.c */

@@ -21,27 +21,6 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
     unit = tile;
   }
-  if (k->tail) {
-    /* u < full: unit u whole. Else v = u - full: tail unit full + v / slices, slice v % slices,
-     * its partial sums in slots from (v / slices * cluster + rank) * slices. */
-    ptx_reg v = r32(k), tt = r32(k), sl = r32(k), tile = r32(k), t = r32(k);
-    ptx_ins(b, "setp.ge.u32 %R, %R, %R", k->is_tail, unit, k->tp.full);
-    ptx_ins(b, "sub.u32 %R, %R, %R", v, unit, k->tp.full);
-    ptx_ins(b, "div.u32 %R, %R, %R", tt, v, k->tp.slices);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %R", sl, tt, k->tp.slices);
-    ptx_ins(b, "sub.u32 %R, %R, %R", sl, v, sl);
-    ptx_ins(b, "add.u32 %R, %R, %R", t, k->tp.full, tt);
-    ptx_ins(b, "selp.u32 %R, %R, %R, %R", tile, t, unit, k->is_tail);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %R", t, sl, k->tp.per);
-    ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->kb0, t, k->is_tail);
-    ptx_ins(b, "add.u32 %R, %R, %R", t, k->kb0, k->tp.per);
-    ptx_ins(b, "min.u32 %R, %R, %d", t, t, k->kt);
-    ptx_ins(b, "selp.u32 %R, %R, %d, %R", k->kb_end, t, k->kt, k->is_tail);
-    if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", t, tt, k->cluster, k->rank);
-    else ptx_ins(b, "mov.u32 %R, %R", t, tt);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %R, %R", k->slot, t, k->tp.slices, sl);
-    unit = tile;
-  }
   if (c->batched) {
     ptx_reg tile = r32(k);
     ptx_ins(b, "div.u32 %R, %R, %R", k->z, unit, k->tile_units);
@@ -84,12 +63,12 @@ void sm90_advance(sm90 *k, ptx_reg stage, ptx_reg phase) {
 
 /* The K tile loop of a unit: kb from 0 (or the slice's first) up to kt (or the slice's end). */
 void sm90_k_start(sm90 *k, ptx_reg kb) {
-  if (sm90_k_ranged(k)) ptx_ins(k->b, "mov.u32 %R, %R", kb, k->kb0);
+  if (k->slices > 1) ptx_ins(k->b, "mov.u32 %R, %R", kb, k->kb0);
   else ptx_ins(k->b, "mov.u32 %R, 0", kb);
 }
 
 void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more) {
   ptx_ins(k->b, "add.u32 %R, %R, 1", kb, kb);
-  if (sm90_k_ranged(k)) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
+  if (k->slices > 1) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
   else ptx_ins(k->b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
 }

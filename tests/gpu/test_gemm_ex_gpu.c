@@ -1074,82 +1074,6 @@ static void operands_shared_by_clusters_along_m_and_n_match_reference(void **sta
   if (failed) fail_msg("%d of %d cases with a shared operand failed (see FAIL lines above)", failed, NCASES(runs));
 }
 
-/* The last wave split (TCJ_TILE .../t), forced: a part-full last wave split 2, 4 and 8 ways (and
- * a sub-wave problem, every tile split), in CTA pairs along M and fours along N, C read, fused
- * epilogues into f32 and bf16, a transposing tf32 pack; a grid of whole waves (nothing splits);
- * and one case captured in a CUDA graph and replayed twice. */
-static void last_wave_split_matches_reference(void **state) {
-  (void)state;
-  if (!(g_cc_major == 9 && g_cc_minor == 0)) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
-    skip();
-  }
-  struct {
-    const char *tile;
-    ex_case c;
-  } runs[6];
-  runs[0].c = mk("1024x6144x4096, 192 tiles, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1024, 6144, 4096, 6701);
-  runs[0].c.cm = C_SEPARATE;
-  runs[0].c.beta = 0.5f;
-  runs[0].c.alpha = scaled_alpha(4096, 0);
-  runs[0].tile = "128x256x128/2x1/4/s0/t";
-  runs[1].c = mk("9000x1504x1504 pairs along M, row bias + relu", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 9000, 1504, 1504,
-                 6702);
-  runs[1].c.bias = TCJ_BIAS_ROW;
-  runs[1].c.bias_type = TCJ_BF16;
-  runs[1].c.act = TCJ_ACT_RELU;
-  runs[1].c.alpha = scaled_alpha(1504, 1);
-  runs[1].tile = "128x256x128/2x1/4/c2/s0/t";
-  runs[2].c = mk("sub-wave 200x300x2048 op_b T, col bias + gelu into f32", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 200, 300,
-                 2048, 6703);
-  runs[2].c.bias = TCJ_BIAS_COL;
-  runs[2].c.act = TCJ_ACT_GELU;
-  runs[2].c.alpha = scaled_alpha(2048, 0);
-  runs[2].tile = "128x128x128/2x1/6/s0/t";
-  runs[3].c = mk("128x1000x4096 fours along N, C read", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 128, 1000, 4096, 6704);
-  runs[3].c.cm = C_SEPARATE;
-  runs[3].c.beta = -1;
-  runs[3].c.alpha = scaled_alpha(4096, 1);
-  runs[3].tile = "128x64x128/2x1/8/cn4/s0/t";
-  runs[4].c = mk("tf32 300x700x1024, transposed B", TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 300, 700, 1024, 6705);
-  runs[4].c.alpha = scaled_alpha(1024, 0);
-  runs[4].tile = "128x128x128/2x1/5/s0/t";
-  runs[5].c = mk("1408x768x1024: 132 tiles, whole waves", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1408, 768, 1024, 6706);
-  runs[5].c.alpha = scaled_alpha(1024, 1);
-  runs[5].tile = "128x64x128/2x1/8/s0/t";
-  int failed = 0;
-  for (int i = 0; i < NCASES(runs); i++) {
-    tcj_engine *e = forced_sm90_engine(runs[i].tile);
-    char what[128];
-    snprintf(what, sizeof what, "TCJ_TILE=%s", runs[i].tile);
-    failed += run_list(e, what, &runs[i].c, 1, NULL);
-    tcj_destroy(e);
-  }
-  /* Captured: the partial sums' scratch is an allocation node; two replays, then the check. */
-  tcj_engine *e = forced_sm90_engine(runs[0].tile);
-  char msg[MSG_SIZE];
-  ex_run r;
-  if (!prepare(&r, &runs[0].c, g_stream, msg, sizeof msg)) fail_msg("%s", msg);
-  tcj_gemm_desc d;
-  make_desc(&r, &d);
-  cudaGraph_t graph = NULL;
-  cudaGraphExec_t exec = NULL;
-  assert_int_equal(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
-  assert_int_equal(cudaStreamEndCapture(g_stream, &graph), cudaSuccess);
-  if (st != TCJ_SUCCESS) fail_msg("captured tcj_gemm_ex: %s", tcj_last_error(e));
-  assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-  for (int i = 0; i < 2; i++) assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
-  int ok = verify(&r, g_stream, NULL, msg, sizeof msg);
-  printf("  %s, captured and replayed twice: %s\n", runs[0].c.what, ok ? "ok" : msg);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  run_free(&r);
-  tcj_destroy(e);
-  failed += !ok;
-  if (failed) fail_msg("%d last-wave split cases failed (see FAIL lines above)", failed);
-}
-
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -1777,7 +1701,6 @@ int main(void) {
       cmocka_unit_test(b_pitch_splitting_lines_runs_multicast_pairs),
       cmocka_unit_test(k_splits_run_in_multicast_pairs),
       cmocka_unit_test(operands_shared_by_clusters_along_m_and_n_match_reference),
-      cmocka_unit_test(last_wave_split_matches_reference),
       cmocka_unit_test(batch_with_padded_strides_writes_only_its_entries),
       cmocka_unit_test(batch_count_0_and_1_run_one_gemm),
       cmocka_unit_test(batch_of_64_entries_of_64_cubed),
