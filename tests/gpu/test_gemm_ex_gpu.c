@@ -1006,6 +1006,13 @@ static void k_splits_run_in_multicast_pairs(void **state) {
   RUN_CASES(g_eng, "K splits in multicast pairs", cases, NCASES(cases));
 }
 
+/* The sm90 recipe runs on compute capability 9.0 only: elsewhere its tests skip. */
+static void skip_unless_sm90(void) {
+  if (g_cc_major == 9 && g_cc_minor == 0) return;
+  print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
+  skip();
+}
+
 /* An engine forced to one sm90 tile (TCJ_RECIPE, TCJ_TILE), or a failed test. */
 static tcj_engine *forced_sm90_engine(const char *tile) {
   setenv("TCJ_RECIPE", "sm90", 1);
@@ -1024,10 +1031,7 @@ static tcj_engine *forced_sm90_engine(const char *tile) {
  * fours along M that share B, with tile rows past the last whole cluster. */
 static void operands_shared_by_clusters_along_m_and_n_match_reference(void **state) {
   (void)state;
-  if (!(g_cc_major == 9 && g_cc_minor == 0)) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
-    skip();
-  }
+  skip_unless_sm90();
   struct {
     const char *tile;
     ex_case c;
@@ -1596,10 +1600,7 @@ static int tile_cases(ex_case *cases) {
 
 static void forced_sm90_tiles_run_every_fused_epilogue(void **state) {
   (void)state;
-  if (!(g_cc_major == 9 && g_cc_minor == 0)) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
-    skip();
-  }
+  skip_unless_sm90();
   static const char *const tiles[] = {"64x256x128/2x1/4/pp", "128x256x128/2x1/4", "256x128x128/2x1/4",
                                       "128x192x128/2x1/4", "64x128x128/1x1/6"};
   int failed = 0, total = 0;
