@@ -50,8 +50,9 @@ static void fuzz_tile_text(const char *text) {
     return;
   }
   CHECK(o.valid == 1);
-  CHECK(o.cluster_m == 0 || o.cluster_m == 2);
-  CHECK(o.cluster_n == 0 || o.cluster_n == 2);
+  CHECK(o.cluster_m == 0 || o.cluster_m == 2 || o.cluster_m == 4);
+  CHECK(o.cluster_n == 0 || o.cluster_n == 2 || o.cluster_n == 4);
+  CHECK(!(o.cluster_m && o.cluster_n));
   CHECK(o.pingpong == 0 || o.pingpong == 1);
   static const char *const archs[] = {"sm_80", "sm_90a"};
   for (size_t i = 0; i < sizeof archs / sizeof *archs; i++) {
