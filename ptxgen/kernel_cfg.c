@@ -252,9 +252,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
   if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
   if (c->cluster_m != 0 && c->cluster_m != 2 && c->cluster_m != 4) return "cluster must be 0 (none), 2 or 4";
-  /* Each CTA of a pair loads half of B: K-major, bn / 2 rows of whole 1024-byte swizzle atoms
-   * (128x192 fp8 runs so, measured on an H100); MN-major, whole 64-column boxes. Half of a
-   * 64-column B is too little to be worth a multicast. */
+  /* Each CTA of a cluster along M loads its part of B: K-major, bn / cluster_m rows of whole
+   * 1024-byte swizzle atoms (128x192 fp8 pairs run so, measured on an H100); MN-major, whole
+   * 64-column boxes. Half of a 64-column B is too little to be worth a multicast. */
   if (c->cluster_m && (c->bn < 128 || c->bn % (c->op_b_t ? 8 * c->cluster_m : 64 * c->cluster_m)))
     return "a cluster along M splits B in parts: bn 128 or more, whole 8-row swizzle atoms (K-major) or 64-column "
            "boxes (MN-major) each";

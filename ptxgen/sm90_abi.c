@@ -34,7 +34,7 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   int k_major = is_b ? c->op_b_t : !c->op_a_t;
   int64_t mn = is_b ? c->n : m;
   int mn_tile = is_b ? c->bn : c->bm;
-  /* Each CTA of a pair loads half of the operand the pair shares: B along M, A along N. */
+  /* Each CTA of a cluster loads its part of the operand the cluster shares: B along M, A along N. */
   int parts = is_b ? c->cluster_m : c->cluster_n;
   if (k_major && parts >= 2) mn_tile /= parts;
   out->elem = c->ab;

@@ -1,7 +1,7 @@
 /* The sm90 recipe's producer warpgroup: after setmaxnreg.dec one thread walks the CTA's work
  * units and, per K tile, waits for a free stage, announces its bytes on the stage's full
  * mbarrier and issues the TMA copies of the A and B tiles (MN-major operands in 64-column boxes;
- * in a 2-CTA cluster each CTA loads half of the shared operand, multicast into both). See
+ * in a cluster each CTA loads its part of the shared operand, multicast into all of them). See
  * gemm_sm90.c. */
 
 #include "sm90_kernel.h"
@@ -34,7 +34,7 @@ static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_r
 
 /* One operand's tile of a stage, at sbase + off: mn rows (K-major: one box of 64 K x mn rows)
  * or columns (MN-major: mn / 64 boxes of 64 columns x 64 K) from mn0 on. With a multicast mask
- * (a pair's shared operand) each CTA loads the half of its rank for both. */
+ * (a cluster's shared operand) each CTA loads the part of its rank for all the cluster's CTAs. */
 static void emit_operand_loads(sm90 *k, ptx_reg tmap, int kmajor, int mn, ptx_reg sbase, int off, ptx_reg mn0,
                                ptx_reg kcoord, ptx_reg full, ptx_reg mask) {
   ptx_builder *b = k->b;
@@ -100,7 +100,7 @@ void sm90_emit_producer(sm90 *k) {
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
   ptx_reg none = {0};
-  /* A at the stage's start, B after it; the pair shares B (along M) or A (along N). */
+  /* A at the stage's start, B after it; a cluster shares B (along M) or A (along N). */
   int share_a = k->cluster > 1 && k->along_n, share_b = k->cluster > 1 && !k->along_n;
   emit_operand_loads(k, k->tmap_a, k->a_kmajor, c->bm, sbase, 0, m0, kcoord, full, share_a ? mask : none);
   emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord, full, share_b ? mask : none);
