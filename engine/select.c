@@ -409,12 +409,13 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   if (b_pitch_split && t->bm >= 128 && t->bn >= 128 && ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
       (ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT || ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MANY_ROWS))
     c->cluster_m = 2;
-  int rows = (int)ceil_div(p->m, t->bm), cols = (int)ceil_div(p->n, t->bn);
-  if (c->cluster_m == 2 && b_sector_split && t->bn == 256 && rows >= SM90_PITCH_FOURS_MIN_ROWS) c->cluster_m = 4;
+  /* Fours and clusters along N were measured and GPU-tested with 16-bit operands only. */
+  int rows = (int)ceil_div(p->m, t->bm), cols = (int)ceil_div(p->n, t->bn), sixteen_bit = ptx_elem_size(p->ab) == 2;
+  if (sixteen_bit && c->cluster_m == 2 && b_sector_split && t->bn == 256 && rows >= SM90_PITCH_FOURS_MIN_ROWS) c->cluster_m = 4;
   c->cluster_n = 0;
   /* ...not where half of the tile's rows would be padding: 64 rows run 64-row tiles (64x5000x4096:
    * 64x64 alone 20.4 us, 128x64 in pairs along N 38.0). */
-  if (b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && cols >= 2 && 2 * p->m > t->bm &&
+  if (sixteen_bit && b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && cols >= 2 && 2 * p->m > t->bm &&
       (t->bn == 64 || (t->bn == 128 && rows <= SM90_PITCH_SHARE_A_MAX_ROWS)))
     c->cluster_n = rows <= SM90_PITCH_SHARE_A_MAX_ROWS && cols >= 4 ? 4 : 2;
   for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)

@@ -563,6 +563,17 @@ static void sm90_shares_a_along_n_where_b_pitch_splits_lines(void **state) {
       }
     }
   }
+  /* tf32 (a 20000-byte pitch splits lines) and fp8 keep their tiles alone: measured and
+   * GPU-tested with 16-bit operands only. */
+  eng_problem p = problem(PTX_E_TF32, PTX_E_F32, 128, 5000, 5000);
+  eng_plan plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.cluster_n, 0);
+  p = problem(PTX_E_E4M3, PTX_E_BF16, 128, 5008, 5008);
+  p.op_b_t = 1;
+  p.ldb = 5008;
+  plan = select_ok(&p, "sm_90a", 1);
+  assert_int_equal(plan.cfg.cluster_n, 0);
 }
 
 static void sm90_multicasts_b_whose_pitch_splits_lines(void **state) {
