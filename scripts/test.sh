@@ -40,8 +40,10 @@ phase "build (release, -Werror)" build_release
 phase "tests (release)" ctest --test-dir "$build" --output-on-failure -j "$jobs"
 # In the sanitizer build any report fails its test, UBSan's too, with a stack trace.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# Leaks inside NVIDIA's nvJitLink only (tests/lsan.supp says which and why).
+# Leaks inside NVIDIA's nvJitLink only, and reads inside NVIDIA's NVRTC only (tests/lsan.supp
+# and tests/asan.supp say which and why).
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+export ASAN_OPTIONS=suppressions=$PWD/tests/asan.supp:print_suppressions=0
 phase "build (clang: ASan, UBSan, libFuzzer; -Werror)" build_asan
 phase "CPU tests (ASan, UBSan)" ctest --test-dir "$asan" --output-on-failure -j "$jobs" -L unit
 phase "fuzzers (${TCJ_FUZZ_SECONDS:-60} s each)" ctest --test-dir "$asan" --output-on-failure -j "$jobs" -L fuzz
