@@ -342,7 +342,9 @@ _Static_assert(2 * sizeof tiles90 / sizeof *tiles90 <= ENG_MAX_CANDIDATES, "ENG_
  * 33.5) and wherever B's pitch is aligned (256x4096x4096 128x64 20.2 -> 24.7; nn.Linear weights
  * at m = 64 and 128 lost 3-20%). The time model charges such pairs as it charges the tile alone
  * (SM90_PITCH_SPLIT_COST): a lower charge (1.12) changed no selection among the measured
- * problems (tests/data/measured_h100.txt). */
+ * problems (tests/data/measured_h100.txt). Fours (below) are not charged at all: charged like
+ * pairs, 128x4096x5000 NT stayed on 64x64 at 1.50x its fastest config and 128x3000x5000 on a
+ * K split at 1.10x. */
 #define SM90_PITCH_SHARE_A_MAX_ROWS 2
 /* Clusters of four share an operand twice as far. Measured on an H100 (tcj-prof --repeat 50,
  * bf16, us, pairs -> fours, cuBLAS in the same run):
