@@ -10,7 +10,7 @@ typedef struct cache_kernel {
   void *transpose; /* CUfunction of the transposing pack (sm90 tf32, s8, fp8), or NULL */
   int threads, smem_bytes, bm, bn, slices;
   int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */
-  int cluster_m; /* sm90: CTAs per cluster along M (0: none); the grid is a multiple of it */
+  int cluster_ctas; /* sm90: CTAs per cluster (tcj_cfg_cluster_ctas, 1: none); the grid is a multiple of it */
   int max_ctas;  /* sm90 clusters: CTAs of whole clusters resident at once; 0: the SM count */
 } cache_kernel;
 

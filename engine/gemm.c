@@ -234,7 +234,7 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
  * no kernel, only the scratch's stream-ordered allocation and free. */
 static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan, const cache_kernel *k,
                          const call_args *ca, CUstream stream) {
-  assert(k->recipe == (int)plan->cfg.recipe && k->cluster_m == plan->cfg.cluster_m);
+  assert(k->recipe == (int)plan->cfg.recipe && k->cluster_ctas == tcj_cfg_cluster_ctas(&plan->cfg));
   int es = ptx_elem_size(p->ab);
   operand pa = {ca->a, p->lda}, pb = {ca->b, p->ldb};
   int64_t rows_a, cols_a, rows_b, cols_b;

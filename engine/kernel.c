@@ -218,7 +218,7 @@ tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const c
     goto fail;
   }
   cache_kernel k = {mod, fn, reduce, transpose, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg),
-                    (int)cfg->recipe, cfg->cluster_m, resident_cluster_ctas(e, cfg, fn, smem)};
+                    (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident_cluster_ctas(e, cfg, fn, smem)};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");

@@ -471,33 +471,30 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
 
 int ptx_reduce_vec(const tcj_kernel_cfg *c) { return c->vec_c >= 4 ? 4 : c->vec_c >= 2 ? 2 : 1; }
 
-void ptx_epi_load_slices(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg addr, ptx_reg slice_bytes, ptx_reg guard,
-                         int count, ptx_reg *part) {
-  ptx_reg at = r64(b);
-  if (count != 1 && count != 2 && count != 4) {
-    ptx_fail(b, "load of %d slice values", count);
+/* sum[0..count) (new f32 registers) = the count adjacent fp32 values at addr, addr + slice_bytes,
+ * ... of every slice, added in slice order from 0. Every slice's load is issued before the first
+ * add, so a thread keeps them all in flight; .cg reads at L2, where the slices were written. */
+static void sum_slices(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg addr, ptx_reg slice_bytes, int count,
+                       ptx_reg *sum) {
+  ptx_reg part[4 * TCJ_SPLIT_MAX], at = r64(b);
+  int slices = tcj_cfg_slices(c);
+  if ((count != 1 && count != 2 && count != 4) || slices > TCJ_SPLIT_MAX) {
+    ptx_fail(b, "sum of %d slices of %d values", slices, count);
     return;
   }
   ptx_ins(b, "mov.u64 %R, %R", at, addr);
-  for (int z = 0; z < tcj_cfg_slices(c); z++) {
+  for (int z = 0; z < slices; z++) {
     ptx_reg *p = part + z * count;
-    for (int v = 0; v < count; v++) {
-      p[v] = ptx_new(b, PTX_F32);
-      ptx_ins(b, "mov.f32 %R, 0f00000000", p[v]);
-    }
-    /* .cg: at L2, where the slices were written; never a line an SM's L1 kept. */
-    if (count == 4) ptx_ins_if(b, guard, 0, "ld.global.cg.v4.f32 {%R, %R, %R, %R}, [%R]", p[0], p[1], p[2], p[3], at);
-    else if (count == 2) ptx_ins_if(b, guard, 0, "ld.global.cg.v2.f32 {%R, %R}, [%R]", p[0], p[1], at);
-    else ptx_ins_if(b, guard, 0, "ld.global.cg.f32 %R, [%R]", p[0], at);
-    if (z + 1 < tcj_cfg_slices(c)) ptx_ins(b, "add.u64 %R, %R, %R", at, at, slice_bytes);
+    for (int v = 0; v < count; v++) p[v] = ptx_new(b, PTX_F32);
+    if (count == 4) ptx_ins(b, "ld.global.cg.v4.f32 {%R, %R, %R, %R}, [%R]", p[0], p[1], p[2], p[3], at);
+    else if (count == 2) ptx_ins(b, "ld.global.cg.v2.f32 {%R, %R}, [%R]", p[0], p[1], at);
+    else ptx_ins(b, "ld.global.cg.f32 %R, [%R]", p[0], at);
+    if (z + 1 < slices) ptx_ins(b, "add.u64 %R, %R, %R", at, at, slice_bytes);
   }
-}
-
-void ptx_epi_add_slices(ptx_builder *b, const tcj_kernel_cfg *c, const ptx_reg *part, int count, ptx_reg *sum) {
   for (int v = 0; v < count; v++) {
     sum[v] = ptx_new(b, PTX_F32);
     ptx_ins(b, "mov.f32 %R, 0f00000000", sum[v]);
-    for (int z = 0; z < tcj_cfg_slices(c); z++) ptx_ins(b, "add.f32 %R, %R, %R", sum[v], sum[v], part[z * count + v]);
+    for (int z = 0; z < slices; z++) ptx_ins(b, "add.f32 %R, %R, %R", sum[v], sum[v], part[z * count + v]);
   }
 }
 
@@ -534,10 +531,8 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_ins(b, "mul.wide.u32 %R, %R, %lld", addr, idx, (long long)(4 * vec));
   ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, w);
   ptx_ins(b, "mul.wide.u32 %R, %R, %lld", slice_bytes, m, (long long)(4 * n));
-  ptx_reg sum[4], part[4 * TCJ_SPLIT_MAX];
-  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, tid, tid);
-  ptx_epi_load_slices(b, c, addr, slice_bytes, always, vec, part);
-  ptx_epi_add_slices(b, c, part, vec, sum);
+  ptx_reg sum[4];
+  sum_slices(b, c, addr, slice_bytes, vec, sum);
   ptx_epi e;
   ptx_epi_begin(b, c, &e, m, (ptx_reg){0});
   e.amax = amax;
@@ -550,6 +545,7 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", daddr, t64, ptx_elem_size(c->d), daddr);
   ptx_epi_load(b, c->c, caddr, 0, e.has_beta, vec, cin);
   ptx_epi_apply(b, &e, sum, cin, vec, row, col);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", always, tid, tid);
   ptx_epi_store_d(b, &e, daddr, 0, always, vec, sum);
   ptx_label(b, end);
   ptx_epi_amax_flush(b, amax);

@@ -67,15 +67,6 @@ ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_reg
 /* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h): sums the fp32 slices of the
  * workspace and applies the epilogue once per element of D. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *cfg);
-/* Split-K partial sums, count (1, 2 or 4) adjacent fp32 values of every slice: part[z * count
- * + v] (new f32 registers, 0 where guard is false) = the values at addr + z * slice_bytes, read
- * at L2 (.cg). The loads are all issued before any is used, so a caller that loads several
- * groups before adding keeps that many in flight. */
-void ptx_epi_load_slices(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg addr, ptx_reg slice_bytes, ptx_reg guard,
-                         int count, ptx_reg *part);
-/* sum[v] (new f32 registers) = the slices' values added in slice order from 0. */
-void ptx_epi_add_slices(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_reg *part, int count, ptx_reg *sum);
-
 /* The start of every module: the version and target (at least the user code's ISA), tcj's
  * shared memory, and for user-epilogue configs the definition of tcj_epilogue (user) or, without
  * it, its .extern declaration. */
