@@ -108,6 +108,17 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
 
 int tcj_version(void) { return TCJ_VERSION; }
 
+/* tcj_options.jit_mode over TCJ_JIT (read into tuning->generic): 1, else 0 with the error set. */
+static int jit_mode_in(int mode, eng_tuning *tuning) {
+  if (mode == TCJ_JIT_DEFAULT) return 1;
+  if (mode != TCJ_JIT_SYNC && mode != TCJ_JIT_GENERIC) {
+    eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.jit_mode = %d is not a tcj_jit_mode", mode);
+    return 0;
+  }
+  tuning->generic = mode == TCJ_JIT_GENERIC;
+  return 1;
+}
+
 /* The caller's options in this library's layout: fields past the caller's size are zero. */
 static tcj_status options_in(const tcj_options *in, tcj_options *out) {
   memset(out, 0, sizeof *out);
@@ -196,8 +207,13 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "TCJ_TUNE=\"%.64s\" is not 1 or 0", getenv("TCJ_TUNE"));
     goto fail;
   }
-  /* A forced recipe or tile is a measurement of that choice: nothing may replace it. */
-  if (e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid) e->autotune = 0;
+  if (!jit_mode_in(opts->jit_mode, &e->tuning)) {
+    st = TCJ_ERROR_INVALID_VALUE;
+    goto fail;
+  }
+  /* A forced recipe or tile is a measurement of that choice: nothing may replace it; generic
+   * kernels are chosen from few, not tuned per shape. */
+  if (e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid || e->tuning.generic) e->autotune = 0;
   if (e->autotune && !eng_autotune_driver_ok(e->cu)) {
     eng_log(e->log, ENG_LOG_WARN, "TCJ_TUNE=1: the CUDA driver lacks the event calls the tuner times with (CUDA "
             "12.8 or newer); the time model's choices run");

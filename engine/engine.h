@@ -23,7 +23,7 @@ struct tcj_engine {
   int force_driver_jit, allow_packing;
   int log;              /* TCJ_LOG level (engine/log.h) */
   char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
-  eng_tuning tuning;     /* TCJ_RECIPE, TCJ_TILE: knobs that replace what select chooses */
+  eng_tuning tuning;     /* TCJ_RECIPE, TCJ_TILE, TCJ_JIT (or jit_mode): knobs that replace what select chooses */
   int autotune;          /* TCJ_TUNE=1 (engine/autotune.h); off while TCJ_RECIPE or TCJ_TILE force a choice */
   eng_tuned_memo tuned;  /* the autotuner's choices */
   char device_name[128]; /* cuDeviceGetName: tuned choices are kept per GPU model */

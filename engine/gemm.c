@@ -235,6 +235,8 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
 static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan, const cache_kernel *k,
                          const call_args *ca, CUstream stream) {
   assert(k->recipe == (int)plan->cfg.recipe && k->cluster_ctas == tcj_cfg_cluster_ctas(&plan->cfg));
+  /* The host's arithmetic (tensor maps, grid) needs n and k, which a generic config leaves out. */
+  const tcj_kernel_cfg run = tcj_cfg_for_problem(&plan->cfg, p->n, p->k);
   int es = ptx_elem_size(p->ab);
   operand pa = {ca->a, p->lda}, pb = {ca->b, p->ldb};
   int64_t rows_a, cols_a, rows_b, cols_b;
@@ -277,6 +279,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.stride_d = (uint64_t)p->stride_d;
   prm.stride_bias = (uint64_t)p->stride_bias;
   prm.m = (uint32_t)p->m;
+  prm.n = (uint32_t)p->n;
+  prm.k = (uint32_t)p->k;
   prm.batch = (uint32_t)p->batch;
   prm.alpha = ca->alpha;
   prm.beta = p->reads_c ? ca->beta : 0.0f;
@@ -285,9 +289,9 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   CUtensorMap tmaps[3];
   if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
     ptx_tmap_batch ba = {p->batch, (int64_t)prm.stride_a}, bb = {p->batch, (int64_t)prm.stride_b};
-    st = encode_tmap(e, &plan->cfg, 0, p->m, &pa, ba, &tmaps[0]);
-    if (st == TCJ_SUCCESS) st = encode_tmap(e, &plan->cfg, 1, p->m, &pb, bb, &tmaps[1]);
-    if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &plan->cfg, p, ca->d, &tmaps[2]);
+    st = encode_tmap(e, &run, 0, p->m, &pa, ba, &tmaps[0]);
+    if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
+    if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
   }
   if (st == TCJ_SUCCESS && plan->pack_a == ENG_PACK_TRANSPOSE)
     st = pack_transpose(e, k, ca->a, rows_a, cols_a, p->lda, es, &pa, stream);
@@ -306,8 +310,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
   }
   if (st == TCJ_SUCCESS)
-    st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &plan->cfg, k, tmaps, args, stream)
-                                      : launch_sm80(e, p, &plan->cfg, k, args, stream);
+    st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &run, k, tmaps, args, stream)
+                                      : launch_sm80(e, p, &run, k, args, stream);
   eng_scratch_put(e, base, l.bytes, stream);
   return st;
 }

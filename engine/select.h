@@ -115,7 +115,17 @@ typedef struct eng_tile_override {
 typedef struct eng_tuning {
   eng_recipe_choice recipe;
   eng_tile_override tile;
+  int generic; /* TCJ_JIT=generic (tcj_options.jit_mode TCJ_JIT_GENERIC): generic kernels only */
 } eng_tuning;
+
+/* The generic plan for p (tcj_kernel_cfg.generic, select.c "generic kernels"): the recipe,
+ * packing, alignment class and epilogue of the problem's class on few tiles, without what a
+ * generic kernel cannot bake (a K split, a cluster along N) or is not worth a kernel of its own
+ * (clusters, ping-pong). Its config has n = k = 0: one kernel serves every n and k of the class.
+ * A forced recipe or tile (tuning) is generalised as forced. TCJ_ERROR_NOT_SUPPORTED with why
+ * for problems no generic kernel runs (block-scaled fp8). */
+tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                              const eng_tuning *tuning, eng_plan *plan, const char **why);
 
 /* Parses TCJ_RECIPE text: "sm80", "sm90", or "auto" (as unset). Returns 0, or -1 when malformed. */
 int eng_recipe_parse(const char *text, eng_recipe_choice *out);
@@ -133,12 +143,14 @@ int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size);
 const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_device_caps *caps,
                                     eng_plan *plan);
 
-/* Reads TCJ_RECIPE and TCJ_TILE. Returns NULL, or a message naming the malformed variable. */
+/* Reads TCJ_RECIPE, TCJ_TILE and TCJ_JIT. Returns NULL, or a message naming the malformed
+ * variable. */
 const char *eng_tuning_from_env(eng_tuning *out);
 
-/* eng_select under tuning (NULL: none): the forced recipe, then the forced tile. A problem the
- * forced recipe cannot run, or a forced tile that does not fit the plan, is
- * TCJ_ERROR_NOT_SUPPORTED with a reason naming the variable. */
+/* eng_select under tuning (NULL: none): the forced recipe, then the forced tile, and with
+ * tuning->generic the generic plan (eng_select_generic). A problem the forced recipe cannot run,
+ * or a forced tile that does not fit the plan, is TCJ_ERROR_NOT_SUPPORTED with a reason naming
+ * the variable. */
 tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             const eng_tuning *tuning, eng_plan *plan, const char **why);
 

@@ -21,7 +21,7 @@ extern "C" {
 /* Version of this header; tcj_version() gives the library's, which may be newer. The shared
  * library's SOVERSION is the major version: see README.md, "Versions and ABI". */
 #define TCJ_VERSION_MAJOR 0
-#define TCJ_VERSION_MINOR 3
+#define TCJ_VERSION_MINOR 4
 #define TCJ_VERSION_PATCH 0
 #define TCJ_VERSION (TCJ_VERSION_MAJOR * 10000 + TCJ_VERSION_MINOR * 100 + TCJ_VERSION_PATCH)
 
@@ -90,8 +90,26 @@ typedef struct tcj_options {
   tcj_alloc_fn alloc;
   tcj_free_fn free;
   void *alloc_ctx;
+  /* Since 0.4. Which kernels calls run (tcj_jit_mode); 0 (TCJ_JIT_DEFAULT): $TCJ_JIT ("sync" or
+   * "generic"), else sync. */
+  int jit_mode;
 } tcj_options;
 #define TCJ_OPTIONS_INIT {.struct_size = sizeof(tcj_options)} /* C; in C++ value-initialise and set it */
+
+/* tcj_options.jit_mode. Every kernel tcj runs is compiled for a class of problems:
+ *   TCJ_JIT_SYNC     specialised kernels: n and k (and more of the problem) are baked into the
+ *                    kernel, which is the fastest; a call of a new class compiles its kernel in
+ *                    the caller's thread (tens to hundreds of milliseconds, once per class and
+ *                    disk cache). Every call of a class runs the same kernel, so the same
+ *                    operands give bitwise the same result.
+ *   TCJ_JIT_GENERIC  generic kernels only: n, k and the leading dimensions are run-time
+ *                    arguments, so a few kernels per type pair, op pair and alignment class
+ *                    serve every shape (`tcj-warmup --generic` compiles them ahead). Slower on
+ *                    some shapes (docs/perf.md, "Generic kernels"); never compiles a new kernel
+ *                    for a new shape once its class is cached. Deterministic as sync is, but a
+ *                    generic kernel's result may differ from the specialised kernel's in the
+ *                    last bits (another tile, another summation order). */
+typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2 } tcj_jit_mode;
 
 /* Kernel cache counters of one engine since tcj_create. Later versions add fields only at the
  * end: set struct_size (TCJ_STATS_INIT) or zero the struct before tcj_get_stats. */

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "kernel_cfg.h"
 #include "ptx_builder.h"
 
 /* X(name, PTX type, C type). In the PTX each is .param .<type> p_<name>. */
@@ -32,7 +33,10 @@
   X(stride_c, u64, uint64_t)                                                                   \
   X(stride_d, u64, uint64_t)                                                                   \
   X(stride_bias, u64, uint64_t)                                                                \
-  X(m, u32, uint32_t)           /* rows (n and k are baked into the kernel) */                 \
+  X(m, u32, uint32_t)           /* rows */                                                     \
+  X(n, u32, uint32_t)           /* columns and depth: read by generic kernels only (specialised \
+                                   kernels bake them; tcj_kernel_cfg.generic) */               \
+  X(k, u32, uint32_t)                                                                          \
   X(batch, u32, uint32_t)       /* batch entries (1 unless batched) */                         \
   X(alpha, f32, float)                                                                         \
   X(beta, f32, float)           /* 0: C is not read */
@@ -60,5 +64,10 @@ static inline void ptx_gemm_args(ptx_gemm_params *p, void *args[PTX_GEMM_PARAM_C
 
 /* Declares the list (between ptx_entry_begin and ptx_entry_body). */
 void ptx_emit_gemm_params(ptx_builder *b);
+
+/* The problem's n (k) as an operand: the baked immediate of a specialised kernel, or p_n (p_k)
+ * loaded into a new u32 register in a generic one (tcj_kernel_cfg.generic). */
+ptx_val ptx_kernel_n(ptx_builder *b, const tcj_kernel_cfg *c);
+ptx_val ptx_kernel_k(ptx_builder *b, const tcj_kernel_cfg *c);
 
 #endif

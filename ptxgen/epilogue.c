@@ -100,6 +100,15 @@ void ptx_emit_gemm_params(ptx_builder *b) {
 #undef PTX_PARAM_DECL
 }
 
+static ptx_val kernel_dim(ptx_builder *b, const tcj_kernel_cfg *c, const char *param, int64_t baked) {
+  if (!c->generic) return ptx_imm(baked);
+  ptx_reg r = ptx_new(b, PTX_B32);
+  ptx_ins(b, "ld.param.u32 %R, [%s]", r, param);
+  return ptx_in_reg(r);
+}
+ptx_val ptx_kernel_n(ptx_builder *b, const tcj_kernel_cfg *c) { return kernel_dim(b, c, "p_n", c->n); }
+ptx_val ptx_kernel_k(ptx_builder *b, const tcj_kernel_cfg *c) { return kernel_dim(b, c, "p_k", c->k); }
+
 /* base + z * stride * es for the u64 parameter p_<base> and p_<stride>. */
 static ptx_reg emit_entry_base(ptx_builder *b, const char *base, const char *stride, int es, ptx_reg z64) {
   ptx_reg p = r64(b);
@@ -137,6 +146,7 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   e->cfg = cfg;
   e->exact = cfg->ab == PTX_E_S8;
   e->m = m;
+  e->n = ptx_kernel_n(b, cfg);
   ptx_reg z64 = {0};
   if (cfg->batched && z.id) {
     z64 = r64(b);
@@ -358,13 +368,12 @@ static ptx_reg emit_bias_addr(ptx_builder *b, const ptx_epi *e, ptx_reg index) {
 /* bias[index + offset] at addr + offset elements, as f32 (f64 when exact); 0 where
  * index + offset >= limit (a register, or when limit_reg is invalid the immediate limit). */
 static ptx_reg emit_bias_value(ptx_builder *b, const ptx_epi *e, ptx_reg addr, ptx_reg index, int offset,
-                               ptx_reg limit_reg, int64_t limit) {
+                               ptx_val limit) {
   ptx_elem bt = e->cfg->bias_t;
   ptx_reg i = r32(b), in = ptx_new(b, PTX_PRED), v = ptx_new(b, PTX_F32);
   int imm = offset * ptx_elem_size(bt);
   ptx_ins(b, "add.u32 %R, %R, %d", i, index, offset);
-  if (limit_reg.id) ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, i, limit_reg);
-  else ptx_ins(b, "setp.lt.u32 %R, %R, %lld", in, i, limit);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %V", in, i, limit);
   ptx_ins(b, "mov.f32 %R, 0f00000000", v);
   if (bt == PTX_E_F32) {
     ptx_ins_if(b, in, 0, "ld.global.nc.f32 %R, [%R+%d]", v, addr, imm);
@@ -414,12 +423,12 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
   ptx_text(b, "\t}\n");
 }
 
-ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_reg limit_reg, int64_t limit) {
+ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit) {
   if (e->exact) {
     ptx_fail(b, "ptx_epi_bias_at gives f32 values: not for exact (s32) epilogues");
     return index;
   }
-  return emit_bias_value(b, e, emit_bias_addr(b, e, index), index, 0, limit_reg, limit);
+  return emit_bias_value(b, e, emit_bias_addr(b, e, index), index, 0, limit);
 }
 
 void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
@@ -432,12 +441,12 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
   const tcj_kernel_cfg *cfg = e->cfg;
   ptx_reg row_bias = {0}, col_addr = {0};
   if (given && e->exact) ptx_fail(b, "given bias values are f32: not for exact (s32) epilogues");
-  if (!given && cfg->bias == PTX_BIAS_ROW) row_bias = emit_bias_value(b, e, emit_bias_addr(b, e, row), row, 0, e->m, 0);
+  if (!given && cfg->bias == PTX_BIAS_ROW) row_bias = emit_bias_value(b, e, emit_bias_addr(b, e, row), row, 0, ptx_in_reg(e->m));
   if (!given && cfg->bias == PTX_BIAS_COL) col_addr = emit_bias_addr(b, e, col);
   for (int i = 0; i < count; i++) {
     ptx_reg bias = row_bias;
     if (given && cfg->bias != PTX_BIAS_NONE) bias = given[i];
-    else if (cfg->bias == PTX_BIAS_COL) bias = emit_bias_value(b, e, col_addr, col, i, (ptx_reg){0}, cfg->n);
+    else if (cfg->bias == PTX_BIAS_COL) bias = emit_bias_value(b, e, col_addr, col, i, e->n);
     if (e->exact) {
       ptx_reg x = ptx_new(b, PTX_F64);
       ptx_ins(b, "cvt.rn.f64.s32 %R, %R", x, v[i]);

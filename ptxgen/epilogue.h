@@ -14,6 +14,7 @@ typedef struct ptx_epi {
   const tcj_kernel_cfg *cfg;
   int exact;              /* s8: s32 accumulators, arithmetic in f64 (integers stay exact) */
   ptx_reg m;              /* rows (u32) */
+  ptx_val n;              /* columns: baked, or p_n (u32) in a generic kernel */
   ptx_reg alpha, beta;    /* f32 (f64 when exact) */
   ptx_reg has_beta;       /* pred: beta != 0, C is read */
   ptx_reg c_base, d_base; /* u64 global: this batch entry's C and D */
@@ -62,7 +63,7 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
                         ptx_reg col, const ptx_reg *bias);
 /* bias[index] as f32, 0 where index >= limit (limit_reg, or the immediate limit when limit_reg
  * is invalid). Not for exact (s32) epilogues. */
-ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_reg limit_reg, int64_t limit);
+ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit);
 
 /* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h): sums the fp32 slices of the
  * workspace and applies the epilogue once per element of D. */

@@ -34,7 +34,7 @@ typedef struct operand {
   int warp_span;     /* rows of this operand one warp covers (WM or WN) */
   int blocks;        /* 16-row fragment blocks per warp: warp_span / 16 */
   ptx_reg base, ld_bytes, step, gptr, mn_t, k_t, mn_limit, warp_base;
-  int mn_limit_imm;  /* baked limit for B (n); A's limit (m) is the runtime register */
+  ptx_val n_limit;   /* B's limit (n): baked, or p_n in a generic kernel; A's (m) is mn_limit */
   ptx_reg dst[MAX_CHUNKS];
   ptx_reg frag_off[MAX_FRAG_BLOCKS];
   int kk_offsets;    /* MN-major: frag_off per (block, K step) rather than per block */
@@ -43,8 +43,10 @@ typedef struct operand {
 typedef struct kernel {
   ptx_builder *b;
   const tcj_kernel_cfg *cfg;
-  int es, threads, kt_count, kk_count, stage_bytes, wm, wn, ni;
+  int es, threads, kk_count, stage_bytes, wm, wn, ni;
   int slices;      /* split-K slices (1: none); kt_count is then the tiles of one slice */
+  /* K tiles (of a slice), n and k: baked, or registers from p_n and p_k in a generic kernel. */
+  ptx_val kt_count, n, k;
   ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase, slice;
   ptx_reg rank; /* cluster split: this CTA's rank in the tile's cluster */
   ptx_reg z; /* batch entry (batched configs) */
@@ -114,9 +116,21 @@ static void emit_indices(kernel *k) {
   ptx_ins(b, "and.b32 %R, %R, 3", k->tig, k->lane);
   ptx_ins(b, "ld.param.u32 %R, [p_m]", k->m);
   ptx_ins(b, "mov.u32 %R, tcj_smem", k->smem);
+  k->n = ptx_kernel_n(b, c);
+  k->k = ptx_kernel_k(b, c);
+  if (c->generic) { /* K tiles = ceil(k / bk); generic kernels do not split */
+    k->kt_count = ptx_in_reg(reg32(k));
+    ptx_ins(b, "add.u32 %V, %V, %d", k->kt_count, k->k, c->bk - 1);
+    ptx_ins(b, "shr.u32 %V, %V, %d", k->kt_count, k->kt_count, log2i(c->bk));
+  }
 
   /* Grouped raster over a 1-D grid: GROUP_M tile rows sweep all tile columns together. */
-  int tiles_n = (int)((c->n + c->bn - 1) / c->bn);
+  ptx_val tiles_n = ptx_imm((c->n + c->bn - 1) / c->bn);
+  if (c->generic) {
+    tiles_n = ptx_in_reg(reg32(k));
+    ptx_ins(b, "add.u32 %V, %V, %d", tiles_n, k->n, c->bn - 1);
+    ptx_ins(b, "shr.u32 %V, %V, %d", tiles_n, tiles_n, log2i(c->bn));
+  }
   ptx_reg pid = reg32(k), tiles_m = reg32(k), tm = reg32(k), tn = reg32(k);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
@@ -124,7 +138,7 @@ static void emit_indices(kernel *k) {
   if (c->batched) { /* ctaid.x = z * tiles + tile: the batch entries' grids side by side */
     ptx_reg tiles = reg32(k);
     k->z = reg32(k);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", tiles, tiles_m, tiles_n);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %V", tiles, tiles_m, tiles_n);
     ptx_ins(b, "div.u32 %R, %R, %R", k->z, pid, tiles);
     ptx_ins(b, "rem.u32 %R, %R, %R", pid, pid, tiles);
   }
@@ -147,14 +161,15 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
   o->cpr = o->row_bytes / o->width;
   o->chunks = o->rows * o->cpr / k->threads;
   o->smem_off = is_b ? c->bm * c->bk * k->es : 0;
-  /* Copies past K need clipping unless the slices' tiles cover K exactly. */
-  int k_edge = (int64_t)k->kt_count * c->bk * k->slices != c->k;
-  int mn_edge = is_b ? c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
+  /* Copies past K need clipping unless the slices' tiles cover K exactly (never known of a
+   * generic kernel's run-time n and k). */
+  int k_edge = c->generic || k->kt_count.imm * c->bk * k->slices != c->k;
+  int mn_edge = is_b ? c->generic || c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
   o->check_row = o->k_major ? mn_edge : k_edge;
   o->check_col = o->k_major ? k_edge : mn_edge;
   o->warp_span = is_b ? k->wn : k->wm;
   o->blocks = o->warp_span / 16;
-  o->mn_limit_imm = (int)c->n;
+  o->n_limit = k->n;
 }
 
 static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, const char *ld_param,
@@ -275,7 +290,6 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
 
 static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guard) {
   ptx_builder *b = k->b;
-  const tcj_kernel_cfg *c = k->cfg;
   for (int i = 0; i < o->chunks; i++) {
     int dr = i * k->threads / o->cpr, dc = i * k->threads % o->cpr;
     int dc_elems = dc * o->width / k->es;
@@ -291,9 +305,9 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guar
         ptx_reg idx = reg32(k);
         if (o->k_major) { /* column = K index */
           ptx_ins(b, "add.u32 %R, %R, %R", idx, k->kbase, o->k_t);
-          ptx_ins(b, "sub.s32 %R, %lld, %R", bytes, (int64_t)c->k, idx);
+          ptx_ins(b, "sub.s32 %R, %V, %R", bytes, k->k, idx);
         } else if (o->is_b) { /* column = n index, n baked */
-          ptx_ins(b, "sub.s32 %R, %d, %R", bytes, o->mn_limit_imm, o->mn_t);
+          ptx_ins(b, "sub.s32 %R, %V, %R", bytes, o->n_limit, o->mn_t);
         } else { /* column = m index, runtime */
           ptx_ins(b, "sub.s32 %R, %R, %R", bytes, o->mn_limit, o->mn_t);
         }
@@ -309,13 +323,13 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guar
         if (o->k_major) { /* row = mn index */
           ptx_ins(b, "add.u32 %R, %R, %d", idx, o->mn_t, dr);
           if (o->is_b)
-            ptx_ins(b, "setp.lt.u32 %R, %R, %d", ok, idx, o->mn_limit_imm);
+            ptx_ins(b, "setp.lt.u32 %R, %R, %V", ok, idx, o->n_limit);
           else
             ptx_ins(b, "setp.lt.u32 %R, %R, %R", ok, idx, o->mn_limit);
         } else { /* row = K index */
           ptx_ins(b, "add.u32 %R, %R, %R", idx, k->kbase, o->k_t);
           ptx_ins(b, "add.u32 %R, %R, %d", idx, idx, dr);
-          ptx_ins(b, "setp.lt.u32 %R, %R, %lld", ok, idx, (int64_t)c->k);
+          ptx_ins(b, "setp.lt.u32 %R, %R, %V", ok, idx, k->k);
         }
         ptx_ins(b, "selp.b32 %R, %R, 0, %R", bytes, bytes, ok);
       }
@@ -435,12 +449,24 @@ static void emit_mainloop(kernel *k) {
         k->acc[g][nf][r] = ptx_new(b, acc_cls);
         ptx_ins(b, acc_cls == PTX_F32 ? "mov.f32 %R, 0f00000000" : "mov.b32 %R, 0", k->acc[g][nf][r]);
       }
-  if (k->kt_count == 0) return; /* k == 0: C = beta * C */
+  /* k == 0: C = beta * C. A generic kernel branches around the loop at run time. */
+  if (!k->kt_count.reg.id && k->kt_count.imm == 0) return;
+  int no_k = ptx_new_label(b);
+  if (k->kt_count.reg.id) {
+    ptx_reg none = ptx_new(b, PTX_PRED);
+    ptx_ins(b, "setp.eq.u32 %R, %V, 0", none, k->kt_count);
+    ptx_ins_if(b, none, 0, "bra.uni %L", no_k);
+  }
 
   /* Stage registers hold byte offsets from tcj_smem. */
   ptx_reg load_stage = reg32(k), comp_stage = reg32(k), kt = reg32(k), ls = reg32(k), cs = reg32(k);
   for (int t = 0; t < s - 1; t++) {
-    if (t < k->kt_count) {
+    if (k->kt_count.reg.id) { /* tile t exists if t < kt_count: predicated copies */
+      ptx_reg exists = ptx_new(b, PTX_PRED);
+      ptx_ins(b, "setp.lt.u32 %R, %d, %V", exists, t, k->kt_count);
+      ptx_ins(b, "add.u32 %R, %R, %d", ls, k->smem, t * k->stage_bytes);
+      emit_load_tile(k, ls, exists);
+    } else if (t < k->kt_count.imm) {
       ptx_ins(b, "add.u32 %R, %R, %d", ls, k->smem, t * k->stage_bytes);
       emit_load_tile(k, ls, (ptx_reg){0, 0});
     }
@@ -478,12 +504,18 @@ static void emit_mainloop(kernel *k) {
       emit_load_frags(k, cs, kk + 1, &f[(kk + 1) % 2]);
     }
     if (kk == 0) {
-      if (k->kt_count > s - 1) { /* else the prologue already loaded every tile */
+      if (k->kt_count.reg.id || k->kt_count.imm > s - 1) { /* else the prologue loaded every tile */
         /* Refill the stage read in the previous iteration (the barrier there retired it).
          * Predicated, not branched around: the loop body stays one basic block, so ptxas
          * can interleave these copies with the ldmatrix/mma stream. */
         ptx_reg more = ptx_new(b, PTX_PRED);
-        ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kt, k->kt_count - (s - 1));
+        if (k->kt_count.reg.id) { /* kt + stages - 1 < kt_count, which cannot wrap */
+          ptx_reg ahead_kt = reg32(k);
+          ptx_ins(b, "add.u32 %R, %R, %d", ahead_kt, kt, s - 1);
+          ptx_ins(b, "setp.lt.u32 %R, %R, %V", more, ahead_kt, k->kt_count);
+        } else {
+          ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, kt, (int)k->kt_count.imm - (s - 1));
+        }
         ptx_ins(b, "add.u32 %R, %R, %R", ls, k->smem, load_stage);
         emit_load_tile(k, ls, more);
       }
@@ -494,8 +526,9 @@ static void emit_mainloop(kernel *k) {
   }
   ptx_ins(b, "add.u32 %R, %R, 1", kt, kt);
   ptx_reg again = ptx_new(b, PTX_PRED);
-  ptx_ins(b, "setp.lt.u32 %R, %R, %d", again, kt, k->kt_count);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %V", again, kt, k->kt_count);
   ptx_ins_if(b, again, 0, "bra.uni %L", loop);
+  ptx_label(b, no_k);
 }
 
 /* ---- cluster split: the slices of a tile add their sums through distributed shared memory ---- */
@@ -586,7 +619,8 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col0, k->tig, col0);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row0, warp_m, k->wm, k->m0);
   ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
-  int n_edge = c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && c->n % 2 == 0;
+  /* A generic kernel's class promises vec_c divides its run-time n (tcj_cfg_check, select). */
+  int n_edge = c->generic || c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && (c->generic || c->n % 2 == 0);
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int h = 0; h < 2; h++) {
       ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), r64 = reg64(k), dptr = reg64(k), cptr = reg64(k);
@@ -614,7 +648,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
           if (n_edge && !(pair && x == 1)) {
             ok[x] = ptx_new(b, PTX_PRED);
             ptx_ins(b, "add.u32 %R, %R, %d", t, col0, nf * 8 + x);
-            ptx_ins(b, "setp.lt.and.u32 %R, %R, %d, %R", ok[x], t, (int)c->n, row_ok);
+            ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", ok[x], t, e.n, row_ok);
           }
         }
         /* Two adjacent columns: one vector access when C's and D's rows allow it, else one each. */
@@ -649,7 +683,7 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.es = ptx_elem_size(cfg->ab);
   k.threads = tcj_cfg_threads(cfg);
   k.slices = tcj_cfg_slices(cfg);
-  k.kt_count = (int)tcj_cfg_slice_tiles(cfg);
+  k.kt_count = ptx_imm(tcj_cfg_slice_tiles(cfg));
   k.kk_count = cfg->bk * k.es / PTX_MMA_K_BYTES;
   k.stage_bytes = (cfg->bm + cfg->bn) * cfg->bk * k.es;
   k.wm = cfg->bm / cfg->warps_m;
@@ -673,7 +707,7 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   if (k.slices > 1) { /* slice z = ctaid.y runs K tiles [z * kt_count, (z + 1) * kt_count) */
     k.slice = reg32(&k);
     ptx_ins(&b, "mov.u32 %R, %%ctaid.y", k.slice);
-    ptx_ins(&b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, k.kt_count * cfg->bk);
+    ptx_ins(&b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, (int)k.kt_count.imm * cfg->bk);
   } else {
     ptx_ins(&b, "mov.u32 %R, 0", k.kbase);
   }

@@ -110,6 +110,20 @@ static void emit_barrier_init(sm90 *k) {
   }
 }
 
+/* A generic kernel's K tiles and tile columns from p_k and p_n (tcj_cfg_check keeps clusters
+ * along N, whose unit columns would need them too, out of generic configs). */
+static void emit_generic_dims(sm90 *k) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_val n = ptx_kernel_n(b, c), kdim = ptx_kernel_k(b, c);
+  k->kt = ptx_in_reg(r32(k));
+  k->unit_cols = ptx_in_reg(r32(k));
+  ptx_ins(b, "add.u32 %V, %V, %d", k->kt, kdim, c->bk - 1);
+  ptx_ins(b, "div.u32 %V, %V, %d", k->kt, k->kt, c->bk);
+  ptx_ins(b, "add.u32 %V, %V, %d", k->unit_cols, n, c->bn - 1);
+  ptx_ins(b, "div.u32 %V, %V, %d", k->unit_cols, k->unit_cols, c->bn);
+}
+
 /* Work units and this CTA's share: units are tiles, or a cluster's pair of tiles along M or N. */
 static void emit_schedule_setup(sm90 *k) {
   ptx_builder *b = k->b;
@@ -119,7 +133,7 @@ static void emit_schedule_setup(sm90 *k) {
   ptx_ins(b, "add.u32 %R, %R, %d", k->unit_rows, k->m, rows_per_unit - 1);
   ptx_ins(b, "div.u32 %R, %R, %d", k->unit_rows, k->unit_rows, rows_per_unit);
   k->tile_units = r32(k);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->tile_units, k->unit_rows, k->unit_cols);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %V", k->tile_units, k->unit_rows, k->unit_cols);
   k->units = k->tile_units;
   if (c->batched) { /* units of every entry, entry-major; batched configs do not split */
     ptx_reg batch = r32(k);
@@ -170,9 +184,9 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.a_bytes = cfg->bm * PTX_SWIZZLE_LINE;
   k.b_bytes = cfg->bn * PTX_SWIZZLE_LINE;
   k.stage_bytes = k.a_bytes + k.b_bytes;
-  k.kt = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
-  k.tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
-  k.unit_cols = k.along_n ? (k.tiles_n + k.cluster - 1) / k.cluster : k.tiles_n;
+  int tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
+  k.kt = ptx_imm((cfg->k + cfg->bk - 1) / cfg->bk);
+  k.unit_cols = ptx_imm(k.along_n ? (tiles_n + k.cluster - 1) / k.cluster : tiles_n);
   k.slices = tcj_cfg_slices(cfg);
   k.per = (int)tcj_cfg_slice_tiles(cfg);
   /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
@@ -182,7 +196,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.pchunk = cfg->bn > 128 ? cfg->bn / 2 : cfg->bn;
   k.a_kmajor = !cfg->op_a_t;
   k.b_kmajor = cfg->op_b_t;
-  if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || k.tiles_n < 1) {
+  if (k.msub > MAX_MSUB || cfg->bn / 2 > MAX_ACC || (tiles_n < 1 && !cfg->generic)) {
     snprintf(err, err_size, "sm90 tile %dx%d or n %lld out of range", cfg->bm, cfg->bn, (long long)cfg->n);
     return -1;
   }
@@ -193,6 +207,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   ptx_ins(&b, "mov.u32 %R, %%tid.x", k.tid);
   k.m = r32(&k);
   ptx_ins(&b, "ld.param.u32 %R, [p_m]", k.m);
+  if (cfg->generic) emit_generic_dims(&k);
   /* The tensor maps stay in parameter space; TMA takes their generic address. */
   k.tmap_a = r64(&k);
   k.tmap_b = r64(&k);

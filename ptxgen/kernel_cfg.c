@@ -72,6 +72,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " fast=%d", c->fast_accum);
   if (n >= 0 && (size_t)n < size && c->block_scale)
     n += snprintf(buf + n, size - (size_t)n, " scale=block");
+  if (n >= 0 && (size_t)n < size && c->generic)
+    n += snprintf(buf + n, size - (size_t)n, " generic=%d", c->generic);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -125,6 +127,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
     c.block_scale = 1;
     rest += 12;
   }
+  more = 0;
+  if (sscanf(rest, " generic=%d%n", &c.generic, &more) == 1) rest += more;
   if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;
@@ -208,7 +212,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (!c_type_ok(c->ab, c->c)) return c_type_rule(c->ab);
   /* wgmma reads all but 16-bit types K-major only (PTX ISA: no imm-trans for them). */
   if (!w->mn_major && (c->op_a_t || !c->op_b_t)) return "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)";
-  if (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range (sm90 needs k >= 1)";
+  if (!c->generic && (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX))
+    return "n or k out of range (sm90 needs k >= 1)";
   /* Compared by division: bk comes from config text, and bk * size could overflow. */
   if (c->bk != 128 / ptx_elem_size(c->ab)) return "sm90 K tiles are one 128-byte swizzle line";
   if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
@@ -299,9 +304,21 @@ static const char *check_epilogue(const tcj_kernel_cfg *c) {
 
 static const char *check_recipe(const tcj_kernel_cfg *c);
 
+/* A generic kernel reads n and k at run time; what a kernel bakes from them it cannot have. */
+static const char *check_generic(const tcj_kernel_cfg *c) {
+  if (c->generic != 0 && c->generic != 1) return "generic must be 0 or 1";
+  if (!c->generic) return NULL;
+  if (c->n != 0 || c->k != 0) return "a generic config has n = k = 0 (they are run-time arguments)";
+  if (c->split_k || c->split_cluster) return "generic kernels do not split K (slices are baked from k)";
+  if (c->cluster_n) return "generic kernels have no cluster along N (its unit columns are baked from n)";
+  if (c->block_scale) return "generic kernels have no block scales (their row pitch is baked from k)";
+  return NULL;
+}
+
 /* The recipe's own rules first (operand types, tiles), then the epilogue's. */
 const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
-  const char *why = check_recipe(c);
+  const char *why = check_generic(c);
+  if (!why) why = check_recipe(c);
   return why ? why : check_epilogue(c);
 }
 

@@ -105,6 +105,11 @@ typedef struct tcj_kernel_cfg {
    * the D scale and amax are run-time pointers every fp8 kernel reads. */
   int fast_accum;
   int block_scale;
+  /* 1: a generic kernel: n and k are run-time arguments (p_n, p_k), not baked, so one kernel
+   * serves every problem of its class (recipe, types, ops, tile, alignment class, epilogue).
+   * Its canonical config has n = k = 0; the engine passes the problem's. No K split and no
+   * cluster along N (their arithmetic is baked from n and k), no block scales. */
+  int generic;
 } tcj_kernel_cfg;
 
 /* Sets the epilogue fields to "none" with D of type c (what a plain tcj_gemm needs). Config
@@ -127,6 +132,16 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *cfg);
 const char *tcj_recipe_name(ptx_recipe r); /* "sm80", "sm90" */
 
 /* Derived facts. */
+/* cfg as the host computes a launch of it for a problem of n columns and depth k: a generic
+ * config's n and k are the problem's (tensor maps, grid); a specialised one has them baked. */
+static inline tcj_kernel_cfg tcj_cfg_for_problem(const tcj_kernel_cfg *c, int64_t n, int64_t k) {
+  tcj_kernel_cfg run = *c;
+  if (run.generic) {
+    run.n = n;
+    run.k = k;
+  }
+  return run;
+}
 /* B's operand type. */
 static inline ptx_elem tcj_cfg_b_type(const tcj_kernel_cfg *c) {
   if (!c->b_other) return c->ab;

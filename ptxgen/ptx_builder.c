@@ -69,6 +69,13 @@ void ptx_vtext(ptx_builder *b, const char *fmt, va_list ap) {
       n = snprintf(tmp, sizeof tmp, "%%%s%u", reg_info[r.cls].prefix, r.id);
       break;
     }
+    case 'V': {
+      ptx_val v = va_arg(ap, ptx_val);
+      if (v.reg.id == 0) { n = snprintf(tmp, sizeof tmp, "%lld", (long long)v.imm); break; }
+      if (v.reg.cls >= PTX_REG_CLASS_COUNT) { ptx_fail(b, "use of an unallocated register in \"%s\"", fmt); return; }
+      n = snprintf(tmp, sizeof tmp, "%%%s%u", reg_info[v.reg.cls].prefix, v.reg.id);
+      break;
+    }
     case 'L': n = snprintf(tmp, sizeof tmp, "$L%d", va_arg(ap, int)); break;
     case 'd': n = snprintf(tmp, sizeof tmp, "%d", va_arg(ap, int)); break;
     case 'u': n = snprintf(tmp, sizeof tmp, "%u", va_arg(ap, unsigned)); break;

@@ -30,6 +30,15 @@ typedef struct ptx_reg {
   uint32_t id; /* 0 = invalid register */
 } ptx_reg;
 
+/* An operand that is a register or an immediate: a problem dimension a specialised kernel bakes
+ * in and a generic kernel reads from its parameters (tcj_kernel_cfg.generic). */
+typedef struct ptx_val {
+  ptx_reg reg;  /* valid (id != 0): the register */
+  int64_t imm;  /* else this immediate */
+} ptx_val;
+static inline ptx_val ptx_imm(int64_t x) { ptx_val v = {{0, 0}, x}; return v; }
+static inline ptx_val ptx_in_reg(ptx_reg r) { ptx_val v = {r, 0}; return v; }
+
 typedef struct ptx_builder {
   char *buf;
   size_t len, cap;
@@ -49,7 +58,7 @@ ptx_reg ptx_new(ptx_builder *b, ptx_reg_class cls);
 const char *ptx_reg_decl_type(ptx_reg_class cls);
 int ptx_new_label(ptx_builder *b);
 
-/* Raw text. Format directives: %R register, %L label number, %d int, %lld int64_t, %u unsigned,
+/* Raw text. Format directives: %R register, %V ptx_val (its register or immediate), %L label number, %d int, %lld int64_t, %u unsigned,
  * %s string, %x unsigned in hex, %% percent. Anything else is an error (never silent output). */
 void ptx_text(ptx_builder *b, const char *fmt, ...);
 void ptx_vtext(ptx_builder *b, const char *fmt, va_list ap);

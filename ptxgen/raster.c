@@ -3,13 +3,17 @@
 
 #include "ptx_builder.h"
 
-void ptx_emit_grouped_raster(ptx_builder *b, ptx_reg unit, ptx_reg tiles_m, int tiles_n, int group,
+void ptx_emit_grouped_raster(ptx_builder *b, ptx_reg unit, ptx_reg tiles_m, ptx_val tiles_n, int group,
                              ptx_reg tm, ptx_reg tn) {
-  int width = group * tiles_n; /* tiles of one group of rows */
+  ptx_val width = ptx_imm(group * tiles_n.imm); /* tiles of one group of rows */
+  if (tiles_n.reg.id) {
+    width = ptx_in_reg(ptx_new(b, PTX_B32));
+    ptx_ins(b, "mul.lo.u32 %V, %V, %d", width, tiles_n, group);
+  }
   ptx_reg grp = ptx_new(b, PTX_B32), in_grp = ptx_new(b, PTX_B32), first = ptx_new(b, PTX_B32);
   ptx_reg size = ptx_new(b, PTX_B32);
-  ptx_ins(b, "div.u32 %R, %R, %d", grp, unit, width);
-  ptx_ins(b, "rem.u32 %R, %R, %d", in_grp, unit, width);
+  ptx_ins(b, "div.u32 %R, %R, %V", grp, unit, width);
+  ptx_ins(b, "rem.u32 %R, %R, %V", in_grp, unit, width);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", first, grp, group);
   /* The last group may hold fewer rows. */
   ptx_ins(b, "sub.u32 %R, %R, %R", size, tiles_m, first);

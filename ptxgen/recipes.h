@@ -16,8 +16,9 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
 
 /* Grouped raster (raster.c): tile index unit of a tiles_m x tiles_n grid -> tile row tm and
  * column tn, with `group` rows of tiles sweeping all columns together so that the A rows and
- * B columns they share stay in L2. tiles_m is a register (m is a runtime argument). */
-void ptx_emit_grouped_raster(ptx_builder *b, ptx_reg unit, ptx_reg tiles_m, int tiles_n, int group,
+ * B columns they share stay in L2. tiles_m is a register (m is a runtime argument); tiles_n is
+ * baked, or a register in a generic kernel. */
+void ptx_emit_grouped_raster(ptx_builder *b, ptx_reg unit, ptx_reg tiles_m, ptx_val tiles_n, int group,
                              ptx_reg tm, ptx_reg tn);
 
 #endif

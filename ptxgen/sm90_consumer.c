@@ -115,7 +115,7 @@ static void emit_block_scale_setup(sm90 *k, block_scales *bs, ptx_reg cw, ptx_re
  * (their results are never stored). */
 static void emit_block_scale_tile(sm90 *k, block_scales *bs, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
-  int row_bytes = k->kt * 4; /* kb_count floats; the kernel's K is baked, so kt is kb_count */
+  int row_bytes = (int)k->kt.imm * 4; /* kb_count floats; K is baked (never generic), so kt is kb_count */
   ptx_reg last = r32(k), row = r32(k), col = r32(k);
   ptx_ins(b, "sub.u32 %R, %R, 1", last, k->m);
   for (int j = 0; j < k->msub; j++)
@@ -241,12 +241,21 @@ void sm90_emit_consumer(sm90 *k) {
    * each tile. kpos counts stages modulo 2 * stages (position and phase). */
   ptx_reg step = k->unit_step, kpos = {0}, my_turn = {0}, their_turn = {0}, turn_phase = {0}, leader = {0};
   int ring2 = 2 * k->cfg->stages;
+  /* kt and 2 kt modulo the ring's positions and phases: baked, or from a generic kernel's kt. */
+  ptx_val kt_ring = ptx_imm(k->kt.imm % ring2), kt2_ring = ptx_imm(2 * k->kt.imm % ring2);
+  if (k->pingpong && k->kt.reg.id) {
+    kt_ring = ptx_in_reg(r32(k));
+    kt2_ring = ptx_in_reg(r32(k));
+    ptx_ins(b, "rem.u32 %V, %V, %d", kt_ring, k->kt, ring2);
+    ptx_ins(b, "shl.b32 %V, %V, 1", kt2_ring, k->kt);
+    ptx_ins(b, "rem.u32 %V, %V, %d", kt2_ring, kt2_ring, ring2);
+  }
   if (k->pingpong) {
     step = r32(k);
     ptx_ins(b, "shl.b32 %R, %R, 1", step, k->unit_step);
     ptx_ins(b, "mad.lo.u32 %R, %R, %R, %R", unit, cw, k->unit_step, k->unit0);
     kpos = r32(k);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", kpos, cw, (int)((int64_t)k->kt % ring2));
+    ptx_ins(b, "mul.lo.u32 %R, %R, %V", kpos, cw, kt_ring);
     ptx_ins(b, "rem.u32 %R, %R, %d", kpos, kpos, ring2);
     /* turn[c] at turn + 8c: mine, and the other consumer's at turn + 8 - 8c. */
     my_turn = r32(k);
@@ -318,7 +327,7 @@ void sm90_emit_consumer(sm90 *k) {
   if (k->pingpong) {
     /* Every wgmma of this tile is issued: the other consumer's may queue behind them. */
     ptx_ins_if(b, leader, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", their_turn);
-    ptx_ins(b, "add.u32 %R, %R, %d", kpos, kpos, (int)(2 * (int64_t)k->kt % ring2));
+    ptx_ins(b, "add.u32 %R, %R, %V", kpos, kpos, kt2_ring);
     ptx_ins(b, "rem.u32 %R, %R, %d", kpos, kpos, ring2);
   }
   if (!k->promote) {

@@ -113,7 +113,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
       ptx_reg ecol = r32(k);
       ptx_ins(b, "add.u32 %R, %R, %d", ecol, gcol, ch * TCJ_SM90_EPI_COLS);
-      ptx_ins(b, "setp.lt.u32 %R, %R, %d", col_ok, ecol, (int)c->n); /* vectors divide n: all in or all out */
+      ptx_ins(b, "setp.lt.u32 %R, %R, %V", col_ok, ecol, pe->n); /* vectors divide n: all in or all out */
       /* Store phase: a runtime loop over this thread's rows of the chunk, so the compiler
        * cannot hoist every row's loads at once while 128 accumulators are live. Addresses are
        * computed per row from (row, column) rather than carried: with C and D apart, carried
@@ -185,7 +185,7 @@ static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg ba
     ptx_ins(b, "add.u32 %R, %R, %d", idx, t, i);
     ptx_ins(b, "setp.lt.u32 %R, %R, %d", st_ok, idx, count);
     ptx_ins(b, "add.u32 %R, %R, %R", idx, idx, first);
-    ptx_reg v = col ? ptx_epi_bias_at(b, pe, idx, (ptx_reg){0}, c->n) : ptx_epi_bias_at(b, pe, idx, k->m, 0);
+    ptx_reg v = col ? ptx_epi_bias_at(b, pe, idx, pe->n) : ptx_epi_bias_at(b, pe, idx, ptx_in_reg(k->m));
     ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", s, t, tail);
     ptx_ins_if(b, st_ok, 0, "st.shared.f32 [%R+%d], %R", s, 4 * i, v);
   }

@@ -29,9 +29,11 @@ typedef struct sm90 {
   const tcj_kernel_cfg *cfg;
   int consumers, rows, msub, cluster, pingpong;
   int row_split; /* rows between consumers' first rows: rows (cooperative) or 0 (ping-pong) */
-  int a_bytes, b_bytes, stage_bytes, kt, tiles_n;
+  int a_bytes, b_bytes, stage_bytes;
+  /* K tiles and work unit columns (tile columns, or a cluster's worth of them along N): baked,
+   * or registers computed from p_k and p_n in a generic kernel. */
+  ptx_val kt, unit_cols;
   int along_n;   /* a cluster's CTAs run adjacent tile columns and share A (cluster_n) */
-  int unit_cols; /* work unit columns: tile columns, or a cluster's worth of them along N */
   /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
    * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
   int slices, per;

@@ -18,7 +18,7 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "sub.u32 %R, %R, %R", k->slice, unit, k->slice);
     ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->kb0, k->slice, k->per);
     ptx_ins(b, "add.u32 %R, %R, %d", k->kb_end, k->kb0, k->per);
-    ptx_ins(b, "min.u32 %R, %R, %d", k->kb_end, k->kb_end, k->kt);
+    ptx_ins(b, "min.u32 %R, %R, %V", k->kb_end, k->kb_end, k->kt);
     unit = tile;
   }
   if (c->batched) {
@@ -70,5 +70,5 @@ void sm90_k_start(sm90 *k, ptx_reg kb) {
 void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more) {
   ptx_ins(k->b, "add.u32 %R, %R, 1", kb, kb);
   if (k->slices > 1) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
-  else ptx_ins(k->b, "setp.lt.u32 %R, %R, %d", more, kb, k->kt);
+  else ptx_ins(k->b, "setp.lt.u32 %R, %R, %V", more, kb, k->kt);
 }

@@ -22,7 +22,7 @@ static const char usage[] =
   "               [--lda L] [--ldb L] [--ldc L] [--c-dtype T] [--align-a B] [--align-b B]\n"
   "               [--no-pack] [--recipe sm80|sm90|auto] [--epilogue NAME] [--batch N]\n"
   "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu] [--sm-count N]\n"
-  "               [--b-dtype T] [--fast-accum] [--block-scales] [--candidates]\n"
+  "               [--b-dtype T] [--fast-accum] [--block-scales] [--candidates] [--generic]\n"
   "  --sm-count N: select as on a part with N SMs (default: the arch's flagship count)\n"
   "  dtypes: f16 bf16 tf32 f32 e4m3 e5m2 s8 s32 (f64 is named but not supported yet); c dtype\n"
   "  defaults to the operand type for 16-bit, f32 for tf32/f32, s32 for s8, bf16 for e4m3/e5m2.\n"
@@ -53,6 +53,8 @@ static const char usage[] =
   "  --candidates      instead of the PTX: the selected config, then the sm90 recipe's configs\n"
   "                    (sm_90a) in its time model's order with their estimates, each with the\n"
   "                    TCJ_RECIPE and TCJ_TILE values that force it (to time it with tcj-prof)\n"
+  "  --generic         the generic kernel of the problem's class, as TCJ_JIT=generic (which\n"
+  "                    applies too) runs it: n and k are run-time arguments (n=0 k=0 generic=1)\n"
   "  Prints \"// <cfg>\" and then the PTX; after the config, pack_a=1 / pack_b=1 for an operand\n"
   "  packed into aligned scratch, pack_a=transpose / pack_b=transpose for an MN-major one\n"
   "  transposed into K-major scratch for wgmma (the config is then the K-major problem's, op NT).\n"
@@ -153,7 +155,7 @@ static int print_candidates(const eng_problem *p, const eng_device_caps *caps, i
 int main(int argc, char **argv) {
   enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
          O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT, O_BDTYPE, O_FAST,
-         O_BLOCK, O_CANDIDATES };
+         O_BLOCK, O_CANDIDATES, O_GENERIC };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -168,10 +170,10 @@ int main(int argc, char **argv) {
     {"epilogue-source", required_argument, 0, O_SOURCE}, {"sm-count", required_argument, 0, O_SM_COUNT},
     {"b-dtype", required_argument, 0, O_BDTYPE}, {"fast-accum", no_argument, 0, O_FAST},
     {"block-scales", no_argument, 0, O_BLOCK},  {"candidates", no_argument, 0, O_CANDIDATES},
-    {0, 0, 0, 0}};
+    {"generic", no_argument, 0, O_GENERIC},     {0, 0, 0, 0}};
   const char *arch = NULL, *source_path = NULL;
   int have_ab = 0, have_b = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0,
-      sm_count = 0, fast_accum = 0, block_scales = 0, candidates = 0;
+      sm_count = 0, fast_accum = 0, block_scales = 0, candidates = 0, generic = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
   tcj_dtype ab = TCJ_BF16, be = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
@@ -184,6 +186,7 @@ int main(int argc, char **argv) {
     case 'h': case O_HELP: fputs(usage, stdout); return 0;
     case O_ARCH: arch = optarg; break;
     case O_CANDIDATES: candidates = 1; break;
+    case O_GENERIC: generic = 1; break;
     case O_SM_COUNT:
       if (gemm_parse_sm_count(optarg, &sm_count)) return bad("--sm-count wants an SM count from 1 to 1024", optarg);
       break;
@@ -326,6 +329,7 @@ int main(int argc, char **argv) {
   char text[512], arch_name[16], err[8192];
   char *ptx = NULL;
   size_t len = 0;
+  if (generic) tuning.generic = 1;
   if (eng_select_tuned(&p, &caps, allow_packing, &tuning, &plan, &why) != TCJ_SUCCESS) {
     print_select_error(why, have_recipe);
   } else if ((reason = tcj_cfg_check(&plan.cfg)) != NULL) {

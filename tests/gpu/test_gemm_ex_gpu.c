@@ -1663,6 +1663,145 @@ static void split_k_applies_the_epilogue_once(void **state) {
   RUN_CASES(g_eng, "split-K epilogues", cases, NCASES(cases));
 }
 
+/* ---- generic kernels (TCJ_JIT_GENERIC) ----------------------------------------------------- */
+
+/* An engine that runs generic kernels only, with no disk cache (its compile count is this
+ * test's); recipe "sm80", "sm90" or NULL (selection's). A failed test when it cannot be made. */
+static tcj_engine *generic_engine(const char *recipe) {
+  if (recipe) setenv("TCJ_RECIPE", recipe, 1);
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_GENERIC;
+  o.disable_disk_cache = 1;
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, &o);
+  if (recipe) unsetenv("TCJ_RECIPE");
+  if (st != TCJ_SUCCESS) fail_msg("tcj_create (generic%s%s): %s", recipe ? ", TCJ_RECIPE=" : "", recipe ? recipe : "",
+                                  tcj_last_error(NULL));
+  return e;
+}
+
+/* Edge shapes (m, n or k of 1, none a multiple of a tile, k below one K tile), every op pair,
+ * every type, fused epilogues, C read, in place, padded and odd leading dimensions, a batch:
+ * the cases a specialised kernel decides at compile time and a generic one at run time. */
+static int generic_cases(ex_case *cases) {
+  /* Odd n too: D's pairs and vectors are a class a generic kernel must not assume. */
+  static const int64_t shapes[][3] = {{1, 8, 40},     {77, 9, 100},    {129, 40, 200},   {33, 263, 24},
+                                      {31, 56, 1},    {200, 137, 72},  {700, 600, 700},  {1000, 521, 520},
+                                      {300, 1000, 13}, {5, 4095, 4097}};
+  static const tcj_dtype types[] = {TCJ_BF16, TCJ_F16, TCJ_TF32, TCJ_S8};
+  int n = 0;
+  for (int i = 0; i < NCASES(shapes); i++)
+    for (int t = 0; t < NCASES(types); t++) {
+      tcj_dtype ab = types[t];
+      tcj_dtype d = ab == TCJ_TF32 ? TCJ_F32 : ab == TCJ_S8 ? TCJ_S32 : ab;
+      ex_case c = mk("generic", ab, d, (tcj_op)((i + t) & 1), (tcj_op)(((i + t) >> 1) & 1), shapes[i][0],
+                     shapes[i][1], shapes[i][2], 12000 + 10 * (uint64_t)i + (uint64_t)t);
+      c.alpha = ab == TCJ_S8 ? 1.0f : scaled_alpha(c.k, i);
+      if ((i + t) % 3 == 1) { /* a column bias, an activation, C read */
+        c.bias = TCJ_BIAS_COL;
+        c.act = ab == TCJ_S8 ? TCJ_ACT_RELU : TCJ_ACT_GELU;
+        c.cm = C_SEPARATE;
+        c.beta = ab == TCJ_S8 ? 2.0f : -0.5f;
+      } else if ((i + t) % 3 == 2) { /* in place, a row bias */
+        c.cm = C_INPLACE_NULL_D;
+        c.beta = ab == TCJ_S8 ? 1.0f : 0.75f;
+        c.bias = TCJ_BIAS_ROW;
+      }
+      apply_layout(&c, i + t);
+      cases[n++] = c;
+    }
+  ex_case c = mk("generic batch", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 130, 200, 72, 12999);
+  c.batch = 3;
+  c.stride_b = 0;
+  c.bias = TCJ_BIAS_COL;
+  c.act = TCJ_ACT_SILU;
+  c.alpha = 0.2f;
+  cases[n++] = c;
+  return n;
+}
+
+static void run_generic(const char *recipe, const char *what) {
+  tcj_engine *e = generic_engine(recipe);
+  ex_case cases[64];
+  int n = generic_cases(cases), kept = 0;
+  /* Forced onto the sm90 recipe: the 16-bit cases with k of a few elements or more (what the
+   * forced specialised tests run there too); tf32 and s8 reach it through selection above. */
+  int sm90 = recipe && strcmp(recipe, "sm90") == 0;
+  for (int i = 0; i < n; i++)
+    if (!sm90 || ((cases[i].ab == TCJ_BF16 || cases[i].ab == TCJ_F16) && cases[i].k >= 8)) cases[kept++] = cases[i];
+  int failed = run_list(e, what, cases, kept, NULL);
+  tcj_destroy(e);
+  if (failed) fail_msg("%s: %d of %d cases failed (see FAIL lines above)", what, failed, kept);
+}
+
+static void generic_kernels_match_reference_on_edge_shapes(void **state) {
+  (void)state;
+  run_generic(NULL, "generic kernels (selected recipe)");
+  run_generic("sm80", "generic kernels (TCJ_RECIPE=sm80)");
+  if (g_cc_major == 9 && g_cc_minor == 0) run_generic("sm90", "generic kernels (TCJ_RECIPE=sm90)");
+}
+
+/* A generic kernel serves every n and k of its class: shapes that differ in n and k only (one
+ * alignment class, 16-byte rows) compile a few kernels (tiles), and a second pass none. A
+ * specialised engine compiles one per shape (checked too, so the count means what it says). */
+static void generic_kernels_serve_new_shapes_without_compiling(void **state) {
+  (void)state;
+  ex_case cases[24];
+  for (int i = 0; i < NCASES(cases); i++) {
+    /* Up to 615 x 776 x 760: past 2^28 multiply-adds (the sm90 recipe) and small enough for
+     * the float64 reference. */
+    int64_t m = 40 + 25 * i, n = 8 * (5 + 4 * i), k = 8 * (3 + 4 * i);
+    cases[i] = mk("one class", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, m, n, k, 13000 + (uint64_t)i);
+    cases[i].alpha = scaled_alpha(k, i);
+  }
+  tcj_engine *e = generic_engine(NULL);
+  tcj_stats s0 = TCJ_STATS_INIT, s1 = TCJ_STATS_INIT, s2 = TCJ_STATS_INIT;
+  assert_int_equal(tcj_get_stats(e, &s0), TCJ_SUCCESS);
+  int failed = run_list(e, "generic: 24 shapes of one class", cases, NCASES(cases), NULL);
+  assert_int_equal(tcj_get_stats(e, &s1), TCJ_SUCCESS);
+  failed += run_list(e, "generic: the same shapes again", cases, NCASES(cases), NULL);
+  assert_int_equal(tcj_get_stats(e, &s2), TCJ_SUCCESS);
+  tcj_destroy(e);
+  printf("  generic: %llu kernels compiled for %d shapes, %llu on the second pass\n",
+         (unsigned long long)(s1.compiles - s0.compiles), NCASES(cases), (unsigned long long)(s2.compiles - s1.compiles));
+  if (failed) fail_msg("generic shapes: %d failures (see FAIL lines above)", failed);
+  /* Recipes (sm80 below 2^28 multiply-adds, sm90 above) times their generic tiles. */
+  assert_true(s1.compiles - s0.compiles <= 6);
+  assert_int_equal(s2.compiles - s1.compiles, 0);
+
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_SYNC;
+  o.disable_disk_cache = 1;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  assert_int_equal(tcj_get_stats(e, &s0), TCJ_SUCCESS);
+  failed = run_list(e, "specialised: the same shapes", cases, 6, NULL);
+  assert_int_equal(tcj_get_stats(e, &s1), TCJ_SUCCESS);
+  tcj_destroy(e);
+  if (failed) fail_msg("specialised shapes: %d failures", failed);
+  assert_int_equal(s1.compiles - s0.compiles, 6);
+}
+
+/* jit_mode and TCJ_JIT: the two modes, and a clear refusal of anything else. */
+static void jit_mode_option_and_environment_are_checked(void **state) {
+  (void)state;
+  tcj_options o = TCJ_OPTIONS_INIT;
+  tcj_engine *e = NULL;
+  o.jit_mode = 7;
+  assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "jit_mode"));
+  o.jit_mode = TCJ_JIT_DEFAULT;
+  setenv("TCJ_JIT", "fast", 1);
+  assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "TCJ_JIT"));
+  setenv("TCJ_JIT", "generic", 1);
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  tcj_destroy(e);
+  o.jit_mode = TCJ_JIT_SYNC; /* the option wins over the variable */
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  tcj_destroy(e);
+  unsetenv("TCJ_JIT");
+}
+
 /* ---- setup -------------------------------------------------------------------------------- */
 
 static int group_setup(void **state) {
@@ -1717,6 +1856,9 @@ int main(void) {
       cmocka_unit_test(forced_sm90_recipe_epilogues_match_reference),
       cmocka_unit_test(split_k_applies_the_epilogue_once),
       cmocka_unit_test(forced_sm90_tiles_run_every_fused_epilogue),
+      cmocka_unit_test(generic_kernels_match_reference_on_edge_shapes),
+      cmocka_unit_test(generic_kernels_serve_new_shapes_without_compiling),
+      cmocka_unit_test(jit_mode_option_and_environment_are_checked),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

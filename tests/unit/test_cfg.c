@@ -1473,6 +1473,68 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
   assert_string_equal(tcj_cfg_check(&c), "block scales are applied at promotion: sm90, not fast, not batched");
 }
 
+/* A generic config (n and k run-time arguments): n = k = 0 in its one text, " generic=1" last;
+ * what a kernel bakes from n and k is refused, each with its reason; both recipes take it. */
+static void generic_configs_round_trip_and_refuse_what_bakes_n_and_k(void **state) {
+  (void)state;
+  tcj_kernel_cfg cfgs[2] = {base_cfg(), sm90_cfg()};
+  for (int r = 0; r < 2; r++) {
+    tcj_kernel_cfg c = cfgs[r];
+    c.split_k = 0;
+    c.split_cluster = 0;
+    c.cluster_m = c.cluster_n = 0;
+    c.n = c.k = 0;
+    c.generic = 1;
+    assert_null(tcj_cfg_check(&c));
+    char text[256];
+    tcj_kernel_cfg back;
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    assert_non_null(strstr(text, " n=0 k=0 "));
+    size_t len = strlen(text);
+    assert_true(len > 10 && strcmp(text + len - 10, " generic=1") == 0);
+    assert_int_equal(tcj_cfg_parse(text, &back), 0);
+    assert_cfg_equal(&c, &back);
+    /* A specialised config's text has no generic field; generic=0 is not canonical. */
+    tcj_kernel_cfg plain = cfgs[r];
+    assert_true(tcj_cfg_format(&plain, text, sizeof text) > 0);
+    assert_null(strstr(text, "generic"));
+    char longer[300];
+    snprintf(longer, sizeof longer, "%s generic=0", text);
+    assert_int_equal(tcj_cfg_parse(longer, &back), -1);
+
+    tcj_kernel_cfg bad = c;
+    bad.n = 64;
+    assert_string_equal(tcj_cfg_check(&bad), "a generic config has n = k = 0 (they are run-time arguments)");
+    bad = c;
+    bad.k = 64;
+    assert_string_equal(tcj_cfg_check(&bad), "a generic config has n = k = 0 (they are run-time arguments)");
+    bad = c;
+    bad.split_k = 2;
+    assert_string_equal(tcj_cfg_check(&bad), "generic kernels do not split K (slices are baked from k)");
+    bad = c;
+    bad.generic = 2;
+    assert_string_equal(tcj_cfg_check(&bad), "generic must be 0 or 1");
+    if (r == 1) {
+      bad = c;
+      bad.cluster_n = 2;
+      bad.bn = 64;
+      assert_string_equal(tcj_cfg_check(&bad),
+                          "generic kernels have no cluster along N (its unit columns are baked from n)");
+    }
+  }
+  /* Host arithmetic sees the problem's n and k; a specialised config keeps its own. */
+  tcj_kernel_cfg g = sm90_cfg();
+  g.n = g.k = 0;
+  g.generic = 1;
+  tcj_kernel_cfg run = tcj_cfg_for_problem(&g, 1000, 333);
+  assert_int_equal(run.n, 1000);
+  assert_int_equal(run.k, 333);
+  tcj_kernel_cfg s90 = sm90_cfg();
+  run = tcj_cfg_for_problem(&s90, 1000, 333);
+  assert_int_equal(run.n, s90.n);
+  assert_int_equal(run.k, s90.k);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(epilogue_fields_round_trip),
@@ -1515,6 +1577,7 @@ int main(void) {
     cmocka_unit_test(sm90_pingpong_rules_reject_with_their_reasons),
     cmocka_unit_test(sm90_pingpong_out_of_range_parses_and_fails_the_check),
     cmocka_unit_test(sm80_refuses_pingpong),
+    cmocka_unit_test(generic_configs_round_trip_and_refuse_what_bakes_n_and_k),
     cmocka_unit_test(sm90_pingpong_adds_two_turn_barriers_to_shared_memory),
   };
   return cmocka_run_group_tests(tests, 0, 0);

@@ -2,7 +2,7 @@
  * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a (sm90
  * recipe configs: sm_90a only) with no spills and a register count that fits the block; so must
  * every config eng_select picks for a grid of problems on those arches (the kernels a user can
- * actually get). sm90 modules are also checked for their ABI (entry, target, cluster directive)
+ * actually get), and the generic kernel eng_select_generic picks for each. sm90 modules are also checked for their ABI (entry, target, cluster directive)
  * and for setmaxnreg budgets that the CTA's register pool can serve. No GPU needed; without
  * nvJitLink the test is skipped with a message, and fails when CI is set.
  * TCJ_COMPILE_MATRIX=full runs every cross; TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of
@@ -348,6 +348,13 @@ static int add_selected(tcj_kernel_cfg *out, int n, int max, const eng_problem *
   const char *why = NULL;
   tcj_status st = eng_select(p, &caps, 1, &plan, &why);
   if (st != TCJ_SUCCESS) print_error("eng_select %s m=%lld: %s\n", archs[ar].name, (long long)p->m, why);
+  assert_int_equal(st, TCJ_SUCCESS);
+  n = add_unique(out, n, max, &plan.cfg);
+  /* The generic kernel of the problem's class (TCJ_JIT=generic): n and k at run time (none for
+   * block-scaled fp8). */
+  if (p->block_scale) return n;
+  st = eng_select_generic(p, &caps, 1, NULL, &plan, &why);
+  if (st != TCJ_SUCCESS) print_error("eng_select_generic %s m=%lld: %s\n", archs[ar].name, (long long)p->m, why);
   assert_int_equal(st, TCJ_SUCCESS);
   n = add_unique(out, n, max, &plan.cfg);
   assert_true(n <= max);

@@ -418,7 +418,7 @@ static void other_arches_keep_the_sm80_recipe(void **state) {
   /* sm_90 without the arch-specific target has no wgmma: exactly the sm80 plan of sm_90a's
    * sm80 choice (TCJ_RECIPE=sm80). */
   eng_problem p = problem(PTX_E_F16, PTX_E_F32, 3000, 5000, 700);
-  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}};
+  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}, 0};
   eng_plan a = select_ok(&p, "sm_90", 1), b = select_tuned_ok(&p, "sm_90a", &sm80);
   b.cfg.arch_suffix = 0;
   assert_memory_equal(&a, &b, sizeof a);
@@ -676,7 +676,7 @@ static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state
     int n = eng_sm90_candidates(&p, &caps, 1, all, ENG_MAX_CANDIDATES, &why);
     if (n < 1) print_error("case %zu: %s\n", i, why ? why : "no candidates");
     assert_true(n >= 1);
-    eng_tuning forced = {ENG_RECIPE_SM90, {0}};
+    eng_tuning forced = {ENG_RECIPE_SM90, {0}, 0};
     eng_plan chosen;
     assert_int_equal(eng_select_tuned(&p, &caps, 1, &forced, &chosen, &why), TCJ_SUCCESS);
     char want[512], got[512], tile[96];
@@ -711,7 +711,7 @@ static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
     char tile[96], want[512], got[512];
     assert_true(eng_tile_override_format(&plan.cfg, tile, sizeof tile) > 0);
-    eng_tuning forced = {ENG_RECIPE_SM80, {0}};
+    eng_tuning forced = {ENG_RECIPE_SM80, {0}, 0};
     assert_int_equal(eng_tile_override_parse(tile, &forced.tile), 0);
     const char *why = NULL;
     assert_int_equal(eng_select_tuned(&p, &c80, 1, &forced, &again, &why), TCJ_SUCCESS);
@@ -729,7 +729,7 @@ static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state
 /* TCJ_TILE text that parses but that selection refuses for p on arch, with why_part in the
  * message. */
 static void expect_tile_refused(const eng_problem *p, const char *tile, const char *arch, const char *why_part) {
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
   assert_int_equal(eng_tile_override_parse(tile, &t.tile), 0);
   eng_device_caps caps = caps_of(arch);
   eng_plan plan;
@@ -743,7 +743,7 @@ static void expect_tile_refused(const eng_problem *p, const char *tile, const ch
 static void tile_override_forces_a_split(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4, 6144, 4096);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
   struct { const char *tile; int split, cluster; } ok[] = {
     {"16x128x128/1x4/4/sc8", 8, 1}, {"16x128x128/1x4/4/s3", 3, 0}, {"32x128x64/1x4/4/sc2", 2, 1},
     {"16x128x128/1x4/4/s0", 0, 0}, {"16x128x128/1x4/4/sc1", 0, 0},
@@ -943,7 +943,7 @@ static void forced_recipes_select_or_say_why_not(void **state) {
   assert_null(eng_recipe_check(ENG_RECIPE_SM80, &caps));
 
   /* sm80 forced on sm_90a: the sm80 plan. sm90 forced: even where sm80 would split K. */
-  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}}, sm90 = {ENG_RECIPE_SM90, {0}};
+  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}, 0}, sm90 = {ENG_RECIPE_SM90, {0}, 0};
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
   assert_int_equal(select_tuned_ok(&p, "sm_90a", &sm80).cfg.recipe, PTX_RECIPE_SM80);
   p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 65536);
@@ -1003,7 +1003,7 @@ static void tile_override_text_takes_an_optional_cluster(void **state) {
 static void tile_override_applies_to_sm90_plans(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/c2", &t.tile), 0);
   eng_plan plan = select_tuned_ok(&p, "sm_90a", &t);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
@@ -1128,7 +1128,7 @@ static void tile_override_drops_a_split_the_forced_tile_cannot_take(void **state
   eng_plan plan = select_ok(&p, "sm_90a", 1);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_true(plan.cfg.split_k > 1);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6", &t.tile), 0);
   plan = select_tuned_ok(&p, "sm_90a", &t);
   assert_true(plan.cfg.split_k > 1); /* cooperative, no cluster: the split stays */
@@ -1152,7 +1152,7 @@ static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
     {"64x256x128/2x1/5/c2/pp", 64, 256, 5, 2, " tile=64x256x64 warps=2x1 stages=5 align=16,16,8 cluster=2 pingpong=1"},
   };
   for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
-    eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+    eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
     assert_int_equal(eng_tile_override_parse(good[i].tile, &t.tile), 0);
     eng_plan plan = select_tuned_ok(&p, "sm_90a", &t); /* tcj_cfg_check and shared memory */
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
@@ -1177,7 +1177,7 @@ static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
   eng_problem short_k = problem(PTX_E_BF16, PTX_E_BF16, 2048, 2048, 1024);
   eng_plan plan = select_ok(&short_k, "sm_90a", 1);
   assert_int_equal(plan.cfg.pingpong, 1);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}};
+  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4", &t.tile), 0);
   plan = select_tuned_ok(&short_k, "sm_90a", &t);
   assert_int_equal(plan.cfg.pingpong, 0);
@@ -1308,6 +1308,71 @@ static void sm90_plans_only_tensor_maps_tma_can_encode(void **state) {
   assert_true(sm90 >= 2); /* the large ones do run on the sm90 recipe */
 }
 
+/* Generic plans (TCJ_JIT_GENERIC) for random shapes of every operand type, op pair and
+ * alignment class, on every arch: valid generic configs (n = k = 0, no split, no cluster along
+ * N), D's vectors dividing n; and few kernels per class: over 300 shapes of one op pair and
+ * operand alignment, at most 3 tiles x 2 D classes (+ 128x192's on sm90 and the 8-warp
+ * 128x128 on sm80 where layouts need them: 8). */
+static void generic_plans_are_valid_and_few_per_class(void **state) {
+  (void)state;
+  static const char *archs[] = {"sm_80", "sm_89", "sm_90a"};
+  static const ptx_elem types[][2] = {{PTX_E_BF16, PTX_E_BF16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_TF32, PTX_E_F32},
+                                      {PTX_E_S8, PTX_E_S32}, {PTX_E_E4M3, PTX_E_BF16}};
+  static const int aligns[] = {16, 2};
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int a = 0; a < 3; a++) {
+    eng_device_caps caps = caps_of(archs[a]);
+    for (int t = 0; t < 5; t++) {
+      if (types[t][0] == PTX_E_E4M3 && caps.sm < 89) continue;
+      for (int ops = 0; ops < 4; ops++)
+        for (int al = 0; al < 2; al++) {
+          char seen[8][256];
+          int distinct = 0;
+          for (int i = 0; i < 300; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            /* Every third n odd (D's vectors then single elements). k == 0 (C = beta C) runs
+             * the sm80 recipe's generic kernels, which the sm90 one cannot replace (its loop
+             * runs at least one K tile): a class of its own, checked once below. */
+            int64_t m = 1 + (int64_t)(x % 5000), n = 8 * (1 + (int64_t)((x >> 16) % 1000)) - (i % 3 == 0),
+                    k = i == 299 ? 0 : 8 * (1 + (int64_t)((x >> 32) % 1000));
+            eng_problem p = problem(types[t][0], types[t][1], m, n, k);
+            p.op_a_t = ops & 1;
+            p.op_b_t = ops >> 1;
+            /* Leading dimensions that agree with the alignment class: rows padded to 16 bytes,
+             * or packed rows said to be aligned to one element only. */
+            int es = ptx_elem_size(p.ab), pad = aligns[al] == 16 ? 16 / es : 1;
+            p.lda = ((p.op_a_t ? m : k) + pad - 1) / pad * pad;
+            p.ldb = ((p.op_b_t ? k : n) + pad - 1) / pad * pad;
+            p.align_a = p.align_b = aligns[al] == 16 ? 16 : es;
+            eng_plan plan;
+            const char *why = NULL;
+            tcj_status st = eng_select_generic(&p, &caps, 1, NULL, &plan, &why);
+            if (st != TCJ_SUCCESS) fail_msg("%s %s m=%lld n=%lld k=%lld ops=%d: %s", archs[a], ptx_elem_name(p.ab),
+                                            (long long)m, (long long)n, (long long)k, ops, why);
+            const tcj_kernel_cfg *c = &plan.cfg;
+            assert_int_equal(c->generic, 1);
+            assert_true(c->n == 0 && c->k == 0 && c->split_k == 0 && c->cluster_n == 0);
+            assert_null(tcj_cfg_check(c));
+            /* vec_c still divides this problem's n (the class promises it). */
+            assert_int_equal(n % c->vec_c, 0);
+            char text[256];
+            assert_true(tcj_cfg_format(c, text, sizeof text) > 0);
+            int found = 0;
+            for (int j = 0; j < distinct; j++) found |= strcmp(seen[j], text) == 0;
+            if (!found && k > 0) {
+              if (distinct == 8) {
+                for (int j = 0; j < distinct; j++) fprintf(stderr, "  %s\n", seen[j]);
+                fail_msg("%s %s ops=%d align=%d: more than 8 generic kernels (%s)", archs[a],
+                                           ptx_elem_name(p.ab), ops, aligns[al], text);
+              }
+              snprintf(seen[distinct++], sizeof seen[0], "%s", text);
+            }
+          }
+        }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--print-selections") == 0) { /* the other process of the test above */
     static char text[1 << 16];
@@ -1316,6 +1381,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(generic_plans_are_valid_and_few_per_class),
     cmocka_unit_test(sm90_plans_only_tensor_maps_tma_can_encode),
     cmocka_unit_test(arch_parser_accepts_only_canonical_names),
     cmocka_unit_test(arch_table_knows_the_supported_arches),
