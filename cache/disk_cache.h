@@ -23,6 +23,9 @@
 typedef struct cache_stats {
   _Atomic uint64_t memory_hits, disk_hits, disk_misses, bad_entries, compiles, compile_ns,
       bytes_written, evictions, write_failures;
+  /* The engine's tiers (engine/tiering.h; the cache leaves them alone): compiles made by the
+   * background worker, calls that ran a generic kernel, specialised kernels the worker loaded. */
+  _Atomic uint64_t compiles_background, generic_launches, swaps;
 } cache_stats;
 
 typedef struct cache_disk_config {

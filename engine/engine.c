@@ -108,14 +108,20 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
 
 int tcj_version(void) { return TCJ_VERSION; }
 
-/* tcj_options.jit_mode over TCJ_JIT (read into tuning->generic): 1, else 0 with the error set. */
-static int jit_mode_in(int mode, eng_tuning *tuning) {
-  if (mode == TCJ_JIT_DEFAULT) return 1;
-  if (mode != TCJ_JIT_SYNC && mode != TCJ_JIT_GENERIC) {
+/* tcj_options.jit_mode over TCJ_JIT (already read and checked by eng_tuning_from_env, which
+ * sets tuning->generic): the engine's mode, or 0 with the error set. */
+static int jit_mode_in(tcj_engine *e, int mode) {
+  if (mode == TCJ_JIT_DEFAULT) {
+    const char *env = getenv("TCJ_JIT");
+    e->jit_async = env && strcmp(env, "async") == 0;
+    return 1;
+  }
+  if (mode != TCJ_JIT_SYNC && mode != TCJ_JIT_GENERIC && mode != TCJ_JIT_ASYNC) {
     eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.jit_mode = %d is not a tcj_jit_mode", mode);
     return 0;
   }
-  tuning->generic = mode == TCJ_JIT_GENERIC;
+  e->tuning.generic = mode == TCJ_JIT_GENERIC;
+  e->jit_async = mode == TCJ_JIT_ASYNC;
   return 1;
 }
 
@@ -149,6 +155,9 @@ tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *stats) {
   out->bytes_written = atomic_load(&m->stats.bytes_written);
   out->evictions = atomic_load(&m->stats.evictions);
   out->write_failures = atomic_load(&m->stats.write_failures);
+  out->compiles_background = atomic_load(&m->stats.compiles_background);
+  out->generic_launches = atomic_load(&m->stats.generic_launches);
+  out->swaps = atomic_load(&m->stats.swaps);
   size_t size = stats->struct_size < STATS_V1_SIZE ? STATS_V1_SIZE : stats->struct_size;
   if (size > sizeof all) size = sizeof all;
   memcpy((char *)stats + sizeof all.struct_size, (char *)&all + sizeof all.struct_size, size - sizeof all.struct_size);
@@ -174,6 +183,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   e->cu = cu;
   eng_kept_scratch_init(&e->kept);
   eng_tuned_memo_init(&e->tuned);
+  eng_tier_init(&e->tiering);
   pthread_mutex_init(&e->flush_lock, NULL);
   st = bind_context(e);
   if (st != TCJ_SUCCESS) goto fail;
@@ -207,13 +217,19 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "TCJ_TUNE=\"%.64s\" is not 1 or 0", getenv("TCJ_TUNE"));
     goto fail;
   }
-  if (!jit_mode_in(opts->jit_mode, &e->tuning)) {
+  if (!jit_mode_in(e, opts->jit_mode)) {
     st = TCJ_ERROR_INVALID_VALUE;
     goto fail;
   }
   /* A forced recipe or tile is a measurement of that choice: nothing may replace it; generic
    * kernels are chosen from few, not tuned per shape. */
   if (e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid || e->tuning.generic) e->autotune = 0;
+  /* The autotuner times candidates at a class's first call, in the caller's thread: with it,
+   * classes run their tuned kernels from the first call, as in sync mode. */
+  if (e->autotune && e->jit_async) {
+    eng_log(e->log, ENG_LOG_INFO, "TCJ_TUNE=1 tunes in the caller's thread: TCJ_JIT=async runs as sync");
+    e->jit_async = 0;
+  }
   if (e->autotune && !eng_autotune_driver_ok(e->cu)) {
     eng_log(e->log, ENG_LOG_WARN, "TCJ_TUNE=1: the CUDA driver lacks the event calls the tuner times with (CUDA "
             "12.8 or newer); the time model's choices run");
@@ -238,16 +254,20 @@ fail:
 
 void tcj_destroy(tcj_engine *e) {
   if (!e) return;
+  /* First: the worker uses the kernel table, the disk cache and the context. */
+  eng_tier_shutdown(&e->tiering);
   if (e->log >= ENG_LOG_INFO && e->kernels) {
     tcj_stats s = TCJ_STATS_INIT;
     tcj_get_stats(e, &s);
     eng_log(e->log, ENG_LOG_INFO,
             "cache: memory_hits=%llu disk_hits=%llu disk_misses=%llu bad_entries=%llu compiles=%llu "
-            "compile_ms=%.1f bytes_written=%llu evictions=%llu write_failures=%llu (%s)",
+            "(background %llu) compile_ms=%.1f bytes_written=%llu evictions=%llu write_failures=%llu "
+            "generic_launches=%llu swaps=%llu (%s)",
             (unsigned long long)s.memory_hits, (unsigned long long)s.disk_hits, (unsigned long long)s.disk_misses,
-            (unsigned long long)s.bad_entries, (unsigned long long)s.compiles, s.compile_ns / 1e6,
-            (unsigned long long)s.bytes_written, (unsigned long long)s.evictions,
-            (unsigned long long)s.write_failures, e->disk && cache_disk_dir(e->disk) ? cache_disk_dir(e->disk) : "no disk cache");
+            (unsigned long long)s.bad_entries, (unsigned long long)s.compiles,
+            (unsigned long long)s.compiles_background, s.compile_ns / 1e6, (unsigned long long)s.bytes_written,
+            (unsigned long long)s.evictions, (unsigned long long)s.write_failures,
+            (unsigned long long)s.generic_launches, (unsigned long long)s.swaps, e->disk && cache_disk_dir(e->disk) ? cache_disk_dir(e->disk) : "no disk cache");
   }
   cache_disk_close(e->disk);
   {

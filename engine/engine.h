@@ -11,6 +11,7 @@
 #include "engine/cuda_api.h"
 #include "engine/scratch.h"
 #include "engine/select.h"
+#include "engine/tiering.h"
 #include "tcj.h"
 
 struct tcj_engine {
@@ -24,6 +25,8 @@ struct tcj_engine {
   int log;              /* TCJ_LOG level (engine/log.h) */
   char *dump_dir;       /* TCJ_DUMP_PTX, or NULL */
   eng_tuning tuning;     /* TCJ_RECIPE, TCJ_TILE, TCJ_JIT (or jit_mode): knobs that replace what select chooses */
+  int jit_async;         /* TCJ_JIT_ASYNC: generic kernels until the specialised ones are built (tiering.h) */
+  eng_tiering tiering;
   int autotune;          /* TCJ_TUNE=1 (engine/autotune.h); off while TCJ_RECIPE or TCJ_TILE force a choice */
   eng_tuned_memo tuned;  /* the autotuner's choices */
   char device_name[128]; /* cuDeviceGetName: tuned choices are kept per GPU model */
@@ -54,6 +57,9 @@ tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmod
 /* Makes e->ctx current on this thread if it is not; *pushed says whether to pop. */
 tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);
 void eng_ctx_leave(tcj_engine *e, int pushed);
+
+/* 1 and *out when cfg's kernel is loaded (a memo hit, counted), else 0: nothing is built. */
+int eng_kernel_loaded(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out);
 
 /* The loaded kernel for cfg: memo hit, else the disk cache, else generate, compile, load,
  * publish to disk and memoise. *compiled (may be NULL) says whether it was compiled. Needs

@@ -1,6 +1,7 @@
 /* tcj_gemm: validate, select, fetch the kernel, pack unaligned operands when the plan says
  * so, and launch on the caller's stream. Nothing is launched or written on a failed check. */
 #include <assert.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -316,6 +317,46 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   return st;
 }
 
+/* ---- TCJ_JIT=async: the generic kernel until the specialised one is ready --------------- */
+
+/* 2 m n k per entry, summed over the batch, saturated. */
+static uint64_t flop_of(const eng_problem *p) {
+  double f = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)(p->batch > 1 ? p->batch : 1);
+  return f >= 1.8e19 ? UINT64_MAX : (uint64_t)f;
+}
+
+/* The generic plan of p's class (the engine's knobs, generic), or 0 when none runs p. */
+static int generic_plan(tcj_engine *e, const eng_problem *p, eng_plan *out) {
+  eng_tuning t = e->tuning;
+  t.generic = 1;
+  const char *why = NULL;
+  return eng_select_tuned(p, &e->caps, e->allow_packing, &t, out, &why) == TCJ_SUCCESS;
+}
+
+/* The specialised kernel of *plan when it is loaded, or when the stream is being captured (a
+ * graph replays what it captured for its whole life: the specialised kernel, compiled now if
+ * need be). Else the generic kernel of the class (loaded, from the disk cache, or compiled
+ * here: only the first call of a class whose generic kernels were never warmed), *plan
+ * becoming the generic plan, and the specialised kernel is queued for the background worker
+ * once the class is hot or big. A problem no generic kernel runs gets its specialised kernel. */
+static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
+                               eng_plan *plan, cache_kernel *kern) {
+  if (eng_kernel_loaded(e, &plan->cfg, kern)) return TCJ_SUCCESS;
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (e->cu->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS || capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
+  eng_plan gen;
+  if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
+  char text[512];
+  if (tcj_cfg_format(&plan->cfg, text, sizeof text) >= 0 && eng_tier_count(&e->tiering, text, flop_of(p)) &&
+      eng_tier_queue(e, &plan->cfg, user_source) != 0)
+    eng_log(e->log, ENG_LOG_WARN, "cannot queue the background compile of %s (no memory or thread): its class "
+            "stays generic", text);
+  tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, kern, NULL);
+  if (st == TCJ_SUCCESS) *plan = gen;
+  return st;
+}
+
 /* ---- TCJ_TUNE: timing candidate plans on the call's own operands ----------------------- */
 
 /* One timed call: the tuner's plan on the caller's operands, D (and amax_d) redirected into a
@@ -443,10 +484,13 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
   return TCJ_SUCCESS;
 }
 
-/* The scratch a call of p needs. Under TCJ_TUNE it is the tuned choice's once one is known,
+/* The scratch a call of p needs: under TCJ_JIT=async the more of its specialised and generic
+ * plans'. Under TCJ_TUNE it is the tuned choice's once one is known,
  * and before that the most any candidate the tuner may choose needs. */
 static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
   size_t most = scratch_of(p, plan).bytes;
+  eng_plan gen; /* TCJ_JIT=async may run either kernel */
+  if (e->jit_async && generic_plan(e, p, &gen) && scratch_of(p, &gen).bytes > most) most = scratch_of(p, &gen).bytes;
   if (!e->autotune) return most;
   eng_plan known = *plan, cands[ENG_AUTOTUNE_MAX];
   if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known).bytes;
@@ -507,7 +551,10 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                   (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta};
   if (e->autotune) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
-  if (st == TCJ_SUCCESS) st = eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
+  if (st == TCJ_SUCCESS)
+    st = e->jit_async ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern)
+                      : eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
+  if (st == TCJ_SUCCESS && plan.cfg.generic) atomic_fetch_add_explicit(&e->stats.generic_launches, 1, memory_order_relaxed);
   if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream);
   eng_ctx_leave(e, pushed);
   return st;

@@ -13,6 +13,7 @@
 #include "engine/generate.h"
 #include "engine/jit.h"
 #include "engine/log.h"
+#include "engine/tiering.h"
 #include "engine/warm.h"
 #include "ptxgen/ptxgen.h"
 
@@ -119,6 +120,7 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
   if (st == TCJ_SUCCESS) {
     double ms = now_ms() - t0;
     atomic_fetch_add_explicit(&e->stats.compiles, 1, memory_order_relaxed);
+    if (eng_tier_on_worker()) atomic_fetch_add_explicit(&e->stats.compiles_background, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&e->stats.compile_ns, (uint64_t)(ms * 1e6), memory_order_relaxed);
     /* Any compiler's cubin for this arch is the kernel: it is published whoever built it, and
      * the entry records who (the key does not name a compiler: see eng_cache_key). */
@@ -156,13 +158,27 @@ static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfun
   return clusters * ctas;
 }
 
+int eng_kernel_loaded(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out) {
+  char text[KEY_MAX];
+  if (tcj_cfg_format(cfg, text, sizeof text) < 0 || !cache_kernel_table_find(e->kernels, text, out)) return 0;
+  atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
+  return 1;
+}
+
 tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled) {
   return eng_kernel_get_user(e, cfg, NULL, out, compiled);
 }
 
+static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
+                              cache_kernel *out, int *compiled);
+
+/* A kernel is built and loaded outside any stream: a CUDA graph capture in global mode (by any
+ * thread, this caller's first of all: a class first met while capturing) would refuse the
+ * module calls and be invalidated, so they are declared relaxed for their duration, as the kept
+ * scratch's allocations are (engine/scratch.c). */
 tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, cache_kernel *out,
                                int *compiled) {
-  char text[KEY_MAX], key[ENG_CACHE_KEY_MAX];
+  char text[KEY_MAX];
   if (compiled) *compiled = 0;
   if (tcj_cfg_format(cfg, text, sizeof text) < 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "kernel config text exceeds %d bytes", KEY_MAX);
@@ -170,6 +186,17 @@ tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const c
     atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
     return TCJ_SUCCESS;
   }
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  e->cu->cuThreadExchangeStreamCaptureMode(&mode);
+  tcj_status st = load_kernel(e, cfg, user_source, text, out, compiled);
+  e->cu->cuThreadExchangeStreamCaptureMode(&mode);
+  return st;
+}
+
+/* The rest of eng_kernel_get_user: disk cache, else compile; then the function and the memo. */
+static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
+                              cache_kernel *out, int *compiled) {
+  char key[ENG_CACHE_KEY_MAX];
   if (eng_cache_key(cfg, e->arch, key, sizeof key) < 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "cache key exceeds %d bytes", ENG_CACHE_KEY_MAX);
 

@@ -938,8 +938,8 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   const char *jit = getenv("TCJ_JIT");
-  if (jit && *jit && strcmp(jit, "sync") != 0 && strcmp(jit, "generic") != 0) {
-    snprintf(msg, sizeof msg, "TCJ_JIT=\"%.64s\" is not sync or generic", jit);
+  if (jit && *jit && strcmp(jit, "sync") != 0 && strcmp(jit, "generic") != 0 && strcmp(jit, "async") != 0) {
+    snprintf(msg, sizeof msg, "TCJ_JIT=\"%.64s\" is not sync, generic or async", jit);
     return msg;
   }
   out->generic = jit && strcmp(jit, "generic") == 0;

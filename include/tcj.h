@@ -90,26 +90,37 @@ typedef struct tcj_options {
   tcj_alloc_fn alloc;
   tcj_free_fn free;
   void *alloc_ctx;
-  /* Since 0.4. Which kernels calls run (tcj_jit_mode); 0 (TCJ_JIT_DEFAULT): $TCJ_JIT ("sync" or
-   * "generic"), else sync. */
+  /* Since 0.4. Which kernels calls run (tcj_jit_mode); 0 (TCJ_JIT_DEFAULT): $TCJ_JIT, else sync. */
   int jit_mode;
 } tcj_options;
 #define TCJ_OPTIONS_INIT {.struct_size = sizeof(tcj_options)} /* C; in C++ value-initialise and set it */
 
-/* tcj_options.jit_mode. Every kernel tcj runs is compiled for a class of problems:
+/* tcj_options.jit_mode (or $TCJ_JIT: "sync", "generic", "async"). Every kernel tcj runs is
+ * compiled for a class of problems:
  *   TCJ_JIT_SYNC     specialised kernels: n and k (and more of the problem) are baked into the
  *                    kernel, which is the fastest; a call of a new class compiles its kernel in
  *                    the caller's thread (tens to hundreds of milliseconds, once per class and
  *                    disk cache). Every call of a class runs the same kernel, so the same
- *                    operands give bitwise the same result.
+ *                    operands give bitwise the same result. The default.
  *   TCJ_JIT_GENERIC  generic kernels only: n, k and the leading dimensions are run-time
  *                    arguments, so a few kernels per type pair, op pair and alignment class
  *                    serve every shape (`tcj-warmup --generic` compiles them ahead). Slower on
- *                    some shapes (docs/perf.md, "Generic kernels"); never compiles a new kernel
- *                    for a new shape once its class is cached. Deterministic as sync is, but a
- *                    generic kernel's result may differ from the specialised kernel's in the
- *                    last bits (another tile, another summation order). */
-typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2 } tcj_jit_mode;
+ *                    some shapes (docs/perf.md, "Generic kernels"); never compiles for a new
+ *                    shape once its class's generic kernels are cached. Deterministic as sync
+ *                    is, but a generic kernel's result may differ from the specialised one's in
+ *                    the last bits (another tile, another summation order).
+ *   TCJ_JIT_ASYNC    never waits for the compiler where a generic kernel is cached: a call whose
+ *                    specialised kernel is not loaded runs the generic kernel at once, and a
+ *                    background thread (one per engine, started at its first job) builds the
+ *                    specialised kernel of a class once it is hot (8 calls) or big (2mnk of 2^33
+ *                    or more), publishes it to the disk cache and makes later calls use it. So
+ *                    the first calls of a class may differ from later ones in the last bits.
+ *                    While the stream is being captured into a CUDA graph, tcj captures the
+ *                    specialised kernel, compiling it in the caller's thread if it is not ready
+ *                    (a graph replays what it captured for its whole life). tcj_destroy waits
+ *                    for the compile in progress (never a torn cache entry) and drops the
+ *                    queued ones. */
+typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2, TCJ_JIT_ASYNC = 3 } tcj_jit_mode;
 
 /* Kernel cache counters of one engine since tcj_create. Later versions add fields only at the
  * end: set struct_size (TCJ_STATS_INIT) or zero the struct before tcj_get_stats. */
@@ -124,6 +135,12 @@ typedef struct tcj_stats {
   uint64_t bytes_written;  /* bytes of cache entries published */
   uint64_t evictions;      /* entries removed by the size cap */
   uint64_t write_failures; /* publishes that failed (unwritable or full disk, ...) */
+  /* Since 0.4 (tcj_jit_mode). */
+  uint64_t compiles_background; /* of compiles, those the background worker made (TCJ_JIT_ASYNC);
+                                   the others ran in a caller's thread */
+  uint64_t generic_launches;    /* calls that ran a generic kernel */
+  uint64_t swaps;               /* specialised kernels the background worker made ready (compiled
+                                   or loaded from the disk cache): their classes' later calls run them */
 } tcj_stats;
 #define TCJ_STATS_INIT {.struct_size = sizeof(tcj_stats)}
 

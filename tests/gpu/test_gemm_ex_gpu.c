@@ -18,6 +18,7 @@
  * TCJ_TEST_FILTER / TCJ_TEST_SKIP select tests (cmocka patterns). */
 #include <cuda_runtime.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -577,15 +578,17 @@ static int verify(ex_run *r, cudaStream_t s, double *worst, char *msg, size_t si
   return 1;
 }
 
-/* 1: passed; 0: failed (msg); -1: the engine refused a user epilogue with NOT_SUPPORTED. */
-static int run_case(tcj_engine *eng, const ex_case *c, double *worst, char *msg, size_t size) {
+/* 1: passed; 0: failed (msg); -1: the engine refused a user epilogue with NOT_SUPPORTED. On
+ * stream, or (run_case) g_stream. */
+static int run_case_on(tcj_engine *eng, const ex_case *c, cudaStream_t stream, double *worst, char *msg,
+                       size_t size) {
   ex_run r;
   msg[0] = '\0';
-  int ok = prepare(&r, c, g_stream, msg, size);
+  int ok = prepare(&r, c, stream, msg, size);
   if (ok) {
     tcj_gemm_desc d;
     make_desc(&r, &d);
-    tcj_status st = tcj_gemm_ex(eng, &d, (CUstream)g_stream);
+    tcj_status st = tcj_gemm_ex(eng, &d, (CUstream)stream);
     if (st == TCJ_ERROR_NOT_SUPPORTED && c->user != USER_NONE) {
       failf(msg, size, c, "user epilogue not supported here: %s", tcj_last_error(eng));
       ok = -1;
@@ -593,9 +596,13 @@ static int run_case(tcj_engine *eng, const ex_case *c, double *worst, char *msg,
       ok = failf(msg, size, c, "tcj_gemm_ex returned %s: %s", tcj_status_string(st), tcj_last_error(eng));
     }
   }
-  if (ok == 1) ok = verify(&r, g_stream, worst, msg, size);
+  if (ok == 1) ok = verify(&r, stream, worst, msg, size);
   run_free(&r);
   return ok;
+}
+
+static int run_case(tcj_engine *eng, const ex_case *c, double *worst, char *msg, size_t size) {
+  return run_case_on(eng, c, g_stream, worst, msg, size);
 }
 
 static double seconds_since(const struct timespec *t0) {
@@ -1781,7 +1788,222 @@ static void generic_kernels_serve_new_shapes_without_compiling(void **state) {
   assert_int_equal(s1.compiles - s0.compiles, 6);
 }
 
-/* jit_mode and TCJ_JIT: the two modes, and a clear refusal of anything else. */
+/* ---- TCJ_JIT_ASYNC: generic kernels at once, specialised ones from the background -------- */
+
+static tcj_engine *async_engine(const char *cache_dir) {
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_ASYNC;
+  o.cache_dir = cache_dir;
+  o.disable_disk_cache = cache_dir == NULL;
+  tcj_engine *e = NULL;
+  if (tcj_create(&e, &o) != TCJ_SUCCESS) fail_msg("tcj_create (async): %s", tcj_last_error(NULL));
+  return e;
+}
+
+static tcj_stats stats_of(tcj_engine *e) {
+  tcj_stats s = TCJ_STATS_INIT;
+  assert_int_equal(tcj_get_stats(e, &s), TCJ_SUCCESS);
+  return s;
+}
+
+/* Waits (up to a minute) until the background worker has made `swaps` kernels ready. */
+static tcj_stats wait_for_swaps(tcj_engine *e, uint64_t swaps) {
+  tcj_stats s = stats_of(e);
+  for (int i = 0; i < 600 && s.swaps < swaps; i++) {
+    usleep(100000);
+    s = stats_of(e);
+  }
+  if (s.swaps < swaps) fail_msg("the background worker made %llu kernels ready in a minute, want %llu",
+                                (unsigned long long)s.swaps, (unsigned long long)swaps);
+  return s;
+}
+
+/* A device buffer of bytes filled with a pattern (not zeros), for calls whose results these
+ * tests do not check (big classes, whose float64 reference would take minutes). */
+static void *patterned(size_t bytes) {
+  void *p = NULL;
+  assert_int_equal(cudaMalloc(&p, bytes), cudaSuccess);
+  assert_int_equal(cudaMemset(p, 0x3c, bytes), cudaSuccess);
+  return p;
+}
+
+/* bf16 NN m x n x k, D = A B, on buffers of the size; results unchecked. */
+static tcj_status unchecked_call(tcj_engine *e, void *a, void *b, void *d, int64_t m, int64_t n, int64_t k) {
+  return tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, m, n, k, 1.0f, a, TCJ_BF16, k, b, TCJ_BF16, n, 0.0f, d, TCJ_BF16, n,
+                  (CUstream)g_stream);
+}
+
+/* A small class runs its generic kernel (compiled in the caller's thread, no disk cache here)
+ * until its TIER_HOT_CALLS-th call queues the specialised kernel; the worker builds it, and the
+ * next call runs it. A big class (2mnk >= 2^33) is queued at its first call. Every checked
+ * result is right, before and after the swap. */
+static void async_runs_generic_kernels_until_the_specialised_one_is_ready(void **state) {
+  (void)state;
+  tcj_engine *e = async_engine(NULL);
+  ex_case c = mk("async small class", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 300, 520, 264, 14000);
+  c.alpha = scaled_alpha(c.k, 0);
+  char msg[MSG_SIZE];
+  double worst = 0;
+  if (run_case(e, &c, &worst, msg, sizeof msg) != 1) fail_msg("%s", msg);
+  tcj_stats s = stats_of(e);
+  printf("  first call: compiles %llu (background %llu), generic launches %llu, swaps %llu\n",
+         (unsigned long long)s.compiles, (unsigned long long)s.compiles_background,
+         (unsigned long long)s.generic_launches, (unsigned long long)s.swaps);
+  assert_int_equal(s.generic_launches, 1);
+  assert_int_equal(s.compiles, 1); /* the generic kernel, in this thread */
+  assert_int_equal(s.compiles_background, 0);
+  for (int i = 1; i < 8; i++)
+    if (run_case(e, &c, &worst, msg, sizeof msg) != 1) fail_msg("call %d: %s", i + 1, msg);
+  s = wait_for_swaps(e, 1);
+  assert_int_equal(s.generic_launches, 8);
+  assert_int_equal(s.compiles_background, 1);
+  if (run_case(e, &c, &worst, msg, sizeof msg) != 1) fail_msg("after the swap: %s", msg);
+  s = stats_of(e);
+  assert_int_equal(s.generic_launches, 8); /* the specialised kernel ran */
+
+  /* Big: queued at the first call. */
+  int64_t m = 64, n = 8192, k = 8192;
+  void *a = patterned((size_t)(m * k * 2)), *b = patterned((size_t)(k * n * 2)), *d = patterned((size_t)(m * n * 2));
+  assert_int_equal(unchecked_call(e, a, b, d, m, n, k), TCJ_SUCCESS);
+  s = wait_for_swaps(e, 2);
+  assert_int_equal(s.generic_launches, 9);
+  assert_int_equal(unchecked_call(e, a, b, d, m, n, k), TCJ_SUCCESS);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  assert_int_equal(stats_of(e).generic_launches, 9);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(d);
+  tcj_destroy(e);
+  printf("  async: results right before and after both swaps, worst |err|/bound %.3f\n", worst);
+}
+
+/* Eight threads, each on its own stream, call three classes in turn while their specialised
+ * kernels become ready underneath them: every result is right, each specialised kernel is
+ * built once. */
+typedef struct load_arg {
+  tcj_engine *e;
+  int thread, failed;
+  char msg[MSG_SIZE];
+} load_arg;
+
+static void *load_thread(void *p) {
+  load_arg *a = p;
+  cudaStream_t s;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+    a->failed++;
+    snprintf(a->msg, sizeof a->msg, "no stream");
+    return NULL;
+  }
+  for (int i = 0; i < 12; i++) {
+    int cls = (i + a->thread) % 3;
+    ex_case c = mk("async under load", TCJ_BF16, TCJ_BF16, (tcj_op)(cls & 1), TCJ_OP_T, 130 + 70 * cls,
+                   136 + 64 * cls, 200 + 56 * cls, 15000 + 100 * (uint64_t)a->thread + (uint64_t)i);
+    c.alpha = scaled_alpha(c.k, i);
+    if (run_case_on(a->e, &c, s, NULL, a->msg, sizeof a->msg) != 1) a->failed++;
+  }
+  cudaStreamDestroy(s);
+  return NULL;
+}
+
+static void async_swaps_are_safe_under_load_from_8_threads(void **state) {
+  (void)state;
+  tcj_engine *e = async_engine(NULL);
+  load_arg args[8];
+  pthread_t th[8];
+  for (int t = 0; t < 8; t++) {
+    args[t] = (load_arg){e, t, 0, ""};
+    assert_int_equal(pthread_create(&th[t], NULL, load_thread, &args[t]), 0);
+  }
+  int failed = 0;
+  for (int t = 0; t < 8; t++) {
+    pthread_join(th[t], NULL);
+    if (args[t].failed) printf("  FAIL thread %d: %d calls, last: %s\n", t, args[t].failed, args[t].msg);
+    failed += args[t].failed;
+  }
+  tcj_stats s = wait_for_swaps(e, 3);
+  printf("  8 threads x 12 calls: %d failed; generic launches %llu, swaps %llu, background compiles %llu\n", failed,
+         (unsigned long long)s.generic_launches, (unsigned long long)s.swaps,
+         (unsigned long long)s.compiles_background);
+  tcj_destroy(e);
+  if (failed) fail_msg("%d calls failed under load", failed);
+  assert_int_equal(s.swaps, 3);
+  assert_int_equal(s.compiles_background, 3);
+}
+
+/* tcj_destroy with compiles queued and one in progress returns after that one (seconds, not
+ * the queue), and the cache it leaves serves a new engine. */
+static void async_destroy_with_compiles_in_flight_returns(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tcj-async-destroy-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  tcj_engine *e = async_engine(dir);
+  int64_t m = 128, k = 8192; /* 2mnk >= 2^33 for every n below: each class big */
+  void *a = patterned((size_t)(m * k * 2)), *b = patterned((size_t)(k * 8192 * 2)), *d = patterned((size_t)(m * 8192 * 2));
+  for (int i = 0; i < 6; i++) /* six big classes: six queued compiles */
+    assert_int_equal(unchecked_call(e, a, b, d, m, 8192 - 64 * i, k), TCJ_SUCCESS);
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  tcj_destroy(e);
+  double secs = seconds_since(&t0);
+  printf("  destroy with 6 big classes queued: %.2f s\n", secs);
+  assert_true(secs < 20);
+  /* What was published is whole: a sync engine on the same cache runs every class. */
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_SYNC;
+  o.cache_dir = dir;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  for (int i = 0; i < 6; i++) assert_int_equal(unchecked_call(e, a, b, d, m, 8192 - 64 * i, k), TCJ_SUCCESS);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  tcj_destroy(e);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(d);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* A class first met while the stream is captured: the graph gets the specialised kernel
+ * (compiled in the caller's thread), never a generic one, and its replays are right. */
+static void async_capture_of_a_cold_class_takes_the_specialised_kernel(void **state) {
+  (void)state;
+  tcj_engine *e = async_engine(NULL);
+  ex_case c = mk("async capture", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 260, 200, 136, 16000);
+  c.alpha = 0.3f;
+  char msg[MSG_SIZE];
+  ex_run r;
+  if (!prepare(&r, &c, g_stream, msg, sizeof msg)) fail_msg("%s", msg);
+  tcj_gemm_desc d;
+  make_desc(&r, &d);
+  cudaGraph_t graph = NULL;
+  cudaGraphExec_t exec = NULL;
+  assert_int_equal(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
+  assert_int_equal(cudaStreamEndCapture(g_stream, &graph), cudaSuccess);
+  if (st != TCJ_SUCCESS) fail_msg("captured tcj_gemm_ex: %s", tcj_last_error(e));
+  tcj_stats s = stats_of(e);
+  assert_int_equal(s.generic_launches, 0);
+  assert_int_equal(s.compiles, 1);
+  assert_int_equal(s.compiles_background, 0);
+  assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  int failed = 0;
+  for (int rep = 0; rep < 2; rep++) {
+    set_images(&r);
+    assert_int_equal(upload(&r, g_stream), cudaSuccess);
+    assert_int_equal(cudaGraphLaunch(exec, g_stream), cudaSuccess);
+    if (!verify(&r, g_stream, NULL, msg, sizeof msg)) {
+      printf("  FAIL replay %d: %s\n", rep, msg);
+      failed++;
+    }
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  run_free(&r);
+  tcj_destroy(e);
+  if (failed) fail_msg("%d replays failed", failed);
+}
+
+/* jit_mode and TCJ_JIT: the three modes, and a clear refusal of anything else. */
 static void jit_mode_option_and_environment_are_checked(void **state) {
   (void)state;
   tcj_options o = TCJ_OPTIONS_INIT;
@@ -1794,6 +2016,12 @@ static void jit_mode_option_and_environment_are_checked(void **state) {
   assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE);
   assert_non_null(strstr(tcj_last_error(NULL), "TCJ_JIT"));
   setenv("TCJ_JIT", "generic", 1);
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  tcj_destroy(e);
+  setenv("TCJ_JIT", "async", 1);
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  tcj_destroy(e);
+  o.jit_mode = TCJ_JIT_ASYNC;
   assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
   tcj_destroy(e);
   o.jit_mode = TCJ_JIT_SYNC; /* the option wins over the variable */
@@ -1859,6 +2087,10 @@ int main(void) {
       cmocka_unit_test(generic_kernels_match_reference_on_edge_shapes),
       cmocka_unit_test(generic_kernels_serve_new_shapes_without_compiling),
       cmocka_unit_test(jit_mode_option_and_environment_are_checked),
+      cmocka_unit_test(async_runs_generic_kernels_until_the_specialised_one_is_ready),
+      cmocka_unit_test(async_swaps_are_safe_under_load_from_8_threads),
+      cmocka_unit_test(async_destroy_with_compiles_in_flight_returns),
+      cmocka_unit_test(async_capture_of_a_cold_class_takes_the_specialised_kernel),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

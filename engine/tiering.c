@@ -1,0 +1,187 @@
+/* The background worker of TCJ_JIT=async and the per-class call counts (engine/tiering.h). */
+#include "engine/tiering.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/log.h"
+
+struct eng_tier_job {
+  eng_tier_job *next;
+  tcj_kernel_cfg cfg;
+  char *user_source; /* owned copy, or NULL */
+};
+
+static _Thread_local int on_worker;
+
+int eng_tier_on_worker(void) { return on_worker; }
+
+#define QUEUED 0x80000000u
+
+void eng_tier_init(eng_tiering *t) {
+  memset(t, 0, sizeof *t);
+  pthread_mutex_init(&t->lock, NULL);
+  pthread_cond_init(&t->wake, NULL);
+}
+
+static void free_job(eng_tier_job *j) {
+  free(j->user_source);
+  free(j);
+}
+
+void eng_tier_shutdown(eng_tiering *t) {
+  pthread_mutex_lock(&t->lock);
+  t->stop = 1;
+  eng_tier_job *j = t->head;
+  t->head = t->tail = NULL;
+  int started = t->started;
+  pthread_cond_broadcast(&t->wake);
+  pthread_mutex_unlock(&t->lock);
+  while (j) {
+    eng_tier_job *next = j->next;
+    free_job(j);
+    j = next;
+  }
+  if (started) pthread_join(t->worker, NULL);
+  pthread_cond_destroy(&t->wake);
+  pthread_mutex_destroy(&t->lock);
+  free(t->hashes);
+  free(t->calls);
+}
+
+/* FNV-1a, never 0 (the empty slot). */
+static uint64_t class_hash(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h ? h : 1;
+}
+
+/* The slot of h (found or empty); the table has room (grown at half full). */
+static size_t slot_of(const eng_tiering *t, uint64_t h) {
+  size_t i = (size_t)h & (t->slots - 1);
+  while (t->hashes[i] && t->hashes[i] != h) i = (i + 1) & (t->slots - 1);
+  return i;
+}
+
+/* Doubles the table (from 64 slots); 0, or -1 when out of memory. */
+static int grow(eng_tiering *t) {
+  size_t n = t->slots ? 2 * t->slots : 64;
+  uint64_t *oh = t->hashes;
+  uint32_t *oc = t->calls;
+  size_t on = t->slots;
+  t->hashes = calloc(n, sizeof *t->hashes);
+  t->calls = calloc(n, sizeof *t->calls);
+  if (!t->hashes || !t->calls) {
+    free(t->hashes);
+    free(t->calls);
+    t->hashes = oh;
+    t->calls = oc;
+    return -1;
+  }
+  t->slots = n;
+  for (size_t i = 0; i < on; i++)
+    if (oh[i]) {
+      size_t s = slot_of(t, oh[i]);
+      t->hashes[s] = oh[i];
+      t->calls[s] = oc[i];
+    }
+  free(oh);
+  free(oc);
+  return 0;
+}
+
+int eng_tier_count(eng_tiering *t, const char *cfg_text, uint64_t flop) {
+  uint64_t h = class_hash(cfg_text);
+  int now = 0;
+  pthread_mutex_lock(&t->lock);
+  if ((t->used + 1) * 2 <= t->slots || grow(t) == 0) {
+    size_t s = slot_of(t, h);
+    if (!t->hashes[s]) {
+      t->hashes[s] = h;
+      t->used++;
+    }
+    uint32_t c = t->calls[s];
+    if (!(c & QUEUED)) {
+      c++;
+      if (c >= TIER_HOT_CALLS || flop >= TIER_BIG_FLOP) {
+        c |= QUEUED;
+        now = 1;
+      }
+      t->calls[s] = c;
+    }
+  }
+  pthread_mutex_unlock(&t->lock);
+  return now;
+}
+
+/* Builds each job's kernel into the engine's table (from the disk cache, else compiled and
+ * published), with the engine's context current on this thread. */
+static void *worker_main(void *arg) {
+  tcj_engine *e = arg;
+  eng_tiering *t = &e->tiering;
+  on_worker = 1;
+  for (;;) {
+    pthread_mutex_lock(&t->lock);
+    while (!t->head && !t->stop) pthread_cond_wait(&t->wake, &t->lock);
+    eng_tier_job *j = t->stop ? NULL : t->head;
+    if (j) {
+      t->head = j->next;
+      if (!t->head) t->tail = NULL;
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (!j) break;
+    int pushed = 0;
+    cache_kernel k;
+    tcj_status st = eng_ctx_enter(e, &pushed);
+    if (st == TCJ_SUCCESS) {
+      st = eng_kernel_get_user(e, &j->cfg, j->user_source, &k, NULL);
+      eng_ctx_leave(e, pushed);
+    }
+    if (st == TCJ_SUCCESS) {
+      atomic_fetch_add_explicit(&e->stats.swaps, 1, memory_order_relaxed);
+    } else {
+      char text[512];
+      if (tcj_cfg_format(&j->cfg, text, sizeof text) < 0) snprintf(text, sizeof text, "?");
+      eng_log(e->log, ENG_LOG_WARN, "background compile of %s failed (%s): its class stays generic", text,
+              tcj_status_string(st));
+    }
+    free_job(j);
+  }
+  return NULL;
+}
+
+int eng_tier_queue(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source) {
+  eng_tiering *t = &e->tiering;
+  eng_tier_job *j = calloc(1, sizeof *j);
+  if (!j) return -1;
+  j->cfg = *cfg;
+  if (user_source && !(j->user_source = strdup(user_source))) {
+    free(j);
+    return -1;
+  }
+  pthread_mutex_lock(&t->lock);
+  int ok = !t->stop;
+  if (ok && !t->started) {
+    /* Every signal blocked in the worker (it inherits the mask it is created with), so that the
+     * program's signals go to its own threads. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    ok = pthread_create(&t->worker, NULL, worker_main, e) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    t->started = ok;
+  }
+  if (ok) {
+    if (t->tail) t->tail->next = j;
+    else t->head = j;
+    t->tail = j;
+    pthread_cond_signal(&t->wake);
+  }
+  pthread_mutex_unlock(&t->lock);
+  if (!ok) free_job(j);
+  return ok ? 0 : -1;
+}
