@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/generic_set.h"
 #include "engine/jit.h"
 #include "engine/nvrtc.h"
 #include "engine/select.h"
@@ -21,7 +22,8 @@
 
 static const char usage[] =
   "usage: tcj-warmup [--arch ARCH]... [--sm-count N] [--cache-dir DIR] [-j N] [--tune] [--dry-run]\n"
-  "                  [--help] MANIFEST.yaml\n"
+  "                  [--generic] [--help] MANIFEST.yaml\n"
+  "       tcj-warmup --generic [--arch ARCH]... [--cache-dir DIR] [-j N] [--dry-run]\n"
   "  Compiles into the kernel cache every kernel tcj would select for the manifest's problems\n"
   "  (packed leading dimensions, 16-byte aligned operands), each distinct kernel once, with\n"
   "  their epilogue:, batch:, d_dtype: and epilogue_source: (a user epilogue, compiled by NVRTC:\n"
@@ -44,6 +46,10 @@ static const char usage[] =
   "                  (TCJ_TUNE=1): the candidates are timed on random operands and the fastest\n"
   "                  is kept in the cache, so that engines on GPUs of this model and SM count\n"
   "                  run it without tuning. Needs a GPU; prints `tuned PROBLEM: CONFIG`\n"
+  "  --generic       also (or, without a manifest, only) the generic kernels of each arch\n"
+  "                  (TCJ_JIT=generic and async run them: n and k are run-time arguments): every\n"
+  "                  op pair of f16, bf16 (into themselves and f32), tf32, s8 and, from sm_89,\n"
+  "                  e4m3 and e5m2 (into bf16), at most 24 kernels per type pair and arch\n"
   "  --dry-run       list each problem, arch, SM count and kernel config; compile nothing\n"
   "  Problems no kernel supports on an arch (fp8 before sm_89, block scales off sm_90a or in a\n"
   "  batch) print `skip ...` on stderr and do not count as failures. The last line of\n"
@@ -226,6 +232,40 @@ static int dedupe_add(dedupe *d, const job *jobs, size_t n) {
   return 0;
 }
 
+/* --generic: the generic set of arch (engine/generic_set.h), each kernel once, appended to the
+ * jobs. Returns 0, or -1 when out of memory. */
+static int add_generic_jobs(job **jobs, size_t *njobs, size_t *cap, dedupe *seen, const char *arch,
+                            const eng_device_caps *caps, const char *gpu_arch, int dry_run) {
+  ptx_elem ab[ENG_GENERIC_PAIRS_MAX], c[ENG_GENERIC_PAIRS_MAX];
+  int npairs = eng_generic_pairs(caps, ab, c);
+  for (int t = 0; t < npairs; t++) {
+    tcj_kernel_cfg set[64];
+    int n = eng_generic_set(caps, ab[t], c[t], set, 64);
+    for (int i = 0; i < n; i++) {
+      if (*njobs == *cap) {
+        size_t grown_cap = *cap ? 2 * *cap : 64;
+        job *grown = realloc(*jobs, grown_cap * sizeof *grown);
+        if (!grown) return -1;
+        *jobs = grown;
+        *cap = grown_cap;
+      }
+      job *j = &(*jobs)[*njobs];
+      memset(j, 0, sizeof *j);
+      j->cfg = set[i];
+      if (tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) continue;
+      snprintf(j->arch, sizeof j->arch, "%s", arch);
+      int dup = dedupe_add(seen, *jobs, *njobs);
+      if (dup < 0) return -1;
+      if (dry_run) printf("generic %s>%s %s %s%s\n", ptx_elem_name(ab[t]), ptx_elem_name(c[t]), arch, j->text,
+                          dup ? " (already listed)" : "");
+      if (dup) continue;
+      j->on_engine = gpu_arch && strcmp(arch, gpu_arch) == 0;
+      (*njobs)++;
+    }
+  }
+  return 0;
+}
+
 /* --tune: each problem the GPU's arch runs, once through the engine's autotuner (after the
  * compiles, one at a time: timings taken side by side would measure each other). */
 static void tune_all(const manifest *man, tcj_engine *engine, const char *gpu_arch, size_t *tuned, size_t *failed) {
@@ -255,14 +295,14 @@ static void tune_all(const manifest *man, tcj_engine *engine, const char *gpu_ar
 }
 
 int main(int argc, char **argv) {
-  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP, O_SM_COUNT, O_TUNE };
+  enum { O_ARCH = 256, O_CACHE_DIR, O_DRY_RUN, O_HELP, O_SM_COUNT, O_TUNE, O_GENERIC };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH}, {"cache-dir", required_argument, 0, O_CACHE_DIR},
     {"sm-count", required_argument, 0, O_SM_COUNT},
     {"dry-run", no_argument, 0, O_DRY_RUN}, {"help", no_argument, 0, O_HELP}, {"tune", no_argument, 0, O_TUNE},
-    {"jobs", required_argument, 0, 'j'},    {0, 0, 0, 0}};
+    {"jobs", required_argument, 0, 'j'},    {"generic", no_argument, 0, O_GENERIC}, {0, 0, 0, 0}};
   const char *archs[MAX_ARCHS], *cache_dir = NULL;
-  int sm_counts[MAX_ARCHS] = {0}, narch = 0, dry_run = 0, sm_count = 0, tune = 0;
+  int sm_counts[MAX_ARCHS] = {0}, narch = 0, dry_run = 0, sm_count = 0, tune = 0, generic = 0;
   long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
   int o;
   opterr = 0;
@@ -285,6 +325,7 @@ int main(int argc, char **argv) {
       break;
     case O_DRY_RUN: dry_run = 1; break;
     case O_TUNE: tune = 1; break;
+    case O_GENERIC: generic = 1; break;
     case 'j': {
       char *end;
       nthreads = strtol(optarg, &end, 10);
@@ -295,9 +336,11 @@ int main(int argc, char **argv) {
     default: return bad("unknown or incomplete option", argv[optind - 1]);
     }
   }
-  if (optind + 1 != argc) return bad(optind == argc ? "no manifest given" : "one manifest only", NULL);
+  if (generic && tune && optind == argc) return bad("--tune tunes a manifest's problems: give one", NULL);
+  if (optind + 1 != argc && !(generic && optind == argc))
+    return bad(optind == argc ? "no manifest given (or --generic)" : "one manifest only", NULL);
   if (nthreads < 1) nthreads = 1;
-  const char *path = argv[optind];
+  const char *path = optind < argc ? argv[optind] : NULL;
   double t0 = now_s();
 
   int rc = 2;
@@ -308,7 +351,8 @@ int main(int argc, char **argv) {
   job *jobs = NULL;
   dedupe seen = {0};
   size_t njobs = 0, cap = 0, prefailed = 0; /* prefailed: problems that failed before any compile */
-  if (manifest_load(path, &man, err, sizeof err) != 0) {
+  memset(&man, 0, sizeof man);
+  if (path && manifest_load(path, &man, err, sizeof err) != 0) {
     fprintf(stderr, "%s\n", err);
     return 2;
   }
@@ -423,6 +467,18 @@ int main(int argc, char **argv) {
       if (dup) continue;
       j->on_engine = gpu_arch && strcmp(j->arch, gpu_arch) == 0;
       njobs++;
+    }
+  }
+  if (generic) {
+    for (int a = 0; a < narch; a++) {
+      eng_device_caps caps;
+      if (engine && gpu_arch && strcmp(archs[a], gpu_arch) == 0) eng_engine_caps(engine, &caps);
+      else if (eng_caps_for_arch(archs[a], &caps) != 0) continue;
+      if (sm_counts[a]) caps.sm_count = sm_counts[a];
+      if (add_generic_jobs(&jobs, &njobs, &cap, &seen, archs[a], &caps, gpu_arch, dry_run) != 0) {
+        fprintf(stderr, "tcj-warmup: out of memory\n");
+        goto done;
+      }
     }
   }
   if (dry_run) {

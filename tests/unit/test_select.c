@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "engine/generic_set.h"
 #include "engine/select.h"
 #include "unit/plan_text.h"
 #include "unit/select_fixture.h"
@@ -1373,6 +1374,59 @@ static void generic_plans_are_valid_and_few_per_class(void **state) {
   }
 }
 
+/* The generic set `tcj-warmup --generic` compiles: valid generic configs, at most 24 per type
+ * pair and arch, every op pair and the sm90 recipe's three tiles present on sm_90a; and what
+ * selection picks for a plain GEMM of those pairs (other shapes than the set's sample) is in it. */
+static void generic_set_is_small_and_covers_selection(void **state) {
+  (void)state;
+  static const char *archs[] = {"sm_80", "sm_89", "sm_90a"};
+  for (int a = 0; a < 3; a++) {
+    eng_device_caps caps = caps_of(archs[a]);
+    ptx_elem ab[ENG_GENERIC_PAIRS_MAX], c[ENG_GENERIC_PAIRS_MAX];
+    int npairs = eng_generic_pairs(&caps, ab, c);
+    assert_int_equal(npairs, caps.sm >= 89 ? 8 : 6);
+    for (int t = 0; t < npairs; t++) {
+      tcj_kernel_cfg set[64];
+      int n = eng_generic_set(&caps, ab[t], c[t], set, 64);
+      if (n < 1 || n > 24) fail_msg("%s %s>%s: %d generic kernels", archs[a], ptx_elem_name(ab[t]), ptx_elem_name(c[t]), n);
+      int ops_seen = 0, tiles_seen = 0;
+      for (int i = 0; i < n; i++) {
+        assert_int_equal(set[i].generic, 1);
+        assert_null(tcj_cfg_check(&set[i]));
+        ops_seen |= 1 << (set[i].op_a_t + 2 * set[i].op_b_t);
+        if (set[i].recipe == PTX_RECIPE_SM90) tiles_seen |= set[i].bn == 256 ? 1 : set[i].bm == 128 ? 2 : 4;
+      }
+      /* wgmma reads tf32, s8 and fp8 K-major only: their kernels are all NT (others transposed). */
+      int k_major_only = caps.sm == 90 && !(ab[t] == PTX_E_F16 || ab[t] == PTX_E_BF16);
+      assert_int_equal(ops_seen, k_major_only ? 1 << 2 : 15);
+      /* 128x256 (bit 1), 128x128 or 128x192 (2), 64x128 (4); promoted fp8 stops at 128x192. */
+      if (caps.sm == 90) assert_int_equal(tiles_seen, ptx_elem_is_fp8(ab[t]) ? 6 : 7);
+      /* Selection on shapes outside the sample finds its kernel in the set. */
+      uint64_t x = 0x1234567ull + (uint64_t)t;
+      eng_tuning generic = {ENG_RECIPE_AUTO, {0}, 1};
+      for (int i = 0; i < 100; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t m = 1 + (int64_t)(x % 9000), nn = 8 * (1 + (int64_t)((x >> 20) % 1500)), k = 8 * (1 + (int64_t)((x >> 40) % 1500));
+        eng_problem p = problem(ab[t], c[t], m, nn, k);
+        p.op_a_t = i & 1;
+        p.op_b_t = (i >> 1) & 1;
+        int64_t pad = 16 / ptx_elem_size(ab[t]); /* rows of 16-byte multiples, as align 16 says */
+        p.lda = ((p.op_a_t ? m : k) + pad - 1) / pad * pad;
+        p.ldb = ((p.op_b_t ? k : nn) + pad - 1) / pad * pad;
+        eng_plan plan;
+        const char *why = NULL;
+        assert_int_equal(eng_select_tuned(&p, &caps, 1, &generic, &plan, &why), TCJ_SUCCESS);
+        char text[512], other[512];
+        assert_true(tcj_cfg_format(&plan.cfg, text, sizeof text) > 0);
+        int found = 0;
+        for (int j = 0; j < n && !found; j++) found = tcj_cfg_format(&set[j], other, sizeof other) > 0 && !strcmp(text, other);
+        if (!found) fail_msg("%s: %s is selected for m=%lld n=%lld k=%lld but not in the generic set", archs[a], text,
+                             (long long)m, (long long)nn, (long long)k);
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--print-selections") == 0) { /* the other process of the test above */
     static char text[1 << 16];
@@ -1381,6 +1435,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(generic_set_is_small_and_covers_selection),
     cmocka_unit_test(generic_plans_are_valid_and_few_per_class),
     cmocka_unit_test(sm90_plans_only_tensor_maps_tma_can_encode),
     cmocka_unit_test(arch_parser_accepts_only_canonical_names),
