@@ -1,12 +1,14 @@
 /* tcj-latency: the start-up and per-call costs of tcj, next to cuBLAS where that means
- * something. Three numbers: the cold compile of one kernel (ptxgen + compile + load, median
- * over the sm80 configs a problem grid selects), a new process with a warm cache (tcj_create
- * to the first tcj_gemm done, beyond context creation), and the host time of one tcj_gemm on
- * a memo hit against one cublasGemmEx on the same small problem. */
+ * something: the cold compile of one kernel (ptxgen + compile + load, median over the configs a
+ * problem grid selects), a new process with a warm cache (tcj_create to the first tcj_gemm
+ * done, beyond context creation), the host time of one tcj_gemm on a memo hit against one
+ * cublasGemmEx on the same small problem, and with TCJ_JIT=async on a cache holding only the
+ * generic set: a new shape's first call, and a shape-diverse run against cuBLAS. */
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <ftw.h>
+#include <libgen.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,13 @@ static const char USAGE[] =
     "     configs a grid of problems selects (fresh cache directory);\n"
     "  2. warm start: a new process with that cache: tcj_create to the first tcj_gemm done\n"
     "     (stream synchronised), beyond CUDA context creation, median of 5 processes;\n"
-    "  3. host time per call on a memo hit, tcj_gemm vs cublasGemmEx (bf16 64x64x64), median.\n";
+    "  3. host time per call on a memo hit, tcj_gemm vs cublasGemmEx (bf16 64x64x64), median;\n"
+    "  4. TCJ_JIT_ASYNC with a cache holding the generic set only (tcj-warmup --generic, found\n"
+    "     beside this program): the host time of 60 new shapes' first calls over their second\n"
+    "     (median, max), and how many compiled in the caller's thread;\n"
+    "  5. a shape-diverse run: 500 distinct bf16 shapes (m, n, k from 8 to 768), 100 calls each,\n"
+    "     total time to the last result, tcj (async, generic set cached, nothing else) against\n"
+    "     cublasGemmEx on the same calls, and tcj's compiles, generic launches and swaps.\n";
 
 static double now_ms(void) {
   struct timespec ts;
@@ -210,6 +218,134 @@ static void host_overhead(void) {
   tcj_destroy(e);
 }
 
+/* ---- 4 and 5: the tiers (TCJ_JIT_ASYNC) ------------------------------------------------ */
+
+enum { DIVERSE_SHAPES = 500, DIVERSE_CALLS = 100, DIVERSE_MAX = 768, NEW_SHAPES = 60 };
+
+static uint64_t rng_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static tcj_engine *async_engine(const char *dir) {
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.cache_dir = dir;
+  o.jit_mode = TCJ_JIT_ASYNC;
+  tcj_engine *e;
+  if (tcj_create(&e, &o) != TCJ_SUCCESS) {
+    fprintf(stderr, "tcj-latency: tcj_create (async): %s\n", tcj_last_error(NULL));
+    exit(1);
+  }
+  return e;
+}
+
+static tcj_status bf16_call(tcj_engine *e, int64_t m, int64_t n, int64_t k, void *a, void *b, void *c,
+                            cudaStream_t s) {
+  return tcj_gemm(e, TCJ_OP_N, TCJ_OP_N, m, n, k, 1.f, a, TCJ_BF16, k, b, TCJ_BF16, n, 0.f, c, TCJ_BF16, n,
+                  (CUstream)s);
+}
+
+static void tiers(const char *self, const char *dir) {
+  /* The generic set of this GPU's arch, alone in a fresh cache. */
+  char exe[4096], cmd[8192];
+  snprintf(exe, sizeof exe, "%s", self);
+  snprintf(cmd, sizeof cmd, "'%s/tcj-warmup' --generic --cache-dir '%s' > /dev/null", dirname(exe), dir);
+  double w0 = now_ms();
+  if (system(cmd) != 0) {
+    fprintf(stderr, "tcj-latency: %s failed: the tiers need tcj-warmup beside tcj-latency\n", cmd);
+    exit(1);
+  }
+  printf("generic set (tcj-warmup --generic, this GPU's arch): %.1f s\n", (now_ms() - w0) / 1e3);
+  size_t bytes = (size_t)DIVERSE_MAX * DIVERSE_MAX * 2;
+  void *a, *b, *c;
+  CHECK_CUDA(cudaMalloc(&a, bytes));
+  CHECK_CUDA(cudaMalloc(&b, bytes));
+  CHECK_CUDA(cudaMalloc(&c, bytes));
+  CHECK_CUDA(cudaMemset(a, 0x3c, bytes));
+  CHECK_CUDA(cudaMemset(b, 0x3c, bytes));
+  cudaStream_t s;
+  CHECK_CUDA(cudaStreamCreate(&s));
+
+  /* 4: first call of a new shape over its second (both host time; the GPU drained between). */
+  tcj_engine *e = async_engine(dir);
+  uint64_t x = 0x5eed1234ull;
+  double extra[NEW_SHAPES];
+  tcj_stats before = TCJ_STATS_INIT, after = TCJ_STATS_INIT;
+  bf16_call(e, 64, 64, 64, a, b, c, s); /* the engine's first call pays its one-time costs */
+  CHECK_CUDA(cudaStreamSynchronize(s));
+  tcj_get_stats(e, &before);
+  for (int i = 0; i < NEW_SHAPES; i++) {
+    int64_t m = 8 + (int64_t)(rng_next(&x) % 761), n = 8 + (int64_t)(rng_next(&x) % 761), k = 8 + (int64_t)(rng_next(&x) % 761);
+    double t[2];
+    for (int rep = 0; rep < 2; rep++) {
+      double t0 = now_ms();
+      if (bf16_call(e, m, n, k, a, b, c, s) != TCJ_SUCCESS) {
+        fprintf(stderr, "tcj-latency: tcj_gemm: %s\n", tcj_last_error(e));
+        exit(1);
+      }
+      t[rep] = (now_ms() - t0) * 1e3;
+      CHECK_CUDA(cudaStreamSynchronize(s));
+    }
+    extra[i] = t[0] - t[1];
+  }
+  tcj_get_stats(e, &after);
+  tcj_destroy(e);
+  double hi = extra[0];
+  for (int i = 1; i < NEW_SHAPES; i++) hi = extra[i] > hi ? extra[i] : hi;
+  printf("new shape, generic set cached (async): first call's host time over the second's: median %.1f us, "
+         "max %.1f us over %d shapes; %llu compiles in the caller's thread\n", median(extra, NEW_SHAPES), hi,
+         NEW_SHAPES, (unsigned long long)((after.compiles - after.compiles_background) -
+                                          (before.compiles - before.compiles_background)));
+
+  /* 5: the shape-diverse run, tcj first (a fresh engine), then cuBLAS (a fresh handle). */
+  static int64_t shapes[DIVERSE_SHAPES][3];
+  x = 0xd1ce5ull;
+  for (int i = 0; i < DIVERSE_SHAPES; i++)
+    for (int d = 0; d < 3; d++) shapes[i][d] = 8 + (int64_t)(rng_next(&x) % (DIVERSE_MAX - 7));
+  e = async_engine(dir);
+  double t0 = now_ms();
+  for (int i = 0; i < DIVERSE_SHAPES; i++)
+    for (int r = 0; r < DIVERSE_CALLS; r++)
+      if (bf16_call(e, shapes[i][0], shapes[i][1], shapes[i][2], a, b, c, s) != TCJ_SUCCESS) {
+        fprintf(stderr, "tcj-latency: tcj_gemm: %s\n", tcj_last_error(e));
+        exit(1);
+      }
+  CHECK_CUDA(cudaStreamSynchronize(s));
+  double t_tcj = now_ms() - t0;
+  tcj_stats st = TCJ_STATS_INIT;
+  tcj_get_stats(e, &st);
+  double d0 = now_ms();
+  tcj_destroy(e); /* waits for the compile in progress */
+  double t_destroy = now_ms() - d0;
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) exit(1);
+  cublasSetStream(h, s);
+  float alpha = 1, beta = 0;
+  t0 = now_ms();
+  for (int i = 0; i < DIVERSE_SHAPES; i++)
+    for (int r = 0; r < DIVERSE_CALLS; r++) {
+      int m = (int)shapes[i][0], n = (int)shapes[i][1], k = (int)shapes[i][2];
+      if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16BF, n, a, CUDA_R_16BF, k, &beta, c,
+                       CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+        exit(1);
+    }
+  CHECK_CUDA(cudaStreamSynchronize(s));
+  double t_blas = now_ms() - t0;
+  cublasDestroy(h);
+  printf("shape-diverse run (%d bf16 shapes x %d calls, async, generic set cached): tcj %.1f ms, cuBLAS %.1f ms, "
+         "tcj/cuBLAS time %.2fx; tcj compiled %llu in the caller's thread and %llu in the background, ran %llu "
+         "generic launches, swapped %llu classes; tcj_destroy after it %.1f ms\n",
+         DIVERSE_SHAPES, DIVERSE_CALLS, t_tcj, t_blas, t_tcj / t_blas,
+         (unsigned long long)(st.compiles - st.compiles_background), (unsigned long long)st.compiles_background,
+         (unsigned long long)st.generic_launches, (unsigned long long)st.swaps, t_destroy);
+  cudaStreamDestroy(s);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
 int main(int argc, char **argv) {
   /* The driver's JIT cache must not hide compile time. */
   setenv("CUDA_CACHE_DISABLE", "1", 1);
@@ -237,5 +373,9 @@ int main(int argc, char **argv) {
   warm_starts(argv[0], dir);
   host_overhead();
   nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  char tier_dir[] = "/tmp/tcj-latency-tiers-XXXXXX";
+  if (!mkdtemp(tier_dir)) return 1;
+  tiers(argv[0], tier_dir);
+  nftw(tier_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
   return 0;
 }
