@@ -11,7 +11,7 @@
 #include "ptxgen/kernel_cfg.h"
 
 /* Every field is compared below: a new one must be added there (then update this size). */
-_Static_assert(sizeof(tcj_kernel_cfg) == 144, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
+_Static_assert(sizeof(tcj_kernel_cfg) == 152, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
 
 /* The kernel config text: parse, check, and when it passes, format -> parse -> same config. */
 static void fuzz_cfg_text(const char *text) {
@@ -26,6 +26,8 @@ static void fuzz_cfg_text(const char *text) {
   (void)tcj_cfg_threads(&a);
   CHECK(tcj_cfg_smem_bytes(&a) > 0);
   CHECK(tcj_cfg_slice_tiles(&a) >= 0);
+  /* A generic kernel bakes nothing of n and k: they are 0, and no split or cluster along N. */
+  if (a.generic) CHECK(a.n == 0 && a.k == 0 && a.split_k == 0 && a.cluster_n == 0);
   /* Field by field: struct padding may differ between two parses. */
   memset(&b, 0xa5, sizeof b);
   CHECK(tcj_cfg_parse(canon, &b) == 0);
@@ -34,6 +36,7 @@ static void fuzz_cfg_text(const char *text) {
   SAME(n); SAME(k); SAME(bm); SAME(bn); SAME(bk); SAME(warps_m); SAME(warps_n); SAME(stages);
   SAME(align_a); SAME(align_b); SAME(vec_c); SAME(split_k); SAME(cluster_m); SAME(cluster_n); SAME(pingpong);
   SAME(d); SAME(bias); SAME(act); SAME(batched); SAME(user); SAME(b_other); SAME(fast_accum); SAME(block_scale);
+  SAME(generic);
   if (a.bias) SAME(bias_t);
 #undef SAME
   CHECK(tcj_cfg_format(&b, again, sizeof again) == len && strcmp(again, canon) == 0);

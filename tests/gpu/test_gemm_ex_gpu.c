@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <pthread.h>
+#include <sys/wait.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -2003,6 +2004,89 @@ static void async_capture_of_a_cold_class_takes_the_specialised_kernel(void **st
   if (failed) fail_msg("%d replays failed", failed);
 }
 
+/* Threads of this process (/proc/self/task), or -1 where it cannot be read. */
+static int thread_count(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  int n = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "Threads: %d", &n) == 1) break;
+  if (f) fclose(f);
+  return n;
+}
+
+/* No thread starts until a compile is queued; then exactly one, gone after tcj_destroy. */
+static void async_starts_its_worker_at_the_first_queued_compile(void **state) {
+  (void)state;
+  int before = thread_count();
+  if (before < 0) skip();
+  tcj_engine *e = async_engine(NULL);
+  ex_case c = mk("async worker", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 100, 72, 40, 17000);
+  char msg[MSG_SIZE];
+  if (run_case(e, &c, NULL, msg, sizeof msg) != 1) fail_msg("%s", msg);
+  assert_int_equal(thread_count(), before); /* one call: generic, nothing queued */
+  for (int i = 1; i < 8; i++)
+    if (run_case(e, &c, NULL, msg, sizeof msg) != 1) fail_msg("%s", msg);
+  assert_int_equal(thread_count(), before + 1);
+  wait_for_swaps(e, 1);
+  tcj_destroy(e);
+  assert_int_equal(thread_count(), before);
+}
+
+/* Two async engines of one process, one disk cache, the same hot class: one compile in all (the
+ * other engine's worker waits on the compile lock and loads the entry). */
+static void two_async_engines_compile_a_kernel_once(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tcj-async-two-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  tcj_engine *e[2] = {async_engine(dir), async_engine(dir)};
+  ex_case c = mk("two engines", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 250, 136, 88, 18000);
+  char msg[MSG_SIZE];
+  for (int i = 0; i < 8; i++) /* the 8th call of each queues the same specialised kernel */
+    for (int j = 0; j < 2; j++)
+      if (run_case(e[j], &c, NULL, msg, sizeof msg) != 1) fail_msg("engine %d: %s", j, msg);
+  tcj_stats s0 = wait_for_swaps(e[0], 1), s1 = wait_for_swaps(e[1], 1);
+  printf("  two engines: background compiles %llu + %llu, disk hits %llu + %llu\n",
+         (unsigned long long)s0.compiles_background, (unsigned long long)s1.compiles_background,
+         (unsigned long long)s0.disk_hits, (unsigned long long)s1.disk_hits);
+  assert_int_equal(s0.compiles_background + s1.compiles_background, 1);
+  tcj_destroy(e[0]);
+  tcj_destroy(e[1]);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* The child of the next test: queues big classes, then exits without tcj_destroy. */
+static int exit_with_compiles_queued(void) {
+  tcj_engine *e = async_engine(NULL);
+  int64_t m = 128, k = 8192;
+  void *a = NULL, *b = NULL, *d = NULL;
+  if (cudaMalloc(&a, (size_t)(m * k * 2)) || cudaMalloc(&b, (size_t)(k * 8192 * 2)) || cudaMalloc(&d, (size_t)(m * 8192 * 2)))
+    return 3;
+  for (int i = 0; i < 6; i++)
+    if (unchecked_call(e, a, b, d, m, 8192 - 64 * i, k) != TCJ_SUCCESS) return 4;
+  exit(0); /* the worker is mid-compile or waiting: the process must still end */
+}
+
+/* A process that exits with compiles queued ends (it does not wait for them, nor hang). */
+static void a_process_exiting_with_compiles_queued_ends(void **state) {
+  (void)state;
+  char self[4096];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0) skip();
+  self[len] = '\0';
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "TCJ_TEST_EXIT_CHILD=1 timeout 60 '%s' > /dev/null 2>&1", self);
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  int rc = system(cmd);
+  double secs = seconds_since(&t0);
+  printf("  a child exiting with 6 big classes queued: exit status %d after %.2f s\n", WEXITSTATUS(rc), secs);
+  assert_true(WIFEXITED(rc));
+  assert_int_equal(WEXITSTATUS(rc), 0);
+}
+
 /* jit_mode and TCJ_JIT: the three modes, and a clear refusal of anything else. */
 static void jit_mode_option_and_environment_are_checked(void **state) {
   (void)state;
@@ -2047,6 +2131,10 @@ int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("tcj_gemm_ex checks", &g_eng, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
+  if (getenv("TCJ_TEST_EXIT_CHILD")) { /* a_process_exiting_with_compiles_queued_ends's child */
+    if (cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) != cudaSuccess) return 2;
+    return exit_with_compiles_queued();
+  }
   g_cc_major = prop.major;
   g_cc_minor = prop.minor;
   printf("GPU: %s (sm_%d%d, %d SMs); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
@@ -2091,6 +2179,9 @@ int main(void) {
       cmocka_unit_test(async_swaps_are_safe_under_load_from_8_threads),
       cmocka_unit_test(async_destroy_with_compiles_in_flight_returns),
       cmocka_unit_test(async_capture_of_a_cold_class_takes_the_specialised_kernel),
+      cmocka_unit_test(async_starts_its_worker_at_the_first_queued_compile),
+      cmocka_unit_test(two_async_engines_compile_a_kernel_once),
+      cmocka_unit_test(a_process_exiting_with_compiles_queued_ends),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);
