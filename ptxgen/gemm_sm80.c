@@ -451,8 +451,8 @@ static void emit_mainloop(kernel *k) {
       }
   /* k == 0: C = beta * C. A generic kernel branches around the loop at run time. */
   if (!k->kt_count.reg.id && k->kt_count.imm == 0) return;
-  int no_k = ptx_new_label(b);
-  if (k->kt_count.reg.id) {
+  int no_k = k->kt_count.reg.id ? ptx_new_label(b) : 0;
+  if (no_k) {
     ptx_reg none = ptx_new(b, PTX_PRED);
     ptx_ins(b, "setp.eq.u32 %R, %V, 0", none, k->kt_count);
     ptx_ins_if(b, none, 0, "bra.uni %L", no_k);
@@ -528,7 +528,7 @@ static void emit_mainloop(kernel *k) {
   ptx_reg again = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.lt.u32 %R, %R, %V", again, kt, k->kt_count);
   ptx_ins_if(b, again, 0, "bra.uni %L", loop);
-  ptx_label(b, no_k);
+  if (no_k) ptx_label(b, no_k);
 }
 
 /* ---- cluster split: the slices of a tile add their sums through distributed shared memory ---- */
