@@ -33,12 +33,14 @@ static void free_job(eng_tier_job *j) {
   free(j);
 }
 
-void eng_tier_shutdown(eng_tiering *t) {
+/* Stops t's worker, if it runs: the queue dropped, the thread joined. */
+static void stop_worker(eng_tiering *t) {
   pthread_mutex_lock(&t->lock);
   t->stop = 1;
   eng_tier_job *j = t->head;
   t->head = t->tail = NULL;
   int started = t->started;
+  t->started = 0;
   pthread_cond_broadcast(&t->wake);
   pthread_mutex_unlock(&t->lock);
   while (j) {
@@ -47,6 +49,10 @@ void eng_tier_shutdown(eng_tiering *t) {
     j = next;
   }
   if (started) pthread_join(t->worker, NULL);
+}
+
+void eng_tier_shutdown(eng_tiering *t) {
+  stop_worker(t);
   pthread_cond_destroy(&t->wake);
   pthread_mutex_destroy(&t->lock);
   free(t->hashes);
@@ -166,10 +172,16 @@ int eng_tier_queue(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_so
   pthread_mutex_lock(&t->lock);
   int ok = !t->stop;
   if (ok && !t->started) {
-    /* Every signal blocked in the worker (it inherits the mask it is created with), so that the
-     * program's signals go to its own threads. */
+    /* The program's asynchronous signals blocked in the worker (it inherits the mask it is
+     * created with), so that they go to the program's own threads; the synchronous ones a fault
+     * raises stay open (blocked, they would kill the process past any handler). */
     sigset_t all, old;
     sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGABRT);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     ok = pthread_create(&t->worker, NULL, worker_main, e) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);

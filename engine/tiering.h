@@ -38,7 +38,12 @@ struct tcj_engine;
 
 void eng_tier_init(eng_tiering *t);
 /* Stops the worker: queued jobs are dropped, the one being built finishes (its cache entry is
- * published whole or not at all), the thread is joined. Then frees the table. */
+ * published whole or not at all), the thread is joined. Then frees the table.
+ * A process must not exit() while a compile runs on the worker: exit runs the compiler's static
+ * destructors, and those registered during that compile run before any handler tcj could have
+ * registered earlier (a child process that exited with six compiles queued died of signal 11
+ * inside nvJitLink, and with the driver's JIT inside libnvidia-ptxjitcompiler, in about one run
+ * in two on an H100). tcj_destroy first; see the README. */
 void eng_tier_shutdown(eng_tiering *t);
 
 /* Counts a call of the class whose specialised config text is cfg_text, with flop multiply-adds

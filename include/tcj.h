@@ -119,7 +119,8 @@ typedef struct tcj_options {
  *                    specialised kernel, compiling it in the caller's thread if it is not ready
  *                    (a graph replays what it captured for its whole life). tcj_destroy waits
  *                    for the compile in progress (never a torn cache entry) and drops the
- *                    queued ones. */
+ *                    queued ones: call it before the process exits, as exit() while a compile
+ *                    runs may crash inside the compiler's static destructors. */
 typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2, TCJ_JIT_ASYNC = 3 } tcj_jit_mode;
 
 /* Kernel cache counters of one engine since tcj_create. Later versions add fields only at the
