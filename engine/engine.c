@@ -111,9 +111,8 @@ int tcj_version(void) { return TCJ_VERSION; }
 /* tcj_options.jit_mode over TCJ_JIT (already read and checked by eng_tuning_from_env, which
  * sets tuning->generic): the engine's mode, or 0 with the error set. */
 static int jit_mode_in(tcj_engine *e, int mode) {
-  if (mode == TCJ_JIT_DEFAULT) {
-    const char *env = getenv("TCJ_JIT");
-    e->jit_async = env && strcmp(env, "async") == 0;
+  if (mode == TCJ_JIT_DEFAULT) { /* the variable, which eng_tuning_from_env has checked */
+    e->jit_async = eng_jit_mode_parse(getenv("TCJ_JIT")) == TCJ_JIT_ASYNC;
     return 1;
   }
   if (mode != TCJ_JIT_SYNC && mode != TCJ_JIT_GENERIC && mode != TCJ_JIT_ASYNC) {

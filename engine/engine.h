@@ -58,8 +58,9 @@ tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmod
 tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);
 void eng_ctx_leave(tcj_engine *e, int pushed);
 
-/* 1 and *out when cfg's kernel is loaded (a memo hit, counted), else 0: nothing is built. */
-int eng_kernel_loaded(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out);
+/* 1 and *out when the kernel of the config whose text (tcj_cfg_format) is cfg_text is loaded
+ * (a memo hit, counted), else 0: nothing is built. */
+int eng_kernel_loaded(tcj_engine *e, const char *cfg_text, cache_kernel *out);
 
 /* The loaded kernel for cfg: memo hit, else the disk cache, else generate, compile, load,
  * publish to disk and memoise. *compiled (may be NULL) says whether it was compiled. Needs

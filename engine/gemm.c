@@ -341,15 +341,16 @@ static int generic_plan(tcj_engine *e, const eng_problem *p, eng_plan *out) {
  * once the class is hot or big. A problem no generic kernel runs gets its specialised kernel. */
 static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
                                eng_plan *plan, cache_kernel *kern) {
-  if (eng_kernel_loaded(e, &plan->cfg, kern)) return TCJ_SUCCESS;
+  char text[512];
+  if (tcj_cfg_format(&plan->cfg, text, sizeof text) < 0)
+    return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL); /* which reports the length */
+  if (eng_kernel_loaded(e, text, kern)) return TCJ_SUCCESS;
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (e->cu->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS || capture != CU_STREAM_CAPTURE_STATUS_NONE)
     return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
   eng_plan gen;
   if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
-  char text[512];
-  if (tcj_cfg_format(&plan->cfg, text, sizeof text) >= 0 && eng_tier_count(&e->tiering, text, flop_of(p)) &&
-      eng_tier_queue(e, &plan->cfg, user_source) != 0)
+  if (eng_tier_count(&e->tiering, text, flop_of(p)) && eng_tier_queue(e, &plan->cfg, user_source) != 0)
     eng_log(e->log, ENG_LOG_WARN, "cannot queue the background compile of %s (no memory or thread): its class "
             "stays generic", text);
   tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, kern, NULL);

@@ -57,9 +57,9 @@ int eng_generic_set(const eng_device_caps *caps, ptx_elem ab, ptx_elem c, tcj_ke
       p.ldc = p.n;
       p.align_a = p.align_b = 16;
       eng_problem_plain_epilogue(&p);
-      /* C's rows: 16-byte aligned where n allows it. */
-      int cs = ptx_elem_size(c);
-      p.align_c = (p.n * cs) % 16 == 0 ? 16 : (p.n * cs) % 8 == 0 ? 8 : (p.n * cs) % 4 == 0 ? 4 : (p.n * cs) % 2 == 0 ? 2 : 1;
+      /* C's rows: the largest power of two up to 16 dividing their bytes. */
+      p.align_c = 16;
+      while ((p.n * ptx_elem_size(c)) % p.align_c) p.align_c /= 2;
       eng_plan plan;
       const char *why = NULL;
       if (eng_select_tuned(&p, caps, 1, &generic, &plan, &why) != TCJ_SUCCESS) continue;

@@ -158,9 +158,8 @@ static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfun
   return clusters * ctas;
 }
 
-int eng_kernel_loaded(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out) {
-  char text[KEY_MAX];
-  if (tcj_cfg_format(cfg, text, sizeof text) < 0 || !cache_kernel_table_find(e->kernels, text, out)) return 0;
+int eng_kernel_loaded(tcj_engine *e, const char *cfg_text, cache_kernel *out) {
+  if (!cache_kernel_table_find(e->kernels, cfg_text, out)) return 0;
   atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
   return 1;
 }

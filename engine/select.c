@@ -712,15 +712,6 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   return TCJ_SUCCESS;
 }
 
-static tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                                const eng_tuning *tuning, eng_plan *plan, const char **why);
-
-tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                            const eng_tuning *tuning, eng_plan *plan, const char **why) {
-  if (tuning && tuning->generic) return eng_select_generic(p, caps, allow_packing, tuning, plan, why);
-  return select_forced(p, caps, allow_packing, tuning, plan, why);
-}
-
 /* The specialised plan under a forced recipe and tile (either may be absent). */
 static tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 const eng_tuning *tuning, eng_plan *plan, const char **why) {
@@ -735,6 +726,12 @@ static tcj_status select_forced(const eng_problem *p, const eng_device_caps *cap
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   return TCJ_SUCCESS;
+}
+
+tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            const eng_tuning *tuning, eng_plan *plan, const char **why) {
+  if (tuning && tuning->generic) return eng_select_generic(p, caps, allow_packing, tuning, plan, why);
+  return select_forced(p, caps, allow_packing, tuning, plan, why);
 }
 
 /* ---- generic kernels -------------------------------------------------------------------- */
@@ -925,6 +922,13 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   return why;
 }
 
+int eng_jit_mode_parse(const char *text) {
+  if (!text || !*text || strcmp(text, "sync") == 0) return TCJ_JIT_SYNC;
+  if (strcmp(text, "generic") == 0) return TCJ_JIT_GENERIC;
+  if (strcmp(text, "async") == 0) return TCJ_JIT_ASYNC;
+  return -1;
+}
+
 const char *eng_tuning_from_env(eng_tuning *out) {
   static _Thread_local char msg[200];
   memset(out, 0, sizeof *out);
@@ -938,10 +942,11 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   const char *jit = getenv("TCJ_JIT");
-  if (jit && *jit && strcmp(jit, "sync") != 0 && strcmp(jit, "generic") != 0 && strcmp(jit, "async") != 0) {
+  int mode = eng_jit_mode_parse(jit);
+  if (mode < 0) {
     snprintf(msg, sizeof msg, "TCJ_JIT=\"%.64s\" is not sync, generic or async", jit);
     return msg;
   }
-  out->generic = jit && strcmp(jit, "generic") == 0;
+  out->generic = mode == TCJ_JIT_GENERIC;
   return NULL;
 }
