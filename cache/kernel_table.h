@@ -8,7 +8,7 @@ typedef struct cache_kernel {
   void *function; /* CUfunction */
   void *reduce;   /* CUfunction of the split-K reduction, or NULL */
   void *transpose; /* CUfunction of the transposing pack (sm90 tf32, s8, fp8), or NULL */
-  int threads, smem_bytes, bm, bn, slices;
+  int threads, smem_bytes, bm, bn; /* a split's slice count is the plan's (a launch value) */
   int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */
   int cluster_ctas; /* sm90: CTAs per cluster (tcj_cfg_cluster_ctas, 1: none); the grid is a multiple of it */
   int max_ctas;  /* sm90 clusters: CTAs of whole clusters resident at once; 0: the SM count */

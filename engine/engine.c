@@ -109,11 +109,13 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
 int tcj_version(void) { return TCJ_VERSION; }
 
 /* tcj_options.jit_mode over TCJ_JIT (already read and checked by eng_tuning_from_env, which
- * sets tuning->generic): the engine's mode, or 0 with the error set. */
+ * sets tuning->generic), else async; sync where TCJ_RECIPE or TCJ_TILE forces a kernel (a
+ * measurement of that kernel, which a generic one must not stand in for). The engine's mode, or
+ * 0 with the error set. */
 static int jit_mode_in(tcj_engine *e, int mode) {
   if (mode == TCJ_JIT_DEFAULT) { /* the variable, which eng_tuning_from_env has checked */
-    e->jit_async = eng_jit_mode_parse(getenv("TCJ_JIT")) == TCJ_JIT_ASYNC;
-    return 1;
+    mode = eng_jit_mode_parse(getenv("TCJ_JIT"));
+    if (mode == TCJ_JIT_DEFAULT) mode = e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid ? TCJ_JIT_SYNC : TCJ_JIT_ASYNC;
   }
   if (mode != TCJ_JIT_SYNC && mode != TCJ_JIT_GENERIC && mode != TCJ_JIT_ASYNC) {
     eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.jit_mode = %d is not a tcj_jit_mode", mode);

@@ -58,11 +58,20 @@ tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmod
 tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);
 void eng_ctx_leave(tcj_engine *e, int pushed);
 
-/* 1 and *out when the kernel of the config whose text (tcj_cfg_format) is cfg_text is loaded
- * (a memo hit, counted), else 0: nothing is built. */
-int eng_kernel_loaded(tcj_engine *e, const char *cfg_text, cache_kernel *out);
+/* The memo key of the kernel that runs cfg: the text of tcj_cfg_kernel_form(cfg) (a split's
+ * slice count is a launch value, not part of the kernel). Returns the length, or -1 when it does
+ * not fit. */
+int eng_kernel_text(const tcj_kernel_cfg *cfg, char *buf, size_t size);
 
-/* The loaded kernel for cfg: memo hit, else the disk cache, else generate, compile, load,
+/* 1 and *out when the kernel whose text (eng_kernel_text) is kernel_text is loaded (a memo hit,
+ * counted), else 0: nothing is built. */
+int eng_kernel_loaded(tcj_engine *e, const char *kernel_text, cache_kernel *out);
+
+/* 1 and *out when the kernel that runs cfg is loaded or in the disk cache (then loaded), else 0:
+ * nothing is compiled, no error is set. Needs the engine's context current. */
+int eng_kernel_cached(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, cache_kernel *out);
+
+/* The loaded kernel that runs cfg (tcj_cfg_kernel_form): memo hit, else the disk cache, else generate, compile, load,
  * publish to disk and memoise. *compiled (may be NULL) says whether it was compiled. Needs
  * the engine's context current. */
 tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel *out, int *compiled);

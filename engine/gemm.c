@@ -194,9 +194,12 @@ typedef struct call_args {
 } call_args;
 
 /* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
- * same module, same parameters) applies the epilogue into D. */
+ * same module, same parameters) applies the epilogue into D. Nothing to do for a plan that does
+ * not split (a generic kernel's module has the entry either way). */
 static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
                                 void **args, CUstream stream) {
+  if (!tcj_cfg_split_workspace(cfg)) return TCJ_SUCCESS;
+  if (!k->reduce) return eng_set_error(TCJ_ERROR_INTERNAL, "the kernel's module has no " PTX_REDUCE_ENTRY);
   int64_t per_cta = (int64_t)ptx_reduce_vec(cfg) * PTX_REDUCE_THREADS;
   int64_t blocks = (p->m * p->n + per_cta - 1) / per_cta;
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->reduce, (unsigned)blocks, 1, 1, PTX_REDUCE_THREADS, 1, 1, 0,
@@ -209,10 +212,10 @@ static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const tcj_k
 static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
                               void **args, CUstream stream) {
   int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn) * p->batch;
-  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)k->slices, 1,
+  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)tcj_cfg_slices(cfg), 1,
                                      (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return k->reduce ? launch_reduce(e, p, cfg, k, args, stream) : TCJ_SUCCESS;
+  return launch_reduce(e, p, cfg, k, args, stream);
 }
 
 /* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_GEMM_PARAMS, on the
@@ -227,7 +230,7 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
                                      (unsigned)k->smem_bytes, stream, all, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return k->reduce ? launch_reduce(e, p, cfg, k, args, stream) : TCJ_SUCCESS;
+  return launch_reduce(e, p, cfg, k, args, stream);
 }
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
@@ -243,7 +246,6 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   int64_t rows_a, cols_a, rows_b, cols_b;
   stored_a(p, &rows_a, &cols_a);
   stored_b(p, &rows_b, &cols_b);
-  assert(k->slices == tcj_cfg_slices(&plan->cfg));
   scratch_layout l = scratch_of(p, plan);
   CUdeviceptr base = 0, work = 0;
   tcj_status st = eng_scratch_get(e, l.bytes, stream, &base);
@@ -283,6 +285,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.n = (uint32_t)p->n;
   prm.k = (uint32_t)p->k;
   prm.batch = (uint32_t)p->batch;
+  prm.slices = (uint32_t)(tcj_cfg_split_workspace(&plan->cfg) ? tcj_cfg_slices(&plan->cfg) : 1);
   prm.alpha = ca->alpha;
   prm.beta = p->reads_c ? ca->beta : 0.0f;
   void *args[PTX_GEMM_PARAM_COUNT];
@@ -333,16 +336,17 @@ static int generic_plan(tcj_engine *e, const eng_problem *p, eng_plan *out) {
   return eng_select_tuned(p, &e->caps, e->allow_packing, &t, out, &why) == TCJ_SUCCESS;
 }
 
-/* The specialised kernel of *plan when it is loaded, or when the stream is being captured (a
- * graph replays what it captured for its whole life: the specialised kernel, compiled now if
- * need be). Else the generic kernel of the class (loaded, from the disk cache, or compiled
- * here: only the first call of a class whose generic kernels were never warmed), *plan
- * becoming the generic plan, and the specialised kernel is queued for the background worker
- * once the class is hot or big. A problem no generic kernel runs gets its specialised kernel. */
+/* The specialised kernel of *plan when it is loaded, or in the disk cache at the class's first
+ * call (a warmed cache, an earlier process), or when the stream is being captured (a graph
+ * replays what it captured for its whole life: the specialised kernel, compiled now if need
+ * be). Else the generic kernel of the class (loaded, from the disk cache, or compiled here:
+ * only the first call of a class whose generic kernels were never warmed), *plan becoming the
+ * generic plan, and the specialised kernel is queued for the background worker once the class
+ * is hot or big. A problem no generic kernel runs gets its specialised kernel. */
 static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
                                eng_plan *plan, cache_kernel *kern) {
   char text[512];
-  if (tcj_cfg_format(&plan->cfg, text, sizeof text) < 0)
+  if (eng_kernel_text(&plan->cfg, text, sizeof text) < 0)
     return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL); /* which reports the length */
   if (eng_kernel_loaded(e, text, kern)) return TCJ_SUCCESS;
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -350,7 +354,9 @@ static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *
     return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
   eng_plan gen;
   if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
-  if (eng_tier_count(&e->tiering, text, flop_of(p)) && eng_tier_queue(e, &plan->cfg, user_source) != 0)
+  int tier = eng_tier_count(&e->tiering, text, flop_of(p));
+  if ((tier & ENG_TIER_FIRST) && eng_kernel_cached(e, &plan->cfg, user_source, kern)) return TCJ_SUCCESS;
+  if ((tier & ENG_TIER_QUEUE) && eng_tier_queue(e, &plan->cfg, user_source) != 0)
     eng_log(e->log, ENG_LOG_WARN, "cannot queue the background compile of %s (no memory or thread): its class "
             "stays generic", text);
   tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, kern, NULL);

@@ -63,6 +63,7 @@ int eng_generic_set(const eng_device_caps *caps, ptx_elem ab, ptx_elem c, tcj_ke
       eng_plan plan;
       const char *why = NULL;
       if (eng_select_tuned(&p, caps, 1, &generic, &plan, &why) != TCJ_SUCCESS) continue;
+      plan.cfg = tcj_cfg_kernel_form(&plan.cfg); /* a split's count is a launch value */
       char text[512], other[512];
       if (tcj_cfg_format(&plan.cfg, text, sizeof text) < 0) continue;
       int seen = 0;

@@ -158,8 +158,13 @@ static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfun
   return clusters * ctas;
 }
 
-int eng_kernel_loaded(tcj_engine *e, const char *cfg_text, cache_kernel *out) {
-  if (!cache_kernel_table_find(e->kernels, cfg_text, out)) return 0;
+int eng_kernel_text(const tcj_kernel_cfg *cfg, char *buf, size_t size) {
+  tcj_kernel_cfg kernel = tcj_cfg_kernel_form(cfg);
+  return tcj_cfg_format(&kernel, buf, size);
+}
+
+int eng_kernel_loaded(tcj_engine *e, const char *kernel_text, cache_kernel *out) {
+  if (!cache_kernel_table_find(e->kernels, kernel_text, out)) return 0;
   atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
   return 1;
 }
@@ -168,17 +173,21 @@ tcj_status eng_kernel_get(tcj_engine *e, const tcj_kernel_cfg *cfg, cache_kernel
   return eng_kernel_get_user(e, cfg, NULL, out, compiled);
 }
 
+/* How load_kernel treats a kernel the disk cache does not hold. */
+enum { COMPILE_IF_MISSING, DISK_ONLY };
 static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
-                              cache_kernel *out, int *compiled);
+                              cache_kernel *out, int *compiled, int missing, int *found);
 
 /* A kernel is built and loaded outside any stream: a CUDA graph capture in global mode (by any
  * thread, this caller's first of all: a class first met while capturing) would refuse the
  * module calls and be invalidated, so they are declared relaxed for their duration, as the kept
  * scratch's allocations are (engine/scratch.c). */
-tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, cache_kernel *out,
-                               int *compiled) {
+static tcj_status get_kernel(tcj_engine *e, const tcj_kernel_cfg *plan_cfg, const char *user_source, cache_kernel *out,
+                             int *compiled, int missing, int *found) {
   char text[KEY_MAX];
+  const tcj_kernel_cfg kernel = tcj_cfg_kernel_form(plan_cfg), *cfg = &kernel;
   if (compiled) *compiled = 0;
+  *found = 1;
   if (tcj_cfg_format(cfg, text, sizeof text) < 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "kernel config text exceeds %d bytes", KEY_MAX);
   if (cache_kernel_table_find(e->kernels, text, out)) {
@@ -187,14 +196,26 @@ tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *cfg, const c
   }
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   e->cu->cuThreadExchangeStreamCaptureMode(&mode);
-  tcj_status st = load_kernel(e, cfg, user_source, text, out, compiled);
+  tcj_status st = load_kernel(e, cfg, user_source, text, out, compiled, missing, found);
   e->cu->cuThreadExchangeStreamCaptureMode(&mode);
   return st;
 }
 
-/* The rest of eng_kernel_get_user: disk cache, else compile; then the function and the memo. */
+tcj_status eng_kernel_get_user(tcj_engine *e, const tcj_kernel_cfg *plan_cfg, const char *user_source,
+                               cache_kernel *out, int *compiled) {
+  int found;
+  return get_kernel(e, plan_cfg, user_source, out, compiled, COMPILE_IF_MISSING, &found);
+}
+
+int eng_kernel_cached(tcj_engine *e, const tcj_kernel_cfg *plan_cfg, const char *user_source, cache_kernel *out) {
+  int found = 0;
+  return get_kernel(e, plan_cfg, user_source, out, NULL, DISK_ONLY, &found) == TCJ_SUCCESS && found;
+}
+
+/* The rest of get_kernel: disk cache, else compile (or, DISK_ONLY, *found = 0 and nothing
+ * else); then the function and the memo. */
 static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
-                              cache_kernel *out, int *compiled) {
+                              cache_kernel *out, int *compiled, int missing, int *found) {
   char key[ENG_CACHE_KEY_MAX];
   if (eng_cache_key(cfg, e->arch, key, sizeof key) < 0)
     return eng_set_error(TCJ_ERROR_INTERNAL, "cache key exceeds %d bytes", ENG_CACHE_KEY_MAX);
@@ -206,8 +227,16 @@ static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const ch
   size_t size = 0;
   cache_lock *lock = NULL;
   tcj_status st = TCJ_SUCCESS;
-  if (e->disk && (cache_disk_get(e->disk, key, &bin, &size) || cache_disk_lock_or_get(e->disk, key, &bin, &size, &lock)))
+  if (missing == DISK_ONLY) {
+    if (e->disk && cache_disk_get(e->disk, key, &bin, &size)) mod = load_cached(e, key, bin);
+    if (!mod) {
+      *found = 0;
+      return TCJ_SUCCESS;
+    }
+  } else if (e->disk && (cache_disk_get(e->disk, key, &bin, &size) ||
+                         cache_disk_lock_or_get(e->disk, key, &bin, &size, &lock))) {
     mod = load_cached(e, key, bin);
+  }
   if (mod) {
     eng_log(e->log, ENG_LOG_DEBUG, "disk cache hit: %s", text);
   } else {
@@ -234,7 +263,7 @@ static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const ch
     goto fail;
   }
   CUfunction reduce = NULL;
-  if (tcj_cfg_split_workspace(cfg) && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
+  if (ptx_has_reduce(cfg) && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
     goto fail;
   }
@@ -243,8 +272,7 @@ static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const ch
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_TRANSPOSE_ENTRY ")");
     goto fail;
   }
-  cache_kernel k = {mod, fn, reduce, transpose, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, tcj_cfg_slices(cfg),
-                    (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident_cluster_ctas(e, cfg, fn, smem)};
+  cache_kernel k = {mod, fn, reduce, transpose, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident_cluster_ctas(e, cfg, fn, smem)};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");

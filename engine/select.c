@@ -742,7 +742,8 @@ tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, i
  * vectors or single elements. The tiles are few too, so that `tcj-warmup --generic` compiles
  * at most 3 tiles x 4 op pairs x 2 D classes = 24 kernels per type pair and arch:
  *   sm_90a, types the sm90 recipe takes: its 128x256, 128x128 and 64x128 tiles (128x192 where
- *     an epilogue refuses 128x256), by its time model, unsplit, without clusters or ping-pong,
+ *     an epilogue refuses 128x256), by its time model, split along K where it splits (the count a
+ *     launch value: no kernel of its own), without clusters or ping-pong,
  *     for every size (small and decode problems too: the sm80 tiles would double the set);
  *   elsewhere the sm80 recipe: 128x128, 64x64 and the 16-row decode tile, by the same rule as
  *     the specialised choice (pick_tile) without its larger and narrower tiles. */
@@ -757,11 +758,12 @@ static int sm80_generic_tile(const eng_problem *p, const eng_device_caps *caps) 
 }
 
 /* What a generic kernel cannot bake (n, k and what derives from them), and the choices that are
- * worth a kernel only for one shape (clusters, ping-pong), removed. */
+ * worth a kernel only for one shape (clusters, ping-pong), removed. A workspace split stays: its
+ * count is a launch value, and every generic kernel can split (tcj_kernel_cfg.generic). */
 static void generalise(tcj_kernel_cfg *c) {
   c->n = c->k = 0;
   c->generic = 1;
-  c->split_k = c->split_cluster = 0;
+  if (c->split_cluster) c->split_k = c->split_cluster = 0;
   c->cluster_m = c->cluster_n = 0;
   c->pingpong = 0;
 }
@@ -775,7 +777,8 @@ static void coarse_d_vectors(const eng_problem *p, tcj_kernel_cfg *c) {
   if (p->n % c->vec_c) c->vec_c = 1;
 }
 
-/* The sm90 generic plan: the time model's best generic tile, or -1. */
+/* The sm90 generic plan: the time model's best generic tile (split along K where the model
+ * splits it), or -1. */
 static int generic_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_plan *plan) {
   eng_candidate all[ENG_MAX_CANDIDATES];
   int n = 0;
@@ -784,7 +787,7 @@ static int generic_sm90(const eng_problem *p, const eng_device_caps *caps, int a
       sm90_candidates(p, caps, allow_packing, all, &n, &no) != TCJ_SUCCESS)
     return -1;
   for (int i = 0; i < n; i++)
-    if (!all[i].plan.cfg.split_k && !all[i].plan.cfg.pingpong && sm90_generic_tile(&all[i].plan.cfg)) {
+    if (!all[i].plan.cfg.pingpong && sm90_generic_tile(&all[i].plan.cfg)) {
       *plan = all[i].plan;
       return 0;
     }
@@ -809,6 +812,10 @@ static tcj_status generic_sm80(const eng_problem *p, const eng_device_caps *caps
     *why = "m * n * batch_count needs more CTAs than a grid holds (2^31 - 1)";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
+  /* K split through the workspace as the specialised choice would (never in a cluster: its
+   * count is baked). */
+  plan->cfg.split_k = pick_split(p, caps, &plan->cfg);
+  if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
   return TCJ_SUCCESS;
 }
 
@@ -923,7 +930,8 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
 }
 
 int eng_jit_mode_parse(const char *text) {
-  if (!text || !*text || strcmp(text, "sync") == 0) return TCJ_JIT_SYNC;
+  if (!text || !*text) return TCJ_JIT_DEFAULT;
+  if (strcmp(text, "sync") == 0) return TCJ_JIT_SYNC;
   if (strcmp(text, "generic") == 0) return TCJ_JIT_GENERIC;
   if (strcmp(text, "async") == 0) return TCJ_JIT_ASYNC;
   return -1;

@@ -143,7 +143,7 @@ int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size);
 const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_device_caps *caps,
                                     eng_plan *plan);
 
-/* TCJ_JIT text (NULL or empty: sync) -> a tcj_jit_mode, or -1 when malformed. */
+/* TCJ_JIT text -> a tcj_jit_mode (NULL or empty: TCJ_JIT_DEFAULT), or -1 when malformed. */
 int eng_jit_mode_parse(const char *text);
 
 /* Reads TCJ_RECIPE, TCJ_TILE and TCJ_JIT. Returns NULL, or a message naming the malformed

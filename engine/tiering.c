@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/jit.h"
 #include "engine/log.h"
 
 struct eng_tier_job {
@@ -33,8 +34,48 @@ static void free_job(eng_tier_job *j) {
   free(j);
 }
 
+/* ---- exit: no compile may run into the compiler's static destructors ------------------------
+ * exit() runs the atexit handlers and the C++ static destructors of every library in reverse
+ * order of registration. A worker still compiling when nvJitLink's destructors ran crashed
+ * (signal 11 inside nvJitLink, about one child in two on an H100). So the first worker of the
+ * process loads nvJitLink (whose destructors register as it loads) and only then registers
+ * stop_all_at_exit, which therefore runs before them: it drops every worker's queue and waits
+ * for the compile in flight. It registers again after the process's first background compile,
+ * so that it also runs before the destructors of what the compiler built on its first use. */
+static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
+static eng_tiering *running; /* the started workers, linked by next_running */
+static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT, again_once = PTHREAD_ONCE_INIT;
+
+static void stop_worker_unlisted(eng_tiering *t);
+
+static void stop_all_at_exit(void) {
+  /* Held throughout: a tcj_destroy on another thread waits here rather than free t under us. */
+  pthread_mutex_lock(&running_lock);
+  for (eng_tiering *t = running; t; t = t->next_running) stop_worker_unlisted(t);
+  running = NULL;
+  pthread_mutex_unlock(&running_lock);
+}
+
+static void register_at_exit(void) { atexit(stop_all_at_exit); }
+
+static void preload_then_register(void) {
+  eng_nvjitlink_available(NULL, 0);
+  atexit(stop_all_at_exit);
+}
+
 /* Stops t's worker, if it runs: the queue dropped, the thread joined. */
 static void stop_worker(eng_tiering *t) {
+  pthread_mutex_lock(&running_lock);
+  for (eng_tiering **at = &running; *at; at = &(*at)->next_running)
+    if (*at == t) {
+      *at = t->next_running;
+      break;
+    }
+  pthread_mutex_unlock(&running_lock);
+  stop_worker_unlisted(t);
+}
+
+static void stop_worker_unlisted(eng_tiering *t) {
   pthread_mutex_lock(&t->lock);
   t->stop = 1;
   eng_tier_job *j = t->head;
@@ -112,10 +153,11 @@ int eng_tier_count(eng_tiering *t, const char *cfg_text, uint64_t flop) {
     }
     uint32_t c = t->calls[s];
     if (!(c & QUEUED)) {
+      if (c == 0) now |= ENG_TIER_FIRST;
       c++;
       if (c >= TIER_HOT_CALLS || flop >= TIER_BIG_FLOP) {
         c |= QUEUED;
-        now = 1;
+        now |= ENG_TIER_QUEUE;
       }
       t->calls[s] = c;
     }
@@ -130,6 +172,7 @@ static void *worker_main(void *arg) {
   tcj_engine *e = arg;
   eng_tiering *t = &e->tiering;
   on_worker = 1;
+  pthread_once(&at_exit_once, preload_then_register);
   for (;;) {
     pthread_mutex_lock(&t->lock);
     while (!t->head && !t->stop) pthread_cond_wait(&t->wake, &t->lock);
@@ -148,6 +191,7 @@ static void *worker_main(void *arg) {
       eng_ctx_leave(e, pushed);
     }
     if (st == TCJ_SUCCESS) {
+      pthread_once(&again_once, register_at_exit);
       atomic_fetch_add_explicit(&e->stats.swaps, 1, memory_order_relaxed);
     } else {
       char text[512];
@@ -186,6 +230,12 @@ int eng_tier_queue(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_so
     ok = pthread_create(&t->worker, NULL, worker_main, e) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     t->started = ok;
+    if (ok) {
+      pthread_mutex_lock(&running_lock);
+      t->next_running = running;
+      running = t;
+      pthread_mutex_unlock(&running_lock);
+    }
   }
   if (ok) {
     if (t->tail) t->tail->next = j;

@@ -32,6 +32,7 @@ typedef struct eng_tiering {
   uint64_t *hashes;
   uint32_t *calls; /* high bit: queued */
   size_t slots, used;
+  struct eng_tiering *next_running; /* the process's started workers (tiering.c, exit) */
 } eng_tiering;
 
 struct tcj_engine;
@@ -39,16 +40,14 @@ struct tcj_engine;
 void eng_tier_init(eng_tiering *t);
 /* Stops the worker: queued jobs are dropped, the one being built finishes (its cache entry is
  * published whole or not at all), the thread is joined. Then frees the table.
- * A process must not exit() while a compile runs on the worker: exit runs the compiler's static
- * destructors, and those registered during that compile run before any handler tcj could have
- * registered earlier (a child process that exited with six compiles queued died of signal 11
- * inside nvJitLink, and with the driver's JIT inside libnvidia-ptxjitcompiler, in about one run
- * in two on an H100). tcj_destroy first; see the README. */
+ * exit() with workers running does the same for every engine before the compiler's static
+ * destructors run (tiering.c, "exit"): the process ends after the compile in flight. */
 void eng_tier_shutdown(eng_tiering *t);
 
 /* Counts a call of the class whose specialised config text is cfg_text, with flop multiply-adds
- * times two; 1 when the class is to be specialised now (hot or big, and not queued before:
- * it is marked queued), else 0. */
+ * times two. Returns ENG_TIER_QUEUE when the class is to be specialised now (hot or big, and
+ * not queued before: it is marked queued), with ENG_TIER_FIRST at the class's first call. */
+enum { ENG_TIER_QUEUE = 1, ENG_TIER_FIRST = 2 };
 int eng_tier_count(eng_tiering *t, const char *cfg_text, uint64_t flop);
 
 /* Queues cfg (and the user epilogue's source, copied; may be NULL) for the background worker,

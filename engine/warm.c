@@ -20,7 +20,8 @@ void eng_compiler_identity(int force_driver, int driver_version, char *out, size
 
 int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, char *out, size_t size) {
   char text[256];
-  if (tcj_cfg_format(cfg, text, sizeof text) < 0) return -1;
+  tcj_kernel_cfg kernel = tcj_cfg_kernel_form(cfg); /* plans that share a kernel share its entry */
+  if (tcj_cfg_format(&kernel, text, sizeof text) < 0) return -1;
   int n = snprintf(out, size, "tcj-cache format=%u\ncodegen=%s\ncfg=%s\narch=%s\n", CACHE_FORMAT_VERSION,
                    TCJ_CODEGEN_ID, text, arch);
   return n < 0 || (size_t)n >= size ? -1 : n;

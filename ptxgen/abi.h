@@ -38,6 +38,7 @@
                                    kernels bake them; tcj_kernel_cfg.generic) */               \
   X(k, u32, uint32_t)                                                                          \
   X(batch, u32, uint32_t)       /* batch entries (1 unless batched) */                         \
+  X(slices, u32, uint32_t)      /* K slices of a workspace split (a launch value), else 1 */   \
   X(alpha, f32, float)                                                                         \
   X(beta, f32, float)           /* 0: C is not read */
 

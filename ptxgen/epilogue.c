@@ -109,6 +109,13 @@ static ptx_val kernel_dim(ptx_builder *b, const tcj_kernel_cfg *c, const char *p
 ptx_val ptx_kernel_n(ptx_builder *b, const tcj_kernel_cfg *c) { return kernel_dim(b, c, "p_n", c->n); }
 ptx_val ptx_kernel_k(ptx_builder *b, const tcj_kernel_cfg *c) { return kernel_dim(b, c, "p_k", c->k); }
 
+ptx_reg ptx_epi_row_bytes(ptx_builder *b, ptx_val n, int es) {
+  ptx_reg r = r64(b);
+  if (n.reg.id) ptx_ins(b, "mul.wide.u32 %R, %V, %d", r, n, es);
+  else ptx_ins(b, "mov.u64 %R, %lld", r, (long long)n.imm * es);
+  return r;
+}
+
 /* base + z * stride * es for the u64 parameter p_<base> and p_<stride>. */
 static ptx_reg emit_entry_base(ptx_builder *b, const char *base, const char *stride, int es, ptx_reg z64) {
   ptx_reg p = r64(b);
@@ -480,31 +487,51 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
 
 int ptx_reduce_vec(const tcj_kernel_cfg *c) { return c->vec_c >= 4 ? 4 : c->vec_c >= 2 ? 2 : 1; }
 
+/* Slices whose loads a thread of the reduction keeps in flight at once. */
+#define REDUCE_GROUP 8
+
 /* sum[0..count) (new f32 registers) = the count adjacent fp32 values at addr, addr + slice_bytes,
- * ... of every slice, added in slice order from 0. Every slice's load is issued before the first
- * add, so a thread keeps them all in flight; .cg reads at L2, where the slices were written. */
-static void sum_slices(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg addr, ptx_reg slice_bytes, int count,
-                       ptx_reg *sum) {
-  ptx_reg part[4 * TCJ_SPLIT_MAX], at = r64(b);
-  int slices = tcj_cfg_slices(c);
-  if ((count != 1 && count != 2 && count != 4) || slices > TCJ_SPLIT_MAX) {
-    ptx_fail(b, "sum of %d slices of %d values", slices, count);
+ * ... of each of the p_slices slices (a launch value), added in slice order from 0. The loop
+ * takes REDUCE_GROUP slices a pass and issues their loads before the first add, so a thread
+ * keeps them in flight; a load past the last slice is predicated off and adds +0, which leaves
+ * the sum as it was (a sum from +0 is never -0). .cg reads at L2, where the slices were written. */
+static void sum_slices(ptx_builder *b, ptx_reg addr, ptx_reg slice_bytes, int count, ptx_reg *sum) {
+  if (count != 1 && count != 2 && count != 4) {
+    ptx_fail(b, "sum of slices of %d values", count);
     return;
   }
-  ptx_ins(b, "mov.u64 %R, %R", at, addr);
-  for (int z = 0; z < slices; z++) {
-    ptx_reg *p = part + z * count;
-    for (int v = 0; v < count; v++) p[v] = ptx_new(b, PTX_F32);
-    if (count == 4) ptx_ins(b, "ld.global.cg.v4.f32 {%R, %R, %R, %R}, [%R]", p[0], p[1], p[2], p[3], at);
-    else if (count == 2) ptx_ins(b, "ld.global.cg.v2.f32 {%R, %R}, [%R]", p[0], p[1], at);
-    else ptx_ins(b, "ld.global.cg.f32 %R, [%R]", p[0], at);
-    if (z + 1 < slices) ptx_ins(b, "add.u64 %R, %R, %R", at, at, slice_bytes);
-  }
+  ptx_reg slices = r32(b), z = r32(b), t = r32(b), at = r64(b), ag = r64(b), step = r64(b);
+  ptx_reg more = ptx_new(b, PTX_PRED), part[REDUCE_GROUP][4];
+  int loop = ptx_new_label(b);
   for (int v = 0; v < count; v++) {
     sum[v] = ptx_new(b, PTX_F32);
     ptx_ins(b, "mov.f32 %R, 0f00000000", sum[v]);
-    for (int z = 0; z < slices; z++) ptx_ins(b, "add.f32 %R, %R, %R", sum[v], sum[v], part[z * count + v]);
   }
+  ptx_ins(b, "ld.param.u32 %R, [p_slices]", slices);
+  ptx_ins(b, "mov.u64 %R, %R", at, addr);
+  ptx_ins(b, "mov.u32 %R, 0", z);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %d", step, slice_bytes, REDUCE_GROUP);
+  ptx_label(b, loop);
+  ptx_ins(b, "mov.u64 %R, %R", ag, at);
+  for (int g = 0; g < REDUCE_GROUP; g++) {
+    ptx_reg *p = part[g], here = ptx_new(b, PTX_PRED);
+    for (int v = 0; v < count; v++) {
+      p[v] = ptx_new(b, PTX_F32);
+      ptx_ins(b, "mov.f32 %R, 0f00000000", p[v]);
+    }
+    ptx_ins(b, "add.u32 %R, %R, %d", t, z, g);
+    ptx_ins(b, "setp.lt.u32 %R, %R, %R", here, t, slices);
+    if (count == 4) ptx_ins_if(b, here, 0, "ld.global.cg.v4.f32 {%R, %R, %R, %R}, [%R]", p[0], p[1], p[2], p[3], ag);
+    else if (count == 2) ptx_ins_if(b, here, 0, "ld.global.cg.v2.f32 {%R, %R}, [%R]", p[0], p[1], ag);
+    else ptx_ins_if(b, here, 0, "ld.global.cg.f32 %R, [%R]", p[0], ag);
+    if (g + 1 < REDUCE_GROUP) ptx_ins(b, "add.u64 %R, %R, %R", ag, ag, slice_bytes);
+  }
+  for (int v = 0; v < count; v++)
+    for (int g = 0; g < REDUCE_GROUP; g++) ptx_ins(b, "add.f32 %R, %R, %R", sum[v], sum[v], part[g][v]);
+  ptx_ins(b, "add.u64 %R, %R, %R", at, at, step);
+  ptx_ins(b, "add.u32 %R, %R, %d", z, z, REDUCE_GROUP);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %R", more, z, slices);
+  ptx_ins_if(b, more, 0, "bra.uni %L", loop);
 }
 
 /* One thread per ptx_reduce_vec() adjacent elements of a row of D: the slices' partial sums sit
@@ -515,12 +542,17 @@ static void sum_slices(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg addr, pt
  * are never batched. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   int vec = ptx_reduce_vec(c);
-  int64_t n = c->n, nv = n / vec;
   ptx_entry_begin(b, PTX_REDUCE_ENTRY);
   ptx_emit_gemm_params(b);
   ptx_entry_body(b, PTX_REDUCE_THREADS);
+  /* Vectors per row: n / vec (vec divides n: a generic class's vec_c divides its n). */
+  ptx_val n = ptx_kernel_n(b, c), nv = ptx_imm(n.imm / vec);
+  if (n.reg.id) {
+    nv = ptx_in_reg(r32(b));
+    ptx_ins(b, "shr.u32 %V, %V, %d", nv, n, vec == 4 ? 2 : vec == 2 ? 1 : 0);
+  }
   ptx_reg tid = r32(b), idx = r32(b), m = r32(b), total = r32(b), row = r32(b), col = r32(b);
-  ptx_reg w = r64(b), addr = r64(b), slice_bytes = r64(b), t64 = r64(b);
+  ptx_reg w = r64(b), addr = r64(b), slice_bytes = ptx_epi_row_bytes(b, n, 4), t64 = r64(b);
   ptx_reg done = ptx_new(b, PTX_PRED), always = ptx_new(b, PTX_PRED);
   int end = ptx_new_label(b);
   ptx_reg amax = ptx_epi_amax_begin(b, c); /* threads past the end add 0 */
@@ -528,20 +560,21 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", idx);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", idx, idx, PTX_REDUCE_THREADS, tid);
   ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", total, m, (long long)nv);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %V", total, m, nv);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", done, idx, total);
   ptx_ins_if(b, done, 0, "bra %L", end); /* divergent: the tail warp reconverges at end */
-  ptx_ins(b, "div.u32 %R, %R, %lld", row, idx, (long long)nv);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", col, row, (long long)nv);
+  ptx_ins(b, "div.u32 %R, %R, %V", row, idx, nv);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %V", col, row, nv);
   ptx_ins(b, "sub.u32 %R, %R, %R", col, idx, col);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", col, col, vec);
   ptx_ins(b, "ld.param.u64 %R, [p_work]", w);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", w, w);
   ptx_ins(b, "mul.wide.u32 %R, %R, %lld", addr, idx, (long long)(4 * vec));
   ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, w);
-  ptx_ins(b, "mul.wide.u32 %R, %R, %lld", slice_bytes, m, (long long)(4 * n));
+  ptx_ins(b, "cvt.u64.u32 %R, %R", t64, m);
+  ptx_ins(b, "mul.lo.u64 %R, %R, %R", slice_bytes, slice_bytes, t64);
   ptx_reg sum[4];
-  sum_slices(b, c, addr, slice_bytes, vec, sum);
+  sum_slices(b, addr, slice_bytes, vec, sum);
   ptx_epi e;
   ptx_epi_begin(b, c, &e, m, (ptx_reg){0});
   e.amax = amax;

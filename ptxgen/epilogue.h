@@ -65,6 +65,8 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
  * is invalid). Not for exact (s32) epilogues. */
 ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit);
 
+/* n * es in a new u64 register: the bytes of a dense row of n elements (baked or run-time n). */
+ptx_reg ptx_epi_row_bytes(ptx_builder *b, ptx_val n, int es);
 /* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h): sums the fp32 slices of the
  * workspace and applies the epilogue once per element of D. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *cfg);

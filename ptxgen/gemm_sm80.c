@@ -44,11 +44,14 @@ typedef struct kernel {
   ptx_builder *b;
   const tcj_kernel_cfg *cfg;
   int es, threads, kk_count, stage_bytes, wm, wn, ni;
-  int slices;      /* split-K slices (1: none); kt_count is then the tiles of one slice */
+  int slices;      /* a cluster split's slices (baked; 1: none); kt_count is then the tiles of one */
+  int split;       /* a workspace split: p_slices slices (a launch value), kt_count a register */
+  int split_at_launch; /* generic: p_slices may be 1, and then the epilogue stores D */
   /* K tiles (of a slice), n and k: baked, or registers from p_n and p_k in a generic kernel. */
   ptx_val kt_count, n, k;
   ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase, slice;
   ptx_reg rank; /* cluster split: this CTA's rank in the tile's cluster */
+  ptx_reg slices_reg; /* workspace split: p_slices */
   ptx_reg z; /* batch entry (batched configs) */
   operand op[2];
   ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
@@ -118,7 +121,7 @@ static void emit_indices(kernel *k) {
   ptx_ins(b, "mov.u32 %R, tcj_smem", k->smem);
   k->n = ptx_kernel_n(b, c);
   k->k = ptx_kernel_k(b, c);
-  if (c->generic) { /* K tiles = ceil(k / bk); generic kernels do not split */
+  if (c->generic) { /* K tiles = ceil(k / bk) (a split takes its slice's share after) */
     k->kt_count = ptx_in_reg(reg32(k));
     ptx_ins(b, "add.u32 %V, %V, %d", k->kt_count, k->k, c->bk - 1);
     ptx_ins(b, "shr.u32 %V, %V, %d", k->kt_count, k->kt_count, log2i(c->bk));
@@ -149,6 +152,26 @@ static void emit_indices(kernel *k) {
   ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, tn, log2i(c->bn));
 }
 
+/* A workspace split: slice z = ctaid.y of p_slices runs K tiles [z * per, min(kt, (z + 1) * per)),
+ * per = ceil(kt / slices); a slice past K's last tile runs none (its partial sums are zeros).
+ * kt_count becomes this slice's tiles and kbase its first K element. */
+static void emit_slice_range(kernel *k) {
+  ptx_builder *b = k->b;
+  ptx_reg slices = k->slices_reg = reg32(k), per = reg32(k), first = reg32(k), left = reg32(k);
+  k->slice = reg32(k);
+  ptx_ins(b, "ld.param.u32 %R, [p_slices]", slices);
+  ptx_ins(b, "mov.u32 %R, %%ctaid.y", k->slice);
+  ptx_ins(b, "add.u32 %R, %V, %R", per, k->kt_count, slices);
+  ptx_ins(b, "sub.u32 %R, %R, 1", per, per);
+  ptx_ins(b, "div.u32 %R, %R, %R", per, per, slices);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %R", first, k->slice, per);
+  ptx_ins(b, "sub.s32 %R, %V, %R", left, k->kt_count, first); /* K tiles < 2^31 */
+  ptx_ins(b, "max.s32 %R, %R, 0", left, left);
+  ptx_ins(b, "min.s32 %R, %R, %R", left, left, per);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->kbase, first, k->cfg->bk);
+  k->kt_count = ptx_in_reg(left);
+}
+
 static void operand_layout(kernel *k, operand *o, int is_b) {
   const tcj_kernel_cfg *c = k->cfg;
   memset(o, 0, sizeof *o);
@@ -161,9 +184,10 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
   o->cpr = o->row_bytes / o->width;
   o->chunks = o->rows * o->cpr / k->threads;
   o->smem_off = is_b ? c->bm * c->bk * k->es : 0;
-  /* Copies past K need clipping unless the slices' tiles cover K exactly (never known of a
-   * generic kernel's run-time n and k). */
-  int k_edge = c->generic || k->kt_count.imm * c->bk * k->slices != c->k;
+  /* Copies past K need clipping unless the tiles a CTA runs end at k: a cluster split's baked
+   * slices cover K exactly, or K is whole tiles (a workspace split's slices stop at its last
+   * tile). Never known of a generic kernel's run-time k. */
+  int k_edge = c->generic || (c->split_cluster ? tcj_cfg_slice_tiles(c) * c->bk * k->slices != c->k : c->k % c->bk != 0);
   int mn_edge = is_b ? c->generic || c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
   o->check_row = o->k_major ? mn_edge : k_edge;
   o->check_col = o->k_major ? k_edge : mn_edge;
@@ -222,7 +246,7 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", col64, col_idx, k->es);
   ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, row64, o->ld_bytes, o->base);
   ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, col64);
-  if (k->slices > 1) { /* this slice starts kbase elements into K */
+  if (k->slices > 1 || k->split) { /* this slice starts kbase elements into K */
     ptx_reg kb = reg64(k);
     ptx_ins(b, "cvt.u64.u32 %R, %R", kb, k->kbase);
     if (o->k_major)
@@ -590,10 +614,10 @@ static void emit_cluster_sum(kernel *k) {
 
 /* A thread holds, per 16-row block g and half h, row gid + 8h and the columns 2 * tig, +1 of each
  * n8 fragment: pairs of adjacent columns, stored as one vector where C's and D's rows allow. */
-static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
+static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  int split = tcj_cfg_split_workspace(c), cluster = c->split_cluster;
+  int cluster = c->split_cluster;
   ptx_elem dt = split ? PTX_E_F32 : c->d; /* slices store raw fp32 partial sums */
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
   ptx_epi e;
@@ -604,14 +628,13 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
     /* Slice z's partial sums: rows of n fp32 at workspace + z * m * n; C is not read here. */
     ptx_reg mn = reg64(k), z64 = reg64(k);
     dbase = reg64(k);
-    ldd_bytes = reg64(k);
+    ldd_bytes = ptx_epi_row_bytes(b, k->n, ds); /* n * 4 may pass 2^32 */
     ptx_ins(b, "ld.param.u64 %R, [p_work]", dbase);
     ptx_ins(b, "cvta.to.global.u64 %R, %R", dbase, dbase);
     ptx_ins(b, "cvt.u64.u32 %R, %R", mn, k->m);
-    ptx_ins(b, "mul.lo.u64 %R, %R, %lld", mn, mn, (int64_t)c->n * ds); /* n * 4 may pass 2^32 */
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", mn, mn, ldd_bytes);
     ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->slice);
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, z64, mn, dbase);
-    ptx_ins(b, "mov.u64 %R, %lld", ldd_bytes, (int64_t)c->n * ds);
   }
   /* This thread's first column and first row (mma C fragment: row gid, columns 2*tig, +1). */
   ptx_reg col0 = reg32(k), row0 = reg32(k), t = reg32(k);
@@ -619,8 +642,10 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n) {
   ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col0, k->tig, col0);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row0, warp_m, k->wm, k->m0);
   ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
-  /* A generic kernel's class promises vec_c divides its run-time n (tcj_cfg_check, select). */
-  int n_edge = c->generic || c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && (c->generic || c->n % 2 == 0);
+  /* A generic kernel's class promises vec_c divides its run-time n (tcj_cfg_check, select), so
+   * pairs of columns (of D, or of a split's dense workspace rows) need an even vec_c there. */
+  int n_even = c->generic ? c->vec_c % 2 == 0 : c->n % 2 == 0;
+  int n_edge = c->generic || c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && n_even;
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int h = 0; h < 2; h++) {
       ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), r64 = reg64(k), dptr = reg64(k), cptr = reg64(k);
@@ -682,8 +707,10 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   k.cfg = cfg;
   k.es = ptx_elem_size(cfg->ab);
   k.threads = tcj_cfg_threads(cfg);
-  k.slices = tcj_cfg_slices(cfg);
-  k.kt_count = ptx_imm(tcj_cfg_slice_tiles(cfg));
+  k.slices = cfg->split_cluster ? tcj_cfg_slices(cfg) : 1;
+  k.split_at_launch = tcj_cfg_splits_at_launch(cfg);
+  k.split = tcj_cfg_split_workspace(cfg) || k.split_at_launch;
+  k.kt_count = ptx_imm(cfg->split_cluster ? tcj_cfg_slice_tiles(cfg) : (cfg->k + cfg->bk - 1) / cfg->bk);
   k.kk_count = cfg->bk * k.es / PTX_MMA_K_BYTES;
   k.stage_bytes = (cfg->bm + cfg->bn) * cfg->bk * k.es;
   k.wm = cfg->bm / cfg->warps_m;
@@ -704,7 +731,9 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   operand_layout(&k, &k.op[0], 0);
   operand_layout(&k, &k.op[1], 1);
   k.kbase = reg32(&k);
-  if (k.slices > 1) { /* slice z = ctaid.y runs K tiles [z * kt_count, (z + 1) * kt_count) */
+  if (k.split) {
+    emit_slice_range(&k);
+  } else if (k.slices > 1) { /* slice z = ctaid.y runs K tiles [z * kt_count, (z + 1) * kt_count) */
     k.slice = reg32(&k);
     ptx_ins(&b, "mov.u32 %R, %%ctaid.y", k.slice);
     ptx_ins(&b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, (int)k.kt_count.imm * cfg->bk);
@@ -717,10 +746,22 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   if (ptx_failed(&b)) return ptx_take(&b, ptx, len, err, err_size);
   emit_mainloop(&k);
   if (cfg->split_cluster) emit_cluster_sum(&k);
-  emit_epilogue(&k, warp_m, warp_n);
+  if (k.split_at_launch) { /* p_slices > 1: the slice's partial sums, else D (uniform branch) */
+    ptx_reg whole = ptx_new(&b, PTX_PRED);
+    int to_d = ptx_new_label(&b), done = ptx_new_label(&b);
+    ptx_ins(&b, "setp.le.u32 %R, %R, 1", whole, k.slices_reg);
+    ptx_ins_if(&b, whole, 0, "bra.uni %L", to_d);
+    emit_epilogue(&k, warp_m, warp_n, 1);
+    ptx_ins(&b, "bra.uni %L", done);
+    ptx_label(&b, to_d);
+    emit_epilogue(&k, warp_m, warp_n, 0);
+    ptx_label(&b, done);
+  } else {
+    emit_epilogue(&k, warp_m, warp_n, k.split);
+  }
   if (cfg->split_cluster) ptx_ins(&b, "barrier.cluster.wait.acquire.aligned");
   ptx_ins(&b, "ret");
-  if (ptx_finish(&b) == 0 && tcj_cfg_split_workspace(cfg)) {
+  if (ptx_finish(&b) == 0 && k.split) {
     ptx_text(&b, "\n");
     ptx_emit_reduce_entry(&b, cfg);
     ptx_finish(&b);

@@ -144,9 +144,9 @@ static void emit_schedule_setup(sm90 *k) {
     k->za = r32(k);
     k->zb = r32(k);
   }
-  if (k->slices > 1) {
+  if (k->split) {
     k->units = r32(k);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->units, k->tile_units, k->slices);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->units, k->tile_units, sm90_slices(k));
     k->slice = r32(k);
     k->kb0 = r32(k);
     k->kb_end = r32(k);
@@ -187,10 +187,13 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   int tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
   k.kt = ptx_imm((cfg->k + cfg->bk - 1) / cfg->bk);
   k.unit_cols = ptx_imm(k.along_n ? (tiles_n + k.cluster - 1) / k.cluster : tiles_n);
-  k.slices = tcj_cfg_slices(cfg);
-  k.per = (int)tcj_cfg_slice_tiles(cfg);
-  /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows. */
-  k.c_vec = k.slices == 1 ? cfg->vec_c : cfg->n % 4 == 0 ? 4 : cfg->n % 2 == 0 ? 2 : 1;
+  k.split_at_launch = tcj_cfg_splits_at_launch(cfg);
+  k.split = tcj_cfg_split_workspace(cfg) || k.split_at_launch;
+  k.c_vec = cfg->vec_c;
+  /* The workspace is dense (ldc = n): its rows take 4-element vectors when n allows (a generic
+   * class's n is a multiple of vec_c). */
+  int64_t n_mult = cfg->generic ? cfg->vec_c : cfg->n;
+  k.ws_vec = n_mult % 4 == 0 ? 4 : n_mult % 2 == 0 ? 2 : 1;
   k.tma_d = ptx_sm90_tma_store(cfg);
   k.promote = tcj_cfg_promotes(cfg);
   k.pchunk = cfg->bn > 128 ? cfg->bn / 2 : cfg->bn;
@@ -239,7 +242,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     ptx_ins(&b, "barrier.cluster.wait.acquire");
   }
   ptx_ins(&b, "ret");
-  if (ptx_finish(&b) == 0 && k.slices > 1) {
+  if (ptx_finish(&b) == 0 && k.split) {
     ptx_text(&b, "\n");
     ptx_emit_reduce_entry(&b, cfg);
     ptx_finish(&b);

@@ -249,7 +249,7 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
       c->n % c->vec_c)
     return "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n";
   if (c->split_k == 1 || c->split_k < 0 || c->split_k > TCJ_SPLIT_MAX) return "split_k must be 0 (none) or 2..64";
-  if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
+  if (c->split_k && !c->generic && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
     return "split_k leaves a slice without K";
   /* Ping-pong consumers step through the ring in whole tiles of kt stages. Cluster pairs may
    * split: both CTAs of a pair run the same (tile pair, slice) units over the same K range. */
@@ -309,7 +309,7 @@ static const char *check_generic(const tcj_kernel_cfg *c) {
   if (c->generic != 0 && c->generic != 1) return "generic must be 0 or 1";
   if (!c->generic) return NULL;
   if (c->n != 0 || c->k != 0) return "a generic config has n = k = 0 (they are run-time arguments)";
-  if (c->split_k || c->split_cluster) return "generic kernels do not split K (slices are baked from k)";
+  if (c->split_cluster) return "generic kernels split K through the workspace only (a cluster split bakes its K range)";
   if (c->cluster_n) return "generic kernels have no cluster along N (its unit columns are baked from n)";
   if (c->block_scale) return "generic kernels have no block scales (their row pitch is baked from k)";
   return NULL;
@@ -350,7 +350,7 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
   if (c->split_cluster != 0 && c->split_cluster != 1) return "reduce=cluster is a flag";
   if (c->split_cluster && (c->sm < 90 || c->split_k < 2 || c->split_k > TCJ_CLUSTER_MAX))
     return "a cluster split needs sm_90 or newer and 2..8 slices";
-  if (c->split_k && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
+  if (c->split_k && !c->generic && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
     return "split_k leaves a slice without K";
   if ((c->align_a != 4 && c->align_a != 8 && c->align_a != 16) || (c->align_b != 4 && c->align_b != 8 && c->align_b != 16)) return "copy alignment must be 4, 8 or 16";
   if (c->align_a < es || c->align_b < es) return "copy narrower than an element";

@@ -71,7 +71,10 @@ typedef struct tcj_kernel_cfg {
    * most 16 bytes and dividing n. */
   int vec_c;
   /* Split-K: 0 = none; S >= 2: S CTAs share each tile's K range, write fp32 partial sums to a
-   * workspace, and a second kernel (PTX_REDUCE_ENTRY) adds them and applies alpha/beta. */
+   * workspace, and a second kernel (PTX_REDUCE_ENTRY) adds them and applies alpha/beta. The
+   * count of such a workspace split is a launch value (p_slices), not part of the kernel: one
+   * kernel serves every count, and the engine keys it by tcj_cfg_kernel_form. A cluster split
+   * (split_cluster) bakes its count: the slices form one cluster and unroll their sum. */
   int split_k;
   /* sm80 recipe on sm_90 and newer, 2..8 slices: 1 = the slices of a tile form one thread-block
    * cluster and add their partial sums through distributed shared memory, each CTA applying
@@ -107,8 +110,10 @@ typedef struct tcj_kernel_cfg {
   int block_scale;
   /* 1: a generic kernel: n and k are run-time arguments (p_n, p_k), not baked, so one kernel
    * serves every problem of its class (recipe, types, ops, tile, alignment class, epilogue).
-   * Its canonical config has n = k = 0; the engine passes the problem's. No K split and no
-   * cluster along N (their arithmetic is baked from n and k), no block scales. */
+   * Its canonical config has n = k = 0; the engine passes the problem's. Generic kernels split K
+   * through the workspace, the count (1: none) a launch value (tcj_cfg_splits_at_launch: not
+   * s8, not batched); no cluster split and
+   * no cluster along N (their arithmetic is baked from n and k), no block scales. */
   int generic;
 } tcj_kernel_cfg;
 
@@ -158,6 +163,21 @@ static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
 static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
 /* The slices' partial sums go through a global workspace and the reduction entry. */
 static inline int tcj_cfg_split_workspace(const tcj_kernel_cfg *c) { return c->split_k >= 2 && !c->split_cluster; }
+/* A generic kernel that takes its K split at launch (p_slices, 1: none): every one but s8's
+ * (its s32 sums would round through fp32) and batched ones (a batch fills the GPU: batched
+ * kernels do not split). */
+static inline int tcj_cfg_splits_at_launch(const tcj_kernel_cfg *c) {
+  return c->generic && c->ab != PTX_E_S8 && !c->batched;
+}
+/* The kernel a plan runs: the plan with a workspace split's count, a launch value, set to 2, so
+ * that plans that differ only in it (another SM count, another k) share one kernel, its text
+ * the memo and cache key; ptxgen emits the same PTX for every count. A generic kernel takes any
+ * count at launch, 1 (no split) included: its form has none. */
+static inline tcj_kernel_cfg tcj_cfg_kernel_form(const tcj_kernel_cfg *c) {
+  tcj_kernel_cfg kernel = *c;
+  if (tcj_cfg_split_workspace(c)) kernel.split_k = tcj_cfg_splits_at_launch(c) ? 0 : 2;
+  return kernel;
+}
 /* CTAs of an sm90 cluster: cluster_m or cluster_n, else 1. */
 static inline int tcj_cfg_cluster_ctas(const tcj_kernel_cfg *c) {
   return c->cluster_m >= 2 ? c->cluster_m : c->cluster_n >= 2 ? c->cluster_n : 1;

@@ -24,6 +24,9 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     snprintf(err, err_size, "user epilogue code for a config without one");
     return -1;
   }
+  /* A split's slice count is a launch value: every count gets the same kernel. */
+  const tcj_kernel_cfg kernel = tcj_cfg_kernel_form(cfg);
+  cfg = &kernel;
   if (cfg->recipe == PTX_RECIPE_SM90) return ptx_gen_gemm_sm90(cfg, user, ptx, len, err, err_size);
   return ptx_gen_gemm_sm80(cfg, user, ptx, len, err, err_size);
 }

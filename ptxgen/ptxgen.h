@@ -36,11 +36,18 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
 /* Kernel ABI of PTX_GEMM_ENTRY: the parameter list of abi.h (PTX_GEMM_PARAMS).
  * Launch: grid batch * ceil(m/bm) * ceil(n/bn) CTAs in x and tcj_cfg_slices() in y,
  * tcj_cfg_threads() threads, tcj_cfg_smem_bytes() bytes of dynamic shared memory.
- * Split configs: the slices write fp32 partial sums to p_work (slices * m * n elements); then
- * PTX_REDUCE_ENTRY with the same parameters, on the 1-D grid that ptx_reduce_vec() gives, of
- * PTX_REDUCE_THREADS threads, applies the epilogue into D. Cluster splits
- * (tcj_cfg_split_workspace() 0) declare clusters of the slices of a tile and need neither. */
+ * Split configs: the slices (p_slices, the plan's count: a launch value) write fp32 partial
+ * sums to p_work (slices * m * n elements); then PTX_REDUCE_ENTRY with the same parameters, on
+ * the 1-D grid that ptx_reduce_vec() gives, of PTX_REDUCE_THREADS threads, applies the epilogue
+ * into D. Generic kernels split the same way when p_slices > 1 and store D themselves when it
+ * is 1. Cluster splits (tcj_cfg_split_workspace() 0) declare clusters of the slices of a tile
+ * and need neither. */
 #define PTX_REDUCE_THREADS 256
+/* Whether cfg's module holds PTX_REDUCE_ENTRY: workspace splits and generic kernels that split
+ * at launch. */
+static inline int ptx_has_reduce(const tcj_kernel_cfg *cfg) {
+  return tcj_cfg_split_workspace(cfg) || tcj_cfg_splits_at_launch(cfg);
+}
 /* Elements of D each thread of PTX_REDUCE_ENTRY takes (adjacent in a row; they divide n): the
  * grid is ceil(m * n / (ptx_reduce_vec() * PTX_REDUCE_THREADS)) CTAs. */
 int ptx_reduce_vec(const tcj_kernel_cfg *cfg);

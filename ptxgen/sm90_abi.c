@@ -54,7 +54,8 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
 }
 
 int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
-  if (c->vec_c * ptx_elem_size(c->d) != 16 || tcj_cfg_slices(c) > 1) return 0; /* split: partial sums */
+  /* A split writes partial sums (a generic kernel's split is chosen at launch: it keeps both). */
+  if (c->vec_c * ptx_elem_size(c->d) != 16 || (tcj_cfg_slices(c) > 1 && !tcj_cfg_splits_at_launch(c))) return 0;
   /* The TMA path converts straight from the accumulator registers, all of them live. Spills
    * there (ptxas 13.0) decide who may take it: a user function (a call) always spills; a bias or
    * an activation in cooperative kernels spills (48 bytes at 128x256 with a column bias and

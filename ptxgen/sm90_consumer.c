@@ -293,7 +293,7 @@ void sm90_emit_consumer(sm90 *k) {
   sm90_wait(k, k->full, soff, phase);
   /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
-  if (k->slices > 1) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
+  if (k->split) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
   else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
   if (k->promote) {
     /* Each chunk's partial sums (the first k step overwrites: scale-d false) are needed at

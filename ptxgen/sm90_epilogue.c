@@ -19,7 +19,7 @@ typedef struct epi_ctx {
 
 /* The epilogue's per-thread constants, computed after each tile's mainloop rather than kept
  * live through it: next to 128 accumulators every register counts. */
-static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
+static void emit_epilogue_setup(sm90 *k, epi_ctx *e, int c_vec) {
   ptx_builder *b = k->b;
   ptx_reg cw = r32(k), ct = r32(k), warp = r32(k), lane = r32(k);
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
@@ -30,7 +30,7 @@ static void emit_epilogue_setup(sm90 *k, epi_ctx *e) {
   /* A fused epilogue takes at most 4 staged values at a time: 8 with their C values, bias and
    * activation temporaries spill next to 128 accumulators (32 bytes at ping-pong 64x256 with a
    * column bias and GELU, ptxas 13.0). Narrower accesses than the rows allow are always valid. */
-  e->vec = tcj_cfg_fused(k->cfg) && k->c_vec > 4 ? 4 : k->c_vec;
+  e->vec = tcj_cfg_fused(k->cfg) && c_vec > 4 ? 4 : c_vec;
   e->per_row = TCJ_SM90_EPI_COLS / e->vec;   /* threads per staged row */
   e->row_step = WARPGROUP / e->per_row;      /* rows the warpgroup covers per pass */
   e->stage_wr = r32(k);
@@ -72,14 +72,13 @@ static ptx_reg emit_elem_addr(sm90 *k, ptx_reg base, ptx_reg ld_bytes, int es, p
 /* Epilogue of one tile for this consumer, general case (any D alignment, beta != 0, split
  * slices): for each 64-row block j and 32-column chunk, the fp32 accumulators go to the staging
  * buffer, then each thread reads whole vectors of it, applies the epilogue (with C) and stores
- * D; split slices store their raw fp32 partial sums into the workspace instead. */
-static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
+ * D; with split, a slice stores its raw fp32 partial sums into the workspace instead. */
+static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0, int split) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   epi_ctx ctx, *e = &ctx;
   memset(e, 0, sizeof *e);
-  emit_epilogue_setup(k, e);
-  int split = k->slices > 1;
+  emit_epilogue_setup(k, e, split ? k->ws_vec : k->c_vec);
   ptx_elem dt = split ? PTX_E_F32 : c->d;
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
   const char *aw = ptx_mma_acc_class(c->ab) == PTX_F32 ? "f32" : "b32"; /* staged accumulators */
@@ -91,13 +90,13 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
   if (split) { /* slice z of the workspace starts z * m * n fp32 elements in; rows of n */
     ptx_reg t64 = r64(k), z = r64(k);
     dbase = r64(k);
-    ldd_bytes = r64(k);
+    ldd_bytes = ptx_epi_row_bytes(b, pe->n, 4);
     ptx_ins(b, "ld.param.u64 %R, [p_work]", dbase);
     ptx_ins(b, "cvta.to.global.u64 %R, %R", dbase, dbase);
-    ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, k->m, (int)(c->n * 4));
+    ptx_ins(b, "cvt.u64.u32 %R, %R", t64, k->m);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", t64, t64, ldd_bytes);
     ptx_ins(b, "cvt.u64.u32 %R, %R", z, k->slice);
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, t64, z, dbase);
-    ptx_ins(b, "mov.u64 %R, %lld", ldd_bytes, (long long)(c->n * 4));
   }
   ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
   for (int j = 0; j < k->msub; j++) {
@@ -304,13 +303,13 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
 /* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
  * Each path reads the epilogue's parameters itself, after the branch: values computed before
  * it would be live into the TMA path, and with 128 accumulators there they spill. */
-void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
+static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   ptx_epi pe;
   if (!k->tma_d) {
     ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
     pe.amax = k->amax;
-    emit_epilogue_staged(k, &pe, m0, n0);
+    emit_epilogue_staged(k, &pe, m0, n0, k->split && !k->split_at_launch);
     return;
   }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
@@ -320,7 +319,26 @@ void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_ins(b, "bra.uni $L%d", done);
   ptx_label(b, staged);
   ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
-  emit_epilogue_staged(k, &pe, m0, n0);
+  emit_epilogue_staged(k, &pe, m0, n0, 0);
   ptx_label(b, done);
 }
 
+void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
+  if (!k->split_at_launch) {
+    emit_epilogue_of_tile(k, m0, n0);
+    return;
+  }
+  /* A generic kernel, split at launch: the slice's partial sums when p_slices > 1, else D. */
+  ptx_builder *b = k->b;
+  ptx_reg whole = pred(k);
+  int to_d = ptx_new_label(b), done = ptx_new_label(b);
+  ptx_ins(b, "setp.le.u32 %R, %R, 1", whole, sm90_slices(k));
+  ptx_ins_if(b, whole, 0, "bra.uni $L%d", to_d);
+  ptx_epi pe;
+  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  emit_epilogue_staged(k, &pe, m0, n0, 1);
+  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_label(b, to_d);
+  emit_epilogue_of_tile(k, m0, n0);
+  ptx_label(b, done);
+}

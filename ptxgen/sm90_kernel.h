@@ -34,10 +34,15 @@ typedef struct sm90 {
    * or registers computed from p_k and p_n in a generic kernel. */
   ptx_val kt, unit_cols;
   int along_n;   /* a cluster's CTAs run adjacent tile columns and share A (cluster_n) */
-  /* Split-K: slices > 1 splits each tile's kt K tiles into slices of per (the last may be
-   * shorter); a work unit is a (tile, slice) pair and writes fp32 partial sums. */
-  int slices, per;
-  int c_vec;        /* elements per C store */
+  /* Split-K: split splits each tile's kt K tiles into p_slices slices (a launch value) of per
+   * tiles (the last may be shorter); a work unit is a (tile, slice) pair and writes fp32 partial
+   * sums. The count is read from p_slices where it is used (sm90_slices), not kept in a
+   * register: live through the TMA epilogue beside 128 accumulators, it spilled. split_at_launch
+   * (generic kernels): p_slices may be 1, and then the tile's epilogue stores D as an unsplit
+   * kernel's. */
+  int split, split_at_launch;
+  int c_vec;        /* elements per C (D) access */
+  int ws_vec;       /* elements per workspace store: its rows are dense, n fp32 apart */
   int a_kmajor, b_kmajor;
   ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
   int tma_d; /* D rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
@@ -60,6 +65,8 @@ static inline ptx_reg r64(sm90 *k) { return ptx_new(k->b, PTX_B64); }
 static inline ptx_reg pred(sm90 *k) { return ptx_new(k->b, PTX_PRED); }
 
 /* The work schedule and barrier waits (sm90_schedule.c). */
+/* p_slices in a new register (a split's count, read where it is used). */
+ptx_reg sm90_slices(sm90 *k);
 /* unit -> (m0, n0) of its tile (and the slice's K range, the batch entry). */
 void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0);
 /* Spins until the mbarrier at addr (or bar_base + stage_off) completes the phase of parity. */

@@ -10,14 +10,19 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   ptx_reg tm = r32(k), tn = r32(k);
-  if (k->slices > 1) {
-    /* Split: unit = tile * slices + slice; slice z runs K tiles [z * per, min(kt, (z + 1) * per)). */
-    ptx_reg tile = r32(k);
-    ptx_ins(b, "div.u32 %R, %R, %d", tile, unit, k->slices);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->slice, tile, k->slices);
+  if (k->split) {
+    /* Split: unit = tile * slices + slice; slice z runs K tiles [z * per, min(kt, (z + 1) * per)).
+     * A slice past K's last tile (kb_end <= kb0) still runs one, all of it past K: TMA fills it
+     * with zeros, so its partial sums are zeros. */
+    ptx_reg tile = r32(k), slices = sm90_slices(k), per = r32(k);
+    ptx_ins(b, "add.u32 %R, %V, %R", per, k->kt, slices); /* per = ceil(kt / slices) */
+    ptx_ins(b, "sub.u32 %R, %R, 1", per, per);
+    ptx_ins(b, "div.u32 %R, %R, %R", per, per, slices);
+    ptx_ins(b, "div.u32 %R, %R, %R", tile, unit, slices);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->slice, tile, slices);
     ptx_ins(b, "sub.u32 %R, %R, %R", k->slice, unit, k->slice);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k->kb0, k->slice, k->per);
-    ptx_ins(b, "add.u32 %R, %R, %d", k->kb_end, k->kb0, k->per);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->kb0, k->slice, per);
+    ptx_ins(b, "add.u32 %R, %R, %R", k->kb_end, k->kb0, per);
     ptx_ins(b, "min.u32 %R, %R, %V", k->kb_end, k->kb_end, k->kt);
     unit = tile;
   }
@@ -32,6 +37,12 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
   else if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, tm, c->bm);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, c->bn);
+}
+
+ptx_reg sm90_slices(sm90 *k) {
+  ptx_reg s = r32(k);
+  ptx_ins(k->b, "ld.param.u32 %R, [p_slices]", s);
+  return s;
 }
 
 /* Spins until the mbarrier at addr completes the phase of the given parity. */
@@ -63,12 +74,12 @@ void sm90_advance(sm90 *k, ptx_reg stage, ptx_reg phase) {
 
 /* The K tile loop of a unit: kb from 0 (or the slice's first) up to kt (or the slice's end). */
 void sm90_k_start(sm90 *k, ptx_reg kb) {
-  if (k->slices > 1) ptx_ins(k->b, "mov.u32 %R, %R", kb, k->kb0);
+  if (k->split) ptx_ins(k->b, "mov.u32 %R, %R", kb, k->kb0);
   else ptx_ins(k->b, "mov.u32 %R, 0", kb);
 }
 
 void sm90_k_next(sm90 *k, ptx_reg kb, ptx_reg more) {
   ptx_ins(k->b, "add.u32 %R, %R, 1", kb, kb);
-  if (k->slices > 1) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
+  if (k->split) ptx_ins(k->b, "setp.lt.u32 %R, %R, %R", more, kb, k->kb_end);
   else ptx_ins(k->b, "setp.lt.u32 %R, %R, %V", more, kb, k->kt);
 }

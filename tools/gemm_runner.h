@@ -14,9 +14,18 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* getenv */
 
 #include "tcj.h"
 #include "tools/gemm_problem.h"
+
+/* The jit mode of a timing tool's engine: TCJ_JIT when set, else sync, so that every timed call
+ * of a class runs its specialised kernel (async would time generic kernels until a background
+ * compile swaps them, mid-measurement). */
+static inline int gr_jit_mode_for_timing(void) {
+  const char *jit = getenv("TCJ_JIT");
+  return jit && *jit ? TCJ_JIT_DEFAULT : TCJ_JIT_SYNC;
+}
 
 #define GR_MAX_SETS 8 /* buffer sets rotated so that small problems do not run from L2 */
 #define GR_WARMUP 3   /* untimed calls per library before timing */

@@ -238,9 +238,10 @@ static int gpu_mode(int ndev, const char **archs, int narch, const problem *prob
     }
     own_cache = 1;
   }
-  tcj_options opts = {0};
+  tcj_options opts = TCJ_OPTIONS_INIT;
   if (narch > 0) opts.arch = archs[0];
-  tcj_status st = tcj_create(&g.eng, narch > 0 ? &opts : NULL);
+  opts.jit_mode = gr_jit_mode_for_timing();
+  tcj_status st = tcj_create(&g.eng, &opts);
   if (st != TCJ_SUCCESS) {
     printf("FAIL: tcj_create: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL));
     failed = 1;

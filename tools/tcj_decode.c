@@ -345,7 +345,9 @@ int main(int argc, char **argv) {
   void *blas_ws = NULL;
   if (!CUDA_OK(cudaMalloc(&blas_ws, GR_LT_WORKSPACE)) || cublasSetWorkspace(g.blas, blas_ws, GR_LT_WORKSPACE))
     return FAIL("cannot give cuBLAS its workspace");
-  if (tcj_create(&g.eng, NULL) != TCJ_SUCCESS) return FAIL("tcj_create: %s", tcj_last_error(NULL));
+  tcj_options opts = TCJ_OPTIONS_INIT;
+  opts.jit_mode = gr_jit_mode_for_timing();
+  if (tcj_create(&g.eng, &opts) != TCJ_SUCCESS) return FAIL("tcj_create: %s", tcj_last_error(NULL));
   if (o.bandwidth_gbs <= 0) {
     size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);

@@ -82,8 +82,9 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 static double cold_compiles(const char *dir, int *count) {
   static const tcj_dtype types[][2] = {{TCJ_BF16, TCJ_BF16}, {TCJ_F16, TCJ_F32}, {TCJ_TF32, TCJ_F32}, {TCJ_S8, TCJ_S32}};
   static const int64_t shapes[][3] = {{16, 4096, 4096}, {1000, 1000, 1000}, {4096, 4096, 4096}, {128, 28672, 4096}};
-  tcj_options o = {0};
+  tcj_options o = TCJ_OPTIONS_INIT;
   o.cache_dir = dir;
+  o.jit_mode = TCJ_JIT_SYNC; /* the selected (specialised) configs, each compiled at its first call */
   tcj_engine *e;
   if (tcj_create(&e, &o) != TCJ_SUCCESS) {
     fprintf(stderr, "tcj-latency: tcj_create: %s\n", tcj_last_error(NULL));

@@ -635,8 +635,9 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, co
     fprintf(stderr, "tcj-prof: cudaFree(0): %s\n", cudaGetErrorName(ce));
     return 1;
   }
-  tcj_options eo = {0};
+  tcj_options eo = TCJ_OPTIONS_INIT;
   eo.arch = o->arch;
+  eo.jit_mode = gr_jit_mode_for_timing();
   tcj_status st = tcj_create(&r.g.eng, &eo);
   if (st != TCJ_SUCCESS) {
     fprintf(stderr, "tcj-prof: tcj_create: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL));

@@ -1791,6 +1791,80 @@ static void generic_kernels_serve_new_shapes_without_compiling(void **state) {
   assert_int_equal(s1.compiles - s0.compiles, 6);
 }
 
+/* Generic kernels take their K split at launch (p_slices): deep K against few tiles splits into
+ * the workspace and the reduction, with odd n, fused epilogues, C read and in place, every op
+ * pair; then forced counts 1 (no split) to 7 on one class run one kernel, compiled once. */
+static void generic_kernels_split_k_at_launch(void **state) {
+  (void)state;
+  static const int64_t shapes[][3] = {{1, 8, 8192}, {16, 520, 16384}, {64, 263, 12000}, {7, 1000, 30000},
+                                      {130, 136, 20000}, {33, 72, 9000}};
+  static const tcj_dtype types[] = {TCJ_BF16, TCJ_F16, TCJ_TF32};
+  ex_case cases[NCASES(shapes) * NCASES(types)];
+  int n = 0;
+  for (int i = 0; i < NCASES(shapes); i++)
+    for (int t = 0; t < NCASES(types); t++) {
+      tcj_dtype ab = types[t], d = ab == TCJ_TF32 ? TCJ_F32 : ab;
+      ex_case c = mk("generic split", ab, d, (tcj_op)((i + t) & 1), (tcj_op)(((i + t) >> 1) & 1), shapes[i][0],
+                     shapes[i][1], shapes[i][2], 14000 + 10 * (uint64_t)i + (uint64_t)t);
+      c.alpha = scaled_alpha(c.k, i);
+      if ((i + t) % 3 == 1) {
+        c.bias = TCJ_BIAS_COL;
+        c.act = TCJ_ACT_GELU;
+        c.cm = C_SEPARATE;
+        c.beta = -0.5f;
+      } else if ((i + t) % 3 == 2) {
+        c.cm = C_INPLACE_NULL_D;
+        c.beta = 0.75f;
+      }
+      cases[n++] = c;
+    }
+  const char *recipes[] = {NULL, "sm80", "sm90"};
+  for (int r = 0; r < 3; r++) {
+    if (r == 2 && !(g_cc_major == 9 && g_cc_minor == 0)) continue;
+    tcj_engine *e = generic_engine(recipes[r]);
+    char what[64];
+    snprintf(what, sizeof what, "generic split (%s)", recipes[r] ? recipes[r] : "selected recipe");
+    int failed = run_list(e, what, cases, n, NULL);
+    tcj_destroy(e);
+    if (failed) fail_msg("%s: %d of %d cases failed (see FAIL lines above)", what, failed, n);
+  }
+
+  /* One class, forced slice counts: engines sharing a cache directory compile its kernel once. */
+  char dir[] = "/tmp/tcj_generic_split_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  int sm90 = g_cc_major == 9 && g_cc_minor == 0;
+  uint64_t compiles = 0;
+  for (int s = 1; s <= 7; s++) {
+    char tile[64];
+    snprintf(tile, sizeof tile, sm90 ? "64x128x128/1x1/8/s%d" : "64x64x64/2x2/4/s%d", s);
+    setenv("TCJ_RECIPE", sm90 ? "sm90" : "sm80", 1);
+    setenv("TCJ_TILE", tile, 1);
+    tcj_options o = TCJ_OPTIONS_INIT;
+    o.jit_mode = TCJ_JIT_GENERIC;
+    o.cache_dir = dir;
+    tcj_engine *e = NULL;
+    tcj_status st = tcj_create(&e, &o);
+    unsetenv("TCJ_RECIPE");
+    unsetenv("TCJ_TILE");
+    if (st != TCJ_SUCCESS) fail_msg("tcj_create (generic, TCJ_TILE=%s): %s", tile, tcj_last_error(NULL));
+    ex_case c = mk("forced slices", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 100, 200, 7000, 14500 + (uint64_t)s);
+    c.alpha = scaled_alpha(c.k, s);
+    c.cm = C_SEPARATE;
+    c.beta = 0.5f;
+    char what[96];
+    snprintf(what, sizeof what, "generic, TCJ_TILE=%s", tile);
+    int failed = run_list(e, what, &c, 1, NULL);
+    tcj_stats st_e = TCJ_STATS_INIT;
+    assert_int_equal(tcj_get_stats(e, &st_e), TCJ_SUCCESS);
+    compiles += st_e.compiles;
+    tcj_destroy(e);
+    if (failed) fail_msg("generic, TCJ_TILE=%s: wrong result", tile);
+  }
+  printf("  generic split: forced slice counts 1..7 compiled %llu kernel(s)\n", (unsigned long long)compiles);
+  const char *disable = getenv("TCJ_CACHE_DISABLE");
+  if (!(disable && *disable)) assert_int_equal(compiles, 1); /* else each engine compiles its own */
+}
+
 /* ---- TCJ_JIT_ASYNC: generic kernels at once, specialised ones from the background -------- */
 
 static tcj_engine *async_engine(const char *cache_dir) {
@@ -2059,6 +2133,38 @@ static void two_async_engines_compile_a_kernel_once(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
+/* A class whose specialised kernel is in the disk cache (an earlier process, a warmed cache)
+ * runs it from its first call under async: loaded, not compiled, no generic launch. */
+static void async_first_call_loads_a_cached_specialised_kernel(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tcj_async_disk_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  const char *disable = getenv("TCJ_CACHE_DISABLE");
+  if (disable && *disable) skip();
+  ex_case c = mk("specialised on disk", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 96, 328, 200, 15100);
+  c.alpha = scaled_alpha(c.k, 1);
+  char msg[MSG_SIZE];
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_SYNC;
+  o.cache_dir = dir;
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  if (run_case(e, &c, NULL, msg, sizeof msg) != 1) fail_msg("sync: %s", msg);
+  tcj_destroy(e);
+  e = async_engine(dir);
+  if (run_case(e, &c, NULL, msg, sizeof msg) != 1) fail_msg("async: %s", msg);
+  tcj_stats s = stats_of(e);
+  tcj_destroy(e);
+  printf("  async first call with the specialised kernel on disk: compiles %llu, disk hits %llu, generic launches %llu\n",
+         (unsigned long long)s.compiles, (unsigned long long)s.disk_hits, (unsigned long long)s.generic_launches);
+  assert_int_equal(s.compiles, 0);
+  assert_int_equal(s.generic_launches, 0);
+  assert_true(s.disk_hits >= 1);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* The child's SIGSEGV: where (stderr, for the log), then death by the signal. */
 static void crash_report(int sig) {
   void *frames[64];
@@ -2068,44 +2174,70 @@ static void crash_report(int sig) {
   raise(sig);
 }
 
-/* The child of the next test: queues big classes, destroys its engine at once (one compile in
- * flight, five queued) and exits. */
-static int exit_with_compiles_queued(void) {
-  tcj_engine *e = async_engine(NULL);
+/* The child of the next test: queues six big classes (one compile in flight, five queued) and
+ * exits at once, after tcj_destroy (mode "destroy") or not (mode "exit"), with no disk cache
+ * (the generic kernels compile in this thread first) or with TCJ_TEST_EXIT_CACHE, a cache that
+ * holds the generic kernels only (the worker's compile is then the process's first). */
+static int exit_with_compiles_queued(const char *mode) {
+  tcj_engine *e = async_engine(getenv("TCJ_TEST_EXIT_CACHE"));
   int64_t m = 128, k = 8192;
   void *a = NULL, *b = NULL, *d = NULL;
   if (cudaMalloc(&a, (size_t)(m * k * 2)) || cudaMalloc(&b, (size_t)(k * 8192 * 2)) || cudaMalloc(&d, (size_t)(m * 8192 * 2)))
     return 3;
   for (int i = 0; i < 6; i++)
     if (unchecked_call(e, a, b, d, m, 8192 - 64 * i, k) != TCJ_SUCCESS) return 4;
-  /* tcj_destroy before exit: exit() while the worker compiles may crash inside the compiler
-   * (engine/tiering.h). */
-  tcj_destroy(e);
+  if (strcmp(mode, "destroy") == 0) tcj_destroy(e);
   exit(0);
 }
 
-/* A process that destroys its engine with compiles queued and exits ends at once, cleanly (it
- * waits for the compile in flight only, and nothing is left running into exit). */
+/* A process that exits with compiles queued ends soon after the compile in flight, cleanly:
+ * after tcj_destroy, and without it (exit() stops the workers before the compiler's static
+ * destructors run: without that, one child in two died of signal 11 inside nvJitLink), with the
+ * compiler first used by the caller or by the worker. Five children each. */
 static void a_process_exiting_with_compiles_queued_ends(void **state) {
   (void)state;
   char self[4096];
   ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
   if (len <= 0) skip();
   self[len] = '\0';
-  char cmd[4200];
-  snprintf(cmd, sizeof cmd, "TCJ_TEST_EXIT_CHILD=1 timeout 60 '%s' > /dev/null 2>&1", self);
-  /* Five children: a race at exit would show in some runs only (exiting without tcj_destroy,
-   * one child in two crashed in the compiler). */
-  for (int i = 0; i < 5; i++) {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = system(cmd);
-    double secs = seconds_since(&t0);
-    printf("  child %d destroying and exiting with 6 big classes queued: exit status %d after %.2f s\n", i,
-           WEXITSTATUS(rc), secs);
-    assert_true(WIFEXITED(rc));
-    assert_int_equal(WEXITSTATUS(rc), 0);
+  /* A cache with the six classes' generic kernels and none of their specialised ones. */
+  char dir[] = "/tmp/tcj_exit_cache_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  {
+    tcj_options o = TCJ_OPTIONS_INIT;
+    o.jit_mode = TCJ_JIT_GENERIC;
+    o.cache_dir = dir;
+    tcj_engine *e = NULL;
+    assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+    int64_t m = 128, k = 8192;
+    void *a = patterned((size_t)(m * k * 2)), *b = patterned((size_t)(k * 8192 * 2)), *d = patterned((size_t)(m * 8192 * 2));
+    for (int i = 0; i < 6; i++) assert_int_equal(unchecked_call(e, a, b, d, m, 8192 - 64 * i, k), TCJ_SUCCESS);
+    assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d);
+    tcj_destroy(e);
   }
+  static const struct { const char *mode; int warm; } runs[] = {{"destroy", 0}, {"exit", 0}, {"exit", 1}};
+  for (int r = 0; r < NCASES(runs); r++) {
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "TCJ_TEST_EXIT_CHILD=%s %s%s timeout 60 '%s' > /dev/null 2>&1", runs[r].mode,
+             runs[r].warm ? "TCJ_TEST_EXIT_CACHE=" : "", runs[r].warm ? dir : "", self);
+    for (int i = 0; i < 5; i++) {
+      struct timespec t0;
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      int rc = system(cmd);
+      double secs = seconds_since(&t0);
+      printf("  child %d (%s, %s cache) exiting with 6 big classes queued: %s %d after %.2f s\n", i, runs[r].mode,
+             runs[r].warm ? "generic-warm" : "no", WIFEXITED(rc) ? "exit status" : "signal",
+             WIFEXITED(rc) ? WEXITSTATUS(rc) : WTERMSIG(rc), secs);
+      assert_true(WIFEXITED(rc));
+      assert_int_equal(WEXITSTATUS(rc), 0);
+    }
+  }
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
 }
 
 /* jit_mode and TCJ_JIT: the three modes, and a clear refusal of anything else. */
@@ -2155,7 +2287,7 @@ int main(void) {
   if (getenv("TCJ_TEST_EXIT_CHILD")) { /* a_process_exiting_with_compiles_queued_ends's child */
     signal(SIGSEGV, crash_report);
     if (cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) != cudaSuccess) return 2;
-    return exit_with_compiles_queued();
+    return exit_with_compiles_queued(getenv("TCJ_TEST_EXIT_CHILD"));
   }
   g_cc_major = prop.major;
   g_cc_minor = prop.minor;
@@ -2196,6 +2328,8 @@ int main(void) {
       cmocka_unit_test(forced_sm90_tiles_run_every_fused_epilogue),
       cmocka_unit_test(generic_kernels_match_reference_on_edge_shapes),
       cmocka_unit_test(generic_kernels_serve_new_shapes_without_compiling),
+      cmocka_unit_test(generic_kernels_split_k_at_launch),
+      cmocka_unit_test(async_first_call_loads_a_cached_specialised_kernel),
       cmocka_unit_test(jit_mode_option_and_environment_are_checked),
       cmocka_unit_test(async_runs_generic_kernels_until_the_specialised_one_is_ready),
       cmocka_unit_test(async_swaps_are_safe_under_load_from_8_threads),

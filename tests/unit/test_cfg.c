@@ -1508,9 +1508,19 @@ static void generic_configs_round_trip_and_refuse_what_bakes_n_and_k(void **stat
     bad = c;
     bad.k = 64;
     assert_string_equal(tcj_cfg_check(&bad), "a generic config has n = k = 0 (they are run-time arguments)");
+    /* Every generic kernel splits at launch: a plan's count is valid, and its kernel is the
+     * unsplit config's. A cluster split bakes its K range. */
+    tcj_kernel_cfg split = c;
+    split.split_k = 7;
+    assert_null(tcj_cfg_check(&split));
+    tcj_kernel_cfg form = tcj_cfg_kernel_form(&split);
+    assert_cfg_equal(&form, &c);
     bad = c;
     bad.split_k = 2;
-    assert_string_equal(tcj_cfg_check(&bad), "generic kernels do not split K (slices are baked from k)");
+    bad.split_cluster = 1;
+    bad.sm = 90;
+    assert_string_equal(tcj_cfg_check(&bad),
+                        "generic kernels split K through the workspace only (a cluster split bakes its K range)");
     bad = c;
     bad.generic = 2;
     assert_string_equal(tcj_cfg_check(&bad), "generic must be 0 or 1");

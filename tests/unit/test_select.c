@@ -1352,8 +1352,12 @@ static void generic_plans_are_valid_and_few_per_class(void **state) {
                                             (long long)m, (long long)n, (long long)k, ops, why);
             const tcj_kernel_cfg *c = &plan.cfg;
             assert_int_equal(c->generic, 1);
-            assert_true(c->n == 0 && c->k == 0 && c->split_k == 0 && c->cluster_n == 0);
+            assert_true(c->n == 0 && c->k == 0 && !c->split_cluster && c->cluster_n == 0);
             assert_null(tcj_cfg_check(c));
+            /* A split is a launch value: the kernel is the unsplit one's. */
+            tcj_kernel_cfg kernel = tcj_cfg_kernel_form(c);
+            assert_int_equal(kernel.split_k, 0);
+            c = &kernel;
             /* vec_c still divides this problem's n (the class promises it). */
             assert_int_equal(n % c->vec_c, 0);
             char text[256];
@@ -1417,13 +1421,60 @@ static void generic_set_is_small_and_covers_selection(void **state) {
         const char *why = NULL;
         assert_int_equal(eng_select_tuned(&p, &caps, 1, &generic, &plan, &why), TCJ_SUCCESS);
         char text[512], other[512];
-        assert_true(tcj_cfg_format(&plan.cfg, text, sizeof text) > 0);
+        tcj_kernel_cfg kernel = tcj_cfg_kernel_form(&plan.cfg); /* what runs it: a split is a launch value */
+        assert_true(tcj_cfg_format(&kernel, text, sizeof text) > 0);
         int found = 0;
         for (int j = 0; j < n && !found; j++) found = tcj_cfg_format(&set[j], other, sizeof other) > 0 && !strcmp(text, other);
         if (!found) fail_msg("%s: %s is selected for m=%lld n=%lld k=%lld but not in the generic set", archs[a], text,
                              (long long)m, (long long)nn, (long long)k);
       }
     }
+  }
+}
+
+/* A split's count depends on the SM count, its kernel does not: on two parts of one arch the
+ * plans that differ only in the count share one kernel (tcj_cfg_kernel_form, the memo and cache
+ * key), and ptxgen writes the same PTX for every count. */
+static void split_counts_share_one_kernel(void **state) {
+  (void)state;
+  static const struct { const char *arch; int sms[2]; } parts[] = {
+      {"sm_90a", {132, 114}}, {"sm_89", {128, 58}}, {"sm_80", {108, 46}}};
+  static const int64_t ms[] = {1, 16, 48, 128}, ns[] = {1024, 2048, 4096}, ks[] = {2048, 8192, 14336};
+  for (size_t a = 0; a < sizeof parts / sizeof parts[0]; a++) {
+    int shared = 0;
+    for (int op = 0; op < 2; op++)
+      for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 3; j++)
+          for (size_t l = 0; l < 3; l++) {
+            eng_plan plan[2];
+            for (int s = 0; s < 2; s++) {
+              eng_device_caps caps = caps_of(parts[a].arch);
+              caps.sm_count = parts[a].sms[s];
+              eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, ms[i], ns[j], ks[l]);
+              p.op_b_t = op;
+              p.ldb = op ? ks[l] : ns[j];
+              const char *why = NULL;
+              assert_int_equal(eng_select(&p, &caps, 1, &plan[s], &why), TCJ_SUCCESS);
+            }
+            tcj_kernel_cfg x = plan[0].cfg, y = plan[1].cfg;
+            if (!tcj_cfg_split_workspace(&x) || !tcj_cfg_split_workspace(&y) || x.split_k == y.split_k) continue;
+            y.split_k = x.split_k;
+            if (memcmp(&x, &y, sizeof x) != 0) continue; /* another tile too: another kernel */
+            char tx[512], ty[512];
+            tcj_kernel_cfg kx = tcj_cfg_kernel_form(&plan[0].cfg), ky = tcj_cfg_kernel_form(&plan[1].cfg);
+            assert_true(tcj_cfg_format(&kx, tx, sizeof tx) > 0 && tcj_cfg_format(&ky, ty, sizeof ty) > 0);
+            assert_string_equal(tx, ty);
+            char *px = NULL, *py = NULL, err[256];
+            size_t lx = 0, ly = 0;
+            assert_int_equal(ptx_gen_gemm(&plan[0].cfg, &px, &lx, err, sizeof err), 0);
+            assert_int_equal(ptx_gen_gemm(&plan[1].cfg, &py, &ly, err, sizeof err), 0);
+            assert_true(lx == ly && memcmp(px, py, lx) == 0);
+            free(px);
+            free(py);
+            shared++;
+          }
+    /* The problems were chosen so that every part splits some of them differently. */
+    if (shared < 2) fail_msg("%s: only %d plans differ in the split count alone", parts[a].arch, shared);
   }
 }
 
@@ -1436,6 +1487,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(generic_set_is_small_and_covers_selection),
+    cmocka_unit_test(split_counts_share_one_kernel),
     cmocka_unit_test(generic_plans_are_valid_and_few_per_class),
     cmocka_unit_test(sm90_plans_only_tensor_maps_tma_can_encode),
     cmocka_unit_test(arch_parser_accepts_only_canonical_names),
