@@ -777,8 +777,13 @@ static void coarse_d_vectors(const eng_problem *p, tcj_kernel_cfg *c) {
   if (p->n % c->vec_c) c->vec_c = 1;
 }
 
-/* The sm90 generic plan: the time model's best generic tile (split along K where the model
- * splits it), or -1. */
+/* The sm90 generic plan: the time model's best generic tile, or -1. Past SKINNY_M rows it
+ * splits K only where the model's best plan of any tile does (the specialised choice): a split
+ * on a generic tile's estimate alone misled there, 128x4096x14336 taking 62.2 us on 64x128
+ * split 4 against 49.5 unsplit where the best plan, 64x64, does not split. For decode rows
+ * (the specialised choice is the sm80 recipe's cluster split) the model's generic choice is
+ * kept: forcing a split there lost, qkv_m16 29.1 us against 25.9 unsplit, while down_m1 splits
+ * by the model, 48.5 against 66.5 (H100, tcj-prof, TCJ_JIT=generic). */
 static int generic_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_plan *plan) {
   eng_candidate all[ENG_MAX_CANDIDATES];
   int n = 0;
@@ -786,11 +791,14 @@ static int generic_sm90(const eng_problem *p, const eng_device_caps *caps, int a
   if (caps->sm != 90 || caps->arch_suffix != 'a' || p->k == 0 ||
       sm90_candidates(p, caps, allow_packing, all, &n, &no) != TCJ_SUCCESS)
     return -1;
-  for (int i = 0; i < n; i++)
-    if (!all[i].plan.cfg.pingpong && sm90_generic_tile(&all[i].plan.cfg)) {
-      *plan = all[i].plan;
-      return 0;
-    }
+  int split = all[0].plan.cfg.split_k >= 2;
+  for (int pass = p->m <= SKINNY_M; pass < 2; pass++) /* the choice's split (or none) first, then any */
+    for (int i = 0; i < n; i++)
+      if (!all[i].plan.cfg.pingpong && sm90_generic_tile(&all[i].plan.cfg) &&
+          (pass || (all[i].plan.cfg.split_k >= 2) == split)) {
+        *plan = all[i].plan;
+        return 0;
+      }
   return -1;
 }
 
@@ -814,7 +822,7 @@ static tcj_status generic_sm80(const eng_problem *p, const eng_device_caps *caps
   }
   /* K split through the workspace as the specialised choice would (never in a cluster: its
    * count is baked). */
-  plan->cfg.split_k = pick_split(p, caps, &plan->cfg);
+  plan->cfg.split_k = pick_split(p, caps, &plan->cfg); /* a launch value for the generic kernel */
   if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
   return TCJ_SUCCESS;
 }

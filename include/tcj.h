@@ -90,7 +90,8 @@ typedef struct tcj_options {
   tcj_alloc_fn alloc;
   tcj_free_fn free;
   void *alloc_ctx;
-  /* Since 0.4. Which kernels calls run (tcj_jit_mode); 0 (TCJ_JIT_DEFAULT): $TCJ_JIT, else sync. */
+  /* Since 0.4. Which kernels calls run (tcj_jit_mode); 0 (TCJ_JIT_DEFAULT): $TCJ_JIT, else
+   * async (sync where $TCJ_RECIPE or $TCJ_TILE forces a kernel, or $TCJ_TUNE=1). */
   int jit_mode;
 } tcj_options;
 #define TCJ_OPTIONS_INIT {.struct_size = sizeof(tcj_options)} /* C; in C++ value-initialise and set it */
@@ -101,7 +102,7 @@ typedef struct tcj_options {
  *                    kernel, which is the fastest; a call of a new class compiles its kernel in
  *                    the caller's thread (tens to hundreds of milliseconds, once per class and
  *                    disk cache). Every call of a class runs the same kernel, so the same
- *                    operands give bitwise the same result. The default.
+ *                    operands give bitwise the same result.
  *   TCJ_JIT_GENERIC  generic kernels only: n, k and the leading dimensions are run-time
  *                    arguments, so a few kernels per type pair, op pair and alignment class
  *                    serve every shape (`tcj-warmup --generic` compiles them ahead). Slower on
@@ -109,8 +110,9 @@ typedef struct tcj_options {
  *                    shape once its class's generic kernels are cached. Deterministic as sync
  *                    is, but a generic kernel's result may differ from the specialised one's in
  *                    the last bits (another tile, another summation order).
- *   TCJ_JIT_ASYNC    never waits for the compiler where a generic kernel is cached: a call whose
- *                    specialised kernel is not loaded runs the generic kernel at once, and a
+ *   TCJ_JIT_ASYNC    the default. Never waits for the compiler where a generic kernel is cached:
+ *                    a call whose specialised kernel is neither loaded nor in the disk cache
+ *                    (looked up at the class's first call) runs the generic kernel at once, and a
  *                    background thread (one per engine, started at its first job) builds the
  *                    specialised kernel of a class once it is hot (8 calls) or big (2mnk of 2^33
  *                    or more), publishes it to the disk cache and makes later calls use it. So
@@ -119,8 +121,9 @@ typedef struct tcj_options {
  *                    specialised kernel, compiling it in the caller's thread if it is not ready
  *                    (a graph replays what it captured for its whole life). tcj_destroy waits
  *                    for the compile in progress (never a torn cache entry) and drops the
- *                    queued ones: call it before the process exits, as exit() while a compile
- *                    runs may crash inside the compiler's static destructors. */
+ *                    queued ones; exit() does the same before the compiler's static destructors
+ *                    run (with force_driver_jit, call tcj_destroy before exiting: the driver's
+ *                    JIT library registers its destructors when it first compiles). */
 typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2, TCJ_JIT_ASYNC = 3 } tcj_jit_mode;
 
 /* Kernel cache counters of one engine since tcj_create. Later versions add fields only at the

@@ -1478,6 +1478,26 @@ static void split_counts_share_one_kernel(void **state) {
   }
 }
 
+/* Generic kernels split K at launch where the specialised choice would: deep K against few
+ * tiles splits on both recipes (a launch value: the kernel is the unsplit one's). */
+static void generic_plans_split_deep_k(void **state) {
+  (void)state;
+  static const struct { const char *arch; int64_t m, n, k; } cases[] = {
+      {"sm_80", 16, 1024, 16384}, {"sm_89", 64, 512, 30000}, {"sm_90a", 512, 512, 65536}, {"sm_90a", 1, 4096, 14336}};
+  eng_tuning generic = {ENG_RECIPE_AUTO, {0}, 1};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    eng_device_caps caps = caps_of(cases[i].arch);
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    eng_plan plan;
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &caps, 1, &generic, &plan, &why), TCJ_SUCCESS);
+    if (plan.cfg.split_k < 2 || plan.cfg.split_cluster)
+      fail_msg("%s %lldx%lldx%lld: generic plan split %d", cases[i].arch, (long long)cases[i].m, (long long)cases[i].n,
+               (long long)cases[i].k, plan.cfg.split_k);
+    assert_int_equal(tcj_cfg_kernel_form(&plan.cfg).split_k, 0);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--print-selections") == 0) { /* the other process of the test above */
     static char text[1 << 16];
@@ -1488,6 +1508,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(generic_set_is_small_and_covers_selection),
     cmocka_unit_test(split_counts_share_one_kernel),
+    cmocka_unit_test(generic_plans_split_deep_k),
     cmocka_unit_test(generic_plans_are_valid_and_few_per_class),
     cmocka_unit_test(sm90_plans_only_tensor_maps_tma_can_encode),
     cmocka_unit_test(arch_parser_accepts_only_canonical_names),
