@@ -1673,6 +1673,33 @@ static void split_k_applies_the_epilogue_once(void **state) {
   RUN_CASES(g_eng, "split-K epilogues", cases, NCASES(cases));
 }
 
+/* A pitch TMA cannot encode: ldc = 2^40 elements, so only row 0 of C exists (m = 1). The sm90
+ * plan stores D through its staged path instead of failing with TCJ_ERROR_INTERNAL ("TMA cannot
+ * address C", seen on an H200), beta 0 and 0.5, in place; specialised (sync) and generic
+ * (async's first call) kernels. */
+static void a_pitch_tma_cannot_encode_is_stored_staged(void **state) {
+  (void)state;
+  ex_case cases[2];
+  for (int i = 0; i < 2; i++) {
+    cases[i] = mk("ldc 2^40", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1, 16896, 16384, 15300 + (uint64_t)i);
+    cases[i].ldc = (int64_t)1 << 40;
+    cases[i].cm = C_INPLACE_NULL_D;
+    cases[i].beta = i ? 0.5f : 0.0f;
+    cases[i].alpha = scaled_alpha(cases[i].k, i);
+  }
+  static const int modes[] = {TCJ_JIT_SYNC, TCJ_JIT_ASYNC};
+  for (int j = 0; j < 2; j++) {
+    tcj_options o = TCJ_OPTIONS_INIT;
+    o.jit_mode = modes[j];
+    o.disable_disk_cache = 1;
+    tcj_engine *e = NULL;
+    assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+    int failed = run_list(e, j ? "ldc 2^40 (async)" : "ldc 2^40 (sync)", cases, 2, NULL);
+    tcj_destroy(e);
+    if (failed) fail_msg("ldc 2^40: %d of 2 cases failed (see FAIL lines above)", failed);
+  }
+}
+
 /* ---- generic kernels (TCJ_JIT_GENERIC) ----------------------------------------------------- */
 
 /* An engine that runs generic kernels only, with no disk cache (its compile count is this
@@ -2007,6 +2034,24 @@ static void async_swaps_are_safe_under_load_from_8_threads(void **state) {
   assert_int_equal(s.compiles_background, 3);
 }
 
+/* Six big classes (2mnk >= 2^33 each: under async, six queued compiles) run on an engine of the
+ * mode on the cache directory, then the engine is destroyed. */
+static void six_big_classes(int jit_mode, const char *dir) {
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = jit_mode;
+  o.cache_dir = dir;
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  int64_t m = 128, k = 8192;
+  void *a = patterned((size_t)(m * k * 2)), *b = patterned((size_t)(k * 8192 * 2)), *d = patterned((size_t)(m * 8192 * 2));
+  for (int i = 0; i < 6; i++) assert_int_equal(unchecked_call(e, a, b, d, m, 8192 - 64 * i, k), TCJ_SUCCESS);
+  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  tcj_destroy(e);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(d);
+}
+
 /* tcj_destroy with compiles queued and one in progress returns after that one (seconds, not
  * the queue), and the cache it leaves serves a new engine. */
 static void async_destroy_with_compiles_in_flight_returns(void **state) {
@@ -2025,13 +2070,7 @@ static void async_destroy_with_compiles_in_flight_returns(void **state) {
   printf("  destroy with 6 big classes queued: %.2f s\n", secs);
   assert_true(secs < 20);
   /* What was published is whole: a sync engine on the same cache runs every class. */
-  tcj_options o = TCJ_OPTIONS_INIT;
-  o.jit_mode = TCJ_JIT_SYNC;
-  o.cache_dir = dir;
-  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
-  for (int i = 0; i < 6; i++) assert_int_equal(unchecked_call(e, a, b, d, m, 8192 - 64 * i, k), TCJ_SUCCESS);
-  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-  tcj_destroy(e);
+  six_big_classes(TCJ_JIT_SYNC, dir);
   cudaFree(a);
   cudaFree(b);
   cudaFree(d);
@@ -2203,21 +2242,7 @@ static void a_process_exiting_with_compiles_queued_ends(void **state) {
   /* A cache with the six classes' generic kernels and none of their specialised ones. */
   char dir[] = "/tmp/tcj_exit_cache_XXXXXX";
   assert_non_null(mkdtemp(dir));
-  {
-    tcj_options o = TCJ_OPTIONS_INIT;
-    o.jit_mode = TCJ_JIT_GENERIC;
-    o.cache_dir = dir;
-    tcj_engine *e = NULL;
-    assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
-    int64_t m = 128, k = 8192;
-    void *a = patterned((size_t)(m * k * 2)), *b = patterned((size_t)(k * 8192 * 2)), *d = patterned((size_t)(m * 8192 * 2));
-    for (int i = 0; i < 6; i++) assert_int_equal(unchecked_call(e, a, b, d, m, 8192 - 64 * i, k), TCJ_SUCCESS);
-    assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(d);
-    tcj_destroy(e);
-  }
+  six_big_classes(TCJ_JIT_GENERIC, dir);
   static const struct { const char *mode; int warm; } runs[] = {{"destroy", 0}, {"exit", 0}, {"exit", 1}};
   for (int r = 0; r < NCASES(runs); r++) {
     char cmd[4400];
@@ -2328,6 +2353,7 @@ int main(void) {
       cmocka_unit_test(forced_sm90_tiles_run_every_fused_epilogue),
       cmocka_unit_test(generic_kernels_match_reference_on_edge_shapes),
       cmocka_unit_test(generic_kernels_serve_new_shapes_without_compiling),
+      cmocka_unit_test(a_pitch_tma_cannot_encode_is_stored_staged),
       cmocka_unit_test(generic_kernels_split_k_at_launch),
       cmocka_unit_test(async_first_call_loads_a_cached_specialised_kernel),
       cmocka_unit_test(jit_mode_option_and_environment_are_checked),
