@@ -105,6 +105,8 @@ static const char usage[] =
   "  --bandwidth-gbs X use X as the memory bandwidth instead of measuring\n"
   "  --fast-accum M    fp8 rows: 0 (fast_accum 0 only), 1 (the +fastacc rows only) or both\n"
   "                    (default)\n"
+  "  The engine runs in TCJ_JIT's mode when it is set, else sync: every timed call of a class runs\n"
+  "  its specialised kernel (TCJ_JIT=generic times the generic kernels).\n"
   "  Exit status: 0 ok, 1 a mismatch, a tcj error, no GPU or an output error, 2 bad usage or a\n"
   "  suite error.\n";
 
