@@ -27,6 +27,7 @@ void eng_tier_init(eng_tiering *t) {
   memset(t, 0, sizeof *t);
   pthread_mutex_init(&t->lock, NULL);
   pthread_cond_init(&t->wake, NULL);
+  pthread_mutex_init(&t->busy, NULL);
 }
 
 static void free_job(eng_tier_job *j) {
@@ -58,13 +59,45 @@ static void stop_all_at_exit(void) {
 
 static void register_at_exit(void) { atexit(stop_all_at_exit); }
 
+/* fork() waits until no worker is inside a build: a compile or module load in flight holds the
+ * compiler's and the driver's locks, which the child would inherit held (a forked child that
+ * called exit() hung in one run of five). The child has none of its parent's threads: it
+ * forgets the workers, so that its exit() (and a tcj_destroy there) join nothing, and makes
+ * their locks anew. */
+static void hold_workers_for_fork(void) {
+  pthread_mutex_lock(&running_lock);
+  for (eng_tiering *t = running; t; t = t->next_running) pthread_mutex_lock(&t->busy);
+}
+
+static void release_workers_after_fork(void) {
+  for (eng_tiering *t = running; t; t = t->next_running) pthread_mutex_unlock(&t->busy);
+  pthread_mutex_unlock(&running_lock);
+}
+
+static void forget_workers_in_child(void) {
+  for (eng_tiering *t = running; t; t = t->next_running) {
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    pthread_mutex_init(&t->busy, NULL);
+    t->started = 0;
+    t->stop = 1;
+  }
+  running = NULL;
+  pthread_mutex_init(&running_lock, NULL);
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void register_at_fork(void) {
+  pthread_atfork(hold_workers_for_fork, release_workers_after_fork, forget_workers_in_child);
+}
+
 static void preload_then_register(void) {
   eng_nvjitlink_available(NULL, 0);
   atexit(stop_all_at_exit);
 }
 
-/* Stops t's worker, if it runs: the queue dropped, the thread joined. */
-static void stop_worker(eng_tiering *t) {
+/* Removes t from the started workers, if it is there. */
+static void unlist(eng_tiering *t) {
   pthread_mutex_lock(&running_lock);
   for (eng_tiering **at = &running; *at; at = &(*at)->next_running)
     if (*at == t) {
@@ -72,6 +105,11 @@ static void stop_worker(eng_tiering *t) {
       break;
     }
   pthread_mutex_unlock(&running_lock);
+}
+
+/* Stops t's worker, if it runs: the queue dropped, the thread joined. */
+static void stop_worker(eng_tiering *t) {
+  unlist(t);
   stop_worker_unlisted(t);
 }
 
@@ -96,6 +134,7 @@ void eng_tier_shutdown(eng_tiering *t) {
   stop_worker(t);
   pthread_cond_destroy(&t->wake);
   pthread_mutex_destroy(&t->lock);
+  pthread_mutex_destroy(&t->busy);
   free(t->hashes);
   free(t->calls);
 }
@@ -172,7 +211,9 @@ static void *worker_main(void *arg) {
   tcj_engine *e = arg;
   eng_tiering *t = &e->tiering;
   on_worker = 1;
+  pthread_mutex_lock(&t->busy); /* loading nvJitLink is a build's first step */
   pthread_once(&at_exit_once, preload_then_register);
+  pthread_mutex_unlock(&t->busy);
   for (;;) {
     pthread_mutex_lock(&t->lock);
     while (!t->head && !t->stop) pthread_cond_wait(&t->wake, &t->lock);
@@ -185,11 +226,13 @@ static void *worker_main(void *arg) {
     if (!j) break;
     int pushed = 0;
     cache_kernel k;
+    pthread_mutex_lock(&t->busy);
     tcj_status st = eng_ctx_enter(e, &pushed);
     if (st == TCJ_SUCCESS) {
       st = eng_kernel_get_user(e, &j->cfg, j->user_source, &k, NULL);
       eng_ctx_leave(e, pushed);
     }
+    pthread_mutex_unlock(&t->busy);
     if (st == TCJ_SUCCESS) {
       pthread_once(&again_once, register_at_exit);
       atomic_fetch_add_explicit(&e->stats.swaps, 1, memory_order_relaxed);
@@ -216,6 +259,7 @@ int eng_tier_queue(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_so
   pthread_mutex_lock(&t->lock);
   int ok = !t->stop;
   if (ok && !t->started) {
+    pthread_once(&fork_once, register_at_fork);
     /* The program's asynchronous signals blocked in the worker (it inherits the mask it is
      * created with), so that they go to the program's own threads; the synchronous ones a fault
      * raises stay open (blocked, they would kill the process past any handler). */
@@ -227,15 +271,14 @@ int eng_tier_queue(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_so
     sigdelset(&all, SIGILL);
     sigdelset(&all, SIGABRT);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_mutex_lock(&running_lock); /* listed first: a fork from now on waits for its builds */
+    t->next_running = running;
+    running = t;
+    pthread_mutex_unlock(&running_lock);
     ok = pthread_create(&t->worker, NULL, worker_main, e) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     t->started = ok;
-    if (ok) {
-      pthread_mutex_lock(&running_lock);
-      t->next_running = running;
-      running = t;
-      pthread_mutex_unlock(&running_lock);
-    }
+    if (!ok) unlist(t);
   }
   if (ok) {
     if (t->tail) t->tail->next = j;

@@ -23,6 +23,7 @@ typedef struct eng_tier_job eng_tier_job;
 typedef struct eng_tiering {
   pthread_mutex_t lock;
   pthread_cond_t wake;       /* a job was queued, or stop was set */
+  pthread_mutex_t busy;      /* held by the worker while it builds a job (fork waits for it) */
   int started, stop;         /* the worker thread exists; it must finish */
   pthread_t worker;
   eng_tier_job *head, *tail; /* queued jobs, oldest first */
