@@ -120,8 +120,9 @@ typedef struct eng_tuning {
 
 /* The generic plan for p (tcj_kernel_cfg.generic, select.c "generic kernels"): the recipe,
  * packing, alignment class and epilogue of the problem's class on few tiles, without what a
- * generic kernel cannot bake (a K split, a cluster along N) or is not worth a kernel of its own
- * (clusters, ping-pong). Its config has n = k = 0: one kernel serves every n and k of the class.
+ * generic kernel cannot bake (a cluster split, a cluster along N) or is not worth a kernel of
+ * its own (clusters, ping-pong). Its config has n = k = 0: one kernel serves every n and k of
+ * the class; a K split through the workspace stays in the plan, its count a launch value.
  * A forced recipe or tile (tuning) is generalised as forced. TCJ_ERROR_NOT_SUPPORTED with why
  * for problems no generic kernel runs (block-scaled fp8). */
 tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
