@@ -78,7 +78,8 @@ typedef struct job {
   char arch[16];
   tcj_kernel_cfg cfg;
   const char *user_source, *user_path; /* the user epilogue of cfg->user and its file, else NULL */
-  char text[512];
+  char text[512]; /* the plan's config text (a split's count included) */
+  char key[512];  /* the kernel's (tcj_cfg_kernel_form): jobs are deduplicated by it */
   int on_engine; /* arch is the GPU's: load through the engine (the driver vets the cubin) */
   int result;
   double ms;
@@ -194,6 +195,12 @@ static void describe(const manifest_problem *pr, char *out, size_t size) {
 }
 
 /* Distinct (arch, cfg text) pairs: open addressing over job indices. */
+/* j->key from j->cfg: plans that differ only in a split's count (a launch value) are one kernel. */
+static int kernel_key(job *j) {
+  tcj_kernel_cfg kernel = tcj_cfg_kernel_form(&j->cfg);
+  return tcj_cfg_format(&kernel, j->key, sizeof j->key);
+}
+
 typedef struct dedupe {
   size_t *slot; /* job index + 1; 0 empty */
   size_t cap;
@@ -215,7 +222,7 @@ static int dedupe_add(dedupe *d, const job *jobs, size_t n) {
     if (!slot) return -1;
     for (size_t i = 0; i < d->cap; i++)
       if (d->slot[i]) {
-        size_t h = fnv1a(jobs[d->slot[i] - 1].arch, jobs[d->slot[i] - 1].text) & (cap - 1);
+        size_t h = fnv1a(jobs[d->slot[i] - 1].arch, jobs[d->slot[i] - 1].key) & (cap - 1);
         while (slot[h]) h = (h + 1) & (cap - 1);
         slot[h] = d->slot[i];
       }
@@ -223,10 +230,10 @@ static int dedupe_add(dedupe *d, const job *jobs, size_t n) {
     d->slot = slot;
     d->cap = cap;
   }
-  size_t h = fnv1a(jobs[n].arch, jobs[n].text) & (d->cap - 1);
+  size_t h = fnv1a(jobs[n].arch, jobs[n].key) & (d->cap - 1);
   for (; d->slot[h]; h = (h + 1) & (d->cap - 1)) {
     const job *o = &jobs[d->slot[h] - 1];
-    if (strcmp(o->arch, jobs[n].arch) == 0 && strcmp(o->text, jobs[n].text) == 0) return 1;
+    if (strcmp(o->arch, jobs[n].arch) == 0 && strcmp(o->key, jobs[n].key) == 0) return 1;
   }
   d->slot[h] = n + 1;
   return 0;
@@ -252,7 +259,8 @@ static int add_generic_jobs(job **jobs, size_t *njobs, size_t *cap, dedupe *seen
       job *j = &(*jobs)[*njobs];
       memset(j, 0, sizeof *j);
       j->cfg = set[i];
-      if (tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) continue;
+      if (tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0 || kernel_key(j) < 0)
+        continue;
       snprintf(j->arch, sizeof j->arch, "%s", arch);
       int dup = dedupe_add(seen, *jobs, *njobs);
       if (dup < 0) return -1;
@@ -450,7 +458,8 @@ int main(int argc, char **argv) {
       else if (eng_caps_for_arch(archs[a], &caps) != 0) continue; /* checked when parsed */
       if (sm_counts[a]) caps.sm_count = sm_counts[a];
       const char *skip = select_cfg(pr, &caps, &tuning, &j->cfg);
-      if (!skip && tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0) skip = "config text too long";
+      if (!skip && (tcj_cfg_format(&j->cfg, j->text, sizeof j->text) < 0 || kernel_key(j) < 0))
+        skip = "config text too long";
       if (skip) {
         fprintf(stderr, "skip %s %s: %s\n", what, archs[a], skip);
         continue;

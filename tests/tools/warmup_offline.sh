@@ -287,5 +287,20 @@ run --dry-run --cache-dir "$dir/fleet" "$dir/bad-count.yaml"
 [ $rc -eq 2 ] && grep -qF "$dir/bad-count.yaml:2:36: targets: sm_count 0 is not an SM count from 1 to 1024" "$dir/err" ||
   { show; fail "sm_count 0: rc $rc, wanted 2 with file:line:col"; }
 
+# Plans that differ only in a split's count (a launch value: the SM count changed it) share one
+# kernel, listed and compiled once.
+cat >"$dir/splits.yaml" <<'YAML'
+dtype: bf16
+targets: [sm_89, {arch: sm_89, sm_count: 58}]
+problems:
+  - {name: s1, m: 16, n: 1024, k: 2048}
+YAML
+run --dry-run --cache-dir "$dir/fleet" "$dir/splits.yaml"
+big=$(grep '^s1 .* sm_89 (128 SMs) ' "$dir/out" | grep -o ' split=[0-9]*') || true
+small=$(grep '^s1 .* sm_89 (58 SMs) ' "$dir/out" | grep -o ' split=[0-9]*') || true
+[ -n "$big" ] && [ -n "$small" ] && [ "$big" != "$small" ] || { show; fail "128 and 58 SMs split s1 alike (the test's premise)"; }
+grep -q '^s1 .* sm_89 (58 SMs) .* (already listed)$' "$dir/out" && grep -q '^would compile 1 kernels' "$dir/out" ||
+  { show; fail "plans that differ only in the split count are not one kernel"; }
+
 echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue;"\
   "$want_fp8 fp8 kernels for sm_90a and sm_89"
