@@ -759,7 +759,7 @@ static int sm80_generic_tile(const eng_problem *p, const eng_device_caps *caps) 
 
 /* What a generic kernel cannot bake (n, k and what derives from them), and the choices that are
  * worth a kernel only for one shape (clusters, ping-pong), removed. A workspace split stays: its
- * count is a launch value, and every generic kernel can split (tcj_kernel_cfg.generic). */
+ * count is a launch value (tcj_cfg_splits_at_launch). */
 static void generalise(tcj_kernel_cfg *c) {
   c->n = c->k = 0;
   c->generic = 1;

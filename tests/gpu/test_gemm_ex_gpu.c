@@ -647,6 +647,19 @@ static int run_list(tcj_engine *eng, const char *what, const ex_case *cases, int
 
 #define NCASES(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* TCJ_CACHE_DISABLE set: engines have no disk cache, whatever their options say. */
+static int disk_cache_disabled(void) {
+  const char *disable = getenv("TCJ_CACHE_DISABLE");
+  return disable && *disable;
+}
+
+/* Removes a test's scratch directory and what it holds. */
+static void remove_tree(const char *dir) {
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* ---- 1. built-in epilogues ------------------------------------------------------------- */
 
 /* Shapes with edges: m = 1, n = 8, k never a multiple of 64 (k = 1 too). */
@@ -1312,8 +1325,7 @@ static void user_epilogue_compiles_once_and_is_served_from_disk(void **state) {
   (void)state;
   char dir[] = "/tmp/tcj-gemm-ex-cache-XXXXXX";
   assert_non_null(mkdtemp(dir));
-  const char *disable = getenv("TCJ_CACHE_DISABLE");
-  int disk = !(disable && *disable);
+  int disk = !disk_cache_disabled();
   char msg[MSG_SIZE];
   int failed = 0, refused = 0;
   uint64_t compiles[2] = {0, 0}, disk_hits[2] = {0, 0}, memory_hits = 0;
@@ -1888,8 +1900,8 @@ static void generic_kernels_split_k_at_launch(void **state) {
     if (failed) fail_msg("generic, TCJ_TILE=%s: wrong result", tile);
   }
   printf("  generic split: forced slice counts 1..7 compiled %llu kernel(s)\n", (unsigned long long)compiles);
-  const char *disable = getenv("TCJ_CACHE_DISABLE");
-  if (!(disable && *disable)) assert_int_equal(compiles, 1); /* else each engine compiles its own */
+  if (!disk_cache_disabled()) assert_int_equal(compiles, 1); /* else each engine compiles its own */
+  remove_tree(dir);
 }
 
 /* ---- TCJ_JIT_ASYNC: generic kernels at once, specialised ones from the background -------- */
@@ -2074,9 +2086,7 @@ static void async_destroy_with_compiles_in_flight_returns(void **state) {
   cudaFree(a);
   cudaFree(b);
   cudaFree(d);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
+  remove_tree(dir);
 }
 
 /* A class first met while the stream is captured: the graph gets the specialised kernel
@@ -2167,19 +2177,16 @@ static void two_async_engines_compile_a_kernel_once(void **state) {
   assert_int_equal(s0.compiles_background + s1.compiles_background, 1);
   tcj_destroy(e[0]);
   tcj_destroy(e[1]);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
+  remove_tree(dir);
 }
 
 /* A class whose specialised kernel is in the disk cache (an earlier process, a warmed cache)
  * runs it from its first call under async: loaded, not compiled, no generic launch. */
 static void async_first_call_loads_a_cached_specialised_kernel(void **state) {
   (void)state;
+  if (disk_cache_disabled()) skip();
   char dir[] = "/tmp/tcj_async_disk_XXXXXX";
   assert_non_null(mkdtemp(dir));
-  const char *disable = getenv("TCJ_CACHE_DISABLE");
-  if (disable && *disable) skip();
   ex_case c = mk("specialised on disk", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 96, 328, 200, 15100);
   c.alpha = scaled_alpha(c.k, 1);
   char msg[MSG_SIZE];
@@ -2199,9 +2206,7 @@ static void async_first_call_loads_a_cached_specialised_kernel(void **state) {
   assert_int_equal(s.compiles, 0);
   assert_int_equal(s.generic_launches, 0);
   assert_true(s.disk_hits >= 1);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
+  remove_tree(dir);
 }
 
 /* The child's SIGSEGV: where (stderr, for the log), then death by the signal. */
@@ -2271,9 +2276,7 @@ static void a_process_exiting_with_compiles_queued_ends(void **state) {
       assert_int_equal(WEXITSTATUS(rc), 0);
     }
   }
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  assert_int_equal(system(cmd), 0);
+  remove_tree(dir);
 }
 
 /* jit_mode and TCJ_JIT: the three modes, and a clear refusal of anything else. */
