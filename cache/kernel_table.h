@@ -8,6 +8,7 @@ typedef struct cache_kernel {
   void *function; /* CUfunction */
   void *reduce;   /* CUfunction of the split-K reduction, or NULL */
   void *transpose; /* CUfunction of the transposing pack (sm90 tf32, s8, fp8), or NULL */
+  void *split;     /* CUfunction of the 3xTF32 split pass (tf32x3 configs), or NULL */
   int threads, smem_bytes, bm, bn; /* a split's slice count is the plan's (a launch value) */
   int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */
   int cluster_ctas; /* sm90: CTAs per cluster (tcj_cfg_cluster_ctas, 1: none); the grid is a multiple of it */

@@ -33,6 +33,12 @@ static void stored_b(const eng_problem *p, int64_t *rows, int64_t *cols) {
   *cols = p->op_b_t ? p->k : p->n;
 }
 
+/* How an operand reaches the kernel: the plan's packing, or a 3xTF32 problem's parts. */
+static int pack_of(const eng_problem *p, const eng_plan *plan, int is_b) {
+  if (p->tf32x3) return ENG_PACK_SPLIT3;
+  return is_b ? plan->pack_b : plan->pack_a;
+}
+
 /* Packed entries of an operand: every batch entry, or one when it is broadcast (stride 0). */
 static int64_t packed_entries(const eng_problem *p, int is_b) {
   return eng_packed_stride(p, is_b) ? p->batch : 1;
@@ -40,7 +46,8 @@ static int64_t packed_entries(const eng_problem *p, int is_b) {
 
 /* The packed copy's shape: the stored one, or transposed into K-major (A m x k, B n x k). */
 static void packed_shape(const eng_problem *p, const eng_plan *plan, int is_b, int64_t *rows, int64_t *cols) {
-  if ((is_b ? plan->pack_b : plan->pack_a) == ENG_PACK_TRANSPOSE) {
+  int pack = pack_of(p, plan, is_b);
+  if (pack == ENG_PACK_TRANSPOSE || pack == ENG_PACK_SPLIT3) {
     *rows = is_b ? p->n : p->m;
     *cols = p->k;
   } else if (is_b) {
@@ -54,12 +61,12 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   scratch_layout l = {0, 0, 0, 0};
   int es = ptx_elem_size(p->ab);
   int64_t rows, cols;
-  if (plan->pack_a) {
+  if (pack_of(p, plan, 0)) {
     packed_shape(p, plan, 0, &rows, &cols);
     l.bytes = align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 0)));
   }
   l.b_off = l.bytes;
-  if (plan->pack_b) {
+  if (pack_of(p, plan, 1)) {
     packed_shape(p, plan, 1, &rows, &cols);
     l.bytes += align_up((size_t)(eng_packed_ld(cols, es) * es * rows * packed_entries(p, 1)));
   }
@@ -101,6 +108,35 @@ static tcj_status pack_transpose(tcj_engine *e, const cache_kernel *k, CUdevicep
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->transpose, gx, gy, 1, PTX_TRANSPOSE_THREADS, 1, 1,
                                      (unsigned)ptx_transpose_smem_bytes(es), stream, args, NULL);
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (transposing pack)");
+}
+
+/* Writes operand B (is_b) or A of a 3xTF32 problem as its parts (PTX_SPLIT_ENTRY): from the
+ * caller's operand at src, as p->src says it lies, into dst (rows of K' = 3 kp), each batch
+ * entry (one for a broadcast operand) p's stride apart. */
+static tcj_status pack_split(tcj_engine *e, const cache_kernel *k, const eng_problem *p, int is_b, CUdeviceptr src,
+                             const operand *dst, CUstream stream) {
+  if (!k->split) return eng_set_error(TCJ_ERROR_INTERNAL, "the kernel's module has no " PTX_SPLIT_ENTRY);
+  int64_t rows = is_b ? p->n : p->m, kp = p->k / 3, entries = packed_entries(p, is_b);
+  uint64_t ld_src = (uint64_t)(is_b ? p->src.ldb : p->src.lda), ld_dst = (uint64_t)dst->ld;
+  uint64_t stride_src = (uint64_t)(is_b ? p->src.stride_b : p->src.stride_a);
+  uint64_t stride_dst = (uint64_t)eng_packed_stride(p, is_b);
+  /* A is m x K (MN-major when op_a is T); B is read as n x K (MN-major when op_b is N). */
+  uint32_t r32 = (uint32_t)rows, k32 = (uint32_t)p->src.k, kp32 = (uint32_t)kp;
+  uint32_t trans = is_b ? !p->src.op_b_t : (uint32_t)p->src.op_a_t, small_seg = is_b ? 1 : 2;
+  CUdeviceptr to = dst->ptr;
+  int64_t gx = (rows + PTX_SPLIT_TILE - 1) / PTX_SPLIT_TILE, gy = (kp + PTX_SPLIT_TILE - 1) / PTX_SPLIT_TILE;
+  if (gy > 65535 || gx > INT32_MAX)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "3xTF32 split of %lld x %lld elements: k is at most %d, rows at most "
+                         "2^36", (long long)rows, (long long)p->src.k, 65535 * PTX_SPLIT_TILE);
+  for (int64_t z0 = 0; z0 < entries; z0 += 65535) {
+    uint32_t z32 = (uint32_t)z0;
+    int64_t gz = entries - z0 < 65535 ? entries - z0 : 65535;
+    void *args[] = {&src, &to, &ld_src, &ld_dst, &stride_src, &stride_dst, &r32, &k32, &kp32, &trans, &small_seg, &z32};
+    CUresult r = e->cu->cuLaunchKernel((CUfunction)k->split, (unsigned)gx, (unsigned)gy, (unsigned)gz, PTX_SPLIT_THREADS,
+                                       1, 1, (unsigned)ptx_split_smem_bytes(), stream, args, NULL);
+    if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel (3xTF32 split)");
+  }
+  return TCJ_SUCCESS;
 }
 
 /* Packs every entry of a batched operand (one copy each; a broadcast operand once) to entries
@@ -252,9 +288,9 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS) {
     int64_t rows, cols;
     packed_shape(p, plan, 0, &rows, &cols);
-    if (plan->pack_a) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
+    if (pack_of(p, plan, 0)) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
     packed_shape(p, plan, 1, &rows, &cols);
-    if (plan->pack_b) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
+    if (pack_of(p, plan, 1)) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
     if (tcj_cfg_split_workspace(&plan->cfg)) work = base + l.work_off;
   }
   ptx_gemm_params prm;
@@ -276,8 +312,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.ldb = (uint64_t)pb.ld;
   prm.ldc = (uint64_t)p->ldc;
   prm.ldd = (uint64_t)p->ldd;
-  prm.stride_a = (uint64_t)(plan->pack_a ? eng_packed_stride(p, 0) : p->stride_a);
-  prm.stride_b = (uint64_t)(plan->pack_b ? eng_packed_stride(p, 1) : p->stride_b);
+  prm.stride_a = (uint64_t)(pack_of(p, plan, 0) ? eng_packed_stride(p, 0) : p->stride_a);
+  prm.stride_b = (uint64_t)(pack_of(p, plan, 1) ? eng_packed_stride(p, 1) : p->stride_b);
   prm.stride_c = (uint64_t)p->stride_c;
   prm.stride_d = (uint64_t)p->stride_d;
   prm.stride_bias = (uint64_t)p->stride_bias;
@@ -297,16 +333,21 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
     if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
   }
-  if (st == TCJ_SUCCESS && plan->pack_a == ENG_PACK_TRANSPOSE)
-    st = pack_transpose(e, k, ca->a, rows_a, cols_a, p->lda, es, &pa, stream);
-  else if (st == TCJ_SUCCESS && plan->pack_a)
-    st = pack_entries(e, ca->a, rows_a, cols_a, p->lda, es, packed_entries(p, 0), p->stride_a, (int64_t)prm.stride_a,
-                      &pa, stream);
-  if (st == TCJ_SUCCESS && plan->pack_b == ENG_PACK_TRANSPOSE)
-    st = pack_transpose(e, k, ca->b, rows_b, cols_b, p->ldb, es, &pb, stream);
-  else if (st == TCJ_SUCCESS && plan->pack_b)
-    st = pack_entries(e, ca->b, rows_b, cols_b, p->ldb, es, packed_entries(p, 1), p->stride_b, (int64_t)prm.stride_b,
-                      &pb, stream);
+  if (st == TCJ_SUCCESS && p->tf32x3) {
+    st = pack_split(e, k, p, 0, ca->a, &pa, stream);
+    if (st == TCJ_SUCCESS) st = pack_split(e, k, p, 1, ca->b, &pb, stream);
+  } else if (st == TCJ_SUCCESS) {
+    if (plan->pack_a == ENG_PACK_TRANSPOSE)
+      st = pack_transpose(e, k, ca->a, rows_a, cols_a, p->lda, es, &pa, stream);
+    else if (plan->pack_a)
+      st = pack_entries(e, ca->a, rows_a, cols_a, p->lda, es, packed_entries(p, 0), p->stride_a, (int64_t)prm.stride_a,
+                        &pa, stream);
+    if (st == TCJ_SUCCESS && plan->pack_b == ENG_PACK_TRANSPOSE)
+      st = pack_transpose(e, k, ca->b, rows_b, cols_b, p->ldb, es, &pb, stream);
+    else if (st == TCJ_SUCCESS && plan->pack_b)
+      st = pack_entries(e, ca->b, rows_b, cols_b, p->ldb, es, packed_entries(p, 1), p->stride_b, (int64_t)prm.stride_b,
+                        &pb, stream);
+  }
   /* amax_d is a maximum the kernels raise with atomics: it starts from 0 (cuBLASLt sets it too,
    * rather than folding in what it held). */
   if (st == TCJ_SUCCESS && ca->amax) {

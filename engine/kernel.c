@@ -272,7 +272,12 @@ static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const ch
     st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_TRANSPOSE_ENTRY ")");
     goto fail;
   }
-  cache_kernel k = {mod, fn, reduce, transpose, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident_cluster_ctas(e, cfg, fn, smem)};
+  CUfunction split = NULL;
+  if (cfg->tf32x3 && (r = e->cu->cuModuleGetFunction(&split, mod, PTX_SPLIT_ENTRY)) != CUDA_SUCCESS) {
+    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_SPLIT_ENTRY ")");
+    goto fail;
+  }
+  cache_kernel k = {mod, fn, reduce, transpose, split, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident_cluster_ctas(e, cfg, fn, smem)};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");

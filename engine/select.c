@@ -118,13 +118,14 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   /* fp8 mma.sync accumulates in fp32 as it goes: the sm80 recipe has one accumulation mode. */
   c->fast_accum = recipe == PTX_RECIPE_SM90 ? p->fast_accum : 0;
   c->block_scale = p->block_scale;
+  c->tf32x3 = p->tf32x3;
 }
 
 /* A bias, an activation or a user function: work in the epilogue beyond alpha and beta. */
 static int fused(const eng_problem *p) { return p->bias != PTX_BIAS_NONE || p->act != PTX_ACT_NONE || p->user; }
 
-/* fp8 whose wgmma partial sums are promoted into fp32 (tcj_cfg_promotes). */
-static int promoted(const eng_problem *p) { return ptx_elem_is_fp8(p->ab) && !p->fast_accum; }
+/* fp8 and 3xTF32, whose wgmma partial sums are promoted into fp32 (tcj_cfg_promotes). */
+static int promoted(const eng_problem *p) { return (ptx_elem_is_fp8(p->ab) && !p->fast_accum) || p->tf32x3; }
 
 /* Batch entries: at least 1 (a problem built field by field may leave the count 0). */
 static int64_t batch_of(const eng_problem *p) { return p->batch > 1 ? p->batch : 1; }
@@ -646,6 +647,20 @@ int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int a
   if (n > max) n = max;
   memcpy(out, all, (size_t)n * sizeof *out);
   return n;
+}
+
+void eng_problem_split3(eng_problem *p) {
+  p->src = (struct eng_split_src){p->op_a_t, p->op_b_t, p->k, p->lda, p->ldb, p->stride_a, p->stride_b};
+  int64_t kp = eng_split3_kp(p->k);
+  p->tf32x3 = 1;
+  p->ab = PTX_E_TF32;
+  p->op_a_t = 0;
+  p->op_b_t = 1;
+  p->k = 3 * kp;
+  p->lda = p->ldb = 3 * kp;
+  p->align_a = p->align_b = 16;
+  p->stride_a = p->src.stride_a ? p->m * p->lda : 0;
+  p->stride_b = p->src.stride_b ? p->n * p->ldb : 0;
 }
 
 int64_t eng_packed_stride(const eng_problem *p, int is_b) {

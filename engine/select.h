@@ -40,7 +40,20 @@ typedef struct eng_problem {
   uint64_t user;  /* the user epilogue's hash (tcj_kernel_cfg.user), 0: none */
   /* fp8 (tcj_kernel_cfg's fields of the same names). */
   int b_other, fast_accum, block_scale;
+  /* 3xTF32 (tcj_kernel_cfg.tf32x3): eng_problem_split3 rewrote the caller's fp32 problem into
+   * the tf32 GEMM its kernel runs over the split pass's parts; src keeps the caller's operands
+   * as stored, which the split pass reads. */
+  int tf32x3;
+  struct eng_split_src { int op_a_t, op_b_t; int64_t k, lda, ldb, stride_a, stride_b; } src;
 } eng_problem;
+
+/* Elements of K each 3xTF32 segment holds: k rounded up to 4, so that every part row is
+ * 16-byte aligned (cp.async 16, TMA). */
+static inline int64_t eng_split3_kp(int64_t k) { return (k + 3) / 4 * 4; }
+/* The tf32 GEMM that computes an fp32 problem p (k > 0) to fp32 accuracy: K' = 3 kp over the
+ * parts the split pass writes, [A_big | A_big | A_small] (m x K') against [B_big | B_small |
+ * B_big] (n x K'), both K-major and 16-byte aligned, a batch's entries one matrix apart. */
+void eng_problem_split3(eng_problem *p);
 
 /* Makes a problem built field by field a plain tcj_gemm beyond its GEMM fields: D is C (read
  * when beta says so), no bias, no activation, one entry. Call after setting c and ldc. */
@@ -62,6 +75,9 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
  * transposed so that an MN-major operand becomes K-major (the sm90 recipe's tf32, s8 and fp8,
  * which wgmma reads K-major only; the config then says op N for A, T for B). */
 enum { ENG_PACK_NONE = 0, ENG_PACK_COPY = 1, ENG_PACK_TRANSPOSE = 2 };
+/* Not a plan's choice but a 3xTF32 problem's (eng_problem.tf32x3): both operands are written as
+ * their parts by the split pass, in the packed shape of a transposing pack (rows of K'). */
+enum { ENG_PACK_SPLIT3 = 3 };
 typedef struct eng_plan {
   tcj_kernel_cfg cfg;
   int pack_a, pack_b; /* ENG_PACK_* */

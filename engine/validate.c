@@ -350,6 +350,35 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
   return TCJ_SUCCESS;
 }
 
+/* The compute mode (tcj.h, tcj_compute): whether fp32 operands are split into 3xTF32 parts. A
+ * k == 0 call has no products: a plain kernel scales C. */
+static tcj_status validate_compute(const tcj_gemm_desc *g, eng_problem *out) {
+  static const char *const names[] = {"TCJ_COMPUTE_DEFAULT", "TCJ_COMPUTE_32F", "TCJ_COMPUTE_32F_3XTF32",
+                                      "TCJ_COMPUTE_32F_FAST_TF32"};
+  if ((unsigned)g->compute >= sizeof names / sizeof *names)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "compute = %d is not a tcj_compute", (int)g->compute);
+  int f32 = out->ab == PTX_E_TF32, x3 = 0;
+  switch (g->compute) {
+  case TCJ_COMPUTE_DEFAULT: x3 = f32 && g->a_type == TCJ_F32 && g->b_type == TCJ_F32; break;
+  case TCJ_COMPUTE_32F: x3 = f32; break;
+  case TCJ_COMPUTE_32F_3XTF32: x3 = 1; break;
+  case TCJ_COMPUTE_32F_FAST_TF32: break;
+  }
+  int fits = g->compute == TCJ_COMPUTE_DEFAULT || f32 || (g->compute == TCJ_COMPUTE_32F && out->ab != PTX_E_S8);
+  if (!fits)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "compute = %s with %s operands: %s", names[g->compute],
+                         eng_dtype_name(g->a_type),
+                         g->compute == TCJ_COMPUTE_32F ? "s8 accumulates in s32 (leave compute 0)"
+                                                       : "3xTF32 and fast tf32 are modes of f32 (or tf32) operands");
+  if (!x3 || g->k == 0) return TCJ_SUCCESS;
+  /* K' = 3 kp is baked into the kernel as a 32-bit count. */
+  if (g->k > (INT32_MAX / 3) - 3)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "k = %" PRId64 " with fp32 accuracy (3xTF32): k is at most %d",
+                         g->k, INT32_MAX / 3 - 3);
+  eng_problem_split3(out);
+  return TCJ_SUCCESS;
+}
+
 tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   memset(out, 0, sizeof *out);
   if (!g) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc is NULL");
@@ -488,7 +517,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   }
   if ((st = validate_fp8(g, out, d, ldd, es_d)) != TCJ_SUCCESS) return st;
   fold_batch_into_rows(out);
-  return TCJ_SUCCESS;
+  return validate_compute(g, out);
 }
 
 const tcj_gemm_desc *eng_desc_view(const tcj_gemm_desc *g, tcj_gemm_desc *buf) {

@@ -176,9 +176,11 @@ TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_
    n x k (ldb >= k) when T; C is m x n (ldc >= n). Pointers are device pointers. Accumulation is
    fp32 for floating types, s32 for s8. beta == 0: C is not read. m, n or k == 0 is valid (k == 0
    scales C by beta). Asynchronous on `stream`, like cuBLAS.
-   Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, tf32 (f32 data) -> f32,
-   s8 -> s32, and fp8 (A and B each e4m3 or e5m2, sm_89 and newer) -> f16|bf16|f32.
-   tf32 operands may be passed as TCJ_TF32 or TCJ_F32.
+   Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, f32 -> f32, tf32 (f32 data)
+   -> f32, s8 -> s32, and fp8 (A and B each e4m3 or e5m2, sm_89 and newer) -> f16|bf16|f32.
+   TCJ_F32 operands are computed to fp32 accuracy (3xTF32 on tensor cores: an error like
+   cublasSgemm's); TCJ_TF32 ones (either operand) in tf32, faster, with about 1e-3 relative
+   error. tcj_gemm_ex's compute field chooses explicitly (tcj_compute).
    Aliasing: C must not share memory with A or B. Their spans (first to last element, as m, n,
    k and the leading dimensions reach) are compared when m, n and k are all > 0, and an overlap
    is refused with TCJ_ERROR_INVALID_VALUE. A and B may overlap each other (both only read).
@@ -225,6 +227,31 @@ typedef enum tcj_scale_mode {
   TCJ_SCALE_TENSOR = 0, /* one scale per operand (or none) */
   TCJ_SCALE_BLOCK = 1,  /* A per row and 128 K; B per 128 x 128 block (DeepSeek-V3) */
 } tcj_scale_mode;
+
+/* How the products of fp32 data are formed: cuBLAS's compute types (cublasComputeType_t), and
+ * 3xTF32, which CUTLASS calls fast accurate fp32. Accumulation is fp32 in every mode. */
+typedef enum tcj_compute {
+  /* By the operand types: two TCJ_F32 operands TCJ_COMPUTE_32F, a TCJ_TF32 one
+   * TCJ_COMPUTE_32F_FAST_TF32; other types as their own rows of tcj_gemm say. */
+  TCJ_COMPUTE_DEFAULT = 0,
+  /* fp32 accuracy: an error against exact arithmetic of the size cublasSgemm's has (within 2x,
+   * for any K and for data spanning fp32's exponent range). tcj chooses how; today that is
+   * 3xTF32 on the tensor cores. Also valid for f16, bf16 and fp8 operands, whose products and
+   * sums are fp32 anyway. */
+  TCJ_COMPUTE_32F = 1,
+  /* Each fp32 operand split into two tf32 parts, x = big + small (big = x rounded to tf32,
+   * small = the rest, rounded to tf32), and three tensor-core products summed in fp32: A_big
+   * B_big + A_big B_small + A_small B_big, with the tensor cores' partial sums added into fp32
+   * registers every few K (their own addition truncates). Costs three tf32 GEMMs and a pass
+   * that writes the parts into scratch (3 x (m + n) x k fp32 elements, k rounded up to 4).
+   * Limits: an infinite element can give NaN where fp32 gives infinity (infinity x a zero
+   * small part); parts below 2^-126 (elements under about 2^-115) lose their small part. f32
+   * or tf32 operands only. */
+  TCJ_COMPUTE_32F_3XTF32 = 2,
+  /* tf32 products (10 mantissa bits: each element rounded so), fp32 accumulation: about 1e-3
+   * relative error, at the tensor cores' tf32 rate. f32 or tf32 operands only. */
+  TCJ_COMPUTE_32F_FAST_TF32 = 3,
+} tcj_compute;
 
 /* The source of a user epilogue must define exactly this function (CUDA C++, compiled by
  * NVRTC; no headers are included, `params` is tcj_gemm_desc.epilogue_params): */
@@ -295,6 +322,12 @@ typedef struct tcj_gemm_desc {
      with fewer mantissa bits than fp32). 1: accumulate in the tensor cores throughout, like
      cuBLASLt's FAST_ACCUM: faster, with an error that grows with K. Not with block scales. */
   int fast_accum;
+
+  /* ---- compute mode (since 0.4) -----------------------------------------------------------
+     How fp32 products are formed (tcj_compute); 0, TCJ_COMPUTE_DEFAULT, picks by the operand
+     types. A mode that does not fit the operands (3xTF32 of f16 data, say) is
+     TCJ_ERROR_INVALID_VALUE. */
+  tcj_compute compute;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f} /* C; in C++ value-initialise and set both */
 

@@ -445,10 +445,27 @@ static void emit_load_frags(kernel *k, ptx_reg stage, int kk, frags *f) {
   emit_fragments(k, &k->op[1], stage, kk, f->b);
 }
 
+/* 3xTF32 (tcj_kernel_cfg.tf32x3): each mma starts from zero and its 8 products are added into
+ * the fp32 accumulators with add.f32, which rounds to nearest; the tensor cores' own addition
+ * truncates, and over K = 65536 that error grew past fp32's (the bound tests/gpu checks). */
 static void emit_mma_step(kernel *k, const frags *f) {
+  ptx_builder *b = k->b;
+  ptx_reg zero[4], part[4];
+  if (k->cfg->tf32x3)
+    for (int r = 0; r < 4; r++) {
+      zero[r] = ptx_new(b, PTX_F32);
+      ptx_ins(b, "mov.f32 %R, 0f00000000", zero[r]);
+    }
   for (int g = 0; g < k->op[0].blocks; g++)
-    for (int nf = 0; nf < k->ni; nf++)
-      ptx_mma_sync(k->b, k->cfg->ab, tcj_cfg_b_type(k->cfg), k->acc[g][nf], f->a + 4 * g, f->b + 2 * nf, k->acc[g][nf]);
+    for (int nf = 0; nf < k->ni; nf++) {
+      if (!k->cfg->tf32x3) {
+        ptx_mma_sync(b, k->cfg->ab, tcj_cfg_b_type(k->cfg), k->acc[g][nf], f->a + 4 * g, f->b + 2 * nf, k->acc[g][nf]);
+        continue;
+      }
+      for (int r = 0; r < 4; r++) part[r] = ptx_new(b, PTX_F32);
+      ptx_mma_sync(b, k->cfg->ab, tcj_cfg_b_type(k->cfg), part, f->a + 4 * g, f->b + 2 * nf, zero);
+      for (int r = 0; r < 4; r++) ptx_ins(b, "add.f32 %R, %R, %R", k->acc[g][nf][r], k->acc[g][nf][r], part[r]);
+    }
 }
 
 static void emit_advance_stage(kernel *k, ptx_reg stage) {
@@ -764,6 +781,11 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   if (ptx_finish(&b) == 0 && k.split) {
     ptx_text(&b, "\n");
     ptx_emit_reduce_entry(&b, cfg);
+    ptx_finish(&b);
+  }
+  if (!ptx_failed(&b) && cfg->tf32x3) {
+    ptx_text(&b, "\n");
+    ptx_emit_split_entry(&b);
     ptx_finish(&b);
   }
   return ptx_take(&b, ptx, len, err, err_size);

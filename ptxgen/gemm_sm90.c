@@ -252,6 +252,11 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     ptx_emit_transpose_entry(&b, ptx_elem_size(cfg->ab));
     ptx_finish(&b);
   }
+  if (!ptx_failed(&b) && cfg->tf32x3) {
+    ptx_text(&b, "\n");
+    ptx_emit_split_entry(&b);
+    ptx_finish(&b);
+  }
   return ptx_take(&b, ptx, len, err, err_size);
 }
 

@@ -72,6 +72,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " fast=%d", c->fast_accum);
   if (n >= 0 && (size_t)n < size && c->block_scale)
     n += snprintf(buf + n, size - (size_t)n, " scale=block");
+  if (n >= 0 && (size_t)n < size && c->tf32x3)
+    n += snprintf(buf + n, size - (size_t)n, " x3=%d", c->tf32x3);
   if (n >= 0 && (size_t)n < size && c->generic)
     n += snprintf(buf + n, size - (size_t)n, " generic=%d", c->generic);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
@@ -127,6 +129,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
     c.block_scale = 1;
     rest += 12;
   }
+  more = 0;
+  if (sscanf(rest, " x3=%d%n", &c.tf32x3, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " generic=%d%n", &c.generic, &more) == 1) rest += more;
   if (*rest != '\0') return -1;
@@ -235,7 +239,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * 64 + 64 and 96 + 48 fit in the kernel's 168 registers; 96 + 96 spilled 904 bytes at
    * 128x192 (ptxas 13.0). */
   if (tcj_cfg_promotes(c) && acc + (c->bn > 128 ? acc / 2 : acc) > 144)
-    return "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)";
+    return "promotion (fp8, 3xTF32) needs its accumulators and partial sums in 144 registers per thread (128x128, "
+           "128x192)";
   /* One B scale per 128 columns and K tile: a tile's columns lie in one block, or (bn 192, which
    * starts at a multiple of 64) in two. */
   if (c->block_scale && 128 % c->bn && c->bn != 192) return "block-scaled fp8 needs bn 64, 128 or 192";
@@ -293,6 +298,9 @@ static const char *check_epilogue(const tcj_kernel_cfg *c) {
   if (c->b_other && !fp8) return "b differs from a only between the two fp8 types";
   if ((c->fast_accum || c->block_scale) && !fp8) return "fast accumulation and block scales are fp8 options";
   if ((unsigned)c->fast_accum > 1 || (unsigned)c->block_scale > 1) return "fast and scale=block are flags";
+  if ((unsigned)c->tf32x3 > 1) return "x3 is a flag";
+  if (c->tf32x3 && (c->ab != PTX_E_TF32 || c->op_a_t || !c->op_b_t))
+    return "3xTF32 parts are tf32, K-major (A op N, B op T): the split pass writes them so";
   if (c->block_scale && (c->fast_accum || c->recipe != PTX_RECIPE_SM90 || c->batched))
     return "block scales are applied at promotion: sm90, not fast, not batched";
   if (c->batched != 0 && c->batched != 1) return "batch must be 0 or 1";
@@ -359,6 +367,9 @@ static const char *check_recipe(const tcj_kernel_cfg *c) {
    * registers and spills (seen on sm_89 with 4-byte copies). */
   int wm = c->bm / c->warps_m, wn = c->bn / c->warps_n;
   if (wm * wn > 64 * 64) return "warp tile larger than 64x64 (accumulators exceed the registers)";
+  /* 3xTF32 keeps each mma's four partial sums beside the accumulators: 16 bytes spilled at a
+   * 64x64 warp tile on sm_80 and sm_89 (ptxas 13.0). */
+  if (c->tf32x3 && wm * wn > 64 * 32) return "3xTF32 needs a warp tile of at most 64x32";
   if (es != 2 && (c->op_a_t || !c->op_b_t) && wm * wn > 64 * 32)
     return "tf32 or s8 with an MN-major operand needs a warp tile of at most 64x32";
   /* Narrow copies keep one swizzled destination register per copy: with 64x64 warp tiles

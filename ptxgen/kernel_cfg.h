@@ -108,6 +108,13 @@ typedef struct tcj_kernel_cfg {
    * the D scale and amax are run-time pointers every fp8 kernel reads. */
   int fast_accum;
   int block_scale;
+  /* tf32 only: 1: the operands are fp32 data split into 3xTF32 parts by the split pass
+   * (split_tf32.c), so that the kernel's K is three segments, [A_big | A_big | A_small] against
+   * [B_big | B_small | B_big], and its products sum to fp32 accuracy. The tensor cores add into
+   * their accumulators with truncation, which over a deep K costs far more than the parts
+   * gain, so their partial sums are added into fp32 registers (round to nearest) often: per
+   * K tile on sm90 (promotion, as fp8), per mma on sm80. The module holds PTX_SPLIT_ENTRY. */
+  int tf32x3;
   /* 1: a generic kernel: n and k are run-time arguments (p_n, p_k), not baked, so one kernel
    * serves every problem of its class (recipe, types, ops, tile, alignment class, epilogue).
    * Its canonical config has n = k = 0; the engine passes the problem's. Generic kernels split K
@@ -152,9 +159,10 @@ static inline ptx_elem tcj_cfg_b_type(const tcj_kernel_cfg *c) {
   if (!c->b_other) return c->ab;
   return c->ab == PTX_E_E4M3 ? PTX_E_E5M2 : PTX_E_E4M3;
 }
-/* sm90 fp8 adds each K tile's partial sums into fp32 registers: a second accumulator set. */
+/* sm90 fp8 and 3xTF32 add each K tile's partial sums into fp32 registers: a second
+ * accumulator set. */
 static inline int tcj_cfg_promotes(const tcj_kernel_cfg *c) {
-  return c->recipe == PTX_RECIPE_SM90 && ptx_elem_is_fp8(c->ab) && !c->fast_accum;
+  return c->recipe == PTX_RECIPE_SM90 && ((ptx_elem_is_fp8(c->ab) && !c->fast_accum) || c->tf32x3);
 }
 static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
   return c->recipe == PTX_RECIPE_SM90 ? 128 * (1 + c->warps_m * c->warps_n) : 32 * c->warps_m * c->warps_n;

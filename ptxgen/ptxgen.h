@@ -74,6 +74,23 @@ int ptx_reduce_vec(const tcj_kernel_cfg *cfg);
  * (elements), .u32 rows, cols. Launch: ceil(cols / PTX_TRANSPOSE_TILE) x
  * ceil(rows / PTX_TRANSPOSE_TILE) CTAs of PTX_TRANSPOSE_THREADS threads, with
  * ptx_transpose_smem_bytes() of dynamic shared memory. */
+struct ptx_builder;
+
+/* The 3xTF32 split pass (split_tf32.c): modules of tf32x3 configs also hold PTX_SPLIT_ENTRY,
+ * which turns one fp32 operand into the kernel's K-major parts. For each batch entry z (z0 +
+ * ctaid.z), row r < rows and kk < kp, with x = op(X)[r][kk] (0 past k):
+ *   dst[z * stride_dst + r * ld_dst + seg * kp + kk] = seg == small_seg ? small(x) : big(x)
+ * for seg 0, 1, 2. op(X)[r][kk] is src[z * stride_src + r * ld_src + kk], or with trans set
+ * src[z * stride_src + kk * ld_src + r] (an MN-major source). Parameters, in order: .u64 src,
+ * dst, ld_src, ld_dst, stride_src, stride_dst (elements), .u32 rows, k, kp, trans, small_seg,
+ * z0. Launch: ceil(rows / PTX_SPLIT_TILE) x ceil(kp / PTX_SPLIT_TILE) x entries CTAs of
+ * PTX_SPLIT_THREADS threads, with ptx_split_smem_bytes() of dynamic shared memory. */
+#define PTX_SPLIT_ENTRY "tcj_split_tf32"
+#define PTX_SPLIT_TILE 32
+#define PTX_SPLIT_THREADS 256
+static inline int ptx_split_smem_bytes(void) { return PTX_SPLIT_TILE * (PTX_SPLIT_TILE + 1) * 4; }
+void ptx_emit_split_entry(struct ptx_builder *b);
+
 /* A module of its own (ptx_gen_l2_flush), for the autotuner's timing: PTX_L2_FLUSH_ENTRY reads
  * .u64 chunks 16-byte chunks from .u64 buf (zeroed by the caller) and writes nothing to .u64
  * sink (4 bytes) unless the chunks' XOR is PTX_L2_FLUSH_NEVER. Launch: any grid of
@@ -91,7 +108,6 @@ static inline int ptx_transpose_smem_bytes(int elem_size) {
 }
 /* Whether cfg's module holds PTX_TRANSPOSE_ENTRY. */
 int ptx_sm90_has_transpose(const tcj_kernel_cfg *cfg);
-struct ptx_builder;
 void ptx_emit_transpose_entry(struct ptx_builder *b, int elem_size);
 
 /* One operand's tensor map, in the terms of cuTensorMapEncodeTiled: rank 2, dim 0 contiguous,
