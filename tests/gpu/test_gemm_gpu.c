@@ -40,7 +40,7 @@ typedef struct dt_pair {
   tcj_dtype c;
 } dt_pair;
 
-enum { P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_TF32_F32, P_S8_S32, P_BF16_F16, P_COUNT };
+enum { P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_TF32_F32, P_S8_S32, P_BF16_F16, P_F32_F32, P_COUNT };
 
 static const dt_pair PAIRS[P_COUNT] = {
     [P_F16_F16] = {"f16->f16", TCJ_F16, TCJ_F16, TCJ_F16},
@@ -51,6 +51,7 @@ static const dt_pair PAIRS[P_COUNT] = {
     [P_TF32_F32] = {"tf32->f32", TCJ_F32, TCJ_TF32, TCJ_F32},
     [P_S8_S32] = {"s8->s32", TCJ_S8, TCJ_S8, TCJ_S32},
     [P_BF16_F16] = {"bf16->f16", TCJ_BF16, TCJ_BF16, TCJ_F16},
+    [P_F32_F32] = {"f32->f32", TCJ_F32, TCJ_F32, TCJ_F32}, /* fp32 accuracy: 3xTF32 */
 };
 
 static size_t esize(tcj_dtype t) {
@@ -220,7 +221,7 @@ static gemm_case sweep_case(int pair, int i) {
   c.dt = &PAIRS[pair];
   c.seed = g_seed_base + (uint64_t)pair * 1000 + (uint64_t)i;
   rng r = {c.seed};
-  c.ab_api = pair == P_TF32_F32 ? ((i & 1) ? TCJ_F32 : TCJ_TF32) : c.dt->ab_api;
+  c.ab_api = c.dt->ab_api;
   c.op_a = (tcj_op)(i & 1);
   c.op_b = (tcj_op)((i >> 1) & 1);
   c.align = (align_class)((i / 4) % AL_COUNT);
@@ -373,6 +374,12 @@ static double operand(const gemm_case *c, const void *buf, int is_b, int64_t row
   return tf32_model >= 0 ? (double)oracle_tf32((float)v, tf32_model) : v;
 }
 
+/* 3xTF32 (tcj.h, TCJ_COMPUTE_32F_3XTF32) forms each product from parts: with big = tf32(x) and
+ * small = tf32(x - big), |x - big - small| <= 2^-22 |x|, and the dropped small_a small_b is at
+ * most 2^-22 |a b|: every product is off by at most 2^-20 |a b| (three such terms and their
+ * products, rounded up), on top of the fp32 accumulation c_k covers. */
+static double x3_term(const gemm_case *c) { return pair_index(c->dt) == P_F32_F32 ? 0x1p-20 : 0; }
+
 /* Host fp64 reference of the sampled rows, every element judged on its own by the bound of
  * tests/gpu/oracle.h (|A||B| per element, the output's rounding, fp32 accumulation over K). */
 static int check_host(run *r, char *msg, size_t size) {
@@ -407,7 +414,7 @@ static int check_host(run *r, char *msg, size_t size) {
           got[s * c->n + j] = get(tc, r->hout, at);
         }
       }
-      oracle_gemm g = {rn, c->n, c->k, (float)c->alpha, (float)c->beta, tc, a, bt, cin, got, 0};
+      oracle_gemm g = {rn, c->n, c->k, (float)c->alpha, (float)c->beta, tc, a, bt, cin, got, x3_term(c)};
       oracle_result part;
       oracle_check(&g, &part);
       all.checked += part.checked;
@@ -568,6 +575,7 @@ static int check_cublas(run *r, cublasHandle_t blas, cudaStream_t stream, char *
   /* tf32: cuBLAS rounds its inputs to 10 mantissa bits, tcj may truncate them: the two products
    * then differ by up to 2^-10 of each operand, on top of each one's own bound. */
   if (pair_index(c->dt) == P_TF32_F32) ck += 2 * 0x1p-10;
+  ck += x3_term(c); /* cublasSgemm within c_k, tcj within c_k + the parts' term */
   int64_t bad = 0, wi = -1, wj = -1;
   double wratio = 0, wgot = 0, wcub = 0, wbound = 0;
   for (int64_t i = 0; i < c->m; i++)
@@ -734,6 +742,7 @@ static void f16_to_bf16_matches_reference_and_cublas(void **state) { (void)state
 static void tf32_to_f32_matches_reference_and_cublas(void **state) { (void)state; sweep(P_TF32_F32); }
 static void s8_to_s32_is_exact_and_matches_cublas(void **state) { (void)state; sweep(P_S8_S32); }
 static void bf16_to_f16_matches_reference_and_cublas(void **state) { (void)state; sweep(P_BF16_F16); }
+static void f32_to_f32_is_fp32_accurate_and_matches_cublas(void **state) { (void)state; sweep(P_F32_F32); }
 
 static gemm_case make_case(int pair, tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
                            align_class al, int scalars, uint64_t seed) {
@@ -763,6 +772,7 @@ static void dims_4095_match_reference_and_cublas(void **state) {
       make_case(P_TF32_F32, TCJ_OP_N, TCJ_OP_N, 1000, 4095, 4095, AL_PACKED, 1, 50005),
       make_case(P_S8_S32, TCJ_OP_N, TCJ_OP_T, 4095, 4095, 127, AL_PACKED, 1, 50006),
       make_case(P_F16_BF16, TCJ_OP_N, TCJ_OP_N, 1, 4095, 4095, AL_ODD_LD, 0, 50007),
+      make_case(P_F32_F32, TCJ_OP_T, TCJ_OP_N, 1000, 4095, 4095, AL_ODD_LD, 2, 50008),
   };
   run_cases("4095 dims", cases, (int)(sizeof cases / sizeof cases[0]));
 }
@@ -775,31 +785,36 @@ static void dims_4095_match_reference_and_cublas(void **state) {
 typedef struct forced_variant {
   int needs_sm90; /* runs only on cc 9.0 (wgmma) */
   const char *recipe, *tile;
+  /* The tile runs 3xTF32, whose promoted partial sums need at most 64 accumulators per
+   * consumer thread beside them (tcj_cfg_check): else f32 cases run f16 -> f32 instead. */
+  int x3;
 } forced_variant;
 
 static const forced_variant FORCED[] = {
-    {0, "sm80", NULL},
-    {1, "sm90", NULL},
-    {1, "sm90", "128x256x128/2x1/4"},
-    {1, "sm90", "256x128x128/2x1/4"},
-    {1, "sm90", "128x128x128/2x1/6"},
-    {1, "sm90", "128x64x128/2x1/8"},
-    {1, "sm90", "64x128x128/1x1/8"},
-    {1, "sm90", "64x64x128/1x1/8"},
-    {1, "sm90", "128x256x128/2x1/4/c2"},
-    {1, "sm90", "128x128x128/2x1/6/c2"},
-    {1, "sm90", "128x128x128/2x1/6/pp"},
-    {1, "sm90", "64x256x128/2x1/5/pp"},
-    {1, "sm90", "64x256x128/2x1/5/c2/pp"},
-    {1, "sm90", "128x128x128/2x1/6/c2/pp"},
+    {0, "sm80", NULL, 1},
+    {1, "sm90", NULL, 1},
+    {1, "sm90", "128x256x128/2x1/4", 0},
+    {1, "sm90", "256x128x128/2x1/4", 0},
+    {1, "sm90", "128x128x128/2x1/6", 1},
+    {1, "sm90", "128x64x128/2x1/8", 1},
+    {1, "sm90", "64x128x128/1x1/8", 1},
+    {1, "sm90", "64x64x128/1x1/8", 1},
+    {1, "sm90", "128x256x128/2x1/4/c2", 0},
+    {1, "sm90", "128x128x128/2x1/6/c2", 1},
+    {1, "sm90", "128x128x128/2x1/6/pp", 0},
+    {1, "sm90", "64x256x128/2x1/5/pp", 0},
+    {1, "sm90", "64x256x128/2x1/5/c2/pp", 0},
+    {1, "sm90", "128x128x128/2x1/6/c2/pp", 0},
 };
 
 static const int64_t FORCED_DIMS[] = {1, 17, 64, 65, 127, 128, 129, 255, 257, 383, 700};
 static const int64_t FORCED_K[] = {1, 15, 64, 65, 200, 1000};
 /* Every pair the recipe takes: the sm80 recipe all of them, the sm90 recipe the 16-bit ones in
  * any layout (tf32 and s8, K-major only, are added as NT cases). */
-static const int FORCED_PAIRS_SM80[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_BF16_F16, P_TF32_F32, P_S8_S32};
-static const int FORCED_PAIRS_SM90[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_BF16_F16};
+static const int FORCED_PAIRS_SM80[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16,
+                                        P_BF16_F16, P_TF32_F32, P_S8_S32, P_F32_F32};
+/* f32 (3xTF32) runs any layout: the split pass writes K-major parts. */
+static const int FORCED_PAIRS_SM90[] = {P_F16_F16, P_F16_F32, P_BF16_BF16, P_BF16_F32, P_F16_BF16, P_BF16_F16, P_F32_F32};
 #define FORCED_RANDOM 24
 
 /* TCJ_TEST_QUICK=1 (for sanitizer runs): 4 random cases per variant and one small multi-tile
@@ -816,7 +831,9 @@ static int forced_cases(gemm_case *cases, int variant) {
   if (g_quick) {
     for (int i = 0; i < 4; i++) {
       rng r = {g_seed_base + 7000ull * (uint64_t)(variant + 1) + (uint64_t)i};
-      cases[n++] = make_case(pairs[(i + variant) % npairs], (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1),
+      int pair = pairs[(i + variant) % npairs];
+      if (pair == P_F32_F32 && !FORCED[variant].x3) pair = P_F16_F32;
+      cases[n++] = make_case(pair, (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1),
                              FORCED_DIMS[rng_next(&r) % 11], FORCED_DIMS[rng_next(&r) % 11],
                              FORCED_K[rng_next(&r) % 6], (align_class)(i % AL_COUNT), i,
                              60000 + 100 * (uint64_t)variant + (uint64_t)i);
@@ -828,6 +845,7 @@ static int forced_cases(gemm_case *cases, int variant) {
   for (int i = 0; i < FORCED_RANDOM; i++) {
     rng r = {g_seed_base + 7000ull * (uint64_t)(variant + 1) + (uint64_t)i};
     int pair = pairs[i % npairs];
+    if (pair == P_F32_F32 && !FORCED[variant].x3) pair = P_F16_F32;
     int64_t m = FORCED_DIMS[rng_next(&r) % 11], nn = FORCED_DIMS[rng_next(&r) % 11];
     int64_t k = FORCED_K[rng_next(&r) % 6];
     cases[n++] = make_case(pair, (tcj_op)(i & 1), (tcj_op)((i >> 1) & 1), m, nn, k,
@@ -1305,6 +1323,7 @@ int main(void) {
       cmocka_unit_test(tf32_to_f32_matches_reference_and_cublas),
       cmocka_unit_test(s8_to_s32_is_exact_and_matches_cublas),
       cmocka_unit_test(bf16_to_f16_matches_reference_and_cublas),
+      cmocka_unit_test(f32_to_f32_is_fp32_accurate_and_matches_cublas),
       cmocka_unit_test(dims_4095_match_reference_and_cublas),
       cmocka_unit_test(deep_k_splits_match_reference_and_cublas),
       cmocka_unit_test(decode_splits_reduce_alike_in_a_cluster_and_the_workspace),
