@@ -143,6 +143,9 @@ static void fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, i
   c->bm = tiles[t].bm;
   c->bn = tiles[t].bn;
   c->bk = (tiles[t].bk_bytes ? tiles[t].bk_bytes : 64) / es; /* 64 bytes: two 32-byte mma k-steps */
+  /* 3xTF32 adds its partial sums into the accumulators once per K tile: 128-byte tiles halve
+   * those roundings (emit_mma_step, gemm_sm80.c). */
+  if (p->tf32x3) c->bk = 128 / es;
   c->warps_m = tiles[t].warps_m;
   c->warps_n = tiles[t].warps_n;
   c->align_a = align_a;

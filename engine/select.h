@@ -47,12 +47,14 @@ typedef struct eng_problem {
   struct eng_split_src { int op_a_t, op_b_t; int64_t k, lda, ldb, stride_a, stride_b; } src;
 } eng_problem;
 
-/* Elements of K each 3xTF32 segment holds: k rounded up to 4, so that every part row is
- * 16-byte aligned (cp.async 16, TMA). */
-static inline int64_t eng_split3_kp(int64_t k) { return (k + 3) / 4 * 4; }
+/* Elements of K each 3xTF32 part holds: k rounded up to the split pass's chunk of 32 (its
+ * three parts of a chunk are one K tile each, PTX_SPLIT_ENTRY), which also keeps every part
+ * row 16-byte aligned. */
+static inline int64_t eng_split3_kp(int64_t k) { return (k + 31) / 32 * 32; }
 /* The tf32 GEMM that computes an fp32 problem p (k > 0) to fp32 accuracy: K' = 3 kp over the
- * parts the split pass writes, [A_big | A_big | A_small] (m x K') against [B_big | B_small |
- * B_big] (n x K'), both K-major and 16-byte aligned, a batch's entries one matrix apart. */
+ * parts the split pass writes, chunk by chunk [A_big | A_big | A_small] (m x K') against
+ * [B_big | B_small | B_big] (n x K'), both K-major and 16-byte aligned, a batch's entries one
+ * matrix apart. */
 void eng_problem_split3(eng_problem *p);
 
 /* Makes a problem built field by field a plain tcj_gemm beyond its GEMM fields: D is C (read

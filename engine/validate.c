@@ -372,9 +372,9 @@ static tcj_status validate_compute(const tcj_gemm_desc *g, eng_problem *out) {
                                                        : "3xTF32 and fast tf32 are modes of f32 (or tf32) operands");
   if (!x3 || g->k == 0) return TCJ_SUCCESS;
   /* K' = 3 kp is baked into the kernel as a 32-bit count. */
-  if (g->k > (INT32_MAX / 3) - 3)
+  if (g->k > (INT32_MAX / 3) - 31)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "k = %" PRId64 " with fp32 accuracy (3xTF32): k is at most %d",
-                         g->k, INT32_MAX / 3 - 3);
+                         g->k, INT32_MAX / 3 - 31);
   eng_problem_split3(out);
   return TCJ_SUCCESS;
 }

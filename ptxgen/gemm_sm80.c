@@ -55,6 +55,8 @@ typedef struct kernel {
   ptx_reg z; /* batch entry (batched configs) */
   operand op[2];
   ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
+  /* 3xTF32: the chunk's partial sums and this K tile's place in its chunk (emit_mma_step). */
+  ptx_reg part[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4], chunk_pos;
 } kernel;
 
 static int log2i(int x) {
@@ -445,27 +447,41 @@ static void emit_load_frags(kernel *k, ptx_reg stage, int kk, frags *f) {
   emit_fragments(k, &k->op[1], stage, kk, f->b);
 }
 
-/* 3xTF32 (tcj_kernel_cfg.tf32x3): each mma starts from zero and its 8 products are added into
- * the fp32 accumulators with add.f32, which rounds to nearest; the tensor cores' own addition
- * truncates, and over K = 65536 that error grew past fp32's (the bound tests/gpu checks). */
-static void emit_mma_step(kernel *k, const frags *f) {
+/* 3xTF32 (tcj_kernel_cfg.tf32x3): the mma accumulate into partial sums (part), which are added
+ * into the fp32 accumulators with add.f32, rounding to nearest, and restarted from zero after
+ * the third K tile of each chunk (the split pass puts a chunk's three products in three K
+ * tiles: split_tf32.c), and once more after the loop. The tensor cores' own addition truncates:
+ * accumulating all of K in them drifts far past fp32's error on positive data, while adding
+ * every mma (8 K) into the accumulators made so many roundings that K = 65536 ended 3.8x off
+ * cublasSgemm's error (test_accuracy_gpu, H100). k->chunk_pos: this tile's place in its chunk. */
+static void emit_mma_step(kernel *k, const frags *f, int kk) {
   ptx_builder *b = k->b;
-  ptx_reg zero[4], part[4];
-  if (k->cfg->tf32x3)
-    for (int r = 0; r < 4; r++) {
-      zero[r] = ptx_new(b, PTX_F32);
-      ptx_ins(b, "mov.f32 %R, 0f00000000", zero[r]);
-    }
+  int x3 = k->cfg->tf32x3;
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int nf = 0; nf < k->ni; nf++) {
-      if (!k->cfg->tf32x3) {
-        ptx_mma_sync(b, k->cfg->ab, tcj_cfg_b_type(k->cfg), k->acc[g][nf], f->a + 4 * g, f->b + 2 * nf, k->acc[g][nf]);
-        continue;
-      }
-      for (int r = 0; r < 4; r++) part[r] = ptx_new(b, PTX_F32);
-      ptx_mma_sync(b, k->cfg->ab, tcj_cfg_b_type(k->cfg), part, f->a + 4 * g, f->b + 2 * nf, zero);
-      for (int r = 0; r < 4; r++) ptx_ins(b, "add.f32 %R, %R, %R", k->acc[g][nf][r], k->acc[g][nf][r], part[r]);
+      const ptx_reg *d = x3 ? k->part[g][nf] : k->acc[g][nf];
+      ptx_mma_sync(b, k->cfg->ab, tcj_cfg_b_type(k->cfg), d, f->a + 4 * g, f->b + 2 * nf, d);
     }
+  if (!x3 || kk != k->kk_count - 1) return;
+  ptx_reg now = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 2", now, k->chunk_pos);
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int nf = 0; nf < k->ni; nf++)
+      for (int r = 0; r < 4; r++) {
+        ptx_ins_if(b, now, 0, "add.f32 %R, %R, %R", k->acc[g][nf][r], k->acc[g][nf][r], k->part[g][nf][r]);
+        ptx_ins_if(b, now, 0, "mov.f32 %R, 0f00000000", k->part[g][nf][r]);
+      }
+  ptx_ins(b, "add.u32 %R, %R, 1", k->chunk_pos, k->chunk_pos);
+  ptx_ins(b, "selp.b32 %R, 0, %R, %R", k->chunk_pos, k->chunk_pos, now);
+}
+
+/* 3xTF32: the partial sums of the last chunk, which the loop leaves unadded when K ends
+ * inside a chunk (a slice's end, or tiles of zeros past k). */
+static void emit_x3_flush(kernel *k) {
+  for (int g = 0; g < k->op[0].blocks; g++)
+    for (int nf = 0; nf < k->ni; nf++)
+      for (int r = 0; r < 4; r++)
+        ptx_ins(k->b, "add.f32 %R, %R, %R", k->acc[g][nf][r], k->acc[g][nf][r], k->part[g][nf][r]);
 }
 
 static void emit_advance_stage(kernel *k, ptx_reg stage) {
@@ -490,6 +506,19 @@ static void emit_mainloop(kernel *k) {
         k->acc[g][nf][r] = ptx_new(b, acc_cls);
         ptx_ins(b, acc_cls == PTX_F32 ? "mov.f32 %R, 0f00000000" : "mov.b32 %R, 0", k->acc[g][nf][r]);
       }
+  if (c->tf32x3) {
+    for (int g = 0; g < k->op[0].blocks; g++)
+      for (int nf = 0; nf < k->ni; nf++)
+        for (int r = 0; r < 4; r++) {
+          k->part[g][nf][r] = ptx_new(b, PTX_F32);
+          ptx_ins(b, "mov.f32 %R, 0f00000000", k->part[g][nf][r]);
+        }
+    /* The first K tile's place in its chunk of three: the slice's first tile modulo 3 (kbase is
+     * its first K element until the loads below advance it). */
+    k->chunk_pos = reg32(k);
+    ptx_ins(b, "div.u32 %R, %R, %d", k->chunk_pos, k->kbase, c->bk);
+    ptx_ins(b, "rem.u32 %R, %R, 3", k->chunk_pos, k->chunk_pos);
+  }
   /* k == 0: C = beta * C. A generic kernel branches around the loop at run time. */
   if (!k->kt_count.reg.id && k->kt_count.imm == 0) return;
   int no_k = k->kt_count.reg.id ? ptx_new_label(b) : 0;
@@ -563,12 +592,13 @@ static void emit_mainloop(kernel *k) {
       ptx_cp_async_commit(b);
       emit_advance_stage(k, load_stage);
     }
-    emit_mma_step(k, use);
+    emit_mma_step(k, use, kk);
   }
   ptx_ins(b, "add.u32 %R, %R, 1", kt, kt);
   ptx_reg again = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.lt.u32 %R, %R, %V", again, kt, k->kt_count);
   ptx_ins_if(b, again, 0, "bra.uni %L", loop);
+  if (c->tf32x3) emit_x3_flush(k);
   if (no_k) ptx_label(b, no_k);
 }
 

@@ -238,9 +238,10 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * second set up to 128 columns, half a set past that (two column chunks, sm90_consumer.c).
    * 64 + 64 and 96 + 48 fit in the kernel's 168 registers; 96 + 96 spilled 904 bytes at
    * 128x192 (ptxas 13.0). */
+  /* 3xTF32 promotes a chunk's three K tiles at once, in one column chunk (sm90_consumer.c). */
+  if (c->tf32x3 && c->bn > 128) return "3xTF32 on the sm90 recipe needs bn 64 or 128 (one promotion chunk)";
   if (tcj_cfg_promotes(c) && acc + (c->bn > 128 ? acc / 2 : acc) > 144)
-    return "promotion (fp8, 3xTF32) needs its accumulators and partial sums in 144 registers per thread (128x128, "
-           "128x192)";
+    return "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)";
   /* One B scale per 128 columns and K tile: a tile's columns lie in one block, or (bn 192, which
    * starts at a multiple of 64) in two. */
   if (c->block_scale && 128 % c->bn && c->bn != 192) return "block-scaled fp8 needs bn 64, 128 or 192";

@@ -78,12 +78,14 @@ struct ptx_builder;
 
 /* The 3xTF32 split pass (split_tf32.c): modules of tf32x3 configs also hold PTX_SPLIT_ENTRY,
  * which turns one fp32 operand into the kernel's K-major parts. For each batch entry z (z0 +
- * ctaid.z), row r < rows and kk < kp, with x = op(X)[r][kk] (0 past k):
- *   dst[z * stride_dst + r * ld_dst + seg * kp + kk] = seg == small_seg ? small(x) : big(x)
- * for seg 0, 1, 2. op(X)[r][kk] is src[z * stride_src + r * ld_src + kk], or with trans set
+ * ctaid.z), row r < rows and kk < kp (a multiple of PTX_SPLIT_TILE), with x = op(X)[r][kk] (0
+ * past k), c = kk / PTX_SPLIT_TILE and w = kk % PTX_SPLIT_TILE:
+ *   dst[z * stride_dst + r * ld_dst + (3 c + seg) * PTX_SPLIT_TILE + w] = seg == small_seg ?
+ *     small(x) : big(x)                                                   for seg 0, 1, 2.
+ * op(X)[r][kk] is src[z * stride_src + r * ld_src + kk], or with trans set
  * src[z * stride_src + kk * ld_src + r] (an MN-major source). Parameters, in order: .u64 src,
  * dst, ld_src, ld_dst, stride_src, stride_dst (elements), .u32 rows, k, kp, trans, small_seg,
- * z0. Launch: ceil(rows / PTX_SPLIT_TILE) x ceil(kp / PTX_SPLIT_TILE) x entries CTAs of
+ * z0. Launch: ceil(rows / PTX_SPLIT_TILE) x kp / PTX_SPLIT_TILE x entries CTAs of
  * PTX_SPLIT_THREADS threads, with ptx_split_smem_bytes() of dynamic shared memory. */
 #define PTX_SPLIT_ENTRY "tcj_split_tf32"
 #define PTX_SPLIT_TILE 32

@@ -197,6 +197,43 @@ static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv, const bl
   ptx_label(b, done);
 }
 
+/* 3xTF32's promotion (one column chunk, no block scales): the split pass puts the three
+ * products of each chunk of K in three consecutive K tiles (split_tf32.c), so the wgmmas
+ * accumulate into part across the three (the first after a promotion overwrites) and part is
+ * added into acc after the chunk's last tile (kb % 3 == 2) or the unit's last. A stage is freed
+ * once the wgmmas after it are issued, as without promotion. One drain of the tensor cores per
+ * chunk, and a third of the roundings in acc that a promotion per tile makes. */
+static void emit_chunk_promotion(sm90 *k, ptx_reg da0, ptx_reg db0, ptx_reg stage_desc, ptx_reg kb, ptx_reg stage,
+                                 ptx_reg prev, ptx_reg has_prev, ptx_reg has_part, ptx_reg is_lane0, ptx_reg always) {
+  ptx_builder *b = k->b;
+  ptx_reg now = pred(k), last = pred(k), rel = pred(k), next = r32(k), pos = r32(k);
+  int promote = ptx_new_label(b), done = ptx_new_label(b);
+  ptx_ins(b, "wgmma.fence.sync.aligned");
+  emit_stage_wgmmas(k, da0, db0, stage_desc, 0, has_part, always);
+  ptx_ins(b, "wgmma.commit_group.sync.aligned");
+  ptx_ins(b, "add.u32 %R, %R, 1", next, kb);
+  if (k->split) ptx_ins(b, "setp.ge.u32 %R, %R, %R", last, next, k->kb_end);
+  else ptx_ins(b, "setp.ge.u32 %R, %R, %V", last, next, k->kt);
+  ptx_ins(b, "rem.u32 %R, %R, 3", pos, kb);
+  ptx_ins(b, "setp.eq.or.u32 %R, %R, 2, %R", now, pos, last);
+  ptx_ins(b, "and.pred %R, %R, %R", rel, has_prev, is_lane0);
+  ptx_ins_if(b, now, 0, "bra.uni $L%d", promote);
+  ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
+  emit_release(k, prev, rel);
+  ptx_ins(b, "mov.u32 %R, %R", prev, stage);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", has_prev, kb, kb);
+  ptx_ins(b, "setp.eq.u32 %R, %R, %R", has_part, kb, kb);
+  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_label(b, promote);
+  ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
+  emit_release(k, prev, rel);
+  emit_release(k, stage, is_lane0);
+  ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_prev, kb, kb);
+  ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_part, kb, kb);
+  emit_promote(k, 0, NULL, NULL);
+  ptx_label(b, done);
+}
+
 void sm90_emit_consumer(sm90 *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
@@ -231,7 +268,7 @@ void sm90_emit_consumer(sm90 *k) {
   int tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b), done = ptx_new_label(b);
   ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), m0 = r32(k), n0 = r32(k), kb = r32(k);
   ptx_reg soff = r32(k), prev = r32(k), end = pred(k), more = pred(k), not_first = pred(k), rel = pred(k);
-  ptx_reg stage_desc = r64(k);
+  ptx_reg stage_desc = r64(k), has_prev = pred(k), has_part = pred(k);
   ptx_ins(b, "mov.u32 %R, 0", stage);
   ptx_ins(b, "mov.u32 %R, 0", phase);
   ptx_ins(b, "mov.u32 %R, 0", prev);
@@ -286,6 +323,10 @@ void sm90_emit_consumer(sm90 *k) {
   if (k->promote)
     for (int j = 0; j < k->msub; j++)
       for (int i = 0; i < c->bn / 2; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", k->acc[j][i]);
+  if (c->tf32x3) { /* nothing in flight, part empty */
+    ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_prev, stage, stage);
+    ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_part, stage, stage);
+  }
   if (c->block_scale) emit_block_scale_tile(k, &bs, m0, n0);
   sm90_k_start(k, kb);
   ptx_label(b, k_loop);
@@ -295,7 +336,9 @@ void sm90_emit_consumer(sm90 *k) {
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
   if (k->split) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
   else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
-  if (k->promote) {
+  if (c->tf32x3) {
+    emit_chunk_promotion(k, da0, db0, stage_desc, kb, stage, prev, has_prev, has_part, is_lane0, always);
+  } else if (k->promote) {
     /* Each chunk's partial sums (the first k step overwrites: scale-d false) are needed at
      * once: wait for them, free the stage after the last chunk, add them into fp32 (scaled per
      * 128 K with block scales, their loads issued before the first wait). wgmma.fence orders

@@ -1,10 +1,12 @@
 /* The 3xTF32 split pass (PTX_SPLIT_ENTRY): an fp32 operand x becomes two tf32 parts, big =
- * tf32(x) and small = tf32(x - big), written K-major as three segments of kp elements each, so
- * that a tf32 GEMM over K' = 3 kp of [A_big | A_big | A_small] and [B_big | B_small | B_big]
- * sums A_big B_big + A_big B_small + A_small B_big: fp32 accuracy on tf32 tensor cores (the
- * dropped A_small B_small is below 2^-22 of each product). Each segment's columns past k are
- * zero. A 32 x 32 tile goes through shared memory, as in the transposing pack, so that an
- * MN-major source is read and written coalesced. */
+ * tf32(x) and small = tf32(x - big), written K-major so that a tf32 GEMM over K' = 3 kp sums
+ * A_big B_big + A_big B_small + A_small B_big: fp32 accuracy on tf32 tensor cores (the dropped
+ * A_small B_small is below 2^-22 of each product). The parts are interleaved per chunk of
+ * PTX_SPLIT_TILE elements of K: chunk c of A is [big | big | small], of B [big | small | big],
+ * so that the three products of a chunk are three consecutive K tiles of 32 tf32 elements,
+ * which the recipes sum in the tensor cores before adding them into fp32 (kp is a multiple of
+ * the chunk; columns past k are zero). A 32 x 32 tile goes through shared memory, as in the
+ * transposing pack, so that an MN-major source is read and written coalesced. */
 #include "ptxgen.h"
 
 #include "ptx_builder.h"
@@ -103,12 +105,10 @@ void ptx_emit_split_entry(ptx_builder *b) {
     ptx_ins(b, "st.shared.b32 [%R], %R", s, v);
   }
   ptx_ins(b, "bar.sync 0");
-  /* dst[r][seg * kp + kk] for r = r0 + ty + 8 pass, kk = k0 + tx; kk in [k, kp) reads the
-   * zeros the loads above left. */
-  ptx_reg seg1 = ptx_new(b, PTX_B64), seg2 = ptx_new(b, PTX_B64), s1 = ptx_new(b, PTX_PRED), s2 = ptx_new(b, PTX_PRED);
-  ptx_reg s0 = ptx_new(b, PTX_PRED);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", seg1, kp);
-  ptx_ins(b, "shl.b64 %R, %R, 1", seg2, seg1);
+  /* dst[r][3 k0 + 32 seg + tx] for r = r0 + ty + 8 pass: this CTA's K columns k0 .. k0 + 31 are
+   * one chunk; kk = k0 + tx in [k, kp) reads the zeros the loads above left. */
+  ptx_reg s1 = ptx_new(b, PTX_PRED), s2 = ptx_new(b, PTX_PRED), s0 = ptx_new(b, PTX_PRED), k3 = ptx_new(b, PTX_B32);
+  ptx_ins(b, "mul.lo.u32 %R, %R, 3", k3, k0);
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", s0, small_seg);
   ptx_ins(b, "setp.eq.u32 %R, %R, 1", s1, small_seg);
   ptx_ins(b, "setp.eq.u32 %R, %R, 2", s2, small_seg);
@@ -121,6 +121,7 @@ void ptx_emit_split_entry(ptx_builder *b) {
     ptx_ins(b, "add.u32 %R, %R, %R", j, k0, tx);
     ptx_ins(b, "setp.lt.u32 %R, %R, %R", ok, i, rows);
     ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", ok, j, kp, ok);
+    ptx_ins(b, "add.u32 %R, %R, %R", j, k3, tx);
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s, r, PITCH, tx);  /* K-major: tile[r][tx] */
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", st, tx, PITCH, r); /* MN-major: tile[tx][r] */
     ptx_ins(b, "selp.b32 %R, %R, %R, %R", s, st, s, is_t);
@@ -131,10 +132,10 @@ void ptx_emit_split_entry(ptx_builder *b) {
     ptx_ins(b, "selp.b32 %R, %R, %R, %R", v, small, big, s0);
     ptx_ins_if(b, ok, 0, "st.global.b32 [%R], %R", addr, v);
     ptx_reg a1 = ptx_new(b, PTX_B64), a2 = ptx_new(b, PTX_B64);
-    ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", a1, seg1, addr);
+    ptx_ins(b, "add.u64 %R, %R, %d", a1, addr, 4 * TILE);
     ptx_ins(b, "selp.b32 %R, %R, %R, %R", v, small, big, s1);
     ptx_ins_if(b, ok, 0, "st.global.b32 [%R], %R", a1, v);
-    ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", a2, seg2, addr);
+    ptx_ins(b, "add.u64 %R, %R, %d", a2, addr, 8 * TILE);
     ptx_ins(b, "selp.b32 %R, %R, %R, %R", v, small, big, s2);
     ptx_ins_if(b, ok, 0, "st.global.b32 [%R], %R", a2, v);
   }

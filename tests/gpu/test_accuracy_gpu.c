@@ -3,7 +3,9 @@
  * reference, on adversarial data: K up to 65536 over positive terms (where a truncating
  * accumulation drifts), magnitudes spanning 2^-40 .. 2^40 in one matrix, and cancellation (a
  * result far below |A||B|). The error of an element is |got - exact| / (|A||B|)_ij, and a
- * problem's error the largest over its checked elements; both recipes run every problem. Prints
+ * problem's error the largest over its checked elements; selection's recipes run every problem,
+ * then the sm80 recipe forced (on Hopper the sm90 recipe runs all but the one-row problem:
+ * forced onto it, one 8191-deep chain of fp32 roundings ended 3.6x off, H100). Prints
  * one line per problem and recipe: the figures of tcj.h's promise. Exits 77 without a GPU. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -152,12 +154,10 @@ static float *run_cublas(cublasHandle_t h, const problem *pr, const float *da, c
   return out;
 }
 
-/* Runs every problem through tcj_gemm on the engine made with TCJ_RECIPE=recipe and through
+/* Runs every problem through tcj_gemm on the engine made with TCJ_RECIPE=recipe ("auto": the
+ * recipe selection picks, the sm90 one on Hopper but for one-row problems) and through
  * cublasSgemm, and holds tcj's error to twice cuBLAS's. */
 static void f32_within_twice_sgemm_error(const char *recipe) {
-  struct cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
-  if (strcmp(recipe, "sm90") == 0 && prop.major != 9) skip();
   setenv("TCJ_RECIPE", recipe, 1);
   tcj_engine *e = NULL;
   tcj_options o = TCJ_OPTIONS_INIT;
@@ -200,9 +200,9 @@ static void f32_within_twice_sgemm_error(const char *recipe) {
   if (failed) fail_msg("%d of %d problems: tcj's fp32 error exceeds twice cublasSgemm's (see FAIL above)", failed, NP);
 }
 
-static void f32_sm90_recipe_within_twice_sgemm_error(void **state) {
+static void f32_selected_recipe_within_twice_sgemm_error(void **state) {
   (void)state;
-  f32_within_twice_sgemm_error("sm90");
+  f32_within_twice_sgemm_error("auto");
 }
 static void f32_sm80_recipe_within_twice_sgemm_error(void **state) {
   (void)state;
@@ -217,7 +217,7 @@ int main(void) {
   tcj_destroy(e); /* each test makes its engine with its recipe */
   printf("GPU: %s; error = max |got - exact| / (|A||B|)_ij over %d rows\n", prop.name, CHECK_ROWS);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(f32_sm90_recipe_within_twice_sgemm_error),
+      cmocka_unit_test(f32_selected_recipe_within_twice_sgemm_error),
       cmocka_unit_test(f32_sm80_recipe_within_twice_sgemm_error),
   };
   return cmocka_run_group_tests_name("accuracy_gpu", tests, NULL, NULL) ? 1 : 0;

@@ -25,7 +25,9 @@
 /* The first (0.2) descriptor ends with epilogue_params; 0.3 added the fp8 fields after it. */
 #define DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(void *))
 #define DESC_V2_SIZE (offsetof(tcj_gemm_desc, fast_accum) + sizeof(int))
-_Static_assert(sizeof(tcj_gemm_desc) - DESC_V2_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V2_SIZE's users");
+/* 0.4 added the compute mode and the fp64 scalars. */
+#define DESC_V3_SIZE (offsetof(tcj_gemm_desc, beta_f64) + sizeof(double))
+_Static_assert(sizeof(tcj_gemm_desc) - DESC_V3_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V3_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
  * 48 f32 (192 bytes); C read (beta 0.5), D apart from C, bias per column, GELU. */
@@ -570,6 +572,54 @@ static void operand_rules_of_tcj_gemm_still_apply(void **state) {
 }
 
 /* Through the public entry points: no engine is an error naming it. */
+/* The compute mode: TCJ_F32 operands split into 3xTF32 parts by default (the problem becomes
+ * the parts' K-major tf32 GEMM over K' = 3 x k rounded up to 32), TCJ_TF32 ones not; an
+ * explicit mode overrides; a mode that does not fit the operands is invalid. */
+static void compute_mode_splits_f32_and_refuses_what_does_not_fit(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.a_type = d.b_type = d.c_type = d.d_type = TCJ_F32;
+  d.activation = TCJ_ACT_NONE;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE;
+  d.op_a = TCJ_OP_T, d.lda = 64; /* A stored k x m */
+  eng_problem p;
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.tf32x3, 1);
+  assert_int_equal(p.ab, PTX_E_TF32);
+  assert_int_equal(p.k, 3 * 32);
+  assert_true(p.op_a_t == 0 && p.op_b_t == 1 && p.lda == 96 && p.ldb == 96 && p.align_a == 16 && p.align_b == 16);
+  assert_true(p.src.k == 32 && p.src.op_a_t == 1 && p.src.op_b_t == 0 && p.src.lda == 64 && p.src.ldb == 48);
+  d.k = 33;
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.k, 3 * 64);
+  d.k = 32;
+  d.compute = TCJ_COMPUTE_32F_FAST_TF32;
+  fill_at(__LINE__, &d, &p);
+  assert_true(p.tf32x3 == 0 && p.k == 32 && p.op_a_t == 1);
+  d.compute = TCJ_COMPUTE_DEFAULT;
+  d.a_type = TCJ_TF32; /* a tf32 operand: the fast path */
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.tf32x3, 0);
+  d.compute = TCJ_COMPUTE_32F;
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.tf32x3, 1);
+  d.compute = TCJ_COMPUTE_32F_3XTF32;
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.tf32x3, 1);
+  d.k = 0; /* no products: a plain kernel scales C */
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.tf32x3, 0);
+  d.compute = (tcj_compute)7;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "compute");
+  tcj_gemm_desc h = good(); /* bf16 */
+  h.compute = TCJ_COMPUTE_32F_3XTF32;
+  expect(&h, TCJ_ERROR_INVALID_VALUE, "compute");
+  h.compute = TCJ_COMPUTE_32F_FAST_TF32;
+  expect(&h, TCJ_ERROR_INVALID_VALUE, "compute");
+  h.compute = TCJ_COMPUTE_32F; /* bf16 sums in fp32 anyway */
+  expect_ok(&h);
+}
+
 static void null_engine_is_invalid(void **state) {
   (void)state;
   tcj_gemm_desc d = good();
@@ -660,6 +710,7 @@ int main(void) {
     cmocka_unit_test(s8_takes_no_gelu_silu_or_user_epilogue),
     cmocka_unit_test(misaligned_scalar_pointers_are_invalid),
     cmocka_unit_test(operand_rules_of_tcj_gemm_still_apply),
+    cmocka_unit_test(compute_mode_splits_f32_and_refuses_what_does_not_fit),
     cmocka_unit_test(null_engine_is_invalid),
     cmocka_unit_test(engine_rejects_bad_descriptors_before_launch),
   };

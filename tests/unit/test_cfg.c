@@ -404,6 +404,56 @@ static void invalid_configs_are_rejected_with_a_reason(void **state) {
   }
 }
 
+static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has);
+
+/* 3xTF32 (x3=1): tf32 parts, K-major, in the text form; the sm80 recipe's warp tile at most
+ * 64x32 (its partial sums beside the accumulators), the sm90 recipe's bn at most 128 (one
+ * promotion chunk), and the sm90 recipe promotes them. */
+static void x3_configs_round_trip_and_keep_their_limits(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = base_cfg(), back;
+  c.ab = PTX_E_TF32;
+  c.bk = 32;
+  c.bm = 128;
+  c.bn = 128;
+  c.tf32x3 = 1;
+  assert_null(tcj_cfg_check(&c));
+  char text[256];
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " x3=1"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(back.tf32x3, 1);
+  assert_false(tcj_cfg_promotes(&c)); /* sm80: partial sums per chunk, no promotion set */
+  tcj_kernel_cfg e = c;
+  e.bn = 256; /* 64x64 warp tiles */
+  assert_rejected_for(&e, "3xTF32");
+  e = c;
+  e.ab = PTX_E_F16;
+  e.bk = 32;
+  assert_rejected_for(&e, "3xTF32");
+  e = c;
+  e.op_b_t = 0;
+  assert_rejected_for(&e, "K-major");
+  e = c;
+  e.tf32x3 = 2;
+  assert_rejected_for(&e, "flag");
+  tcj_kernel_cfg s9 = sm90_cfg();
+  s9.ab = PTX_E_TF32;
+  s9.c = s9.d = PTX_E_F32;
+  s9.bk = 32;
+  s9.vec_c = 4;
+  s9.cluster_m = 0;
+  s9.tf32x3 = 1;
+  assert_rejected_for(&s9, "bn 64 or 128"); /* 128x256 */
+  s9.bn = 128;
+  assert_null(tcj_cfg_check(&s9));
+  assert_true(tcj_cfg_promotes(&s9));
+  /* Text that says x3 of f16 operands is refused. */
+  assert_int_equal(tcj_cfg_parse("recipe=sm80 arch=sm_80 ab=f16 c=f32 op=NT n=64 k=96 tile=128x128x32 warps=2x4 "
+                                 "stages=4 align=16,16,2 x3=1", &back), 0);
+  assert_non_null(tcj_cfg_check(&back));
+}
+
 /* tcj_cfg_check refuses c with a reason that mentions reason_has. */
 static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has) {
   char text[256];
@@ -1558,6 +1608,7 @@ int main(void) {
     cmocka_unit_test(non_canonical_text_is_rejected),
     cmocka_unit_test(valid_configs_pass_the_check),
     cmocka_unit_test(invalid_configs_are_rejected_with_a_reason),
+    cmocka_unit_test(x3_configs_round_trip_and_keep_their_limits),
     cmocka_unit_test(cluster_split_shared_memory_holds_the_partial_sums),
     cmocka_unit_test(huge_tile_fields_are_rejected_without_overflow),
     cmocka_unit_test(narrow_copies_of_a_deep_tile_are_rejected),

@@ -516,6 +516,11 @@ static int collect_selected(tcj_kernel_cfg *out, int n, int max, int first_arch,
             p.align_c = 16;
             eng_problem_plain_epilogue(&p);
             n = add_selected(out, n, max, &p, ar);
+            /* The same fp32 problem to fp32 accuracy: the 3xTF32 parts' K-major tf32 GEMM. */
+            if (p.ab == PTX_E_TF32 && al == 0) {
+              eng_problem_split3(&p);
+              n = add_selected(out, n, max, &p, ar);
+            }
           }
   return n;
 }
