@@ -329,16 +329,8 @@ typedef struct tcj_gemm_desc {
      TCJ_ERROR_INVALID_VALUE. */
   tcj_compute compute;
 
-  /* ---- fp64 operands (TCJ_F64; since 0.4) -------------------------------------------------
-     A, B, C and D all TCJ_F64: products and sums in fp64 (DMMA tensor cores), and the scalars
-     in double: alpha_f64 and beta_f64 take the place of alpha and beta, and alpha_ptr and
-     beta_ptr, when set, point to one double each. The float alpha and beta are not read then:
-     a value other than their defaults there (alpha 1 or 0, beta 0) is refused
-     (TCJ_ERROR_INVALID_VALUE) as a likely mistake. Other operand types do not read these two.
-     tcj_gemm's float scalars convert exactly. f64 takes no bias, activation or user epilogue. */
-  double alpha_f64, beta_f64;
 } tcj_gemm_desc;
-#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
+#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f} /* C; in C++ value-initialise and set both */
 
 /* Runs desc on stream. Validates everything first: a bad descriptor returns
    TCJ_ERROR_INVALID_VALUE (or NOT_SUPPORTED) with a message naming the field, having launched

@@ -25,8 +25,8 @@
 /* The first (0.2) descriptor ends with epilogue_params; 0.3 added the fp8 fields after it. */
 #define DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(void *))
 #define DESC_V2_SIZE (offsetof(tcj_gemm_desc, fast_accum) + sizeof(int))
-/* 0.4 added the compute mode and the fp64 scalars. */
-#define DESC_V3_SIZE (offsetof(tcj_gemm_desc, beta_f64) + sizeof(double))
+/* 0.4 added the compute mode. */
+#define DESC_V3_SIZE (offsetof(tcj_gemm_desc, compute) + sizeof(tcj_compute))
 _Static_assert(sizeof(tcj_gemm_desc) - DESC_V3_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V3_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
