@@ -24,11 +24,11 @@ const char *gemm_dtype_name(tcj_dtype t) {
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-/* Whether a tcj dtype may have a kernel element type (f64 has none); whether this build's engine
- * takes it is validation's answer. */
+/* Whether t is a tcj dtype that may have a kernel element type; whether this build's engine
+ * takes it (f64, say) is validation's answer, with its message. */
 static int has_kernel_type(tcj_dtype t) {
   return t == TCJ_F16 || t == TCJ_BF16 || t == TCJ_TF32 || t == TCJ_F32 || t == TCJ_S8 || t == TCJ_S32 ||
-         gemm_dtype_is_fp8(t);
+         t == TCJ_F64 || gemm_dtype_is_fp8(t);
 }
 
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,

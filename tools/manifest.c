@@ -30,17 +30,19 @@ typedef struct sizes {
   size_t n, cap;
 } sizes;
 
+/* f32 operands are TCJ_F32 (fp32 accuracy: 3xTF32), tf32 ones TCJ_TF32 (the fast tf32 path). */
 static const struct dtype_name { const char *name; tcj_dtype t; } ab_names[] = {
-  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"tf32", TCJ_TF32},
+  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"tf32", TCJ_TF32}, {"f64", TCJ_F64},
   {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2}, {"s8", TCJ_S8},
 }, out_names[] = { /* C's and D's; fp8 only for a D apart from C (never a C that is read) */
-  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"s32", TCJ_S32}, {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2},
+  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"f64", TCJ_F64}, {"s32", TCJ_S32}, {"e4m3", TCJ_E4M3},
+  {"e5m2", TCJ_E5M2},
 }, b_names[] = { /* b_dtype: the other operand of an fp8 pair */
   {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2},
 };
-#define AB_LIST "f16 bf16 tf32 e4m3 e5m2 s8"
-#define C_LIST "f16 bf16 f32 s32"
-#define D_LIST "f16 bf16 f32 s32 e4m3 e5m2"
+#define AB_LIST "f16 bf16 f32 tf32 f64 e4m3 e5m2 s8"
+#define C_LIST "f16 bf16 f32 f64 s32"
+#define D_LIST "f16 bf16 f32 f64 s32 e4m3 e5m2"
 #define B_LIST "e4m3 e5m2"
 #define PROBLEM_KEYS \
   "name, m, n, k, dtype, b_dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, " \
@@ -59,6 +61,7 @@ const char *manifest_dtype_name(tcj_dtype t) {
   case TCJ_E5M2: return "e5m2";
   case TCJ_S8: return "s8";
   case TCJ_S32: return "s32";
+  case TCJ_F64: return "f64";
   default: return "?";
   }
 }
@@ -380,7 +383,8 @@ static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
 /* The output types a kernel of operand type ab may write (tcj.h; fp8 like the 16-bit types). */
 static int c_allowed(tcj_dtype ab, tcj_dtype cd) {
   switch (ab) {
-  case TCJ_TF32: return cd == TCJ_F32;
+  case TCJ_F32: case TCJ_TF32: return cd == TCJ_F32;
+  case TCJ_F64: return cd == TCJ_F64;
   case TCJ_S8: return cd == TCJ_S32;
   default: return cd == TCJ_F16 || cd == TCJ_BF16 || cd == TCJ_F32;
   }
@@ -391,7 +395,8 @@ static int d_allowed(tcj_dtype ab, tcj_dtype dd) { return c_allowed(ab, dd) || (
 
 /* What operands of type ab give (d: as a D apart from C), for messages. */
 static const char *outputs_of(tcj_dtype ab, int d) {
-  if (ab == TCJ_TF32) return "f32";
+  if (ab == TCJ_F32 || ab == TCJ_TF32) return "f32";
+  if (ab == TCJ_F64) return "f64";
   if (ab == TCJ_S8) return "s32";
   return d && is_fp8(ab) ? "f16, bf16, f32, e4m3 or e5m2" : "f16, bf16 or f32";
 }
@@ -399,7 +404,8 @@ static const char *outputs_of(tcj_dtype ab, int d) {
 static tcj_dtype c_default(tcj_dtype ab) {
   switch (ab) {
   case TCJ_F16: return TCJ_F16;
-  case TCJ_TF32: return TCJ_F32;
+  case TCJ_F32: case TCJ_TF32: return TCJ_F32;
+  case TCJ_F64: return TCJ_F64;
   case TCJ_S8: return TCJ_S32;
   default: return TCJ_BF16; /* bf16, and fp8 as suite.yaml measures it */
   }
@@ -477,7 +483,7 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
   }
   if (!have_c) cd = c_default(ab);
   else if (is_fp8(cd)) { /* a C that is read is never fp8: that output is a D apart from C */
-    failf(c, c_node->start_mark, "c_dtype: %s: C is f16, bf16, f32 or s32; an fp8 output is a D apart from C "
+    failf(c, c_node->start_mark, "c_dtype: %s: C is f16, bf16, f32, f64 or s32; an fp8 output is a D apart from C "
           "(d_dtype: %s)", manifest_dtype_name(cd), manifest_dtype_name(cd));
     goto done;
   } else if (!c_allowed(ab, cd)) {

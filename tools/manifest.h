@@ -1,6 +1,9 @@
 /* Problem manifests (the format of bench/suite.yaml), shared by tcj-warmup and the profiler:
  * a YAML file of GEMM problems whose sizes may be lists or grids, expanded here into a flat
  * array. Every error names FILE:LINE:COL (1-based) and the offending key or value.
+ * `dtype:` is the operands' type: f16, bf16, f32 (TCJ_F32: fp32 accuracy), tf32 (TCJ_TF32: the
+ * fast tf32 path), f64, e4m3, e5m2 or s8; C defaults to the operands' type for f16 and f64, f32
+ * for f32 and tf32, s32 for s8 and bf16 otherwise.
  * Beyond tcj_gemm, a problem may ask for what tcj_gemm_ex does: `epilogue:` (a per-column bias
  * and an activation), `batch:` (a strided batch, `broadcast_b: true` for one B), `d_dtype:` (a
  * D apart from C, which is then not read; e4m3 or e5m2 for fp8 operands), `epilogue_source:` (a
@@ -62,7 +65,7 @@ typedef struct manifest_problem {
   const char *name; /* the entry's name */
   size_t entry;     /* index into manifest.entries */
   int64_t m, n, k;
-  tcj_dtype ab, c;  /* ab: F16 BF16 TF32 E4M3 E5M2 S8; c: F16 BF16 F32 S32 */
+  tcj_dtype ab, c;  /* ab: F16 BF16 F32 TF32 F64 E4M3 E5M2 S8; c: F16 BF16 F32 F64 S32 */
   int has_b;        /* `b_dtype:` given (fp8 operands): B of type b; else B is of type ab */
   tcj_dtype b;      /* B's type: b_dtype, else ab */
   tcj_op op_a, op_b;

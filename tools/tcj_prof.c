@@ -182,7 +182,7 @@ static int parse_positive(const char *s, double *out) {
 }
 
 static int operand_dtype(const char *s) {
-  static const tcj_dtype ab[] = {TCJ_F16, TCJ_BF16, TCJ_TF32, TCJ_S8, TCJ_E4M3, TCJ_E5M2};
+  static const tcj_dtype ab[] = {TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_F64, TCJ_S8, TCJ_E4M3, TCJ_E5M2};
   for (size_t i = 0; i < sizeof ab / sizeof *ab; i++)
     if (strcmp(s, manifest_dtype_name(ab[i])) == 0) return (int)ab[i];
   return -1;
@@ -759,7 +759,8 @@ int main(int argc, char **argv) {
       o.filter[o.nfilter++] = optarg;
       break;
     case O_DTYPE:
-      if ((o.dtype = operand_dtype(optarg)) < 0) return bad("--dtype wants f16 bf16 tf32 s8 e4m3 or e5m2", optarg);
+      if ((o.dtype = operand_dtype(optarg)) < 0)
+        return bad("--dtype wants f16 bf16 f32 tf32 f64 s8 e4m3 or e5m2", optarg);
       break;
     case O_REPEAT: {
       char *end;

@@ -24,6 +24,7 @@ static void fill_random(tcj_dtype t, unsigned char *buf, size_t n, unsigned *see
     case TCJ_E4M3: buf[i] = (unsigned char)((rand_r(seed) & 0x80) | (0x30 + rand_r(seed) % 16)); break;
     case TCJ_E5M2: buf[i] = (unsigned char)((rand_r(seed) & 0x80) | (0x34 + rand_r(seed) % 8)); break;
     case TCJ_S32: ((int32_t *)buf)[i] = rand_r(seed) % 17 - 8; break;
+    case TCJ_F64: ((double *)buf)[i] = v; break;
     default: ((float *)buf)[i] = v; break;
     }
   }

@@ -40,7 +40,7 @@ fi
 run --help
 [ $rc -eq 0 ] && grep -q -- "--suite FILE" "$dir/out" && grep -q "suite.yaml" "$dir/out" ||
   fail "--help does not print the usage with the default suite"
-for bad in "--bogus" "--repeat 5" "--repeat x" "--dtype f32" "--arch sm_75" "--peak-tflops -1" \
+for bad in "--bogus" "--repeat 5" "--repeat x" "--dtype f8" "--dtype s32" "--arch sm_75" "--peak-tflops -1" \
            "--bandwidth-gbs 0" "--fast-accum 2" "--fast-accum" "--dry-run extra" "--dry-run --filter no-such-problem"; do
   # shellcheck disable=SC2086
   run $bad --suite "$data/suite.yaml"

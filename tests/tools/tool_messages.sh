@@ -63,11 +63,16 @@ printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1}\n' >"$dir/ok.yaml"
 printf 'dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 1, broadcast_b: true}\n' >"$dir/bcast.yaml"
 expect 2 "$dir/bcast.yaml:3:47: broadcast_b: true needs batch: 2 or more (problem #1 has one entry)" "$warmup" --arch sm_80 \
   --dry-run "$dir/bcast.yaml"
-# The fp8 keys: bad values and combinations exit 2 with FILE:LINE:COL.
+# The fp8 keys, and the outputs of f32 (TCJ_F32) and f64 operands: bad values and combinations
+# exit 2 with FILE:LINE:COL.
 while IFS='|' read -r yaml text; do
   printf 'problems:\n  - %s\n' "$yaml" >"$dir/fp8.yaml"
   expect 2 "$dir/fp8.yaml:2:$text" "$warmup" --arch sm_90a --dry-run "$dir/fp8.yaml"
 done <<'EOF'
+{dtype: f8, m: 8, n: 8, k: 8}|13: dtype: unknown type f8 (f16 bf16 f32 tf32 f64 e4m3 e5m2 s8)
+{dtype: f64, m: 8, n: 8, k: 8, c_dtype: f32}|45: c_dtype: f32 cannot be the output of dtype f64 (f64 gives f64)
+{dtype: f32, m: 8, n: 8, k: 8, d_dtype: bf16}|45: d_dtype: bf16 cannot be the output of dtype f32 (f32 gives f32)
+{dtype: f64, m: 8, n: 8, k: 8, scale: block}|43: scale: block needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is f64)
 {dtype: bf16, m: 8, n: 8, k: 8, b_dtype: e5m2}|46: b_dtype: e5m2 needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is bf16)
 {dtype: e4m3, m: 8, n: 8, k: 8, b_dtype: bf16}|46: b_dtype: unknown type bf16 (e4m3 e5m2)
 {dtype: s8, m: 8, n: 8, k: 8, fast_accum: true}|47: fast_accum: true needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is s8)
@@ -75,7 +80,7 @@ done <<'EOF'
 {dtype: e4m3, m: 8, n: 8, k: 8, scale: rows}|44: scale: unknown scale mode rows (tensor block)
 {dtype: f16, m: 8, n: 8, k: 8, scale: block}|43: scale: block needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is f16)
 {name: x, dtype: e5m2, m: 8, n: 8, k: 8, fast_accum: true, scale: block}|71: scale: block with fast_accum: true: block scales are applied where the partial sums are promoted, which fast accumulation skips (problem x)
-{dtype: e4m3, m: 8, n: 8, k: 8, c_dtype: e4m3}|46: c_dtype: e4m3: C is f16, bf16, f32 or s32; an fp8 output is a D apart from C (d_dtype: e4m3)
+{dtype: e4m3, m: 8, n: 8, k: 8, c_dtype: e4m3}|46: c_dtype: e4m3: C is f16, bf16, f32, f64 or s32; an fp8 output is a D apart from C (d_dtype: e4m3)
 {dtype: bf16, m: 8, n: 8, k: 8, d_dtype: e4m3}|46: d_dtype: e4m3 cannot be the output of dtype bf16 (bf16 gives f16, bf16 or f32)
 {dtype: e4m3, m: 8, n: 8, k: 8, d_dtype: s32}|46: d_dtype: s32 cannot be the output of dtype e4m3 (e4m3 gives f16, bf16, f32, e4m3 or e5m2)
 EOF

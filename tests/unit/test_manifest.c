@@ -1,7 +1,8 @@
 /* tools/manifest: the bench suite parses with its defaults, list and grid sizes expand to the
- * cross product, tcj_gemm_ex's keys (epilogue, batch, broadcast_b, d_dtype, epilogue_source)
- * parse with their defaults and read the source beside the manifest, and every error names
- * FILE:LINE:COL (1-based) and the offending key or value. */
+ * cross product, every operand dtype (f32 and f64 with theirs) takes its default C, tcj_gemm_ex's
+ * keys (epilogue, batch, broadcast_b, d_dtype, epilogue_source) parse with their defaults and
+ * read the source beside the manifest, and every error names FILE:LINE:COL (1-based) and the
+ * offending key or value. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -280,22 +281,32 @@ static void dtypes_ops_and_names_take_their_defaults(void **state) {
             "  - {dtype: tf32, m: 1, n: 1, k: 1, op_b: T}\n"
             "  - {dtype: e5m2, m: 1, n: 1, k: 1}\n"
             "  - {dtype: bf16, c_dtype: f32, m: 1, n: 1, k: 1, op_a: N, op_b: T}\n"
-            "  - {dtype: \"e4m3\", c_dtype: f16, m: 1, n: 1, k: 1}\n",
+            "  - {dtype: \"e4m3\", c_dtype: f16, m: 1, n: 1, k: 1}\n"
+            "  - {dtype: f32, m: 1, n: 1, k: 1}\n"
+            "  - {dtype: f64, m: 1, n: 1, k: 1, op_a: T, op_b: T}\n"
+            "  - {dtype: f32, c_dtype: f32, d_dtype: f32, m: 1, n: 1, k: 1, batch: 2}\n"
+            "  - {dtype: f64, c_dtype: f64, d_dtype: f64, m: 1, n: 1, k: 1}\n",
             &m);
   assert_null(m.suite);
-  assert_int_equal(m.nproblems, 6);
+  assert_int_equal(m.nproblems, 10);
   static const struct { const char *name; tcj_dtype ab, c; tcj_op a, b; } want[] = {
     {"h", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N},   {"#2", TCJ_S8, TCJ_S32, TCJ_OP_T, TCJ_OP_N},
     {"#3", TCJ_TF32, TCJ_F32, TCJ_OP_N, TCJ_OP_T}, {"#4", TCJ_E5M2, TCJ_BF16, TCJ_OP_N, TCJ_OP_N},
     {"#5", TCJ_BF16, TCJ_F32, TCJ_OP_N, TCJ_OP_T}, {"#6", TCJ_E4M3, TCJ_F16, TCJ_OP_N, TCJ_OP_N},
+    {"#7", TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_N},  {"#8", TCJ_F64, TCJ_F64, TCJ_OP_T, TCJ_OP_T},
+    {"#9", TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_N},  {"#10", TCJ_F64, TCJ_F64, TCJ_OP_N, TCJ_OP_N},
   };
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 10; i++) {
     assert_string_equal(m.problems[i].name, want[i].name);
     assert_string_equal(manifest_dtype_name(m.problems[i].ab), manifest_dtype_name(want[i].ab));
     assert_string_equal(manifest_dtype_name(m.problems[i].c), manifest_dtype_name(want[i].c));
     assert_int_equal(m.problems[i].op_a, want[i].a);
     assert_int_equal(m.problems[i].op_b, want[i].b);
   }
+  /* f32 (TCJ_F32, fp32 accuracy) and tf32 (TCJ_TF32) are two operand types of one storage. */
+  assert_true(m.problems[6].ab == TCJ_F32 && m.problems[2].ab == TCJ_TF32);
+  assert_true(m.problems[8].has_d && m.problems[8].d == TCJ_F32 && m.problems[8].batch == 2);
+  assert_true(m.problems[9].has_d && m.problems[9].d == TCJ_F64);
   manifest_free(&m);
 }
 
@@ -458,7 +469,7 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - m: abc\n    n: 1\n    k: 1\n", 3, 8, "m: expected a non-negative integer", "abc"},
   {"dtype: bf16\nproblems:\n  - m: 64\n    n: 1.5\n    k: 1\n", 4, 8, "n: expected an integer", "1.5"},
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, op_a: X}\n", 3, 30, "op_a: expected N or T", "X"},
-  {"dtype: f64\nproblems: [{m: 1, n: 1, k: 1}]\n", 1, 8, "dtype: unknown type", "f64"},
+  {"dtype: f8\nproblems: [{m: 1, n: 1, k: 1}]\n", 1, 8, "dtype: unknown type f8", "f16 bf16 f32 tf32 f64 e4m3"},
   {"problems:\n  - {dtype: s8, c_dtype: f16, m: 1, n: 1, k: 1}\n", 2, 26, "c_dtype: f16", "dtype s8"},
   {"targets: [sm_80, sm_75]\ndtype: bf16\nproblems: [{m: 1, n: 1, k: 1}]\n", 1, 18, "targets: unknown arch", "sm_75"},
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, cublas_h200: fast}\n", 3, 37, "cublas_h200: expected a number", "fast"},
@@ -491,7 +502,15 @@ static const bad_case bad_cases[] = {
    "yes"},
   {"dtype: bf16\nproblems:\n  - {name: x, m: 1, n: 1, k: 1, broadcast_b: true}\n", 3, 46, "broadcast_b: true needs batch: 2",
    "problem x"},
-  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, d_dtype: f64}\n", 3, 33, "d_dtype: unknown type f64", "s32"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, d_dtype: f65}\n", 3, 33, "d_dtype: unknown type f65", "f64 s32"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, d_dtype: f64}\n", 3, 33, "d_dtype: f64 cannot be the output of dtype bf16",
+   "bf16 gives f16, bf16 or f32"},
+  {"problems:\n  - {dtype: f64, c_dtype: f32, m: 1, n: 1, k: 1}\n", 2, 27, "c_dtype: f32 cannot be the output of dtype f64",
+   "f64 gives f64"},
+  {"problems:\n  - {dtype: f32, c_dtype: f64, m: 1, n: 1, k: 1}\n", 2, 27, "c_dtype: f64 cannot be the output of dtype f32",
+   "f32 gives f32"},
+  {"problems:\n  - {dtype: f32, c_dtype: bf16, m: 1, n: 1, k: 1}\n", 2, 27, "c_dtype: bf16", "f32 gives f32"},
+  {"problems:\n  - {dtype: f64, m: 1, n: 1, k: 1, fast_accum: true}\n", 2, 48, "fast_accum: true needs fp8", "is f64"},
   {"problems:\n  - {dtype: s8, d_dtype: f16, m: 1, n: 1, k: 1}\n", 2, 26, "d_dtype: f16 cannot be the output of dtype s8",
    "s8 gives s32"},
   {"problems:\n  - {dtype: tf32, d_dtype: bf16, m: 1, n: 1, k: 1}\n", 2, 28, "d_dtype: bf16", "tf32 gives f32"},
