@@ -1,6 +1,8 @@
 /* tcj-prof's arithmetic and writers: roofline floor, derived figures, the aligned table, CSV
  * and JSON. Missing figures (a time of 0 or NaN) print as "-" in the table, as an empty CSV
- * field and as JSON null, never as nan or inf. */
+ * field and as JSON null, never as nan or inf. The one infinite figure, the accuracy of an
+ * output with a NaN element, is "inf" in the table and missing elsewhere (the row's status and
+ * note say what happened). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +37,9 @@ const char *prof_status_name(prof_status s) {
 static double dtype_bytes(tcj_dtype t) { return (unsigned)t < NDTYPE ? dtypes[t].bytes : 0; }
 
 static int have(double v) { return isfinite(v) && v > 0; }
+
+/* An error of 0 is a figure (exact results); an infinite one too (a NaN element). */
+int prof_has_err(double err) { return err >= 0; }
 
 tcj_dtype prof_out_dtype(const prof_row *r) { return r->has_d ? r->d : r->c; }
 
@@ -158,12 +163,21 @@ static void cell_num(char *dst, size_t size, double v, int prec, const char *mis
     snprintf(dst, size, "%s", missing);
 }
 
+/* An accuracy figure: "1.2e-07", "0" for exact, "inf" for a NaN element, "-" when not measured. */
+static void cell_err(char *dst, size_t size, double err) {
+  if (!prof_has_err(err)) snprintf(dst, size, "-");
+  else if (isinf(err)) snprintf(dst, size, "inf");
+  else if (err == 0) snprintf(dst, size, "0");
+  else snprintf(dst, size, "%.1e", err);
+}
+
 #define COLS(X)                                                                      \
   X(NAME, "name", 0) X(DTYPE, "dtype", 0) X(OP, "op", 0) X(M, "m", 1) X(N, "n", 1)   \
   X(K, "k", 1) X(EPILOGUE, "epilogue", 0) X(BATCH, "batch", 1)                       \
   X(TCJ_US, "tcj us", 1) X(BLAS_US, "cuBLAS us", 1)                                  \
   X(TCJ_TF, "tcj TFLOP/s", 1) X(BLAS_TF, "cuBLAS TFLOP/s", 1)                        \
   X(RATIO, "tcj/cuBLAS", 1) X(PCT_TCJ, "%floor tcj", 1) X(PCT_BLAS, "%floor cuBLAS", 1) \
+  X(ERR_TCJ, "err tcj", 1) X(ERR_BLAS, "err cuBLAS", 1)                              \
   X(COLD, "cold ms", 1) X(STATUS, "status", 0) X(BASELINE, "baseline", 0) X(CFG, "cfg", 0)
 
 enum {
@@ -201,6 +215,8 @@ static void row_cells(const prof_row *r, char cell[NCOL][CELL]) {
   cell_num(cell[COL_RATIO], CELL, prof_ratio(r), 3, "-");
   cell_num(cell[COL_PCT_TCJ], CELL, prof_pct_floor(r, r->tcj_us), 1, "-");
   cell_num(cell[COL_PCT_BLAS], CELL, prof_pct_floor(r, r->blas_us), 1, "-");
+  cell_err(cell[COL_ERR_TCJ], CELL, r->err_tcj);
+  cell_err(cell[COL_ERR_BLAS], CELL, r->err_blas);
   cell_num(cell[COL_COLD], CELL, r->cold_ms, 1, "");
   snprintf(cell[COL_STATUS], CELL, "%s", prof_status_name(r->status));
   cell_text(cell[COL_BASELINE], CELL, FIELD(r->baseline));
@@ -333,6 +349,12 @@ static void csv_num(FILE *f, double v) {
   if (have(v)) fprintf(f, "%.6g", v);
 }
 
+/* An accuracy figure, 0 included; nothing when it is missing or infinite. */
+static int finite_err(double err) { return prof_has_err(err) && isfinite(err); }
+static void csv_err(FILE *f, double err) {
+  if (finite_err(err)) fprintf(f, "%.6g", err);
+}
+
 /* rel_err means something only where the results were compared. */
 static int compared(const prof_row *r) {
   return (r->status == PROF_OK || r->status == PROF_MISMATCH) && isfinite(r->rel_err) &&
@@ -365,7 +387,7 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
   /* The tcj_gemm_ex columns come last, so that readers by position keep their columns. */
   fprintf(f, "name,ab,c,op_a,op_b,m,n,k,status,tcj_us,cublas_us,tcj_tflops,cublas_tflops,ratio,"
              "floor_us,pct_floor_tcj,pct_floor_cublas,cold_ms,rel_err,runs,cfg,note,"
-             "d,epilogue,batch,broadcast_b,baseline\n");
+             "d,epilogue,batch,broadcast_b,baseline,err_tcj,err_cublas\n");
   for (int i = 0; i < n; i++) {
     const prof_row *r = &rows[i];
     csv_text(f, FIELD(r->name));
@@ -391,6 +413,10 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
     fprintf(f, ",%s,%s,%lld,%d,", prof_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
             r->broadcast_b && prof_batch(r) > 1);
     csv_text(f, FIELD(r->baseline));
+    fputc(',', f);
+    csv_err(f, r->err_tcj);
+    fputc(',', f);
+    csv_err(f, r->err_blas);
     fputc('\n', f);
   }
   return finish(f);
@@ -523,6 +549,17 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
       fprintf(f, "%.6g", r->rel_err);
     else
       fputs("null", f);
+    const struct {
+      const char *key;
+      double v;
+    } errs[] = {{"err_tcj", r->err_tcj}, {"err_cublas", r->err_blas}};
+    for (size_t j = 0; j < sizeof errs / sizeof *errs; j++) {
+      fprintf(f, ", \"%s\": ", errs[j].key);
+      if (finite_err(errs[j].v))
+        fprintf(f, "%.6g", errs[j].v);
+      else
+        fputs("null", f);
+    }
     fprintf(f, ", \"runs\": %d, ", r->runs);
     json_key_str(f, "cfg", FIELD(r->cfg));
     fputs(", ", f);

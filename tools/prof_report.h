@@ -1,5 +1,6 @@
 /* tcj-prof's results and how they are written: the roofline floor of a problem, the aligned
- * table with per-dtype geometric means, CSV and JSON. Pure C, no CUDA: unit-tested on the CPU. */
+ * table with per-dtype geometric means and both libraries' accuracy, CSV and JSON. Pure C, no
+ * CUDA: unit-tested on the CPU. */
 #ifndef TCJ_TOOLS_PROF_REPORT_H
 #define TCJ_TOOLS_PROF_REPORT_H
 
@@ -43,7 +44,11 @@ typedef struct prof_row {
   double tcj_us, blas_us;     /* medians; 0 when not timed */
   double floor_us;            /* prof_floor_us */
   double cold_ms;             /* first call with an empty cache (--cold), else 0 */
-  double rel_err;             /* tcj vs cuBLAS, relative Frobenius */
+  double rel_err;             /* tcj vs cuBLAS (fp8, f32, f64: vs the float64 reference), relative Frobenius */
+  /* Accuracy: max |got - ref| / (|A||B|)_ij over sampled elements of D against a float64
+   * reference, of tcj and of the baseline; negative or NaN where not measured (integer types,
+   * epilogues, a library that did not run). Written "-", an empty CSV field, JSON null. */
+  double err_tcj, err_blas;
   int runs;                   /* timed runs per library */
   char cfg[320];              /* the kernel config tcj selected */
   char note[256];             /* why a row is not OK */
@@ -93,6 +98,9 @@ double prof_geomean_ratio_group(const prof_row *rows, int n, tcj_dtype ab, int f
 int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n);
 int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n);
 int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n);
+
+/* Whether an accuracy figure (err_tcj, err_blas) was measured. */
+int prof_has_err(double err);
 
 const char *prof_status_name(prof_status s);
 const char *prof_dtype_name(tcj_dtype t);

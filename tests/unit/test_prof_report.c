@@ -1,8 +1,9 @@
 /* tools/prof_report: the roofline floor and derived figures from the formula with explicit
  * numbers (batches, broadcast operands, bias vectors and a separate D included), geometric means
  * over OK rows only (plain and fused apart), and the table, CSV and JSON read back: aligned
- * columns, epilogue, batch and baseline labels, RFC 4180 quoting, JSON that parses, strings that
- * round-trip, no nan or inf. */
+ * columns, epilogue, batch and baseline labels, both libraries' accuracy figures ("-" where not
+ * measured, 0 where exact), RFC 4180 quoting, JSON that parses, strings that round-trip, no nan
+ * or inf. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +39,7 @@ static prof_row row(const char *name, tcj_dtype ab, tcj_dtype c, int64_t m, int6
   r.k = k;
   r.status = PROF_OK;
   r.runs = 20;
+  r.err_tcj = r.err_blas = -1; /* not measured */
   return r;
 }
 
@@ -319,6 +321,24 @@ static int report_rows(prof_row *rows) {
   rows[n].broadcast_b = 1;
   snprintf(rows[n].baseline, sizeof rows->baseline, "cublasStridedBatched");
   snprintf(rows[n++].cfg, sizeof rows->cfg, "sm90 batch=1");
+  /* Accuracy figures: fp32 against SGEMM; fp64 exact on one side; a NaN element (infinite). */
+  rows[n] = timed("f32_sq4096", TCJ_F32, 700, 2800);
+  rows[n].rel_err = 1e-7;
+  rows[n].err_tcj = 1.25e-7;
+  rows[n].err_blas = 2.5e-7;
+  snprintf(rows[n].baseline, sizeof rows->baseline, "cublasSgemm");
+  snprintf(rows[n++].cfg, sizeof rows->cfg, "sm90 x3=1");
+  rows[n] = timed("f64_odd4095", TCJ_F64, 3000, 2900);
+  rows[n].err_tcj = 0;
+  rows[n].err_blas = 3.5e-17;
+  snprintf(rows[n].baseline, sizeof rows->baseline, "cublasDgemm");
+  snprintf(rows[n++].cfg, sizeof rows->cfg, "sm80 f64");
+  rows[n] = timed("f32_poisoned", TCJ_F32, 0, 0);
+  rows[n].status = PROF_MISMATCH;
+  rows[n].err_tcj = INFINITY;
+  rows[n].err_blas = NAN; /* not measured */
+  snprintf(rows[n].note, sizeof rows->note, "tcj differs from the float64 reference");
+  snprintf(rows[n++].cfg, sizeof rows->cfg, "y");
   return n;
 }
 
@@ -326,7 +346,7 @@ static int report_rows(prof_row *rows) {
 
 static void table_has_device_facts_aligned_rows_notes_and_geomeans(void **state) {
   (void)state;
-  prof_row rows[10];
+  prof_row rows[16];
   int n = report_rows(rows);
   prof_device d = h200();
   char *out = render(prof_print_table, &d, rows, n);
@@ -367,8 +387,28 @@ static void table_has_device_facts_aligned_rows_notes_and_geomeans(void **state)
   assert_non_null(strstr(line_text, " batch "));
   assert_non_null(strstr(line_text, " baseline "));
   assert_non_null(strstr(out, "geomean tcj/cuBLAS e4m3: - over 0 problems\n"));
-  assert_null(strstr(out, "nan"));
-  assert_null(strstr(out, "inf"));
+  assert_non_null(strstr(out, "geomean tcj/cuBLAS f32: 4.000 over 1 problem\n"));
+  assert_non_null(strstr(out, "geomean tcj/cuBLAS f64: 0.967 over 1 problem\n"));
+  /* The accuracy columns: side by side, "-" where not measured, 0 when exact, inf for a NaN
+   * element (the one inf of the table). */
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(head_line + 1, '\n') - head_line - 1), head_line + 1);
+  assert_non_null(strstr(line_text, "  err tcj  err cuBLAS  "));
+  const char *f32 = strstr(out, "\nf32_sq4096 ");
+  assert_non_null(f32);
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(f32 + 1, '\n') - f32 - 1), f32 + 1);
+  if (!strstr(line_text, "  1.2e-07     2.5e-07  ")) fail_msg("f32 row: %s", line_text);
+  const char *f64 = strstr(out, "\nf64_odd4095 ");
+  assert_non_null(f64);
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(f64 + 1, '\n') - f64 - 1), f64 + 1);
+  if (!strstr(line_text, "        0     3.5e-17  ")) fail_msg("f64 row: %s", line_text);
+  const char *nan_row = strstr(out, "\nf32_poisoned ");
+  assert_non_null(nan_row);
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(nan_row + 1, '\n') - nan_row - 1), nan_row + 1);
+  if (!strstr(line_text, "      inf           -  ")) fail_msg("NaN row: %s", line_text);
+  snprintf(line_text, sizeof line_text, "%.*s", (int)(strchr(gelu + 1, '\n') - gelu - 1), gelu + 1);
+  if (!strstr(line_text, "        -           -  ")) fail_msg("a row without figures: %s", line_text);
+  assert_null(strstr(out, "nan "));
+  assert_true(strstr(out, "inf") == strstr(out, "      inf  ") + 6 && !strstr(strstr(out, "inf") + 1, "inf"));
 
   /* Every data row (and the header) puts cfg at the same column. */
   const char *head = strstr(out, "\nname ");
@@ -396,7 +436,7 @@ static void table_has_device_facts_aligned_rows_notes_and_geomeans(void **state)
     assert_int_equal(strncmp(line, r->name, strlen(r->name)), 0);
   }
   assert_int_equal(data, n);
-  assert_int_equal(notes, 2);
+  assert_int_equal(notes, 3);
   assert_non_null(strstr(out, "    no e4m3 kernel on sm_80\n"));
   assert_non_null(strstr(out, "bf16>bf16"));
   assert_non_null(strstr(out, "e4m3>bf16"));
@@ -472,7 +512,7 @@ static void csv_free(csv_record *recs, int n) {
 
 static void csv_reads_back_with_its_header_rows_and_quoted_fields(void **state) {
   (void)state;
-  prof_row rows[10];
+  prof_row rows[16];
   int n = report_rows(rows);
   prof_device d = h200();
   char *out = render(prof_write_csv, &d, rows, n);
@@ -486,6 +526,7 @@ static void csv_reads_back_with_its_header_rows_and_quoted_fields(void **state) 
     "name", "ab", "c", "op_a", "op_b", "m", "n", "k", "status", "tcj_us", "cublas_us",
     "tcj_tflops", "cublas_tflops", "ratio", "floor_us", "pct_floor_tcj", "pct_floor_cublas",
     "cold_ms", "rel_err", "runs", "cfg", "note", "d", "epilogue", "batch", "broadcast_b", "baseline",
+    "err_tcj", "err_cublas",
   };
   enum { NCOLS = sizeof cols / sizeof *cols };
   csv_record recs[16];
@@ -537,6 +578,18 @@ static void csv_reads_back_with_its_header_rows_and_quoted_fields(void **state) 
   assert_string_equal(bcast[24], "8");
   assert_string_equal(bcast[25], "1");
   assert_string_equal(bcast[26], "cublasStridedBatched");
+  /* The accuracy figures, last: measured, exact, missing, and infinite (written as missing). */
+  assert_string_equal(first[27], "");
+  assert_string_equal(first[28], "");
+  const char *const *f32 = (const char *const *)recs[8].f;
+  assert_string_equal(f32[0], "f32_sq4096");
+  assert_string_equal(f32[26], "cublasSgemm");
+  assert_close(strtod(f32[27], NULL), 1.25e-7);
+  assert_close(strtod(f32[28], NULL), 2.5e-7);
+  assert_string_equal(recs[9].f[27], "0");
+  assert_close(strtod(recs[9].f[28], NULL), 3.5e-17);
+  assert_string_equal(recs[10].f[27], "");
+  assert_string_equal(recs[10].f[28], "");
   assert_null(strstr(out, "nan"));
   assert_null(strstr(out, "inf"));
   csv_free(recs, nr);
@@ -670,7 +723,7 @@ static jp *json_check(const char *text) {
 
 static void json_parses_and_its_strings_round_trip(void **state) {
   (void)state;
-  prof_row rows[10];
+  prof_row rows[16];
   int n = report_rows(rows);
   prof_device d = h200();
   snprintf(d.command, sizeof d.command, "tcj-prof --filter \"sq\" C:\\tmp\x01\xff");
@@ -704,6 +757,10 @@ static void json_parses_and_its_strings_round_trip(void **state) {
                               "\"baseline\": \"cublasStridedBatched\""));
   assert_true(j_has_string(j, "cublasLt+gelu_bias"));
   assert_non_null(strstr(out, "\"tcj_us\": null, \"cublas_us\": null, \"tcj_tflops\": null"));
+  assert_non_null(strstr(out, "\"rel_err\": 1e-07, \"err_tcj\": 1.25e-07, \"err_cublas\": 2.5e-07, "));
+  assert_non_null(strstr(out, "\"err_tcj\": 0, \"err_cublas\": 3.5e-17, "));
+  assert_non_null(strstr(out, "\"err_tcj\": null, \"err_cublas\": null, ")); /* the NaN row, and others */
+  assert_non_null(strstr(out, "\"f32\": {\"ratio\": 4, \"count\": 1}"));
   assert_null(strstr(out, "nan"));
   assert_null(strstr(out, "inf"));
   free(j);
@@ -729,7 +786,7 @@ static void writers_report_a_write_error(void **state) {
   (void)state;
   static const struct { const char *name; int (*write)(FILE *, const prof_device *, const prof_row *, int); } writers[] = {
     {"table", prof_print_table}, {"csv", prof_write_csv}, {"json", prof_write_json}};
-  prof_row rows[10];
+  prof_row rows[16];
   int n = report_rows(rows);
   prof_device d = h200();
   for (size_t w = 0; w < sizeof writers / sizeof *writers; w++) {
