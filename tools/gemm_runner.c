@@ -14,6 +14,7 @@
 
 #include "engine/cuda_api.h"
 #include "engine/libfile.h"
+#include "tools/gemm_ref.h"
 #include "tools/host_half.h"
 
 double gr_now_s(void) {
@@ -40,6 +41,9 @@ int gr_open(gr_gpu *g, char *err, size_t err_size) {
     return -1;
   }
   cublasSetStream(g->blas, g->stream);
+  /* No tf32 behind CUBLAS_COMPUTE_32F: f32 rows are measured against SGEMM (tf32 rows ask for
+   * CUBLAS_COMPUTE_32F_FAST_TF32 themselves; 16-bit and fp8 types run on tensor cores anyway). */
+  cublasSetMathMode(g->blas, CUBLAS_DEFAULT_MATH);
   return 0;
 }
 
@@ -272,20 +276,9 @@ void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed) {
     case TCJ_BF16: ((uint16_t *)buf)[i] = f32_to_bf16(v); break;
     case TCJ_S8: ((int8_t *)buf)[i] = (int8_t)((int)(r % 17) - 8); break;
     case TCJ_E4M3: case TCJ_E5M2: ((uint8_t *)buf)[i] = fp8[r & 15]; break;
+    case TCJ_F64: ((double *)buf)[i] = (double)(r >> 11) * 0x1.0p-52 - 1.0; break; /* every bit random */
     default: ((float *)buf)[i] = v; break;
     }
-  }
-}
-
-static double get(tcj_dtype t, const void *buf, size_t i) {
-  switch (t) {
-  case TCJ_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
-  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
-  case TCJ_E4M3: return e4m3_to_f32(((const uint8_t *)buf)[i]);
-  case TCJ_E5M2: return e5m2_to_f32(((const uint8_t *)buf)[i]);
-  case TCJ_S8: return ((const int8_t *)buf)[i];
-  case TCJ_S32: return ((const int32_t *)buf)[i];
-  default: return ((const float *)buf)[i];
   }
 }
 
@@ -297,7 +290,8 @@ static cudaDataType cuda_type(tcj_dtype t) {
   case TCJ_E5M2: return CUDA_R_8F_E5M2;
   case TCJ_S8: return CUDA_R_8I;
   case TCJ_S32: return CUDA_R_32I;
-  default: return CUDA_R_32F;
+  case TCJ_F64: return CUDA_R_64F;
+  default: return CUDA_R_32F; /* f32, tf32 */
   }
 }
 
@@ -332,7 +326,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
   float bias_scale = 1;
   while (bias_scale * 2 <= sqrt((double)p->k) / 3) bias_scale *= 2;
   for (size_t i = nbias; i-- > 0;) {
-    float v = (float)get(out == TCJ_S32 ? TCJ_S8 : bias_t, hbias, i) * bias_scale;
+    float v = (float)gemm_ref_get(out == TCJ_S32 ? TCJ_S8 : bias_t, hbias, i) * bias_scale;
     if (bias_t == TCJ_BF16) ((uint16_t *)hbias)[i] = f32_to_bf16(v);
     else if (bias_t == TCJ_F16) ((uint16_t *)hbias)[i] = f32_to_f16(v);
     else ((float *)hbias)[i] = v; /* backwards: an s8 source's bytes are read before they are overwritten */
@@ -392,24 +386,37 @@ void gr_buffers_free(gr_buffers *buf) {
   memset(buf, 0, sizeof *buf);
 }
 
+/* f32: CUBLAS_COMPUTE_32F on a CUBLAS_DEFAULT_MATH handle, which is SGEMM (fp32 products). */
 static cublasComputeType_t compute_type(const gemm_problem *p) {
   return gemm_out_dtype(p) == TCJ_S32 ? CUBLAS_COMPUTE_32I
          : p->ab == TCJ_TF32          ? CUBLAS_COMPUTE_32F_FAST_TF32
+         : p->ab == TCJ_F64           ? CUBLAS_COMPUTE_64F
                                       : CUBLAS_COMPUTE_32F;
+}
+
+/* alpha 1 and beta 0 in the scale type of p's compute type (and cuBLASLt's scale type). */
+static cudaDataType scale_type(const gemm_problem *p) {
+  return gemm_out_dtype(p) == TCJ_S32 ? CUDA_R_32I : p->ab == TCJ_F64 ? CUDA_R_64F : CUDA_R_32F;
+}
+static void unit_scalars(const gemm_problem *p, const void **alpha, const void **beta) {
+  static const float f[2] = {1, 0};
+  static const double d[2] = {1, 0};
+  static const int32_t i[2] = {1, 0};
+  cudaDataType t = scale_type(p);
+  const void *pair = t == CUDA_R_32I ? (const void *)i : t == CUDA_R_64F ? (const void *)d : (const void *)f;
+  size_t size = t == CUDA_R_32I ? sizeof *i : t == CUDA_R_64F ? sizeof *d : sizeof *f;
+  *alpha = pair;
+  *beta = (const char *)pair + size;
 }
 
 static cublasOperation_t blas_op(tcj_op op) { return op == TCJ_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T; }
 
 cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c) {
-  float fa = 1, fb = 0;
-  int32_t ia = 1, ib = 0;
-  tcj_dtype out = gemm_out_dtype(p);
-  int is_int = out == TCJ_S32;
-  return cublasGemmEx(g->blas, blas_op(p->op_b), blas_op(p->op_a), (int)p->n, (int)p->m,
-                      (int)p->k, is_int ? (const void *)&ia : (const void *)&fa, b,
-                      cuda_type(p->ab), (int)gemm_ldb(p), a, cuda_type(p->ab), (int)gemm_lda(p),
-                      is_int ? (const void *)&ib : (const void *)&fb, c, cuda_type(out),
-                      (int)p->n, compute_type(p), CUBLAS_GEMM_DEFAULT);
+  const void *alpha, *beta;
+  unit_scalars(p, &alpha, &beta);
+  return cublasGemmEx(g->blas, blas_op(p->op_b), blas_op(p->op_a), (int)p->n, (int)p->m, (int)p->k, alpha, b,
+                      cuda_type(p->ab), (int)gemm_ldb(p), a, cuda_type(p->ab), (int)gemm_lda(p), beta, c,
+                      cuda_type(gemm_out_dtype(p)), (int)p->n, compute_type(p), CUBLAS_GEMM_DEFAULT);
 }
 
 tcj_status gr_tcj(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c, const void *bias,
@@ -470,7 +477,9 @@ void gr_baseline_label(const gemm_problem *p, char *out, size_t size) {
   const char *s = "?";
   switch (p->epilogue_source ? GR_BASE_NONE : base_kind(p)) {
   case GR_BASE_NONE: s = "-"; break;
-  case GR_BASE_GEMMEX: s = "cublasGemmEx"; break;
+  case GR_BASE_GEMMEX: /* cublasGemmEx; f32 and f64 are what cublasSgemm and cublasDgemm compute */
+    s = p->ab == TCJ_F32 ? "cublasSgemm" : p->ab == TCJ_F64 ? "cublasDgemm" : "cublasGemmEx";
+    break;
   case GR_BASE_STRIDED: s = "cublasStridedBatched"; break;
   case GR_BASE_LT:
     s = p->act == TCJ_ACT_RELU     ? "cublasLt+relu_bias"
@@ -533,8 +542,7 @@ static int lt_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_b
     return -1;
   }
   tcj_dtype out = gemm_out_dtype(p);
-  cudaDataType scale = out == TCJ_S32 ? CUDA_R_32I : CUDA_R_32F;
-  LT_TRY(cublasLtMatmulDescCreate(&base->desc, compute_type(p), scale), "matmul descriptor");
+  LT_TRY(cublasLtMatmulDescCreate(&base->desc, compute_type(p), scale_type(p)), "matmul descriptor");
   cublasOperation_t ta = blas_op(p->op_b), tb = blas_op(p->op_a);
   cublasLtEpilogue_t epi = lt_epilogue(p);
   cudaDataType bias_t = cuda_type(gemm_bias_dtype(p));
@@ -633,12 +641,9 @@ void gr_baseline_close(gr_baseline *base) {
 int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a, const void *b,
                     void *c, const void *bias, char *note, size_t note_size) {
   cublasStatus_t st;
-  float fa = 1, fb = 0;
-  int32_t ia = 1, ib = 0;
   tcj_dtype out = gemm_out_dtype(p);
-  int is_int = out == TCJ_S32;
-  const void *alpha = is_int ? (const void *)&ia : (const void *)&fa;
-  const void *beta = is_int ? (const void *)&ib : (const void *)&fb;
+  const void *alpha, *beta;
+  unit_scalars(p, &alpha, &beta);
   switch (base ? base->kind : GR_BASE_GEMMEX) {
   case GR_BASE_GEMMEX:
     st = gr_cublas(g, p, a, b, c);
@@ -666,7 +671,10 @@ int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *b
     break;
   }
   if (st != CUBLAS_STATUS_SUCCESS) {
-    snprintf(note, note_size, "%s: %s", base ? base->label : "cublasGemmEx", cublasGetStatusName(st));
+    char label[48];
+    if (base) snprintf(label, sizeof label, "%s", base->label);
+    else gr_baseline_label(p, label, sizeof label);
+    snprintf(note, note_size, "%s: %s", label, cublasGetStatusName(st));
     return -1;
   }
   return 0;
@@ -750,62 +758,7 @@ double gr_bound(const gemm_problem *p) {
  * cuBLASLt's GELU_BIAS, which computes the tanh form. */
 #define GELU_FORMS_APART 5e-4
 
-/* ---- the fp8 check: a float64 reference on sampled elements -------------------------------- */
-
-/* Elements of D compared: every one of a small D, else the first, the last and random ones. Each
- * costs k multiply-adds on the host (4096 x 8192: 34M, a few tens of ms). */
-#define REF_SAMPLES 4096
-
-static double host_act(tcj_activation a, double v) {
-  switch (a) {
-  case TCJ_ACT_RELU: return v > 0 ? v : 0;
-  case TCJ_ACT_GELU: return 0.5 * v * (1 + erf(v * M_SQRT1_2));
-  case TCJ_ACT_GELU_TANH: return 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
-  case TCJ_ACT_SILU: return v / (1 + exp(-v));
-  default: return v;
-  }
-}
-
-/* Host copies of set 0's operands (A, B, the bias) and the fp8 values of every byte. */
-typedef struct ref_inputs {
-  void *a, *b, *bias;
-  double lut[256];
-} ref_inputs;
-
-/* Element idx of D (over every batch entry) as the problem defines it, in float64: the decoded
- * operands' products are exact, and so is their sum at these magnitudes. */
-static double ref_element(const gemm_problem *p, const ref_inputs *in, size_t idx) {
-  size_t mn = (size_t)(p->m * p->n), z = idx / mn, i = idx % mn / (size_t)p->n, j = idx % (size_t)p->n;
-  size_t lda = (size_t)gemm_lda(p), ldb = (size_t)gemm_ldb(p);
-  const uint8_t *a = (const uint8_t *)in->a + z * (size_t)gemm_stride_a(p);
-  const uint8_t *b = (const uint8_t *)in->b + z * (size_t)gemm_stride_b(p);
-  size_t sa = p->op_a == TCJ_OP_N ? 1 : lda, sb = p->op_b == TCJ_OP_N ? ldb : 1; /* steps along k */
-  a += p->op_a == TCJ_OP_N ? i * lda : i;
-  b += p->op_b == TCJ_OP_N ? j : j * ldb;
-  double sum = 0;
-  for (size_t l = 0; l < (size_t)p->k; l++) sum += in->lut[a[l * sa]] * in->lut[b[l * sb]];
-  double v = (double)GR_SCALE_A * (double)GR_SCALE_B * sum;
-  if (p->bias != TCJ_BIAS_NONE)
-    v += get(gemm_bias_dtype(p), in->bias, z * (size_t)gemm_stride_bias(p) + (p->bias == TCJ_BIAS_ROW ? i : j));
-  return host_act(p->act, v);
-}
-
-/* Relative Frobenius error of an output (host copy) at the sampled elements; *diff: how many
- * differ at all. */
-static double ref_error(tcj_dtype out, const void *hd, const size_t *idx, const double *ref, size_t ns,
-                        int64_t *diff, double *ref_norm) {
-  double e2 = 0, r2 = 0;
-  *diff = 0;
-  for (size_t s = 0; s < ns; s++) {
-    double d = get(out, hd, idx[s]) - ref[s];
-    if (isnan(d)) d = INFINITY;
-    *diff += d != 0;
-    e2 += d * d;
-    r2 += ref[s] * ref[s];
-  }
-  *ref_norm = sqrt(r2);
-  return r2 > 0 ? sqrt(e2 / r2) : sqrt(e2);
-}
+/* ---- the check ------------------------------------------------------------------------------ */
 
 static int read_back(void *host, const void *dev, size_t bytes, cudaStream_t stream, char *note, size_t note_size) {
   cudaError_t ce;
@@ -818,131 +771,155 @@ static int read_back(void *host, const void *dev, size_t bytes, cudaStream_t str
   return 0;
 }
 
-static gr_check_result check_fp8(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base,
-                                 const gr_buffers *buf, double *err, char *note, size_t note_size) {
-  tcj_dtype out = gemm_out_dtype(p);
-  size_t batch = (size_t)gemm_batch(p), b_entries = p->broadcast_b ? 1 : batch;
-  size_t na = batch * (size_t)(p->m * p->k), nb = b_entries * (size_t)(p->k * p->n);
-  size_t nc = batch * (size_t)(p->m * p->n), esc = gemm_dtype_size(out);
-  size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n * gemm_dtype_size(gemm_bias_dtype(p)) : 0;
-  size_t ns = nc <= REF_SAMPLES ? nc : REF_SAMPLES;
-  ref_inputs in = {malloc(na + 1), malloc(nb + 1), malloc(nbias + 1), {0}};
-  size_t *idx = malloc(ns * sizeof *idx + 1);
-  double *ref = malloc(ns * sizeof *ref + 1);
-  void *hd = malloc(nc * esc + 1), *dref = NULL;
-  int has_base = base && base->kind != GR_BASE_NONE;
-  gr_check_result res = GR_CHECK_ERROR;
-  cudaError_t ce;
-  if (!in.a || !in.b || !in.bias || !idx || !ref || !hd) {
-    snprintf(note, note_size, "host out of memory");
-    goto done;
-  }
-  if (read_back(in.a, buf->a[0], na, g->stream, note, note_size) ||
-      read_back(in.b, buf->b[0], nb, g->stream, note, note_size) ||
-      read_back(in.bias, buf->bias[0], nbias, g->stream, note, note_size) ||
-      read_back(hd, buf->c[0], nc * esc, g->stream, note, note_size))
-    goto done;
-  for (int v = 0; v < 256; v++) in.lut[v] = p->ab == TCJ_E4M3 ? e4m3_to_f32((uint8_t)v) : e5m2_to_f32((uint8_t)v);
-  uint64_t seed = 0x5A3D1Eull;
-  for (size_t s = 0; s < ns; s++)
-    idx[s] = ns == nc ? s : s == 0 ? 0 : s == 1 ? nc - 1 : (size_t)(splitmix(&seed) % nc);
-  for (size_t s = 0; s < ns; s++) ref[s] = ref_element(p, &in, idx[s]);
+/* What tcj's output is held to: the baseline's, element by element (16-bit, tf32 and s8 types,
+ * epilogues); the float64 reference's relative Frobenius error at sampled elements (fp8, whose
+ * operands make an exact reference); or its accuracy figure, as an fp32- or fp64-accurate GEMM
+ * must meet it (f32, f64). The last two hold the baseline to the same. */
+typedef enum check_kind { BY_BASELINE, BY_REF_FROBENIUS, BY_REF_ACCURACY } check_kind;
 
-  int64_t diff;
-  double norm, bound = gr_bound(p);
-  *err = ref_error(out, hd, idx, ref, ns, &diff, &norm);
-  if (!(*err <= bound)) {
-    snprintf(note, note_size, "check vs the float64 reference failed: rel Frobenius error %.3g (bound %.3g) over %zu "
-             "sampled elements, %lld differ", *err, bound, ns, (long long)diff);
-    res = GR_CHECK_MISMATCH;
-    goto done;
-  }
-  /* The baseline on the same inputs: a wrong scale or layout there would skew every ratio. */
-  if (has_base) {
-    char why[256];
-    if ((ce = cudaMalloc(&dref, nc * esc)) || (ce = cudaMemset(dref, 0xff, nc * esc))) {
-      snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
-      goto done;
-    }
-    if (gr_baseline_run(g, p, base, buf->a[0], buf->b[0], dref, buf->bias[0], why, sizeof why) != 0) {
-      snprintf(note, note_size, "cuBLAS: %s", why);
-      res = GR_CHECK_BLAS_ERROR;
-      goto done;
-    }
-    if (read_back(hd, dref, nc * esc, g->stream, note, note_size)) goto done;
-    double base_err = ref_error(out, hd, idx, ref, ns, &diff, &norm), base_bound = bound;
-    if (p->act == TCJ_ACT_GELU && base->kind == GR_BASE_LT) /* cuBLASLt's GELU is the tanh form */
-      base_bound += GELU_FORMS_APART * sqrt((double)ns) / (norm > 0 ? norm : 1);
-    if (!(base_err <= base_bound)) {
-      snprintf(note, note_size, "%s differs from the float64 reference: rel Frobenius error %.3g (bound %.3g), "
-               "not timed", base->label, base_err, base_bound);
-      res = GR_CHECK_BLAS_ERROR;
-      goto done;
-    }
-  }
-  res = GR_CHECK_PASS;
-done:
-  cudaFree(dref);
-  free(in.a);
-  free(in.b);
-  free(in.bias);
-  free(idx);
-  free(ref);
-  free(hd);
-  return res;
+static check_kind check_kind_of(const gemm_problem *p) {
+  if (gemm_ref_checks_accuracy(p)) return BY_REF_ACCURACY;
+  return gemm_dtype_is_fp8(p->ab) ? BY_REF_FROBENIUS : BY_BASELINE;
 }
 
-gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
-                         double *err, char *note, size_t note_size) {
-  if (gemm_dtype_is_fp8(p->ab)) return check_fp8(g, p, base, buf, err, note, note_size);
+/* The float64 reference on host copies of set 0's inputs. Returns 0, or -1 with note. */
+static int reference(const gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gemm_ref *ref, char *note,
+                     size_t note_size) {
+  size_t batch = (size_t)gemm_batch(p), b_entries = p->broadcast_b ? 1 : batch;
+  size_t na = batch * (size_t)(p->m * p->k) * gemm_dtype_size(p->ab);
+  size_t nb = b_entries * (size_t)(p->k * p->n) * gemm_dtype_size(gemm_b_dtype(p));
+  size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n * gemm_dtype_size(gemm_bias_dtype(p)) : 0;
+  void *a = malloc(na + 1), *b = malloc(nb + 1), *bias = malloc(nbias + 1);
+  int rc = -1;
+  if (!a || !b || !bias) {
+    snprintf(note, note_size, "host out of memory (the reference's operands)");
+  } else if (!read_back(a, buf->a[0], na, g->stream, note, note_size) &&
+             !read_back(b, buf->b[0], nb, g->stream, note, note_size) &&
+             !read_back(bias, buf->bias[0], nbias, g->stream, note, note_size)) {
+    gemm_ref_inputs in = {a, b, nbias ? bias : NULL,
+                          gemm_dtype_is_fp8(p->ab) ? (double)GR_SCALE_A * (double)GR_SCALE_B : 1.0};
+    if (gemm_ref_compute(p, &in, ref) == 0) rc = 0;
+    else snprintf(note, note_size, "host out of memory (the reference)");
+  }
+  free(a);
+  free(b);
+  free(bias);
+  return rc;
+}
+
+/* The output of every element apart from the baseline's: tcj's relative Frobenius error against
+ * it, within gr_bound (an exact bound, 0, for integer outputs). */
+static gr_check_result judge_by_baseline(const gemm_problem *p, const gr_baseline *base, const char *label,
+                                         const void *hc, const void *hr, size_t nc, gr_figures *fig, char *note,
+                                         size_t note_size) {
   tcj_dtype out = gemm_out_dtype(p);
-  size_t esc = gemm_dtype_size(out), nc = (size_t)gemm_batch(p) * (size_t)(p->m * p->n);
-  void *cref = NULL, *hc = malloc(nc * esc + 1), *hr = malloc(nc * esc + 1);
-  gr_check_result res = GR_CHECK_ERROR;
-  cudaError_t ce;
-  if (!hc || !hr) {
-    snprintf(note, note_size, "host out of memory");
-    goto done;
-  }
-  if ((ce = cudaMalloc(&cref, nc * esc)) || (ce = cudaMemset(cref, 0xff, nc * esc))) {
-    snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
-    goto done;
-  }
-  char why[256];
-  if (gr_baseline_run(g, p, base, buf->a[0], buf->b[0], cref, buf->bias[0], why, sizeof why) != 0) {
-    snprintf(note, note_size, "cuBLAS: %s", why);
-    res = GR_CHECK_BLAS_ERROR;
-    goto done;
-  }
-  if ((ce = cudaMemcpyAsync(hc, buf->c[0], nc * esc, cudaMemcpyDeviceToHost, g->stream)) ||
-      (ce = cudaMemcpyAsync(hr, cref, nc * esc, cudaMemcpyDeviceToHost, g->stream)) ||
-      (ce = cudaStreamSynchronize(g->stream))) {
-    snprintf(note, note_size, "read-back: %s", cudaGetErrorName(ce));
-    goto done;
-  }
   double e2 = 0, r2 = 0;
   int64_t diff = 0;
   for (size_t i = 0; i < nc; i++) {
-    double x = get(out, hc, i), y = get(out, hr, i), d = x - y;
+    double x = gemm_ref_get(out, hc, i), y = gemm_ref_get(out, hr, i), d = x - y;
     if (isnan(d)) d = INFINITY;
     diff += d != 0;
     e2 += d * d;
     r2 += y * y;
   }
-  *err = r2 > 0 ? sqrt(e2 / r2) : sqrt(e2);
+  fig->rel_err = r2 > 0 ? sqrt(e2 / r2) : sqrt(e2);
   double bound = gr_bound(p);
   if (bound > 0 && p->act == TCJ_ACT_GELU && base && base->kind == GR_BASE_LT)
     bound += GELU_FORMS_APART * sqrt((double)nc) / (r2 > 0 ? sqrt(r2) : 1);
-  if (bound == 0 ? diff != 0 : !(*err <= bound)) {
-    snprintf(note, note_size,
-             "check vs %s failed: rel Frobenius error %.3g (bound %.3g), %lld elements differ",
-             base ? base->label : "cuBLAS", *err, bound, (long long)diff);
-    res = GR_CHECK_MISMATCH;
+  if (bound == 0 ? diff != 0 : !(fig->rel_err <= bound)) {
+    snprintf(note, note_size, "check vs %s failed: rel Frobenius error %.3g (bound %.3g), %lld elements differ",
+             label, fig->rel_err, bound, (long long)diff);
+    return GR_CHECK_MISMATCH;
+  }
+  return GR_CHECK_PASS;
+}
+
+/* How far one output (who: "tcj" or the baseline's label) is from the reference, and whether that
+ * is within p's bound: the accuracy figure (f32, f64) or the relative Frobenius error (fp8; the
+ * bound grows by GELU_FORMS_APART per element where the output's GELU is the tanh form). */
+static int within_ref(const gemm_problem *p, check_kind kind, const gemm_ref *ref, const void *host, int tanh_gelu,
+                      const char *who, char *note, size_t note_size) {
+  tcj_dtype out = gemm_out_dtype(p);
+  int64_t diff;
+  double norm, frob = gemm_ref_frobenius(ref, out, host, &diff, &norm);
+  if (kind == BY_REF_ACCURACY) {
+    double err = gemm_ref_max_error(ref, out, host), bound = gemm_ref_bound(p);
+    if (err <= bound) return 1;
+    snprintf(note, note_size, "%s differs from the float64 reference: max |got - ref| / (|A||B|)_ij %.3g (bound %.3g) "
+             "over %zu sampled elements, %lld differ", who, err, bound, ref->count, (long long)diff);
+    return 0;
+  }
+  double bound = gr_bound(p);
+  if (tanh_gelu && p->act == TCJ_ACT_GELU) bound += GELU_FORMS_APART * sqrt((double)ref->count) / (norm > 0 ? norm : 1);
+  if (frob <= bound) return 1;
+  snprintf(note, note_size, "%s differs from the float64 reference: rel Frobenius error %.3g (bound %.3g) over %zu "
+           "sampled elements, %lld differ", who, frob, bound, ref->count, (long long)diff);
+  return 0;
+}
+
+gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
+                         gr_figures *fig, char *note, size_t note_size) {
+  tcj_dtype out = gemm_out_dtype(p);
+  check_kind kind = check_kind_of(p);
+  int accuracy = gemm_ref_accuracy_applies(p), has_base = !base || base->kind != GR_BASE_NONE;
+  size_t esc = gemm_dtype_size(out), nc = (size_t)gemm_batch(p) * (size_t)(p->m * p->n);
+  void *dref = NULL, *hc = malloc(nc * esc + 1), *hr = malloc(nc * esc + 1);
+  gemm_ref ref;
+  gr_check_result res = GR_CHECK_ERROR;
+  char why[256] = "", label[48];
+  int base_ran = 0;
+  int64_t diff;
+  double norm;
+  cudaError_t ce;
+  memset(&ref, 0, sizeof ref);
+  if (base) snprintf(label, sizeof label, "%s", base->label);
+  else gr_baseline_label(p, label, sizeof label);
+  fig->rel_err = fig->err_tcj = fig->err_blas = -1;
+  if (!hc || !hr) {
+    snprintf(note, note_size, "host out of memory");
     goto done;
   }
-  res = GR_CHECK_PASS;
+  if (read_back(hc, buf->c[0], nc * esc, g->stream, note, note_size)) goto done;
+  if ((kind != BY_BASELINE || accuracy) && reference(g, p, buf, &ref, note, note_size) != 0) goto done;
+  if (accuracy) fig->err_tcj = gemm_ref_max_error(&ref, out, hc);
+  /* The baseline on set 0's inputs into its own output, poisoned as tcj's was (on the stream:
+   * cudaMemset's legacy stream does not order a non-blocking one). Its figures are kept even
+   * when tcj's result fails: they tell which side is off. */
+  if (has_base || kind == BY_BASELINE) {
+    if ((ce = cudaMalloc(&dref, nc * esc)) || (ce = cudaMemsetAsync(dref, 0xff, nc * esc, g->stream))) {
+      snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
+      goto done;
+    }
+    base_ran = gr_baseline_run(g, p, base, buf->a[0], buf->b[0], dref, buf->bias[0], why, sizeof why) == 0;
+    if (base_ran && read_back(hr, dref, nc * esc, g->stream, note, note_size)) goto done;
+    if (base_ran && accuracy) fig->err_blas = gemm_ref_max_error(&ref, out, hr);
+  }
+  if (kind == BY_BASELINE) {
+    if (!base_ran) {
+      snprintf(note, note_size, "cuBLAS: %s", why);
+      res = GR_CHECK_BLAS_ERROR;
+    } else {
+      res = judge_by_baseline(p, base, label, hc, hr, nc, fig, note, note_size);
+    }
+    goto done;
+  }
+  fig->rel_err = gemm_ref_frobenius(&ref, out, hc, &diff, &norm);
+  if (!within_ref(p, kind, &ref, hc, 0, "tcj", note, note_size)) {
+    res = GR_CHECK_MISMATCH;
+  } else if (has_base && !base_ran) {
+    snprintf(note, note_size, "cuBLAS: %s", why);
+    res = GR_CHECK_BLAS_ERROR;
+  } else if (has_base && !within_ref(p, kind, &ref, hr, base && base->kind == GR_BASE_LT, label, note, note_size)) {
+    /* A baseline off the reference (a wrong scale or layout) would skew every ratio. */
+    size_t len = strlen(note);
+    snprintf(note + len, note_size - len, ", not timed");
+    res = GR_CHECK_BLAS_ERROR;
+  } else {
+    res = GR_CHECK_PASS;
+  }
 done:
-  cudaFree(cref);
+  gemm_ref_free(&ref);
+  cudaFree(dref);
   free(hc);
   free(hr);
   return res;

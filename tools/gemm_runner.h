@@ -1,10 +1,11 @@
 /* The GPU measuring core of tcj-bench and tcj-prof: tcj and its cuBLAS baseline on the same
  * buffers and stream, operand sets rotated past L2, median cudaEvent timing, and the check of
  * tcj's result against the baseline's (relative Frobenius error, a bound per dtype). Plain
- * problems run tcj_gemm against cublasGemmEx; tcj_gemm_ex problems (gemm_problem.h) run against
- * what a cuBLAS user would call for them (gr_baseline); fp8 problems run tcj_gemm_ex with
- * per-tensor device scales against cuBLASLt's fp8 GEMM, and are checked against a float64
- * reference. */
+ * problems run tcj_gemm against cublasGemmEx (for f32 and f64 operands: SGEMM and DGEMM);
+ * tcj_gemm_ex problems (gemm_problem.h) run against what a cuBLAS user would call for them
+ * (gr_baseline); fp8 problems run tcj_gemm_ex with per-tensor device scales against cuBLASLt's
+ * fp8 GEMM. fp8, f32 and f64 are checked against a float64 reference (gemm_ref.h) instead, and
+ * every floating-point problem without an epilogue gets both libraries' accuracy figures. */
 #ifndef TCJ_TOOLS_GEMM_RUNNER_H
 #define TCJ_TOOLS_GEMM_RUNNER_H
 
@@ -63,9 +64,9 @@ void gr_close(gr_gpu *g); /* keeps g->eng */
  * (no NVRTC, a compile or load failure). */
 int gr_act_compile(gr_gpu *g, char *err, size_t err_size);
 
-/* Random operands, never all zeros: uniform in [-1, 1] for float types, integers in [-8, 8]
- * for s8, and for fp8 non-zero multiples of 1/2 in [-4, 4] (exact in e4m3 and e5m2, so that
- * products and their sums are exact in fp32 and the reference is exact). */
+/* Random operands, never all zeros: uniform in [-1, 1] for float types (f64: every mantissa bit
+ * random), integers in [-8, 8] for s8, and for fp8 non-zero multiples of 1/2 in [-4, 4] (exact in
+ * e4m3 and e5m2, so that products and their sums are exact in fp32 and the reference is exact). */
 void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed);
 
 /* Device buffer sets of one problem: enough that one rotation exceeds 3x L2, as memory allows
@@ -87,7 +88,8 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
 void gr_buffers_free(gr_buffers *buf);
 
 /* One plain call on g->stream; the row-major problem maps to column-major cublasGemmEx as
- * C^T = op(B)^T op(A)^T. Compute types: 32F, 32F_FAST_TF32 for tf32, 32I for s8. */
+ * C^T = op(B)^T op(A)^T. Compute types: 32F (f32 too, on a CUBLAS_DEFAULT_MATH handle: SGEMM, no
+ * tf32), 32F_FAST_TF32 for tf32, 64F for f64 (DGEMM), 32I for s8. */
 cublasStatus_t gr_cublas(const gr_gpu *g, const gemm_problem *p, const void *a, const void *b, void *c);
 /* tcj on g->stream: tcj_gemm for a plain problem, tcj_gemm_ex otherwise. c is the output (D
  * when it is apart from C), bias NULL without one; scales: gr_buffers.scales (fp8: per-tensor
@@ -118,8 +120,8 @@ typedef enum gr_base_kind { GR_BASE_GEMMEX, GR_BASE_STRIDED, GR_BASE_LT, GR_BASE
 
 typedef struct gr_baseline {
   gr_base_kind kind;
-  char label[48]; /* "cublasGemmEx", "cublasStridedBatched", "cublasLt+gelu_bias", "cublasLt+bias+silu_kernel",
-                     "cublasLt+fast_accum" */
+  char label[48]; /* "cublasGemmEx", "cublasSgemm" (f32), "cublasDgemm" (f64), "cublasStridedBatched",
+                     "cublasLt+gelu_bias", "cublasLt+bias+silu_kernel", "cublasLt+fast_accum" */
   cublasLtMatmulDesc_t desc;
   cublasLtMatrixLayout_t la, lb, ld;
   cublasLtMatmulAlgo_t algo;
@@ -150,8 +152,9 @@ typedef enum gr_lib { GR_TCJ, GR_CUBLAS } gr_lib;
 double gr_time(const gr_gpu *g, const gemm_problem *p, gr_lib lib, const gr_baseline *base, const gr_buffers *buf,
                int runs, char *note, size_t note_size);
 
-/* The largest relative Frobenius error of tcj vs the baseline accepted for p's types and
- * activation; 0: exact. */
+/* The largest relative Frobenius error of tcj vs the baseline (fp8: vs the reference) accepted for
+ * p's types and activation; 0: exact. f32 and f64 problems are held to gemm_ref_bound instead,
+ * except with an epilogue. */
 double gr_bound(const gemm_problem *p);
 
 typedef enum gr_check_result {
@@ -161,16 +164,25 @@ typedef enum gr_check_result {
   GR_CHECK_ERROR,      /* allocation, copy or stream failure */
 } gr_check_result;
 
+/* What gr_check measured; -1 where it did not. */
+typedef struct gr_figures {
+  double rel_err;  /* tcj's relative Frobenius error: against the baseline, or (fp8, f32, f64) the reference */
+  /* The accuracy figures of floating-point problems without an epilogue (gemm_ref_accuracy_applies):
+   * max |got - ref| / (|A||B|)_ij over the reference's sampled elements, of tcj and of the baseline. */
+  double err_tcj, err_blas;
+} gr_figures;
+
 /* Compares set 0's output, which tcj must have written, with the baseline (base NULL:
- * gr_cublas) on set 0's inputs into a reference buffer. The bound is gr_bound's, plus 5e-4 per
- * element (in the norm) where the baseline's GELU is the tanh form and tcj's the erf form.
- * fp8 problems are compared with a float64 reference instead (the decoded operands' products
- * summed in float64, times the scales, then the bias and activation) on sampled elements of D,
- * and so is the baseline's output where there is one (base not GR_BASE_NONE): a baseline that
- * differs is GR_CHECK_BLAS_ERROR, its cause in note.
- * *err: the relative Frobenius error, once computed. note: the cause of any result but PASS. */
+ * gr_cublas) run on set 0's inputs into a buffer of its own. The bound is gr_bound's, plus 5e-4
+ * per element (in the norm) where the baseline's GELU is the tanh form and tcj's the erf form.
+ * fp8, f32 and f64 problems are compared with a float64 reference instead (gemm_ref.h: sampled
+ * elements of D), fp8 by the relative Frobenius error within gr_bound, f32 and f64 (without an
+ * epilogue) by the accuracy figure within gemm_ref_bound; so is the baseline's output where there
+ * is one (base not GR_BASE_NONE): a baseline that is off is GR_CHECK_BLAS_ERROR, its cause in
+ * note. The accuracy figures are measured wherever they apply, whatever the result.
+ * note: the cause of any result but PASS. */
 gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
-                         double *err, char *note, size_t note_size);
+                         gr_figures *fig, char *note, size_t note_size);
 
 /* Device-to-device copy bandwidth in GB/s (2 * bytes read and written / median time of `runs`
  * copies of `bytes`); 0 with the cause in note on failure. */

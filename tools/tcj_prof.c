@@ -64,9 +64,11 @@ static const char usage[] =
   "  the one the autotuner chose at the first call), ending with a geometric-mean ratio per\n"
   "  dtype. The peaks are measured at start: bandwidth with a large\n"
   "  device-to-device copy, TFLOP/s per dtype as the best cuBLAS GEMM of 8192^3 and 16384^3 in\n"
-  "  the layout cuBLAS is fastest in: NN for f16, bf16 and tf32; NT (cuBLAS's TN, both operands\n"
-  "  K-major) for s8, and for fp8 through cuBLASLt, the better of FAST_ACCUM 0 and 1 (e5m2 with\n"
-  "  e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM; both run at one tensor-core rate).\n"
+  "  the layout cuBLAS is fastest in: NN for f16, bf16, f32 (SGEMM), tf32 and f64 (DGEMM); NT\n"
+  "  (cuBLAS's TN, both operands K-major) for s8, and for fp8 through cuBLASLt, the better of\n"
+  "  FAST_ACCUM 0 and 1 (e5m2 with e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM; both run at\n"
+  "  one tensor-core rate). A problem tcj refuses as not supported (fp8 on sm_80; f64 until the\n"
+  "  engine has its kernels) is reported unsupported, cuBLAS timed alone.\n"
   "  Problems with epilogue:, batch: or d_dtype: run tcj_gemm_ex against what a cuBLAS user\n"
   "  would call (the baseline column): cublasGemmStridedBatchedEx for a batch (strideB 0 with\n"
   "  broadcast_b), cuBLASLt with the BIAS, RELU_BIAS or GELU_BIAS epilogue (its GELU is the\n"
@@ -87,11 +89,19 @@ static const char usage[] =
   "  per-tensor value, so the same check applies. Rows with a b_dtype: other than dtype: or an\n"
   "  fp8 d_dtype: are listed with their kernels but reported unsupported (no check or baseline\n"
   "  here); tcj-warmup compiles them.\n"
+  "  f32 problems (TCJ_F32: fp32 accuracy, 3xTF32 on tensor cores; tf32 is the fast tf32 path)\n"
+  "  run against cublasSgemm (CUBLAS_COMPUTE_32F, no tf32), f64 problems against cublasDgemm\n"
+  "  (CUBLAS_COMPUTE_64F). Both are checked against a float64 reference (compensated sums for\n"
+  "  f64), tcj and cuBLAS alike: every sampled element within (k + 2) 2^-23 + 2^-20 (f32) or\n"
+  "  (k + 2) 2^-52 (f64) of (|A||B|)_ij. Accuracy columns: for every floating-point problem\n"
+  "  without an epilogue, err tcj and err cuBLAS are max |got - ref| / (|A||B|)_ij over sampled\n"
+  "  elements of D (rows spread over D, first and last included, times every column, up to\n"
+  "  2^28 multiply-adds) against that reference; \"-\" where they do not apply.\n"
   "  --suite FILE      problems (bench/suite.yaml format, lists and grids); default:\n"
   "                    suite.yaml in " TCJ_DATA_REL " beside this program\n"
   "  --filter SUBSTR   only problems whose name contains SUBSTR; repeated, those whose name\n"
   "                    contains any of them\n"
-  "  --dtype T         only problems with operand type T (f16 bf16 tf32 s8 e4m3 e5m2)\n"
+  "  --dtype T         only problems with operand type T (f16 bf16 f32 tf32 f64 s8 e4m3 e5m2)\n"
   "  --repeat N        timed runs per library and problem, N >= 20 (default 20)\n"
   "  --out DIR         also write DIR/results.{txt,csv,json} and DIR/results.png (the plot needs\n"
   "                    python3 with matplotlib; a failed plot is reported, not fatal)\n"
@@ -362,11 +372,11 @@ static double peak_one(prof_run *r, const gemm_problem *p, char *label, size_t l
 }
 
 /* The best cuBLAS TFLOP/s of ab (output c) over 8192^3 and 16384^3, in the layout cuBLAS is
- * fastest in: NN for the 16-bit types and tf32; NT (cuBLAS's TN, both operands K-major) for s8,
- * whose NN GEMMs cuBLAS runs several times slower (a peak from them put s8 rows far above 100%
- * of their floor), and for fp8, the only layout cuBLASLt takes, at the better of FAST_ACCUM 0
- * and 1. e5m2 runs with e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM, and the tensor cores run
- * every fp8 pair at one rate. 0 when none ran. */
+ * fastest in: NN for the 16-bit types, f32, tf32 and f64; NT (cuBLAS's TN, both operands
+ * K-major) for s8, whose NN GEMMs cuBLAS runs several times slower (a peak from them put s8 rows
+ * far above 100% of their floor), and for fp8, the only layout cuBLASLt takes, at the better of
+ * FAST_ACCUM 0 and 1. e5m2 runs with e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM, and the
+ * tensor cores run every fp8 pair at one rate. 0 when none ran. */
 static double measure_peak(prof_run *r, tcj_dtype ab, tcj_dtype c) {
   static const int64_t sizes[] = {8192, 16384};
   int fp8 = gemm_dtype_is_fp8(ab);
@@ -410,6 +420,7 @@ static void row_init(prof_row *row, const prof_job *job) {
   row->batch = p->batch;
   row->broadcast_b = p->broadcast_b;
   row->rel_err = -1; /* not compared */
+  row->err_tcj = row->err_blas = -1; /* not measured */
 }
 
 /* One row: cold call, check, then timing. Returns -1 when the CUDA context is broken. */
@@ -492,7 +503,12 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
   }
 
   if (use_tcj && (use_blas || no_base)) {
-    switch (gr_check(&r->g, &p, &base, &buf, &row->rel_err, note, sizeof note)) {
+    gr_figures fig;
+    gr_check_result checked = gr_check(&r->g, &p, &base, &buf, &fig, note, sizeof note);
+    row->rel_err = fig.rel_err;
+    row->err_tcj = fig.err_tcj;
+    row->err_blas = fig.err_blas;
+    switch (checked) {
     case GR_CHECK_PASS: break;
     case GR_CHECK_MISMATCH:
       row->status = PROF_MISMATCH;

@@ -7,7 +7,9 @@
 # kernel and strided-batched baselines: each checked and timed, labelled with its epilogue, batch
 # and baseline, averaged apart; then fp8 rows against cuBLASLt's fp8 GEMM in both accumulation
 # modes (NT), and without a baseline where cuBLASLt has none (NN, e5m2 x e5m2), with an s8 row
-# whose peak runs NT. Exit 77 (skipped) without a GPU.
+# whose peak runs NT; then f32 (fp32 accuracy) against cublasSgemm and f64 against cublasDgemm,
+# with both libraries' accuracy figures beside tf32 and bf16 rows (f64 unsupported, cuBLAS timed
+# alone, until the engine has f64 kernels). Exit 77 (skipped) without a GPU.
 # Usage: prof_two_problems.sh TCJ_PROF DATA_DIR SCRATCH_DIR
 set -euo pipefail
 prof=$1 data=$2 dir=$3
@@ -135,5 +137,53 @@ res = json.load(open(sys.argv[2]))
 assert "e4m3" in res["geomean"] and "s8" in res["geomean"], res["geomean"]
 assert res["device"]["peak_tflops"].get("e4m3", 0) > 0 and res["device"]["peak_tflops"].get("e5m2", 0) > 0, res["device"]
 PY
+# f32 and f64: cublasSgemm (fp32 products: no tf32) and cublasDgemm baselines, both sides held
+# to the float64 reference, the accuracy figures side by side (err tcj, err cuBLAS): fp32-sized
+# for f32 on both sides, tf32-sized for tf32 (the figures tell the two apart), fp64-sized for
+# f64; present for bf16 too, absent ("-") for an epilogue row.
+printf 'problems:\n  - {name: f32_odd, dtype: f32, m: 300, n: 500, k: 4000}\n'\
+'  - {name: f32_tn, dtype: f32, m: 256, n: 384, k: 2048, op_a: T}\n  - {name: tf32_sq, dtype: tf32, m: 256, n: 256, k: 4096}\n'\
+'  - {name: f64_sq, dtype: f64, m: 256, n: 256, k: 1024}\n  - {name: f64_odd, dtype: f64, m: 255, n: 257, k: 999, op_b: T}\n'\
+'  - {name: bf16_sq, dtype: bf16, m: 256, n: 256, k: 1024}\n'\
+'  - {name: f32_relu, dtype: f32, m: 256, n: 256, k: 1024, epilogue: bias_relu}\n' >"$dir/wide.yaml"
+run --suite "$dir/wide.yaml" --out "$dir/wide"
+show
+[ $rc -eq 0 ] || fail "the f32/f64 suite exited $rc"
+grep -qE '^name .* err tcj +err cuBLAS ' "$dir/wide/results.txt" || fail "no accuracy columns in the table"
+grep -qE '^tcj-prof: peak f32: cublasSgemm f32>f32 NN 8192\^3 [0-9.]+ TFLOP/s$' "$dir/err" || fail "no cublasSgemm peak"
+grep -qE '^tcj-prof: peak f64: cublasDgemm f64>f64 NN 8192\^3 [0-9.]+ TFLOP/s$' "$dir/err" || fail "no cublasDgemm peak"
+python3 - "$dir/wide/results.csv" "$dir/wide/results.json" <<'PY' || fail "f32/f64 results.csv or .json rows"
+import csv, json, sys
+rows = {r["name"]: r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))}
+assert list(rows) == ["f32_odd", "f32_tn", "tf32_sq", "f64_sq", "f64_odd", "bf16_sq", "f32_relu"], rows
+for name in ("f32_odd", "f32_tn"):
+    r = rows[name]
+    assert r["status"] == "ok" and r["baseline"] == "cublasSgemm" and float(r["tcj_us"]) > 0, r
+    k = int(r["k"])
+    # fp32-sized on both sides (about 1e-7 here; tf32 would be about 1e-5), within the check's bound
+    assert 0 <= float(r["err_tcj"]) < 2e-6 and 0 <= float(r["err_cublas"]) < 2e-6, r
+    assert float(r["err_tcj"]) <= (k + 2) * 2**-23 + 2**-20, r
+    assert "x3=1" in r["cfg"], r
+r = rows["tf32_sq"]
+assert r["status"] == "ok" and r["baseline"] == "cublasGemmEx", r
+assert float(r["err_tcj"]) > 2e-6 and float(r["err_cublas"]) > 2e-6, r  # tf32 products
+for name in ("f64_sq", "f64_odd"):
+    r = rows[name]
+    assert r["baseline"] == "cublasDgemm" and float(r["cublas_us"]) > 0, r
+    assert r["status"] in ("ok", "unsupported"), r
+    if r["status"] == "ok":
+        assert 0 <= float(r["err_tcj"]) < 1e-14 and 0 <= float(r["err_cublas"]) < 1e-14, r
+    else:
+        assert "not supported" in r["note"] and r["err_tcj"] == "" and r["tcj_us"] == "", r
+r = rows["bf16_sq"]
+assert r["status"] == "ok" and 0 < float(r["err_tcj"]) < 1e-2 and 0 < float(r["err_cublas"]) < 1e-2, r
+r = rows["f32_relu"]
+assert r["status"] == "ok" and r["err_tcj"] == "" and r["err_cublas"] == "", r
+res = json.load(open(sys.argv[2]))
+j = {r["name"]: r for r in res["rows"]}
+assert j["f32_odd"]["err_tcj"] == float(rows["f32_odd"]["err_tcj"]), j["f32_odd"]
+assert j["f32_relu"]["err_tcj"] is None and j["f32_relu"]["err_cublas"] is None, j["f32_relu"]
+assert res["device"]["peak_tflops"].get("f32", 0) > 0 and res["device"]["peak_tflops"].get("f64", 0) > 0, res["device"]
+PY
 echo "tcj-prof: two problems profiled against cuBLAS; tcj alone with --cold; tcj_gemm_ex rows against their baselines;"\
-  "fp8 rows against cuBLASLt in both accumulation modes"
+  "fp8 rows against cuBLASLt in both accumulation modes; f32 and f64 against cublasSgemm and cublasDgemm with accuracy"
