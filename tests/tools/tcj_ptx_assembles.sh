@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # tcj-ptx prints a `//` config line and PTX that ptxas assembles, for every dtype and op pair on
 # sm_80, sm_89 and sm_90a (fp8, e4m3 and e5m2, on sm_89 and sm_90a: C bf16 by default, the sm90
-# recipe on sm_90a when both operands are K-major); sm_90a takes the sm90 recipe for 16-bit types
-# unless --recipe sm80 says otherwise; tcj_gemm_ex's options (--epilogue, --batch, --broadcast-b,
-# --d-dtype, --epilogue-source with NVRTC, and fp8's --b-dtype, --fast-accum, --block-scales) put
-# their fields in the config and assemble too; --help exits 0 and bad usage exits 2.
+# recipe on sm_90a when both operands are K-major; f32 by 3xTF32, x3=1); sm_90a takes the sm90
+# recipe for 16-bit types unless --recipe sm80 says otherwise; tcj_gemm_ex's options (--epilogue,
+# --batch, --broadcast-b, --d-dtype, --epilogue-source with NVRTC, and fp8's --b-dtype,
+# --fast-accum, --block-scales) put their fields in the config and assemble too; --help exits 0
+# and bad usage exits 2.
 # Usage: tcj_ptx_assembles.sh TCJ_PTX PTXAS SCRATCH_DIR
 set -euo pipefail
 tcj_ptx=$1 ptxas=$2 dir=$3
@@ -132,5 +133,24 @@ sm_90a|--dtype e5m2 --b-dtype e4m3 --c-dtype f32 --batch 4 --fast-accum|recipe=s
 sm_89|--dtype e4m3 --op-b T --fast-accum|recipe=sm80 arch=sm_89 ab=e4m3 c=bf16 op=NT [^f]*
 sm_89|--dtype e5m2 --b-dtype e4m3 --op-a T --d-dtype e5m2 --epilogue bias_silu|recipe=sm80 arch=sm_89 ab=e5m2 c=bf16 op=TN .* d=e5m2 bias=col:bf16 act=silu b=e4m3
 EOF
-echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a (with fp8, epilogues, batches and a user"\
-  "epilogue)"
+# f32 (TCJ_F32): fp32 accuracy by 3xTF32 on both recipes, x3=1 in the config with K three times
+# the problem's (the three tf32 products end to end); an MN-major operand reaches the kernel
+# K-major through the split pass (op=NT, nothing packed), and an epilogue or a batch fuses as for
+# tf32.
+while IFS='|' read -r arch opts want; do
+  f="$dir/f32-$arch-$count.ptx"
+  # shellcheck disable=SC2086
+  "$tcj_ptx" --arch $arch --dtype f32 --m 4096 --n 4096 --k 4096 $opts >"$f" || { echo "FAIL: tcj-ptx --arch $arch $opts"; exit 1; }
+  head -1 "$f" | grep -qE "^// recipe=$want x3=1\$" || { echo "FAIL: $arch f32 $opts: $(head -1 "$f"), wanted $want x3=1"; exit 1; }
+  "$ptxas" -arch="$arch" "$f" -o "$dir/out.cubin" || { echo "FAIL: ptxas -arch=$arch $f (f32 $opts)"; exit 1; }
+  count=$((count + 1))
+done <<EOF
+sm_80|--op-b T|sm80 arch=sm_80 ab=tf32 c=f32 op=NT n=4096 k=12288 .*
+sm_89|--op-a T|sm80 arch=sm_89 ab=tf32 c=f32 op=NT n=4096 k=12288 .*
+sm_90a|--op-b N|sm90 arch=sm_90a ab=tf32 c=f32 op=NT n=4096 k=12288 .*
+sm_90a|--op-a T --op-b T|sm90 arch=sm_90a ab=tf32 c=f32 op=NT n=4096 k=12288 .*
+sm_90a|--epilogue bias_relu|sm90 arch=sm_90a ab=tf32 c=f32 op=NT .* bias=col:f32 act=relu
+sm_80|--batch 3|sm80 arch=sm_80 ab=tf32 c=f32 op=NT .* batch=1
+EOF
+echo "tcj-ptx: $count kernels assembled by ptxas for sm_80, sm_89 and sm_90a (with fp8, f32 by 3xTF32, epilogues, batches"\
+  "and a user epilogue)"
