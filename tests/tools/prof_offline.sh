@@ -49,7 +49,8 @@ done
 
 # Every problem of the standard suite, in order, with a config; fp8 (e4m3, e5m2) problems make a
 # row per accumulation mode (NAME, then NAME+fastacc), each with a config or the reason this
-# engine has none.
+# engine has none; f32 rows (fp32 accuracy) have 3xTF32 configs (x3=1); f64 rows have a config or,
+# until the engine has f64 kernels, the reason naming the types.
 suite=$data/suite.yaml
 mapfile -t names < <(sed -n 's/^ *- {name: *\([^,]*\),.*/\1/p' "$suite")
 [ ${#names[@]} -gt 20 ] || fail "could not read the problem names of $suite"
@@ -73,6 +74,14 @@ for name in "${rows[@]}"; do
       without=$((without + 1))
     else
       [[ $line == *" recipe=sm"[89]"0 arch=sm_90a ab=$dt "* ]] || fail "$name: $line"
+    fi ;;
+  f32_*) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a ab=tf32 c=f32 "*" x3=1" ]] || fail "$name has no 3xTF32 config: $line" ;;
+  f64_*)
+    if [[ $line == *"- (no tcj kernel: "* ]]; then
+      [[ $line == *"a=f64 b=f64 c=f64 is not supported"* ]] || fail "$name: the reason does not name f64: $line"
+      without=$((without + 1))
+    else
+      [[ $line == *" recipe=sm80 arch=sm_90a ab=f64 c=f64 "* ]] || fail "$name: $line"
     fi ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
@@ -107,7 +116,7 @@ fi
 run --dry-run --arch sm_90a --suite "$suite" --filter fp8_ --filter sq4096 --fast-accum 1
 [ $rc -eq 0 ] || { show; fail "--fast-accum 1 exited $rc"; }
 mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
-[ "${listed[*]}" = "sq4096 fp8_sq8192+fastacc fp8_up_m128+fastacc fp8_nt_m16+fastacc e5m2_sq4096+fastacc tf32_nt_sq4096 gelu_sq4096" ] ||
+[ "${listed[*]}" = "sq4096 fp8_sq8192+fastacc fp8_up_m128+fastacc fp8_nt_m16+fastacc e5m2_sq4096+fastacc tf32_nt_sq4096 gelu_sq4096 f32_sq4096 f64_sq4096" ] ||
   { show; fail "--fast-accum 1 listed: ${listed[*]}"; }
 run --dry-run --arch sm_90a --suite "$suite" --dtype e4m3 --fast-accum 0
 [ $rc -eq 0 ] && tail -n 1 "$dir/out" | grep -qE "^3 problems: [0-3] with a tcj kernel, [0-3] without$" ||
@@ -132,6 +141,16 @@ printf 'dtype: e4m3\nproblems:\n  - {m: 256, n: 256, k: 256, op_b: T, scale: blo
 run --dry-run --arch sm_90a --suite "$dir/block.yaml" --fast-accum 1
 [ $rc -eq 2 ] && grep -q "^tcj-prof: --fast-accum 1 leaves no row of $dir/block.yaml" "$dir/err" ||
   { show; fail "--fast-accum 1 over block scales only: rc $rc, wanted 2"; }
+
+# --dtype f32 and f64: TCJ_F32 rows only (not tf32), and the f64 rows.
+run --dry-run --arch sm_80 --suite "$suite" --dtype f32
+mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
+[ $rc -eq 0 ] && [ "${listed[*]}" = "f32_sq4096 f32_sq8192 f32_deepk" ] && [ "$(grep -c ' f32>f32 .* x3=1$' "$dir/out")" -eq 3 ] ||
+  { show; fail "--dtype f32: rc $rc, listed ${listed[*]}"; }
+run --dry-run --arch sm_80 --suite "$suite" --dtype f64
+mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
+[ $rc -eq 0 ] && [ "${listed[*]}" = "f64_sq4096 f64_sq8192 f64_odd4095" ] && [ "$(grep -c '^f64_[a-z0-9]* *f64>f64 ' "$dir/out")" -eq 3 ] ||
+  { show; fail "--dtype f64: rc $rc, listed ${listed[*]}"; }
 
 # Filters and another arch; grids expand.
 qkv=$(printf '%s\n' "${names[@]}" | grep -c qkv)

@@ -9,8 +9,9 @@
 # and hit the same way, a user epilogue that does not compile fails with NVRTC's message, and bad
 # values exit 2 with file:line:col; fp8's keys (b_dtype, an fp8 d_dtype, fast_accum, scale: block)
 # select their kernels on sm_90a and sm_89, skip where the engine has none, and compile and hit;
-# every fp8 row of the standard suite has a kernel on sm_90a and sm_89. Exit 77 (skipped) when
-# nvJitLink is missing, a failure when CI is set.
+# f32 problems (fp32 accuracy) select 3xTF32 kernels and compile and hit, f64 problems compile or,
+# until the engine has f64 kernels, skip; every fp8 and f32 row of the standard suite has a kernel
+# on sm_90a and sm_89. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
@@ -194,12 +195,46 @@ run --arch sm_90a --arch sm_89 --cache-dir "$fp8cache" -j 4 "$fp8"
 run --arch sm_90a --arch sm_89 --cache-dir "$fp8cache" "$fp8"
 [ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[2]}" -eq "$want_fp8" ] ||
   { show; fail "fp8 second run: $last, wanted compiled=0 hit=$want_fp8"; }
-# The standard suite (CI's dry run): every fp8 row has a kernel on sm_90a and sm_89, none is a skip.
+# f32 and f64 (tests/data/warmup_wide.yaml). f32 operands (TCJ_F32) select the 3xTF32 kernels
+# (ab=tf32 with x3=1, K three times the problem's: the three tf32 products end to end) on sm_80
+# and sm_90a, compile offline, then hit. f64 problems compile where this build's engine has f64
+# kernels; until then each is a skip naming the types, never a failure.
+wide=$data/warmup_wide.yaml widecache=$dir/wide
+f64_unsupported='a=f64 b=f64 c=f64 is not supported'
+run --dry-run "${archs[@]}" --cache-dir "$widecache" "$wide"
+[ $rc -eq 0 ] && [[ $last =~ ^would\ compile\ ([0-9]+)\ kernels$ ]] || { show; fail "f32/f64 --dry-run: rc $rc, $last"; }
+want_wide=${BASH_REMATCH[1]}
+for what in "^f32_nn m=256 n=512 k=256 sm_80 .* recipe=sm80 arch=sm_80 ab=tf32 c=f32 op=NT n=512 k=768 .* x3=1$" \
+            "^f32_nn m=256 n=512 k=256 sm_90a .* ab=tf32 c=f32 op=NT n=512 k=768 .* x3=1$" \
+            "^f32_tt m=128 n=256 k=384 sm_80 .* op=NT n=256 k=1152 .* x3=1$" \
+            "^f32_deep m=64 n=64 k=8192 sm_90a .* k=24576 .* split=[0-9]+ .*x3=1$"; do
+  grep -qE -- "$what" "$dir/out" || { show; fail "f32 --dry-run lists no line matching '$what'"; }
+done
+f64_skips=$(grep -c "^skip f64_n[nt] m=[0-9]* n=[0-9]* k=[0-9]* sm_[0-9a]*: $f64_unsupported" "$dir/err" || true)
+f64_kernels=$(grep -c '^f64_n[nt] .* ab=f64 c=f64 ' "$dir/out" || true)
+[ $((f64_skips + f64_kernels)) -eq 4 ] && [ "$(wc -l <"$dir/err")" -eq "$f64_skips" ] ||
+  { show; fail "f64: wanted a kernel or a skip naming the types for each of 2 problems on 2 archs, nothing else on stderr"; }
+run "${archs[@]}" --cache-dir "$widecache" -j 4 "$wide"
+[ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq "$want_wide" ] && [ "${BASH_REMATCH[3]}" -eq 0 ] ||
+  { show; fail "f32/f64 run: rc $rc, $last, wanted compiled=$want_wide failed=0"; }
+run "${archs[@]}" --cache-dir "$widecache" "$wide"
+[ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[2]}" -eq "$want_wide" ] ||
+  { show; fail "f32/f64 second run: $last, wanted compiled=0 hit=$want_wide"; }
+
+# The standard suite (CI's dry run): every fp8 row has a kernel on sm_90a and sm_89; no row is a
+# skip but, until this build's engine has f64 kernels, the f64 rows.
 suite=$data/suite.yaml
 mapfile -t fp8_rows < <(sed -n 's/^ *- {name: *\([^,]*\), dtype: e[45]m[23],.*/\1/p' "$suite")
 [ ${#fp8_rows[@]} -ge 4 ] || fail "could not read the fp8 rows of $suite"
 run --dry-run --arch sm_90a --arch sm_89 --cache-dir "$fp8cache" "$suite"
-[ $rc -eq 0 ] && [ ! -s "$dir/err" ] || { show; fail "suite --dry-run for sm_90a and sm_89: rc $rc, or a problem without a kernel"; }
+[ $rc -eq 0 ] && ! grep -v "^skip f64_[a-z0-9]* .*: $f64_unsupported" "$dir/err" ||
+  { show; fail "suite --dry-run for sm_90a and sm_89: rc $rc, or a problem without a kernel"; }
+for name in f32_sq4096 f32_sq8192 f32_deepk; do
+  for arch in sm_90a sm_89; do
+    grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ $arch \([0-9]+ SMs\) recipe=sm[89]0 arch=$arch ab=tf32 c=f32 .*x3=1( \(already listed\))?$" "$dir/out" ||
+      { show; fail "suite --dry-run: no 3xTF32 $arch kernel for the f32 row $name"; }
+  done
+done
 for name in "${fp8_rows[@]}"; do
   for arch in sm_90a sm_89; do
     grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ $arch \([0-9]+ SMs\) recipe=sm[89]0 arch=$arch ab=e[45]m[23] c=bf16 " "$dir/out" ||
@@ -303,4 +338,4 @@ grep -q '^s1 .* sm_89 (58 SMs) .* (already listed)$' "$dir/out" && grep -q '^wou
   { show; fail "plans that differ only in the split count are not one kernel"; }
 
 echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue;"\
-  "$want_fp8 fp8 kernels for sm_90a and sm_89"
+  "$want_fp8 fp8 kernels for sm_90a and sm_89; $want_wide f32 (3xTF32) and f64 kernels ($f64_skips f64 skips)"

@@ -102,7 +102,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 }
 
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
-#define OWN_ROWS 10   /* tests/data/suite.yaml's after them */
+#define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -144,25 +144,32 @@ static void check_suite(const manifest *m, size_t rows) {
   assert_int_equal(p->c, TCJ_F32);
 }
 
-/* The rows tests/data/suite.yaml adds: fused epilogues and batches, with the shapes of the
- * rows they are measured beside. */
+/* The rows tests/data/suite.yaml adds: fused epilogues and batches, then f32 (fp32 accuracy) and
+ * f64, with the shapes of the rows they are measured beside. */
 static void check_own_rows(const manifest *m) {
   static const struct {
     const char *name, *like; /* like: the bench row of the same shape */
     int64_t m, n, k, batch;
     manifest_epilogue epi;
     int broadcast_b;
+    tcj_dtype ab; /* C of the same type */
   } want[OWN_ROWS] = {
-    {"gelu_sq4096", "sq4096", 4096, 4096, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0},
-    {"gelu_qkv_m4096", "qkv_m4096", 4096, 6144, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0},
-    {"gelu_up_m128", "up_m128", 128, 28672, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0},
-    {"silu_up_m128", "up_m128", 128, 28672, 4096, 1, MANIFEST_EPI_BIAS_SILU, 0},
-    {"bias_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS, 0},
-    {"relu_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS_RELU, 0},
-    {"gelu_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS_GELU, 0},
-    {"batch64_512", NULL, 512, 512, 512, 64, MANIFEST_EPI_NONE, 0},
-    {"batch512_128x64", NULL, 128, 128, 64, 512, MANIFEST_EPI_NONE, 0},
-    {"batch8_bcast_b", NULL, 256, 4096, 4096, 8, MANIFEST_EPI_NONE, 1},
+    {"gelu_sq4096", "sq4096", 4096, 4096, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0, TCJ_BF16},
+    {"gelu_qkv_m4096", "qkv_m4096", 4096, 6144, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0, TCJ_BF16},
+    {"gelu_up_m128", "up_m128", 128, 28672, 4096, 1, MANIFEST_EPI_BIAS_GELU, 0, TCJ_BF16},
+    {"silu_up_m128", "up_m128", 128, 28672, 4096, 1, MANIFEST_EPI_BIAS_SILU, 0, TCJ_BF16},
+    {"bias_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS, 0, TCJ_BF16},
+    {"relu_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS_RELU, 0, TCJ_BF16},
+    {"gelu_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_BIAS_GELU, 0, TCJ_BF16},
+    {"batch64_512", NULL, 512, 512, 512, 64, MANIFEST_EPI_NONE, 0, TCJ_BF16},
+    {"batch512_128x64", NULL, 128, 128, 64, 512, MANIFEST_EPI_NONE, 0, TCJ_BF16},
+    {"batch8_bcast_b", NULL, 256, 4096, 4096, 8, MANIFEST_EPI_NONE, 1, TCJ_BF16},
+    {"f32_sq4096", "sq4096", 4096, 4096, 4096, 1, MANIFEST_EPI_NONE, 0, TCJ_F32},
+    {"f32_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_NONE, 0, TCJ_F32},
+    {"f32_deepk", "deepk", 512, 512, 65536, 1, MANIFEST_EPI_NONE, 0, TCJ_F32},
+    {"f64_sq4096", "sq4096", 4096, 4096, 4096, 1, MANIFEST_EPI_NONE, 0, TCJ_F64},
+    {"f64_sq8192", "sq8192", 8192, 8192, 8192, 1, MANIFEST_EPI_NONE, 0, TCJ_F64},
+    {"f64_odd4095", "odd4095", 4095, 4095, 4095, 1, MANIFEST_EPI_NONE, 0, TCJ_F64},
   };
   for (int i = 0; i < OWN_ROWS; i++) {
     const manifest_problem *p = &m->problems[BENCH_ROWS + i];
@@ -173,8 +180,8 @@ static void check_own_rows(const manifest *m) {
     assert_int_equal(p->batch, want[i].batch);
     assert_string_equal(manifest_epilogue_name(p->epilogue), manifest_epilogue_name(want[i].epi));
     assert_int_equal(p->broadcast_b, want[i].broadcast_b);
-    assert_int_equal(p->ab, TCJ_BF16);
-    assert_int_equal(p->c, TCJ_BF16);
+    assert_string_equal(manifest_dtype_name(p->ab), manifest_dtype_name(want[i].ab));
+    assert_string_equal(manifest_dtype_name(p->c), manifest_dtype_name(want[i].ab));
     assert_int_equal(p->op_a, TCJ_OP_N);
     assert_int_equal(p->op_b, TCJ_OP_N);
     assert_int_equal(p->has_d, 0);
