@@ -81,7 +81,7 @@ for name in "${rows[@]}"; do
       [[ $line == *"a=f64 b=f64 c=f64 is not supported"* ]] || fail "$name: the reason does not name f64: $line"
       without=$((without + 1))
     else
-      [[ $line == *" recipe=sm80 arch=sm_90a ab=f64 c=f64 "* ]] || fail "$name: $line"
+      [[ $line =~ \ recipe=[a-z0-9]+\ arch=sm_90a\ ab=f64\ c=f64\  ]] || fail "$name: $line"
     fi ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
