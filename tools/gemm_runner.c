@@ -329,6 +329,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
     float v = (float)gemm_ref_get(out == TCJ_S32 ? TCJ_S8 : bias_t, hbias, i) * bias_scale;
     if (bias_t == TCJ_BF16) ((uint16_t *)hbias)[i] = f32_to_bf16(v);
     else if (bias_t == TCJ_F16) ((uint16_t *)hbias)[i] = f32_to_f16(v);
+    else if (bias_t == TCJ_F64) ((double *)hbias)[i] = gemm_ref_get(TCJ_F64, hbias, i) * bias_scale;
     else ((float *)hbias)[i] = v; /* backwards: an s8 source's bytes are read before they are overwritten */
   }
   for (int s = 0; s < sets && ce == cudaSuccess; s++) {
