@@ -227,6 +227,7 @@ typedef struct call_args {
   CUdeviceptr a, b, c, d, bias, alpha_ptr, beta_ptr, user_params;
   CUdeviceptr scale_a, scale_b, scale_d, amax; /* fp8 */
   float alpha, beta;
+  double alpha64, beta64; /* f64 operands */
 } call_args;
 
 /* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
@@ -324,6 +325,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.slices = (uint32_t)(tcj_cfg_split_workspace(&plan->cfg) ? tcj_cfg_slices(&plan->cfg) : 1);
   prm.alpha = ca->alpha;
   prm.beta = p->reads_c ? ca->beta : 0.0f;
+  prm.alpha64 = ca->alpha64;
+  prm.beta64 = p->reads_c ? ca->beta64 : 0.0;
   void *args[PTX_GEMM_PARAM_COUNT];
   ptx_gemm_args(&prm, args);
   CUtensorMap tmaps[3];
@@ -510,6 +513,12 @@ static tcj_gemm_desc desc_of_gemm(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n
   g.ldc = ldc;
   g.alpha = alpha;
   g.beta = beta;
+  if (a_type == TCJ_F64) { /* f64 operands take double scalars; a float converts exactly */
+    g.alpha_f64 = alpha;
+    g.beta_f64 = beta;
+    g.alpha = 1.0f;
+    g.beta = 0.0f;
+  }
   return g;
 }
 
@@ -596,7 +605,7 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                   (CUdeviceptr)(uintptr_t)g->epilogue_params,
                   block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_a,
                   block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
-                  (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta};
+                  (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta, g->alpha_f64, g->beta_f64};
   if (e->autotune) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
   if (st == TCJ_SUCCESS)

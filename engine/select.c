@@ -705,10 +705,32 @@ static int streams_a_large_k_major_weight(const eng_problem *p) {
   double bytes = (double)p->n * (double)p->k * ptx_elem_size(p->ab) * batch_of(p);
   return p->m <= SKINNY_M && p->op_b_t && bytes >= (double)SM90_DECODE_MIN_WEIGHT_BYTES;
 }
+/* f64: the dmma recipe (gemm_dmma.c), whatever TCJ_RECIPE says (it names the other types'
+ * recipes). 128x128 tiles of 8 warps (64x32 each) where they make half a wave, else 64x64 of
+ * 4; K tiles of 16; as many stages (up to 4) as shared memory holds. */
+static tcj_status plan_dmma(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan, const char **why) {
+  memset(plan, 0, sizeof *plan);
+  tcj_kernel_cfg *c = &plan->cfg;
+  fill_problem(p, caps, PTX_RECIPE_DMMA, c);
+  int big = ceil_div(p->m, 128) * ceil_div(p->n, 128) * batch_of(p) >= caps->sm_count / 2;
+  c->bm = c->bn = big ? 128 : 64;
+  c->warps_m = 2;
+  c->warps_n = big ? 4 : 2;
+  c->bk = 16;
+  c->align_a = p->align_a >= 16 ? 16 : 8;
+  c->align_b = p->align_b >= 16 ? 16 : 8;
+  c->vec_c = p->align_c >= 16 && p->n % 2 == 0 ? 2 : 1;
+  for (c->stages = 4; c->stages > 2 && tcj_cfg_smem_bytes(c) > caps->max_smem_optin; c->stages--) {
+  }
+  *why = tcj_cfg_check(c);
+  return *why ? TCJ_ERROR_NOT_SUPPORTED : TCJ_SUCCESS;
+}
+
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 eng_recipe_choice recipe, eng_plan *plan, const char **why) {
   static const char *ok = "";
   *why = ok;
+  if (p->ab == PTX_E_F64) return plan_dmma(p, caps, plan, why);
   if (recipe == ENG_RECIPE_SM90) {
     tcj_status st = plan_sm90(p, caps, allow_packing, plan, why);
     if (st != TCJ_SUCCESS) {
@@ -734,7 +756,7 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
 static tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 const eng_tuning *tuning, eng_plan *plan, const char **why) {
   tcj_status st = select_recipe(p, caps, allow_packing, tuning ? tuning->recipe : ENG_RECIPE_AUTO, plan, why);
-  if (st != TCJ_SUCCESS || !tuning) return st;
+  if (st != TCJ_SUCCESS || !tuning || plan->cfg.recipe == PTX_RECIPE_DMMA) return st; /* TCJ_TILE: not f64's */
   const char *bad = eng_tile_override_apply(&tuning->tile, caps, plan);
   if (bad) {
     static _Thread_local char msg[256];
@@ -850,6 +872,10 @@ tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps,
   static _Thread_local char msg[256];
   if (p->block_scale) {
     *why = "block-scaled fp8 has no generic kernel (its scale rows are baked from k)";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  if (p->ab == PTX_E_F64) {
+    *why = "f64 has no generic kernel";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   tcj_status st = TCJ_SUCCESS;

@@ -45,6 +45,7 @@ static int map_types(tcj_dtype a, tcj_dtype b, tcj_dtype c, int fp8_out, ptx_ele
     }
   }
   if (a != b) return 0;
+  if (a == TCJ_F64) { *ab = *ce = PTX_E_F64; return c == TCJ_F64; }
   if (a == TCJ_S8 && c == TCJ_S32) { *ab = PTX_E_S8; *ce = PTX_E_S32; return 1; }
   if (a != TCJ_F16 && a != TCJ_BF16) return 0;
   *ab = a == TCJ_F16 ? PTX_E_F16 : PTX_E_BF16;
@@ -120,7 +121,7 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %d is not a tcj_dtype", type_args[i], (int)types[i]);
   if (!map_types(a_type, b_type, c_type, on == &names_d, &out->ab, &out->b_other, &out->c))
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a=%s b=%s %s=%s is not supported (supported: f16|bf16 -> "
-                         "f16|bf16|f32, tf32|f32 -> f32, s8 -> s32, e4m3|e5m2 -> f16|bf16|f32, and e4m3|e5m2 "
+                         "f16|bf16|f32, tf32|f32 -> f32, f64 -> f64, s8 -> s32, e4m3|e5m2 -> f16|bf16|f32, and e4m3|e5m2 "
                          "into a separate D of tcj_gemm_ex)",
                          eng_dtype_name(a_type), eng_dtype_name(b_type), on->ptr, eng_dtype_name(c_type));
   if (op_a != TCJ_OP_N && op_a != TCJ_OP_T)
@@ -364,11 +365,12 @@ static tcj_status validate_compute(const tcj_gemm_desc *g, eng_problem *out) {
   case TCJ_COMPUTE_32F_3XTF32: x3 = 1; break;
   case TCJ_COMPUTE_32F_FAST_TF32: break;
   }
-  int fits = g->compute == TCJ_COMPUTE_DEFAULT || f32 || (g->compute == TCJ_COMPUTE_32F && out->ab != PTX_E_S8);
+  int fits = g->compute == TCJ_COMPUTE_DEFAULT || f32 ||
+             (g->compute == TCJ_COMPUTE_32F && out->ab != PTX_E_S8 && out->ab != PTX_E_F64);
   if (!fits)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "compute = %s with %s operands: %s", names[g->compute],
                          eng_dtype_name(g->a_type),
-                         g->compute == TCJ_COMPUTE_32F ? "s8 accumulates in s32 (leave compute 0)"
+                         g->compute == TCJ_COMPUTE_32F ? "s8 and f64 have their own accumulation (leave compute 0)"
                                                        : "3xTF32 and fast tf32 are modes of f32 (or tf32) operands");
   if (!x3 || g->k == 0) return TCJ_SUCCESS;
   /* K' = 3 kp is baked into the kernel as a 32-bit count. */
@@ -407,8 +409,15 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %p is not 4-byte aligned", g->alpha_ptr && (uintptr_t)g->alpha_ptr % 4 ? "alpha_ptr" : "beta_ptr",
                          (const void *)((uintptr_t)g->alpha_ptr % 4 ? g->alpha_ptr : g->beta_ptr));
 
+  /* f64 operands take their scalars in double (tcj.h): the float ones must be at a default. */
+  int f64 = g->a_type == TCJ_F64;
+  if (f64 && ((g->alpha != 1.0f && g->alpha != 0.0f) || g->beta != 0.0f))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %g with f64 operands: they take alpha_f64 and beta_f64 (double)",
+                         g->beta != 0.0f ? "beta" : "alpha", (double)(g->beta != 0.0f ? g->beta : g->alpha));
+  if ((uintptr_t)g->alpha_ptr % (f64 ? 8 : 4) || (uintptr_t)g->beta_ptr % (f64 ? 8 : 4))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "alpha_ptr or beta_ptr is not aligned to its %s", f64 ? "double" : "float");
   /* C is read when beta may be nonzero: a host beta != 0, or any device beta. */
-  int reads_c = g->beta != 0.0f || g->beta_ptr != NULL;
+  int reads_c = (f64 ? g->beta_f64 != 0.0 : g->beta != 0.0f) || g->beta_ptr != NULL;
   int d_is_c = g->d == NULL;
   if (!g->c && reads_c && g->m > 0 && g->n > 0)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "c is NULL but %s: C would be read",
@@ -510,6 +519,9 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   if (out->ab == PTX_E_S8 && out->act != PTX_ACT_NONE && out->act != PTX_ACT_RELU)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation %s on s32 output: s8 GEMMs take ReLU only",
                          ptx_act_name(out->act));
+  if (out->ab == PTX_E_F64 && (out->bias != PTX_BIAS_NONE || out->act != PTX_ACT_NONE || g->epilogue_source))
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s with f64 operands: f64 takes no bias, activation or user epilogue",
+                         g->epilogue_source ? "a user epilogue" : out->bias != PTX_BIAS_NONE ? "a bias" : "an activation");
   if (g->epilogue_source) {
     if (out->ab == PTX_E_S8)
       return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "user epilogues compute in f32: not for s8 -> s32 (exact integers)");
@@ -524,5 +536,14 @@ const tcj_gemm_desc *eng_desc_view(const tcj_gemm_desc *g, tcj_gemm_desc *buf) {
   if (!g || g->struct_size >= sizeof *g || g->struct_size < ENG_GEMM_DESC_V1_SIZE) return g;
   memset(buf, 0, sizeof *buf);
   memcpy(buf, g, g->struct_size);
+  /* A caller from before the fp64 scalars: its f64 call's scalars are the float ones. */
+  if (g->struct_size < offsetof(tcj_gemm_desc, beta_f64) + sizeof(double)) {
+    buf->alpha_f64 = buf->alpha;
+    buf->beta_f64 = buf->beta;
+    if (buf->a_type == TCJ_F64) {
+      buf->alpha = 1.0f;
+      buf->beta = 0.0f;
+    }
+  }
   return buf;
 }

@@ -177,7 +177,8 @@ TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_
    fp32 for floating types, s32 for s8. beta == 0: C is not read. m, n or k == 0 is valid (k == 0
    scales C by beta). Asynchronous on `stream`, like cuBLAS.
    Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, f32 -> f32, tf32 (f32 data)
-   -> f32, s8 -> s32, and fp8 (A and B each e4m3 or e5m2, sm_89 and newer) -> f16|bf16|f32.
+   -> f32, f64 -> f64 (fp64 products and sums, DMMA), s8 -> s32, and fp8 (A and B each e4m3
+   or e5m2, sm_89 and newer) -> f16|bf16|f32.
    TCJ_F32 operands are computed to fp32 accuracy (3xTF32 on tensor cores: an error like
    cublasSgemm's); TCJ_TF32 ones (either operand) in tf32, faster, with about 1e-3 relative
    error. tcj_gemm_ex's compute field chooses explicitly (tcj_compute).
@@ -329,8 +330,16 @@ typedef struct tcj_gemm_desc {
      TCJ_ERROR_INVALID_VALUE. */
   tcj_compute compute;
 
+  /* ---- fp64 operands (TCJ_F64; since 0.4) -------------------------------------------------
+     A, B, C and D all TCJ_F64: products and sums in fp64 on the tensor cores (DMMA), and the
+     scalars in double: alpha_f64 and beta_f64 take the place of alpha and beta, and alpha_ptr
+     and beta_ptr, when set, point to one double each. The float alpha and beta are not read
+     then: a value other than their defaults there (alpha 1 or 0, beta 0) is refused
+     (TCJ_ERROR_INVALID_VALUE) as a likely mistake. Other operand types do not read these two.
+     tcj_gemm's float scalars convert exactly. f64 takes no bias, activation or user epilogue. */
+  double alpha_f64, beta_f64;
 } tcj_gemm_desc;
-#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f} /* C; in C++ value-initialise and set both */
+#define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
 
 /* Runs desc on stream. Validates everything first: a bad descriptor returns
    TCJ_ERROR_INVALID_VALUE (or NOT_SUPPORTED) with a message naming the field, having launched

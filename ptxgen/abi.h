@@ -40,7 +40,10 @@
   X(batch, u32, uint32_t)       /* batch entries (1 unless batched) */                         \
   X(slices, u32, uint32_t)      /* K slices of a workspace split (a launch value), else 1 */   \
   X(alpha, f32, float)                                                                         \
-  X(beta, f32, float)           /* 0: C is not read */
+  X(beta, f32, float)           /* 0: C is not read */                                         \
+  X(alpha64, f64, double)       /* f64 operands (dmma recipe): the scalars, alpha_ptr and       \
+                                   beta_ptr then pointing to doubles; others ignore these */   \
+  X(beta64, f64, double)
 
 typedef struct ptx_gemm_params {
 #define PTX_PARAM_FIELD(name, ptype, ctype) ctype name;

@@ -31,7 +31,7 @@ static const char *const act_names[] = {
 const char *ptx_act_name(ptx_act a) { return (unsigned)a < PTX_ACT_COUNT ? act_names[a] : "?"; }
 
 const char *tcj_recipe_name(ptx_recipe r) {
-  return r == PTX_RECIPE_SM80 ? "sm80" : r == PTX_RECIPE_SM90 ? "sm90" : "?";
+  return r == PTX_RECIPE_SM80 ? "sm80" : r == PTX_RECIPE_SM90 ? "sm90" : r == PTX_RECIPE_DMMA ? "dmma" : "?";
 }
 
 int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
@@ -93,6 +93,7 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (got != 17) return -1;
   if (strcmp(recipe, "sm80") == 0) c.recipe = PTX_RECIPE_SM80;
   else if (strcmp(recipe, "sm90") == 0) c.recipe = PTX_RECIPE_SM90;
+  else if (strcmp(recipe, "dmma") == 0) c.recipe = PTX_RECIPE_DMMA;
   else return -1;
   /* Optional fields, in format order; the canonical comparison below rejects any other. */
   const char *rest = text + used;
@@ -177,6 +178,11 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
 }
 
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *c) {
+  if (c->recipe == PTX_RECIPE_DMMA) { /* gemm_dmma.c: rows of the stored layout, padded */
+    int a_rows = c->op_a_t ? c->bk : c->bm, a_row = (c->op_a_t ? c->bm : c->bk) * 8;
+    int b_rows = c->op_b_t ? c->bn : c->bk, b_row = (c->op_b_t ? c->bk : c->bn) * 8;
+    return c->stages * (a_rows * (a_row + TCJ_DMMA_ROW_PAD) + b_rows * (b_row + TCJ_DMMA_ROW_PAD));
+  }
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
   /* A cluster split reuses the ring for the tile's fp32 partial sums. */
   if (c->recipe != PTX_RECIPE_SM90) return c->split_cluster && c->bm * c->bn * 4 > ring ? c->bm * c->bn * 4 : ring;
@@ -331,9 +337,37 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   return why ? why : check_epilogue(c);
 }
 
+/* The dmma recipe (gemm_dmma.c): f64 in and out, plain epilogue, one K range per tile. */
+static const char *check_dmma(const tcj_kernel_cfg *c) {
+  if (c->ab != PTX_E_F64 || c->c != PTX_E_F64 || c->d != PTX_E_F64) return "the dmma recipe takes f64 A, B, C and D";
+  if (c->sm < 80) return "f64 mma needs sm_80 or newer";
+  if (tcj_cfg_fused(c)) return "f64 takes no bias, activation or user epilogue";
+  if (c->split_k || c->split_cluster || c->cluster_m || c->cluster_n || c->pingpong || c->generic)
+    return "the dmma recipe has no K split, clusters, ping-pong or generic form";
+  if (c->fast_accum || c->block_scale || c->b_other || c->tf32x3) return "fp8 and 3xTF32 fields are not for f64";
+  if (c->n < 0 || c->k < 0 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range";
+  if (c->bk != 16) return "dmma K tiles are 16 elements (128 bytes)";
+  if ((c->bm != 64 && c->bm != 128) || (c->bn != 64 && c->bn != 128)) return "dmma tiles are 64 or 128 each way";
+  if (!is_pow2(c->warps_m) || !is_pow2(c->warps_n) || c->warps_m * c->warps_n > 8 ||
+      c->bm / c->warps_m < 16 || c->bn / c->warps_n < 8 || c->bm / c->warps_m > 64 || c->bn / c->warps_n > 64)
+    return "dmma warp tiles are 16..64 rows and 8..64 columns, at most 8 warps";
+  /* fp64 accumulators: 64 x 32 per warp is 64 registers pairs per thread. */
+  if ((c->bm / c->warps_m) * (c->bn / c->warps_n) > 64 * 32) return "dmma warp tile larger than 64x32";
+  if (c->stages < 2 || c->stages > 6) return "stages must be 2..6";
+  if ((c->align_a != 8 && c->align_a != 16) || (c->align_b != 8 && c->align_b != 16)) return "f64 copies are 8 or 16 bytes";
+  if (c->vec_c != 1 && c->vec_c != 2) return "f64 D is stored 1 or 2 elements at a time";
+  if (c->vec_c == 2 && c->n % 2) return "pairs of D need an even n";
+  int threads = tcj_cfg_threads(c);
+  int a_bytes = c->bm * c->bk * 8, b_bytes = c->bn * c->bk * 8;
+  if ((a_bytes / c->align_a) % threads || (b_bytes / c->align_b) % threads) return "tile does not divide among threads";
+  return NULL;
+}
+
 static const char *check_recipe(const tcj_kernel_cfg *c) {
   int es = ptx_elem_size(c->ab);
   if (c->recipe == PTX_RECIPE_SM90) return check_sm90(c);
+  if (c->recipe == PTX_RECIPE_DMMA) return check_dmma(c);
+  if (c->ab == PTX_E_F64) return "f64 runs on the dmma recipe";
   if (c->recipe != PTX_RECIPE_SM80) return "unknown recipe";
   if (c->cluster_m || c->cluster_n || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";

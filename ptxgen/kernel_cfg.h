@@ -15,7 +15,8 @@
   X(PTX_E_S8, "s8", 1)    \
   X(PTX_E_S32, "s32", 4)  \
   X(PTX_E_E4M3, "e4m3", 1) \
-  X(PTX_E_E5M2, "e5m2", 1)
+  X(PTX_E_E5M2, "e5m2", 1) \
+  X(PTX_E_F64, "f64", 8)
 
 typedef enum ptx_elem {
 #define PTX_ELEM_ENUM(e, name, size) e,
@@ -48,8 +49,9 @@ const char *ptx_act_name(ptx_act a);
 /* Where the bias vector runs (numbered as tcj_bias_kind). */
 typedef enum ptx_bias { PTX_BIAS_NONE = 0, PTX_BIAS_COL = 1, PTX_BIAS_ROW = 2 } ptx_bias;
 
-/* sm80: mma.sync, every arch from sm_80 on. sm90: wgmma + TMA, sm_90a only. */
-typedef enum ptx_recipe { PTX_RECIPE_SM80 = 0, PTX_RECIPE_SM90 = 1 } ptx_recipe;
+/* sm80: mma.sync, every arch from sm_80 on. sm90: wgmma + TMA, sm_90a only. dmma: fp64 on the
+ * tensor cores' f64 mma.sync (gemm_dmma.c), every arch from sm_80 on. */
+typedef enum ptx_recipe { PTX_RECIPE_SM80 = 0, PTX_RECIPE_SM90 = 1, PTX_RECIPE_DMMA = 2 } ptx_recipe;
 
 typedef struct tcj_kernel_cfg {
   ptx_recipe recipe;
@@ -198,6 +200,10 @@ static inline int64_t tcj_cfg_slice_tiles(const tcj_kernel_cfg *c) {
   return (kt + s - 1) / s;
 }
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of the kernel */
+/* dmma: each operand tile in shared memory as it lies in global memory, rows padded by this:
+ * a pitch of 32 modulo 128 bytes puts the four rows (K-major) or K rows (MN-major) that a
+ * half-warp's f64 fragment load spans on banks 8 apart, so the 16 lanes take one wavefront. */
+#define TCJ_DMMA_ROW_PAD 32
 /* The epilogue does more than alpha and beta: a bias, an activation or a user function. */
 static inline int tcj_cfg_fused(const tcj_kernel_cfg *c) {
   return c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user != 0;

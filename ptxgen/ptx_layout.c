@@ -66,3 +66,18 @@ ptx_coord ptx_wgmma_d_coord(int tid, int reg) {
   ptx_coord c = {16 * warp + (lane >> 2) + 8 * ((reg >> 1) & 1), 8 * (reg >> 2) + 2 * (lane & 3) + (reg & 1)};
   return c;
 }
+
+ptx_coord ptx_dmma_a_coord(ptx_dmma_shape s, int lane, int i) {
+  int g = lane >> 2, t = lane & 3, blocks = s.m / 8;
+  return (ptx_coord){g + 8 * (i % blocks), 4 * (i / blocks) + t};
+}
+
+ptx_coord ptx_dmma_b_coord(ptx_dmma_shape s, int lane, int i) {
+  (void)s;
+  return (ptx_coord){4 * i + (lane & 3), lane >> 2};
+}
+
+ptx_coord ptx_dmma_c_coord(ptx_dmma_shape s, int lane, int i) {
+  (void)s;
+  return (ptx_coord){(lane >> 2) + 8 * (i / 2), 2 * (lane & 3) + i % 2};
+}

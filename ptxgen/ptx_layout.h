@@ -46,6 +46,20 @@ unsigned ptx_swizzled_offset(unsigned row, unsigned byte_col, unsigned rows, uns
 typedef struct ptx_lane_addr { int mn, k; } ptx_lane_addr;
 ptx_lane_addr ptx_ldmatrix_lane(int is_b, int k_major, int lane);
 
+/* ---- dmma: fp64 mma.sync (PTX ISA 9.7.14.5.2, "m8n8k4 with .f64", and 9.7.14.5.x,
+ * "m16n8k4 / m16n8k8 / m16n8k16 with floating point type", .f64 rows) ---- */
+
+/* An f64 mma shape: m8n8k4 (sm_80) or m16n8k{4,8,16} (sm_90). Each register holds one element:
+ * A has m k / 32 of them, B k / 4, C m / 4. */
+typedef struct ptx_dmma_shape { int m, k, min_sm; } ptx_dmma_shape;
+/* With g = lane / 4 and t = lane % 4:
+ *   a_i = (g + 8 (i % (m / 8)), 4 (i / (m / 8)) + t)     row in m, col in k
+ *   b_i = (4 i + t, g)                                   row in k, col in n
+ *   c_i = (g + 8 (i / 2), 2 t + i % 2)                   row in m, col in n */
+ptx_coord ptx_dmma_a_coord(ptx_dmma_shape s, int lane, int i);
+ptx_coord ptx_dmma_b_coord(ptx_dmma_shape s, int lane, int i);
+ptx_coord ptx_dmma_c_coord(ptx_dmma_shape s, int lane, int i);
+
 /* ---- sm90 (wgmma), PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-Accumulate" ---- */
 
 /* Shared-memory matrix descriptor of wgmma: start address, leading and stride dimension byte

@@ -126,3 +126,34 @@ void ptx_cvt_from_f32(ptx_builder *b, ptx_elem e, ptx_reg dst, ptx_reg src) {
   default: ptx_fail(b, "no conversion from f32 to %s", ptx_elem_name(e));
   }
 }
+
+/* f64 mma.sync shapes (PTX ISA 9.7.14.5): m8n8k4 from sm_80; sm_90 adds m16n8k4, m16n8k8 and
+ * m16n8k16. On an H100 (tcj's dmma recipe, 128x128 tiles, f64 4096^3 / 8192^3 / 4095^3, us):
+ * m16n8k4 2803 / 23208 / 3563, m16n8k8 2910 / 23380 / 3668, m16n8k16 3049 / 24164 / 3704,
+ * m8n8k4 4921 / 39173 / 5547: m8n8k4 runs at half the rate there. */
+ptx_dmma_shape ptx_dmma_shape_for(int sm) {
+  if (sm >= 90) return (ptx_dmma_shape){16, 4, 90};
+  return (ptx_dmma_shape){8, 4, 80};
+}
+
+static void reg_list(ptx_builder *b, const ptx_reg *r, int n) {
+  ptx_text(b, "{");
+  for (int i = 0; i < n; i++) ptx_text(b, i ? ", %R" : "%R", r[i]);
+  ptx_text(b, "}");
+}
+
+void ptx_dmma(ptx_builder *b, ptx_dmma_shape s, const ptx_reg *d, const ptx_reg *a, const ptx_reg *bb, const ptx_reg *c) {
+  if (!((s.m == 8 && s.k == 4) || (s.m == 16 && (s.k == 4 || s.k == 8 || s.k == 16)))) {
+    ptx_fail(b, "no f64 mma.sync of shape m%dn8k%d", s.m, s.k);
+    return;
+  }
+  ptx_text(b, "\tmma.sync.aligned.m%dn8k%d.row.col.f64.f64.f64.f64 ", s.m, s.k);
+  reg_list(b, d, s.m / 4);
+  ptx_text(b, ", ");
+  reg_list(b, a, s.m * s.k / 32);
+  ptx_text(b, ", ");
+  reg_list(b, bb, s.k / 4);
+  ptx_text(b, ", ");
+  reg_list(b, c, s.m / 4);
+  ptx_text(b, ";\n");
+}

@@ -5,6 +5,7 @@
 
 #include "kernel_cfg.h"
 #include "ptx_builder.h"
+#include "ptx_layout.h"
 
 /* mma.sync m16n8kK for operand types at x bt (the same, or two fp8 types):
  * d[4] = a[4] x b[2] + c[4]. */
@@ -29,6 +30,11 @@ const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab);
  * scale_d false overwrites. a_mn, b_mn: the operand is MN-major (only where the row allows it). */
 void ptx_wgmma(ptx_builder *b, ptx_elem at, ptx_elem bt, int n, const ptx_reg *acc, ptx_reg da, ptx_reg db, ptx_reg scale_d,
                int a_mn, int b_mn);
+
+/* fp64 mma.sync: d (+)= a x b + c for the shape ptx_dmma_shape_for(sm) gives; registers .f64,
+ * as many as ptx_layout.h says. */
+ptx_dmma_shape ptx_dmma_shape_for(int sm);
+void ptx_dmma(ptx_builder *b, ptx_dmma_shape s, const ptx_reg *d, const ptx_reg *a, const ptx_reg *bb, const ptx_reg *c);
 
 /* ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16 {r0..r3}, [addr + imm]. */
 void ptx_ldmatrix_x4(ptx_builder *b, int trans, const ptx_reg r[4], ptx_reg addr, int imm);

@@ -28,5 +28,6 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   const tcj_kernel_cfg kernel = tcj_cfg_kernel_form(cfg);
   cfg = &kernel;
   if (cfg->recipe == PTX_RECIPE_SM90) return ptx_gen_gemm_sm90(cfg, user, ptx, len, err, err_size);
+  if (cfg->recipe == PTX_RECIPE_DMMA) return ptx_gen_gemm_dmma(cfg, ptx, len, err, err_size);
   return ptx_gen_gemm_sm80(cfg, user, ptx, len, err, err_size);
 }

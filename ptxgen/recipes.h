@@ -11,6 +11,7 @@
 
 int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
                       size_t err_size);
+int ptx_gen_gemm_dmma(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
 int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
                       size_t err_size);
 

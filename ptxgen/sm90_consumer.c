@@ -197,41 +197,27 @@ static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv, const bl
   ptx_label(b, done);
 }
 
-/* 3xTF32's promotion (one column chunk, no block scales): the split pass puts the three
- * products of each chunk of K in three consecutive K tiles (split_tf32.c), so the wgmmas
- * accumulate into part across the three (the first after a promotion overwrites) and part is
- * added into acc after the chunk's last tile (kb % 3 == 2) or the unit's last. A stage is freed
- * once the wgmmas after it are issued, as without promotion. One drain of the tensor cores per
- * chunk, and a third of the roundings in acc that a promotion per tile makes. */
-static void emit_chunk_promotion(sm90 *k, ptx_reg da0, ptx_reg db0, ptx_reg stage_desc, ptx_reg kb, ptx_reg stage,
-                                 ptx_reg prev, ptx_reg has_prev, ptx_reg has_part, ptx_reg is_lane0, ptx_reg always) {
+/* 3xTF32's K tile at place pos (0, 1, 2) of its chunk (one column chunk, no block scales).
+ * The split pass puts the three products of each chunk of K in three consecutive K tiles
+ * (split_tf32.c), and the loop runs a chunk per pass, so each place is static: the wgmmas
+ * accumulate into part across the three (the first overwrites), each stage is freed once the
+ * wgmmas after it are issued, and after the third part is added into acc. One drain of the
+ * tensor cores per chunk, a third of the roundings in acc of a promotion per tile, and no branch
+ * between wgmmas (a data-dependent one made ptxas serialize them: C7518). */
+static void emit_chunk_tile(sm90 *k, int pos, ptx_reg da0, ptx_reg db0, ptx_reg stage_desc, ptx_reg stage,
+                            ptx_reg prev, ptx_reg is_lane0, ptx_reg always, ptx_reg never) {
   ptx_builder *b = k->b;
-  ptx_reg now = pred(k), last = pred(k), rel = pred(k), next = r32(k), pos = r32(k);
-  int promote = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins(b, "wgmma.fence.sync.aligned");
-  emit_stage_wgmmas(k, da0, db0, stage_desc, 0, has_part, always);
+  emit_stage_wgmmas(k, da0, db0, stage_desc, 0, pos ? always : never, always);
   ptx_ins(b, "wgmma.commit_group.sync.aligned");
-  ptx_ins(b, "add.u32 %R, %R, 1", next, kb);
-  if (k->split) ptx_ins(b, "setp.ge.u32 %R, %R, %R", last, next, k->kb_end);
-  else ptx_ins(b, "setp.ge.u32 %R, %R, %V", last, next, k->kt);
-  ptx_ins(b, "rem.u32 %R, %R, 3", pos, kb);
-  ptx_ins(b, "setp.eq.or.u32 %R, %R, 2, %R", now, pos, last);
-  ptx_ins(b, "and.pred %R, %R, %R", rel, has_prev, is_lane0);
-  ptx_ins_if(b, now, 0, "bra.uni $L%d", promote);
-  ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
-  emit_release(k, prev, rel);
-  ptx_ins(b, "mov.u32 %R, %R", prev, stage);
-  ptx_ins(b, "setp.eq.u32 %R, %R, %R", has_prev, kb, kb);
-  ptx_ins(b, "setp.eq.u32 %R, %R, %R", has_part, kb, kb);
-  ptx_ins(b, "bra.uni $L%d", done);
-  ptx_label(b, promote);
-  ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
-  emit_release(k, prev, rel);
+  ptx_ins(b, "wgmma.wait_group.sync.aligned %d", pos < 2 ? 1 : 0);
+  if (pos > 0) emit_release(k, prev, is_lane0);
+  if (pos < 2) {
+    ptx_ins(b, "mov.u32 %R, %R", prev, stage);
+    return;
+  }
   emit_release(k, stage, is_lane0);
-  ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_prev, kb, kb);
-  ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_part, kb, kb);
   emit_promote(k, 0, NULL, NULL);
-  ptx_label(b, done);
 }
 
 void sm90_emit_consumer(sm90 *k) {
@@ -268,7 +254,7 @@ void sm90_emit_consumer(sm90 *k) {
   int tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b), done = ptx_new_label(b);
   ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), m0 = r32(k), n0 = r32(k), kb = r32(k);
   ptx_reg soff = r32(k), prev = r32(k), end = pred(k), more = pred(k), not_first = pred(k), rel = pred(k);
-  ptx_reg stage_desc = r64(k), has_prev = pred(k), has_part = pred(k);
+  ptx_reg stage_desc = r64(k);
   ptx_ins(b, "mov.u32 %R, 0", stage);
   ptx_ins(b, "mov.u32 %R, 0", phase);
   ptx_ins(b, "mov.u32 %R, 0", prev);
@@ -323,49 +309,53 @@ void sm90_emit_consumer(sm90 *k) {
   if (k->promote)
     for (int j = 0; j < k->msub; j++)
       for (int i = 0; i < c->bn / 2; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", k->acc[j][i]);
-  if (c->tf32x3) { /* nothing in flight, part empty */
-    ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_prev, stage, stage);
-    ptx_ins(b, "setp.ne.u32 %R, %R, %R", has_part, stage, stage);
-  }
   if (c->block_scale) emit_block_scale_tile(k, &bs, m0, n0);
   sm90_k_start(k, kb);
   ptx_label(b, k_loop);
-  ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
-  sm90_wait(k, k->full, soff, phase);
-  /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
-  ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
-  if (k->split) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
-  else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
-  if (c->tf32x3) {
-    emit_chunk_promotion(k, da0, db0, stage_desc, kb, stage, prev, has_prev, has_part, is_lane0, always);
-  } else if (k->promote) {
-    /* Each chunk's partial sums (the first k step overwrites: scale-d false) are needed at
-     * once: wait for them, free the stage after the last chunk, add them into fp32 (scaled per
-     * 128 K with block scales, their loads issued before the first wait). wgmma.fence orders
-     * the adds' reads of part before the next chunk's wgmmas overwrite it. */
-    block_scale_vals sv;
-    for (int col0 = 0; col0 < c->bn; col0 += k->pchunk) {
-      ptx_ins(b, "wgmma.fence.sync.aligned");
-      emit_stage_wgmmas(k, da0, db0, stage_desc, col0, never, always);
-      ptx_ins(b, "wgmma.commit_group.sync.aligned");
-      if (col0 == 0 && c->block_scale) emit_block_scale_load(k, &bs, kb, &sv);
-      ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
-      if (col0 + k->pchunk == c->bn) emit_release(k, stage, is_lane0);
-      emit_promote(k, col0, c->block_scale ? &sv : NULL, &bs);
-    }
-  } else {
-    /* The first k step of a tile overwrites (scale-d false). */
-    ptx_ins(b, "wgmma.fence.sync.aligned");
-    emit_stage_wgmmas(k, da0, db0, stage_desc, 0, not_first, always);
-    ptx_ins(b, "wgmma.commit_group.sync.aligned");
-    /* One group stays in flight; the one before it is done, so its stage can be refilled. */
-    ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
-    ptx_ins(b, "and.pred %R, %R, %R", rel, not_first, is_lane0);
-    emit_release(k, prev, rel);
-    ptx_ins(b, "mov.u32 %R, %R", prev, stage);
+  for (int pos = 0; c->tf32x3 && pos < 3; pos++) { /* 3xTF32: one chunk of three K tiles per pass */
+    ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
+    sm90_wait(k, k->full, soff, phase);
+    ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
+    emit_chunk_tile(k, pos, da0, db0, stage_desc, stage, prev, is_lane0, always, never);
+    sm90_advance(k, stage, phase);
+    sm90_k_next(k, kb, more);
   }
-  sm90_advance(k, stage, phase);
-  sm90_k_next(k, kb, more);
+  if (!c->tf32x3) {
+    ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
+    sm90_wait(k, k->full, soff, phase);
+    /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
+    ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
+    if (k->split) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);
+    else ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_first, kb);
+    if (k->promote) {
+      /* Each chunk's partial sums (the first k step overwrites: scale-d false) are needed at
+       * once: wait for them, free the stage after the last chunk, add them into fp32 (scaled per
+       * 128 K with block scales, their loads issued before the first wait). wgmma.fence orders
+       * the adds' reads of part before the next chunk's wgmmas overwrite it. */
+      block_scale_vals sv;
+      for (int col0 = 0; col0 < c->bn; col0 += k->pchunk) {
+        ptx_ins(b, "wgmma.fence.sync.aligned");
+        emit_stage_wgmmas(k, da0, db0, stage_desc, col0, never, always);
+        ptx_ins(b, "wgmma.commit_group.sync.aligned");
+        if (col0 == 0 && c->block_scale) emit_block_scale_load(k, &bs, kb, &sv);
+        ptx_ins(b, "wgmma.wait_group.sync.aligned 0");
+        if (col0 + k->pchunk == c->bn) emit_release(k, stage, is_lane0);
+        emit_promote(k, col0, c->block_scale ? &sv : NULL, &bs);
+      }
+    } else {
+      /* The first k step of a tile overwrites (scale-d false). */
+      ptx_ins(b, "wgmma.fence.sync.aligned");
+      emit_stage_wgmmas(k, da0, db0, stage_desc, 0, not_first, always);
+      ptx_ins(b, "wgmma.commit_group.sync.aligned");
+      /* One group stays in flight; the one before it is done, so its stage can be refilled. */
+      ptx_ins(b, "wgmma.wait_group.sync.aligned 1");
+      ptx_ins(b, "and.pred %R, %R, %R", rel, not_first, is_lane0);
+      emit_release(k, prev, rel);
+      ptx_ins(b, "mov.u32 %R, %R", prev, stage);
+    }
+    sm90_advance(k, stage, phase);
+    sm90_k_next(k, kb, more);
+  }
   ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
   if (k->pingpong) {
     /* Every wgmma of this tile is issued: the other consumer's may queue behind them. */

@@ -12,18 +12,28 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
   ptx_reg tm = r32(k), tn = r32(k);
   if (k->split) {
     /* Split: unit = tile * slices + slice; slice z runs K tiles [z * per, min(kt, (z + 1) * per)).
-     * A slice past K's last tile (kb_end <= kb0) still runs one, all of it past K: TMA fills it
-     * with zeros, so its partial sums are zeros. */
+     * A slice past K's last tile (kb_end <= kb0) still runs one (3xTF32: one chunk), all of it
+     * past K: TMA fills it with zeros, so its partial sums are zeros. */
     ptx_reg tile = r32(k), slices = sm90_slices(k), per = r32(k);
     ptx_ins(b, "add.u32 %R, %V, %R", per, k->kt, slices); /* per = ceil(kt / slices) */
     ptx_ins(b, "sub.u32 %R, %R, 1", per, per);
     ptx_ins(b, "div.u32 %R, %R, %R", per, per, slices);
+    if (c->tf32x3) { /* whole chunks of three K tiles (sm90_consumer.c): per rounded up to 3 */
+      ptx_ins(b, "add.u32 %R, %R, 2", per, per);
+      ptx_ins(b, "div.u32 %R, %R, 3", per, per);
+      ptx_ins(b, "mul.lo.u32 %R, %R, 3", per, per);
+    }
     ptx_ins(b, "div.u32 %R, %R, %R", tile, unit, slices);
     ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->slice, tile, slices);
     ptx_ins(b, "sub.u32 %R, %R, %R", k->slice, unit, k->slice);
     ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->kb0, k->slice, per);
     ptx_ins(b, "add.u32 %R, %R, %R", k->kb_end, k->kb0, per);
     ptx_ins(b, "min.u32 %R, %R, %V", k->kb_end, k->kb_end, k->kt);
+    if (c->tf32x3) { /* a slice past K runs one chunk of zeros, as the consumers take whole chunks */
+      ptx_reg one_chunk = r32(k);
+      ptx_ins(b, "add.u32 %R, %R, 3", one_chunk, k->kb0);
+      ptx_ins(b, "max.u32 %R, %R, %R", k->kb_end, k->kb_end, one_chunk);
+    }
     unit = tile;
   }
   if (c->batched) {

@@ -1,4 +1,4 @@
-/* GPU tests of accuracy against cuBLAS: fp32 data (TCJ_F32, computed by 3xTF32) must come out
+/* GPU tests of accuracy against cuBLAS. f32: fp32 data (TCJ_F32, computed by 3xTF32) must come out
  * no worse than twice cublasSgemm's error (CUBLAS_COMPUTE_32F, no tf32) against a float64
  * reference, on adversarial data: K up to 65536 over positive terms (where a truncating
  * accumulation drifts), magnitudes spanning 2^-40 .. 2^40 in one matrix, and cancellation (a
@@ -6,7 +6,10 @@
  * problem's error the largest over its checked elements; selection's recipes run every problem,
  * then the sm80 recipe forced (on Hopper the sm90 recipe runs all but the one-row problem:
  * forced onto it, one 8191-deep chain of fp32 roundings ended 3.6x off, H100). Prints
- * one line per problem and recipe: the figures of tcj.h's promise. Exits 77 without a GPU. */
+ * one line per problem and recipe: the figures of tcj.h's promise. f64 (the dmma recipe):
+ * every op pair, 8-byte rows, edges, C read in place, device scalars and a batch, each element
+ * against a long double reference, with the error against cublasDgemm's printed beside it.
+ * Exits 77 without a GPU. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <math.h>
@@ -209,6 +212,175 @@ static void f32_sm80_recipe_within_twice_sgemm_error(void **state) {
   f32_within_twice_sgemm_error("sm80");
 }
 
+/* ---- f64 (the dmma recipe) ---------------------------------------------------------------- */
+
+/* One f64 case: every op pair, rows that are 8-byte but not 16-byte aligned (odd ld, or a base
+ * one element in), edges, C read in place with beta, device scalars, a batch. */
+typedef struct f64_case {
+  tcj_op op_a, op_b;
+  int64_t m, n, k;
+  int odd;        /* 1: ld + 1 and bases one element in (8-byte aligned rows) */
+  double beta;    /* != 0: C is read, D is C */
+  int dev_scalars; /* alpha and beta through alpha_ptr / beta_ptr (doubles) */
+  int batch;      /* entries (strided, each its own A, B, C) */
+  int wide;       /* data over 2^-20 .. 2^20 */
+} f64_case;
+
+static const f64_case F64_CASES[] = {
+    {TCJ_OP_N, TCJ_OP_N, 512, 512, 512, 0, 0, 0, 1, 0},     {TCJ_OP_N, TCJ_OP_T, 257, 383, 1000, 1, 0.5, 0, 1, 0},
+    {TCJ_OP_T, TCJ_OP_N, 129, 65, 77, 0, -1, 1, 1, 1},      {TCJ_OP_T, TCJ_OP_T, 700, 1100, 130, 1, 0, 0, 1, 0},
+    {TCJ_OP_N, TCJ_OP_N, 1, 4095, 4095, 1, 0, 0, 1, 0},     {TCJ_OP_N, TCJ_OP_T, 4095, 129, 17, 0, 2, 0, 1, 1},
+    {TCJ_OP_T, TCJ_OP_N, 33, 48, 5, 1, 0.25, 1, 3, 0},      {TCJ_OP_N, TCJ_OP_N, 1000, 1000, 0, 0, 0.5, 0, 1, 0},
+    {TCJ_OP_N, TCJ_OP_T, 64, 64, 65536, 0, 0, 0, 1, 1},
+};
+#define NF64 (int)(sizeof F64_CASES / sizeof *F64_CASES)
+
+static double f64_value(uint64_t *s, int wide) {
+  double v = 2 * unit(s) - 1;
+  return wide ? v * ldexp(1.0, (int)(next(s) % 41) - 20) : v;
+}
+
+static void f64_cases_match_reference_element_by_element(void **state) {
+  (void)state;
+  tcj_engine *e = NULL;
+  tcj_options o = TCJ_OPTIONS_INIT;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  cublasHandle_t h;
+  assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  int failed = 0;
+  for (int ci = 0; ci < NF64; ci++) {
+    const f64_case *fc = &F64_CASES[ci];
+    int64_t m = fc->m, n = fc->n, k = fc->k, z = fc->batch, off = fc->odd;
+    int ta = fc->op_a == TCJ_OP_T, tb = fc->op_b == TCJ_OP_T;
+    int64_t ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k, cb = tb ? k : n;
+    int64_t lda = ca + fc->odd, ldb = cb + fc->odd, ldc = n + fc->odd;
+    int64_t sa = ra * lda + 3, sb = rb * ldb + 5, sc = m * ldc + 1; /* entry strides */
+    size_t na = (size_t)(off + z * sa), nb = (size_t)(off + z * sb), nc = (size_t)(off + z * sc);
+    double *ha = malloc(8 * (na ? na : 1)), *hb = malloc(8 * (nb ? nb : 1)), *hc = malloc(8 * nc), *got = malloc(8 * nc);
+    assert_true(ha && hb && hc && got);
+    uint64_t s = g_seed + 1000 + (uint64_t)ci;
+    for (size_t i = 0; i < na; i++) ha[i] = f64_value(&s, fc->wide);
+    for (size_t i = 0; i < nb; i++) hb[i] = f64_value(&s, fc->wide);
+    for (size_t i = 0; i < nc; i++) hc[i] = fc->beta != 0 ? 2 * unit(&s) - 1 : NAN;
+    double *da, *db, *dc, *dscal;
+    assert_int_equal(cudaMalloc((void **)&da, 8 * (na ? na : 1)), cudaSuccess);
+    assert_int_equal(cudaMalloc((void **)&db, 8 * (nb ? nb : 1)), cudaSuccess);
+    assert_int_equal(cudaMalloc((void **)&dc, 8 * nc), cudaSuccess);
+    assert_int_equal(cudaMalloc((void **)&dscal, 16), cudaSuccess);
+    double alpha = 1.5, scal[2] = {alpha, fc->beta};
+    cudaMemcpy(da, ha, 8 * na, cudaMemcpyHostToDevice);
+    cudaMemcpy(db, hb, 8 * nb, cudaMemcpyHostToDevice);
+    cudaMemcpy(dc, hc, 8 * nc, cudaMemcpyHostToDevice); /* NaN where beta == 0: never read */
+    cudaMemcpy(dscal, scal, 16, cudaMemcpyHostToDevice);
+    tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+    d.op_a = fc->op_a, d.op_b = fc->op_b, d.m = m, d.n = n, d.k = k;
+    d.a = da + off, d.a_type = TCJ_F64, d.lda = lda;
+    d.b = db + off, d.b_type = TCJ_F64, d.ldb = ldb;
+    d.c = dc + off, d.c_type = TCJ_F64, d.ldc = ldc;
+    d.alpha_f64 = alpha, d.beta_f64 = fc->beta;
+    if (fc->dev_scalars) d.alpha_ptr = (const float *)(const void *)dscal, d.beta_ptr = (const float *)(const void *)(dscal + 1);
+    if (z > 1) d.batch_count = z, d.stride_a = sa, d.stride_b = sb, d.stride_c = sc;
+    tcj_status st = tcj_gemm_ex(e, &d, NULL);
+    if (st != TCJ_SUCCESS) fail_msg("f64 case %d: %s: %s", ci, tcj_status_string(st), tcj_last_error(e));
+    assert_int_equal(cudaMemcpy(got, dc, 8 * nc, cudaMemcpyDeviceToHost), cudaSuccess);
+    /* Element by element against a long double reference: |err| <= (k + 2) 2^-52 |alpha| (|A||B|)_ij
+     * + 2^-52 (|ref| + |beta c|); and the largest error over |A||B| against cublasDgemm's. */
+    int64_t bad = 0, rows = m < CHECK_ROWS ? m : CHECK_ROWS;
+    double worst = 0, worst_dgemm = 0;
+    double *ref_dgemm = NULL;
+    if (z == 1 && k > 0) { /* cublasDgemm of the same call on a copy of C */
+      double *dref;
+      assert_int_equal(cudaMalloc((void **)&dref, 8 * nc), cudaSuccess);
+      cudaMemcpy(dref, hc, 8 * nc, cudaMemcpyHostToDevice);
+      assert_int_equal(cublasDgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n, (int)m,
+                                   (int)k, &alpha, db + off, (int)ldb, da + off, (int)lda, &scal[1], dref + off,
+                                   (int)ldc), CUBLAS_STATUS_SUCCESS);
+      ref_dgemm = malloc(8 * nc);
+      assert_non_null(ref_dgemm);
+      assert_int_equal(cudaMemcpy(ref_dgemm, dref, 8 * nc, cudaMemcpyDeviceToHost), cudaSuccess);
+      cudaFree(dref);
+    }
+    for (int64_t zz = 0; zz < z; zz++)
+      for (int64_t r = 0; r < rows; r++) {
+        int64_t i = rows == m ? r : r * (m - 1) / (rows - 1);
+        for (int64_t j = 0; j < n; j++) {
+          long double sum = 0, abs = 0;
+          for (int64_t p = 0; p < k; p++) {
+            double x = ha[off + zz * sa + (ta ? p * lda + i : i * lda + p)];
+            double y = hb[off + zz * sb + (tb ? j * ldb + p : p * ldb + j)];
+            sum += (long double)x * y;
+            abs += fabsl((long double)x * y);
+          }
+          size_t at = (size_t)(off + zz * sc + i * ldc + j);
+          double cval = fc->beta != 0 ? hc[at] : 0;
+          long double ref = (long double)alpha * sum + (long double)fc->beta * cval;
+          double bound = (double)((k + 2) * 0x1p-52 * alpha * abs) + 0x1p-52 * (fabs((double)ref) + fabs(fc->beta * cval)) +
+                         0x1p-1000;
+          double err = fabs(got[at] - (double)ref);
+          if (!(err <= bound)) {
+            if (bad++ < 3)
+              print_message("  f64 case %d: D[%lld][%lld] (entry %lld) = %.17g, want %.17g (bound %.3g)\n", ci,
+                            (long long)i, (long long)j, (long long)zz, got[at], (double)ref, bound);
+          }
+          double scale = abs > 0 ? (double)abs : 1;
+          if (!(err / scale <= worst)) worst = err / scale;
+          if (ref_dgemm) {
+            double ed = fabs(ref_dgemm[at] - (double)ref) / scale;
+            if (ed > worst_dgemm) worst_dgemm = ed;
+          }
+        }
+      }
+    /* The bound decides; the error against cublasDgemm's is reported (cuBLAS splits deep or
+     * skinny problems into shorter sums, tcj sums each K in one fp64 chain). */
+    int ok = bad == 0;
+    printf("  f64 %c%c %5lldx%5lldx%6lld%s%s%s%s batch %lld: tcj %.3e  cublasDgemm %s%.3e %s\n", ta ? 'T' : 'N',
+           tb ? 'T' : 'N', (long long)m, (long long)n, (long long)k, fc->odd ? " odd-ld" : "",
+           fc->beta != 0 ? " beta" : "", fc->dev_scalars ? " dev-scalars" : "", fc->wide ? " wide" : "",
+           (long long)z, worst, ref_dgemm ? "" : "(none) ", worst_dgemm, ok ? "" : "FAIL");
+    failed += !ok;
+    free(ref_dgemm);
+    free(ha);
+    free(hb);
+    free(hc);
+    free(got);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
+    cudaFree(dscal);
+  }
+  cublasDestroy(h);
+  tcj_destroy(e);
+  if (failed) fail_msg("%d of %d f64 cases failed (see FAIL above)", failed, NF64);
+}
+
+/* f64's rules of tcj.h: float scalars refused, no fused epilogue, no compute mode. */
+static void f64_refuses_float_scalars_and_fused_epilogues(void **state) {
+  (void)state;
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, NULL), TCJ_SUCCESS);
+  double *buf;
+  assert_int_equal(cudaMalloc((void **)&buf, 8 * 64 * 3), cudaSuccess);
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.m = d.n = d.k = 8;
+  d.a = buf, d.b = buf + 64, d.c = buf + 128;
+  d.a_type = d.b_type = d.c_type = TCJ_F64;
+  d.lda = d.ldb = d.ldc = 8;
+  d.alpha = 2.0f;
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(e), "alpha_f64"));
+  d.alpha = 1.0f;
+  d.activation = TCJ_ACT_RELU;
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_ERROR_NOT_SUPPORTED);
+  d.activation = TCJ_ACT_NONE;
+  d.compute = TCJ_COMPUTE_32F_3XTF32;
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_ERROR_INVALID_VALUE);
+  d.compute = TCJ_COMPUTE_DEFAULT;
+  assert_int_equal(tcj_gemm_ex(e, &d, NULL), TCJ_SUCCESS);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  cudaFree(buf);
+  tcj_destroy(e);
+}
+
 int main(void) {
   tcj_engine *e = NULL;
   struct cudaDeviceProp prop;
@@ -219,6 +391,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(f32_selected_recipe_within_twice_sgemm_error),
       cmocka_unit_test(f32_sm80_recipe_within_twice_sgemm_error),
+      cmocka_unit_test(f64_cases_match_reference_element_by_element),
+      cmocka_unit_test(f64_refuses_float_scalars_and_fused_epilogues),
   };
   return cmocka_run_group_tests_name("accuracy_gpu", tests, NULL, NULL) ? 1 : 0;
 }

@@ -163,8 +163,8 @@ static void unsupported_dtypes_name_the_combination(void **state) {
   g.ta = TCJ_E4M3, g.tb = TCJ_BF16; /* fp8 pairs only with fp8 */
   expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=e4m3 b=bf16", NULL);
   g = good();
-  g.ta = g.tb = g.tc = TCJ_F64;
-  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=f64 b=f64 c=f64", NULL);
+  g.ta = g.tb = TCJ_F64; /* f64 operands take an f64 C only */
+  expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=f64 b=f64 c=bf16", NULL);
   g = good();
   g.tb = TCJ_F16; /* mixed operands */
   expect(&g, TCJ_ERROR_NOT_SUPPORTED, "a=bf16 b=f16", NULL);
@@ -335,7 +335,8 @@ static void every_dtype_triple_is_supported_exactly_as_documented(void **state) 
         int half = a == b && (a == TCJ_F16 || a == TCJ_BF16);
         int fp8 = (a == TCJ_E4M3 || a == TCJ_E5M2) && (b == TCJ_E4M3 || b == TCJ_E5M2);
         int want = ((half || fp8) && (c == TCJ_F16 || c == TCJ_BF16 || c == TCJ_F32)) ||
-                   (f32ish_a && f32ish_b && c == TCJ_F32) || (a == TCJ_S8 && b == TCJ_S8 && c == TCJ_S32);
+                   (f32ish_a && f32ish_b && c == TCJ_F32) || (a == TCJ_S8 && b == TCJ_S8 && c == TCJ_S32) ||
+                   (a == TCJ_F64 && b == TCJ_F64 && c == TCJ_F64);
         args g = good();
         g.ta = (tcj_dtype)a, g.tb = (tcj_dtype)b, g.tc = (tcj_dtype)c;
         g.a = (const void *)(uintptr_t)0x100000, g.b = (const void *)(uintptr_t)0x200000;

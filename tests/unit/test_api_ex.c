@@ -25,8 +25,8 @@
 /* The first (0.2) descriptor ends with epilogue_params; 0.3 added the fp8 fields after it. */
 #define DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(void *))
 #define DESC_V2_SIZE (offsetof(tcj_gemm_desc, fast_accum) + sizeof(int))
-/* 0.4 added the compute mode. */
-#define DESC_V3_SIZE (offsetof(tcj_gemm_desc, compute) + sizeof(tcj_compute))
+/* 0.4 added the compute mode and the fp64 scalars. */
+#define DESC_V3_SIZE (offsetof(tcj_gemm_desc, beta_f64) + sizeof(double))
 _Static_assert(sizeof(tcj_gemm_desc) - DESC_V3_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V3_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
@@ -620,6 +620,52 @@ static void compute_mode_splits_f32_and_refuses_what_does_not_fit(void **state) 
   expect_ok(&h);
 }
 
+/* f64 (tcj.h): double scalars, float ones refused away from their defaults, no fused epilogue,
+ * no compute mode; a caller from before the fp64 fields has its float scalars converted. */
+static void f64_takes_double_scalars_and_no_fused_epilogue(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.a_type = d.b_type = d.c_type = d.d_type = TCJ_F64;
+  d.activation = TCJ_ACT_NONE;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE;
+  d.lda = 32, d.ldb = 48, d.ldc = d.ldd = 48;
+  d.beta = 0;
+  eng_problem p;
+  fill_at(__LINE__, &d, &p);
+  assert_true(p.ab == PTX_E_F64 && p.c == PTX_E_F64 && p.d == PTX_E_F64 && p.reads_c == 0);
+  d.beta_f64 = 0.5; /* C read: beta_f64, not beta */
+  fill_at(__LINE__, &d, &p);
+  assert_int_equal(p.reads_c, 1);
+  d.alpha = 0.0f; /* a value-initialised float alpha is not a mistake */
+  expect_ok(&d);
+  d.alpha = 2.0f;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "alpha_f64");
+  d.alpha = 1.0f, d.beta = 0.5f;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "beta_f64");
+  d.beta = 0;
+  d.activation = TCJ_ACT_GELU;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "f64");
+  d.activation = TCJ_ACT_NONE;
+  d.compute = TCJ_COMPUTE_32F;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "compute");
+  d.compute = TCJ_COMPUTE_DEFAULT;
+  d.alpha_ptr = (const float *)(uintptr_t)(PSCAL + 4); /* a double needs 8 bytes of alignment */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "alpha_ptr");
+  d.alpha_ptr = NULL;
+  d.d_type = TCJ_F32;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "f64");
+  /* A 0.3 caller (no compute, no fp64 scalars): its float scalars serve. */
+  tcj_gemm_desc old = d;
+  old.d_type = TCJ_F64;
+  old.alpha = 2.0f, old.beta = 0.5f;
+  old.struct_size = offsetof(tcj_gemm_desc, fast_accum) + sizeof(int);
+  tcj_gemm_desc view;
+  const tcj_gemm_desc *v = eng_desc_view(&old, &view);
+  assert_true(v->alpha_f64 == 2.0 && v->beta_f64 == 0.5 && v->alpha == 1.0f && v->beta == 0.0f);
+  fill_at(__LINE__, &old, &p);
+  assert_int_equal(p.reads_c, 1);
+}
+
 static void null_engine_is_invalid(void **state) {
   (void)state;
   tcj_gemm_desc d = good();
@@ -711,6 +757,7 @@ int main(void) {
     cmocka_unit_test(misaligned_scalar_pointers_are_invalid),
     cmocka_unit_test(operand_rules_of_tcj_gemm_still_apply),
     cmocka_unit_test(compute_mode_splits_f32_and_refuses_what_does_not_fit),
+    cmocka_unit_test(f64_takes_double_scalars_and_no_fused_epilogue),
     cmocka_unit_test(null_engine_is_invalid),
     cmocka_unit_test(engine_rejects_bad_descriptors_before_launch),
   };

@@ -406,6 +406,69 @@ static void invalid_configs_are_rejected_with_a_reason(void **state) {
 
 static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has);
 
+/* The dmma recipe (f64): its text form, the tiles it takes and what it refuses. */
+static tcj_kernel_cfg dmma_cfg(void) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_DMMA;
+  c.sm = 90;
+  c.arch_suffix = 'a';
+  c.ab = c.c = c.d = PTX_E_F64;
+  c.n = 4095;
+  c.k = 4095;
+  c.bm = c.bn = 128;
+  c.bk = 16;
+  c.warps_m = 2;
+  c.warps_n = 4;
+  c.stages = 4;
+  c.align_a = c.align_b = 8;
+  c.vec_c = 1;
+  c.bias_t = PTX_E_F32;
+  return c;
+}
+
+static void dmma_configs_round_trip_and_refuse_what_f64_lacks(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = dmma_cfg(), back;
+  assert_null(tcj_cfg_check(&c));
+  char text[256];
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, "recipe=dmma"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(back.recipe, PTX_RECIPE_DMMA);
+  /* Shared memory: each stored tile's rows padded by 32 bytes (K-major A, MN-major B here). */
+  assert_int_equal(tcj_cfg_smem_bytes(&c), 4 * (128 * (128 + 32) + 16 * (1024 + 32)));
+  tcj_kernel_cfg e = c;
+  e.c = e.d = PTX_E_F32;
+  assert_rejected_for(&e, "f64 A, B, C and D");
+  e = c;
+  e.act = PTX_ACT_RELU;
+  assert_rejected_for(&e, "no bias");
+  e = c;
+  e.split_k = 2;
+  assert_rejected_for(&e, "K split");
+  e = c;
+  e.bk = 32;
+  assert_rejected_for(&e, "16 elements");
+  e = c;
+  e.warps_n = 2; /* 64x64 warp tiles */
+  assert_rejected_for(&e, "64x32");
+  e = c;
+  e.vec_c = 2; /* n odd */
+  assert_rejected_for(&e, "even n");
+  e = c;
+  e.align_a = 4;
+  assert_rejected_for(&e, "8 or 16 bytes");
+  e = c;
+  e.sm = 75;
+  assert_rejected_for(&e, "sm_80");
+  /* f64 on the other recipes: refused. */
+  e = c;
+  e.recipe = PTX_RECIPE_SM80;
+  assert_rejected_for(&e, "dmma");
+}
+
+
 /* 3xTF32 (x3=1): tf32 parts, K-major, in the text form; the sm80 recipe's warp tile at most
  * 64x32 (its partial sums beside the accumulators), the sm90 recipe's bn at most 128 (one
  * promotion chunk), and the sm90 recipe promotes them. */
@@ -883,7 +946,7 @@ static void sm90_cluster_8(tcj_kernel_cfg *c) { c->cluster_m = 8; }
 static void sm90_cluster_negative(tcj_kernel_cfg *c) { c->cluster_m = -2; }
 static void sm90_cluster_bn_64(tcj_kernel_cfg *c) { c->bn = 64; }
 static void sm90_cluster_bn_192_mn_major(tcj_kernel_cfg *c) { c->bm = 128; c->bn = 192; c->warps_m = 2; c->op_b_t = 0; }
-static void sm90_unknown_recipe(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)2; }
+static void sm90_unknown_recipe(tcj_kernel_cfg *c) { c->recipe = (ptx_recipe)3; }
 
 /* Each case breaks one rule of check_sm90 and must be refused with that rule's own reason
  * (the whole string, so a case that trips an earlier rule fails). */
@@ -1609,6 +1672,7 @@ int main(void) {
     cmocka_unit_test(valid_configs_pass_the_check),
     cmocka_unit_test(invalid_configs_are_rejected_with_a_reason),
     cmocka_unit_test(x3_configs_round_trip_and_keep_their_limits),
+    cmocka_unit_test(dmma_configs_round_trip_and_refuse_what_f64_lacks),
     cmocka_unit_test(cluster_split_shared_memory_holds_the_partial_sums),
     cmocka_unit_test(huge_tile_fields_are_rejected_without_overflow),
     cmocka_unit_test(narrow_copies_of_a_deep_tile_are_rejected),

@@ -485,7 +485,8 @@ static void sm90_matrix_is_valid_and_covers_every_choice(void **state) {
 
 static const struct { ptx_elem ab, c; } problem_types[] = {
   {PTX_E_F16, PTX_E_F16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_BF16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F32},
-  {PTX_E_F16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F16}, {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32}};
+  {PTX_E_F16, PTX_E_BF16}, {PTX_E_BF16, PTX_E_F16}, {PTX_E_TF32, PTX_E_F32}, {PTX_E_S8, PTX_E_S32},
+  {PTX_E_F64, PTX_E_F64}};
 /* One shape per tile class: decode (split-K; edges), small, small split-K (deep K), medium,
  * large, odd large (edges, packing). */
 static const struct { int64_t m, n, k; } problem_shapes[] = {

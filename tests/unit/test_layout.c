@@ -3,7 +3,8 @@
  * behaviour for the recipe's ldmatrix and cp.async patterns, and a simulated ldmatrix that must
  * deliver exactly the fragments the mma coordinate functions describe. sm90: the wgmma matrix
  * descriptor's bit fields, the m64nNk16 accumulator map, and a model of the ISA's canonical
- * layouts that must read every operand element where TMA's 128-byte swizzle wrote it. */
+ * layouts that must read every operand element where TMA's 128-byte swizzle wrote it. f64 (dmma):
+ * the m8n8k4 and m16n8k16 .f64 fragment tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,6 +81,76 @@ static ptx_coord isa_c(int lane, int i) {
 
 /* Elements per 32-bit register in the ISA's packing: .f16x2/.bf16x2, one .tf32, four .s8. */
 static int isa_per_reg(ptx_elem ab) { return ab == PTX_E_TF32 ? 1 : ab == PTX_E_S8 ? 4 : 2; }
+
+/* ---- f64 mma (the dmma recipe), PTX ISA 9.7.14.5.2 (m8n8k4 .f64) and 9.7.14.5.8 (m16n8k16
+ * .f64 rows), written out as the ISA states them. ---- */
+
+static ptx_coord isa_f64_a(int m, int lane, int i) {
+  int g = lane >> 2, t = lane % 4;
+  if (m == 8) return (ptx_coord){lane >> 2, lane % 4}; /* row = %laneid >> 2, col = %laneid % 4 */
+  /* m16n8k16: row = groupID (i even), groupID + 8 (odd); col = i * 2 + t (even), i * 2 - 2 + t (odd) */
+  return (ptx_coord){i % 2 == 0 ? g : g + 8, i % 2 == 0 ? i * 2 + t : i * 2 - 2 + t};
+}
+
+static void dmma_fragments_match_isa_tables(void **state) {
+  (void)state;
+  const ptx_dmma_shape shapes[] = {{8, 4, 80}, {16, 16, 90}};
+  for (int s = 0; s < 2; s++) {
+    ptx_dmma_shape sh = shapes[s];
+    for (int lane = 0; lane < PTX_WARP; lane++) {
+      int g = lane >> 2, t = lane % 4;
+      for (int i = 0; i < sh.m * sh.k / 32; i++) {
+        ptx_coord got = ptx_dmma_a_coord(sh, lane, i), want = isa_f64_a(sh.m, lane, i);
+        EXPECT_EQ(got.row, want.row, "m%dk%d a%d lane %d row\n", sh.m, sh.k, i, lane);
+        EXPECT_EQ(got.col, want.col, "m%dk%d a%d lane %d col\n", sh.m, sh.k, i, lane);
+      }
+      for (int i = 0; i < sh.k / 4; i++) { /* row = threadID_in_group + 4 i, col = groupID */
+        ptx_coord got = ptx_dmma_b_coord(sh, lane, i);
+        EXPECT_EQ(got.row, t + 4 * i, "m%dk%d b%d lane %d row\n", sh.m, sh.k, i, lane);
+        EXPECT_EQ(got.col, g, "m%dk%d b%d lane %d col\n", sh.m, sh.k, i, lane);
+      }
+      for (int i = 0; i < sh.m / 4; i++) { /* row = groupID (+ 8 for c2, c3), col = 2 t + (i & 1) */
+        ptx_coord got = ptx_dmma_c_coord(sh, lane, i);
+        EXPECT_EQ(got.row, i < 2 ? g : g + 8, "m%d c%d lane %d row\n", sh.m, i, lane);
+        EXPECT_EQ(got.col, 2 * t + (i & 1), "m%d c%d lane %d col\n", sh.m, i, lane);
+      }
+    }
+  }
+}
+
+/* Every shape the recipe may take: the warp's fragments cover A (m x k), B (k x 8) and C (m x 8)
+ * exactly once. */
+static void dmma_fragments_cover_their_tiles_exactly_once(void **state) {
+  (void)state;
+  const ptx_dmma_shape shapes[] = {{8, 4, 80}, {16, 4, 90}, {16, 8, 90}, {16, 16, 90}};
+  for (int s = 0; s < 4; s++) {
+    ptx_dmma_shape sh = shapes[s];
+    int seen_a[16][16] = {{0}}, seen_b[16][8] = {{0}}, seen_c[16][8] = {{0}};
+    for (int lane = 0; lane < PTX_WARP; lane++) {
+      for (int i = 0; i < sh.m * sh.k / 32; i++) {
+        ptx_coord c = ptx_dmma_a_coord(sh, lane, i);
+        assert_true(c.row >= 0 && c.row < sh.m && c.col >= 0 && c.col < sh.k);
+        seen_a[c.row][c.col]++;
+      }
+      for (int i = 0; i < sh.k / 4; i++) {
+        ptx_coord c = ptx_dmma_b_coord(sh, lane, i);
+        assert_true(c.row >= 0 && c.row < sh.k && c.col >= 0 && c.col < 8);
+        seen_b[c.row][c.col]++;
+      }
+      for (int i = 0; i < sh.m / 4; i++) {
+        ptx_coord c = ptx_dmma_c_coord(sh, lane, i);
+        assert_true(c.row >= 0 && c.row < sh.m && c.col >= 0 && c.col < 8);
+        seen_c[c.row][c.col]++;
+      }
+    }
+    for (int r = 0; r < 16; r++)
+      for (int c = 0; c < 16; c++) {
+        EXPECT_EQ(seen_a[r][c], r < sh.m && c < sh.k, "m%dk%d A (%d, %d)\n", sh.m, sh.k, r, c);
+        if (c < 8) EXPECT_EQ(seen_b[r][c], r < sh.k, "m%dk%d B (%d, %d)\n", sh.m, sh.k, r, c);
+        if (c < 8) EXPECT_EQ(seen_c[r][c], r < sh.m, "m%dk%d C (%d, %d)\n", sh.m, sh.k, r, c);
+      }
+  }
+}
 
 static void frag_elems_per_reg_matches_isa_packing(void **state) {
   (void)state;
@@ -715,6 +786,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(frag_elems_per_reg_matches_isa_packing),
     cmocka_unit_test(a_fragment_matches_isa_table),
+    cmocka_unit_test(dmma_fragments_match_isa_tables),
+    cmocka_unit_test(dmma_fragments_cover_their_tiles_exactly_once),
     cmocka_unit_test(b_fragment_matches_isa_table),
     cmocka_unit_test(c_fragment_matches_isa_table),
     cmocka_unit_test(fragments_cover_their_tiles_exactly_once),
