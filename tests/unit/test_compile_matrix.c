@@ -351,8 +351,8 @@ static int add_selected(tcj_kernel_cfg *out, int n, int max, const eng_problem *
   assert_int_equal(st, TCJ_SUCCESS);
   n = add_unique(out, n, max, &plan.cfg);
   /* The generic kernel of the problem's class (TCJ_JIT=generic): n and k at run time (none for
-   * block-scaled fp8). */
-  if (p->block_scale) return n;
+   * block-scaled fp8 or f64). */
+  if (p->block_scale || p->ab == PTX_E_F64) return n;
   st = eng_select_generic(p, &caps, 1, NULL, &plan, &why);
   if (st != TCJ_SUCCESS) print_error("eng_select_generic %s m=%lld: %s\n", archs[ar].name, (long long)p->m, why);
   assert_int_equal(st, TCJ_SUCCESS);
@@ -713,9 +713,9 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   assert_int_equal(failures, 0);
 }
 
-/* Blackwell (sm_100, sm_100a, sm_120) runs the sm80 recipe: a sample of the configs selection
- * picks there must assemble (its PTX declares the ISA version the target needs) without
- * spills and within the registers, as on the matrix's archs. */
+/* Blackwell (sm_100, sm_100a, sm_120) runs the sm80 recipe (and f64 the dmma recipe): a sample
+ * of the configs selection picks there must assemble (its PTX declares the ISA version the
+ * target needs) without spills and within the registers, as on the matrix's archs. */
 static void blackwell_targets_compile_a_sample_of_their_selected_configs(void **state) {
   (void)state;
   char version[128] = "";
@@ -723,7 +723,7 @@ static void blackwell_targets_compile_a_sample_of_their_selected_configs(void **
   static tcj_kernel_cfg selected[MAX_SELECTED], sample[MAX_SELECTED];
   int nsel = collect_selected(selected, 0, MAX_SELECTED, N_MATRIX_ARCHS, N_ARCHS), n = 0;
   for (int i = 0; i < nsel; i++) {
-    assert_int_equal(selected[i].recipe, PTX_RECIPE_SM80);
+    assert_int_equal(selected[i].recipe, selected[i].ab == PTX_E_F64 ? PTX_RECIPE_DMMA : PTX_RECIPE_SM80);
     if (i % BLACKWELL_SAMPLE == 0) sample[n++] = selected[i];
   }
   matrix m = make_matrix(sample, n);
