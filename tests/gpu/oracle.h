@@ -194,6 +194,7 @@ typedef struct oracle_ep {
   tcj_activation act;
   tcj_dtype d_type;       /* TCJ_F16, TCJ_BF16, TCJ_F32 or TCJ_S32 (exact, fp64 epilogue) */
   int user_adds;          /* fp32 additions the user epilogue does after the activation; 0: none */
+  double tc_term;         /* added to c_k, as oracle_gemm's (3xTF32's parts: 2^-20) */
 } oracle_ep;
 
 /* Judges got against the fp64 reference of one element: s, t from oracle_dot, c the C value
@@ -217,7 +218,7 @@ static inline double oracle_ep_element(const oracle_ep *e, double s, double t, d
     *bound_out = 0;
     return oracle_s32_error(ref, got) == 0 ? 0 : INFINITY;
   }
-  double err_pre = oracle_ck(e->k) * fabs(e->alpha) * t + 3 * u32 * (fabs(as) + fabs(bc) + fabs(bias));
+  double err_pre = (oracle_ck(e->k) + e->tc_term) * fabs(e->alpha) * t + 3 * u32 * (fabs(as) + fabs(bc) + fabs(bias));
   double err = oracle_act_lipschitz(e->act) * err_pre + oracle_act_abs_error(e->act, fabs(v) + err_pre);
   if (e->user_adds) err += e->user_adds * u32 * (fabs(oracle_act(e->act, v)) + user_abs + err);
   double ud = oracle_unit_roundoff(e->d_type);

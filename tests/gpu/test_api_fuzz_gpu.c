@@ -578,8 +578,9 @@ static uint64_t place(uint64_t end, uint64_t bytes, int align, int64_t ld_bytes)
   return row_align(end - bytes, ld_bytes) == row_align(p, ld_bytes) ? end - bytes : p;
 }
 
-/* Dense op(A), op(B)^T as the GPU multiplies them (fp8 decoded; [1]: tf32 truncated), C. */
-static double *g_a[2], *g_bt[2], *g_cin, *g_got;
+/* Dense op(A), op(B)^T as the GPU multiplies them (fp8 decoded; f32 data: [0] rounded to tf32,
+ * [1] truncated, [2] as stored, for fp32 accuracy), C. */
+static double *g_a[3], *g_bt[3], *g_cin, *g_got;
 
 /* Draws a problem of class `cls`, lays it out at the end of the buffers with fresh data and
  * uploads it; C holds NaN where beta_zero (it must not be read), random values otherwise. Also
@@ -643,6 +644,7 @@ static int build_layout(rng *r, int cls, int64_t m, int beta_zero, layout *L) {
         else at = kc->op_b == TCJ_OP_N ? j * L->k + i : i * L->k + j;
         (b == BUF_A ? g_a : g_bt)[0][at] = rn;
         (b == BUF_A ? g_a : g_bt)[1][at] = rz;
+        (b == BUF_A ? g_a : g_bt)[2][at] = v;
       }
       if (b != BUF_C && i + 1 < L->rows[b])
         for (int64_t j = L->cols[b]; j < L->ld[b]; j++) put_poison(st, row + j * es);
@@ -683,7 +685,8 @@ static void call_from_layout(rng *r, const layout *L, call *c) {
   c->lda = L->ld[BUF_A];
   c->ldb = L->ld[BUF_B];
   c->ldc = L->ld[BUF_C];
-  /* tf32 operands may be passed as TCJ_TF32 or TCJ_F32, each on its own. */
+  /* f32 data may be passed as TCJ_TF32 or TCJ_F32, each on its own: two TCJ_F32 operands are
+   * computed to fp32 accuracy (3xTF32), a TCJ_TF32 one on the tf32 path. */
   if (L->cb->a == TCJ_F32) {
     c->a_type = rnext(r) & 1 ? TCJ_TF32 : TCJ_F32;
     c->b_type = rnext(r) & 1 ? TCJ_TF32 : TCJ_F32;
@@ -919,11 +922,14 @@ static void check_valid(int idx, const call *c, const layout *L) {
   for (int64_t i = 0; i < L->m; i++)
     for (int64_t j = 0; j < L->n; j++)
       g_got[i * L->n + j] = get_value(L->cb->c, g_buf[BUF_C].back + off + (size_t)((i * L->ld[BUF_C] + j) * es));
-  int tf32 = L->cb->a == TCJ_F32, fp8 = is_fp8(L->cb->a);
+  /* 3xTF32: the operands as stored, each product off by at most 2^-20 of |a b| (tests/gpu/
+   * test_gemm_gpu.c, x3_term). */
+  int x3 = L->cb->a == TCJ_F32 && c->a_type == TCJ_F32 && c->b_type == TCJ_F32;
+  int tf32 = L->cb->a == TCJ_F32 && !x3, fp8 = is_fp8(L->cb->a);
   oracle_result res[2];
   for (int model = 0; model < (tf32 ? 2 : 1); model++) {
-    oracle_gemm g = {L->m, L->n, L->k, c->alpha, c->beta, L->cb->c, g_a[model], g_bt[model], g_cin, g_got,
-                     fp8 ? fp8_tc_term(L->k) : 0};
+    oracle_gemm g = {L->m, L->n, L->k, c->alpha, c->beta, L->cb->c, g_a[x3 ? 2 : model], g_bt[x3 ? 2 : model], g_cin,
+                     g_got, fp8 ? fp8_tc_term(L->k) : x3 ? 0x1p-20 : 0};
     oracle_check(&g, &res[model]);
   }
   int use = 0;
@@ -1197,7 +1203,7 @@ static int group_setup(void **state) {
   for (int b = 0; b < NBUF; b++)
     if (!tail_buf_create(&g_buf[b], want)) return -1;
   size_t n = (size_t)MAX_DIM * MAX_DIM;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     g_a[i] = malloc(n * sizeof(double));
     g_bt[i] = malloc(n * sizeof(double));
     if (!g_a[i] || !g_bt[i]) return -1;
@@ -1211,7 +1217,7 @@ static int group_teardown(void **state) {
   (void)state;
   cudaDeviceSynchronize();
   for (int b = 0; b < NBUF; b++) tail_buf_destroy(&g_buf[b]);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     free(g_a[i]);
     free(g_bt[i]);
   }

@@ -208,7 +208,10 @@ static ex_case mk(const char *what, tcj_dtype ab, tcj_dtype d, tcj_op op_a, tcj_
   return c;
 }
 
-static int is_tf32(const ex_case *c) { return c->ab == TCJ_TF32 || c->ab == TCJ_F32; }
+/* f32 data passed as TCJ_TF32: the tf32 path; as TCJ_F32 (both operands): fp32 accuracy
+ * (3xTF32), each product off by at most 2^-20 of |a b| (test_gemm_gpu.c, x3_term). */
+static int is_tf32(const ex_case *c) { return c->ab == TCJ_TF32; }
+static double x3_term(const ex_case *c) { return c->ab == TCJ_F32 ? 0x1p-20 : 0; }
 
 static int describe(const ex_case *c, char *buf, size_t size) {
   return snprintf(buf, size,
@@ -473,7 +476,7 @@ static int check_reference(const ex_run *r, int model, check_result *res) {
     return 0;
   }
   oracle_ep e = {c->k, c->alpha, c->beta, c->act, r->dt,
-                 c->user == USER_RESIDUAL ? 1 : c->user == USER_C_INDEX ? 2 : 0};
+                 c->user == USER_RESIDUAL ? 1 : c->user == USER_C_INDEX ? 2 : 0, x3_term(c)};
   const unsigned char *cimg = r->inplace ? r->d.before : r->cr.before;
   int64_t coff = r->inplace ? c->off_d : 0;
   for (int64_t z = 0; z < r->nb; z++) {
@@ -737,7 +740,8 @@ static void f16_every_bias_and_activation_matches_reference(void **state) {
   epilogue_matrix_16bit(TCJ_F16, 1, "f16 epilogues");
 }
 
-/* tf32 (passed as TCJ_TF32 and as TCJ_F32) -> f32: every activation and bias kind. */
+/* f32 data passed as TCJ_TF32 (tf32) and as TCJ_F32 (fp32 accuracy, 3xTF32) -> f32: every
+ * activation and bias kind. */
 static void tf32_bias_and_activations_match_reference(void **state) {
   (void)state;
   ex_case cases[8];
