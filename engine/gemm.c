@@ -47,7 +47,10 @@ static int64_t packed_entries(const eng_problem *p, int is_b) {
 /* The packed copy's shape: the stored one, or transposed into K-major (A m x k, B n x k). */
 static void packed_shape(const eng_problem *p, const eng_plan *plan, int is_b, int64_t *rows, int64_t *cols) {
   int pack = pack_of(p, plan, is_b);
-  if (pack == ENG_PACK_TRANSPOSE || pack == ENG_PACK_SPLIT3) {
+  if (pack == ENG_PACK_SPLIT3) { /* rows of kp / 32 chunks, each of the kernel's parts */
+    *rows = is_b ? p->n : p->m;
+    *cols = p->k / 3 * ptx_split_parts(&plan->cfg);
+  } else if (pack == ENG_PACK_TRANSPOSE) {
     *rows = is_b ? p->n : p->m;
     *cols = p->k;
   } else if (is_b) {
@@ -55,6 +58,14 @@ static void packed_shape(const eng_problem *p, const eng_plan *plan, int is_b, i
   } else {
     stored_a(p, rows, cols);
   }
+}
+
+/* Elements between the packed copies of a batched operand's entries (0: one copy). */
+static int64_t packed_stride(const eng_problem *p, const eng_plan *plan, int is_b) {
+  if (pack_of(p, plan, is_b) != ENG_PACK_SPLIT3) return eng_packed_stride(p, is_b);
+  int64_t rows, cols;
+  packed_shape(p, plan, is_b, &rows, &cols);
+  return (is_b ? p->stride_b : p->stride_a) ? rows * eng_packed_ld(cols, ptx_elem_size(p->ab)) : 0;
 }
 
 static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
@@ -113,16 +124,17 @@ static tcj_status pack_transpose(tcj_engine *e, const cache_kernel *k, CUdevicep
 /* Writes operand B (is_b) or A of a 3xTF32 problem as its parts (PTX_SPLIT_ENTRY): from the
  * caller's operand at src, as p->src says it lies, into dst (rows of K' = 3 kp), each batch
  * entry (one for a broadcast operand) p's stride apart. */
-static tcj_status pack_split(tcj_engine *e, const cache_kernel *k, const eng_problem *p, int is_b, CUdeviceptr src,
-                             const operand *dst, CUstream stream) {
+static tcj_status pack_split(tcj_engine *e, const cache_kernel *k, const eng_problem *p, const eng_plan *plan, int is_b,
+                             CUdeviceptr src, const operand *dst, CUstream stream) {
   if (!k->split) return eng_set_error(TCJ_ERROR_INTERNAL, "the kernel's module has no " PTX_SPLIT_ENTRY);
   int64_t rows = is_b ? p->n : p->m, kp = p->k / 3, entries = packed_entries(p, is_b);
   uint64_t ld_src = (uint64_t)(is_b ? p->src.ldb : p->src.lda), ld_dst = (uint64_t)dst->ld;
   uint64_t stride_src = (uint64_t)(is_b ? p->src.stride_b : p->src.stride_a);
-  uint64_t stride_dst = (uint64_t)eng_packed_stride(p, is_b);
+  uint64_t stride_dst = (uint64_t)packed_stride(p, plan, is_b);
   /* A is m x K (MN-major when op_a is T); B is read as n x K (MN-major when op_b is N). */
   uint32_t r32 = (uint32_t)rows, k32 = (uint32_t)p->src.k, kp32 = (uint32_t)kp;
-  uint32_t trans = is_b ? !p->src.op_b_t : (uint32_t)p->src.op_a_t, small_seg = is_b ? 1 : 2;
+  uint32_t trans = is_b ? !p->src.op_b_t : (uint32_t)p->src.op_a_t;
+  uint32_t small_seg = (uint32_t)ptx_split_small_seg(&plan->cfg, is_b), parts = (uint32_t)ptx_split_parts(&plan->cfg);
   CUdeviceptr to = dst->ptr;
   int64_t gx = (rows + PTX_SPLIT_TILE - 1) / PTX_SPLIT_TILE, gy = (kp + PTX_SPLIT_TILE - 1) / PTX_SPLIT_TILE;
   if (gy > 65535 || gx > INT32_MAX)
@@ -131,7 +143,8 @@ static tcj_status pack_split(tcj_engine *e, const cache_kernel *k, const eng_pro
   for (int64_t z0 = 0; z0 < entries; z0 += 65535) {
     uint32_t z32 = (uint32_t)z0;
     int64_t gz = entries - z0 < 65535 ? entries - z0 : 65535;
-    void *args[] = {&src, &to, &ld_src, &ld_dst, &stride_src, &stride_dst, &r32, &k32, &kp32, &trans, &small_seg, &z32};
+    void *args[] = {&src,   &to, &ld_src, &ld_dst, &stride_src, &stride_dst, &r32,
+                    &k32,   &kp32, &trans, &small_seg, &z32,     &parts};
     CUresult r = e->cu->cuLaunchKernel((CUfunction)k->split, (unsigned)gx, (unsigned)gy, (unsigned)gz, PTX_SPLIT_THREADS,
                                        1, 1, (unsigned)ptx_split_smem_bytes(), stream, args, NULL);
     if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel (3xTF32 split)");
@@ -313,8 +326,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.ldb = (uint64_t)pb.ld;
   prm.ldc = (uint64_t)p->ldc;
   prm.ldd = (uint64_t)p->ldd;
-  prm.stride_a = (uint64_t)(pack_of(p, plan, 0) ? eng_packed_stride(p, 0) : p->stride_a);
-  prm.stride_b = (uint64_t)(pack_of(p, plan, 1) ? eng_packed_stride(p, 1) : p->stride_b);
+  prm.stride_a = (uint64_t)(pack_of(p, plan, 0) ? packed_stride(p, plan, 0) : p->stride_a);
+  prm.stride_b = (uint64_t)(pack_of(p, plan, 1) ? packed_stride(p, plan, 1) : p->stride_b);
   prm.stride_c = (uint64_t)p->stride_c;
   prm.stride_d = (uint64_t)p->stride_d;
   prm.stride_bias = (uint64_t)p->stride_bias;
@@ -337,8 +350,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
   }
   if (st == TCJ_SUCCESS && p->tf32x3) {
-    st = pack_split(e, k, p, 0, ca->a, &pa, stream);
-    if (st == TCJ_SUCCESS) st = pack_split(e, k, p, 1, ca->b, &pb, stream);
+    st = pack_split(e, k, p, plan, 0, ca->a, &pa, stream);
+    if (st == TCJ_SUCCESS) st = pack_split(e, k, p, plan, 1, ca->b, &pb, stream);
   } else if (st == TCJ_SUCCESS) {
     if (plan->pack_a == ENG_PACK_TRANSPOSE)
       st = pack_transpose(e, k, ca->a, rows_a, cols_a, p->lda, es, &pa, stream);

@@ -80,18 +80,26 @@ struct ptx_builder;
  * which turns one fp32 operand into the kernel's K-major parts. For each batch entry z (z0 +
  * ctaid.z), row r < rows and kk < kp (a multiple of PTX_SPLIT_TILE), with x = op(X)[r][kk] (0
  * past k), c = kk / PTX_SPLIT_TILE and w = kk % PTX_SPLIT_TILE:
- *   dst[z * stride_dst + r * ld_dst + (3 c + seg) * PTX_SPLIT_TILE + w] = seg == small_seg ?
- *     small(x) : big(x)                                                   for seg 0, 1, 2.
+ *   dst[z * stride_dst + r * ld_dst + (parts c + seg) * PTX_SPLIT_TILE + w] =
+ *     seg == small_seg ? small(x) : big(x)                          for seg 0 .. parts - 1.
  * op(X)[r][kk] is src[z * stride_src + r * ld_src + kk], or with trans set
  * src[z * stride_src + kk * ld_src + r] (an MN-major source). Parameters, in order: .u64 src,
  * dst, ld_src, ld_dst, stride_src, stride_dst (elements), .u32 rows, k, kp, trans, small_seg,
- * z0. Launch: ceil(rows / PTX_SPLIT_TILE) x kp / PTX_SPLIT_TILE x entries CTAs of
- * PTX_SPLIT_THREADS threads, with ptx_split_smem_bytes() of dynamic shared memory. */
+ * z0, parts (ptx_split_parts). Launch: ceil(rows / PTX_SPLIT_TILE) x kp / PTX_SPLIT_TILE x
+ * entries CTAs of PTX_SPLIT_THREADS threads, with ptx_split_smem_bytes() of dynamic shared
+ * memory. */
 #define PTX_SPLIT_ENTRY "tcj_split_tf32"
 #define PTX_SPLIT_TILE 32
 #define PTX_SPLIT_THREADS 256
 static inline int ptx_split_smem_bytes(void) { return PTX_SPLIT_TILE * (PTX_SPLIT_TILE + 1) * 4; }
 void ptx_emit_split_entry(struct ptx_builder *b);
+/* Parts per chunk of K the kernel of cfg reads, and the part that is small for A (is_b 0) or B:
+ * three on the sm80 recipe (A [big | big | small], B [big | small | big]), two on the sm90
+ * recipe ([big | small] for both; its producer picks a tile's parts, sm90_x3_coords). */
+static inline int ptx_split_parts(const tcj_kernel_cfg *cfg) { return cfg->recipe == PTX_RECIPE_SM90 ? 2 : 3; }
+static inline int ptx_split_small_seg(const tcj_kernel_cfg *cfg, int is_b) {
+  return ptx_split_parts(cfg) == 2 ? 1 : is_b ? 1 : 2;
+}
 
 /* A module of its own (ptx_gen_l2_flush), for the autotuner's timing: PTX_L2_FLUSH_ENTRY reads
  * .u64 chunks 16-byte chunks from .u64 buf (zeroed by the caller) and writes nothing to .u64

@@ -38,8 +38,10 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   int parts = is_b ? c->cluster_m : c->cluster_n;
   if (k_major && parts >= 2) mn_tile /= parts;
   out->elem = c->ab;
-  out->dims[0] = (uint64_t)(k_major ? c->k : mn);
-  out->dims[1] = (uint64_t)(k_major ? mn : c->k);
+  /* 3xTF32 parts: two per chunk of K on this recipe, read three times (sm90_x3_coords). */
+  int64_t kdim = c->tf32x3 ? c->k / 3 * 2 : c->k;
+  out->dims[0] = (uint64_t)(k_major ? kdim : mn);
+  out->dims[1] = (uint64_t)(k_major ? mn : kdim);
   out->stride_bytes = (uint64_t)ld * (uint64_t)es;
   /* One box row is one 128-byte swizzle line: 64 K elements (K-major) or 64 MN elements. */
   out->box[0] = (uint32_t)(PTX_SWIZZLE_LINE / es);

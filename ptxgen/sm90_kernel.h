@@ -83,4 +83,7 @@ void sm90_emit_producer(sm90 *k);                      /* sm90_producer.c */
 void sm90_emit_consumer(sm90 *k);                      /* sm90_consumer.c */
 void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0); /* sm90_epilogue.c: one tile's D */
 
+/* 3xTF32: the K coordinates of A's and B's parts for K tile kb (sm90_producer.c). */
+void sm90_x3_coords(sm90 *k, ptx_reg kb, ptx_reg ka, ptx_reg kbb);
+
 #endif

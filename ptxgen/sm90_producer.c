@@ -8,6 +8,29 @@
 
 /* ---- producer ---- */
 
+/* 3xTF32 on this recipe: the split pass writes each chunk of 32 K as two parts, [big | small]
+ * (split_tf32.c, two parts), and the three K tiles of chunk c read A's big and B's big, A's big
+ * and B's small, A's small and B's big: K coordinates (2 c + (pos == 2)) * 32 of A and
+ * (2 c + (pos == 1)) * 32 of B for place pos = kb % 3. A third less operand data than three
+ * written parts, and the tile read twice comes from L2 the second time: the 3xTF32 GEMM was
+ * DRAM-bound (82% of DRAM throughput at 8192^3, ncu, H100). */
+void sm90_x3_coords(sm90 *k, ptx_reg kb, ptx_reg ka, ptx_reg kbb) {
+  ptx_builder *b = k->b;
+  ptx_reg chunk = r32(k), pos = r32(k), base = r32(k), is2 = pred(k), is1 = pred(k);
+  ptx_ins(b, "div.u32 %R, %R, 3", chunk, kb);
+  ptx_ins(b, "mul.lo.u32 %R, %R, 3", pos, chunk);
+  ptx_ins(b, "sub.u32 %R, %R, %R", pos, kb, pos);
+  ptx_ins(b, "shl.b32 %R, %R, 1", base, chunk);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 2", is2, pos);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 1", is1, pos);
+  ptx_ins(b, "selp.u32 %R, 1, 0, %R", ka, is2);
+  ptx_ins(b, "add.u32 %R, %R, %R", ka, ka, base);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", ka, ka, k->cfg->bk);
+  ptx_ins(b, "selp.u32 %R, 1, 0, %R", kbb, is1);
+  ptx_ins(b, "add.u32 %R, %R, %R", kbb, kbb, base);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", kbb, kbb, k->cfg->bk);
+}
+
 static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_reg c0, int c0_imm,
                           ptx_reg c1, int c1_imm, ptx_reg bar, ptx_reg mask) {
   ptx_builder *b = k->b;
@@ -99,11 +122,16 @@ void sm90_emit_producer(sm90 *k) {
   ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
+  ptx_reg kcoord_b = kcoord;
+  if (c->tf32x3) { /* K tile kb is place kb % 3 of chunk kb / 3 (sm90_x3_coords) */
+    kcoord_b = r32(k);
+    sm90_x3_coords(k, kb, kcoord, kcoord_b);
+  }
   ptx_reg none = {0};
   /* A at the stage's start, B after it; a cluster shares B (along M) or A (along N). */
   int share_a = k->cluster > 1 && k->along_n, share_b = k->cluster > 1 && !k->along_n;
   emit_operand_loads(k, k->tmap_a, k->a_kmajor, c->bm, sbase, 0, m0, kcoord, full, share_a ? mask : none);
-  emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord, full, share_b ? mask : none);
+  emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord_b, full, share_b ? mask : none);
   sm90_advance(k, stage, phase);
   sm90_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);

@@ -2,10 +2,11 @@
  * tf32(x) and small = tf32(x - big), written K-major so that a tf32 GEMM over K' = 3 kp sums
  * A_big B_big + A_big B_small + A_small B_big: fp32 accuracy on tf32 tensor cores (the dropped
  * A_small B_small is below 2^-22 of each product). The parts are interleaved per chunk of
- * PTX_SPLIT_TILE elements of K: chunk c of A is [big | big | small], of B [big | small | big],
- * so that the three products of a chunk are three consecutive K tiles of 32 tf32 elements,
- * which the recipes sum in the tensor cores before adding them into fp32 (kp is a multiple of
- * the chunk; columns past k are zero). A 32 x 32 tile goes through shared memory, as in the
+ * PTX_SPLIT_TILE elements of K, so that the three products of a chunk are three consecutive K
+ * tiles of 32 tf32 elements, which the recipes sum in the tensor cores before adding them into
+ * fp32 (kp is a multiple of the chunk; columns past k are zero). Three parts per chunk for the
+ * sm80 recipe, which reads its K tiles in order: A [big | big | small], B [big | small | big];
+ * two for the sm90 recipe, whose producer picks each tile's part: [big | small]. A 32 x 32 tile goes through shared memory, as in the
  * transposing pack, so that an MN-major source is read and written coalesced. */
 #include "ptxgen.h"
 
@@ -45,17 +46,17 @@ static void emit_parts(ptx_builder *b, ptx_reg x, ptx_reg big, ptx_reg small) {
 
 void ptx_emit_split_entry(ptx_builder *b) {
   static const char *const u64[] = {"s_src", "s_dst", "s_ld_src", "s_ld_dst", "s_stride_src", "s_stride_dst"};
-  static const char *const u32[] = {"s_rows", "s_k", "s_kp", "s_trans", "s_small_seg", "s_z0"};
+  static const char *const u32[] = {"s_rows", "s_k", "s_kp", "s_trans", "s_small_seg", "s_z0", "s_parts"};
   ptx_entry_begin(b, PTX_SPLIT_ENTRY);
   for (int i = 0; i < 6; i++) ptx_entry_param(b, u64[i], ".u64");
-  for (int i = 0; i < 6; i++) ptx_entry_param(b, u32[i], ".u32");
+  for (int i = 0; i < 7; i++) ptx_entry_param(b, u32[i], ".u32");
   ptx_entry_body(b, PTX_SPLIT_THREADS);
-  ptx_reg p64[6], p32[6];
+  ptx_reg p64[6], p32[7];
   for (int i = 0; i < 6; i++) {
     p64[i] = ptx_new(b, PTX_B64);
     ptx_text(b, "\tld.param.u64 %R, [%s];\n", p64[i], u64[i]);
   }
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 7; i++) {
     p32[i] = ptx_new(b, PTX_B32);
     ptx_text(b, "\tld.param.u32 %R, [%s];\n", p32[i], u32[i]);
   }
@@ -105,10 +106,12 @@ void ptx_emit_split_entry(ptx_builder *b) {
     ptx_ins(b, "st.shared.b32 [%R], %R", s, v);
   }
   ptx_ins(b, "bar.sync 0");
-  /* dst[r][3 k0 + 32 seg + tx] for r = r0 + ty + 8 pass: this CTA's K columns k0 .. k0 + 31 are
-   * one chunk; kk = k0 + tx in [k, kp) reads the zeros the loads above left. */
+  /* dst[r][parts k0 + 32 seg + tx] for r = r0 + ty + 8 pass: this CTA's K columns k0 .. k0 + 31
+   * are one chunk; kk = k0 + tx in [k, kp) reads the zeros the loads above left. */
   ptx_reg s1 = ptx_new(b, PTX_PRED), s2 = ptx_new(b, PTX_PRED), s0 = ptx_new(b, PTX_PRED), k3 = ptx_new(b, PTX_B32);
-  ptx_ins(b, "mul.lo.u32 %R, %R, 3", k3, k0);
+  ptx_reg third = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %R", k3, k0, p32[6]);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 3", third, p32[6]);
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", s0, small_seg);
   ptx_ins(b, "setp.eq.u32 %R, %R, 1", s1, small_seg);
   ptx_ins(b, "setp.eq.u32 %R, %R, 2", s2, small_seg);
@@ -137,7 +140,9 @@ void ptx_emit_split_entry(ptx_builder *b) {
     ptx_ins_if(b, ok, 0, "st.global.b32 [%R], %R", a1, v);
     ptx_ins(b, "add.u64 %R, %R, %d", a2, addr, 8 * TILE);
     ptx_ins(b, "selp.b32 %R, %R, %R, %R", v, small, big, s2);
-    ptx_ins_if(b, ok, 0, "st.global.b32 [%R], %R", a2, v);
+    ptx_reg ok3 = ptx_new(b, PTX_PRED);
+    ptx_ins(b, "and.pred %R, %R, %R", ok3, ok, third);
+    ptx_ins_if(b, ok3, 0, "st.global.b32 [%R], %R", a2, v);
   }
   ptx_ins(b, "ret"); /* the caller closes the entry (ptx_finish) */
 }
