@@ -244,7 +244,7 @@ typedef enum tcj_compute {
    * small = the rest, rounded to tf32), and three tensor-core products summed in fp32: A_big
    * B_big + A_big B_small + A_small B_big, with the tensor cores' partial sums added into fp32
    * registers every few K (their own addition truncates). Costs three tf32 GEMMs and a pass
-   * that writes the parts into scratch (3 x (m + n) x k fp32 elements, k rounded up to 32).
+   * that writes the parts into scratch (2 or 3 x (m + n) x k fp32 elements, k rounded up to 32).
    * Limits: an infinite element can give NaN where fp32 gives infinity (infinity x a zero
    * small part); parts below 2^-126 (elements under about 2^-115) lose their small part. f32
    * or tf32 operands only. */
