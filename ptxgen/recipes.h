@@ -22,4 +22,17 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
 void ptx_emit_grouped_raster(ptx_builder *b, ptx_reg unit, ptx_reg tiles_m, ptx_val tiles_n, int group,
                              ptx_reg tm, ptx_reg tn);
 
+/* The 32 x 32 blocks the transposing pack and the 3xTF32 split pass move through shared memory
+ * (transpose.c): the block of a row-major source at (row0, col0), zeros past (rows, cols). */
+typedef struct ptx_block_src {
+  ptx_reg base, ld;             /* .u64 global address and row pitch in elements */
+  ptx_reg row0, col0, rows, cols; /* .u32 */
+} ptx_block_src;
+/* base + (row * ld + col) * es, 64-bit. */
+ptx_reg ptx_tile_elem_addr(ptx_builder *b, ptx_reg base, ptx_reg ld, ptx_reg row, ptx_reg col, int es);
+/* Thread (ty, tx) of PTX_TRANSPOSE_THREADS reads rows ty + 8 pass, column tx, of the block into
+ * tile[r][tx] at smem (rows PTX_TRANSPOSE_TILE + 1 elements apart, so that a column read of the
+ * tile falls on distinct banks for 4-byte elements). */
+void ptx_emit_block_to_smem(ptx_builder *b, const ptx_block_src *s, ptx_reg smem, ptx_reg tx, ptx_reg ty, int es);
+
 #endif

@@ -11,18 +11,11 @@
 #include "ptxgen.h"
 
 #include "ptx_builder.h"
+#include "recipes.h"
 
 enum { TILE = PTX_SPLIT_TILE, ROWS_PER_PASS = PTX_SPLIT_THREADS / PTX_SPLIT_TILE, PITCH = TILE + 1 };
-
-/* base + (row * ld + col) * 4, 64-bit. */
-static ptx_reg elem_addr(ptx_builder *b, ptx_reg base, ptx_reg ld, ptx_reg row, ptx_reg col) {
-  ptx_reg a = ptx_new(b, PTX_B64), c = ptx_new(b, PTX_B64);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", a, row);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", c, col);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", a, a, ld, c);
-  ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", a, a, base);
-  return a;
-}
+_Static_assert(PTX_SPLIT_TILE == PTX_TRANSPOSE_TILE && PTX_SPLIT_THREADS == PTX_TRANSPOSE_THREADS,
+               "the split pass reads its blocks as the transposing pack does (ptx_emit_block_to_smem)");
 
 /* big and small tf32 parts of x (f32). cvt.rna rounds to nearest, ties away (PTX ISA 9.7.9.21);
  * an x that rounds past the largest tf32 keeps its truncation instead, whose remainder is
@@ -90,21 +83,8 @@ void ptx_emit_split_entry(ptx_builder *b) {
   ptx_ins(b, "selp.b32 %R, %R, %R, %R", sc0, r0, k0, is_t);
   ptx_ins(b, "selp.b32 %R, %R, %R, %R", srows, k, rows, is_t);
   ptx_ins(b, "selp.b32 %R, %R, %R, %R", scols, rows, k, is_t);
-  for (int pass = 0; pass < TILE / ROWS_PER_PASS; pass++) {
-    ptx_reg r = ptx_new(b, PTX_B32), i = ptx_new(b, PTX_B32), j = ptx_new(b, PTX_B32), ok = ptx_new(b, PTX_PRED);
-    ptx_reg v = ptx_new(b, PTX_B32), s = ptx_new(b, PTX_B32);
-    ptx_ins(b, "add.u32 %R, %R, %d", r, ty, pass * ROWS_PER_PASS);
-    ptx_ins(b, "add.u32 %R, %R, %R", i, sr0, r);
-    ptx_ins(b, "add.u32 %R, %R, %R", j, sc0, tx);
-    ptx_ins(b, "setp.lt.u32 %R, %R, %R", ok, i, srows);
-    ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", ok, j, scols, ok);
-    ptx_reg addr = elem_addr(b, src, ld_src, i, j);
-    ptx_ins(b, "mov.b32 %R, 0", v);
-    ptx_ins_if(b, ok, 0, "ld.global.nc.b32 %R, [%R]", v, addr);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s, r, PITCH, tx);
-    ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", s, s, smem);
-    ptx_ins(b, "st.shared.b32 [%R], %R", s, v);
-  }
+  ptx_block_src from = {src, ld_src, sr0, sc0, srows, scols};
+  ptx_emit_block_to_smem(b, &from, smem, tx, ty, 4);
   ptx_ins(b, "bar.sync 0");
   /* dst[r][parts k0 + 32 seg + tx] for r = r0 + ty + 8 pass: this CTA's K columns k0 .. k0 + 31
    * are one chunk; kk = k0 + tx in [k, kp) reads the zeros the loads above left. */
@@ -131,7 +111,7 @@ void ptx_emit_split_entry(ptx_builder *b) {
     ptx_ins(b, "mad.lo.u32 %R, %R, 4, %R", s, s, smem);
     ptx_ins(b, "ld.shared.f32 %R, [%R]", x, s);
     emit_parts(b, x, big, small);
-    ptx_reg addr = elem_addr(b, dst, ld_dst, i, j);
+    ptx_reg addr = ptx_tile_elem_addr(b, dst, ld_dst, i, j, 4);
     ptx_ins(b, "selp.b32 %R, %R, %R, %R", v, small, big, s0);
     ptx_ins_if(b, ok, 0, "st.global.b32 [%R], %R", addr, v);
     ptx_reg a1 = ptx_new(b, PTX_B64), a2 = ptx_new(b, PTX_B64);

@@ -7,19 +7,39 @@
 #include "ptxgen.h"
 
 #include "ptx_builder.h"
+#include "recipes.h"
 
 enum { TILE = PTX_TRANSPOSE_TILE, ROWS_PER_PASS = PTX_TRANSPOSE_THREADS / PTX_TRANSPOSE_TILE, PITCH = TILE + 1 };
 
 static const char *mem_type(int es) { return es == 1 ? "u8" : es == 2 ? "b16" : "b32"; }
 
-/* base + (row * ld + col) * es, 64-bit. */
-static ptx_reg elem_addr(ptx_builder *b, ptx_reg base, ptx_reg ld, ptx_reg row, ptx_reg col, int es) {
+ptx_reg ptx_tile_elem_addr(ptx_builder *b, ptx_reg base, ptx_reg ld, ptx_reg row, ptx_reg col, int es) {
   ptx_reg a = ptx_new(b, PTX_B64), c = ptx_new(b, PTX_B64);
   ptx_ins(b, "cvt.u64.u32 %R, %R", a, row);
   ptx_ins(b, "cvt.u64.u32 %R, %R", c, col);
   ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", a, a, ld, c);
   ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", a, a, es, base);
   return a;
+}
+
+void ptx_emit_block_to_smem(ptx_builder *b, const ptx_block_src *s, ptx_reg smem, ptx_reg tx, ptx_reg ty, int es) {
+  ptx_reg_class vc = es == 4 ? PTX_B32 : PTX_B16;
+  const char *mt = mem_type(es);
+  for (int pass = 0; pass < TILE / ROWS_PER_PASS; pass++) {
+    ptx_reg r = ptx_new(b, PTX_B32), i = ptx_new(b, PTX_B32), j = ptx_new(b, PTX_B32), ok = ptx_new(b, PTX_PRED);
+    ptx_reg v = ptx_new(b, vc), at = ptx_new(b, PTX_B32);
+    ptx_ins(b, "add.u32 %R, %R, %d", r, ty, pass * ROWS_PER_PASS);
+    ptx_ins(b, "add.u32 %R, %R, %R", i, s->row0, r);
+    ptx_ins(b, "add.u32 %R, %R, %R", j, s->col0, tx);
+    ptx_ins(b, "setp.lt.u32 %R, %R, %R", ok, i, s->rows);
+    ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", ok, j, s->cols, ok);
+    ptx_reg addr = ptx_tile_elem_addr(b, s->base, s->ld, i, j, es);
+    ptx_ins(b, "mov.b%d %R, 0", es == 4 ? 32 : 16, v);
+    ptx_ins_if(b, ok, 0, "ld.global.nc.%s %R, [%R]", mt, v, addr);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", at, r, PITCH, tx);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", at, at, es, smem);
+    ptx_ins(b, "st.shared.%s [%R], %R", mt, at, v);
+  }
 }
 
 void ptx_emit_transpose_entry(ptx_builder *b, int es) {
@@ -54,21 +74,8 @@ void ptx_emit_transpose_entry(ptx_builder *b, int es) {
   ptx_ins(b, "cvta.to.global.u64 %R, %R", dst, dst);
   ptx_ins(b, "mov.u32 %R, tcj_smem", smem);
   /* Read: src[row0 + r][col0 + tx] -> tile[r][tx] for r = ty + 8 pass. */
-  for (int pass = 0; pass < TILE / ROWS_PER_PASS; pass++) {
-    ptx_reg r = ptx_new(b, PTX_B32), i = ptx_new(b, PTX_B32), j = ptx_new(b, PTX_B32), ok = ptx_new(b, PTX_PRED);
-    ptx_reg v = ptx_new(b, vc), s = ptx_new(b, PTX_B32);
-    ptx_ins(b, "add.u32 %R, %R, %d", r, ty, pass * ROWS_PER_PASS);
-    ptx_ins(b, "add.u32 %R, %R, %R", i, row0, r);
-    ptx_ins(b, "add.u32 %R, %R, %R", j, col0, tx);
-    ptx_ins(b, "setp.lt.u32 %R, %R, %R", ok, i, rows);
-    ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", ok, j, cols, ok);
-    ptx_reg addr = elem_addr(b, src, ld_src, i, j, es);
-    ptx_ins(b, "mov.b%d %R, 0", es == 4 ? 32 : 16, v);
-    ptx_ins_if(b, ok, 0, "ld.global.%s %R, [%R]", mt, v, addr);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s, r, PITCH, tx);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s, s, es, smem);
-    ptx_ins(b, "st.shared.%s [%R], %R", mt, s, v);
-  }
+  ptx_block_src from = {src, ld_src, row0, col0, rows, cols};
+  ptx_emit_block_to_smem(b, &from, smem, tx, ty, es);
   ptx_ins(b, "bar.sync 0");
   /* Write: dst[col0 + r][row0 + tx] = tile[tx][r]: dst is cols x rows. */
   for (int pass = 0; pass < TILE / ROWS_PER_PASS; pass++) {
@@ -82,7 +89,7 @@ void ptx_emit_transpose_entry(ptx_builder *b, int es) {
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s, tx, PITCH, r);
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s, s, es, smem);
     ptx_ins(b, "ld.shared.%s %R, [%R]", mt, v, s);
-    ptx_reg addr = elem_addr(b, dst, ld_dst, j, i, es);
+    ptx_reg addr = ptx_tile_elem_addr(b, dst, ld_dst, j, i, es);
     ptx_ins_if(b, ok, 0, "st.global.%s [%R], %R", mt, addr, v);
   }
   ptx_ins(b, "ret"); /* the caller closes the entry (ptx_finish) */
