@@ -409,10 +409,11 @@ static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (e->cu->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS || capture != CU_STREAM_CAPTURE_STATUS_NONE)
     return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
-  eng_plan gen;
-  if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
+  /* A class's first call looks on disk before it selects a generic plan it may not need. */
   int tier = eng_tier_count(&e->tiering, text, flop_of(p));
   if ((tier & ENG_TIER_FIRST) && eng_kernel_cached(e, &plan->cfg, user_source, kern)) return TCJ_SUCCESS;
+  eng_plan gen;
+  if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
   if ((tier & ENG_TIER_QUEUE) && eng_tier_queue(e, &plan->cfg, user_source) != 0)
     eng_log(e->log, ENG_LOG_WARN, "cannot queue the background compile of %s (no memory or thread): its class "
             "stays generic", text);
