@@ -6,8 +6,8 @@
 int eng_generic_pairs(const eng_device_caps *caps, ptx_elem ab[ENG_GENERIC_PAIRS_MAX],
                       ptx_elem c[ENG_GENERIC_PAIRS_MAX]) {
   static const ptx_elem pairs[][2] = {{PTX_E_F16, PTX_E_F16},  {PTX_E_BF16, PTX_E_BF16}, {PTX_E_F16, PTX_E_F32},
-                                      {PTX_E_BF16, PTX_E_F32}, {PTX_E_TF32, PTX_E_F32},  {PTX_E_S8, PTX_E_S32},
-                                      {PTX_E_E4M3, PTX_E_BF16}, {PTX_E_E5M2, PTX_E_BF16}};
+                                      {PTX_E_BF16, PTX_E_F32}, {PTX_E_TF32, PTX_E_F32},  {PTX_E_F32, PTX_E_F32},
+                                      {PTX_E_S8, PTX_E_S32},   {PTX_E_E4M3, PTX_E_BF16}, {PTX_E_E5M2, PTX_E_BF16}};
   int n = 0;
   for (int i = 0; i < (int)(sizeof pairs / sizeof *pairs) && n < ENG_GENERIC_PAIRS_MAX; i++) {
     if (ptx_elem_is_fp8(pairs[i][0]) && caps->sm < 89) continue; /* fp8 mma needs sm_89 */
@@ -43,7 +43,7 @@ int eng_generic_set(const eng_device_caps *caps, ptx_elem ab, ptx_elem c, tcj_ke
     for (int i = 0; i < SAMPLES; i++) {
       eng_problem p;
       memset(&p, 0, sizeof p);
-      p.ab = ab;
+      p.ab = ab == PTX_E_F32 ? PTX_E_TF32 : ab; /* f32 at fp32 accuracy: the parts' GEMM, below */
       p.c = c;
       p.op_a_t = ops & 1;
       p.op_b_t = ops >> 1;
@@ -60,6 +60,7 @@ int eng_generic_set(const eng_device_caps *caps, ptx_elem ab, ptx_elem c, tcj_ke
       /* C's rows: the largest power of two up to 16 dividing their bytes. */
       p.align_c = 16;
       while ((p.n * ptx_elem_size(c)) % p.align_c) p.align_c /= 2;
+      if (ab == PTX_E_F32) eng_problem_split3(&p);
       eng_plan plan;
       const char *why = NULL;
       if (eng_select_tuned(&p, caps, 1, &generic, &plan, &why) != TCJ_SUCCESS) continue;

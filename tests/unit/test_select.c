@@ -1388,7 +1388,7 @@ static void generic_set_is_small_and_covers_selection(void **state) {
     eng_device_caps caps = caps_of(archs[a]);
     ptx_elem ab[ENG_GENERIC_PAIRS_MAX], c[ENG_GENERIC_PAIRS_MAX];
     int npairs = eng_generic_pairs(&caps, ab, c);
-    assert_int_equal(npairs, caps.sm >= 89 ? 8 : 6);
+    assert_int_equal(npairs, caps.sm >= 89 ? 9 : 7);
     for (int t = 0; t < npairs; t++) {
       tcj_kernel_cfg set[64];
       int n = eng_generic_set(&caps, ab[t], c[t], set, 64);
@@ -1400,23 +1400,28 @@ static void generic_set_is_small_and_covers_selection(void **state) {
         ops_seen |= 1 << (set[i].op_a_t + 2 * set[i].op_b_t);
         if (set[i].recipe == PTX_RECIPE_SM90) tiles_seen |= set[i].bn == 256 ? 1 : set[i].bm == 128 ? 2 : 4;
       }
-      /* wgmma reads tf32, s8 and fp8 K-major only: their kernels are all NT (others transposed). */
-      int k_major_only = caps.sm == 90 && !(ab[t] == PTX_E_F16 || ab[t] == PTX_E_BF16);
+      /* wgmma reads tf32, s8 and fp8 K-major only: their kernels are all NT (others transposed);
+       * 3xTF32's parts are K-major on every arch. */
+      int x3 = ab[t] == PTX_E_F32;
+      int k_major_only = x3 || (caps.sm == 90 && !(ab[t] == PTX_E_F16 || ab[t] == PTX_E_BF16));
       assert_int_equal(ops_seen, k_major_only ? 1 << 2 : 15);
-      /* 128x256 (bit 1), 128x128 or 128x192 (2), 64x128 (4); promoted fp8 stops at 128x192. */
-      if (caps.sm == 90) assert_int_equal(tiles_seen, ptx_elem_is_fp8(ab[t]) ? 6 : 7);
+      /* 128x256 (bit 1), 128x128 or 128x192 (2), 64x128 (4); promoted fp8 stops at 128x192,
+       * promoted 3xTF32 at 128x128. */
+      if (caps.sm == 90) assert_int_equal(tiles_seen, ptx_elem_is_fp8(ab[t]) || x3 ? 6 : 7);
+      for (int i = 0; i < n; i++) assert_int_equal(set[i].tf32x3, x3);
       /* Selection on shapes outside the sample finds its kernel in the set. */
       uint64_t x = 0x1234567ull + (uint64_t)t;
       eng_tuning generic = {ENG_RECIPE_AUTO, {0}, 1};
       for (int i = 0; i < 100; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         int64_t m = 1 + (int64_t)(x % 9000), nn = 8 * (1 + (int64_t)((x >> 20) % 1500)), k = 8 * (1 + (int64_t)((x >> 40) % 1500));
-        eng_problem p = problem(ab[t], c[t], m, nn, k);
+        eng_problem p = problem(x3 ? PTX_E_TF32 : ab[t], c[t], m, nn, k);
         p.op_a_t = i & 1;
         p.op_b_t = (i >> 1) & 1;
         int64_t pad = 16 / ptx_elem_size(ab[t]); /* rows of 16-byte multiples, as align 16 says */
         p.lda = ((p.op_a_t ? m : k) + pad - 1) / pad * pad;
         p.ldb = ((p.op_b_t ? k : nn) + pad - 1) / pad * pad;
+        if (x3) eng_problem_split3(&p);
         eng_plan plan;
         const char *why = NULL;
         assert_int_equal(eng_select_tuned(&p, &caps, 1, &generic, &plan, &why), TCJ_SUCCESS);
