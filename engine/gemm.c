@@ -122,7 +122,7 @@ static tcj_status pack_transpose(tcj_engine *e, const cache_kernel *k, CUdevicep
 }
 
 /* Writes operand B (is_b) or A of a 3xTF32 problem as its parts (PTX_SPLIT_ENTRY): from the
- * caller's operand at src, as p->src says it lies, into dst (rows of K' = 3 kp), each batch
+ * caller's operand at src, as p->src says it lies, into dst (rows of the kernel's parts), each batch
  * entry (one for a broadcast operand) p's stride apart. */
 static tcj_status pack_split(tcj_engine *e, const cache_kernel *k, const eng_problem *p, const eng_plan *plan, int is_b,
                              CUdeviceptr src, const operand *dst, CUstream stream) {

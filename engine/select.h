@@ -51,10 +51,10 @@ typedef struct eng_problem {
  * three parts of a chunk are one K tile each, PTX_SPLIT_ENTRY), which also keeps every part
  * row 16-byte aligned. */
 static inline int64_t eng_split3_kp(int64_t k) { return (k + 31) / 32 * 32; }
-/* The tf32 GEMM that computes an fp32 problem p (k > 0) to fp32 accuracy: K' = 3 kp over the
- * parts the split pass writes, chunk by chunk [A_big | A_big | A_small] (m x K') against
- * [B_big | B_small | B_big] (n x K'), both K-major and 16-byte aligned, a batch's entries one
- * matrix apart. */
+/* The tf32 GEMM that computes an fp32 problem p (k > 0) to fp32 accuracy: K' = 3 kp, each chunk
+ * of 32 K three K tiles (A_big B_big, A_big B_small, A_small B_big) over the parts the split
+ * pass writes, K-major and 16-byte aligned (ptx_split_parts: two or three parts per chunk, by
+ * recipe; lda and ldb here are three parts' rows, the launch passes the packed rows). */
 void eng_problem_split3(eng_problem *p);
 
 /* Makes a problem built field by field a plain tcj_gemm beyond its GEMM fields: D is C (read

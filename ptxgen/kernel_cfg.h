@@ -111,11 +111,12 @@ typedef struct tcj_kernel_cfg {
   int fast_accum;
   int block_scale;
   /* tf32 only: 1: the operands are fp32 data split into 3xTF32 parts by the split pass
-   * (split_tf32.c), so that the kernel's K is three segments, [A_big | A_big | A_small] against
-   * [B_big | B_small | B_big], and its products sum to fp32 accuracy. The tensor cores add into
-   * their accumulators with truncation, which over a deep K costs far more than the parts
-   * gain, so their partial sums are added into fp32 registers (round to nearest) often: per
-   * K tile on sm90 (promotion, as fp8), per mma on sm80. The module holds PTX_SPLIT_ENTRY. */
+   * (split_tf32.c): the kernel's K is 3 kp, each chunk of 32 K three K tiles that multiply
+   * A_big B_big, A_big B_small and A_small B_big, so that its products sum to fp32 accuracy
+   * (two parts per chunk that the sm90 producer picks from, three in order for sm80:
+   * ptx_split_parts). The tensor cores add into their accumulators with truncation, which over
+   * a deep K costs far more than the parts gain, so each chunk's partial sums are added into
+   * fp32 registers (round to nearest). The module holds PTX_SPLIT_ENTRY. */
   int tf32x3;
   /* 1: a generic kernel: n and k are run-time arguments (p_n, p_k), not baked, so one kernel
    * serves every problem of its class (recipe, types, ops, tile, alignment class, epilogue).
