@@ -34,6 +34,13 @@ static const ptx_wgmma_type wgmma_table[] = {
   {PTX_E_S8, 32, PTX_E_S32, 0, 0},   {PTX_E_E4M3, 32, PTX_E_F32, 1, 0}, {PTX_E_E5M2, 32, PTX_E_F32, 1, 0},
 };
 
+/* {r0, r1, ...}: an instruction's register vector. */
+static void reg_list(ptx_builder *b, const ptx_reg *r, int n) {
+  ptx_text(b, "{");
+  for (int i = 0; i < n; i++) ptx_text(b, i ? ", %R" : "%R", r[i]);
+  ptx_text(b, "}");
+}
+
 const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab) {
   for (size_t i = 0; i < sizeof wgmma_table / sizeof *wgmma_table; i++)
     if (wgmma_table[i].ab == ab) return &wgmma_table[i];
@@ -51,10 +58,10 @@ void ptx_wgmma(ptx_builder *b, ptx_elem at, ptx_elem bt, int n, const ptx_reg *a
     ptx_fail(b, "wgmma reads %s operands K-major only", ptx_elem_name(at));
     return;
   }
-  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s {", n, w->k, ptx_elem_name(w->acc), ptx_elem_name(at),
+  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s ", n, w->k, ptx_elem_name(w->acc), ptx_elem_name(at),
            ptx_elem_name(bt));
-  for (int i = 0; i < n / 2; i++) ptx_text(b, i ? ", %R" : "%R", acc[i]);
-  ptx_text(b, "}, %R, %R, %R", da, db, scale_d);
+  reg_list(b, acc, n / 2);
+  ptx_text(b, ", %R, %R, %R", da, db, scale_d);
   if (w->imm_scale) ptx_text(b, ", 1, 1");
   if (w->mn_major) ptx_text(b, ", %d, %d", a_mn, b_mn);
   ptx_text(b, ";\n");
@@ -136,11 +143,6 @@ ptx_dmma_shape ptx_dmma_shape_for(int sm) {
   return (ptx_dmma_shape){8, 4, 80};
 }
 
-static void reg_list(ptx_builder *b, const ptx_reg *r, int n) {
-  ptx_text(b, "{");
-  for (int i = 0; i < n; i++) ptx_text(b, i ? ", %R" : "%R", r[i]);
-  ptx_text(b, "}");
-}
 
 void ptx_dmma(ptx_builder *b, ptx_dmma_shape s, const ptx_reg *d, const ptx_reg *a, const ptx_reg *bb, const ptx_reg *c) {
   if (!((s.m == 8 && s.k == 4) || (s.m == 16 && (s.k == 4 || s.k == 8 || s.k == 16)))) {
