@@ -538,9 +538,24 @@ static tcj_gemm_desc desc_of_gemm(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n
 
 /* Validation and selection, shared by the call and its workspace query. The user epilogue's
  * hash needs NVRTC's identity (its library file, not loaded: a warm cache needs no NVRTC). */
+/* alpha == 0 given on the host: BLAS and cuBLAS do not reference A and B then (D = beta * C,
+ * then the epilogue). The call is validated as given, so that a bad operand is still reported,
+ * and then runs as k == 0: the kernel has no mainloop and reads neither operand. A device alpha
+ * of 0 is the kernels' own case (the epilogue drops the products). */
+static int host_alpha_zero(const tcj_gemm_desc *g) {
+  if (g->alpha_ptr) return 0;
+  return g->a_type == TCJ_F64 ? g->alpha_f64 == 0.0 : g->alpha == 0.0f;
+}
+
 static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p, eng_plan *plan) {
   tcj_status st = eng_validate_desc(g, p);
   if (st != TCJ_SUCCESS) return st;
+  if (g->k > 0 && host_alpha_zero(g)) {
+    tcj_gemm_desc no_products = *g;
+    no_products.struct_size = sizeof no_products; /* a newer caller's tail was checked above */
+    no_products.k = 0;
+    if ((st = eng_validate_desc(&no_products, p)) != TCJ_SUCCESS) return st;
+  }
   if (p->user) {
     char id[256];
     if (!eng_nvrtc_identity(id, sizeof id))

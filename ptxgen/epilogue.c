@@ -162,6 +162,9 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   ptx_reg alpha = emit_scalar(b, "p_alpha", "p_alpha_ptr"), beta = emit_scalar(b, "p_beta", "p_beta_ptr");
   e->has_beta = ptx_new(b, PTX_PRED); /* beta == 0: C is never read (it may hold NaNs, or be absent) */
   ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", e->has_beta, beta);
+  /* The caller's alpha, before the fp8 scales: only alpha == 0 means "A and B not referenced". */
+  e->alpha_zero = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "setp.eq.f32 %R, %R, 0f00000000", e->alpha_zero, alpha);
   /* fp8 per-tensor scales multiply alpha (block scales were applied in the mainloop). */
   if (ptx_elem_is_fp8(cfg->ab) && !cfg->block_scale) {
     ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_a"));
@@ -413,7 +416,14 @@ void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx
   ptx_text(b, ".extern %s\n\n", strstr(PTX_USER_EPILOGUE_PROTO, ".func"));
 }
 
+/* v = tcj_epilogue(v, c, row, col, batch, params) for an element of D only: tcj.h promises a
+ * call per element, and a user function indexing its own m x n buffer by (row, col) would read
+ * past it for the rows and columns a tile has beyond the problem. A divergent predicate, so the
+ * call is `call`, not `call.uni`. */
 static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg c, ptx_reg row, ptx_reg col) {
+  ptx_reg in = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, row, e->m);
+  ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", in, col, e->n, in);
   ptx_reg r64v = r64(b), c64 = r64(b);
   ptx_ins(b, "cvt.u64.u32 %R, %R", r64v, row);
   ptx_ins(b, "cvt.u64.u32 %R, %R", c64, col);
@@ -425,8 +435,8 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
   ptx_ins(b, "st.param.b64 [u_col], %R", c64);
   ptx_ins(b, "st.param.b64 [u_batch], %R", e->batch);
   ptx_ins(b, "st.param.b64 [u_params], %R", e->params);
-  ptx_ins(b, "call.uni (u_ret), tcj_epilogue, (u_v, u_c, u_row, u_col, u_batch, u_params)");
-  ptx_ins(b, "ld.param.f32 %R, [u_ret]", v);
+  ptx_ins_if(b, in, 0, "call (u_ret), tcj_epilogue, (u_v, u_c, u_row, u_col, u_batch, u_params)");
+  ptx_ins_if(b, in, 0, "ld.param.f32 %R, [u_ret]", v);
   ptx_text(b, "\t}\n");
 }
 
@@ -470,6 +480,7 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
       continue;
     }
     ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], e->alpha);
+    ptx_ins(b, "selp.f32 %R, 0f00000000, %R, %R", v[i], v[i], e->alpha_zero);
     if (cin) ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", v[i], e->beta, cin[i], v[i]);
     if (bias.id) ptx_ins(b, "add.f32 %R, %R, %R", v[i], v[i], bias);
     emit_act(b, cfg->act, v[i]);

@@ -17,6 +17,7 @@ typedef struct ptx_epi {
   ptx_val n;              /* columns: baked, or p_n (u32) in a generic kernel */
   ptx_reg alpha, beta;    /* f32 (f64 when exact) */
   ptx_reg has_beta;       /* pred: beta != 0, C is read */
+  ptx_reg alpha_zero;     /* pred: alpha == 0, the products are not used (not for exact configs) */
   ptx_reg c_base, d_base; /* u64 global: this batch entry's C and D */
   ptx_reg ldc_bytes, ldd_bytes;
   ptx_reg bias;           /* u64 global: this entry's bias (bias configs) */
@@ -52,8 +53,10 @@ void ptx_epi_amax_flush(ptx_builder *b, ptx_reg amax);
 
 /* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
  * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to
- * be 0), bias, activation, user function. Exact configs leave s32 in v. Out-of-range rows and
- * columns compute garbage but read no bias outside the vector: the caller does not store them. */
+ * be 0), bias, activation, user function. alpha == 0 gives beta * C whatever the accumulators
+ * hold (BLAS: A and B are not referenced, so their NaNs and infinities must not show). Exact
+ * configs leave s32 in v. Out-of-range rows and columns compute garbage but read no bias
+ * outside the vector and never call the user function: the caller does not store them. */
 void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                    ptx_reg col);
 /* The same with the bias values of the count elements given (f32 registers the caller read,

@@ -301,8 +301,10 @@ static void emit_epilogue(kernel *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   ptx_reg alpha = emit_scalar(k, "p_alpha_ptr", "p_alpha64"), beta = emit_scalar(k, "p_beta_ptr", "p_beta64");
-  ptx_reg reads_c = ptx_new(b, PTX_PRED);
+  ptx_reg reads_c = ptx_new(b, PTX_PRED), alpha_zero = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.ne.f64 %R, %R, 0d0000000000000000", reads_c, beta);
+  /* alpha == 0: beta * C whatever the products hold (BLAS does not reference A and B then). */
+  ptx_ins(b, "setp.eq.f64 %R, %R, 0d0000000000000000", alpha_zero, alpha);
   ptx_reg cbase, cld, dbase, dld;
   emit_out_operand(k, "p_c", "p_ldc", "p_stride_c", &cbase, &cld);
   emit_out_operand(k, "p_d", "p_ldd", "p_stride_d", &dbase, &dld);
@@ -330,6 +332,7 @@ static void emit_epilogue(kernel *k) {
           ptx_reg ce = ptx_new(b, PTX_F64), cv = ptx_new(b, PTX_PRED);
           ptx_ins(b, "setp.lt.and.u32 %R, %R, %d, %R", ok[e], col, (int)(c->n - e), row_ok);
           ptx_ins(b, "mul.rn.f64 %R, %R, %R", v[e], alpha, k->acc[i][j][2 * h + e]);
+          ptx_ins(b, "selp.f64 %R, 0d0000000000000000, %R, %R", v[e], v[e], alpha_zero);
           ptx_ins(b, "and.pred %R, %R, %R", cv, ok[e], reads_c);
           ptx_ins_if(b, cv, 0, "ld.global.f64 %R, [%R+%d]", ce, ca, 8 * e);
           ptx_ins_if(b, cv, 0, "fma.rn.f64 %R, %R, %R, %R", v[e], beta, ce, v[e]);

@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "oracle.h"
+#include "tail_mem.h"
 #include "tcj.h"
 #include "tools/host_half.h"
 
@@ -216,57 +217,10 @@ static double make_c(rng *r, tcj_dtype t, unsigned char *p) {
   return get_value(t, p);
 }
 
-/* ---- the driver's virtual memory API, through the runtime's entry points (tests link the
- * runtime only; tcj itself opens libcuda at run time) ------------------------------------- */
-
-typedef struct vmm_api {
-  __typeof__(cuMemGetAllocationGranularity) *granularity;
-  __typeof__(cuMemAddressReserve) *reserve;
-  __typeof__(cuMemAddressFree) *address_free;
-  __typeof__(cuMemCreate) *create;
-  __typeof__(cuMemRelease) *release;
-  __typeof__(cuMemMap) *map;
-  __typeof__(cuMemUnmap) *unmap;
-  __typeof__(cuMemSetAccess) *set_access;
-} vmm_api;
-
-static int driver_symbol(const char *name, void **fn) {
-  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-#if CUDART_VERSION >= 12050
-  cudaError_t e = cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q);
-#else
-  cudaError_t e = cudaGetDriverEntryPoint(name, fn, cudaEnableDefault, &q);
-#endif
-  if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fn) {
-    printf("  cannot get the driver's %s: %s\n", name, cudaGetErrorName(e));
-    return 0;
-  }
-  return 1;
-}
-
-static int vmm_load(vmm_api *v) {
-  return driver_symbol("cuMemGetAllocationGranularity", (void **)&v->granularity) &&
-         driver_symbol("cuMemAddressReserve", (void **)&v->reserve) &&
-         driver_symbol("cuMemAddressFree", (void **)&v->address_free) &&
-         driver_symbol("cuMemCreate", (void **)&v->create) && driver_symbol("cuMemRelease", (void **)&v->release) &&
-         driver_symbol("cuMemMap", (void **)&v->map) && driver_symbol("cuMemUnmap", (void **)&v->unmap) &&
-         driver_symbol("cuMemSetAccess", (void **)&v->set_access);
-}
-
-/* One operand's memory: 2 * size bytes of address space of which only the first half is
- * mapped, so the byte after `end` faults. host holds the bytes as uploaded, back as read back;
- * [lo, size) is what the current call uploaded and checks. */
+/* Each operand's memory is a tail_buf (tail_mem.h): the byte after its mapping faults; [lo,
+ * size) of its host image is what the current call uploaded and checks. */
 enum { BUF_A, BUF_B, BUF_C, NBUF };
 static const char BUF_NAMES[NBUF] = {'A', 'B', 'C'};
-
-typedef struct tail_buf {
-  CUdeviceptr base;
-  size_t size;
-  CUmemGenericAllocationHandle handle;
-  int reserved, created, mapped;
-  unsigned char *host, *back;
-  size_t lo;
-} tail_buf;
 
 static vmm_api g_vmm;
 static tail_buf g_buf[NBUF];
@@ -275,42 +229,6 @@ static cudaStream_t g_stream;
 static int g_device;
 
 static uint64_t buf_end(int b) { return (uint64_t)g_buf[b].base + g_buf[b].size; }
-
-static int tail_buf_create(tail_buf *t, size_t want) {
-  CUmemAllocationProp prop;
-  memset(&prop, 0, sizeof prop);
-  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  prop.location.id = g_device;
-  size_t gran = 0;
-  CUresult r = g_vmm.granularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
-  if (r != CUDA_SUCCESS || gran == 0) return printf("  cuMemGetAllocationGranularity: %d\n", (int)r), 0;
-  t->size = (want + gran - 1) / gran * gran;
-  if ((r = g_vmm.reserve(&t->base, 2 * t->size, 0, 0, 0)) != CUDA_SUCCESS)
-    return printf("  cuMemAddressReserve: %d\n", (int)r), 0;
-  t->reserved = 1;
-  if ((r = g_vmm.create(&t->handle, t->size, &prop, 0)) != CUDA_SUCCESS) return printf("  cuMemCreate: %d\n", (int)r), 0;
-  t->created = 1;
-  if ((r = g_vmm.map(t->base, t->size, 0, t->handle, 0)) != CUDA_SUCCESS) return printf("  cuMemMap: %d\n", (int)r), 0;
-  t->mapped = 1;
-  CUmemAccessDesc acc;
-  memset(&acc, 0, sizeof acc);
-  acc.location = prop.location;
-  acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  if ((r = g_vmm.set_access(t->base, t->size, &acc, 1)) != CUDA_SUCCESS) return printf("  cuMemSetAccess: %d\n", (int)r), 0;
-  t->host = malloc(t->size);
-  t->back = malloc(t->size);
-  return t->host && t->back;
-}
-
-static void tail_buf_destroy(tail_buf *t) {
-  if (t->mapped) g_vmm.unmap(t->base, t->size);
-  if (t->created) g_vmm.release(t->handle);
-  if (t->reserved) g_vmm.address_free(t->base, 2 * t->size);
-  free(t->host);
-  free(t->back);
-  memset(t, 0, sizeof *t);
-}
 
 /* ---- kernel classes ---------------------------------------------------------------------- */
 
@@ -1201,7 +1119,7 @@ static int group_setup(void **state) {
   /* The largest operand: MAX_DIM rows of MAX_DIM + slack elements of 4 bytes. */
   size_t want = (size_t)MAX_DIM * (MAX_DIM + 96) * 4 + 4096;
   for (int b = 0; b < NBUF; b++)
-    if (!tail_buf_create(&g_buf[b], want)) return -1;
+    if (!tail_buf_create(&g_vmm, g_device, &g_buf[b], want)) return -1;
   size_t n = (size_t)MAX_DIM * MAX_DIM;
   for (int i = 0; i < 3; i++) {
     g_a[i] = malloc(n * sizeof(double));
@@ -1216,7 +1134,7 @@ static int group_setup(void **state) {
 static int group_teardown(void **state) {
   (void)state;
   cudaDeviceSynchronize();
-  for (int b = 0; b < NBUF; b++) tail_buf_destroy(&g_buf[b]);
+  for (int b = 0; b < NBUF; b++) tail_buf_destroy(&g_vmm, &g_buf[b]);
   for (int i = 0; i < 3; i++) {
     free(g_a[i]);
     free(g_bt[i]);

@@ -1,0 +1,523 @@
+/* Two promises of tcj.h at the edges of the epilogue, on the GPU, through the public API only,
+ * with every buffer ending where its mapping ends (tail_mem.h), so a read or write one element
+ * past the data faults:
+ *   - a user epilogue is called for elements of D only: a residual add that indexes its own
+ *     m x n (x batch) buffer by (row, col, batch) never reads past it, on every recipe, split-K
+ *     and batches, in the sync and generic JIT modes;
+ *   - alpha == 0 does not reference A and B (BLAS, cuBLAS): with NaN in A and infinities in B,
+ *     D = beta * C (then the epilogue), for a host alpha and for a device alpha, every type.
+ * Results are checked element by element against a float64 host reference.
+ * Without a GPU it prints SKIP and exits 77. TCJ_TEST_FILTER / TCJ_TEST_SKIP select tests. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime.h>
+
+#include "gpu_start.h"
+#include "tail_mem.h"
+#include "tcj.h"
+#include "tools/host_half.h"
+
+static tcj_engine *g_eng;
+static uint64_t g_seed_base = 0x5eed0e41ull;
+static cudaStream_t g_stream;
+static vmm_api g_vmm;
+static int g_device, g_sm;
+
+/* ---- host values of each type -------------------------------------------------------------- */
+
+static size_t esize(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: case TCJ_BF16: return 2;
+  case TCJ_E4M3: case TCJ_E5M2: case TCJ_S8: return 1;
+  case TCJ_F64: return 8;
+  default: return 4;
+  }
+}
+
+/* Stores v as type t at p and returns the value stored. */
+static double put(tcj_dtype t, void *p, double v) {
+  switch (t) {
+  case TCJ_F16: { uint16_t h = f32_to_f16((float)v); memcpy(p, &h, 2); return f16_to_f32(h); }
+  case TCJ_BF16: { uint16_t h = f32_to_bf16((float)v); memcpy(p, &h, 2); return bf16_to_f32(h); }
+  case TCJ_E4M3: { uint8_t h = f32_to_e4m3((float)v); memcpy(p, &h, 1); return e4m3_to_f32(h); }
+  case TCJ_E5M2: { uint8_t h = f32_to_e5m2((float)v); memcpy(p, &h, 1); return e5m2_to_f32(h); }
+  case TCJ_S8: { int8_t h = (int8_t)lrint(v); memcpy(p, &h, 1); return h; }
+  case TCJ_S32: { int32_t h = (int32_t)lrint(v); memcpy(p, &h, 4); return h; }
+  case TCJ_F64: memcpy(p, &v, 8); return v;
+  default: { float f = (float)v; memcpy(p, &f, 4); return f; }
+  }
+}
+
+static double get(tcj_dtype t, const void *p) {
+  switch (t) {
+  case TCJ_F16: { uint16_t h; memcpy(&h, p, 2); return f16_to_f32(h); }
+  case TCJ_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
+  case TCJ_E4M3: { uint8_t h; memcpy(&h, p, 1); return e4m3_to_f32(h); }
+  case TCJ_E5M2: { uint8_t h; memcpy(&h, p, 1); return e5m2_to_f32(h); }
+  case TCJ_S8: { int8_t h; memcpy(&h, p, 1); return h; }
+  case TCJ_S32: { int32_t h; memcpy(&h, p, 4); return h; }
+  case TCJ_F64: { double d; memcpy(&d, p, 8); return d; }
+  default: { float f; memcpy(&f, p, 4); return f; }
+  }
+}
+
+/* Half an ulp at 1.0 of an output type. */
+static double unit_roundoff(tcj_dtype t) {
+  switch (t) {
+  case TCJ_F16: return 0x1p-11;
+  case TCJ_BF16: return 0x1p-8;
+  case TCJ_F64: return 0x1p-53;
+  case TCJ_S32: return 0;
+  default: return 0x1p-24;
+  }
+}
+
+static uint64_t g_rng;
+static double runit(void) { /* uniform in [-1, 1) */
+  g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(g_rng >> 11) * 0x1p-52 - 1.0;
+}
+
+/* ---- buffers that end where their mapping ends --------------------------------------------- */
+
+typedef struct dbuf {
+  tail_buf t;
+  CUdeviceptr p; /* the data: its last byte is the mapping's last */
+  size_t bytes;
+  unsigned char *host; /* the data as uploaded (or read back) */
+} dbuf;
+
+static void dbuf_alloc(dbuf *d, size_t bytes) {
+  memset(d, 0, sizeof *d);
+  if (bytes == 0) bytes = 1;
+  if (!tail_buf_create(&g_vmm, g_device, &d->t, bytes)) fail_msg("cannot map %zu bytes", bytes);
+  d->bytes = bytes;
+  d->p = tail_buf_place(&d->t, bytes);
+  d->host = malloc(bytes);
+  assert_non_null(d->host);
+}
+
+static void dbuf_upload(dbuf *d) {
+  assert_int_equal(cudaMemcpy((void *)(uintptr_t)d->p, d->host, d->bytes, cudaMemcpyHostToDevice), cudaSuccess);
+}
+
+static void dbuf_download(dbuf *d) {
+  assert_int_equal(cudaMemcpy(d->host, (void *)(uintptr_t)d->p, d->bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+}
+
+static void dbuf_free(dbuf *d) {
+  tail_buf_destroy(&g_vmm, &d->t);
+  free(d->host);
+  memset(d, 0, sizeof *d);
+}
+
+/* An engine of the given JIT mode, with TCJ_RECIPE set to recipe (NULL: auto) while it is
+ * created (the engine reads it then). NULL when this GPU cannot run that recipe. */
+static tcj_engine *engine_for(tcj_jit_mode mode, const char *recipe) {
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = mode;
+  if (recipe) setenv("TCJ_RECIPE", recipe, 1);
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, &o);
+  if (recipe) unsetenv("TCJ_RECIPE");
+  if (st == TCJ_ERROR_NOT_SUPPORTED) {
+    printf("  (recipe %s not on this GPU: %s)\n", recipe, tcj_last_error(NULL));
+    return NULL;
+  }
+  if (st != TCJ_SUCCESS) fail_msg("tcj_create: %s: %s", tcj_status_string(st), tcj_last_error(NULL));
+  return e;
+}
+
+static const char *mode_name(tcj_jit_mode m) {
+  return m == TCJ_JIT_SYNC ? "sync" : m == TCJ_JIT_GENERIC ? "generic" : "async";
+}
+
+/* ---- user epilogues read only inside their buffer ------------------------------------------ */
+
+/* D = v + scale * R[batch * bs + row * ld + col], R exactly m x n per entry. */
+static const char *RESIDUAL_SRC =
+    "struct residual { const float *r; long long ld, bs; float scale; };\n"
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col, long long batch,\n"
+    "                                          const void *params) {\n"
+    "  const residual *p = (const residual *)params;\n"
+    "  return v + p->scale * p->r[batch * p->bs + row * p->ld + col];\n"
+    "}\n";
+
+typedef struct residual_params {
+  uint64_t r;
+  long long ld, bs;
+  float scale;
+} residual_params;
+
+typedef struct user_case {
+  const char *what;
+  tcj_dtype ab, d_type;
+  tcj_op op_a, op_b;
+  int64_t m, n, k, batch;
+  float alpha, beta; /* beta != 0: C (type d_type, apart from D) is read */
+  tcj_bias_kind bias;
+  tcj_activation act;
+} user_case;
+
+static double gelu(double v) { return 0.5 * v * (1 + erf(v / sqrt(2.0))); }
+
+/* Runs c on engine e and checks every element of D against the float64 reference. */
+static void run_user_case(tcj_engine *e, const char *label, const user_case *c, uint64_t seed) {
+  g_rng = seed;
+  int64_t m = c->m, n = c->n, k = c->k, nb = c->batch > 1 ? c->batch : 1;
+  int64_t a_rows = c->op_a == TCJ_OP_N ? m : k, a_cols = c->op_a == TCJ_OP_N ? k : m;
+  int64_t b_rows = c->op_b == TCJ_OP_N ? k : n, b_cols = c->op_b == TCJ_OP_N ? n : k;
+  size_t ea = esize(c->ab), ed = esize(c->d_type);
+  dbuf A, B, C, D, R, bias, prm;
+  dbuf_alloc(&A, (size_t)(nb * a_rows * a_cols) * ea);
+  dbuf_alloc(&B, (size_t)(nb * b_rows * b_cols) * ea);
+  dbuf_alloc(&D, (size_t)(nb * m * n) * ed);
+  dbuf_alloc(&C, c->beta != 0 ? (size_t)(nb * m * n) * ed : 1);
+  dbuf_alloc(&R, (size_t)(nb * m * n) * 4);
+  int64_t blen = c->bias == TCJ_BIAS_COL ? n : c->bias == TCJ_BIAS_ROW ? m : 0;
+  dbuf_alloc(&bias, (size_t)blen * 4 + (blen == 0));
+  dbuf_alloc(&prm, sizeof(residual_params));
+  double *a = malloc(sizeof(double) * (size_t)(nb * m * k)), *b = malloc(sizeof(double) * (size_t)(nb * k * n));
+  double *cv = calloc((size_t)(nb * m * n), sizeof(double)), *rv = malloc(sizeof(double) * (size_t)(nb * m * n));
+  double *bv = calloc((size_t)(blen + 1), sizeof(double));
+  assert_true(a && b && cv && rv && bv);
+  for (int64_t z = 0; z < nb; z++) {
+    for (int64_t i = 0; i < a_rows; i++)
+      for (int64_t j = 0; j < a_cols; j++) {
+        double v = put(c->ab, A.host + (size_t)((z * a_rows + i) * a_cols + j) * ea, runit());
+        int64_t r = c->op_a == TCJ_OP_N ? i : j, q = c->op_a == TCJ_OP_N ? j : i; /* op(A)[r, q] */
+        a[(z * m + r) * k + q] = v;
+      }
+    for (int64_t i = 0; i < b_rows; i++)
+      for (int64_t j = 0; j < b_cols; j++) {
+        double v = put(c->ab, B.host + (size_t)((z * b_rows + i) * b_cols + j) * ea, runit());
+        int64_t r = c->op_b == TCJ_OP_N ? i : j, q = c->op_b == TCJ_OP_N ? j : i; /* op(B)[r, q] */
+        b[(z * k + r) * n + q] = v;
+      }
+    for (int64_t i = 0; i < m * n; i++) {
+      rv[z * m * n + i] = put(TCJ_F32, R.host + (size_t)(z * m * n + i) * 4, runit());
+      if (c->beta != 0) cv[z * m * n + i] = put(c->d_type, C.host + (size_t)(z * m * n + i) * ed, runit());
+    }
+  }
+  for (int64_t i = 0; i < blen; i++) bv[i] = put(TCJ_F32, bias.host + (size_t)i * 4, runit());
+  residual_params rp = {R.p, n, m * n, 0.75f};
+  memcpy(prm.host, &rp, sizeof rp);
+  memset(D.host, 0xff, D.bytes); /* NaN in every float type: every element must be written */
+  dbuf *up[] = {&A, &B, &C, &D, &R, &bias, &prm};
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_upload(up[i]);
+
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.op_a = c->op_a;
+  d.op_b = c->op_b;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.a = (const void *)(uintptr_t)A.p;
+  d.a_type = c->ab;
+  d.lda = a_cols;
+  d.b = (const void *)(uintptr_t)B.p;
+  d.b_type = c->ab;
+  d.ldb = b_cols;
+  d.c = c->beta != 0 ? (const void *)(uintptr_t)C.p : NULL;
+  d.c_type = c->d_type;
+  d.ldc = n;
+  d.d = (void *)(uintptr_t)D.p;
+  d.d_type = c->d_type;
+  d.ldd = n;
+  d.alpha = c->alpha;
+  d.beta = c->beta;
+  d.bias = blen ? (const void *)(uintptr_t)bias.p : NULL;
+  d.bias_type = TCJ_F32;
+  d.bias_kind = c->bias;
+  d.activation = c->act;
+  d.batch_count = c->batch;
+  d.stride_a = a_rows * a_cols;
+  d.stride_b = b_rows * b_cols;
+  d.stride_c = d.stride_d = m * n;
+  d.stride_bias = 0;
+  d.epilogue_source = RESIDUAL_SRC;
+  d.epilogue_params = (const void *)(uintptr_t)prm.p;
+  if (c->ab == TCJ_F32) d.compute = TCJ_COMPUTE_32F_FAST_TF32; /* tf32 here: the 3xTF32 path has its own tests */
+  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
+  if (st != TCJ_SUCCESS) fail_msg("%s: %s: tcj_gemm_ex: %s: %s", label, c->what, tcj_status_string(st), tcj_last_error(e));
+  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  if (ce != cudaSuccess) fail_msg("%s: %s: the GEMM failed on the GPU: %s (a read past a buffer?)", label, c->what,
+                                  cudaGetErrorName(ce));
+  dbuf_download(&D);
+
+  /* |got - ref| <= (eps_p + (k + 2) 2^-23) L |alpha| (|A||B|)_ij + 2 u_out (|ref| + |terms|) + floor, with
+   * eps_p the products' rounding (tf32: both operands rounded to 10 bits) and L = 1.2 the
+   * activation's Lipschitz bound. */
+  double eps_p = c->ab == TCJ_F32 ? 0x1p-10 : 0, u = unit_roundoff(c->d_type), floor_abs = 1e-6 + 4 * u * 1e-3;
+  int64_t bad = 0, worst_i = -1, worst_j = -1, worst_z = 0;
+  double worst = 0, worst_got = 0, worst_ref = 0;
+  for (int64_t z = 0; z < nb; z++)
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        double s = 0, t = 0;
+        for (int64_t p = 0; p < k; p++) {
+          double x = a[(z * m + i) * k + p] * b[(z * k + p) * n + j];
+          s += x;
+          t += fabs(x);
+        }
+        int64_t at = z * m * n + i * n + j;
+        double bias_v = c->bias == TCJ_BIAS_COL ? bv[j] : c->bias == TCJ_BIAS_ROW ? bv[i] : 0;
+        double v = c->alpha * s + c->beta * cv[at] + bias_v;
+        double terms = fabs(c->beta * cv[at]) + fabs(bias_v);
+        if (c->act == TCJ_ACT_GELU) v = gelu(v);
+        else if (c->act == TCJ_ACT_RELU) v = v > 0 ? v : 0;
+        double ref = v + 0.75 * rv[at];
+        double got = get(c->d_type, D.host + (size_t)at * ed);
+        double bound = (eps_p + (double)(k + 2) * 0x1p-23) * 1.2 * fabs(c->alpha) * t +
+                       2 * u * (fabs(ref) + terms + fabs(0.75 * rv[at])) + 1e-6 * fabs(v) + floor_abs;
+        double ratio = isnan(got) ? INFINITY : fabs(got - ref) / bound;
+        if (!(ratio <= 1)) bad++;
+        if (worst_i < 0 || !(ratio <= worst)) {
+          worst = ratio;
+          worst_i = i;
+          worst_j = j;
+          worst_z = z;
+          worst_got = got;
+          worst_ref = ref;
+        }
+      }
+  printf("  %-8s %-44s %4lld x %4lld x %4lld (batch %lld): worst |err|/bound %.3g\n", label, c->what, (long long)m,
+         (long long)n, (long long)k, (long long)nb, worst);
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
+  free(a);
+  free(b);
+  free(cv);
+  free(rv);
+  free(bv);
+  if (bad)
+    fail_msg("%s: %s: %lld elements outside their bound; worst at batch %lld (%lld, %lld): got %.9g, want %.9g", label,
+             c->what, (long long)bad, (long long)worst_z, (long long)worst_i, (long long)worst_j, worst_got, worst_ref);
+}
+
+static const user_case USER_CASES[] = {
+    /* The two shapes that crashed the context (illegal memory access) before the calls were guarded. */
+    {"f16, D f32, C not read", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 129, 1000, 777, 0, 1.0f, 0, TCJ_BIAS_NONE, TCJ_ACT_NONE},
+    {"bf16, batch 3, bias+GELU, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 333, 517, 271, 3, 0.5f, 0.5f, TCJ_BIAS_COL,
+     TCJ_ACT_GELU},
+    {"f16 NT, tiny and odd", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_T, 7, 9, 5, 0, 1.0f, 0, TCJ_BIAS_NONE, TCJ_ACT_NONE},
+    {"bf16 TN, row bias + ReLU, f32 D, C read", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 65, 130, 33, 2, 1.0f, -1.0f,
+     TCJ_BIAS_ROW, TCJ_ACT_RELU},
+    {"tf32 TT, odd", TCJ_F32, TCJ_F32, TCJ_OP_T, TCJ_OP_T, 37, 61, 29, 0, 1.0f, 0.25f, TCJ_BIAS_NONE, TCJ_ACT_NONE},
+    /* Skinny and deep: split-K (the reduction entry calls the user function) where chosen. */
+    {"bf16 NT decode, deep K", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 13, 520, 6000, 0, 1.0f, 0, TCJ_BIAS_NONE,
+     TCJ_ACT_NONE},
+    {"f16 NT, deep K, C read", TCJ_F16, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 100, 72, 9000, 0, 1.0f, 0.5f, TCJ_BIAS_COL,
+     TCJ_ACT_NONE},
+};
+
+static void run_user_cases_on(tcj_engine *e, const char *label) {
+  for (size_t i = 0; i < sizeof USER_CASES / sizeof *USER_CASES; i++)
+    run_user_case(e, label, &USER_CASES[i], g_seed_base + 101 * i);
+}
+
+/* The user epilogue reads its residual through (row, col, batch) from a buffer of exactly the
+ * problem's elements: any call for a row or column past the problem faults. */
+static void user_epilogue_is_called_for_elements_of_d_only(void **state) {
+  (void)state;
+  static const char *const recipes[] = {NULL, "sm80", "sm90"};
+  static const tcj_jit_mode modes[] = {TCJ_JIT_SYNC, TCJ_JIT_GENERIC};
+  for (size_t r = 0; r < sizeof recipes / sizeof *recipes; r++)
+    for (size_t md = 0; md < sizeof modes / sizeof *modes; md++) {
+      tcj_engine *e = engine_for(modes[md], recipes[r]);
+      if (!e) continue;
+      char label[32];
+      snprintf(label, sizeof label, "%s/%s", recipes[r] ? recipes[r] : "auto", mode_name(modes[md]));
+      run_user_cases_on(e, label);
+      tcj_destroy(e);
+    }
+}
+
+/* ---- alpha == 0: A and B not referenced ---------------------------------------------------- */
+
+typedef struct zero_case {
+  tcj_dtype ab, cd;
+  int64_t m, n, k;
+} zero_case;
+
+/* D = beta * C exactly (beta = 0.5 scales by a power of two), then ReLU(. + bias) for the
+ * bias case; A holds NaNs, B infinities (s8 has neither: random values). device_alpha: alpha
+ * through alpha_ptr (a device 0), else the host field. */
+static void run_zero_case(tcj_engine *e, const char *label, const zero_case *c, int device_alpha, int with_bias,
+                          uint64_t seed) {
+  g_rng = seed;
+  int64_t m = c->m, n = c->n, k = c->k;
+  size_t ea = esize(c->ab), ec = esize(c->cd);
+  int f64 = c->ab == TCJ_F64;
+  dbuf A, B, C, D, S, bias;
+  dbuf_alloc(&A, (size_t)(m * k) * ea);
+  dbuf_alloc(&B, (size_t)(k * n) * ea);
+  dbuf_alloc(&C, (size_t)(m * n) * ec);
+  dbuf_alloc(&D, (size_t)(m * n) * ec);
+  dbuf_alloc(&S, 8);
+  dbuf_alloc(&bias, (size_t)n * 4);
+  for (int64_t i = 0; i < m * k; i++) {
+    double v = c->ab == TCJ_S8 ? 100 * runit() : (i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : runit());
+    put(c->ab, A.host + (size_t)i * ea, v);
+  }
+  for (int64_t i = 0; i < k * n; i++) {
+    double v = c->ab == TCJ_S8 ? 100 * runit() : (i % 2 ? -INFINITY : INFINITY);
+    put(c->ab, B.host + (size_t)i * ea, v);
+  }
+  for (int64_t i = 0; i < m * n; i++) put(c->cd, C.host + (size_t)i * ec, c->cd == TCJ_S32 ? 1000 * runit() : runit());
+  for (int64_t i = 0; i < n; i++) put(TCJ_F32, bias.host + (size_t)i * 4, runit());
+  memset(S.host, 0, 8); /* the device alpha: +0.0 as float or double */
+  memset(D.host, 0xff, D.bytes);
+  dbuf *up[] = {&A, &B, &C, &D, &S, &bias};
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_upload(up[i]);
+
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.a = (const void *)(uintptr_t)A.p;
+  d.a_type = d.b_type = c->ab;
+  d.lda = k;
+  d.b = (const void *)(uintptr_t)B.p;
+  d.ldb = n;
+  d.c = (const void *)(uintptr_t)C.p;
+  d.c_type = d.d_type = c->cd;
+  d.ldc = d.ldd = n;
+  d.d = (void *)(uintptr_t)D.p;
+  if (f64) {
+    d.alpha = 1.0f;
+    d.alpha_f64 = device_alpha ? 1.0 : 0.0;
+    d.beta_f64 = 0.5;
+  } else {
+    d.alpha = device_alpha ? 1.0f : 0.0f;
+    d.beta = 0.5f;
+  }
+  if (device_alpha) d.alpha_ptr = (const float *)(uintptr_t)S.p;
+  if (with_bias) {
+    d.bias = (const void *)(uintptr_t)bias.p;
+    d.bias_type = TCJ_F32;
+    d.bias_kind = TCJ_BIAS_COL;
+    d.activation = TCJ_ACT_RELU;
+  }
+  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
+  if (st != TCJ_SUCCESS) fail_msg("%s: tcj_gemm_ex: %s: %s", label, tcj_status_string(st), tcj_last_error(e));
+  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  if (ce != cudaSuccess) fail_msg("%s: the GEMM failed on the GPU: %s", label, cudaGetErrorName(ce));
+  dbuf_download(&D);
+  int64_t bad = 0, first = -1;
+  double first_got = 0, first_want = 0;
+  for (int64_t i = 0; i < m * n; i++) {
+    double cv = get(c->cd, C.host + (size_t)i * ec), want = 0.5 * cv;
+    if (with_bias) {
+      /* fp32 arithmetic, then rounded to D's type: within its rounding of the exact value. */
+      double x = (double)(float)(0.5 * cv) + get(TCJ_F32, bias.host + (size_t)(i % n) * 4);
+      want = x > 0 ? x : 0;
+    }
+    double got = get(c->cd, D.host + (size_t)i * ec);
+    double tol = with_bias ? 2 * unit_roundoff(c->cd) * fabs(want) + 1e-30 : 0;
+    if (c->cd == TCJ_S32) want = nearbyint(want), tol = 0.5; /* s32: rounded to nearest, either on a tie */
+    if (!(fabs(got - want) <= tol)) {
+      if (first < 0) first = i, first_got = got, first_want = want;
+      bad++;
+    }
+  }
+  printf("  %-8s %s %s alpha 0%s: %lld x %lld x %lld: %lld wrong\n", label, c->ab == TCJ_F32 ? "f32" : "", device_alpha ? "device" : "host",
+         with_bias ? " +bias+ReLU" : "", (long long)m, (long long)n, (long long)k, (long long)bad);
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
+  if (bad)
+    fail_msg("%s: type %d alpha 0 (%s): %lld of %lld elements are not beta * C; first (%lld, %lld): got %.9g, want %.9g",
+             label, (int)c->ab, device_alpha ? "device" : "host", (long long)bad, (long long)(m * n),
+             (long long)(first / n), (long long)(first % n), first_got, first_want);
+}
+
+static const zero_case ZERO_SHAPES[] = {
+    {TCJ_BF16, TCJ_BF16, 64, 64, 64},
+    {TCJ_BF16, TCJ_BF16, 1000, 1000, 1000},
+    {TCJ_BF16, TCJ_BF16, 4096, 4096, 512},
+    {TCJ_BF16, TCJ_BF16, 7, 300, 9000},
+};
+
+static const zero_case ZERO_TYPES[] = {
+    {TCJ_F16, TCJ_F32, 200, 136, 300},   {TCJ_F32, TCJ_F32, 200, 136, 300}, /* 3xTF32 */
+    {TCJ_TF32, TCJ_F32, 200, 136, 300},  {TCJ_E4M3, TCJ_BF16, 200, 136, 320},
+    {TCJ_S8, TCJ_S32, 200, 136, 320},    {TCJ_F64, TCJ_F64, 200, 136, 300},
+    {TCJ_F16, TCJ_F16, 7, 300, 9000},    {TCJ_F64, TCJ_F64, 7, 300, 9000},
+};
+
+static void zero_cases_on(tcj_engine *e, const char *label, const zero_case *cases, size_t count, int bias_too) {
+  for (size_t i = 0; i < count; i++) {
+    const zero_case *c = &cases[i];
+    if ((c->ab == TCJ_E4M3 || c->ab == TCJ_E5M2) && g_sm < 89) continue; /* fp8: sm_89 and newer */
+    for (int dev = 0; dev < 2; dev++) {
+      run_zero_case(e, label, c, dev, 0, g_seed_base + 7 * i + (uint64_t)dev);
+      int biased = bias_too && c->ab != TCJ_F64 && c->ab != TCJ_S8; /* f64 and s8: no float bias + ReLU here */
+      if (biased) run_zero_case(e, label, c, dev, 1, g_seed_base + 7 * i + 3);
+    }
+  }
+}
+
+/* The shapes the defect was seen on, bf16, host and device alpha, on each recipe and JIT mode. */
+static void alpha_zero_does_not_reference_a_and_b(void **state) {
+  (void)state;
+  static const char *const recipes[] = {NULL, "sm80", "sm90"};
+  static const tcj_jit_mode modes[] = {TCJ_JIT_SYNC, TCJ_JIT_GENERIC};
+  for (size_t r = 0; r < sizeof recipes / sizeof *recipes; r++)
+    for (size_t md = 0; md < sizeof modes / sizeof *modes; md++) {
+      tcj_engine *e = engine_for(modes[md], recipes[r]);
+      if (!e) continue;
+      char label[32];
+      snprintf(label, sizeof label, "%s/%s", recipes[r] ? recipes[r] : "auto", mode_name(modes[md]));
+      zero_cases_on(e, label, ZERO_SHAPES, sizeof ZERO_SHAPES / sizeof *ZERO_SHAPES, 1);
+      tcj_destroy(e);
+    }
+}
+
+/* Every operand type (f32 through 3xTF32, fp8, s8, f64 on DMMA), with the default engine. */
+static void alpha_zero_does_not_reference_a_and_b_of_any_type(void **state) {
+  (void)state;
+  static const tcj_jit_mode modes[] = {TCJ_JIT_SYNC, TCJ_JIT_GENERIC};
+  for (size_t md = 0; md < sizeof modes / sizeof *modes; md++) {
+    tcj_engine *e = engine_for(modes[md], NULL);
+    zero_cases_on(e, mode_name(modes[md]), ZERO_TYPES, sizeof ZERO_TYPES / sizeof *ZERO_TYPES, 1);
+    tcj_destroy(e);
+  }
+}
+
+static int group_setup(void **state) {
+  (void)state;
+  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  if (g_stream) cudaStreamDestroy(g_stream);
+  return 0;
+}
+
+int main(void) {
+  struct cudaDeviceProp prop;
+  int rc = gpu_test_start("epilogue edge checks", &g_eng, &g_seed_base, &prop);
+  if (rc != GPU_START_GO_ON) return rc;
+  if (!vmm_load(&g_vmm)) {
+    fprintf(stderr, "the driver's virtual memory API is not available\n");
+    return 1;
+  }
+  cudaGetDevice(&g_device);
+  g_sm = prop.major * 10 + prop.minor;
+  printf("GPU: %s (sm_%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, g_sm, (unsigned long long)g_seed_base);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(user_epilogue_is_called_for_elements_of_d_only),
+      cmocka_unit_test(alpha_zero_does_not_reference_a_and_b),
+      cmocka_unit_test(alpha_zero_does_not_reference_a_and_b_of_any_type),
+  };
+  int failures = cmocka_run_group_tests_name("epilogue_edges_gpu", tests, group_setup, group_teardown);
+  tcj_destroy(g_eng);
+  return failures ? 1 : 0;
+}
