@@ -740,7 +740,9 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   static const char *ok = "";
   *why = ok;
   if (p->ab == PTX_E_F64) return plan_dmma(p, caps, allow_packing, plan, why);
-  if (recipe == ENG_RECIPE_SM90) {
+  /* k == 0 has no mainloop for a recipe to run: the sm80 recipe's plain kernel scales C (the
+   * sm90 recipe needs k >= 1), so a forced recipe still runs alpha == 0 and k == 0 calls. */
+  if (recipe == ENG_RECIPE_SM90 && p->k > 0) {
     tcj_status st = plan_sm90(p, caps, allow_packing, plan, why);
     if (st != TCJ_SUCCESS) {
       static _Thread_local char msg[256];

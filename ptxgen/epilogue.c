@@ -418,12 +418,15 @@ void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx
 
 /* v = tcj_epilogue(v, c, row, col, batch, params) for an element of D only: tcj.h promises a
  * call per element, and a user function indexing its own m x n buffer by (row, col) would read
- * past it for the rows and columns a tile has beyond the problem. A divergent predicate, so the
- * call is `call`, not `call.uni`. */
+ * past it for the rows and columns a tile has beyond the problem. The call is branched around
+ * (ptxas refuses a predicated ld.param of the return value), so it is divergent: `call`, not
+ * `call.uni`. */
 static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg c, ptx_reg row, ptx_reg col) {
   ptx_reg in = ptx_new(b, PTX_PRED);
+  int outside = ptx_new_label(b);
   ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, row, e->m);
   ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", in, col, e->n, in);
+  ptx_ins_if(b, in, 1, "bra %L", outside);
   ptx_reg r64v = r64(b), c64 = r64(b);
   ptx_ins(b, "cvt.u64.u32 %R, %R", r64v, row);
   ptx_ins(b, "cvt.u64.u32 %R, %R", c64, col);
@@ -435,9 +438,10 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
   ptx_ins(b, "st.param.b64 [u_col], %R", c64);
   ptx_ins(b, "st.param.b64 [u_batch], %R", e->batch);
   ptx_ins(b, "st.param.b64 [u_params], %R", e->params);
-  ptx_ins_if(b, in, 0, "call (u_ret), tcj_epilogue, (u_v, u_c, u_row, u_col, u_batch, u_params)");
-  ptx_ins_if(b, in, 0, "ld.param.f32 %R, [u_ret]", v);
+  ptx_ins(b, "call (u_ret), tcj_epilogue, (u_v, u_c, u_row, u_col, u_batch, u_params)");
+  ptx_ins(b, "ld.param.f32 %R, [u_ret]", v);
   ptx_text(b, "\t}\n");
+  ptx_label(b, outside);
 }
 
 ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit) {

@@ -52,21 +52,34 @@ static char *ptx_of(const eng_plan *plan) {
   return ptx;
 }
 
-/* Every call of tcj_epilogue in plan's module is guarded by a predicate and is not call.uni;
- * returns the count, and in *reduction whether the module has the split-K reduction entry. */
+/* Every call of tcj_epilogue in plan's module is a plain call (not call.uni: it is divergent)
+ * behind a branch around it on a negated predicate (the element is outside D) whose label comes
+ * right after the call; returns the count, and in *reduction whether the module has the split-K
+ * reduction entry. */
 static int guarded_user_calls(const eng_plan *plan, const char *what, int *reduction) {
-  char *ptx = ptx_of(plan), bad[256] = "";
-  int calls = 0;
+  char *ptx = ptx_of(plan), bad[256] = "", skip[64] = "";
+  int calls = 0, after_call = 0;
   for (char *line = strtok(ptx, "\n"); line; line = strtok(NULL, "\n")) {
+    const char *bra = strstr(line, "bra ");
+    if (bra && strstr(line, "@!%p")) snprintf(skip, sizeof skip, "%s", bra + 4);
+    if (after_call && strchr(line, ':')) { /* the first label after the call: the branch's target */
+      char label[64];
+      snprintf(label, sizeof label, "%s", line);
+      *strchr(label, ':') = ';';
+      if (strcmp(label, skip) != 0 && !bad[0]) snprintf(bad, sizeof bad, "the label after the call, %s, is not the branch's (%s)", line, skip);
+      after_call = 0;
+      skip[0] = 0;
+    }
     if (!strstr(line, "tcj_epilogue, (")) continue;
-    if ((strstr(line, "call.uni") || !strstr(line, "@%p")) && !bad[0]) snprintf(bad, sizeof bad, "%s", line);
+    if ((strstr(line, "call.uni") || !skip[0]) && !bad[0]) snprintf(bad, sizeof bad, "%s", line);
+    after_call = 1;
     calls++;
   }
   free(ptx);
   ptx = ptx_of(plan);
   *reduction = strstr(ptx, ".entry " PTX_REDUCE_ENTRY) != NULL;
   free(ptx);
-  if (bad[0]) fail_msg("%s: an unguarded call of the user epilogue: \"%s\"", what, bad);
+  if (bad[0]) fail_msg("%s: a user epilogue call not guarded by the bounds of D: \"%s\"", what, bad);
   return calls;
 }
 
@@ -135,10 +148,29 @@ static void alpha_zero_selects_zero_over_the_products(void **state) {
   }
 }
 
+/* A host alpha of 0 runs as k == 0 (no products), which has no mainloop: a forced sm90 recipe
+ * (TCJ_RECIPE=sm90), which needs k >= 1, must not make such a call fail. */
+static void k_zero_runs_under_a_forced_sm90_recipe(void **state) {
+  (void)state;
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 1000, 1000, 0);
+  eng_device_caps caps = caps_of("sm_90a");
+  eng_tuning forced;
+  memset(&forced, 0, sizeof forced);
+  forced.recipe = ENG_RECIPE_SM90;
+  eng_plan plan;
+  const char *why = NULL;
+  if (eng_select_tuned(&p, &caps, 1, &forced, &plan, &why) != TCJ_SUCCESS) fail_msg("k == 0 under TCJ_RECIPE=sm90: %s", why);
+  assert_int_equal(plan.cfg.k, 0);
+  p = problem(PTX_E_BF16, PTX_E_BF16, 1000, 1000, 64); /* with products the forced recipe is honoured */
+  assert_int_equal(eng_select_tuned(&p, &caps, 1, &forced, &plan, &why), TCJ_SUCCESS);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(user_epilogue_is_called_only_inside_d),
       cmocka_unit_test(alpha_zero_selects_zero_over_the_products),
+      cmocka_unit_test(k_zero_runs_under_a_forced_sm90_recipe),
   };
   return cmocka_run_group_tests_name("epilogue", tests, NULL, NULL);
 }
