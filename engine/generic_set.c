@@ -7,7 +7,8 @@ int eng_generic_pairs(const eng_device_caps *caps, ptx_elem ab[ENG_GENERIC_PAIRS
                       ptx_elem c[ENG_GENERIC_PAIRS_MAX]) {
   static const ptx_elem pairs[][2] = {{PTX_E_F16, PTX_E_F16},  {PTX_E_BF16, PTX_E_BF16}, {PTX_E_F16, PTX_E_F32},
                                       {PTX_E_BF16, PTX_E_F32}, {PTX_E_TF32, PTX_E_F32},  {PTX_E_F32, PTX_E_F32},
-                                      {PTX_E_S8, PTX_E_S32},   {PTX_E_E4M3, PTX_E_BF16}, {PTX_E_E5M2, PTX_E_BF16}};
+                                      {PTX_E_S8, PTX_E_S32},   {PTX_E_E4M3, PTX_E_BF16}, {PTX_E_E5M2, PTX_E_BF16},
+                                      {PTX_E_F64, PTX_E_F64}};
   int n = 0;
   for (int i = 0; i < (int)(sizeof pairs / sizeof *pairs) && n < ENG_GENERIC_PAIRS_MAX; i++) {
     if (ptx_elem_is_fp8(pairs[i][0]) && caps->sm < 89) continue; /* fp8 mma needs sm_89 */

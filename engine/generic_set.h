@@ -6,9 +6,9 @@
 #include "engine/select.h"
 
 /* The type pairs (A and B, C) of the set: f16 and bf16 into themselves and f32, tf32, f32 at
- * fp32 accuracy (ab PTX_E_F32: the 3xTF32 parts' kernels, eng_problem_split3), s8, and on sm_89
- * and newer e4m3 and e5m2 into bf16. */
-#define ENG_GENERIC_PAIRS_MAX 9
+ * fp32 accuracy (ab PTX_E_F32: the 3xTF32 parts' kernels, eng_problem_split3), s8, on sm_89
+ * and newer e4m3 and e5m2 into bf16, and f64 (the dmma recipe). */
+#define ENG_GENERIC_PAIRS_MAX 10
 int eng_generic_pairs(const eng_device_caps *caps, ptx_elem ab[ENG_GENERIC_PAIRS_MAX],
                       ptx_elem c[ENG_GENERIC_PAIRS_MAX]);
 

@@ -792,6 +792,7 @@ tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, i
  * operands with 16-byte rows (others are packed, where packing is allowed) and D in 16-byte
  * vectors or single elements. The tiles are few too, so that `tcj-warmup --generic` compiles
  * at most 3 tiles x 4 op pairs x 2 D classes = 24 kernels per type pair and arch:
+ *   f64, every arch: the dmma recipe's two tiles, 128x128 and 64x64, by the specialised rule;
  *   sm_90a, types the sm90 recipe takes: its 128x256, 128x128 and 64x128 tiles (128x192 where
  *     an epilogue refuses 128x256), by its time model, split along K where it splits (the count a
  *     launch value: no kernel of its own), without clusters or ping-pong,
@@ -878,6 +879,23 @@ static tcj_status generic_sm80(const eng_problem *p, const eng_device_caps *caps
   return TCJ_SUCCESS;
 }
 
+/* The dmma generic plan (f64): the specialised choice's tile and stages, operands in 8-byte rows
+ * packed into 16-byte rows as generic_sm80 packs (unless packing is off: then 8-byte copies, a
+ * class of its own). No K split: the dmma recipe has none. */
+static tcj_status generic_dmma(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_plan *plan,
+                               const char **why) {
+  tcj_status st = plan_dmma(p, caps, allow_packing, plan, why);
+  if (st != TCJ_SUCCESS) return st;
+  tcj_kernel_cfg *c = &plan->cfg;
+  if (allow_packing && c->align_a < 16 && elems(p->m, p->k) > 0) { plan->pack_a = ENG_PACK_COPY; c->align_a = 16; }
+  if (allow_packing && c->align_b < 16 && elems(p->k, p->n) > 0) { plan->pack_b = ENG_PACK_COPY; c->align_b = 16; }
+  if (ceil_div(p->m, c->bm) * ceil_div(p->n, c->bn) > GRID_MAX / batch_of(p)) {
+    *why = "m * n * batch_count needs more CTAs than a grid holds (2^31 - 1)";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  return TCJ_SUCCESS;
+}
+
 tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                               const eng_tuning *tuning, eng_plan *plan, const char **why) {
   static _Thread_local char msg[256];
@@ -885,12 +903,10 @@ tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps,
     *why = "block-scaled fp8 has no generic kernel (its scale rows are baked from k)";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
-  if (p->ab == PTX_E_F64) {
-    *why = "f64 has no generic kernel";
-    return TCJ_ERROR_NOT_SUPPORTED;
-  }
   tcj_status st = TCJ_SUCCESS;
-  if (tuning && (tuning->recipe != ENG_RECIPE_AUTO || tuning->tile.valid)) {
+  if (p->ab == PTX_E_F64) { /* TCJ_RECIPE and TCJ_TILE name the other types' recipes */
+    st = generic_dmma(p, caps, allow_packing, plan, why);
+  } else if (tuning && (tuning->recipe != ENG_RECIPE_AUTO || tuning->tile.valid)) {
     /* Forced (a measurement): the forced plan, generalised. */
     st = select_forced(p, caps, allow_packing, tuning, plan, why);
   } else if (generic_sm90(p, caps, allow_packing, plan) != 0) {

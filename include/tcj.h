@@ -104,8 +104,9 @@ typedef struct tcj_options {
  *                    disk cache). Every call of a class runs the same kernel, so the same
  *                    operands give bitwise the same result.
  *   TCJ_JIT_GENERIC  generic kernels only: n, k and the leading dimensions are run-time
- *                    arguments, so a few kernels per type pair, op pair and alignment class
- *                    serve every shape (`tcj-warmup --generic` compiles them ahead). Slower on
+ *                    arguments, so a few kernels per type pair (f64 included), op pair and
+ *                    alignment class serve every shape (`tcj-warmup --generic` compiles them
+ *                    ahead). Slower on
  *                    some shapes (docs/perf.md, "Generic kernels"); never compiles for a new
  *                    shape once its class's generic kernels are cached. Deterministic as sync
  *                    is, but a generic kernel's result may differ from the specialised one's in

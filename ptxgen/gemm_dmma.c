@@ -3,8 +3,10 @@
  * operand tile kept in shared memory as it lies in global memory (K-major or MN-major), rows
  * padded so that the fragment loads (one ld.shared.f64 per element: ldmatrix moves 16-bit
  * elements only) are free of bank conflicts, fp64 accumulators, and an epilogue that computes
- * D = alpha * acc + beta * C in fp64. No split-K, fused epilogue or generic form (tcj_cfg_check
- * refuses them). Kernel ABI: PTX_GEMM_PARAMS, launched as PTX_GEMM_ENTRY of the sm80 recipe. */
+ * D = alpha * acc + beta * C in fp64. A generic config (tcj_kernel_cfg.generic) reads n and k
+ * from p_n and p_k: its raster, K loop and edges are run-time values (every copy and store is
+ * predicated in either form). No split-K or fused epilogue (tcj_cfg_check refuses them).
+ * Kernel ABI: PTX_GEMM_PARAMS, launched as PTX_GEMM_ENTRY of the sm80 recipe. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +34,10 @@ typedef struct kernel {
   ptx_builder *b;
   const tcj_kernel_cfg *cfg;
   ptx_dmma_shape sh;
-  int threads, wtm, wtn, mi, ni, k_steps, stage_bytes, kt;
+  int threads, wtm, wtn, mi, ni, k_steps, stage_bytes;
+  /* n, k and the K tiles: baked, or registers from p_n and p_k in a generic kernel; n_end[e]:
+   * the bound of the epilogue's column col0 + e, n - e. */
+  ptx_val n, kdim, kt, n_end[2];
   ptx_reg tid, g, t, m, smem, m0, n0, z, warp_m, warp_n;
   operand op[2];
   ptx_reg acc[MAX_MI][MAX_NI][MAX_C_REGS];
@@ -81,8 +86,23 @@ static void emit_setup(kernel *k) {
   ptx_ins(b, "shr.u32 %R, %R, %d", k->warp_n, warp, log2i(c->warps_m));
   ptx_ins(b, "ld.param.u32 %R, [p_m]", k->m);
   ptx_ins(b, "mov.u32 %R, tcj_smem", k->smem);
+  k->n = ptx_kernel_n(b, c);
+  k->kdim = ptx_kernel_k(b, c);
+  k->kt = ptx_imm((c->k + c->bk - 1) / c->bk);
+  k->n_end[0] = k->n;
+  k->n_end[1] = ptx_imm(c->n - 1);
+  ptx_val tiles_n = ptx_imm((c->n + c->bn - 1) / c->bn);
+  if (c->generic) { /* K tiles ceil(k / bk), tile columns ceil(n / bn); n >= 1 at launch */
+    k->kt = ptx_in_reg(r32(k));
+    ptx_ins(b, "add.u32 %V, %V, %d", k->kt, k->kdim, c->bk - 1);
+    ptx_ins(b, "shr.u32 %V, %V, %d", k->kt, k->kt, log2i(c->bk));
+    tiles_n = ptx_in_reg(r32(k));
+    ptx_ins(b, "add.u32 %V, %V, %d", tiles_n, k->n, c->bn - 1);
+    ptx_ins(b, "shr.u32 %V, %V, %d", tiles_n, tiles_n, log2i(c->bn));
+    k->n_end[1] = ptx_in_reg(r32(k));
+    ptx_ins(b, "sub.u32 %V, %V, 1", k->n_end[1], k->n);
+  }
   /* Tile (tm, tn) of entry z: ctaid.x = z * tiles + tile, tiles in grouped order. */
-  int tiles_n = (int)((c->n + c->bn - 1) / c->bn);
   ptx_reg pid = r32(k), tiles_m = r32(k), tm = r32(k), tn = r32(k);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
@@ -90,11 +110,11 @@ static void emit_setup(kernel *k) {
   if (c->batched) {
     ptx_reg tiles = r32(k);
     k->z = r32(k);
-    ptx_ins(b, "mul.lo.u32 %R, %R, %d", tiles, tiles_m, tiles_n);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %V", tiles, tiles_m, tiles_n);
     ptx_ins(b, "div.u32 %R, %R, %R", k->z, pid, tiles);
     ptx_ins(b, "rem.u32 %R, %R, %R", pid, pid, tiles);
   }
-  ptx_emit_grouped_raster(b, pid, tiles_m, ptx_imm(tiles_n), GROUP_M, tm, tn);
+  ptx_emit_grouped_raster(b, pid, tiles_m, tiles_n, GROUP_M, tm, tn);
   k->m0 = r32(k);
   k->n0 = r32(k);
   ptx_ins(b, "shl.b32 %R, %R, %d", k->m0, tm, log2i(c->bm));
@@ -154,8 +174,8 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg kt, ptx_reg stage, 
     /* Stored (row, column) in the matrix and the bounds they meet. */
     ptx_ins(b, "add.u32 %R, %R, %R", grow, r, o->k_major ? mn0 : k0);
     ptx_ins(b, "add.u32 %R, %R, %R", gcol, col, o->k_major ? k0 : mn0);
-    ptx_val row_end = o->k_major ? (o->is_b ? ptx_imm(c->n) : ptx_in_reg(k->m)) : ptx_imm(c->k);
-    ptx_val col_end = o->k_major ? ptx_imm(c->k) : (o->is_b ? ptx_imm(c->n) : ptx_in_reg(k->m));
+    ptx_val row_end = o->k_major ? (o->is_b ? k->n : ptx_in_reg(k->m)) : k->kdim;
+    ptx_val col_end = o->k_major ? k->kdim : (o->is_b ? k->n : ptx_in_reg(k->m));
     ptx_ins(b, "setp.lt.u32 %R, %R, %V", rows_ok, grow, row_end);
     ptx_ins(b, "sub.s32 %R, %V, %R", left, col_end, gcol);
     ptx_ins(b, "max.s32 %R, %R, 0", left, left);
@@ -214,12 +234,26 @@ static void emit_mainloop(kernel *k) {
         k->acc[i][j][r] = ptx_new(b, PTX_F64);
         ptx_ins(b, "mov.f64 %R, 0d0000000000000000", k->acc[i][j][r]);
       }
-  if (k->kt == 0) return; /* k == 0: D = beta * C */
+  /* k == 0: D = beta * C. A generic kernel branches around the loop at run time. */
+  int run_time = k->kt.reg.id != 0;
+  if (!run_time && k->kt.imm == 0) return;
+  int no_k = run_time ? ptx_new_label(b) : 0;
+  if (run_time) {
+    ptx_reg none = ptx_new(b, PTX_PRED);
+    ptx_ins(b, "setp.eq.u32 %R, %V, 0", none, k->kt);
+    ptx_ins_if(b, none, 0, "bra.uni %L", no_k);
+  }
   ptx_reg kt = r32(k), load_kt = r32(k), load_stage = r32(k), comp_stage = r32(k), exists = ptx_new(b, PTX_PRED);
-  for (int t = 0; t < s - 1; t++) { /* the prologue fills stages 0 .. s - 2 */
+  for (int t = 0; t < s - 1; t++) { /* the prologue fills stages 0 .. s - 2 (with the tiles k has) */
     ptx_ins(b, "mov.u32 %R, %d", load_kt, t);
     ptx_ins(b, "add.u32 %R, %R, %d", load_stage, k->smem, t * k->stage_bytes);
-    if (t < k->kt) emit_load_tile(k, load_kt, load_stage, (ptx_reg){0, 0});
+    if (run_time) {
+      ptx_reg here = ptx_new(b, PTX_PRED);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %V", here, load_kt, k->kt);
+      emit_load_tile(k, load_kt, load_stage, here);
+    } else if (t < k->kt.imm) {
+      emit_load_tile(k, load_kt, load_stage, (ptx_reg){0, 0});
+    }
     ptx_cp_async_commit(b);
   }
   ptx_ins(b, "mov.u32 %R, 0", kt);
@@ -237,7 +271,7 @@ static void emit_mainloop(kernel *k) {
   ptx_cp_async_wait(b, s - 2);
   ptx_bar_sync(b);
   ptx_ins(b, "add.u32 %R, %R, %d", load_kt, kt, s - 1);
-  ptx_ins(b, "setp.lt.u32 %R, %R, %d", exists, load_kt, k->kt);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %V", exists, load_kt, k->kt);
   ptx_reg ls = r32(k), cs = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", ls, k->smem, load_stage);
   emit_load_tile(k, load_kt, ls, exists);
@@ -258,9 +292,10 @@ static void emit_mainloop(kernel *k) {
   }
   ptx_reg again = ptx_new(b, PTX_PRED);
   ptx_ins(b, "add.u32 %R, %R, 1", kt, kt);
-  ptx_ins(b, "setp.lt.u32 %R, %R, %d", again, kt, k->kt);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %V", again, kt, k->kt);
   ptx_ins_if(b, again, 0, "bra.uni %L", loop);
   ptx_cp_async_wait(b, 0);
+  if (run_time) ptx_label(b, no_k);
 }
 
 /* A scalar: from its device pointer when one is given (a double), else the parameter. */
@@ -330,7 +365,7 @@ static void emit_epilogue(kernel *k) {
           ok[e] = ptx_new(b, PTX_PRED);
           v[e] = ptx_new(b, PTX_F64);
           ptx_reg ce = ptx_new(b, PTX_F64), cv = ptx_new(b, PTX_PRED);
-          ptx_ins(b, "setp.lt.and.u32 %R, %R, %d, %R", ok[e], col, (int)(c->n - e), row_ok);
+          ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", ok[e], col, k->n_end[e], row_ok);
           ptx_ins(b, "mul.rn.f64 %R, %R, %R", v[e], alpha, k->acc[i][j][2 * h + e]);
           ptx_ins(b, "selp.f64 %R, 0d0000000000000000, %R, %R", v[e], v[e], alpha_zero);
           ptx_ins(b, "and.pred %R, %R, %R", cv, ok[e], reads_c);
@@ -361,7 +396,6 @@ int ptx_gen_gemm_dmma(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   k.mi = k.wtm / k.sh.m;
   k.ni = k.wtn / 8;
   k.k_steps = cfg->bk / k.sh.k;
-  k.kt = (int)((cfg->k + cfg->bk - 1) / cfg->bk);
   if (k.mi < 1 || k.mi > MAX_MI || k.ni < 1 || k.ni > MAX_NI || k.wtm % k.sh.m || k.k_steps < 1) {
     snprintf(err, err_size, "dmma: warp tile %dx%d does not fit m%dn8k%d blocks", k.wtm, k.wtn, k.sh.m, k.sh.k);
     return -1;

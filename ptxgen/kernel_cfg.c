@@ -337,13 +337,14 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   return why ? why : check_epilogue(c);
 }
 
-/* The dmma recipe (gemm_dmma.c): f64 in and out, plain epilogue, one K range per tile. */
+/* The dmma recipe (gemm_dmma.c): f64 in and out, plain epilogue, one K range per tile; generic
+ * or specialised. */
 static const char *check_dmma(const tcj_kernel_cfg *c) {
   if (c->ab != PTX_E_F64 || c->c != PTX_E_F64 || c->d != PTX_E_F64) return "the dmma recipe takes f64 A, B, C and D";
   if (c->sm < 80) return "f64 mma needs sm_80 or newer";
   if (tcj_cfg_fused(c)) return "f64 takes no bias, activation or user epilogue";
-  if (c->split_k || c->split_cluster || c->cluster_m || c->cluster_n || c->pingpong || c->generic)
-    return "the dmma recipe has no K split, clusters, ping-pong or generic form";
+  if (c->split_k || c->split_cluster || c->cluster_m || c->cluster_n || c->pingpong)
+    return "the dmma recipe has no K split, clusters or ping-pong";
   if (c->fast_accum || c->block_scale || c->b_other || c->tf32x3) return "fp8 and 3xTF32 fields are not for f64";
   if (c->n < 0 || c->k < 0 || c->k > INT32_MAX || c->n > INT32_MAX) return "n or k out of range";
   if (c->bk != 16) return "dmma K tiles are 16 elements (128 bytes)";

@@ -122,7 +122,7 @@ typedef struct tcj_kernel_cfg {
    * serves every problem of its class (recipe, types, ops, tile, alignment class, epilogue).
    * Its canonical config has n = k = 0; the engine passes the problem's. Generic kernels split K
    * through the workspace, the count (1: none) a launch value (tcj_cfg_splits_at_launch: not
-   * s8, not batched); no cluster split and
+   * s8, not f64, not batched); no cluster split and
    * no cluster along N (their arithmetic is baked from n and k), no block scales. */
   int generic;
 } tcj_kernel_cfg;
@@ -175,10 +175,11 @@ static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >=
 /* The slices' partial sums go through a global workspace and the reduction entry. */
 static inline int tcj_cfg_split_workspace(const tcj_kernel_cfg *c) { return c->split_k >= 2 && !c->split_cluster; }
 /* A generic kernel that takes its K split at launch (p_slices, 1: none): every one but s8's
- * (its s32 sums would round through fp32) and batched ones (a batch fills the GPU: batched
- * kernels do not split). */
+ * (its s32 sums would round through fp32), f64's (the dmma recipe has no split: fp32 partial
+ * sums would lose its precision) and batched ones (a batch fills the GPU: batched kernels do
+ * not split). */
 static inline int tcj_cfg_splits_at_launch(const tcj_kernel_cfg *c) {
-  return c->generic && c->ab != PTX_E_S8 && !c->batched;
+  return c->generic && c->ab != PTX_E_S8 && c->recipe != PTX_RECIPE_DMMA && !c->batched;
 }
 /* The kernel a plan runs: the plan with a workspace split's count, a launch value, set to 2, so
  * that plans that differ only in it (another SM count, another k) share one kernel, its text

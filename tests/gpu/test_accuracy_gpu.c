@@ -8,13 +8,17 @@
  * forced onto it, one 8191-deep chain of fp32 roundings ended 3.6x off, H100). Prints
  * one line per problem and recipe: the figures of tcj.h's promise. f64 (the dmma recipe):
  * every op pair, 8-byte rows, edges, C read in place, device scalars and a batch, each element
- * against a long double reference, with the error against cublasDgemm's printed beside it.
- * Exits 77 without a GPU. */
+ * against a long double reference, with the error against cublasDgemm's printed beside it
+ * (specialised kernels); f64's generic kernels (TCJ_JIT_GENERIC, with and without packing) on
+ * edge shapes of every op pair with poisoned padding and D, and the async path (the generic
+ * kernel at a class's first call, the specialised one after the swap, no compile in the
+ * caller's thread for new shapes of a class). Exits 77 without a GPU. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu/gpu_start.h"
 
@@ -244,6 +248,7 @@ static void f64_cases_match_reference_element_by_element(void **state) {
   (void)state;
   tcj_engine *e = NULL;
   tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_SYNC; /* specialised kernels; the generic ones: f64_generic_kernels_... below */
   assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
   cublasHandle_t h;
   assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
@@ -381,6 +386,279 @@ static void f64_refuses_float_scalars_and_fused_epilogues(void **state) {
   tcj_destroy(e);
 }
 
+/* ---- f64 generic kernels (TCJ_JIT_GENERIC, and TCJ_JIT_ASYNC's first calls) -------------- */
+
+/* One f64 call of the generic tests. Leading dimensions pad elements past the minimum (odd pad:
+ * 8-byte rows), bases off elements in; A's and B's padding, the gaps between batch entries and
+ * everything of D outside its m x n windows hold NaN, so that a kernel that reads past m, n or
+ * k, or writes past them, shows. */
+typedef struct f64_call {
+  tcj_op op_a, op_b;
+  int64_t m, n, k;
+  int64_t pad;
+  int off;
+  double alpha, beta;
+  int cm;          /* 0: C NULL (beta 0); 1: C apart from D; 2: in place (D is C) */
+  int dev_scalars; /* alpha and beta through alpha_ptr / beta_ptr (doubles) */
+  int64_t batch;
+} f64_call;
+
+#define F64_GUARD 64 /* NaN elements after the last element of every region */
+
+static void f64_nan_fill(double *x, size_t count) { memset(x, 0xFF, 8 * count); } /* 0xFF..: a NaN */
+static int f64_is_nan_fill(const double *x) {
+  static const unsigned char ff[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  return memcmp(x, ff, 8) == 0;
+}
+
+/* Runs c on e and checks every element of D against a long double reference (the f64 bound of
+ * the test above), every element outside D's windows untouched and a C apart unchanged. Returns
+ * 1 when right, else 0 with what was wrong in msg. */
+static int f64_call_check(tcj_engine *e, const f64_call *c, uint64_t seed, char *msg, size_t size) {
+  int ta = c->op_a == TCJ_OP_T, tb = c->op_b == TCJ_OP_T;
+  int64_t m = c->m, n = c->n, k = c->k, z = c->batch > 1 ? c->batch : 1, off = c->off;
+  int64_t ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k, cb = tb ? k : n;
+  int64_t lda = ca + c->pad, ldb = cb + c->pad, ldd = n + c->pad, ldc = c->cm == 2 ? ldd : n + c->pad + 1;
+  int64_t sa = ra * lda + (z > 1 ? 3 : 0), sb = rb * ldb + (z > 1 ? 5 : 0), sd = m * ldd + (z > 1 ? 7 : 0),
+          sc = c->cm == 2 ? sd : m * ldc + (z > 1 ? 2 : 0);
+  size_t na = (size_t)(off + z * sa + F64_GUARD), nb = (size_t)(off + z * sb + F64_GUARD),
+         nd = (size_t)(off + z * sd + F64_GUARD), nc = (size_t)(off + z * sc + F64_GUARD);
+  double *ha = malloc(8 * na), *hb = malloc(8 * nb), *hd = malloc(8 * nd), *hc = malloc(8 * nc), *got = malloc(8 * nd),
+         *gotc = malloc(8 * nc);
+  assert_true(ha && hb && hd && hc && got && gotc);
+  f64_nan_fill(ha, na);
+  f64_nan_fill(hb, nb);
+  f64_nan_fill(hd, nd);
+  f64_nan_fill(hc, nc);
+  uint64_t s = seed;
+  for (int64_t zz = 0; zz < z; zz++) {
+    for (int64_t r = 0; r < ra; r++)
+      for (int64_t q = 0; q < ca; q++) ha[off + zz * sa + r * lda + q] = 2 * unit(&s) - 1;
+    for (int64_t r = 0; r < rb; r++)
+      for (int64_t q = 0; q < cb; q++) hb[off + zz * sb + r * ldb + q] = 2 * unit(&s) - 1;
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        if (c->cm == 2) hd[off + zz * sd + i * ldd + j] = 2 * unit(&s) - 1;
+        if (c->cm == 1) hc[off + zz * sc + i * ldc + j] = 2 * unit(&s) - 1;
+      }
+  }
+  double *da, *db, *dd, *dc = NULL, *dscal;
+  assert_int_equal(cudaMalloc((void **)&da, 8 * na), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&db, 8 * nb), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&dd, 8 * nd), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&dscal, 16), cudaSuccess);
+  if (c->cm == 1) assert_int_equal(cudaMalloc((void **)&dc, 8 * nc), cudaSuccess);
+  double scal[2] = {c->alpha, c->beta};
+  assert_int_equal(cudaMemcpy(da, ha, 8 * na, cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(cudaMemcpy(db, hb, 8 * nb, cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(cudaMemcpy(dd, hd, 8 * nd, cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(cudaMemcpy(dscal, scal, 16, cudaMemcpyHostToDevice), cudaSuccess);
+  if (dc) assert_int_equal(cudaMemcpy(dc, hc, 8 * nc, cudaMemcpyHostToDevice), cudaSuccess);
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.op_a = c->op_a, d.op_b = c->op_b, d.m = m, d.n = n, d.k = k;
+  d.a = da + off, d.a_type = TCJ_F64, d.lda = lda;
+  d.b = db + off, d.b_type = TCJ_F64, d.ldb = ldb;
+  d.c_type = d.d_type = TCJ_F64;
+  if (c->cm == 1) d.c = dc + off, d.ldc = ldc, d.d = dd + off, d.ldd = ldd;
+  else if (c->cm == 2) d.c = dd + off, d.ldc = ldd; /* d NULL: D is C */
+  else d.d = dd + off, d.ldd = ldd;
+  d.alpha_f64 = c->alpha, d.beta_f64 = c->beta;
+  if (c->dev_scalars) {
+    d.alpha_ptr = (const float *)(const void *)dscal;
+    if (c->cm) d.beta_ptr = (const float *)(const void *)(dscal + 1);
+  }
+  if (z > 1) {
+    d.batch_count = z, d.stride_a = sa, d.stride_b = sb;
+    if (c->cm == 1) d.stride_c = sc, d.stride_d = sd;
+    else if (c->cm == 2) d.stride_c = sd;
+    else d.stride_d = sd;
+  }
+  tcj_status st = tcj_gemm_ex(e, &d, NULL);
+  int ok = st == TCJ_SUCCESS;
+  int64_t bad = 0, bad_outside = 0;
+  if (!ok) snprintf(msg, size, "tcj_gemm_ex: %s: %s", tcj_status_string(st), tcj_last_error(e));
+  if (ok) {
+    assert_int_equal(cudaMemcpy(got, dd, 8 * nd, cudaMemcpyDeviceToHost), cudaSuccess);
+    if (dc) assert_int_equal(cudaMemcpy(gotc, dc, 8 * nc, cudaMemcpyDeviceToHost), cudaSuccess);
+    msg[0] = 0;
+    for (size_t i = 0; i < nd; i++) { /* outside the windows: the NaN fill, byte for byte */
+      int64_t at = (int64_t)i - off, zz = at >= 0 ? at / sd : -1, in = at - zz * sd, row = in / ldd, col = in % ldd;
+      int inside = at >= 0 && zz < z && row < m && col < n;
+      if (!inside && !f64_is_nan_fill(&got[i]) && bad_outside++ == 0)
+        snprintf(msg, size, "D element %zu (outside every m x n window) was written: %.17g", i, got[i]);
+    }
+    if (dc && memcmp(gotc, hc, 8 * nc) != 0 && !msg[0]) snprintf(msg, size, "C (apart from D) changed");
+    for (int64_t zz = 0; zz < z; zz++)
+      for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+          long double sum = 0, abs = 0;
+          for (int64_t p = 0; p < k; p++) {
+            double x = ha[off + zz * sa + (ta ? p * lda + i : i * lda + p)];
+            double y = hb[off + zz * sb + (tb ? j * ldb + p : p * ldb + j)];
+            sum += (long double)x * y;
+            abs += fabsl((long double)x * y);
+          }
+          double cval = c->cm == 1 ? hc[off + zz * sc + i * ldc + j] : c->cm == 2 ? hd[off + zz * sd + i * ldd + j] : 0;
+          long double ref = (long double)c->alpha * sum + (long double)c->beta * cval;
+          double bound = (double)((k + 2) * 0x1p-52 * fabs(c->alpha) * abs) +
+                         0x1p-52 * (fabs((double)ref) + fabs(c->beta * cval)) + 0x1p-1000;
+          double g = got[off + zz * sd + i * ldd + j], err = fabs(g - (double)ref);
+          if (!(err <= bound) && bad++ == 0 && !msg[0])
+            snprintf(msg, size, "D[%lld][%lld] (entry %lld) = %.17g, want %.17g (bound %.3g)", (long long)i,
+                     (long long)j, (long long)zz, g, (double)ref, bound);
+        }
+    ok = bad == 0 && bad_outside == 0 && !msg[0];
+  }
+  free(ha);
+  free(hb);
+  free(hd);
+  free(hc);
+  free(got);
+  free(gotc);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dd);
+  cudaFree(dc);
+  cudaFree(dscal);
+  return ok;
+}
+
+static const char *f64_call_name(const f64_call *c, char *buf, size_t size) {
+  static const char *cms[] = {"C=NULL", "C apart", "in place"};
+  snprintf(buf, size, "f64 %c%c %lldx%lldx%lld pad %lld%s %s beta %g%s batch %lld", c->op_a == TCJ_OP_T ? 'T' : 'N',
+           c->op_b == TCJ_OP_T ? 'T' : 'N', (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->pad,
+           c->off ? " base+1" : "", cms[c->cm], c->beta, c->dev_scalars ? " dev-scalars" : "",
+           (long long)(c->batch > 1 ? c->batch : 1));
+  return buf;
+}
+
+/* Edge shapes, every op pair of each: n and k multiples of nothing, k of 1 and 0, one row or
+ * column, below and past one tile either way, both generic tiles (128x128 where the tiles
+ * fill half the SMs), padded and odd leading dimensions and bases (8-byte rows), C NULL, apart
+ * and in place, device scalars, a batch. */
+static int f64_edge_calls(f64_call *out) {
+  static const int64_t shapes[][4] = {{1, 1, 1, 1},     {1, 7, 1, 1},       {7, 1, 3, 1},     {3, 5, 2, 1},
+                                      {33, 17, 9, 1},   {77, 131, 1, 1},    {129, 65, 100, 1}, {257, 383, 1000, 1},
+                                      {100, 3, 4097, 1}, {1000, 999, 37, 1}, {5, 13, 0, 1},     {1100, 1300, 67, 1},
+                                      {65, 70, 33, 3}};
+  int n = 0;
+  for (int i = 0; i < (int)(sizeof shapes / sizeof *shapes); i++)
+    for (int ops = 0; ops < 4; ops++) {
+      int v = i + ops;
+      f64_call c = {(tcj_op)(ops & 1), (tcj_op)(ops >> 1), shapes[i][0], shapes[i][1], shapes[i][2],
+                    v % 3 == 0 ? 0 : v % 3 == 1 ? 1 : 4, v % 4 == 1, 1.5, 0, v % 3, v % 5 == 2, shapes[i][3]};
+      if (c.cm) c.beta = v % 2 ? 0.5 : -1.0;
+      out[n++] = c;
+    }
+  return n;
+}
+
+static tcj_engine *f64_engine(int jit_mode, int disable_packing) {
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = jit_mode;
+  o.disable_packing = disable_packing;
+  o.disable_disk_cache = 1; /* the compile counts are this test's */
+  tcj_engine *e = NULL;
+  if (tcj_create(&e, &o) != TCJ_SUCCESS) fail_msg("tcj_create: %s", tcj_last_error(NULL));
+  return e;
+}
+
+static tcj_stats f64_stats(tcj_engine *e) {
+  tcj_stats s = TCJ_STATS_INIT;
+  assert_int_equal(tcj_get_stats(e, &s), TCJ_SUCCESS);
+  return s;
+}
+
+/* TCJ_JIT_GENERIC runs f64 on the dmma recipe's generic kernels: every edge call right, each a
+ * generic launch, and few kernels for all of them (2 tiles x 4 op pairs x 2 D classes), with
+ * operands packed into 16-byte rows and, with packing off, on 8-byte copies. */
+static void f64_generic_kernels_match_reference_on_edge_shapes(void **state) {
+  (void)state;
+  f64_call calls[64];
+  int n = f64_edge_calls(calls), failed = 0;
+  for (int packing_off = 0; packing_off < 2; packing_off++) {
+    tcj_engine *e = f64_engine(TCJ_JIT_GENERIC, packing_off);
+    for (int i = 0; i < n; i++) {
+      char msg[512], name[160];
+      if (!f64_call_check(e, &calls[i], g_seed + 3000 + (uint64_t)i, msg, sizeof msg)) {
+        printf("  FAIL generic%s %s: %s\n", packing_off ? " (packing off)" : "", f64_call_name(&calls[i], name, sizeof name),
+               msg);
+        failed++;
+      }
+    }
+    tcj_stats s = f64_stats(e);
+    printf("  f64 generic%s: %d calls, %llu generic launches, %llu kernels compiled\n", packing_off ? " (packing off)" : "",
+           n, (unsigned long long)s.generic_launches, (unsigned long long)s.compiles);
+    tcj_destroy(e);
+    if (s.generic_launches != (uint64_t)n) fail_msg("%llu generic launches for %d calls", (unsigned long long)s.generic_launches, n);
+    /* 2 tiles x 4 op pairs x 2 D classes, times A's and B's copy widths (8 or 16) with packing off. */
+    uint64_t most = packing_off ? 64 : 16;
+    if (s.compiles < 1 || s.compiles > most)
+      fail_msg("%llu generic f64 kernels compiled, want 1 to %llu", (unsigned long long)s.compiles, (unsigned long long)most);
+  }
+  if (failed) fail_msg("%d f64 generic calls failed (see FAIL above)", failed);
+}
+
+/* Waits (up to a minute) until the background worker has made `swaps` kernels ready. */
+static tcj_stats f64_wait_for_swaps(tcj_engine *e, uint64_t swaps) {
+  tcj_stats s = f64_stats(e);
+  for (int i = 0; i < 600 && s.swaps < swaps; i++) {
+    usleep(100000);
+    s = f64_stats(e);
+  }
+  if (s.swaps < swaps) fail_msg("the background worker made %llu kernels ready in a minute, want %llu",
+                                (unsigned long long)s.swaps, (unsigned long long)swaps);
+  return s;
+}
+
+/* The default mode (async) on f64 as LAPACK's tester calls it: a class's first call runs its
+ * generic kernel at once (compiled in this thread only the first time: no disk cache here), the
+ * specialised kernel is built in the background once the class is hot (8 calls) and runs after
+ * the swap; new shapes of the same generic class then compile nothing in the caller's thread.
+ * Every result is checked. (Before f64 had generic kernels each new shape compiled its kernel
+ * in the caller's thread.) */
+static void f64_async_runs_generic_kernels_then_the_specialised_one(void **state) {
+  (void)state;
+  tcj_engine *e = f64_engine(TCJ_JIT_ASYNC, 0);
+  char msg[512];
+  f64_call c = {TCJ_OP_N, TCJ_OP_T, 300, 521, 263, 3, 1, 1.5, 0.5, 1, 0, 1};
+  if (!f64_call_check(e, &c, g_seed + 4000, msg, sizeof msg)) fail_msg("first call: %s", msg);
+  tcj_stats s = f64_stats(e);
+  printf("  f64 async first call: compiles %llu (background %llu), generic launches %llu, swaps %llu\n",
+         (unsigned long long)s.compiles, (unsigned long long)s.compiles_background,
+         (unsigned long long)s.generic_launches, (unsigned long long)s.swaps);
+  assert_int_equal(s.generic_launches, 1);
+  assert_int_equal(s.compiles, 1); /* the generic kernel, in this thread */
+  assert_int_equal(s.compiles_background, 0);
+  for (int i = 1; i < 8; i++)
+    if (!f64_call_check(e, &c, g_seed + 4000 + (uint64_t)i, msg, sizeof msg)) fail_msg("call %d: %s", i + 1, msg);
+  s = f64_wait_for_swaps(e, 1);
+  assert_int_equal(s.generic_launches, 8);
+  assert_int_equal(s.compiles_background, 1);
+  if (!f64_call_check(e, &c, g_seed + 4010, msg, sizeof msg)) fail_msg("after the swap: %s", msg);
+  assert_int_equal(f64_stats(e).generic_launches, 8); /* the specialised kernel ran */
+
+  /* New shapes of the class (n and k differ, the same op pair, copy and D class): each runs the
+   * loaded generic kernel, nothing compiled in this thread. */
+  tcj_stats before = f64_stats(e);
+  static const int64_t shapes[][3] = {{17, 3, 1}, {129, 77, 33}, {500, 999, 5}, {64, 1, 4097}, {2, 641, 300}};
+  for (int i = 0; i < (int)(sizeof shapes / sizeof *shapes); i++) {
+    f64_call x = c;
+    x.m = shapes[i][0], x.n = shapes[i][1], x.k = shapes[i][2];
+    x.pad = 3 + 2 * i; /* odd: 8-byte rows, packed as the first call's were */
+    char name[160];
+    if (!f64_call_check(e, &x, g_seed + 4100 + (uint64_t)i, msg, sizeof msg))
+      fail_msg("%s: %s", f64_call_name(&x, name, sizeof name), msg);
+  }
+  tcj_stats after = f64_stats(e);
+  uint64_t caller = (after.compiles - after.compiles_background) - (before.compiles - before.compiles_background);
+  printf("  f64 async: 5 new shapes of one class: %llu generic launches, %llu compiles in the caller's thread\n",
+         (unsigned long long)(after.generic_launches - before.generic_launches), (unsigned long long)caller);
+  assert_int_equal(after.generic_launches - before.generic_launches, 5);
+  assert_int_equal(caller, 0);
+  tcj_destroy(e);
+}
+
 int main(void) {
   tcj_engine *e = NULL;
   struct cudaDeviceProp prop;
@@ -393,6 +671,8 @@ int main(void) {
       cmocka_unit_test(f32_sm80_recipe_within_twice_sgemm_error),
       cmocka_unit_test(f64_cases_match_reference_element_by_element),
       cmocka_unit_test(f64_refuses_float_scalars_and_fused_epilogues),
+      cmocka_unit_test(f64_generic_kernels_match_reference_on_edge_shapes),
+      cmocka_unit_test(f64_async_runs_generic_kernels_then_the_specialised_one),
   };
   return cmocka_run_group_tests_name("accuracy_gpu", tests, NULL, NULL) ? 1 : 0;
 }

@@ -11,7 +11,8 @@
 # select their kernels on sm_90a and sm_89, skip where the engine has none, and compile and hit;
 # f32 problems (fp32 accuracy) select 3xTF32 kernels and compile and hit, f64 problems compile or,
 # until the engine has f64 kernels, skip; every fp8 and f32 row of the standard suite has a kernel
-# on sm_90a and sm_89. Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
+# on sm_90a and sm_89; --generic lists f64's generic kernels (every op pair, both tiles) per arch.
+# Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
 warmup=$1 data=$2 dir=$3
@@ -239,6 +240,22 @@ for name in "${fp8_rows[@]}"; do
   for arch in sm_90a sm_89; do
     grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ $arch \([0-9]+ SMs\) recipe=sm[89]0 arch=$arch ab=e[45]m[23] c=bf16 " "$dir/out" ||
       { show; fail "suite --dry-run: no $arch kernel for the fp8 row $name"; }
+  done
+done
+
+# --generic without a manifest lists the generic set of each arch, f64 included (the dmma
+# recipe's generic kernels, so that async runs an f64 class's first call without compiling):
+# every op pair, both tiles, at most 2 tiles x 4 op pairs x 2 D classes.
+run --generic --dry-run --arch sm_80 --arch sm_90a --cache-dir "$dir/generic"
+[ $rc -eq 0 ] && [[ $last =~ ^would\ compile\ ([0-9]+)\ kernels$ ]] || { show; fail "--generic --dry-run: rc $rc, $last"; }
+for arch in sm_80 sm_90a; do
+  f64_generic=$(grep -cE "^generic f64>f64 $arch recipe=dmma arch=$arch ab=f64 c=f64 op=[NT]{2} n=0 k=0 .* generic=1$" "$dir/out" || true)
+  [ "$f64_generic" -ge 8 ] && [ "$f64_generic" -le 16 ] || { show; fail "--generic: $f64_generic f64 kernels for $arch, wanted 8 to 16"; }
+  for op in NN NT TN TT; do
+    for tile in 64x64x16 128x128x16; do
+      grep -qE "^generic f64>f64 $arch recipe=dmma .* op=$op .* tile=$tile " "$dir/out" ||
+        { show; fail "--generic: no f64 $op $tile kernel for $arch"; }
+    done
   done
 done
 

@@ -14,6 +14,7 @@
 #include "unit/sm90_fixture.h"
 
 #include "ptxgen/kernel_cfg.h"
+#include "ptxgen/ptxgen.h"
 
 static tcj_kernel_cfg base_cfg(void) {
   tcj_kernel_cfg c;
@@ -466,6 +467,51 @@ static void dmma_configs_round_trip_and_refuse_what_f64_lacks(void **state) {
   e = c;
   e.recipe = PTX_RECIPE_SM80;
   assert_rejected_for(&e, "dmma");
+}
+
+/* f64's generic form (n = k = 0, generic=1): valid on every arch the recipe runs, round-trips,
+ * takes no K split at launch (no reduction entry: the dmma recipe sums each K in fp64 registers),
+ * and its PTX reads n and k from p_n and p_k where the specialised kernel's bakes them; one text
+ * whatever the problem. */
+static void dmma_generic_config_reads_n_and_k_at_run_time(void **state) {
+  (void)state;
+  static const struct { int sm, suffix; } arches[] = {{80, 0}, {89, 0}, {90, 'a'}};
+  for (size_t a = 0; a < sizeof arches / sizeof *arches; a++) {
+    tcj_kernel_cfg spec = dmma_cfg(), c;
+    spec.sm = arches[a].sm;
+    spec.arch_suffix = arches[a].suffix;
+    c = spec;
+    c.n = c.k = 0;
+    c.generic = 1;
+    assert_null(tcj_cfg_check(&c));
+    char text[256];
+    tcj_kernel_cfg back;
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    assert_int_equal(tcj_cfg_parse(text, &back), 0);
+    assert_cfg_equal(&c, &back);
+    assert_false(tcj_cfg_splits_at_launch(&c));
+    assert_false(ptx_has_reduce(&c));
+    tcj_kernel_cfg form = tcj_cfg_kernel_form(&c);
+    assert_cfg_equal(&form, &c);
+    tcj_kernel_cfg bad = c;
+    bad.split_k = 2;
+    assert_rejected_for(&bad, "K split");
+    bad = c;
+    bad.k = 64;
+    assert_string_equal(tcj_cfg_check(&bad), "a generic config has n = k = 0 (they are run-time arguments)");
+
+    char *gen = NULL, *baked = NULL, err[256] = "";
+    size_t glen = 0, blen = 0;
+    if (ptx_gen_gemm(&c, &gen, &glen, err, sizeof err) != 0) fail_msg("generic dmma: %s", err);
+    if (ptx_gen_gemm(&spec, &baked, &blen, err, sizeof err) != 0) fail_msg("specialised dmma: %s", err);
+    assert_non_null(strstr(gen, "[p_n]"));
+    assert_non_null(strstr(gen, "[p_k]"));
+    assert_null(strstr(baked, "[p_n]"));
+    assert_null(strstr(baked, "[p_k]"));
+    assert_null(strstr(gen, PTX_REDUCE_ENTRY));
+    free(gen);
+    free(baked);
+  }
 }
 
 
@@ -1673,6 +1719,7 @@ int main(void) {
     cmocka_unit_test(invalid_configs_are_rejected_with_a_reason),
     cmocka_unit_test(x3_configs_round_trip_and_keep_their_limits),
     cmocka_unit_test(dmma_configs_round_trip_and_refuse_what_f64_lacks),
+    cmocka_unit_test(dmma_generic_config_reads_n_and_k_at_run_time),
     cmocka_unit_test(cluster_split_shared_memory_holds_the_partial_sums),
     cmocka_unit_test(huge_tile_fields_are_rejected_without_overflow),
     cmocka_unit_test(narrow_copies_of_a_deep_tile_are_rejected),

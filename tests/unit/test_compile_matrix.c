@@ -2,7 +2,7 @@
  * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a (sm90
  * recipe configs: sm_90a only) with no spills and a register count that fits the block; so must
  * every config eng_select picks for a grid of problems on those arches (the kernels a user can
- * actually get), and the generic kernel eng_select_generic picks for each. sm90 modules are also checked for their ABI (entry, target, cluster directive)
+ * actually get), and the generic kernel eng_select_generic picks for each (f64's included). sm90 modules are also checked for their ABI (entry, target, cluster directive)
  * and for setmaxnreg budgets that the CTA's register pool can serve. No GPU needed; without
  * nvJitLink the test is skipped with a message, and fails when CI is set.
  * TCJ_COMPILE_MATRIX=full runs every cross; TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of
@@ -351,12 +351,15 @@ static int add_selected(tcj_kernel_cfg *out, int n, int max, const eng_problem *
   assert_int_equal(st, TCJ_SUCCESS);
   n = add_unique(out, n, max, &plan.cfg);
   /* The generic kernel of the problem's class (TCJ_JIT=generic): n and k at run time (none for
-   * block-scaled fp8 or f64). */
-  if (p->block_scale || p->ab == PTX_E_F64) return n;
-  st = eng_select_generic(p, &caps, 1, NULL, &plan, &why);
-  if (st != TCJ_SUCCESS) print_error("eng_select_generic %s m=%lld: %s\n", archs[ar].name, (long long)p->m, why);
-  assert_int_equal(st, TCJ_SUCCESS);
-  n = add_unique(out, n, max, &plan.cfg);
+   * block-scaled fp8). f64's with packing off too: its 8-byte copies are a class of their own. */
+  if (p->block_scale) return n;
+  for (int pack = 1; pack >= (p->ab == PTX_E_F64 ? 0 : 1); pack--) {
+    st = eng_select_generic(p, &caps, pack, NULL, &plan, &why);
+    if (st != TCJ_SUCCESS) print_error("eng_select_generic %s m=%lld: %s\n", archs[ar].name, (long long)p->m, why);
+    assert_int_equal(st, TCJ_SUCCESS);
+    assert_int_equal(plan.cfg.generic, 1);
+    n = add_unique(out, n, max, &plan.cfg);
+  }
   assert_true(n <= max);
   return n;
 }
@@ -670,9 +673,10 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   int nsel = matrix_jobs(selected, MAX_SELECTED, &ncfg);
   int nmatrix = nsel;
   nsel = collect_selected(selected, nsel, MAX_SELECTED, 0, N_MATRIX_ARCHS);
-  int sm90_matrix = 0, sm90_selected = 0, pingpong = 0, cluster_split = 0, decode = 0;
+  int sm90_matrix = 0, sm90_selected = 0, pingpong = 0, cluster_split = 0, decode = 0, f64_generic = 0;
   for (int i = 0; i < nsel; i++) {
     if (selected[i].recipe == PTX_RECIPE_SM90) *(i < nmatrix ? &sm90_matrix : &sm90_selected) += 1;
+    f64_generic += selected[i].recipe == PTX_RECIPE_DMMA && selected[i].generic;
     pingpong += selected[i].pingpong != 0;
     cluster_split += selected[i].split_cluster;
     decode += selected[i].bm == 16;
@@ -681,10 +685,13 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
    * and selection's decode kernels (16-row tiles, cluster splits on sm_90a) with them. */
   assert_true(pingpong >= 24);
   assert_true(cluster_split >= 8 && decode >= 24);
+  /* f64's generic kernels (the dmma recipe, n and k at run time): on each of the 3 archs both
+   * tiles, 4 op pairs, 16-byte and (packing off) 8-byte copies. */
+  if (f64_generic < 3 * 2 * 4 * 2) fail_msg("%d f64 generic kernels selected, want at least %d", f64_generic, 3 * 2 * 4 * 2);
   matrix m = make_matrix(selected, nsel);
   print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90); %d ping-pong, "
-                "%d decode tiles, %d cluster splits\n",
-                nmatrix, sm90_matrix, nsel - nmatrix, sm90_selected, pingpong, decode, cluster_split);
+                "%d decode tiles, %d cluster splits, %d f64 generic\n",
+                nmatrix, sm90_matrix, nsel - nmatrix, sm90_selected, pingpong, decode, cluster_split, f64_generic);
   int workers = 0;
   double seconds = run_matrix(&m, &workers);
 

@@ -1318,12 +1318,12 @@ static void generic_plans_are_valid_and_few_per_class(void **state) {
   (void)state;
   static const char *archs[] = {"sm_80", "sm_89", "sm_90a"};
   static const ptx_elem types[][2] = {{PTX_E_BF16, PTX_E_BF16}, {PTX_E_F16, PTX_E_F32}, {PTX_E_TF32, PTX_E_F32},
-                                      {PTX_E_S8, PTX_E_S32}, {PTX_E_E4M3, PTX_E_BF16}};
+                                      {PTX_E_S8, PTX_E_S32}, {PTX_E_E4M3, PTX_E_BF16}, {PTX_E_F64, PTX_E_F64}};
   static const int aligns[] = {16, 2};
   uint64_t x = 0x9e3779b97f4a7c15ull;
   for (int a = 0; a < 3; a++) {
     eng_device_caps caps = caps_of(archs[a]);
-    for (int t = 0; t < 5; t++) {
+    for (int t = 0; t < 6; t++) {
       if (types[t][0] == PTX_E_E4M3 && caps.sm < 89) continue;
       for (int ops = 0; ops < 4; ops++)
         for (int al = 0; al < 2; al++) {
@@ -1378,6 +1378,80 @@ static void generic_plans_are_valid_and_few_per_class(void **state) {
   }
 }
 
+/* f64 has generic plans (TCJ_JIT_GENERIC, and async's first calls): the dmma recipe's generic
+ * kernel, n = k = 0, no K split at launch, on every arch, for every op pair and edge shape (k of
+ * 0 and 1, m or n of 1, odd n: D in single elements). Operands in 8-byte rows are packed into
+ * 16-byte rows (the generic set's class); with packing off they keep 8-byte copies, a class of
+ * their own. TCJ_RECIPE and TCJ_TILE name the other types' recipes: f64 ignores them here as its
+ * specialised selection does. At most 2 tiles x 2 D classes per op pair and copy class. */
+static void f64_has_generic_plans_on_the_dmma_recipe(void **state) {
+  (void)state;
+  static const char *archs[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
+  static const int64_t shapes[][3] = {{1, 1, 1},     {7, 3, 1},     {129, 77, 33},   {1000, 999, 1},  {5, 13, 0},
+                                      {333, 1000, 17}, {4095, 4095, 4095}, {64, 64, 64}, {1, 4096, 4096}, {3000, 2, 5}};
+  eng_tuning forced;
+  memset(&forced, 0, sizeof forced);
+  forced.generic = 1;
+  forced.recipe = ENG_RECIPE_SM80;
+  assert_int_equal(eng_tile_override_parse("64x64x64/2x2/4", &forced.tile), 0);
+  for (size_t a = 0; a < sizeof archs / sizeof *archs; a++) {
+    eng_device_caps caps = caps_of(archs[a]);
+    for (int ops = 0; ops < 4; ops++)
+      for (int align = 8; align <= 16; align += 8)
+        for (int pack = 0; pack < 2; pack++) {
+          char seen[4][256];
+          int distinct = 0;
+          for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+            int64_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+            eng_problem p = problem(PTX_E_F64, PTX_E_F64, m, n, k);
+            p.op_a_t = ops & 1;
+            p.op_b_t = ops >> 1;
+            int pad = align / 8; /* rows of whole 16 bytes, or any number of elements */
+            p.lda = ((p.op_a_t ? m : k) + pad - 1) / pad * pad + (align == 8);
+            p.ldb = ((p.op_b_t ? k : n) + pad - 1) / pad * pad + (align == 8);
+            p.align_a = p.align_b = align;
+            p.align_c = n % 2 ? 8 : 16;
+            eng_plan plan, again;
+            const char *why = NULL;
+            tcj_status st = eng_select_generic(&p, &caps, pack, NULL, &plan, &why);
+            if (st != TCJ_SUCCESS)
+              fail_msg("%s f64 %lldx%lldx%lld ops=%d align=%d pack=%d: %s", archs[a], (long long)m, (long long)n,
+                       (long long)k, ops, align, pack, why);
+            const tcj_kernel_cfg *c = &plan.cfg;
+            assert_int_equal(c->recipe, PTX_RECIPE_DMMA);
+            assert_int_equal(c->generic, 1);
+            assert_true(c->n == 0 && c->k == 0 && c->split_k == 0);
+            assert_null(tcj_cfg_check(c));
+            assert_true(tcj_cfg_smem_bytes(c) <= caps.max_smem_optin);
+            assert_false(tcj_cfg_splits_at_launch(c));
+            assert_int_equal(n % c->vec_c, 0);
+            /* 8-byte rows: packed (16-byte copies) where packing is on and the operand holds data. */
+            int a_elems = m * k > 0, b_elems = k * n > 0;
+            if (align == 16 || !pack) {
+              assert_int_equal(c->align_a, a_elems ? align : 16);
+              assert_int_equal(c->align_b, b_elems ? align : 16);
+            } else {
+              assert_true(c->align_a == 16 && c->align_b == 16);
+              assert_int_equal(plan.pack_a, a_elems ? ENG_PACK_COPY : ENG_PACK_NONE);
+              assert_int_equal(plan.pack_b, b_elems ? ENG_PACK_COPY : ENG_PACK_NONE);
+            }
+            /* The forced recipe and tile do not apply to f64. */
+            assert_int_equal(eng_select_tuned(&p, &caps, pack, &forced, &again, &why), TCJ_SUCCESS);
+            assert_memory_equal(&again.cfg, &plan.cfg, sizeof plan.cfg);
+            char text[256];
+            assert_true(tcj_cfg_format(c, text, sizeof text) > 0);
+            int found = 0;
+            for (int j = 0; j < distinct; j++) found |= strcmp(seen[j], text) == 0;
+            if (!found && (a_elems && b_elems)) {
+              if (distinct == 4) fail_msg("%s f64 ops=%d align=%d pack=%d: a fifth generic kernel %s", archs[a], ops,
+                                          align, pack, text);
+              snprintf(seen[distinct++], sizeof seen[0], "%s", text);
+            }
+          }
+        }
+  }
+}
+
 /* The generic set `tcj-warmup --generic` compiles: valid generic configs, at most 24 per type
  * pair and arch, every op pair and the sm90 recipe's three tiles present on sm_90a; and what
  * selection picks for a plain GEMM of those pairs (other shapes than the set's sample) is in it. */
@@ -1388,26 +1462,30 @@ static void generic_set_is_small_and_covers_selection(void **state) {
     eng_device_caps caps = caps_of(archs[a]);
     ptx_elem ab[ENG_GENERIC_PAIRS_MAX], c[ENG_GENERIC_PAIRS_MAX];
     int npairs = eng_generic_pairs(&caps, ab, c);
-    assert_int_equal(npairs, caps.sm >= 89 ? 9 : 7);
+    assert_int_equal(npairs, caps.sm >= 89 ? 10 : 8);
     for (int t = 0; t < npairs; t++) {
       tcj_kernel_cfg set[64];
       int n = eng_generic_set(&caps, ab[t], c[t], set, 64);
       if (n < 1 || n > 24) fail_msg("%s %s>%s: %d generic kernels", archs[a], ptx_elem_name(ab[t]), ptx_elem_name(c[t]), n);
-      int ops_seen = 0, tiles_seen = 0;
+      int ops_seen = 0, tiles_seen = 0, dmma_tiles = 0, f64 = ab[t] == PTX_E_F64;
       for (int i = 0; i < n; i++) {
         assert_int_equal(set[i].generic, 1);
         assert_null(tcj_cfg_check(&set[i]));
         ops_seen |= 1 << (set[i].op_a_t + 2 * set[i].op_b_t);
         if (set[i].recipe == PTX_RECIPE_SM90) tiles_seen |= set[i].bn == 256 ? 1 : set[i].bm == 128 ? 2 : 4;
+        /* f64 runs the dmma recipe on every arch, in its two tiles (bit 1: 64x64, 2: 128x128). */
+        assert_int_equal(set[i].recipe == PTX_RECIPE_DMMA, f64);
+        if (f64) dmma_tiles |= set[i].bm == 64 ? 1 : 2;
       }
       /* wgmma reads tf32, s8 and fp8 K-major only: their kernels are all NT (others transposed);
        * 3xTF32's parts are K-major on every arch. */
       int x3 = ab[t] == PTX_E_F32;
-      int k_major_only = x3 || (caps.sm == 90 && !(ab[t] == PTX_E_F16 || ab[t] == PTX_E_BF16));
+      int k_major_only = x3 || (caps.sm == 90 && !(ab[t] == PTX_E_F16 || ab[t] == PTX_E_BF16 || f64));
       assert_int_equal(ops_seen, k_major_only ? 1 << 2 : 15);
       /* 128x256 (bit 1), 128x128 or 128x192 (2), 64x128 (4); promoted fp8 stops at 128x192,
        * promoted 3xTF32 at 128x128. */
-      if (caps.sm == 90) assert_int_equal(tiles_seen, ptx_elem_is_fp8(ab[t]) || x3 ? 6 : 7);
+      if (caps.sm == 90 && !f64) assert_int_equal(tiles_seen, ptx_elem_is_fp8(ab[t]) || x3 ? 6 : 7);
+      if (f64) assert_int_equal(dmma_tiles, 3);
       for (int i = 0; i < n; i++) assert_int_equal(set[i].tf32x3, x3);
       /* Selection on shapes outside the sample finds its kernel in the set. */
       uint64_t x = 0x1234567ull + (uint64_t)t;
@@ -1512,6 +1590,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(generic_set_is_small_and_covers_selection),
+    cmocka_unit_test(f64_has_generic_plans_on_the_dmma_recipe),
     cmocka_unit_test(split_counts_share_one_kernel),
     cmocka_unit_test(generic_plans_split_deep_k),
     cmocka_unit_test(generic_plans_are_valid_and_few_per_class),
