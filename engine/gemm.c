@@ -297,8 +297,10 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   stored_a(p, &rows_a, &cols_a);
   stored_b(p, &rows_b, &cols_b);
   scratch_layout l = scratch_of(p, plan);
-  CUdeviceptr base = 0, work = 0;
-  tcj_status st = eng_scratch_get(e, l.bytes, stream, &base);
+  CUdeviceptr work = 0;
+  eng_scratch scratch;
+  tcj_status st = eng_scratch_get(e, l.bytes, stream, &scratch);
+  const CUdeviceptr base = scratch.base;
   if (st == TCJ_SUCCESS) {
     int64_t rows, cols;
     packed_shape(p, plan, 0, &rows, &cols);
@@ -373,7 +375,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &run, k, tmaps, args, stream)
                                       : launch_sm80(e, p, &run, k, args, stream);
-  eng_scratch_put(e, base, l.bytes, stream);
+  eng_scratch_put(e, &scratch, stream);
   return st;
 }
 
@@ -501,8 +503,7 @@ tcj_status tcj_set_workspace(tcj_engine *e, CUdeviceptr ptr, size_t bytes) {
   if (bytes && ptr % SCRATCH_ALIGN)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "workspace pointer 0x%llx is not %d-byte aligned",
                          (unsigned long long)ptr, SCRATCH_ALIGN);
-  e->ws_ptr = bytes ? ptr : 0;
-  e->ws_bytes = bytes;
+  eng_workspace_set(&e->ws, ptr, bytes); /* calls in flight keep the region they took */
   return TCJ_SUCCESS;
 }
 

@@ -161,7 +161,11 @@ TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);
 /* A workspace the caller owns, used for every call's scratch from now on (bytes == 0: back to
  * allocating). Calls that need scratch use it from its start, so calls on different streams
  * must not overlap in time while they share it (as with cublasSetWorkspace): give concurrent
- * streams their own engines, or use tcj_options.alloc. ptr must be 256-byte aligned. */
+ * streams their own engines, or use tcj_options.alloc. ptr must be 256-byte aligned.
+ * Safe while other threads' calls are in flight: a call reads the workspace once, when it
+ * takes its scratch, and uses that region (or its own allocation) to its end. Calls already
+ * in flight keep the old region, and their kernels read it when their streams get to them:
+ * keep it alive and unused until those streams are done, as with cublasSetWorkspace. */
 TCJ_API tcj_status tcj_set_workspace(tcj_engine *engine, CUdeviceptr ptr, size_t bytes);
 
 /* The scratch bytes tcj_gemm with these arguments needs (pointers matter: their alignment
