@@ -3,6 +3,7 @@
  * checked here to join tcj's module (ptxgen/user_epilogue.h), so a bad source fails early. */
 #include "engine/nvrtc.h"
 
+#include "engine/epilogue_source.h"
 #include "engine/libfile.h"
 #include "ptxgen/user_epilogue.h"
 
@@ -88,6 +89,12 @@ int eng_nvrtc_available(char *version, size_t size) {
  * as "epilogue.cu(LINE)" (the program's name too). The declaration has a file name of its own,
  * so that a note about it is not taken for the user's line 1. */
 #define EPILOGUE_FILE "epilogue.cu"
+/* The program's name, which NVRTC searches a quoted #include in (a bare name: the working
+ * directory, even with --no-source-include; measured with NVRTC 13.0). Under /dev/null, which is
+ * no directory, there is none to search: a relative include that eng_epilogue_source_check
+ * missed fails to open rather than reading a file the key does not cover. Messages name
+ * EPILOGUE_FILE (the #line of the prelude), not this. */
+#define PROGRAM_NAME "/dev/null/" EPILOGUE_FILE
 static const char prelude[] = "#line 1 \"tcj_epilogue_signature\"\n" TCJ_EPILOGUE_SIGNATURE ";\n"
                               "#line 1 \"" EPILOGUE_FILE "\"\n";
 
@@ -126,6 +133,11 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
     snprintf(err, err_size, "user epilogue: no source");
     return TCJ_ERROR_INVALID_VALUE;
   }
+  char why[512];
+  if (eng_epilogue_source_check(source, why, sizeof why) != 0) {
+    snprintf(err, err_size, "user epilogue: %s", why);
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
   char arch_opt[64];
   if (virtual_arch_option(arch, arch_opt, sizeof arch_opt) != 0) {
     snprintf(err, err_size, "user epilogue: arch '%s' is not a target like sm_80 or sm_90a", arch ? arch : "(null)");
@@ -154,7 +166,7 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
   nvrtcProgram prog = NULL;
   char *log = NULL;
   tcj_status st = TCJ_ERROR_COMPILE;
-  nvrtcResult r = nvrtc.create(&prog, full, EPILOGUE_FILE, 0, NULL, NULL);
+  nvrtcResult r = nvrtc.create(&prog, full, PROGRAM_NAME, 0, NULL, NULL);
   free(full);
   if (r != NVRTC_SUCCESS) {
     snprintf(err, err_size, "nvrtcCreateProgram: %s", nvrtc.error_string(r));
@@ -196,7 +208,7 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
   }
   text[n] = '\0'; /* the size counts NVRTC's own terminator */
   int version;
-  char *body, why[512];
+  char *body;
   size_t body_len;
   if (ptx_user_epilogue_body(text, &version, &body, &body_len, why, sizeof why) != 0) {
     free(text);

@@ -259,7 +259,9 @@ typedef enum tcj_compute {
 } tcj_compute;
 
 /* The source of a user epilogue must define exactly this function (CUDA C++, compiled by
- * NVRTC; no headers are included, `params` is tcj_gemm_desc.epilogue_params): */
+ * NVRTC; `params` is tcj_gemm_desc.epilogue_params). It must be self-contained: its kernel is
+ * keyed by its text, so a source that reads a file (#include, #embed, __has_include) is
+ * refused with TCJ_ERROR_NOT_SUPPORTED naming the line; NVRTC has no built-in headers. */
 #define TCJ_EPILOGUE_SIGNATURE                                                                \
   "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col, " \
   "long long batch, const void *params)"

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "engine/jit.h"
 #include "engine/nvrtc.h"
@@ -324,6 +325,41 @@ static void epilogue_hash_changes_with_one_byte_of_source_and_with_the_identity(
   assert_int_equal(eng_epilogue_hash(NULL, NULL), eng_epilogue_hash("", ""));
 }
 
+/* The epilogue's kernel is keyed by its source text alone: an included file that changes
+ * would leave the key on another kernel, so every include is refused, before NVRTC reads one
+ * (the relative one from the working directory, where NVRTC looks for it). */
+static void include_of_a_file_is_refused_before_nvrtc_reads_it(void **state) {
+  (void)state;
+  skip_without_nvrtc();
+  char dir[] = "/tmp/tcj-epilogue-include-XXXXXX", cwd[4096], path[4200];
+  assert_non_null(mkdtemp(dir));
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  snprintf(path, sizeof path, "%s/helper.h", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("#define SCALE 2.0f\n", f);
+  fclose(f);
+  char relative[512], absolute[4600];
+  static const char body[] =
+      "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+      "                                         long long batch, const void *params) { return SCALE * v; }\n";
+  snprintf(relative, sizeof relative, "// scaled\n#include \"helper.h\"\n%s", body);
+  snprintf(absolute, sizeof absolute, "#include \"%s\"\n%s", path, body);
+  assert_int_equal(chdir(dir), 0);
+  char err[ERR_SIZE];
+  compile(relative, "sm_80", TCJ_ERROR_NOT_SUPPORTED, err);
+  assert_int_equal(chdir(cwd), 0);
+  if (!strstr(err, "user epilogue: line 2: #include reads the file system")) fail_msg("message: %s", err);
+  compile(absolute, "sm_90a", TCJ_ERROR_NOT_SUPPORTED, err);
+  if (!strstr(err, "user epilogue: line 1: #include reads the file system")) fail_msg("message: %s", err);
+  /* The same epilogue with the definition written into it compiles. */
+  char inline_source[512];
+  snprintf(inline_source, sizeof inline_source, "#define SCALE 2.0f\n%s", body);
+  free(compile(inline_source, "sm_80", TCJ_SUCCESS, err));
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 /* NVRTC 13.0's module for a small epilogue, with a helper and a constant, as written. */
 static const char nvrtc_module[] =
     "//\n"
@@ -460,6 +496,7 @@ int main(void) {
     cmocka_unit_test(every_tcj_arch_compiles_or_is_not_supported),
     cmocka_unit_test(concurrent_compiles_all_succeed_and_agree),
     cmocka_unit_test(epilogue_hash_changes_with_one_byte_of_source_and_with_the_identity),
+    cmocka_unit_test(include_of_a_file_is_refused_before_nvrtc_reads_it),
     cmocka_unit_test(body_strips_the_header_and_comments_and_reports_the_version),
     cmocka_unit_test(body_refuses_text_without_the_function),
     cmocka_unit_test(body_refuses_bad_headers_other_types_kernels_and_tcj_names),
