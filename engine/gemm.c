@@ -537,18 +537,13 @@ static tcj_gemm_desc desc_of_gemm(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n
   return g;
 }
 
-/* Validation and selection, shared by the call and its workspace query. The user epilogue's
- * hash needs NVRTC's identity (its library file, not loaded: a warm cache needs no NVRTC). */
+/* Validation and selection, shared by the call and its workspace query. A user epilogue is
+ * keyed by its source alone, with no NVRTC: a warm cache serves it in an image without one
+ * (engine/warm.c says how the disk key names NVRTC). */
 static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p, eng_plan *plan) {
   tcj_status st = eng_validate_desc(g, p);
   if (st != TCJ_SUCCESS) return st;
-  if (p->user) {
-    char id[256];
-    if (!eng_nvrtc_identity(id, sizeof id))
-      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a user epilogue needs NVRTC (libnvrtc.so.13 or .12), which "
-                           "was not found");
-    p->user = eng_epilogue_hash(g->epilogue_source, id);
-  }
+  if (p->user) p->user = eng_epilogue_hash(g->epilogue_source);
   if (p->m == 0 || p->n == 0) return TCJ_SUCCESS;
   const char *why = NULL;
   if ((st = eng_select_tuned(p, &e->caps, e->allow_packing, &e->tuning, plan, &why)) != TCJ_SUCCESS)

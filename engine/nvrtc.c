@@ -1,5 +1,5 @@
 /* User epilogues, CUDA C -> PTX through NVRTC, opened with dlopen as nvJitLink is (jit.c):
- * libtcj starts without it, and only a kernel that is not yet cached loads it. The PTX is
+ * libtcj starts without it, and a cached kernel is served without it. The PTX is
  * checked here to join tcj's module (ptxgen/user_epilogue.h), so a bad source fails early. */
 #include "engine/nvrtc.h"
 
@@ -48,24 +48,9 @@ static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT;
 static const char *const nvrtc_sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
 #define NVRTC_SONAMES_TEXT "libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so"
 
-/* The NVRTC library file, found without loading it (libfile.h says why); nvrtc_load opens this
- * very file, so identity and compiler agree. */
-static eng_libfile nvrtc_file;
-static pthread_once_t nvrtc_file_once = PTHREAD_ONCE_INIT;
-
-static void nvrtc_find(void) {
-  eng_libfile_find(nvrtc_sonames, sizeof nvrtc_sonames / sizeof *nvrtc_sonames, &nvrtc_file);
-}
-
-int eng_nvrtc_identity(char *out, size_t size) {
-  pthread_once(&nvrtc_file_once, nvrtc_find);
-  if (!nvrtc_file.found) return 0;
-  snprintf(out, size, "NVRTC %s bytes=%lld", nvrtc_file.soname, nvrtc_file.bytes);
-  return 1;
-}
-
 static void nvrtc_load(void) {
-  pthread_once(&nvrtc_file_once, nvrtc_find);
+  static eng_libfile nvrtc_file; /* found as nvJitLink's is (libfile.h) */
+  eng_libfile_find(nvrtc_sonames, sizeof nvrtc_sonames / sizeof *nvrtc_sonames, &nvrtc_file);
   if (!nvrtc_file.found) return;
   void *lib = dlopen(nvrtc_file.path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;
@@ -78,7 +63,12 @@ static void nvrtc_load(void) {
   nvrtc.ok = 1;
 }
 
+static int nvrtc_hidden; /* eng_nvrtc_hide */
+
+void eng_nvrtc_hide(int hidden) { __atomic_store_n(&nvrtc_hidden, hidden != 0, __ATOMIC_RELAXED); }
+
 int eng_nvrtc_available(char *version, size_t size) {
+  if (__atomic_load_n(&nvrtc_hidden, __ATOMIC_RELAXED)) return 0;
   pthread_once(&nvrtc_once, nvrtc_load);
   if (nvrtc.ok && version && size) snprintf(version, size, "NVRTC %d.%d", nvrtc.major, nvrtc.minor);
   return nvrtc.ok;
@@ -109,7 +99,7 @@ static int virtual_arch_option(const char *arch, char *out, size_t size) {
   return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* NVRTC's log, malloc'ed, or NULL. */
+/* NVRTC's log, malloc'ed, or NULL; the program named EPILOGUE_FILE, as the user's lines are. */
 static char *program_log(nvrtcProgram prog) {
   size_t n = 0;
   if (nvrtc.log_size(prog, &n) != NVRTC_SUCCESS || n == 0) return NULL;
@@ -120,6 +110,8 @@ static char *program_log(nvrtcProgram prog) {
     return NULL;
   }
   s[n] = '\0';
+  const size_t dir = strlen(PROGRAM_NAME) - strlen(EPILOGUE_FILE);
+  for (char *at; (at = strstr(s, PROGRAM_NAME));) memmove(at, at + dir, strlen(at + dir) + 1);
   return s;
 }
 
@@ -227,11 +219,8 @@ fail:
   return st;
 }
 
-uint64_t eng_epilogue_hash(const char *source, const char *nvrtc_identity) {
+uint64_t eng_epilogue_hash(const char *source) {
   if (!source) source = "";
-  if (!nvrtc_identity) nvrtc_identity = "";
-  /* The identity's hash seeds the source's: no state to allocate, and no split of one text
-   * between the two strings reads as another. */
-  uint64_t v = XXH3_64bits_withSeed(source, strlen(source), XXH3_64bits(nvrtc_identity, strlen(nvrtc_identity)));
+  uint64_t v = XXH3_64bits(source, strlen(source));
   return v ? v : 1;
 }

@@ -297,9 +297,12 @@ typedef struct tcj_gemm_desc {
   int64_t batch_count;
   int64_t stride_a, stride_b, stride_c, stride_d, stride_bias;
   /* A user epilogue: NUL-terminated source defining TCJ_EPILOGUE_SIGNATURE, or NULL. Compiled
-   * once per kernel with NVRTC (TCJ_ERROR_NOT_SUPPORTED without it) and cached on disk with the
-   * kernel: the key holds a hash of the source and NVRTC's version, so a warm cache needs no
-   * NVRTC. Compile errors come back as TCJ_ERROR_COMPILE with NVRTC's log in tcj_last_error. */
+   * once per kernel with NVRTC and cached on disk with the kernel, keyed by a hash of the source
+   * and, where NVRTC is installed, its version (a new NVRTC builds new kernels). A process
+   * without NVRTC is served the kernel any NVRTC compiled from the same source for the same
+   * problem class and GPU (a cache tcj-warmup filled elsewhere); a kernel not cached then
+   * fails with TCJ_ERROR_NOT_SUPPORTED. Compile errors come back as TCJ_ERROR_COMPILE with
+   * NVRTC's log in tcj_last_error. */
   const char *epilogue_source;
   const void *epilogue_params; /* passed to tcj_epilogue as is (a device pointer, usually) */
 

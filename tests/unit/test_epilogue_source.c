@@ -79,6 +79,7 @@ static void include_text_in_comments_and_literals_is_accepted(void **state) {
   expect_accepted("int has_include_count, __has_includes, include;\n#pragma unroll\n#line 7 \"x.h\"\n");
   expect_accepted("#define X(a) a % 2\n");
   expect_accepted("int n = 1'2'3;\n#define Y 1\n");
+  expect_accepted("int n = 1'0; /* a quote ' that a digit separator is not\n#include \"x.h\"\n*/\n");
 }
 
 /* A typical epilogue, with macros and modulo, passes. */
