@@ -183,6 +183,7 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
   if (!e) return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");
   e->cu = cu;
   eng_kept_scratch_init(&e->kept);
+  eng_workspace_init(&e->ws);
   eng_tuned_memo_init(&e->tuned);
   eng_tier_init(&e->tiering);
   pthread_mutex_init(&e->flush_lock, NULL);
@@ -282,6 +283,7 @@ void tcj_destroy(tcj_engine *e) {
   }
   if (e->retained_primary) e->cu->cuDevicePrimaryCtxRelease(e->dev);
   eng_tuned_memo_free(&e->tuned);
+  eng_workspace_destroy(&e->ws);
   pthread_mutex_destroy(&e->flush_lock);
   free(e->dump_dir);
   free(e);

@@ -43,8 +43,7 @@ struct tcj_engine {
   tcj_alloc_fn alloc;     /* the caller's scratch allocator (tcj_options), or NULL */
   tcj_free_fn free;
   void *alloc_ctx;
-  CUdeviceptr ws_ptr;     /* tcj_set_workspace's region, when ws_bytes > 0 */
-  size_t ws_bytes;
+  eng_workspace ws;       /* tcj_set_workspace's region (engine/scratch.h) */
   eng_kept_scratch kept;  /* the region tcj keeps for one stream's calls (engine/scratch.h) */
 };
 

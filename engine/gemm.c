@@ -297,8 +297,10 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   stored_a(p, &rows_a, &cols_a);
   stored_b(p, &rows_b, &cols_b);
   scratch_layout l = scratch_of(p, plan);
-  CUdeviceptr base = 0, work = 0;
-  tcj_status st = eng_scratch_get(e, l.bytes, stream, &base);
+  CUdeviceptr work = 0;
+  eng_scratch scratch;
+  tcj_status st = eng_scratch_get(e, l.bytes, stream, &scratch);
+  const CUdeviceptr base = scratch.base;
   if (st == TCJ_SUCCESS) {
     int64_t rows, cols;
     packed_shape(p, plan, 0, &rows, &cols);
@@ -373,7 +375,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   if (st == TCJ_SUCCESS)
     st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &run, k, tmaps, args, stream)
                                       : launch_sm80(e, p, &run, k, args, stream);
-  eng_scratch_put(e, base, l.bytes, stream);
+  eng_scratch_put(e, &scratch, stream);
   return st;
 }
 
@@ -501,8 +503,7 @@ tcj_status tcj_set_workspace(tcj_engine *e, CUdeviceptr ptr, size_t bytes) {
   if (bytes && ptr % SCRATCH_ALIGN)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "workspace pointer 0x%llx is not %d-byte aligned",
                          (unsigned long long)ptr, SCRATCH_ALIGN);
-  e->ws_ptr = bytes ? ptr : 0;
-  e->ws_bytes = bytes;
+  eng_workspace_set(&e->ws, ptr, bytes); /* calls in flight keep the region they took */
   return TCJ_SUCCESS;
 }
 
@@ -536,8 +537,6 @@ static tcj_gemm_desc desc_of_gemm(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n
   return g;
 }
 
-/* Validation and selection, shared by the call and its workspace query. The user epilogue's
- * hash needs NVRTC's identity (its library file, not loaded: a warm cache needs no NVRTC). */
 /* alpha == 0 given on the host: BLAS and cuBLAS do not reference A and B then (D = beta * C,
  * then the epilogue). The call is validated as given, so that a bad operand is still reported,
  * and then runs as k == 0: the kernel has no mainloop and reads neither operand. A device alpha
@@ -547,6 +546,9 @@ static int host_alpha_zero(const tcj_gemm_desc *g) {
   return g->a_type == TCJ_F64 ? g->alpha_f64 == 0.0 : g->alpha == 0.0f;
 }
 
+/* Validation and selection, shared by the call and its workspace query. A user epilogue is
+ * keyed by its source alone, with no NVRTC: a warm cache serves it in an image without one
+ * (engine/warm.c says how the disk key names NVRTC). */
 static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p, eng_plan *plan) {
   tcj_status st = eng_validate_desc(g, p);
   if (st != TCJ_SUCCESS) return st;
@@ -556,13 +558,7 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
     no_products.k = 0;
     if ((st = eng_validate_desc(&no_products, p)) != TCJ_SUCCESS) return st;
   }
-  if (p->user) {
-    char id[256];
-    if (!eng_nvrtc_identity(id, sizeof id))
-      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a user epilogue needs NVRTC (libnvrtc.so.13 or .12), which "
-                           "was not found");
-    p->user = eng_epilogue_hash(g->epilogue_source, id);
-  }
+  if (p->user) p->user = eng_epilogue_hash(g->epilogue_source);
   if (p->m == 0 || p->n == 0) return TCJ_SUCCESS;
   const char *why = NULL;
   if ((st = eng_select_tuned(p, &e->caps, e->allow_packing, &e->tuning, plan, &why)) != TCJ_SUCCESS)

@@ -124,7 +124,7 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
     atomic_fetch_add_explicit(&e->stats.compile_ns, (uint64_t)(ms * 1e6), memory_order_relaxed);
     /* Any compiler's cubin for this arch is the kernel: it is published whoever built it, and
      * the entry records who (the key does not name a compiler: see eng_cache_key). */
-    if (e->disk) cache_disk_put_by(e->disk, key, via_driver ? e->driver_id : e->compiler, bin.data, bin.size, ptx, len);
+    if (e->disk) eng_cache_publish(e->disk, cfg, e->arch, key, via_driver ? e->driver_id : e->compiler, bin.data, bin.size, ptx, len);
     eng_cubin_free(&bin);
     eng_log(e->log, ENG_LOG_INFO, "compiled %s for %s via %s in %.1f ms", text, e->arch,
             via_driver ? "the driver" : "nvJitLink", ms);

@@ -1,6 +1,6 @@
 /* Finding a shared library's file without loading it, for the compilers tcj dlopens
- * (nvJitLink, NVRTC): their identity goes into cache keys, and a process that only hits the
- * cache should not pay the 10-200 ms a dlopen of a compiler costs. */
+ * (nvJitLink, NVRTC): nvJitLink's identity is recorded in cache entries, and a process that
+ * only hits the cache should not pay the 10-200 ms a dlopen of a compiler costs. */
 #ifndef TCJ_ENG_LIBFILE_H
 #define TCJ_ENG_LIBFILE_H
 

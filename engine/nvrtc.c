@@ -1,8 +1,9 @@
 /* User epilogues, CUDA C -> PTX through NVRTC, opened with dlopen as nvJitLink is (jit.c):
- * libtcj starts without it, and only a kernel that is not yet cached loads it. The PTX is
+ * libtcj starts without it, and a cached kernel is served without it. The PTX is
  * checked here to join tcj's module (ptxgen/user_epilogue.h), so a bad source fails early. */
 #include "engine/nvrtc.h"
 
+#include "engine/epilogue_source.h"
 #include "engine/libfile.h"
 #include "ptxgen/user_epilogue.h"
 
@@ -47,24 +48,9 @@ static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT;
 static const char *const nvrtc_sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
 #define NVRTC_SONAMES_TEXT "libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so"
 
-/* The NVRTC library file, found without loading it (libfile.h says why); nvrtc_load opens this
- * very file, so identity and compiler agree. */
-static eng_libfile nvrtc_file;
-static pthread_once_t nvrtc_file_once = PTHREAD_ONCE_INIT;
-
-static void nvrtc_find(void) {
-  eng_libfile_find(nvrtc_sonames, sizeof nvrtc_sonames / sizeof *nvrtc_sonames, &nvrtc_file);
-}
-
-int eng_nvrtc_identity(char *out, size_t size) {
-  pthread_once(&nvrtc_file_once, nvrtc_find);
-  if (!nvrtc_file.found) return 0;
-  snprintf(out, size, "NVRTC %s bytes=%lld", nvrtc_file.soname, nvrtc_file.bytes);
-  return 1;
-}
-
 static void nvrtc_load(void) {
-  pthread_once(&nvrtc_file_once, nvrtc_find);
+  static eng_libfile nvrtc_file; /* found as nvJitLink's is (libfile.h) */
+  eng_libfile_find(nvrtc_sonames, sizeof nvrtc_sonames / sizeof *nvrtc_sonames, &nvrtc_file);
   if (!nvrtc_file.found) return;
   void *lib = dlopen(nvrtc_file.path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;
@@ -77,7 +63,12 @@ static void nvrtc_load(void) {
   nvrtc.ok = 1;
 }
 
+static int nvrtc_hidden; /* eng_nvrtc_hide */
+
+void eng_nvrtc_hide(int hidden) { __atomic_store_n(&nvrtc_hidden, hidden != 0, __ATOMIC_RELAXED); }
+
 int eng_nvrtc_available(char *version, size_t size) {
+  if (__atomic_load_n(&nvrtc_hidden, __ATOMIC_RELAXED)) return 0;
   pthread_once(&nvrtc_once, nvrtc_load);
   if (nvrtc.ok && version && size) snprintf(version, size, "NVRTC %d.%d", nvrtc.major, nvrtc.minor);
   return nvrtc.ok;
@@ -88,6 +79,12 @@ int eng_nvrtc_available(char *version, size_t size) {
  * as "epilogue.cu(LINE)" (the program's name too). The declaration has a file name of its own,
  * so that a note about it is not taken for the user's line 1. */
 #define EPILOGUE_FILE "epilogue.cu"
+/* The program's name, which NVRTC searches a quoted #include in (a bare name: the working
+ * directory, even with --no-source-include; measured with NVRTC 13.0). Under /dev/null, which is
+ * no directory, there is none to search: a relative include that eng_epilogue_source_check
+ * missed fails to open rather than reading a file the key does not cover. Messages name
+ * EPILOGUE_FILE (the #line of the prelude), not this. */
+#define PROGRAM_NAME "/dev/null/" EPILOGUE_FILE
 static const char prelude[] = "#line 1 \"tcj_epilogue_signature\"\n" TCJ_EPILOGUE_SIGNATURE ";\n"
                               "#line 1 \"" EPILOGUE_FILE "\"\n";
 
@@ -102,7 +99,7 @@ static int virtual_arch_option(const char *arch, char *out, size_t size) {
   return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* NVRTC's log, malloc'ed, or NULL. */
+/* NVRTC's log, malloc'ed, or NULL; the program named EPILOGUE_FILE, as the user's lines are. */
 static char *program_log(nvrtcProgram prog) {
   size_t n = 0;
   if (nvrtc.log_size(prog, &n) != NVRTC_SUCCESS || n == 0) return NULL;
@@ -113,6 +110,8 @@ static char *program_log(nvrtcProgram prog) {
     return NULL;
   }
   s[n] = '\0';
+  const size_t dir = strlen(PROGRAM_NAME) - strlen(EPILOGUE_FILE);
+  for (char *at; (at = strstr(s, PROGRAM_NAME));) memmove(at, at + dir, strlen(at + dir) + 1);
   return s;
 }
 
@@ -125,6 +124,11 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
   if (!source || !ptx || !len) {
     snprintf(err, err_size, "user epilogue: no source");
     return TCJ_ERROR_INVALID_VALUE;
+  }
+  char why[512];
+  if (eng_epilogue_source_check(source, why, sizeof why) != 0) {
+    snprintf(err, err_size, "user epilogue: %s", why);
+    return TCJ_ERROR_NOT_SUPPORTED;
   }
   char arch_opt[64];
   if (virtual_arch_option(arch, arch_opt, sizeof arch_opt) != 0) {
@@ -154,7 +158,7 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
   nvrtcProgram prog = NULL;
   char *log = NULL;
   tcj_status st = TCJ_ERROR_COMPILE;
-  nvrtcResult r = nvrtc.create(&prog, full, EPILOGUE_FILE, 0, NULL, NULL);
+  nvrtcResult r = nvrtc.create(&prog, full, PROGRAM_NAME, 0, NULL, NULL);
   free(full);
   if (r != NVRTC_SUCCESS) {
     snprintf(err, err_size, "nvrtcCreateProgram: %s", nvrtc.error_string(r));
@@ -196,7 +200,7 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
   }
   text[n] = '\0'; /* the size counts NVRTC's own terminator */
   int version;
-  char *body, why[512];
+  char *body;
   size_t body_len;
   if (ptx_user_epilogue_body(text, &version, &body, &body_len, why, sizeof why) != 0) {
     free(text);
@@ -215,11 +219,8 @@ fail:
   return st;
 }
 
-uint64_t eng_epilogue_hash(const char *source, const char *nvrtc_identity) {
+uint64_t eng_epilogue_hash(const char *source) {
   if (!source) source = "";
-  if (!nvrtc_identity) nvrtc_identity = "";
-  /* The identity's hash seeds the source's: no state to allocate, and no split of one text
-   * between the two strings reads as another. */
-  uint64_t v = XXH3_64bits_withSeed(source, strlen(source), XXH3_64bits(nvrtc_identity, strlen(nvrtc_identity)));
+  uint64_t v = XXH3_64bits(source, strlen(source));
   return v ? v : 1;
 }

@@ -1,5 +1,6 @@
 /* CUDA C -> PTX for user epilogues (tcj_gemm_desc.epilogue_source), through NVRTC opened with
- * dlopen as nvJitLink is (jit.h): libtcj runs without it, and a warm cache never loads it. The
+ * dlopen as nvJitLink is (jit.h): libtcj runs without it, and a warm cache serves user
+ * epilogues without it. The
  * PTX that comes back is joined into tcj's own module by ptxgen/user_epilogue.h. */
 #ifndef TCJ_ENG_NVRTC_H
 #define TCJ_ENG_NVRTC_H
@@ -9,12 +10,13 @@
 
 #include "tcj.h"
 
-/* 1 if NVRTC's library file was found (without loading it); *out gets its identity for cache
- * keys: "NVRTC libnvrtc.so.13 bytes=109338064". */
-int eng_nvrtc_identity(char *out, size_t size);
-
-/* 1 if NVRTC could be opened; *version gets "NVRTC 13.0" or similar. */
+/* 1 if NVRTC could be opened; *version gets "NVRTC 13.0" or similar. The first call loads
+ * it (about 5 ms, measured with NVRTC 13.0 on a warm page cache). */
 int eng_nvrtc_available(char *version, size_t size);
+
+/* Tests only: hidden != 0 makes NVRTC unavailable from now on (eng_nvrtc_available answers 0,
+ * compiles fail as without it), as in an image that does not ship it; 0 shows it again. */
+void eng_nvrtc_hide(int hidden);
 
 /* Compiles a user epilogue (source defining TCJ_EPILOGUE_SIGNATURE) for arch ("sm_80",
  * "sm_90a", "sm_100a", ...): PTX for the virtual arch compute_XX[a], relocatable so that
@@ -27,9 +29,11 @@ int eng_nvrtc_available(char *version, size_t size);
 tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char **ptx, size_t *len, char *err,
                                       size_t err_size);
 
-/* The key of a user epilogue: XXH3-64 of its source and of the identity of the NVRTC that
- * compiles it (eng_nvrtc_identity), so a new NVRTC builds new kernels. Never 0 (0 means "no
- * user epilogue" in tcj_kernel_cfg.user). NULL strings hash as "". */
-uint64_t eng_epilogue_hash(const char *source, const char *nvrtc_identity);
+/* The key of a user epilogue: XXH3-64 of its source, never 0 (0 means "no user epilogue" in
+ * tcj_kernel_cfg.user); NULL hashes as "". The source alone: that text is all NVRTC reads
+ * (eng_nvrtc_compile_epilogue refuses a source that reads a file: epilogue_source.h), and the
+ * NVRTC that compiles it is named by the disk cache's key (eng_cache_key), so that a process
+ * without NVRTC computes the same key and finds the kernel compiled elsewhere. */
+uint64_t eng_epilogue_hash(const char *source);
 
 #endif

@@ -7,6 +7,20 @@
 #include "engine/engine.h"
 #include "engine/error.h"
 
+void eng_workspace_init(eng_workspace *w) {
+  memset(w, 0, sizeof *w);
+  pthread_mutex_init(&w->lock, NULL);
+}
+
+void eng_workspace_destroy(eng_workspace *w) { pthread_mutex_destroy(&w->lock); }
+
+void eng_workspace_set(eng_workspace *w, CUdeviceptr ptr, size_t bytes) {
+  pthread_mutex_lock(&w->lock);
+  w->ptr = bytes ? ptr : 0;
+  w->bytes = bytes;
+  pthread_mutex_unlock(&w->lock);
+}
+
 void eng_kept_scratch_init(eng_kept_scratch *k) {
   memset(k, 0, sizeof *k);
   pthread_mutex_init(&k->lock, NULL);
@@ -71,7 +85,7 @@ static int kept_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *b
       return 0;
     }
     if (k->ptr) k->retired[k->retired_count++] = k->ptr;
-    __atomic_store_n(&k->ptr, ptr, __ATOMIC_RELAXED); /* eng_scratch_put reads it unlocked */
+    k->ptr = ptr;
     k->bytes = grown;
   }
   k->stream = stream;
@@ -80,42 +94,59 @@ static int kept_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *b
   return 1;
 }
 
-tcj_status eng_scratch_get(tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *base) {
-  *base = 0;
+/* The workspace as one snapshot: pointer and size from the same tcj_set_workspace. */
+static size_t workspace_of(tcj_engine *e, CUdeviceptr *ptr) {
+  pthread_mutex_lock(&e->ws.lock);
+  size_t bytes = e->ws.bytes;
+  *ptr = e->ws.ptr;
+  pthread_mutex_unlock(&e->ws.lock);
+  return bytes;
+}
+
+tcj_status eng_scratch_get(tcj_engine *e, size_t bytes, CUstream stream, eng_scratch *s) {
+  *s = (eng_scratch){0, bytes, ENG_SCRATCH_NONE};
   if (!bytes) return TCJ_SUCCESS;
-  if (e->ws_bytes) {
-    if (bytes > e->ws_bytes)
+  CUdeviceptr ws_ptr;
+  size_t ws_bytes = workspace_of(e, &ws_ptr);
+  if (ws_bytes) {
+    if (bytes > ws_bytes)
       return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "this call needs %zu bytes of workspace; tcj_set_workspace gave %zu",
-                           bytes, e->ws_bytes);
-    *base = e->ws_ptr;
+                           bytes, ws_bytes);
+    s->base = ws_ptr;
+    s->source = ENG_SCRATCH_WORKSPACE;
     return TCJ_SUCCESS;
   }
   if (e->alloc) {
-    int rc = e->alloc(e->alloc_ctx, bytes, stream, base);
-    if (rc != 0 || !*base) {
-      *base = 0;
+    CUdeviceptr base = 0;
+    int rc = e->alloc(e->alloc_ctx, bytes, stream, &base);
+    if (rc != 0 || !base)
       return eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "the allocator of tcj_options.alloc returned %d for %zu bytes of scratch",
                            rc, bytes);
-    }
+    s->base = base;
+    s->source = ENG_SCRATCH_ALLOC;
     return TCJ_SUCCESS;
   }
-  if (kept_get(e, bytes, stream, base)) return TCJ_SUCCESS;
-  CUresult r = e->cu->cuMemAllocAsync(base, bytes, stream);
+  if (kept_get(e, bytes, stream, &s->base)) {
+    s->source = ENG_SCRATCH_KEPT;
+    return TCJ_SUCCESS;
+  }
+  CUresult r = e->cu->cuMemAllocAsync(&s->base, bytes, stream);
   if (r != CUDA_SUCCESS) {
-    *base = 0;
+    s->base = 0;
     return eng_cuda_error(r, "cuMemAllocAsync (scratch)");
   }
+  s->source = ENG_SCRATCH_POOL;
   return TCJ_SUCCESS;
 }
 
 /* Stream order frees a pool region after the kernels (or the failed copy) that used it; the
  * kept region is only handed back (its lock, held since the get, is released). */
-void eng_scratch_put(tcj_engine *e, CUdeviceptr base, size_t bytes, CUstream stream) {
-  if (!base) return;
-  /* First: the kept region's address changes only under its lock, which this call then holds
-   * (and no other source hands out that address while the region lives). */
-  if (base == __atomic_load_n(&e->kept.ptr, __ATOMIC_RELAXED)) pthread_mutex_unlock(&e->kept.lock);
-  else if (e->ws_bytes) return;
-  else if (e->alloc) e->free(e->alloc_ctx, base, bytes, stream);
-  else e->cu->cuMemFreeAsync(base, stream);
+void eng_scratch_put(tcj_engine *e, const eng_scratch *s, CUstream stream) {
+  switch (s->source) {
+  case ENG_SCRATCH_NONE:
+  case ENG_SCRATCH_WORKSPACE: return;
+  case ENG_SCRATCH_ALLOC: e->free(e->alloc_ctx, s->base, s->bytes, stream); return;
+  case ENG_SCRATCH_KEPT: pthread_mutex_unlock(&e->kept.lock); return;
+  case ENG_SCRATCH_POOL: e->cu->cuMemFreeAsync(s->base, stream); return;
+  }
 }

@@ -1,6 +1,7 @@
 /* Where a call's device scratch comes from (tcj.h, "Scratch memory"): the caller's workspace,
  * else the caller's allocator, else a region tcj keeps for the calls of one stream, else the
- * device's stream-ordered pool.
+ * device's stream-ordered pool. A call decides once, in eng_scratch_get, and its put returns
+ * the region to that source whatever tcj_set_workspace did meanwhile in another thread.
  *
  * Why tcj keeps a region: the first cuMemAllocAsync of a process sets up the stream-ordered
  * pool, 11-14 ms on an H100 (a pool of tcj's own: 9 ms), where a cuMemAlloc takes 0.08 ms.
@@ -36,15 +37,46 @@ typedef struct eng_kept_scratch {
   int retired_count;
 } eng_kept_scratch;
 
+/* tcj_set_workspace's region. Pointer and size change together under the lock, and a call
+ * reads them together once (eng_scratch_get): a call sees the old region or the new one,
+ * never the new size with the old pointer. */
+typedef struct eng_workspace {
+  pthread_mutex_t lock;
+  CUdeviceptr ptr;
+  size_t bytes; /* 0: none */
+} eng_workspace;
+
+void eng_workspace_init(eng_workspace *w);
+void eng_workspace_destroy(eng_workspace *w);
+void eng_workspace_set(eng_workspace *w, CUdeviceptr ptr, size_t bytes);
+
+/* Where a call's scratch came from: the snapshot eng_scratch_put decides by. Put never looks
+ * at the workspace again: a workspace set or cleared between a call's get and put would
+ * otherwise send the caller's region to options.free, or leak the allocator's block. */
+typedef enum eng_scratch_source {
+  ENG_SCRATCH_NONE,      /* no scratch (0 bytes) */
+  ENG_SCRATCH_WORKSPACE, /* the caller's workspace: nothing to give back */
+  ENG_SCRATCH_ALLOC,     /* tcj_options.alloc: back through tcj_options.free */
+  ENG_SCRATCH_KEPT,      /* the kept region: its lock, held since the get, is released */
+  ENG_SCRATCH_POOL,      /* cuMemAllocAsync: cuMemFreeAsync */
+} eng_scratch_source;
+
+typedef struct eng_scratch {
+  CUdeviceptr base; /* 0 when source is ENG_SCRATCH_NONE */
+  size_t bytes;
+  eng_scratch_source source;
+} eng_scratch;
+
 struct tcj_engine;
 
 void eng_kept_scratch_init(eng_kept_scratch *k);
 /* tcj_destroy: frees every region (cuMemFree waits for the kernels that use them). */
 void eng_kept_scratch_free(const eng_cuda_api *cu, eng_kept_scratch *k);
 
-/* The call's scratch of `bytes` (0: none, *base = 0) for its work on `stream`; every success
- * must be followed by eng_scratch_put once the call's work is enqueued (or given up). */
-tcj_status eng_scratch_get(struct tcj_engine *e, size_t bytes, CUstream stream, CUdeviceptr *base);
-void eng_scratch_put(struct tcj_engine *e, CUdeviceptr base, size_t bytes, CUstream stream);
+/* The call's scratch of `bytes` (0: none, s->base = 0) for its work on `stream`; every
+ * success must be followed by eng_scratch_put(s) once the call's work is enqueued (or given
+ * up). On failure *s is ENG_SCRATCH_NONE (a put of it is a no-op). */
+tcj_status eng_scratch_get(struct tcj_engine *e, size_t bytes, CUstream stream, eng_scratch *s);
+void eng_scratch_put(struct tcj_engine *e, const eng_scratch *s, CUstream stream);
 
 #endif

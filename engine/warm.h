@@ -1,8 +1,9 @@
 /* Cache keys and cache filling shared by the engine and tcj-warmup. The key text names every
- * input that makes a cubin what it is: cache format, codegen identity, config and target arch.
- * Not the compiler: any compiler's cubin for the arch runs the same kernel, so a cache warmed
- * with nvJitLink serves a process with the driver alone, and the other way round. The entry
- * records who compiled it; a cubin the driver refuses is evicted and rebuilt. */
+ * input that makes a cubin what it is: cache format, codegen identity, config and target arch
+ * (and the NVRTC of a user epilogue: eng_cache_key). Not the compiler: any compiler's cubin
+ * for the arch runs the same kernel, so a cache warmed with nvJitLink serves a process with
+ * the driver alone, and the other way round. The entry records who compiled it; a cubin the
+ * driver refuses is evicted and rebuilt. */
 #ifndef TCJ_ENG_WARM_H
 #define TCJ_ENG_WARM_H
 
@@ -18,8 +19,17 @@
  * off. driver_version: cuDriverGetVersion's value, 0 when unknown. Recorded in entries. */
 void eng_compiler_identity(int force_driver, int driver_version, char *out, size_t size);
 
-/* Full key text of cfg for arch ("sm_90a"). Returns its length, or -1. */
+/* Full key text of cfg for arch ("sm_90a"). Returns its length, or -1. The key of a config
+ * with a user epilogue also names the NVRTC that compiles it ("epilogue compiler=NVRTC 13.0"),
+ * or "any" where NVRTC cannot be opened: see warm.c for the copy that key finds. */
 int eng_cache_key(const tcj_kernel_cfg *cfg, const char *arch, char *out, size_t size);
+/* The key of that copy ("epilogue compiler=any"); -1 for a config without a user epilogue. */
+int eng_cache_key_any_nvrtc(const tcj_kernel_cfg *cfg, const char *arch, char *out, size_t size);
+
+/* Publishes a compiled cubin under key, and a user epilogue's kernel under its copy's key
+ * too. Returns cache_disk_put_by's result (0, or -1 when an entry could not be written). */
+int eng_cache_publish(cache_disk *disk, const tcj_kernel_cfg *cfg, const char *arch, const char *key,
+                      const char *compiler, const void *cubin, size_t size, const char *ptx, size_t ptx_len);
 
 /* user_source: the user epilogue's source for configs that call one (cfg->user), else NULL.
  * Without a GPU: makes sure the cubin of cfg is in disk's writable dir (or a read-only root).

@@ -162,7 +162,11 @@ TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);
 /* A workspace the caller owns, used for every call's scratch from now on (bytes == 0: back to
  * allocating). Calls that need scratch use it from its start, so calls on different streams
  * must not overlap in time while they share it (as with cublasSetWorkspace): give concurrent
- * streams their own engines, or use tcj_options.alloc. ptr must be 256-byte aligned. */
+ * streams their own engines, or use tcj_options.alloc. ptr must be 256-byte aligned.
+ * Safe while other threads' calls are in flight: a call reads the workspace once, when it
+ * takes its scratch, and uses that region (or its own allocation) to its end. Calls already
+ * in flight keep the old region, and their kernels read it when their streams get to them:
+ * keep it alive and unused until those streams are done, as with cublasSetWorkspace. */
 TCJ_API tcj_status tcj_set_workspace(tcj_engine *engine, CUdeviceptr ptr, size_t bytes);
 
 /* The scratch bytes tcj_gemm with these arguments needs (pointers matter: their alignment
@@ -256,7 +260,9 @@ typedef enum tcj_compute {
 } tcj_compute;
 
 /* The source of a user epilogue must define exactly this function (CUDA C++, compiled by
- * NVRTC; no headers are included, `params` is tcj_gemm_desc.epilogue_params): */
+ * NVRTC; `params` is tcj_gemm_desc.epilogue_params). It must be self-contained: its kernel is
+ * keyed by its text, so a source that reads a file (#include, #embed, __has_include) is
+ * refused with TCJ_ERROR_NOT_SUPPORTED naming the line; NVRTC has no built-in headers. */
 #define TCJ_EPILOGUE_SIGNATURE                                                                \
   "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col, " \
   "long long batch, const void *params)"
@@ -292,9 +298,12 @@ typedef struct tcj_gemm_desc {
   int64_t batch_count;
   int64_t stride_a, stride_b, stride_c, stride_d, stride_bias;
   /* A user epilogue: NUL-terminated source defining TCJ_EPILOGUE_SIGNATURE, or NULL. Compiled
-   * once per kernel with NVRTC (TCJ_ERROR_NOT_SUPPORTED without it) and cached on disk with the
-   * kernel: the key holds a hash of the source and NVRTC's version, so a warm cache needs no
-   * NVRTC. Compile errors come back as TCJ_ERROR_COMPILE with NVRTC's log in tcj_last_error. */
+   * once per kernel with NVRTC and cached on disk with the kernel, keyed by a hash of the source
+   * and, where NVRTC is installed, its version (a new NVRTC builds new kernels). A process
+   * without NVRTC is served the kernel any NVRTC compiled from the same source for the same
+   * problem class and GPU (a cache tcj-warmup filled elsewhere); a kernel not cached then
+   * fails with TCJ_ERROR_NOT_SUPPORTED. Compile errors come back as TCJ_ERROR_COMPILE with
+   * NVRTC's log in tcj_last_error. */
   const char *epilogue_source;
   const void *epilogue_params; /* passed to tcj_epilogue as is (a device pointer, usually) */
 

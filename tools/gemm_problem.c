@@ -106,15 +106,7 @@ tcj_status gemm_problem_validate(const gemm_problem *pr, eng_problem *out_p, con
     *why = reason;
     return st;
   }
-  if (p.user) { /* as the engine keys it: the source and the NVRTC that compiles it */
-    char id[256];
-    if (!eng_nvrtc_identity(id, sizeof id)) {
-      *why = "a user epilogue needs NVRTC (libnvrtc.so.13 or .12) for its key and its compile, and it was "
-             "not found";
-      return TCJ_ERROR_NOT_SUPPORTED;
-    }
-    p.user = eng_epilogue_hash(pr->epilogue_source, id);
-  }
+  if (p.user) p.user = eng_epilogue_hash(pr->epilogue_source); /* as the engine keys it */
   *out_p = p;
   return TCJ_SUCCESS;
 }

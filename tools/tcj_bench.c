@@ -120,7 +120,7 @@ static int offline_one(const char *arch, const eng_device_caps *caps, const prob
   ok = 1;
   char key[1024];
   if (offline_disk && eng_cache_key(&plan.cfg, arch, key, sizeof key) > 0 &&
-      cache_disk_put_by(offline_disk, key, offline_compiler, cubin.data, cubin.size, ptx, ptx_len) == 0)
+      eng_cache_publish(offline_disk, &plan.cfg, arch, key, offline_compiler, cubin.data, cubin.size, ptx, ptx_len) == 0)
     offline_published++;
 report:;
   char shape[64], pack[16];

@@ -300,9 +300,9 @@ int main(int argc, char **argv) {
     *(have_d ? &g.stride_d : &g.stride_c) = m * ldc;
     g.stride_bias = broadcast_b ? 0 : n;
   }
-  char *source = NULL, nvrtc_id[256];
+  char *source = NULL;
   if (source_path) {
-    if (!eng_nvrtc_identity(nvrtc_id, sizeof nvrtc_id)) {
+    if (!eng_nvrtc_available(NULL, 0)) {
       fprintf(stderr, "tcj-ptx: --epilogue-source needs NVRTC (libnvrtc.so.13 or .12) to compile %s, and it was not "
               "found\n", source_path);
       return 1;
@@ -317,7 +317,7 @@ int main(int argc, char **argv) {
     free(source);
     return vs == TCJ_ERROR_INVALID_VALUE ? 2 : 1;
   }
-  if (p.user) p.user = eng_epilogue_hash(source, nvrtc_id); /* as the engine keys it */
+  if (p.user) p.user = eng_epilogue_hash(source); /* as the engine keys it */
   int rc = 1;
 
   eng_tuning tuning;

@@ -429,8 +429,7 @@ int main(int argc, char **argv) {
     }
   }
 
-  char nvrtc_id[256];
-  int have_nvrtc = eng_nvrtc_identity(nvrtc_id, sizeof nvrtc_id);
+  int have_nvrtc = eng_nvrtc_available(NULL, 0);
   for (size_t p = 0; p < man.nproblems; p++) {
     const manifest_problem *pr = &man.problems[p];
     char what[768];

@@ -98,8 +98,8 @@ for want in "gelu_sq8192 +bf16>bf16 +NN +8192 +8192 +8192 bias_gelu +1 +recipe=s
             "batch64_512 .* none +64 +recipe=.* batch=1" "batch8_bcast_b .* none +8/bcast_b +recipe=[^ ]* arch=sm_90a ab=bf16 c=bf16 op=NN n=4096 k=4096 tile=[^ ]* warps=[^ ]* stages=[0-9] align=[0-9,]*$"; do
   grep -qE "^$want" "$dir/out" || { show; fail "--dry-run has no line matching: $want"; }
 done
-# A user epilogue: its config carries the source's hash (NVRTC's identity found without loading
-# it); a d_dtype shows as the output type.
+# A user epilogue: its config carries the source's hash (no NVRTC needed for it); a d_dtype
+# shows as the output type.
 cp "$data/residual_add.cu" "$dir/residual_add.cu"
 printf 'dtype: bf16\nproblems:\n  - {name: res, m: 64, n: 256, k: 128, epilogue: bias_gelu, epilogue_source: residual_add.cu}\n'\
 '  - {name: d32, m: 64, n: 256, k: 128, d_dtype: f32, batch: 4}\n' >"$dir/user.yaml"

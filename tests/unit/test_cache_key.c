@@ -1,6 +1,7 @@
 /* Unit tests of the cache key (engine/warm): every input of a cubin changes the key and its
  * entry name, equal inputs give equal keys, the compiler identity, and offline warming into a
- * temp dir through nvJitLink (no GPU): miss, hit, and a corrupt entry rebuilt. */
+ * temp dir through nvJitLink (no GPU): miss, hit, and a corrupt entry rebuilt; a user
+ * epilogue's kernel warmed with NVRTC and served without it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include "cache/disk_cache.h"
 #include "engine/engine.h" /* ENG_CACHE_KEY_MAX */
 #include "engine/jit.h"
+#include "engine/nvrtc.h"
 #include "engine/select.h"
 #include "engine/warm.h"
 
@@ -437,6 +439,103 @@ static void offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry(vo
   nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* ---- user epilogues: a key without NVRTC finds the kernel NVRTC built elsewhere ---- */
+
+static const char user_source[] =
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+    "                                         long long batch, const void *params) { return 2.0f * v + c; }\n";
+
+static void key_of_a_user_epilogue_names_its_nvrtc_or_any_without_one(void **state) {
+  (void)state;
+  tcj_kernel_cfg cfg = skinny_cfg();
+  char key[ENG_CACHE_KEY_MAX], any[ENG_CACHE_KEY_MAX], hidden[ENG_CACHE_KEY_MAX];
+  key_of(&cfg, "sm_80", key);
+  assert_null(strstr(key, "epilogue compiler="));
+  assert_int_equal(eng_cache_key_any_nvrtc(&cfg, "sm_80", any, sizeof any), -1);
+
+  cfg.user = eng_epilogue_hash(user_source);
+  key_of(&cfg, "sm_80", key);
+  assert_true(eng_cache_key_any_nvrtc(&cfg, "sm_80", any, sizeof any) > 0);
+  eng_nvrtc_hide(1);
+  key_of(&cfg, "sm_80", hidden);
+  eng_nvrtc_hide(0);
+  assert_string_equal(hidden, any);
+  if (!strstr(any, "\nepilogue compiler=any\n")) fail_msg("key without NVRTC:\n%s", any);
+  char version[64], line[96];
+  if (!eng_nvrtc_available(version, sizeof version)) {
+    if (in_ci()) fail_msg("NVRTC not found, and CI is set: CI must have it");
+    assert_string_equal(key, any);
+    print_message("NVRTC not found: the key with NVRTC was not checked\n");
+    return;
+  }
+  snprintf(line, sizeof line, "\nepilogue compiler=%s\n", version);
+  if (!strstr(key, line)) fail_msg("no '%s' in the key:\n%s", version, key);
+  assert_string_not_equal(key, any);
+  /* Nothing else differs: the copy is the same kernel. */
+  assert_int_equal(strlen(key) - strlen(version), strlen(any) - strlen("any"));
+  assert_memory_equal(key, any, (size_t)(strstr(key, line) - key));
+}
+
+/* eng_warm_offline of cfg with source: expect, and (on success) whether it was a hit. */
+static void warm_user(cache_disk *disk, const tcj_kernel_cfg *cfg, const char *source, tcj_status expect,
+                      int want_hit, char *err, size_t err_size) {
+  int hit = -1;
+  err[0] = '\0';
+  tcj_status st = eng_warm_offline(disk, cfg, source, &hit, err, err_size);
+  if (st != expect) fail_msg("eng_warm_offline: %s, expected %s: %s", tcj_status_string(st), tcj_status_string(expect), err);
+  if (st == TCJ_SUCCESS) assert_int_equal(hit, want_hit);
+}
+
+/* A cache warmed where NVRTC is (tcj-warmup on a build host) serves an image without it: the
+ * kernel is found, not compiled (a source never warmed fails for want of NVRTC). */
+static void user_epilogue_kernel_warmed_with_nvrtc_is_served_without_it(void **state) {
+  (void)state;
+  char id[256], version[64];
+  if (!eng_nvjitlink_identity(id, sizeof id) || !eng_nvrtc_available(version, sizeof version)) {
+    if (in_ci()) fail_msg("nvJitLink or NVRTC not found, and CI is set: CI must have both");
+    print_message("nvJitLink or NVRTC not found: not tested\n");
+    skip();
+  }
+  char root[] = "/tmp/tcj-test-warm-user-XXXXXX";
+  assert_non_null(mkdtemp(root));
+  char dir[64], path[256], err[4096];
+  snprintf(dir, sizeof dir, "%s/cache", root);
+  cache_disk_config dc = {.dir = dir, .max_bytes = CACHE_DEFAULT_MAX_BYTES};
+  cache_stats stats = {0};
+  cache_disk *disk = cache_disk_open(&dc, &stats);
+  assert_non_null(disk);
+  tcj_kernel_cfg cfg = skinny_cfg();
+  cfg.user = eng_epilogue_hash(user_source);
+
+  warm_user(disk, &cfg, user_source, TCJ_SUCCESS, 0, err, sizeof err);
+  assert_int_equal(count_entries(dir, path, sizeof path), 2); /* the kernel and its copy */
+  warm_user(disk, &cfg, user_source, TCJ_SUCCESS, 1, err, sizeof err);
+
+  eng_nvrtc_hide(1);
+  warm_user(disk, &cfg, user_source, TCJ_SUCCESS, 1, err, sizeof err);
+  tcj_kernel_cfg other = cfg;
+  other.user = eng_epilogue_hash("/* another */");
+  warm_user(disk, &other, "/* another */", TCJ_ERROR_NOT_SUPPORTED, 0, err, sizeof err);
+  eng_nvrtc_hide(0);
+  if (!strstr(err, "user epilogues need NVRTC")) fail_msg("message: %s", err);
+
+  /* The copy dropped (the LRU may take it while the versioned entry is in use): warming again
+   * hits, and writes it back for the images without NVRTC. */
+  char any[ENG_CACHE_KEY_MAX], name[32];
+  assert_true(eng_cache_key_any_nvrtc(&cfg, "sm_80", any, sizeof any) > 0);
+  cache_entry_name(any, name);
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  assert_int_equal(remove(path), 0);
+  warm_user(disk, &cfg, user_source, TCJ_SUCCESS, 1, err, sizeof err);
+  assert_int_equal(count_entries(dir, path, sizeof path), 2);
+  eng_nvrtc_hide(1);
+  warm_user(disk, &cfg, user_source, TCJ_SUCCESS, 1, err, sizeof err);
+  eng_nvrtc_hide(0);
+
+  cache_disk_close(disk);
+  nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(key_changes_when_any_cfg_field_changes),
@@ -449,6 +548,8 @@ int main(void) {
     cmocka_unit_test(entry_name_is_16_hex_digits_and_tcjc),
     cmocka_unit_test(compiler_identity_names_the_driver_or_nvjitlink),
     cmocka_unit_test(offline_warm_compiles_once_then_hits_and_rebuilds_a_corrupt_entry),
+    cmocka_unit_test(key_of_a_user_epilogue_names_its_nvrtc_or_any_without_one),
+    cmocka_unit_test(user_epilogue_kernel_warmed_with_nvrtc_is_served_without_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
-/* User epilogues on the host side: engine/nvrtc.c (NVRTC found without loading it, CUDA C ->
- * PTX with the user's line numbers in errors, the signature enforced, the epilogue hash) and
+/* User epilogues on the host side: engine/nvrtc.c (NVRTC's version, CUDA C -> PTX with the
+ * user's line numbers in errors, the signature enforced, includes refused, the epilogue hash
+ * and a call keyed without NVRTC) and
  * ptxgen/user_epilogue.c (NVRTC's module stripped to a body that joins tcj's module, and a
  * kernel calling tcj_epilogue through PTX_USER_EPILOGUE_PROTO assembles with nvJitLink). No GPU
  * needed. Without NVRTC (or nvJitLink) those tests are skipped with a message, and fail when
@@ -15,9 +16,12 @@
 #include <cmocka.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
+#include "engine/engine.h"
 #include "engine/jit.h"
 #include "engine/nvrtc.h"
+#include "engine/select.h"
 #include "ptxgen/user_epilogue.h"
 
 /* D = acc + scale * R[batch][row][col]: the residual add of a transformer block. */
@@ -60,26 +64,56 @@ static char *compile(const char *source, const char *arch, tcj_status expect, ch
   return ptx;
 }
 
-/* Must run first: nothing before it has opened NVRTC. */
-static void identity_finds_nvrtc_without_loading_it(void **state) {
+static void available_names_nvrtcs_version_and_hide_makes_it_unavailable(void **state) {
   (void)state;
-  char id[256] = "";
-  int found = eng_nvrtc_identity(id, sizeof id);
-  skip_without("NVRTC's library file", found);
-  print_message("%s\n", id);
-  assert_true(strncmp(id, "NVRTC libnvrtc.so", strlen("NVRTC libnvrtc.so")) == 0);
-  assert_non_null(strstr(id, " bytes="));
-  assert_true(atoll(strstr(id, " bytes=") + strlen(" bytes=")) > 0);
-  static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-  for (size_t i = 0; i < sizeof sonames / sizeof *sonames; i++) {
-    void *lib = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
-    if (lib) dlclose(lib);
-    if (lib) fail_msg("%s is loaded after eng_nvrtc_identity: a warm cache would pay for loading it", sonames[i]);
-  }
+  skip_without_nvrtc();
   char version[64] = "";
   assert_true(eng_nvrtc_available(version, sizeof version));
   print_message("%s\n", version);
-  assert_true(strncmp(version, "NVRTC ", 6) == 0);
+  int major = 0, minor = -1;
+  if (sscanf(version, "NVRTC %d.%d", &major, &minor) != 2 || major < 12 || minor < 0) fail_msg("version '%s'", version);
+  eng_nvrtc_hide(1);
+  char hidden[64] = "unchanged";
+  assert_false(eng_nvrtc_available(hidden, sizeof hidden));
+  assert_string_equal(hidden, "unchanged");
+  char *ptx = (char *)1, err[ERR_SIZE];
+  size_t len = 1;
+  tcj_status st = eng_nvrtc_compile_epilogue(residual_add, "sm_80", &ptx, &len, err, sizeof err);
+  eng_nvrtc_hide(0);
+  assert_int_equal(st, TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(err, "user epilogues need NVRTC"));
+  assert_true(eng_nvrtc_available(NULL, 0));
+}
+
+/* tcj_gemm_ex_workspace_size runs what a call runs before its memo and disk lookups
+ * (validation, the epilogue's key, selection): with a user epilogue and no NVRTC it must
+ * succeed, so that a warm cache can serve the kernel. An engine of the fields that path reads
+ * stands in for a GPU. */
+static void user_epilogue_call_is_keyed_and_selected_without_nvrtc(void **state) {
+  (void)state;
+  tcj_engine *e = calloc(1, sizeof *e);
+  assert_non_null(e);
+  assert_int_equal(eng_caps_for_arch("sm_80", &e->caps), 0);
+  e->allow_packing = 1;
+  tcj_gemm_desc g = TCJ_GEMM_DESC_INIT;
+  g.m = 128;
+  g.n = 256;
+  g.k = 64;
+  g.a = (const void *)(uintptr_t)0x10000000;
+  g.b = (const void *)(uintptr_t)0x20000000;
+  g.c = (const void *)(uintptr_t)0x30000000;
+  g.a_type = g.b_type = g.c_type = TCJ_BF16;
+  g.lda = g.k;
+  g.ldb = g.n;
+  g.ldc = g.n;
+  g.epilogue_source = residual_add;
+  size_t bytes = 1;
+  eng_nvrtc_hide(1);
+  tcj_status st = tcj_gemm_ex_workspace_size(e, &g, &bytes);
+  eng_nvrtc_hide(0);
+  if (st != TCJ_SUCCESS) fail_msg("without NVRTC: %s: %s", tcj_status_string(st), tcj_last_error(e));
+  assert_int_equal(bytes, 0);
+  free(e);
 }
 
 /* A caller kernel: thread x computes tcj_epilogue(x, 1, x, ctaid.x, 0, params) and stores it,
@@ -195,6 +229,7 @@ static void error_on_the_users_line_3_is_reported_as_epilogue_cu_3(void **state)
   compile(source, "sm_80", TCJ_ERROR_COMPILE, err);
   assert_true(strncmp(err, "user epilogue does not compile:\n", strlen("user epilogue does not compile:\n")) == 0);
   if (!strstr(err, "epilogue.cu(3)")) fail_msg("no 'epilogue.cu(3)' in: %s", err);
+  if (strstr(err, "/dev/null")) fail_msg("the program's directory shows: %s", err);
   assert_non_null(strstr(err, "no_such_variable"));
 }
 
@@ -304,24 +339,59 @@ static void concurrent_compiles_all_succeed_and_agree(void **state) {
   for (int i = 0; i < THREADS; i++) free(w[i].ptx);
 }
 
-static void epilogue_hash_changes_with_one_byte_of_source_and_with_the_identity(void **state) {
+/* The key of the source alone: a process without NVRTC computes the one a process with it
+ * did (the disk key names NVRTC: test_cache_key). */
+static void epilogue_hash_changes_with_one_byte_of_source_and_needs_no_nvrtc(void **state) {
   (void)state;
-  const char *id = "NVRTC libnvrtc.so.13 bytes=109338064";
-  uint64_t h = eng_epilogue_hash(residual_add, id);
+  uint64_t h = eng_epilogue_hash(residual_add);
   assert_int_not_equal(h, 0);
-  assert_int_equal(h, eng_epilogue_hash(residual_add, id));
+  eng_nvrtc_hide(1);
+  assert_int_equal(h, eng_epilogue_hash(residual_add));
+  eng_nvrtc_hide(0);
   char *other = strdup(residual_add);
   assert_non_null(other);
   other[strlen(other) - 3] ^= 1; /* one bit of one byte */
-  assert_int_not_equal(eng_epilogue_hash(other, id), h);
+  assert_int_not_equal(eng_epilogue_hash(other), h);
   free(other);
-  assert_int_not_equal(eng_epilogue_hash(residual_add, "NVRTC libnvrtc.so.13 bytes=109338065"), h);
-  assert_int_not_equal(eng_epilogue_hash(residual_add, "NVRTC libnvrtc.so.12 bytes=109338064"), h);
-  assert_int_not_equal(eng_epilogue_hash(residual_add, ""), h);
-  /* Text moved between the source and the identity is another key. */
-  assert_int_not_equal(eng_epilogue_hash("ab", "c"), eng_epilogue_hash("a", "bc"));
-  assert_int_not_equal(eng_epilogue_hash("", ""), 0);
-  assert_int_equal(eng_epilogue_hash(NULL, NULL), eng_epilogue_hash("", ""));
+  assert_int_not_equal(eng_epilogue_hash(""), 0);
+  assert_int_equal(eng_epilogue_hash(NULL), eng_epilogue_hash(""));
+  /* XXH3-64 of the text, pinned: the key of a source must not change between builds. */
+  assert_int_equal(eng_epilogue_hash("a"), 0xe6c632b61e964e1full);
+}
+
+/* The epilogue's kernel is keyed by its source text alone: an included file that changes
+ * would leave the key on another kernel, so every include is refused, before NVRTC reads one
+ * (the relative one from the working directory, where NVRTC looks for it). */
+static void include_of_a_file_is_refused_before_nvrtc_reads_it(void **state) {
+  (void)state;
+  skip_without_nvrtc();
+  char dir[] = "/tmp/tcj-epilogue-include-XXXXXX", cwd[4096], path[4200];
+  assert_non_null(mkdtemp(dir));
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  snprintf(path, sizeof path, "%s/helper.h", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("#define SCALE 2.0f\n", f);
+  fclose(f);
+  char relative[512], absolute[4600];
+  static const char body[] =
+      "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+      "                                         long long batch, const void *params) { return SCALE * v; }\n";
+  snprintf(relative, sizeof relative, "// scaled\n#include \"helper.h\"\n%s", body);
+  snprintf(absolute, sizeof absolute, "#include \"%s\"\n%s", path, body);
+  assert_int_equal(chdir(dir), 0);
+  char err[ERR_SIZE];
+  compile(relative, "sm_80", TCJ_ERROR_NOT_SUPPORTED, err);
+  assert_int_equal(chdir(cwd), 0);
+  if (!strstr(err, "user epilogue: line 2: #include reads the file system")) fail_msg("message: %s", err);
+  compile(absolute, "sm_90a", TCJ_ERROR_NOT_SUPPORTED, err);
+  if (!strstr(err, "user epilogue: line 1: #include reads the file system")) fail_msg("message: %s", err);
+  /* The same epilogue with the definition written into it compiles. */
+  char inline_source[512];
+  snprintf(inline_source, sizeof inline_source, "#define SCALE 2.0f\n%s", body);
+  free(compile(inline_source, "sm_80", TCJ_SUCCESS, err));
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(rmdir(dir), 0);
 }
 
 /* NVRTC 13.0's module for a small epilogue, with a helper and a constant, as written. */
@@ -450,7 +520,8 @@ static void body_refuses_bad_headers_other_types_kernels_and_tcj_names(void **st
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(identity_finds_nvrtc_without_loading_it), /* first: before anything loads NVRTC */
+    cmocka_unit_test(available_names_nvrtcs_version_and_hide_makes_it_unavailable),
+    cmocka_unit_test(user_epilogue_call_is_keyed_and_selected_without_nvrtc),
     cmocka_unit_test(residual_add_compiles_and_its_body_joins_a_calling_kernel_for_sm80_and_sm90a),
     cmocka_unit_test(epilogue_with_math_and_a_helper_joins_too),
     cmocka_unit_test(error_on_the_users_line_3_is_reported_as_epilogue_cu_3),
@@ -459,7 +530,8 @@ int main(void) {
     cmocka_unit_test(null_source_and_unknown_arch_are_invalid_values),
     cmocka_unit_test(every_tcj_arch_compiles_or_is_not_supported),
     cmocka_unit_test(concurrent_compiles_all_succeed_and_agree),
-    cmocka_unit_test(epilogue_hash_changes_with_one_byte_of_source_and_with_the_identity),
+    cmocka_unit_test(epilogue_hash_changes_with_one_byte_of_source_and_needs_no_nvrtc),
+    cmocka_unit_test(include_of_a_file_is_refused_before_nvrtc_reads_it),
     cmocka_unit_test(body_strips_the_header_and_comments_and_reports_the_version),
     cmocka_unit_test(body_refuses_text_without_the_function),
     cmocka_unit_test(body_refuses_bad_headers_other_types_kernels_and_tcj_names),
