@@ -1,6 +1,7 @@
 /* tcj: a runtime JIT GEMM engine for NVIDIA tensor cores.
- * The one public header. Row-major GEMM through PTX that tcj writes, compiles and caches
- * at the first call for each problem class. See README.md for a worked example. */
+ * The one public header. Row-major GEMM (column-major too: tcj_gemm_desc.order) through PTX
+ * that tcj writes, compiles and caches at the first call for each problem class. See README.md
+ * for a worked example. */
 #ifndef TCJ_H
 #define TCJ_H
 
@@ -209,7 +210,8 @@ TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
    where X_z starts stride_x elements after X_{z-1}; a stride of 0 gives every entry the same
    X (one weight for many inputs, one bias for every entry). D's entries must not overlap.
    Arithmetic is fp32 (s8: s32 accumulation, the epilogue in fp64, so integer results are
-   exact). Everything of tcj_gemm holds: row-major, asynchronous on the stream, scratch as
+   exact). Everything of tcj_gemm holds: row-major (unless order says column-major: the
+   storage order section below), asynchronous on the stream, scratch as
    described above, and no operand may overlap D (A, B, bias; C may be exactly D: same
    pointer, ld, stride and dtype, the in-place update of tcj_gemm). */
 
