@@ -233,7 +233,7 @@ static u128 floor_sum(u128 n, u128 m, u128 a, u128 b) {
     }
     u128 y_max = a * n + b;
     if (y_max < m) return sum;
-    n = y_max / m; /* the count of lattice points under the line, as the next problem's length */
+    n = y_max / m;
     b = y_max % m;
     u128 t = m;
     m = a;
@@ -299,16 +299,16 @@ static int bias_type_ok(tcj_dtype t, ptx_elem *out) {
   }
 }
 
-/* One weight for many inputs (stride_b 0) whose entries of A, C and D lie one under another is
- * one GEMM of batch * m rows, which runs as a plain kernel (TMA stores, no batch index).
- * Measured on an H100 (tcj-prof, bf16 8 x 256x4096x4096, B broadcast): see docs/perf.md. Not
- * with a user epilogue, which sees each entry's own row and batch index. */
 /* x == m * ld exactly: ld may be 2^48 with m up to 2^31 (k == 0 allows any lda), past int64. */
 static int is_rows_apart(int64_t x, int64_t m, int64_t ld) {
   int64_t prod;
   return !__builtin_mul_overflow(m, ld, &prod) && x == prod;
 }
 
+/* One weight for many inputs (stride_b 0) whose entries of A, C and D lie one under another is
+ * one GEMM of batch * m rows, which runs as a plain kernel (TMA stores, no batch index).
+ * Measured on an H100 (tcj-prof, bf16 8 x 256x4096x4096, B broadcast): see docs/perf.md. Not
+ * with a user epilogue, which sees each entry's own row and batch index. */
 static void fold_batch_into_rows(eng_problem *p) {
   if (p->batch < 2 || p->stride_b != 0 || p->user || p->op_a_t) return;
   if (!is_rows_apart(p->stride_a, p->m, p->lda) || !is_rows_apart(p->stride_d, p->m, p->ldd)) return;
