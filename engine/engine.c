@@ -102,9 +102,42 @@ static tcj_status open_disk_cache(tcj_engine *e, const tcj_options *opts) {
   return TCJ_SUCCESS;
 }
 
-/* Sizes of the structs as tcj 0.1 shipped them: a caller's zeroed struct_size means these. */
+/* Sizes of the structs as tcj 0.1 shipped them: no caller's struct_size is smaller. */
 #define OPTIONS_V1_SIZE (offsetof(tcj_options, disable_disk_cache) + sizeof(int))
 #define STATS_V1_SIZE (offsetof(tcj_stats, write_failures) + sizeof(uint64_t))
+
+/* A struct_size of 0 is a struct zeroed and never initialised: before 1.0 it meant the 0.1
+ * layout, so that fields set after the memset were dropped (options) or never filled (stats)
+ * without a word. Refused, as is any size below the first layout. */
+static tcj_status check_struct_size(const char *what, size_t size, size_t v1_size, const char *init) {
+  if (size == 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s.struct_size = 0: start from %s_INIT or %s_init() (a zeroed "
+                         "struct needs struct_size = sizeof(%s))",
+                         what, init, what, what);
+  if (size < v1_size)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s.struct_size = %zu is below the first %s's %zu bytes: start "
+                         "from %s_INIT or %s_init()", what, size, what, v1_size, init, what);
+  return TCJ_SUCCESS;
+}
+
+/* The initialisers of tcj.h for callers without the C macros: never past the caller's size. */
+static tcj_status init_struct(void *s, size_t size, size_t v1_size, const char *what) {
+  if (!s) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", what);
+  if (size < v1_size)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "struct_size = %zu is below the first %s's %zu bytes: pass the size "
+                         "of the struct as declared (sizeof, or the binding's layout)", size, what, v1_size);
+  memset(s, 0, size);
+  memcpy(s, &size, sizeof size); /* struct_size, the first field */
+  return TCJ_SUCCESS;
+}
+
+tcj_status tcj_options_init(tcj_options *opts, size_t struct_size) {
+  return init_struct(opts, struct_size, OPTIONS_V1_SIZE, "tcj_options");
+}
+
+tcj_status tcj_stats_init(tcj_stats *stats, size_t struct_size) {
+  return init_struct(stats, struct_size, STATS_V1_SIZE, "tcj_stats");
+}
 
 int tcj_version(void) { return TCJ_VERSION; }
 
@@ -131,7 +164,9 @@ static tcj_status options_in(const tcj_options *in, tcj_options *out) {
   memset(out, 0, sizeof *out);
   out->struct_size = sizeof *out;
   if (!in) return TCJ_SUCCESS;
-  size_t size = in->struct_size < OPTIONS_V1_SIZE ? OPTIONS_V1_SIZE : in->struct_size;
+  tcj_status st = check_struct_size("tcj_options", in->struct_size, OPTIONS_V1_SIZE, "TCJ_OPTIONS");
+  if (st != TCJ_SUCCESS) return st;
+  size_t size = in->struct_size;
   /* A newer caller may set fields this library does not know: refuse rather than ignore. */
   for (size_t i = sizeof *out; i < size; i++)
     if (((const unsigned char *)in)[i])
@@ -144,7 +179,10 @@ static tcj_status options_in(const tcj_options *in, tcj_options *out) {
 }
 
 tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *stats) {
-  if (!e || !stats) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is NULL", e ? "stats" : "engine");
+  if (!stats) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "stats is NULL");
+  tcj_status st = check_struct_size("tcj_stats", stats->struct_size, STATS_V1_SIZE, "TCJ_STATS");
+  if (st != TCJ_SUCCESS) return st;
+  if (!e) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine is NULL");
   tcj_engine *m = (tcj_engine *)e; /* atomics are read through a non-const lvalue */
   tcj_stats all, *out = &all;
   out->memory_hits = atomic_load(&m->stats.memory_hits);
@@ -159,8 +197,7 @@ tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *stats) {
   out->compiles_background = atomic_load(&m->stats.compiles_background);
   out->generic_launches = atomic_load(&m->stats.generic_launches);
   out->swaps = atomic_load(&m->stats.swaps);
-  size_t size = stats->struct_size < STATS_V1_SIZE ? STATS_V1_SIZE : stats->struct_size;
-  if (size > sizeof all) size = sizeof all;
+  size_t size = stats->struct_size < sizeof all ? stats->struct_size : sizeof all;
   memcpy((char *)stats + sizeof all.struct_size, (char *)&all + sizeof all.struct_size, size - sizeof all.struct_size);
   return TCJ_SUCCESS;
 }

@@ -631,6 +631,12 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                   block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_a,
                   block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
                   (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta, g->alpha_f64, g->beta_f64};
+  if (eng_desc_swaps_ab(g)) { /* column-major: p is the swapped problem */
+    CUdeviceptr t = ca.a;
+    ca.a = ca.b, ca.b = t;
+    t = ca.scale_a;
+    ca.scale_a = ca.scale_b, ca.scale_b = t;
+  }
   if (e->autotune) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
   if (st == TCJ_SUCCESS)

@@ -114,6 +114,7 @@ static void fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   c->act = p->act;
   c->batched = p->batch > 1;
   c->user = p->user;
+  c->user_t = p->user ? p->user_t : 0;
   c->b_other = p->b_other;
   /* fp8 mma.sync accumulates in fp32 as it goes: the sm80 recipe has one accumulation mode. */
   c->fast_accum = recipe == PTX_RECIPE_SM90 ? p->fast_accum : 0;

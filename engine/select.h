@@ -38,6 +38,7 @@ typedef struct eng_problem {
   int64_t batch;  /* >= 1 */
   int64_t stride_a, stride_b, stride_c, stride_d, stride_bias; /* elements */
   uint64_t user;  /* the user epilogue's hash (tcj_kernel_cfg.user), 0: none */
+  int user_t;     /* the user epilogue takes row and column swapped (tcj_kernel_cfg.user_t) */
   /* fp8 (tcj_kernel_cfg's fields of the same names). */
   int b_other, fast_accum, block_scale;
   /* 3xTF32 (tcj_kernel_cfg.tf32x3): eng_problem_split3 rewrote the caller's fp32 problem into
@@ -69,6 +70,7 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
   p->batch = 1;
   p->stride_a = p->stride_b = p->stride_c = p->stride_d = p->stride_bias = 0;
   p->user = 0;
+  p->user_t = 0;
   p->fast_accum = p->block_scale = 0;
 }
 

@@ -2,6 +2,7 @@
  * alignment, limits, aliasing; the first failure is reported, naming the argument and what was needed. */
 #include "engine/validate.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -104,15 +105,26 @@ static int spans_overlap(span x, span y) {
   return x.start < y_end && y.start < x_end;
 }
 
+/* A matrix as it lies in memory: rows of cols elements, ld apart. A matrix the formulas index
+ * rows x cols lies so when row-major, and transposed (cols x rows) when its op is T or the
+ * caller's storage order is column-major (tcj_gemm_desc.order); both at once cancel. */
+typedef struct stored { int64_t rows, cols; } stored;
+
+static stored stored_as(int64_t rows, int64_t cols, int transposed) {
+  return transposed ? (stored){cols, rows} : (stored){rows, cols};
+}
+
 /* The output operand's names in messages: C for tcj_gemm, D for tcj_gemm_ex with its own D. */
 typedef struct out_names { const char *ptr, *ld, *type; } out_names;
 static const out_names names_c = {"c", "ldc", "c_type"}, names_d = {"d", "ldd", "d_type"};
 
-/* eng_validate's rules with the output operand named `on`. */
+/* eng_validate's rules with the output operand named `on`, for operands stored column-major
+ * (cm) or row-major. The problem is filled as the caller states it (A, B and m, n not swapped). */
 static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
                                 const void *a, tcj_dtype a_type, int64_t lda,
                                 const void *b, tcj_dtype b_type, int64_t ldb,
-                                const void *c, tcj_dtype c_type, int64_t ldc, const out_names *on, eng_problem *out) {
+                                const void *c, tcj_dtype c_type, int64_t ldc, int cm, const out_names *on,
+                                eng_problem *out) {
   memset(out, 0, sizeof *out);
   const tcj_dtype types[3] = {a_type, b_type, c_type};
   const char *const type_args[3] = {"a_type", "b_type", on->type};
@@ -136,11 +148,13 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
 
   int es_ab = ptx_elem_size(out->ab), es_c = ptx_elem_size(out->c);
   int ta = op_a == TCJ_OP_T, tb = op_b == TCJ_OP_T;
-  /* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
-  tcj_status st = check_operand("a", "lda", a, ta ? k : m, ta ? m : k, lda, ta ? m : k, es_ab, &out->align_a);
-  if (st == TCJ_SUCCESS)
-    st = check_operand("b", "ldb", b, tb ? n : k, tb ? k : n, ldb, tb ? k : n, es_ab, &out->align_b);
-  if (st == TCJ_SUCCESS) st = check_operand(on->ptr, on->ld, c, m, n, ldc, n, es_c, &out->align_c);
+  /* Stored shapes (row-major): A is m x k (N) or k x m (T); B is k x n (N) or n x k (T); C is
+   * m x n. Column-major transposes each: cuBLAS's lda >= m for A N, ldc >= m. A row's length is
+   * the leading dimension's minimum. */
+  stored sa = stored_as(m, k, ta ^ cm), sb = stored_as(k, n, tb ^ cm), sc = stored_as(m, n, cm);
+  tcj_status st = check_operand("a", "lda", a, sa.rows, sa.cols, lda, sa.cols, es_ab, &out->align_a);
+  if (st == TCJ_SUCCESS) st = check_operand("b", "ldb", b, sb.rows, sb.cols, ldb, sb.cols, es_ab, &out->align_b);
+  if (st == TCJ_SUCCESS) st = check_operand(on->ptr, on->ld, c, sc.rows, sc.cols, ldc, sc.cols, es_c, &out->align_c);
   if (st != TCJ_SUCCESS) return st;
 
   /* The kernel does its index arithmetic in 32 bits, signed where it clips edges (M is a
@@ -152,14 +166,14 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
    * result that depends on timing. Spans (first to last element) are compared, so an
    * interleaving that shares no element is refused too; the header says so. */
   if (m > 0 && n > 0 && k > 0) {
-    span sc = span_of(c, m, n, ldc, es_c);
-    span sa = span_of(a, ta ? k : m, ta ? m : k, lda, es_ab), sb = span_of(b, tb ? n : k, tb ? k : n, ldb, es_ab);
-    const char *with = spans_overlap(sc, sa) ? "a" : spans_overlap(sc, sb) ? "b" : NULL;
+    span xc = span_of(c, sc.rows, sc.cols, ldc, es_c);
+    span xa = span_of(a, sa.rows, sa.cols, lda, es_ab), xb = span_of(b, sb.rows, sb.cols, ldb, es_ab);
+    const char *with = spans_overlap(xc, xa) ? "a" : spans_overlap(xc, xb) ? "b" : NULL;
     if (with)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s overlaps %s: %s's bytes [%p, +%" PRIu64 ") and %s's [%p, +%" PRIu64
                            ") share memory; %s must not alias an operand",
-                           on->ptr, with, on->ptr, c, sc.bytes, with, with[0] == 'a' ? a : b,
-                           with[0] == 'a' ? sa.bytes : sb.bytes, on->ptr);
+                           on->ptr, with, on->ptr, c, xc.bytes, with, with[0] == 'a' ? a : b,
+                           with[0] == 'a' ? xa.bytes : xb.bytes, on->ptr);
   }
   out->op_a_t = ta;
   out->op_b_t = tb;
@@ -183,7 +197,7 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
                         const void *a, tcj_dtype a_type, int64_t lda,
                         const void *b, tcj_dtype b_type, int64_t ldb,
                         const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out) {
-  tcj_status st = validate_core(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, &names_c, out);
+  tcj_status st = validate_core(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c, out);
   out->reads_c = 1;
   return st;
 }
@@ -202,20 +216,59 @@ static span span_batch(const void *p, int64_t rows, int64_t cols, int64_t ld, in
   return s;
 }
 
-/* Whether two entries of a batch of rows x cols matrices (leading dimension ld >= cols, entry z
- * at z * stride) share an element. Entry offsets i * ld + j; two entries stride * z apart share
- * one when stride * z = i * ld + t with |i| < rows and |t| < cols. Interleaved entries (heads of
- * an attention layer side by side in one row, stride < ld) share none and are accepted. */
-static int batch_entries_overlap(int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride) {
-  if (batch < 2 || rows == 0 || cols == 0) return 0;
-  if (stride == 0) return 1;
-  for (int64_t z = 1; z < batch; z++) {
-    __int128 delta = (__int128)stride * z;
-    if (delta >= (__int128)rows * ld) break; /* farther than a whole entry: no later one is nearer */
-    int64_t q = (int64_t)(delta / ld), r = (int64_t)(delta % ld);
-    if ((q <= rows - 1 && r <= cols - 1) || (q + 1 <= rows - 1 && ld - r <= cols - 1)) return 1;
+/* sum_{i=0}^{n-1} floor((a i + b) / m), m > 0: the Euclid-like reduction of AtCoder Library's
+ * floor_sum, O(log m) steps. In 128 bits: here n < 2^31, a, b < m <= 2^48 at the first step and
+ * the sum stays below 2^63. */
+typedef unsigned __int128 u128;
+static u128 floor_sum(u128 n, u128 m, u128 a, u128 b) {
+  u128 sum = 0;
+  for (;;) {
+    if (a >= m) {
+      sum += n * (n - 1) / 2 * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      sum += n * (b / m);
+      b %= m;
+    }
+    u128 y_max = a * n + b;
+    if (y_max < m) return sum;
+    n = y_max / m;
+    b = y_max % m;
+    u128 t = m;
+    m = a;
+    a = t;
   }
-  return 0;
+}
+
+/* Whether two entries of a batch share an element: entry z holds the element offsets
+ * z * stride + i * ld + j (0 <= i < rows, 0 <= j < cols, cols <= ld), the interleaved layouts
+ * included (heads of an attention layer side by side in one row, stride < ld), which share none.
+ *
+ * Entries z and z + d share one exactly when d * stride is a difference of two offsets of one
+ * entry, i * ld + t with |i| < rows and |t| < cols. For x = d * stride > 0 that holds exactly when
+ *   x <= (rows - 1) ld + cols - 1  and  x mod ld lies within cols - 1 of a multiple of ld
+ * (x = i ld + t: i >= 0 as x > 0 and |t| < cols <= ld; conversely x mod ld <= cols - 1 gives
+ * i = floor(x / ld) <= rows - 1 by the bound, and ld - x mod ld <= cols - 1 gives
+ * i = floor(x / ld) + 1, which is <= rows - 1 because x mod ld > cols - 1 and the bound keep
+ * floor(x / ld) below rows - 1). x grows with d, so d runs from 1 to
+ *   N = min(batch - 1, floor(((rows - 1) ld + cols - 1) / stride))
+ * and the second condition is (d stride + cols - 1) mod ld < 2 cols - 1. The number of such d is
+ * a difference of two floor sums (y mod ld < w  <=>  floor(y / ld) - floor((y - w) / ld) = 1):
+ *   sum_d floor((d s + cols - 1) / ld) - sum_d floor((d s + ld - cols) / ld) + N
+ * with s = stride mod ld (whole multiples of ld cancel). O(log ld), any batch count. */
+int eng_batch_entries_overlap(int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride) {
+  if (batch < 2 || rows <= 0 || cols <= 0) return 0;
+  if (stride == 0) return 1;
+  assert(ld >= cols && stride > 0);
+  u128 reach = (u128)(rows - 1) * (u128)ld + (u128)(cols - 1), n = reach / (u128)stride;
+  if (n > (u128)(batch - 1)) n = (u128)(batch - 1);
+  if (n == 0) return 0;
+  if (2 * (u128)cols - 1 >= (u128)ld) return 1; /* every residue lies within cols - 1 of 0 */
+  u128 m = (u128)ld, s = (u128)stride % m;
+  /* d = i + 1 for i = 0 .. n - 1: d s + b = i s + (s + b). */
+  u128 near = floor_sum(n, m, s, s + (u128)(cols - 1)), far = floor_sum(n, m, s, s + m - (u128)cols);
+  return near + n - far > 0;
 }
 
 /* The field at offset `from` of a descriptor the caller's size says it has: nonzero bytes past
@@ -246,14 +299,20 @@ static int bias_type_ok(tcj_dtype t, ptx_elem *out) {
   }
 }
 
+/* x == m * ld exactly: ld may be 2^48 with m up to 2^31 (k == 0 allows any lda), past int64. */
+static int is_rows_apart(int64_t x, int64_t m, int64_t ld) {
+  int64_t prod;
+  return !__builtin_mul_overflow(m, ld, &prod) && x == prod;
+}
+
 /* One weight for many inputs (stride_b 0) whose entries of A, C and D lie one under another is
  * one GEMM of batch * m rows, which runs as a plain kernel (TMA stores, no batch index).
  * Measured on an H100 (tcj-prof, bf16 8 x 256x4096x4096, B broadcast): see docs/perf.md. Not
  * with a user epilogue, which sees each entry's own row and batch index. */
 static void fold_batch_into_rows(eng_problem *p) {
   if (p->batch < 2 || p->stride_b != 0 || p->user || p->op_a_t) return;
-  if (p->stride_a != p->m * p->lda || p->stride_d != p->m * p->ldd) return;
-  if (p->reads_c && p->stride_c != p->m * p->ldc) return;
+  if (!is_rows_apart(p->stride_a, p->m, p->lda) || !is_rows_apart(p->stride_d, p->m, p->ldd)) return;
+  if (p->reads_c && !is_rows_apart(p->stride_c, p->m, p->ldc)) return;
   if (p->bias == PTX_BIAS_COL && p->stride_bias != 0) return;
   if (p->bias == PTX_BIAS_ROW && p->stride_bias != p->m) return;
   if (p->m * p->batch > INT32_MAX) return;
@@ -261,6 +320,12 @@ static void fold_batch_into_rows(eng_problem *p) {
   p->batch = 1;
   p->stride_a = p->stride_c = p->stride_d = p->stride_bias = 0;
 }
+
+/* The stored shapes of a descriptor's matrices as the caller gives them (tcj.h, order). */
+static int col_major(const tcj_gemm_desc *g) { return g->order == TCJ_ORDER_COL_MAJOR; }
+static stored desc_a(const tcj_gemm_desc *g) { return stored_as(g->m, g->k, (g->op_a == TCJ_OP_T) ^ col_major(g)); }
+static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, g->n, (g->op_b == TCJ_OP_T) ^ col_major(g)); }
+static stored desc_cd(const tcj_gemm_desc *g) { return stored_as(g->m, g->n, col_major(g)); }
 
 /* The fp8 fields (tcj.h): only fp8 operands take them; block scales need both arrays, the
  * promoted accumulation and one GEMM; the D scale needs an fp8 D. */
@@ -288,7 +353,8 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_d is set but D is %s: the D scale applies to an fp8 D only",
                          ptx_elem_name(out->d));
   int64_t m = g->m, n = g->n, k = g->k, kb = (k + 127) / 128, batch = out->batch;
-  span sd = span_batch(d, m, n, ldd, es_d, batch, out->stride_d);
+  stored shape_a = desc_a(g), shape_b = desc_b(g), shape_d = desc_cd(g);
+  span sd = span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, batch, out->stride_d);
   int block = g->scale_mode == TCJ_SCALE_BLOCK;
   /* Per-tensor scales are read by every tile while others write D. */
   const float *scalars[3] = {block ? NULL : g->scale_a, block ? NULL : g->scale_b, g->scale_d};
@@ -299,15 +365,18 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
   /* amax_d is zeroed before the kernels run: it must not hold anything they read. */
   if (g->amax_d) {
     span sm = span_of(g->amax_d, 1, 1, 1, 4);
-    int ta = g->op_a == TCJ_OP_T, tb = g->op_b == TCJ_OP_T, es_ab = ptx_elem_size(out->ab);
+    int es_ab = ptx_elem_size(out->ab);
     const char *with = NULL;
     if (m > 0 && n > 0 && spans_overlap(sm, sd)) with = "D";
-    else if (m > 0 && k > 0 && spans_overlap(sm, span_batch(g->a, ta ? k : m, ta ? m : k, g->lda, es_ab, batch, g->stride_a)))
+    else if (m > 0 && k > 0 &&
+             spans_overlap(sm, span_batch(g->a, shape_a.rows, shape_a.cols, g->lda, es_ab, batch, g->stride_a)))
       with = "a";
-    else if (n > 0 && k > 0 && spans_overlap(sm, span_batch(g->b, tb ? n : k, tb ? k : n, g->ldb, es_ab, batch, g->stride_b)))
+    else if (n > 0 && k > 0 &&
+             spans_overlap(sm, span_batch(g->b, shape_b.rows, shape_b.cols, g->ldb, es_ab, batch, g->stride_b)))
       with = "b";
     else if (out->reads_c && g->c && m > 0 && n > 0 &&
-             spans_overlap(sm, span_batch(g->c, m, n, g->ldc, ptx_elem_size(out->c), batch, g->stride_c)))
+             spans_overlap(sm, span_batch(g->c, shape_d.rows, shape_d.cols, g->ldc, ptx_elem_size(out->c), batch,
+                                          g->stride_c)))
       with = "c";
     else if (g->bias && spans_overlap(sm, span_batch(g->bias, 1, g->bias_kind == TCJ_BIAS_ROW ? m : n,
                                                      g->bias_kind == TCJ_BIAS_ROW ? m : n, ptx_elem_size(out->bias_t),
@@ -330,6 +399,10 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
                            with);
   }
   if (g->scale_mode == TCJ_SCALE_BLOCK) {
+    if (col_major(g))
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scale_mode TCJ_SCALE_BLOCK with order TCJ_ORDER_COL_MAJOR: block "
+                           "scales are per row of A and per 128 x 128 block of B, which the column-major swap "
+                           "(D^T = op(B)^T op(A)^T) does not preserve; pass the operands row-major");
     if (!g->scale_a || !g->scale_b)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_mode is TCJ_SCALE_BLOCK but %s is NULL: block scales need both "
                            "arrays", g->scale_a ? "scale_b" : "scale_a");
@@ -381,12 +454,52 @@ static tcj_status validate_compute(const tcj_gemm_desc *g, eng_problem *out) {
   return TCJ_SUCCESS;
 }
 
+/* The scalar pair the operands do not read (tcj.h, fp64 operands) must be at TCJ_GEMM_DESC_INIT's
+ * values: anything else was meant for the other pair. A 0 alpha there is the mark of a
+ * descriptor zeroed instead of initialised, whose read alpha may be a 0 nobody set. */
+static tcj_status check_unread_scalars(const tcj_gemm_desc *g, int f64) {
+  double alpha = f64 ? g->alpha : g->alpha_f64, beta = f64 ? g->beta : g->beta_f64;
+  const char *alpha_name = f64 ? "alpha" : "alpha_f64", *beta_name = f64 ? "beta" : "beta_f64";
+  const char *used = f64 ? "alpha_f64 and beta_f64 (double)" : "alpha and beta (float)";
+  if (alpha == 0.0 && beta == 0.0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = 0 with %s operands, which take %s: %s is 1 in a descriptor "
+                         "started from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init(); a zeroed one has an alpha of 0 "
+                         "nobody set. Start from either",
+                         alpha_name, eng_dtype_name(g->a_type), used, alpha_name);
+  if (alpha != 1.0 || beta != 0.0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %g with %s operands, which take %s: leave %s at "
+                         "TCJ_GEMM_DESC_INIT's %d", alpha != 1.0 ? alpha_name : beta_name, alpha != 1.0 ? alpha : beta,
+                         eng_dtype_name(g->a_type), used, alpha != 1.0 ? alpha_name : beta_name, alpha != 1.0 ? 1 : 0);
+  return TCJ_SUCCESS;
+}
+
+/* A column-major caller's problem as the row-major one tcj runs (tcj.h, order): C = op(A) op(B)
+ * column-major is C^T = op(B)^T op(A)^T row-major over the same memory, so A and B trade places
+ * with everything that is theirs (type, ld, alignment, stride; ops unchanged), m and n trade,
+ * and a per-column bias becomes a per-row one. A user epilogue is told (user_t) to swap the
+ * row and column it is given back. The caller swaps the pointers (eng_desc_swaps_ab). */
+static void swap_to_row_major(eng_problem *p) {
+  int64_t t64;
+  int t;
+#define SWAP(tmp, x, y) (tmp = (x), (x) = (y), (y) = tmp)
+  SWAP(t64, p->m, p->n);
+  SWAP(t, p->op_a_t, p->op_b_t);
+  SWAP(t64, p->lda, p->ldb);
+  SWAP(t, p->align_a, p->align_b);
+  SWAP(t64, p->stride_a, p->stride_b);
+#undef SWAP
+  if (p->b_other) p->ab = p->ab == PTX_E_E4M3 ? PTX_E_E5M2 : PTX_E_E4M3; /* A's type is B's */
+  if (p->bias != PTX_BIAS_NONE) p->bias = p->bias == PTX_BIAS_COL ? PTX_BIAS_ROW : PTX_BIAS_COL;
+  p->user_t = p->user != 0;
+}
+
 tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   memset(out, 0, sizeof *out);
   if (!g) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc is NULL");
   if (g->struct_size < ENG_GEMM_DESC_V1_SIZE)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc->struct_size = %zu is not a tcj_gemm_desc size (this "
-                         "header's is %zu): start from TCJ_GEMM_DESC_INIT", g->struct_size, sizeof *g);
+                         "header's is %zu): start from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init()", g->struct_size,
+                         sizeof *g);
   tcj_status st = check_unknown_tail(g);
   if (st != TCJ_SUCCESS) return st;
   tcj_gemm_desc full; /* an older caller's descriptor: the fields it does not have are zero */
@@ -409,11 +522,10 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %p is not 4-byte aligned", g->alpha_ptr && (uintptr_t)g->alpha_ptr % 4 ? "alpha_ptr" : "beta_ptr",
                          (const void *)((uintptr_t)g->alpha_ptr % 4 ? g->alpha_ptr : g->beta_ptr));
 
-  /* f64 operands take their scalars in double (tcj.h): the float ones must be at a default. */
+  if ((unsigned)g->order > TCJ_ORDER_COL_MAJOR)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "order = %d is not a tcj_order", (int)g->order);
   int f64 = g->a_type == TCJ_F64;
-  if (f64 && ((g->alpha != 1.0f && g->alpha != 0.0f) || g->beta != 0.0f))
-    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %g with f64 operands: they take alpha_f64 and beta_f64 (double)",
-                         g->beta != 0.0f ? "beta" : "alpha", (double)(g->beta != 0.0f ? g->beta : g->alpha));
+  if ((st = check_unread_scalars(g, f64)) != TCJ_SUCCESS) return st;
   if ((uintptr_t)g->alpha_ptr % (f64 ? 8 : 4) || (uintptr_t)g->beta_ptr % (f64 ? 8 : 4))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "alpha_ptr or beta_ptr is not aligned to its %s", f64 ? "double" : "float");
   /* C is read when beta may be nonzero: a host beta != 0, or any device beta. */
@@ -427,8 +539,9 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   const void *d = d_is_c ? g->c : g->d;
   tcj_dtype d_type = d_is_c ? g->c_type : g->d_type;
   int64_t ldd = d_is_c ? g->ldc : g->ldd, stride_d = d_is_c ? g->stride_c : g->stride_d;
+  int cm = col_major(g);
   st = validate_core(g->op_a, g->op_b, g->m, g->n, g->k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, d, d_type,
-                     ldd, d_is_c ? &names_c : &names_d, out);
+                     ldd, cm, d_is_c ? &names_c : &names_d, out);
   if (st != TCJ_SUCCESS) return st;
   out->d = out->c;
   out->ldd = ldd;
@@ -439,12 +552,13 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   out->stride_d = stride_d;
   int64_t m = g->m, n = g->n, k = g->k, batch = out->batch;
   int es_ab = ptx_elem_size(out->ab), es_d = ptx_elem_size(out->d);
+  stored shape_a = desc_a(g), shape_b = desc_b(g), shape_d = desc_cd(g); /* and C's */
 
   /* C, when it is not D: its own type and layout, read while D is written. */
   if (!d_is_c && g->c) {
     eng_problem pc;
     st = validate_core(g->op_a, g->op_b, m, n, k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, g->c, g->c_type,
-                       g->ldc, &names_c, &pc);
+                       g->ldc, cm, &names_c, &pc);
     if (st != TCJ_SUCCESS) return st;
     out->c = pc.c;
     out->ldc = g->ldc;
@@ -457,8 +571,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
       out->c = ptx_elem_is_fp8(out->d) ? PTX_E_BF16 : out->d;
     }
     if (!same && reads_c && m > 0 && n > 0 &&
-        spans_overlap(span_batch(g->c, m, n, g->ldc, ptx_elem_size(pc.c), batch, g->stride_c),
-                      span_batch(d, m, n, ldd, es_d, batch, stride_d)))
+        spans_overlap(span_batch(g->c, shape_d.rows, shape_d.cols, g->ldc, ptx_elem_size(pc.c), batch, g->stride_c),
+                      span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, batch, stride_d)))
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "d overlaps c without being exactly c (same pointer, ldc == ldd, "
                            "c_type == d_type, stride_c == stride_d): D would overwrite C before it is read");
   } else {
@@ -469,15 +583,14 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   }
 
   /* The batch: D's entries must not share an element (racing writes); A and B are only read. */
-  if (batch > 1 && m > 0 && n > 0 && batch_entries_overlap(m, n, ldd, batch, stride_d))
+  if (batch > 1 && m > 0 && n > 0 && eng_batch_entries_overlap(shape_d.rows, shape_d.cols, ldd, batch, stride_d))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " makes the %" PRId64 " entries of D (%" PRId64 " x %" PRId64
                          ", %s %" PRId64 ") overlap: their writes would race",
                          d_is_c ? "stride_c" : "stride_d", stride_d, batch, m, n, d_is_c ? "ldc" : "ldd", ldd);
   if (batch > 1 && m > 0 && n > 0 && k > 0) {
-    int ta = out->op_a_t, tb = out->op_b_t;
-    span sd = span_batch(d, m, n, ldd, es_d, batch, stride_d);
-    span sa = span_batch(g->a, ta ? k : m, ta ? m : k, g->lda, es_ab, batch, g->stride_a);
-    span sb = span_batch(g->b, tb ? n : k, tb ? k : n, g->ldb, es_ab, batch, g->stride_b);
+    span sd = span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, batch, stride_d);
+    span sa = span_batch(g->a, shape_a.rows, shape_a.cols, g->lda, es_ab, batch, g->stride_a);
+    span sb = span_batch(g->b, shape_b.rows, shape_b.cols, g->ldb, es_ab, batch, g->stride_b);
     const char *with = spans_overlap(sd, sa) ? "a" : spans_overlap(sd, sb) ? "b" : NULL;
     if (with)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "the batch entries of %s overlap those of %s: %s must not alias an operand",
@@ -502,7 +615,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     if ((uintptr_t)g->bias % (uintptr_t)es_bias)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias = %p is not aligned to its %d-byte element", g->bias, es_bias);
     if (m > 0 && n > 0 &&
-        spans_overlap(span_batch(g->bias, 1, len, len, es_bias, batch, g->stride_bias), span_batch(d, m, n, ldd, es_d, batch, stride_d)))
+        spans_overlap(span_batch(g->bias, 1, len, len, es_bias, batch, g->stride_bias),
+                      span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, batch, stride_d)))
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias overlaps %s: it would be read while D is written",
                            d_is_c ? "c" : "d");
     out->bias = (ptx_bias)g->bias_kind;
@@ -528,6 +642,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     out->user = 1; /* the engine puts the source's hash here */
   }
   if ((st = validate_fp8(g, out, d, ldd, es_d)) != TCJ_SUCCESS) return st;
+  if (cm) swap_to_row_major(out);
   fold_batch_into_rows(out);
   return validate_compute(g, out);
 }
@@ -536,14 +651,32 @@ const tcj_gemm_desc *eng_desc_view(const tcj_gemm_desc *g, tcj_gemm_desc *buf) {
   if (!g || g->struct_size >= sizeof *g || g->struct_size < ENG_GEMM_DESC_V1_SIZE) return g;
   memset(buf, 0, sizeof *buf);
   memcpy(buf, g, g->struct_size);
-  /* A caller from before the fp64 scalars: its f64 call's scalars are the float ones. */
+  /* A caller from before the fp64 scalars: its f64 call's scalars are the float ones, and the
+   * pair it does not read is at TCJ_GEMM_DESC_INIT's values. */
   if (g->struct_size < offsetof(tcj_gemm_desc, beta_f64) + sizeof(double)) {
-    buf->alpha_f64 = buf->alpha;
-    buf->beta_f64 = buf->beta;
+    buf->alpha_f64 = 1.0;
+    buf->beta_f64 = 0.0;
     if (buf->a_type == TCJ_F64) {
+      buf->alpha_f64 = buf->alpha;
+      buf->beta_f64 = buf->beta;
       buf->alpha = 1.0f;
       buf->beta = 0.0f;
     }
   }
   return buf;
+}
+
+/* ---- initialisers for callers without the C macros ------------------------------------------ */
+
+tcj_status tcj_gemm_desc_init(tcj_gemm_desc *desc, size_t struct_size) {
+  if (!desc) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc is NULL");
+  if (struct_size < ENG_GEMM_DESC_V1_SIZE)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "struct_size = %zu is below the first tcj_gemm_desc's %zu bytes: pass "
+                         "the size of the struct as declared (sizeof, or the binding's layout)",
+                         struct_size, (size_t)ENG_GEMM_DESC_V1_SIZE);
+  const tcj_gemm_desc init = TCJ_GEMM_DESC_INIT;
+  memset(desc, 0, struct_size);
+  memcpy(desc, &init, struct_size < sizeof init ? struct_size : sizeof init);
+  desc->struct_size = struct_size;
+  return TCJ_SUCCESS;
 }

@@ -22,6 +22,11 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
  * only checked for presence here; its hash (out->user) is the engine's to compute. */
 tcj_status eng_validate_desc(const tcj_gemm_desc *desc, eng_problem *out);
 
+/* Whether the kernels take the descriptor's B as their A and its A as their B (with the fp8
+ * scales scale_a and scale_b): a column-major call, which eng_validate_desc rewrote into the
+ * row-major problem D^T = op(B)^T op(A)^T. The launch passes the pointers so. */
+static inline int eng_desc_swaps_ab(const tcj_gemm_desc *g) { return g->order == TCJ_ORDER_COL_MAJOR; }
+
 /* The struct_size of the first tcj_gemm_desc (0.2, up to epilogue_params): smaller descriptors
  * are refused. */
 #define ENG_GEMM_DESC_V1_SIZE (offsetof(tcj_gemm_desc, epilogue_params) + sizeof(const void *))
@@ -29,6 +34,11 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *desc, eng_problem *out);
 /* The descriptor with every field this library knows: g itself, or a copy in buf with the
  * fields past the caller's struct_size zeroed (a caller built against an older header). */
 const tcj_gemm_desc *eng_desc_view(const tcj_gemm_desc *g, tcj_gemm_desc *buf);
+
+/* Whether two entries of a strided batch share an element: entry z (0 <= z < batch) holds the
+ * elements z * stride + i * ld + j, 0 <= i < rows, 0 <= j < cols <= ld (stride >= 0). Exact, in
+ * O(log ld) steps for any batch count (the proof is at the definition). */
+int eng_batch_entries_overlap(int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride);
 
 /* Lower-case name of a public dtype ("bf16", "e4m3", ...), "?" when out of range. */
 const char *eng_dtype_name(tcj_dtype t);

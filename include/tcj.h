@@ -1,6 +1,7 @@
 /* tcj: a runtime JIT GEMM engine for NVIDIA tensor cores.
- * The one public header. Row-major GEMM through PTX that tcj writes, compiles and caches
- * at the first call for each problem class. See README.md for a worked example. */
+ * The one public header. Row-major GEMM (column-major too: tcj_gemm_desc.order) through PTX
+ * that tcj writes, compiles and caches at the first call for each problem class. See README.md
+ * for a worked example. */
 #ifndef TCJ_H
 #define TCJ_H
 
@@ -68,11 +69,14 @@ typedef enum tcj_op { TCJ_OP_N, TCJ_OP_T } tcj_op;
 typedef int (*tcj_alloc_fn)(void *ctx, size_t bytes, CUstream stream, CUdeviceptr *ptr); /* 0: success */
 typedef void (*tcj_free_fn)(void *ctx, CUdeviceptr ptr, size_t bytes, CUstream stream);
 
-/* Engine options. Start from TCJ_OPTIONS_INIT (or zero the struct), then set what you need;
- * tcj_create(&e, NULL) uses defaults. Later versions add fields only at the end. */
+/* Engine options. Start from TCJ_OPTIONS_INIT or tcj_options_init() (or zero the struct and set
+ * struct_size), then set what you need; tcj_create(&e, NULL) uses defaults. Later versions add
+ * fields only at the end. */
 typedef struct tcj_options {
   /* sizeof(tcj_options) as the caller was compiled: the library reads no field past it, and
-   * refuses nonzero fields it does not know. 0 (a zeroed struct) means the 0.1 layout. */
+   * refuses nonzero fields it does not know. 0 (a zeroed struct whose size was never set) and
+   * sizes below the first layout's are refused (TCJ_ERROR_INVALID_VALUE): since 1.0, 0 no longer
+   * means the 0.1 layout, which silently dropped the fields set after the memset. */
   size_t struct_size;
   /* Compile for this arch ("sm_80", "sm_90a", ...) instead of the device's own. NULL: device. */
   const char *arch;
@@ -128,9 +132,10 @@ typedef struct tcj_options {
 typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2, TCJ_JIT_ASYNC = 3 } tcj_jit_mode;
 
 /* Kernel cache counters of one engine since tcj_create. Later versions add fields only at the
- * end: set struct_size (TCJ_STATS_INIT) or zero the struct before tcj_get_stats. */
+ * end: set struct_size (TCJ_STATS_INIT, tcj_stats_init()) before tcj_get_stats, which refuses 0
+ * (TCJ_ERROR_INVALID_VALUE; before 1.0 it filled the 0.1 counters only, leaving the rest 0). */
 typedef struct tcj_stats {
-  size_t struct_size;      /* sizeof(tcj_stats) as the caller was compiled; 0: the 0.1 layout */
+  size_t struct_size;      /* sizeof(tcj_stats) as the caller was compiled */
   uint64_t memory_hits;    /* calls served by an already loaded kernel */
   uint64_t disk_hits;      /* kernels loaded from the disk cache */
   uint64_t disk_misses;    /* disk lookups that found no usable entry */
@@ -210,7 +215,8 @@ TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
    where X_z starts stride_x elements after X_{z-1}; a stride of 0 gives every entry the same
    X (one weight for many inputs, one bias for every entry). D's entries must not overlap.
    Arithmetic is fp32 (s8: s32 accumulation, the epilogue in fp64, so integer results are
-   exact). Everything of tcj_gemm holds: row-major, asynchronous on the stream, scratch as
+   exact). Everything of tcj_gemm holds: row-major (unless order says column-major: the
+   storage order section below), asynchronous on the stream, scratch as
    described above, and no operand may overlap D (A, B, bias; C may be exactly D: same
    pointer, ld, stride and dtype, the in-place update of tcj_gemm). */
 
@@ -267,8 +273,15 @@ typedef enum tcj_compute {
   "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col, " \
   "long long batch, const void *params)"
 
-/* Start from TCJ_GEMM_DESC_INIT (alpha 1, everything else 0), set what you need. Later
- * versions add fields only at the end; struct_size says which fields the caller knows. */
+/* Storage order of a tcj_gemm_desc's matrices (tcj_gemm_desc.order). */
+typedef enum tcj_order {
+  TCJ_ORDER_ROW_MAJOR = 0, /* row i of a matrix is contiguous, rows ld elements apart (tcj_gemm) */
+  TCJ_ORDER_COL_MAJOR = 1, /* column j is contiguous, columns ld apart: cuBLAS, Fortran BLAS */
+} tcj_order;
+
+/* Start from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init() (alpha and alpha_f64 1, everything else
+ * 0), set what you need. Later versions add fields only at the end; struct_size says which
+ * fields the caller knows. */
 typedef struct tcj_gemm_desc {
   size_t struct_size; /* sizeof(tcj_gemm_desc) as the caller was compiled */
   tcj_op op_a, op_b;
@@ -343,13 +356,41 @@ typedef struct tcj_gemm_desc {
   /* ---- fp64 operands (TCJ_F64; since 0.4) -------------------------------------------------
      A, B, C and D all TCJ_F64: products and sums in fp64 on the tensor cores (DMMA), and the
      scalars in double: alpha_f64 and beta_f64 take the place of alpha and beta, and alpha_ptr
-     and beta_ptr, when set, point to one double each. The float alpha and beta are not read
-     then: a value other than their defaults there (alpha 1 or 0, beta 0) is refused
-     (TCJ_ERROR_INVALID_VALUE) as a likely mistake. Other operand types do not read these two.
-     tcj_gemm's float scalars convert exactly. f64 takes no bias, activation or user epilogue. */
+     and beta_ptr, when set, point to one double each. tcj_gemm's float scalars convert
+     exactly. f64 takes no bias, activation or user epilogue.
+     The pair of the other precision is not read and must stay at TCJ_GEMM_DESC_INIT's values
+     (since 1.0): with f64 operands alpha == 1 and beta == 0, with any other operands
+     alpha_f64 == 1 and beta_f64 == 0; anything else is refused (TCJ_ERROR_INVALID_VALUE, naming
+     the field) as a likely mistake. So a descriptor zeroed and filled field by field, not
+     started from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init(), is refused for the 0 there instead
+     of running with an alpha of 0 nobody set. */
   double alpha_f64, beta_f64;
+
+  /* ---- storage order (since 1.0) ----------------------------------------------------------
+     TCJ_ORDER_COL_MAJOR: A, B, C and D (and the bias, a vector either way) are column-major, as
+     cuBLAS and Fortran BLAS take them, with their conventions exactly: A is m x k (lda >= m)
+     when op_a == N, k x m (lda >= k) when T; B is k x n (ldb >= k) when N, n x k (ldb >= n) when
+     T; C and D are m x n (ldc, ldd >= m); a batch entry starts stride_x elements after the
+     previous one. Everything else reads as above with (i, j) the caller's row and column:
+     TCJ_BIAS_COL adds bias[j] to column j (n values), TCJ_BIAS_ROW bias[i] to row i (m values),
+     and a user epilogue gets row = i and col = j. Messages name the caller's fields. tcj runs
+     the row-major problem D^T = op(B)^T op(A)^T + ..., which is the same memory: no data moves
+     and the same kernels serve (a column-major call is as fast as its swapped row-major one).
+     Not with TCJ_SCALE_BLOCK (TCJ_ERROR_NOT_SUPPORTED: its scales are per row of A and per block
+     of B, which the swap does not preserve). */
+  tcj_order order;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
+
+/* What TCJ_GEMM_DESC_INIT, TCJ_OPTIONS_INIT and TCJ_STATS_INIT do, for callers that cannot use
+ * a C macro (FFI bindings, other languages): zero struct_size bytes at the pointer, set
+ * struct_size to it and the defaults the macro sets (alpha = alpha_f64 = 1). struct_size is the
+ * size of the struct as the caller declares it (sizeof, or the binding's layout): the library
+ * never writes past it, so a library newer than the caller's header is safe. Returns
+ * TCJ_ERROR_INVALID_VALUE for a NULL pointer or a size below the struct's first layout. */
+TCJ_API tcj_status tcj_gemm_desc_init(tcj_gemm_desc *desc, size_t struct_size);
+TCJ_API tcj_status tcj_options_init(tcj_options *opts, size_t struct_size);
+TCJ_API tcj_status tcj_stats_init(tcj_stats *stats, size_t struct_size);
 
 /* Runs desc on stream. Validates everything first: a bad descriptor returns
    TCJ_ERROR_INVALID_VALUE (or NOT_SUPPORTED) with a message naming the field, having launched

@@ -434,8 +434,9 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
               "\t.param .b64 u_batch;\n\t.param .b64 u_params;\n\t.param .b32 u_ret;\n");
   ptx_ins(b, "st.param.f32 [u_v], %R", v);
   ptx_ins(b, "st.param.f32 [u_c], %R", c);
-  ptx_ins(b, "st.param.b64 [u_row], %R", r64v);
-  ptx_ins(b, "st.param.b64 [u_col], %R", c64);
+  int t = e->cfg->user_t; /* the kernel's D is the caller's D^T (a column-major call) */
+  ptx_ins(b, "st.param.b64 [u_row], %R", t ? c64 : r64v);
+  ptx_ins(b, "st.param.b64 [u_col], %R", t ? r64v : c64);
   ptx_ins(b, "st.param.b64 [u_batch], %R", e->batch);
   ptx_ins(b, "st.param.b64 [u_params], %R", e->params);
   ptx_ins(b, "call (u_ret), tcj_epilogue, (u_v, u_c, u_row, u_col, u_batch, u_params)");

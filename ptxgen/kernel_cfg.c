@@ -65,6 +65,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " batch=%d", c->batched);
   if (n >= 0 && (size_t)n < size && c->user)
     n += snprintf(buf + n, size - (size_t)n, " user=%016llx", (unsigned long long)c->user);
+  if (n >= 0 && (size_t)n < size && c->user_t)
+    n += snprintf(buf + n, size - (size_t)n, " user_t=%d", c->user_t);
   /* fp8: B's type where it is the other one, and the accumulation and scale modes. */
   if (n >= 0 && (size_t)n < size && c->b_other)
     n += snprintf(buf + n, size - (size_t)n, " b=%s", ptx_elem_name(tcj_cfg_b_type(c)));
@@ -121,6 +123,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " batch=%d%n", &c.batched, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " user=%16llx%n", &user, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " user_t=%d%n", &c.user_t, &more) == 1) rest += more;
   char bname[8] = "";
   more = 0;
   if (sscanf(rest, " b=%7[a-z0-9]%n", bname, &more) == 1) rest += more;
@@ -296,6 +300,7 @@ static const char *check_epilogue(const tcj_kernel_cfg *c) {
     return "d type does not fit the operands";
   }
   if ((unsigned)c->bias > PTX_BIAS_ROW) return "bias must be none, col or row";
+  if (c->user_t != 0 && (c->user_t != 1 || !c->user)) return "user_t is 1 with a user epilogue, else 0";
   if (c->bias && c->bias_t != PTX_E_F16 && c->bias_t != PTX_E_BF16 && c->bias_t != PTX_E_F32)
     return "a bias is f16, bf16 or f32";
   if ((unsigned)c->act >= PTX_ACT_COUNT) return "unknown activation";

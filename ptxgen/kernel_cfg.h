@@ -103,6 +103,10 @@ typedef struct tcj_kernel_cfg {
   /* A user epilogue: a 64-bit hash of its source and of the NVRTC that compiles it; 0: none.
    * The kernel calls tcj_epilogue (its PTX joins the module: ptx_gen_gemm). */
   uint64_t user;
+  /* 1: the kernel computes the transpose of the caller's D (a column-major call: tcj_gemm_desc.
+   * order), so the user function is given the kernel's column as its row and the kernel's row
+   * as its column. Only with user. */
+  int user_t;
   /* fp8 operands. fast_accum 1: wgmma accumulates the whole K in its own registers (Hopper's
    * fp8 tensor cores keep fewer mantissa bits than fp32); 0: each K tile's partial sums are
    * added into fp32 accumulators (promotion). block_scale 1: the partial sums are scaled per
@@ -136,6 +140,7 @@ static inline void tcj_cfg_plain_epilogue(tcj_kernel_cfg *c) {
   c->act = PTX_ACT_NONE;
   c->batched = 0;
   c->user = 0;
+  c->user_t = 0;
 }
 
 /* Canonical text. Returns the length written (excluding NUL) or -1 if it did not fit. */

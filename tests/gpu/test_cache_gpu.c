@@ -168,13 +168,23 @@ static void engine_hits_every_warmed_kernel_without_compiling(void **state) {
   assert_int_equal(s.compiles, 0);
   assert_int_equal(s.bad_entries, 0);
   assert_int_equal(s.disk_hits, g_warmed);
-  /* A zeroed struct (the first layout) gets the same counters; the size field is left alone. */
+  /* tcj_stats_init's struct gets the same counters. A zeroed one (struct_size 0, which once
+   * meant the first layout and left the later counters 0) is refused; a struct of the first
+   * layout's size gets the counters it has and nothing past them. */
   tcj_stats z;
-  memset(&z, 0, sizeof z);
+  assert_int_equal(tcj_stats_init(&z, sizeof z), TCJ_SUCCESS);
   assert_int_equal(tcj_get_stats(e, &z), TCJ_SUCCESS);
-  assert_int_equal(z.struct_size, 0);
-  z.struct_size = s.struct_size;
   assert_memory_equal(&z, &s, sizeof s);
+  memset(&z, 0, sizeof z);
+  assert_int_equal(tcj_get_stats(e, &z), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(e), "struct_size"));
+  size_t v1 = offsetof(tcj_stats, write_failures) + sizeof(uint64_t);
+  memset(&z, 0xA5, sizeof z);
+  z.struct_size = v1;
+  assert_int_equal(tcj_get_stats(e, &z), TCJ_SUCCESS);
+  assert_int_equal(z.struct_size, v1);
+  assert_memory_equal((char *)&z + sizeof z.struct_size, (char *)&s + sizeof s.struct_size, v1 - sizeof s.struct_size);
+  assert_true(z.compiles_background == 0xA5A5A5A5A5A5A5A5ull);
   tcj_destroy(e);
 }
 

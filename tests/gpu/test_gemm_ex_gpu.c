@@ -2310,6 +2310,208 @@ static void jit_mode_option_and_environment_are_checked(void **state) {
   unsetenv("TCJ_JIT");
 }
 
+/* ---- column-major storage order (tcj_gemm_desc.order) --------------------------------------- */
+
+/* A user epilogue that uses its row and column: a column-major residual of exactly m x n per
+ * entry (ld m, nothing after it), and an index term. The swap identity's row-major call names
+ * its parameters the other way round: its row is the caller's column. */
+#define CM_USER_BODY                                                                        \
+  "                                           long long batch, const void *params) {\n"   \
+  "  const float *res = *(const float *const *)params;\n"                                   \
+  "  long long m = ((const long long *)params)[1], n = ((const long long *)params)[2];\n"   \
+  "  return v + res[(batch * n + col) * m + row] + (float)(row - 2 * col) * 0.0625f;\n"     \
+  "}\n"
+static const char SRC_CM_USER[] =
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n" CM_USER_BODY;
+static const char SRC_CM_USER_SWAPPED[] =
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long col, long long row,\n" CM_USER_BODY;
+
+typedef struct cm_case {
+  tcj_dtype ab, d;
+  tcj_op op_a, op_b;
+  int64_t m, n, k, batch;
+  tcj_bias_kind bias;
+  int user;
+} cm_case;
+
+/* The row-major descriptor of the swap identity: D^T = op(B)^T op(A)^T over the same memory. */
+static tcj_gemm_desc cm_swapped(const tcj_gemm_desc *c) {
+  tcj_gemm_desc r = *c;
+  r.order = TCJ_ORDER_ROW_MAJOR;
+  r.op_a = c->op_b, r.op_b = c->op_a;
+  r.m = c->n, r.n = c->m;
+  r.a = c->b, r.a_type = c->b_type, r.lda = c->ldb, r.stride_a = c->stride_b;
+  r.b = c->a, r.b_type = c->a_type, r.ldb = c->lda, r.stride_b = c->stride_a;
+  r.bias_kind = c->bias_kind == TCJ_BIAS_COL ? TCJ_BIAS_ROW : c->bias_kind == TCJ_BIAS_ROW ? TCJ_BIAS_COL : c->bias_kind;
+  if (c->epilogue_source) r.epilogue_source = SRC_CM_USER_SWAPPED;
+  return r;
+}
+
+/* One column-major case: D (poisoned) against the host fp64 reference in column-major indexing,
+ * bytes outside D's entries untouched, and bitwise the D of the swap identity's call. */
+static int run_cm_case(tcj_engine *e, const cm_case *c, uint64_t seed, char *msg, size_t size) {
+  int64_t m = c->m, n = c->n, k = c->k, nb = c->batch;
+  int an = c->op_a == TCJ_OP_N, bn = c->op_b == TCJ_OP_N;
+  int64_t lda = (an ? m : k) + 3, ldb = (bn ? k : n) + 2, ldc = m + 1, ldd = m + 5;
+  int64_t stride_a = lda * (an ? k : m) + 5, stride_b = nb > 1 ? 0 : ldb * (bn ? n : k);
+  int64_t stride_c = ldc * n, stride_d = ldd * n + 3, blen = c->bias == TCJ_BIAS_ROW ? m : n;
+  int64_t ea = stride_a * nb, eb = ldb * (bn ? n : k), ec = stride_c * nb, ed = stride_d * nb, ebias = blen * nb;
+  size_t sa = esize(c->ab), sd = esize(c->d);
+  unsigned char *ha = malloc((size_t)ea * sa), *hb = malloc((size_t)eb * sa), *hc = malloc((size_t)ec * sd);
+  float *hbias = malloc((size_t)ebias * 4), *hres = malloc((size_t)(m * n * nb) * 4);
+  unsigned char *hd = malloc((size_t)ed * sd), *hd2 = malloc((size_t)ed * sd);
+  void *da = NULL, *db = NULL, *dc = NULL, *dd = NULL, *dd2 = NULL, *dbias = NULL, *dres = NULL, *dparams = NULL;
+  int bad = 0;
+  rng r = {seed};
+  for (int64_t i = 0; i < ea; i++) fill_random(c->ab, ha, (size_t)i, &r);
+  for (int64_t i = 0; i < eb; i++) fill_random(c->ab, hb, (size_t)i, &r);
+  for (int64_t i = 0; i < ec; i++) fill_random(c->d, hc, (size_t)i, &r);
+  for (int64_t i = 0; i < ebias; i++) fill_random(TCJ_F32, hbias, (size_t)i, &r);
+  for (int64_t i = 0; i < m * n * nb; i++) fill_random(TCJ_F32, hres, (size_t)i, &r);
+  memset(hd, poison_byte(c->d), (size_t)ed * sd);
+  int ok = cudaMalloc(&da, (size_t)ea * sa) == cudaSuccess && cudaMalloc(&db, (size_t)eb * sa) == cudaSuccess &&
+           cudaMalloc(&dc, (size_t)ec * sd) == cudaSuccess && cudaMalloc(&dd, (size_t)ed * sd) == cudaSuccess &&
+           cudaMalloc(&dd2, (size_t)ed * sd) == cudaSuccess && cudaMalloc(&dbias, (size_t)ebias * 4) == cudaSuccess &&
+           cudaMalloc(&dres, (size_t)(m * n * nb) * 4) == cudaSuccess && cudaMalloc(&dparams, 24) == cudaSuccess;
+  long long params[3] = {0, (long long)m, (long long)n};
+  if (ok) {
+    memcpy(params, &dres, sizeof dres);
+    ok = cudaMemcpy(da, ha, (size_t)ea * sa, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(db, hb, (size_t)eb * sa, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(dc, hc, (size_t)ec * sd, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(dd, hd, (size_t)ed * sd, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(dd2, hd, (size_t)ed * sd, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(dbias, hbias, (size_t)ebias * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(dres, hres, (size_t)(m * n * nb) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(dparams, params, sizeof params, cudaMemcpyHostToDevice) == cudaSuccess;
+  }
+  if (!ok) {
+    snprintf(msg, size, "cuda allocation or copy failed");
+    bad = 1;
+    goto done;
+  }
+  tcj_gemm_desc g = TCJ_GEMM_DESC_INIT;
+  g.order = TCJ_ORDER_COL_MAJOR;
+  g.op_a = c->op_a, g.op_b = c->op_b;
+  g.m = m, g.n = n, g.k = k;
+  g.a = da, g.a_type = c->ab, g.lda = lda;
+  g.b = db, g.b_type = c->ab, g.ldb = ldb;
+  g.c = dc, g.c_type = c->d, g.ldc = ldc;
+  g.d = dd, g.d_type = c->d, g.ldd = ldd;
+  g.alpha = 0.75f, g.beta = 0.5f;
+  g.batch_count = nb;
+  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c, g.stride_d = stride_d;
+  if (c->bias != TCJ_BIAS_NONE) g.bias = dbias, g.bias_type = TCJ_F32, g.bias_kind = c->bias, g.stride_bias = blen;
+  if (c->user) g.epilogue_source = SRC_CM_USER, g.epilogue_params = dparams;
+  tcj_gemm_desc sw = cm_swapped(&g);
+  sw.d = dd2;
+  size_t ws_cm = 0, ws_sw = 0;
+  tcj_status st = tcj_gemm_ex_workspace_size(e, &g, &ws_cm);
+  if (st == TCJ_SUCCESS) st = tcj_gemm_ex_workspace_size(e, &sw, &ws_sw);
+  if (st == TCJ_SUCCESS) st = tcj_gemm_ex(e, &g, g_stream);
+  if (st == TCJ_SUCCESS) st = tcj_gemm_ex(e, &sw, g_stream);
+  if (st != TCJ_SUCCESS) {
+    snprintf(msg, size, "%s: %s", tcj_status_string(st), tcj_last_error(e));
+    bad = 1;
+    goto done;
+  }
+  if (ws_cm != ws_sw) {
+    snprintf(msg, size, "workspace: column-major %zu bytes, the swapped call %zu", ws_cm, ws_sw);
+    bad = 1;
+    goto done;
+  }
+  if (cudaStreamSynchronize(g_stream) != cudaSuccess || cudaMemcpy(hd, dd, (size_t)ed * sd, cudaMemcpyDeviceToHost) != cudaSuccess ||
+      cudaMemcpy(hd2, dd2, (size_t)ed * sd, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    snprintf(msg, size, "cuda error after the calls: %s", cudaGetErrorName(cudaGetLastError()));
+    bad = 1;
+    goto done;
+  }
+  if (memcmp(hd, hd2, (size_t)ed * sd) != 0) {
+    snprintf(msg, size, "D differs from the swap identity's D");
+    bad = 1;
+    goto done;
+  }
+  /* Relative bound: the magnitudes that go into each element, times D's rounding and fp32's
+   * (or tf32 parts') accumulation error. */
+  double rel = c->d == TCJ_BF16 ? 0x1p-7 : c->d == TCJ_F16 ? 0x1p-10 : 0x1p-18;
+  for (int64_t z = 0; z < nb; z++)
+    for (int64_t j = 0; j < stride_d; j++) { /* every element of the allocation */
+      int64_t at = z * stride_d + j, i = j % ldd, col = j / ldd;
+      int inside = i < m && col < n;
+      if (!inside) {
+        if (!is_poison(c->d, hd, (size_t)at)) {
+          snprintf(msg, size, "entry %lld: element %lld outside D (row %lld of ld %lld) was written", (long long)z,
+                   (long long)j, (long long)i, (long long)ldd);
+          bad = 1;
+          goto done;
+        }
+        continue;
+      }
+      double acc = 0, mag = 0;
+      for (int64_t p = 0; p < k; p++) {
+        double x = get(c->ab, ha, (size_t)(z * stride_a + (an ? i + p * lda : p + i * lda)));
+        double y = get(c->ab, hb, (size_t)(z * stride_b + (bn ? p + col * ldb : col + p * ldb)));
+        acc += x * y;
+        mag += fabs(x * y);
+      }
+      double v = 0.75 * acc + 0.5 * get(c->d, hc, (size_t)(z * stride_c + i + col * ldc));
+      mag = 0.75 * mag + fabs(v - 0.75 * acc);
+      if (c->bias != TCJ_BIAS_NONE) {
+        double b = hbias[z * blen + (c->bias == TCJ_BIAS_COL ? col : i)];
+        v += b;
+        mag += fabs(b);
+      }
+      if (c->user) {
+        double u = hres[(z * n + col) * m + i] + (double)(i - 2 * col) * 0.0625;
+        v += u;
+        mag += fabs(u);
+      }
+      double got = get(c->d, hd, (size_t)at);
+      if (!(fabs(got - v) <= rel * (fabs(v) + mag) + 1e-6)) {
+        snprintf(msg, size, "entry %lld, D(%lld, %lld) = %.9g, reference %.9g (bound %.3g)", (long long)z, (long long)i,
+                 (long long)col, got, v, rel * (fabs(v) + mag) + 1e-6);
+        bad = 1;
+        goto done;
+      }
+    }
+done:
+  cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dd), cudaFree(dd2), cudaFree(dbias), cudaFree(dres), cudaFree(dparams);
+  free(ha), free(hb), free(hc), free(hbias), free(hres), free(hd), free(hd2);
+  return bad;
+}
+
+/* Column-major calls (cuBLAS's conventions) for every op pair on odd shapes, bias per column and
+ * per row, batches and a user epilogue that uses row and column, against the host reference and
+ * bitwise against the explicit swap identity (sync mode: one kernel per class, so both calls
+ * run the same arithmetic). */
+static void col_major_calls_match_the_reference_and_the_swap_identity(void **state) {
+  (void)state;
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.jit_mode = TCJ_JIT_SYNC;
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
+  static const int64_t shapes[][3] = {{64, 48, 32}, {129, 77, 33}, {1, 200, 17}, {333, 5, 271}, {7, 9, 1}};
+  static const tcj_dtype types[][2] = {{TCJ_BF16, TCJ_F32}, {TCJ_F16, TCJ_F16}, {TCJ_F32, TCJ_F32}, {TCJ_BF16, TCJ_BF16}};
+  int failures = 0, runs = 0;
+  for (int s = 0; s < 5; s++)
+    for (int op = 0; op < 4; op++) {
+      cm_case c = {types[(s + op) % 4][0], types[(s + op) % 4][1], op & 1 ? TCJ_OP_T : TCJ_OP_N,
+                   op & 2 ? TCJ_OP_T : TCJ_OP_N, shapes[s][0], shapes[s][1], shapes[s][2], op % 2 ? 3 : 1,
+                   (tcj_bias_kind)((s + op) % 3), (s + op) % 2 || s == 1};
+      char msg[MSG_SIZE] = "";
+      runs++;
+      if (run_cm_case(e, &c, g_seed_base + (uint64_t)(s * 4 + op), msg, sizeof msg)) {
+        print_error("FAIL column-major %s->%s op=%c%c %lldx%lldx%lld batch %lld bias %s%s: %s\n", dtype_name(c.ab),
+                    dtype_name(c.d), op & 1 ? 'T' : 'N', op & 2 ? 'T' : 'N', (long long)c.m, (long long)c.n,
+                    (long long)c.k, (long long)c.batch, bias_name(c.bias), c.user ? " user" : "", msg);
+        failures++;
+      }
+    }
+  print_message("column-major: %d of %d cases matched\n", runs - failures, runs);
+  tcj_destroy(e);
+  assert_int_equal(failures, 0);
+}
+
 /* ---- setup -------------------------------------------------------------------------------- */
 
 static int group_setup(void **state) {
@@ -2382,6 +2584,7 @@ int main(void) {
       cmocka_unit_test(async_starts_its_worker_at_the_first_queued_compile),
       cmocka_unit_test(two_async_engines_compile_a_kernel_once),
       cmocka_unit_test(a_process_exiting_with_compiles_queued_ends),
+      cmocka_unit_test(col_major_calls_match_the_reference_and_the_swap_identity),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

@@ -459,7 +459,7 @@ static void null_engine_is_invalid(void **state) {
 static void bad_arch_option_is_invalid(void **state) {
   (void)state;
   tcj_engine *e = (tcj_engine *)(uintptr_t)1;
-  tcj_options o = {0};
+  tcj_options o = TCJ_OPTIONS_INIT;
   o.arch = "sm_75";
   assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE);
   assert_null(e);
@@ -480,13 +480,85 @@ static void options_of_every_size_are_read_and_unknown_fields_refused(void **sta
   assert_int_equal(tcj_create(&e, &n.o), TCJ_ERROR_NOT_SUPPORTED);
   assert_null(e);
   assert_non_null(strstr(tcj_last_error(NULL), "struct_size"));
-  /* TCJ_OPTIONS_INIT and a zeroed struct (0: the first layout) read the same fields. */
-  tcj_options init = TCJ_OPTIONS_INIT, zero;
-  memset(&zero, 0, sizeof zero);
+  tcj_options init = TCJ_OPTIONS_INIT;
   assert_int_equal(init.struct_size, sizeof(tcj_options));
-  init.arch = zero.arch = "sm_75";
+  init.arch = "sm_75";
   assert_int_equal(tcj_create(&e, &init), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "sm_75"));
+}
+
+/* A zeroed tcj_options has struct_size 0, which once meant the first (0.1) layout: alloc, free
+ * and jit_mode set after the memset were then dropped without a word. 0, and any size below
+ * the first layout's, is refused naming struct_size and the initialisers. */
+static void zeroed_options_are_refused_naming_the_initialisers(void **state) {
+  (void)state;
+  tcj_options zero;
+  memset(&zero, 0, sizeof zero);
+  zero.jit_mode = TCJ_JIT_SYNC; /* would be dropped */
+  tcj_engine *e = (tcj_engine *)(uintptr_t)1;
   assert_int_equal(tcj_create(&e, &zero), TCJ_ERROR_INVALID_VALUE);
+  assert_null(e);
+  const char *msg = tcj_last_error(NULL);
+  assert_non_null(strstr(msg, "struct_size"));
+  assert_non_null(strstr(msg, "TCJ_OPTIONS_INIT"));
+  assert_non_null(strstr(msg, "tcj_options_init"));
+  zero.struct_size = sizeof(size_t); /* a size no tcj_options ever had */
+  assert_int_equal(tcj_create(&e, &zero), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "struct_size"));
+  /* A zeroed struct with its size set is every default. */
+  zero.struct_size = sizeof zero;
+  zero.jit_mode = 0;
+  zero.arch = "sm_75";
+  assert_int_equal(tcj_create(&e, &zero), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "sm_75"));
+}
+
+/* tcj_get_stats with a zeroed tcj_stats filled the 0.1 counters only: the later ones read as
+ * 0 forever. Refused the same way, before the engine is looked at. */
+static void zeroed_stats_are_refused_naming_the_initialisers(void **state) {
+  (void)state;
+  tcj_stats zero;
+  memset(&zero, 0, sizeof zero);
+  assert_int_equal(tcj_get_stats(NULL, &zero), TCJ_ERROR_INVALID_VALUE);
+  const char *msg = tcj_last_error(NULL);
+  assert_non_null(strstr(msg, "struct_size"));
+  assert_non_null(strstr(msg, "TCJ_STATS_INIT"));
+  assert_non_null(strstr(msg, "tcj_stats_init"));
+  tcj_stats init = TCJ_STATS_INIT;
+  assert_int_equal(tcj_get_stats(NULL, &init), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "engine"));
+}
+
+/* tcj_options_init and tcj_stats_init do what the macros do, for callers without them, within
+ * the size the caller gives (never past it; all of it zeroed), and refuse sizes no struct had. */
+static void options_and_stats_init_functions_match_the_macros(void **state) {
+  (void)state;
+  tcj_options o, mo = TCJ_OPTIONS_INIT;
+  memset(&o, 0xA5, sizeof o);
+  assert_int_equal(tcj_options_init(&o, sizeof o), TCJ_SUCCESS);
+  assert_int_equal(o.struct_size, mo.struct_size);
+  assert_true(!o.arch && !o.force_driver_jit && !o.disable_packing && !o.cache_dir && !o.disable_disk_cache &&
+              !o.alloc && !o.free && !o.alloc_ctx && o.jit_mode == 0);
+  o.arch = "sm_75"; /* read: the options are accepted as far as the arch */
+  tcj_engine *e = NULL;
+  assert_int_equal(tcj_create(&e, &o), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "sm_75"));
+  /* A 0.1 caller's options (up to disable_disk_cache): nothing past them is written. */
+  size_t v1 = offsetof(tcj_options, disable_disk_cache) + sizeof(int);
+  unsigned char buf[sizeof(tcj_options) + 16];
+  memset(buf, 0xA5, sizeof buf);
+  assert_int_equal(tcj_options_init((tcj_options *)(void *)buf, v1), TCJ_SUCCESS);
+  for (size_t i = v1; i < sizeof buf; i++) assert_int_equal(buf[i], 0xA5);
+  for (size_t i = sizeof(size_t); i < v1; i++) assert_int_equal(buf[i], 0);
+  assert_int_equal(tcj_options_init(&o, v1 - 1), TCJ_ERROR_INVALID_VALUE);
+  assert_int_equal(tcj_options_init(NULL, sizeof o), TCJ_ERROR_INVALID_VALUE);
+  tcj_stats s, ms = TCJ_STATS_INIT;
+  memset(&s, 0xA5, sizeof s);
+  assert_int_equal(tcj_stats_init(&s, sizeof s), TCJ_SUCCESS);
+  assert_int_equal(s.struct_size, ms.struct_size);
+  assert_true(s.memory_hits == 0 && s.swaps == 0 && s.generic_launches == 0);
+  assert_int_equal(tcj_stats_init(&s, 0), TCJ_ERROR_INVALID_VALUE);
+  assert_non_null(strstr(tcj_last_error(NULL), "struct_size"));
 }
 
 static void version_macros_and_the_library_agree(void **state) {
@@ -555,6 +627,9 @@ int main(void) {
     cmocka_unit_test(null_engine_is_invalid),
     cmocka_unit_test(bad_arch_option_is_invalid),
     cmocka_unit_test(options_of_every_size_are_read_and_unknown_fields_refused),
+    cmocka_unit_test(zeroed_options_are_refused_naming_the_initialisers),
+    cmocka_unit_test(zeroed_stats_are_refused_naming_the_initialisers),
+    cmocka_unit_test(options_and_stats_init_functions_match_the_macros),
     cmocka_unit_test(version_macros_and_the_library_agree),
     cmocka_unit_test(engine_rejects_bad_input_before_launch),
   };

@@ -27,7 +27,9 @@
 #define DESC_V2_SIZE (offsetof(tcj_gemm_desc, fast_accum) + sizeof(int))
 /* 0.4 added the compute mode and the fp64 scalars. */
 #define DESC_V3_SIZE (offsetof(tcj_gemm_desc, beta_f64) + sizeof(double))
-_Static_assert(sizeof(tcj_gemm_desc) - DESC_V3_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V3_SIZE's users");
+/* 1.0 added the storage order. */
+#define DESC_V4_SIZE (offsetof(tcj_gemm_desc, order) + sizeof(tcj_order))
+_Static_assert(sizeof(tcj_gemm_desc) - DESC_V4_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V4_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
  * 48 f32 (192 bytes); C read (beta 0.5), D apart from C, bias per column, GELU. */
@@ -620,7 +622,7 @@ static void compute_mode_splits_f32_and_refuses_what_does_not_fit(void **state) 
   expect_ok(&h);
 }
 
-/* f64 (tcj.h): double scalars, float ones refused away from their defaults, no fused epilogue,
+/* f64 (tcj.h): double scalars, float ones refused away from TCJ_GEMM_DESC_INIT's, no fused epilogue,
  * no compute mode; a caller from before the fp64 fields has its float scalars converted. */
 static void f64_takes_double_scalars_and_no_fused_epilogue(void **state) {
   (void)state;
@@ -636,8 +638,8 @@ static void f64_takes_double_scalars_and_no_fused_epilogue(void **state) {
   d.beta_f64 = 0.5; /* C read: beta_f64, not beta */
   fill_at(__LINE__, &d, &p);
   assert_int_equal(p.reads_c, 1);
-  d.alpha = 0.0f; /* a value-initialised float alpha is not a mistake */
-  expect_ok(&d);
+  d.alpha = 0.0f; /* not TCJ_GEMM_DESC_INIT's 1: a descriptor zeroed, not initialised (since 1.0) */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "alpha", "TCJ_GEMM_DESC_INIT");
   d.alpha = 2.0f;
   expect(&d, TCJ_ERROR_INVALID_VALUE, "alpha_f64");
   d.alpha = 1.0f, d.beta = 0.5f;
@@ -737,6 +739,428 @@ static void fp8_amax_and_scales_may_not_overlap(void **state) {
   assert_int_equal(p.block_scale, 1);
 }
 
+/* A descriptor zeroed and filled field by field (an FFI binding's, which cannot use the
+ * TCJ_GEMM_DESC_INIT macro) has alpha_f64 = 0 (and, for f64 operands, alpha = 0): the scalars of
+ * the other precision are not read, so they must be at TCJ_GEMM_DESC_INIT's values, and a zero
+ * there is refused naming it and pointing to the initialisers. */
+static void zero_filled_descriptor_is_refused_naming_the_unread_scalar(void **state) {
+  (void)state;
+  tcj_gemm_desc z, init = good();
+  memset(&z, 0, sizeof z);
+  z.struct_size = sizeof z;
+  z.m = init.m, z.n = init.n, z.k = init.k;
+  z.a = init.a, z.a_type = init.a_type, z.lda = init.lda;
+  z.b = init.b, z.b_type = init.b_type, z.ldb = init.ldb;
+  z.d = init.d, z.d_type = init.d_type, z.ldd = init.ldd;
+  z.alpha = 1.0f; /* set by the caller: still, alpha_f64 = 0 says the descriptor never was initialised */
+  expect(&z, TCJ_ERROR_INVALID_VALUE, "alpha_f64", "TCJ_GEMM_DESC_INIT", "tcj_gemm_desc_init");
+  z.alpha = 0.0f; /* the case: D = beta * C silently */
+  expect(&z, TCJ_ERROR_INVALID_VALUE, "alpha_f64", "TCJ_GEMM_DESC_INIT");
+  z.alpha_f64 = 1.0;
+  expect_ok(&z);
+  z.beta_f64 = 0.5; /* not read for bf16 operands: a value there is a mistake */
+  expect(&z, TCJ_ERROR_INVALID_VALUE, "beta_f64");
+  z.beta_f64 = 0;
+  z.alpha_f64 = 2.0;
+  expect(&z, TCJ_ERROR_INVALID_VALUE, "alpha_f64");
+  /* f64 operands: the float alpha is the unread one; zero says the same. */
+  memset(&z, 0, sizeof z);
+  z.struct_size = sizeof z;
+  z.m = 4, z.n = 4, z.k = 4;
+  z.a = (const void *)PA, z.b = (const void *)PB, z.d = (void *)PD;
+  z.a_type = z.b_type = z.c_type = z.d_type = TCJ_F64;
+  z.lda = z.ldb = z.ldd = 4;
+  z.alpha_f64 = 2.0;
+  expect(&z, TCJ_ERROR_INVALID_VALUE, "alpha", "TCJ_GEMM_DESC_INIT", "tcj_gemm_desc_init");
+  z.alpha = 1.0f;
+  expect_ok(&z);
+}
+
+/* k == 0 makes any lda >= 0 legal (A has no elements), up to 2^48: m * lda then exceeds 2^63,
+ * which the check whether a batch folds into rows (stride_a == m * lda) must compute exactly,
+ * not in wrapping (undefined) signed arithmetic. 65537 * 2^48 wraps to 2^48 == stride_a. */
+static void batch_fold_check_is_exact_where_m_times_lda_exceeds_int64(void **state) {
+  (void)state;
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.m = 65537, d.n = 8, d.k = 0;
+  d.a = NULL, d.a_type = TCJ_BF16, d.lda = INT64_C(1) << 48;
+  d.b = NULL, d.b_type = TCJ_BF16, d.ldb = 8;
+  d.c = (const void *)PC, d.c_type = TCJ_BF16, d.ldc = 8;
+  d.beta = 0.5f;
+  d.batch_count = 2;
+  d.stride_a = INT64_C(1) << 48, d.stride_b = 0, d.stride_c = 65537 * 8;
+  eng_problem p;
+  fill(&d, &p);
+  assert_int_equal(p.batch, 2); /* stride_a is not m * lda: the entries stay a batch */
+  assert_int_equal(p.m, 65537);
+  /* The same batch with A's entries one under another (and m * lda in range) folds. */
+  d.lda = 16, d.stride_a = 65537 * 16;
+  fill(&d, &p);
+  assert_int_equal(p.batch, 1);
+  assert_int_equal(p.m, 2 * 65537);
+  /* ldc near 2^48 with k > 0: the same product for D (here C). */
+  d = (tcj_gemm_desc)TCJ_GEMM_DESC_INIT;
+  d.m = 65537, d.n = 1, d.k = 1;
+  d.a = (const void *)PA, d.a_type = TCJ_BF16, d.lda = 1;
+  d.b = (const void *)PB, d.b_type = TCJ_BF16, d.ldb = 1;
+  /* 65537 * (2^48 - 1) wraps to 2^48 - 65537, a stride at which the two entries interleave. */
+  d.c = (const void *)(uintptr_t)(INT64_C(1) << 40), d.c_type = TCJ_BF16, d.ldc = (INT64_C(1) << 48) - 1;
+  d.batch_count = 2;
+  d.stride_a = 65537, d.stride_b = 0, d.stride_c = (INT64_C(1) << 48) - 65537;
+  fill(&d, &p);
+  assert_int_equal(p.batch, 2);
+}
+
+/* D entries z * stride_d + {i * ldd + j}: interleaved layouts (heads side by side in a row)
+ * share no element and are accepted; a stride that lands one entry on another's row is refused.
+ * At 2^31 - 1 entries the check is arithmetic, not a loop over entries: many such calls finish
+ * well inside the test's timeout (a loop took about 25 s per call). */
+static void interleaved_batches_of_2_31_entries_are_checked_at_once(void **state) {
+  (void)state;
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.m = 2, d.n = 1, d.k = 1;
+  d.a = (const void *)PA, d.a_type = TCJ_BF16, d.lda = 1;
+  d.b = (const void *)PB, d.b_type = TCJ_BF16, d.ldb = 1;
+  d.c = (const void *)(uintptr_t)(INT64_C(1) << 40), d.c_type = TCJ_BF16;
+  d.batch_count = INT32_MAX;
+  d.stride_a = d.stride_b = 0;
+  d.stride_c = 1; /* entry z: elements z and z + ldc */
+  for (int i = 0; i < 64; i++) {
+    d.ldc = (INT64_C(1) << 31) + i; /* every entry's second row past the last entry's first */
+    expect_ok(&d);
+    d.ldc = (INT64_C(1) << 31) - 2 - i; /* entry ldc's first row is entry 0's second */
+    expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_c", "ldc");
+  }
+}
+
+/* tcj_gemm_desc_init does what TCJ_GEMM_DESC_INIT does, within the size the caller gives: never
+ * a byte past it (a caller built against an older, smaller header), every byte of it zeroed (a
+ * binding's larger layout), and a descriptor filled after it validates. */
+static void desc_init_function_matches_the_macro_within_the_callers_size(void **state) {
+  (void)state;
+  tcj_gemm_desc fn, ref;
+  memset(&fn, 0xA5, sizeof fn);
+  memset(&ref, 0, sizeof ref);
+  ref.struct_size = sizeof ref, ref.alpha = 1.0f, ref.alpha_f64 = 1.0;
+  assert_int_equal(tcj_gemm_desc_init(&fn, sizeof fn), TCJ_SUCCESS);
+  assert_memory_equal(&fn, &ref, sizeof fn);
+  tcj_gemm_desc mac = TCJ_GEMM_DESC_INIT;
+  assert_true(mac.struct_size == fn.struct_size && mac.alpha == fn.alpha && mac.alpha_f64 == fn.alpha_f64);
+  /* An older caller's descriptor, then bytes that are not the descriptor's. */
+  unsigned char old[sizeof(tcj_gemm_desc) + 16];
+  memset(old, 0xA5, sizeof old);
+  assert_int_equal(tcj_gemm_desc_init((tcj_gemm_desc *)(void *)old, DESC_V1_SIZE), TCJ_SUCCESS);
+  for (size_t i = DESC_V1_SIZE; i < sizeof old; i++) assert_int_equal(old[i], 0xA5);
+  tcj_gemm_desc view;
+  memcpy(&view, old, sizeof view);
+  assert_int_equal(view.struct_size, DESC_V1_SIZE);
+  assert_true(view.alpha == 1.0f);
+  /* A newer caller's: the fields this library does not know are zeroed, and accepted. */
+  struct newer { tcj_gemm_desc d; uint64_t later[2]; } n;
+  memset(&n, 0xA5, sizeof n);
+  assert_int_equal(tcj_gemm_desc_init(&n.d, sizeof n), TCJ_SUCCESS);
+  assert_int_equal(n.d.struct_size, sizeof n);
+  assert_true(n.later[0] == 0 && n.later[1] == 0);
+  tcj_gemm_desc g = good();
+  size_t size = n.d.struct_size;
+  n.d = g;
+  n.d.struct_size = size;
+  expect_ok(&n.d);
+  /* Filled field by field after the function, as a binding does: valid. */
+  assert_int_equal(tcj_gemm_desc_init(&fn, sizeof fn), TCJ_SUCCESS);
+  fn.m = 64, fn.n = 48, fn.k = 32;
+  fn.a = (const void *)PA, fn.a_type = TCJ_F16, fn.lda = 32;
+  fn.b = (const void *)PB, fn.b_type = TCJ_F16, fn.ldb = 48;
+  fn.c = (const void *)PC, fn.c_type = TCJ_F16, fn.ldc = 48;
+  expect_ok(&fn);
+  assert_int_equal(tcj_gemm_desc_init(NULL, sizeof fn), TCJ_ERROR_INVALID_VALUE);
+  assert_int_equal(tcj_gemm_desc_init(&fn, 0), TCJ_ERROR_INVALID_VALUE);
+  assert_true(names(eng_last_error(), "struct_size"));
+  assert_int_equal(tcj_gemm_desc_init(&fn, DESC_V1_SIZE - 1), TCJ_ERROR_INVALID_VALUE);
+}
+
+/* The old per-entry loop, as a second reference where brute force would need too much memory. */
+static int overlap_by_loop(int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride) {
+  if (batch < 2 || rows == 0 || cols == 0) return 0;
+  if (stride == 0) return 1;
+  for (int64_t z = 1; z < batch; z++) {
+    __int128 delta = (__int128)stride * z;
+    if (delta >= (__int128)rows * ld) break;
+    int64_t q = (int64_t)(delta / ld), r = (int64_t)(delta % ld);
+    if ((q <= rows - 1 && r <= cols - 1) || (q + 1 <= rows - 1 && ld - r <= cols - 1)) return 1;
+  }
+  return 0;
+}
+
+/* Marks every element of every entry: the definition of "two entries share an element". */
+static int overlap_by_marking(int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride) {
+  static unsigned char owner[4096];
+  int64_t span = (batch - 1) * stride + (rows - 1) * ld + cols;
+  assert_true(span <= (int64_t)sizeof owner);
+  memset(owner, 0, sizeof owner);
+  for (int64_t z = 0; z < batch; z++)
+    for (int64_t i = 0; i < rows; i++)
+      for (int64_t j = 0; j < cols; j++) {
+        int64_t at = z * stride + i * ld + j;
+        if (owner[at]) return 1;
+        owner[at] = 1;
+      }
+  return 0;
+}
+
+/* eng_batch_entries_overlap (arithmetic, any batch count) against marking every element on all
+ * small layouts, interleaved and apart, and against the per-entry loop on larger ones. */
+static void batch_overlap_arithmetic_agrees_with_brute_force(void **state) {
+  (void)state;
+  int cases = 0, overlapping = 0;
+  for (int64_t rows = 1; rows <= 4; rows++)
+    for (int64_t cols = 1; cols <= 4; cols++)
+      for (int64_t ld = cols; ld <= cols + 6; ld++)
+        for (int64_t batch = 2; batch <= 6; batch++)
+          for (int64_t stride = 0; stride <= 3 * rows * ld; stride++) {
+            int want = overlap_by_marking(rows, cols, ld, batch, stride);
+            int got = eng_batch_entries_overlap(rows, cols, ld, batch, stride);
+            if (got != want)
+              print_error("rows %lld cols %lld ld %lld batch %lld stride %lld: %d, marking says %d\n", (long long)rows,
+                          (long long)cols, (long long)ld, (long long)batch, (long long)stride, got, want);
+            assert_int_equal(got, want);
+            cases++;
+            overlapping += want;
+          }
+  assert_true(overlapping > 0 && overlapping < cases); /* both kinds were seen */
+  uint64_t x = 0x243f6a8885a308d3ull;
+  for (int i = 0; i < 20000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int64_t rows = 1 + (int64_t)(x >> 59), cols = 1 + (int64_t)((x >> 40) % 300);
+    int64_t ld = cols + (int64_t)((x >> 20) % 5000), batch = 2 + (int64_t)((x >> 8) % 3000);
+    int64_t stride = (int64_t)((x >> 30) % (uint64_t)(rows * ld + 7));
+    assert_int_equal(eng_batch_entries_overlap(rows, cols, ld, batch, stride),
+                     overlap_by_loop(rows, cols, ld, batch, stride));
+  }
+  /* Extremes: 2^31 - 1 entries of ld 2^48. */
+  int64_t big = INT64_C(1) << 48;
+  assert_int_equal(eng_batch_entries_overlap(INT32_MAX, 1, big, INT32_MAX, 1), 0);
+  assert_int_equal(eng_batch_entries_overlap(INT32_MAX, 1, big, INT32_MAX, big), 1);
+  assert_int_equal(eng_batch_entries_overlap(2, 1, INT64_C(1) << 31, INT32_MAX, 1), 0);
+  assert_int_equal(eng_batch_entries_overlap(2, 1, (INT64_C(1) << 31) - 2, INT32_MAX, 1), 1);
+  assert_int_equal(eng_batch_entries_overlap(2, 1, (INT64_C(1) << 31) - 1, INT32_MAX, 1), 0);
+}
+
+/* ---- column-major descriptors ------------------------------------------------------------ */
+
+/* A column-major descriptor with cuBLAS's conventions: A m x k (lda >= m) when N, k x m when T;
+ * B k x n (ldb >= k) when N; C and D m x n (ldc, ldd >= m); leading dimensions padded by 3. */
+static tcj_gemm_desc col_major_desc(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k) {
+  tcj_gemm_desc d = good();
+  d.order = TCJ_ORDER_COL_MAJOR;
+  d.op_a = op_a, d.op_b = op_b;
+  d.m = m, d.n = n, d.k = k;
+  d.lda = (op_a == TCJ_OP_N ? m : k) + 3;
+  d.ldb = (op_b == TCJ_OP_N ? k : n) + 3;
+  d.ldc = d.ldd = m + 3;
+  return d;
+}
+
+/* The row-major descriptor the identity gives: D^T = op(B)^T op(A)^T, the same memory. */
+static tcj_gemm_desc swapped_desc(const tcj_gemm_desc *c) {
+  tcj_gemm_desc r = *c;
+  r.order = TCJ_ORDER_ROW_MAJOR;
+  r.op_a = c->op_b, r.op_b = c->op_a;
+  r.m = c->n, r.n = c->m;
+  r.a = c->b, r.a_type = c->b_type, r.lda = c->ldb, r.stride_a = c->stride_b;
+  r.b = c->a, r.b_type = c->a_type, r.ldb = c->lda, r.stride_b = c->stride_a;
+  r.scale_a = c->scale_b, r.scale_b = c->scale_a;
+  r.bias_kind = c->bias_kind == TCJ_BIAS_COL ? TCJ_BIAS_ROW : c->bias_kind == TCJ_BIAS_ROW ? TCJ_BIAS_COL : c->bias_kind;
+  return r;
+}
+
+static void assert_problem_equal(const eng_problem *x, const eng_problem *y) {
+  assert_int_equal(x->op_a_t, y->op_a_t);
+  assert_int_equal(x->op_b_t, y->op_b_t);
+  assert_int_equal(x->m, y->m);
+  assert_int_equal(x->n, y->n);
+  assert_int_equal(x->k, y->k);
+  assert_int_equal(x->lda, y->lda);
+  assert_int_equal(x->ldb, y->ldb);
+  assert_int_equal(x->ldc, y->ldc);
+  assert_int_equal(x->ldd, y->ldd);
+  assert_int_equal(x->ab, y->ab);
+  assert_int_equal(x->b_other, y->b_other);
+  assert_int_equal(x->c, y->c);
+  assert_int_equal(x->d, y->d);
+  assert_int_equal(x->align_a, y->align_a);
+  assert_int_equal(x->align_b, y->align_b);
+  assert_int_equal(x->align_c, y->align_c);
+  assert_int_equal(x->reads_c, y->reads_c);
+  assert_int_equal(x->bias, y->bias);
+  assert_int_equal(x->bias_t, y->bias_t);
+  assert_int_equal(x->act, y->act);
+  assert_int_equal(x->batch, y->batch);
+  assert_int_equal(x->stride_a, y->stride_a);
+  assert_int_equal(x->stride_b, y->stride_b);
+  assert_int_equal(x->stride_c, y->stride_c);
+  assert_int_equal(x->stride_d, y->stride_d);
+  assert_int_equal(x->stride_bias, y->stride_bias);
+  assert_true(x->user == y->user);
+  assert_int_equal(x->fast_accum, y->fast_accum);
+  assert_int_equal(x->block_scale, y->block_scale);
+  assert_int_equal(x->tf32x3, y->tf32x3);
+}
+
+/* Column-major validates into exactly the problem of the swap identity, for every op pair, odd
+ * shapes, bias per column and per row, batches with their strides, mixed fp8 and fp32 (3xTF32
+ * parts); a user epilogue is told to swap row and column back (user_t), nothing else differs. */
+static void col_major_validates_as_the_swapped_row_major_problem(void **state) {
+  (void)state;
+  static const int64_t shapes[][3] = {{64, 48, 32}, {33, 17, 5}, {1, 129, 7}, {130, 1, 1}};
+  int checked = 0;
+  for (int op = 0; op < 4; op++)
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+      for (int variant = 0; variant < 5; variant++) {
+        tcj_op op_a = op & 1 ? TCJ_OP_T : TCJ_OP_N, op_b = op & 2 ? TCJ_OP_T : TCJ_OP_N;
+        tcj_gemm_desc c = col_major_desc(op_a, op_b, shapes[s][0], shapes[s][1], shapes[s][2]);
+        if (variant == 1) c.bias_kind = TCJ_BIAS_ROW;
+        if (variant == 2) { /* a batch of 3: A and C apart per entry, one B, bias per entry */
+          c.batch_count = 3;
+          c.stride_a = c.lda * (op_a == TCJ_OP_N ? c.k : c.m) + 5;
+          c.stride_b = 0;
+          c.stride_c = c.stride_d = c.ldc * c.n + 8;
+          c.stride_bias = c.m + 1;
+          c.bias = (const void *)PBIAS, c.bias_kind = TCJ_BIAS_ROW;
+        }
+        if (variant == 3) { /* e4m3 x e5m2: A's type is B's after the swap */
+          c.a_type = TCJ_E4M3, c.b_type = TCJ_E5M2;
+          c.scale_a = (const float *)PSCAL, c.scale_b = (const float *)(PSCAL + 4);
+          c.activation = TCJ_ACT_NONE;
+        }
+        if (variant == 4) { /* f32: 3xTF32 parts from the swapped operands */
+          c.a_type = c.b_type = c.c_type = c.d_type = TCJ_F32;
+          c.bias = NULL, c.bias_kind = TCJ_BIAS_NONE, c.activation = TCJ_ACT_NONE;
+        }
+        tcj_gemm_desc r = swapped_desc(&c);
+        eng_problem pc, pr;
+        fill(&c, &pc);
+        fill(&r, &pr);
+        assert_problem_equal(&pc, &pr);
+        assert_int_equal(pc.m, c.n);
+        assert_int_equal(pc.user_t, 0);
+        c.epilogue_source = r.epilogue_source = "extern \"C\" ...";
+        if (variant != 4 && variant != 3) {
+          fill(&c, &pc);
+          fill(&r, &pr);
+          assert_problem_equal(&pc, &pr);
+          assert_int_equal(pc.user_t, 1);
+          assert_int_equal(pr.user_t, 0);
+        }
+        checked++;
+      }
+  assert_int_equal(checked, 4 * 4 * 5);
+}
+
+/* Column-major checks use cuBLAS's minimums and name the caller's fields, not the swapped ones. */
+static void col_major_messages_name_the_callers_fields(void **state) {
+  (void)state;
+  tcj_gemm_desc d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  expect_ok(&d);
+  d.lda = 63; /* >= k = 32 would do row-major; column-major A N needs lda >= m */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "lda");
+  d = col_major_desc(TCJ_OP_T, TCJ_OP_N, 64, 48, 32);
+  d.lda = 31; /* A T: k x m column-major, lda >= k */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "lda");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.ldb = 31; /* B N: k x n, ldb >= k */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "ldb");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_T, 64, 48, 32);
+  d.ldb = 47; /* B T: n x k, ldb >= n */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "ldb");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.ldc = 63;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "ldc");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.ldd = 48; /* the row-major minimum (n) is not enough */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "ldd");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.a = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "a");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.a_type = TCJ_F16;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "a", "b");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.m = -1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "m");
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.bias = NULL; /* TCJ_BIAS_COL: n values, per column of the caller's D */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "TCJ_BIAS_COL");
+  d.order = (tcj_order)2;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "order");
+}
+
+/* The overlap checks see the column-major extents: A, C and D of (ld, columns) each, D's batch
+ * entries as columns of ldd, the bias against D. */
+static void col_major_overlaps_are_checked_on_the_callers_layout(void **state) {
+  (void)state;
+  /* A: 32 columns of 64 bf16, lda 67: 31 * 67 + 64 elements, 4282 bytes. */
+  tcj_gemm_desc d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.d = (void *)(PA + 4280); /* A's last element */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "a");
+  d.d = (void *)(PA + 4282);
+  expect_ok(&d);
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32); /* D: 48 columns of 64, ldd 67: 6426 bytes */
+  d.bias = (const void *)(PD + 6424);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias");
+  d.bias = (const void *)(PD + 6428);
+  expect_ok(&d);
+  /* Batches: entries back to back (ldd * n), one element less, and interleaved columns. */
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.c = NULL, d.beta = 0, d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE;
+  d.batch_count = 2;
+  d.stride_a = d.lda * d.k;
+  d.stride_d = (64 + 3) * 47 + 64;
+  expect_ok(&d);
+  d.stride_d -= 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d", "ldd");
+  d.ldd = 128, d.stride_d = 64; /* two heads in one column of 128 */
+  expect_ok(&d);
+  d.stride_d = 63;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d");
+  /* C read, not D: C's column-major span must not overlap D's. */
+  d = col_major_desc(TCJ_OP_N, TCJ_OP_N, 64, 48, 32);
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE;
+  d.d = (void *)(PC + 6424);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "d", "c");
+}
+
+/* Block scales are per row of A and per 128 x 128 block of B: the swap would make them per
+ * column and per block of the other operand, so column-major block scales are refused. */
+static void col_major_with_block_scales_is_not_supported(void **state) {
+  (void)state;
+  tcj_gemm_desc d = col_major_desc(TCJ_OP_N, TCJ_OP_T, 64, 48, 32);
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  d.scale_mode = TCJ_SCALE_BLOCK;
+  d.scale_a = (const float *)PSCAL, d.scale_b = (const float *)(PSCAL + 4096);
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "TCJ_SCALE_BLOCK", "TCJ_ORDER_COL_MAJOR");
+  d.order = TCJ_ORDER_ROW_MAJOR;
+  d.ldb = 32, d.lda = 32, d.ldc = d.ldd = 48;
+  expect_ok(&d);
+}
+
+/* A caller from before the storage order (1.0) has none: whatever lies past its size is not
+ * read, and its descriptor is row-major. */
+static void descriptors_before_the_order_field_are_row_major(void **state) {
+  (void)state;
+  struct v3_caller { unsigned char bytes[sizeof(tcj_gemm_desc)]; } v3;
+  tcj_gemm_desc base = good();
+  base.struct_size = DESC_V3_SIZE;
+  memcpy(v3.bytes, &base, sizeof base);
+  memset(v3.bytes + DESC_V3_SIZE, 0xA5, sizeof v3.bytes - DESC_V3_SIZE);
+  eng_problem p, q;
+  fill((const tcj_gemm_desc *)(const void *)v3.bytes, &p);
+  fill(&base, &q);
+  assert_problem_equal(&p, &q);
+  assert_int_equal(p.m, 64);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(fp8_amax_and_scales_may_not_overlap),
@@ -760,6 +1184,16 @@ int main(void) {
     cmocka_unit_test(f64_takes_double_scalars_and_no_fused_epilogue),
     cmocka_unit_test(null_engine_is_invalid),
     cmocka_unit_test(engine_rejects_bad_descriptors_before_launch),
+    cmocka_unit_test(zero_filled_descriptor_is_refused_naming_the_unread_scalar),
+    cmocka_unit_test(batch_fold_check_is_exact_where_m_times_lda_exceeds_int64),
+    cmocka_unit_test(interleaved_batches_of_2_31_entries_are_checked_at_once),
+    cmocka_unit_test(desc_init_function_matches_the_macro_within_the_callers_size),
+    cmocka_unit_test(batch_overlap_arithmetic_agrees_with_brute_force),
+    cmocka_unit_test(col_major_validates_as_the_swapped_row_major_problem),
+    cmocka_unit_test(col_major_messages_name_the_callers_fields),
+    cmocka_unit_test(col_major_overlaps_are_checked_on_the_callers_layout),
+    cmocka_unit_test(col_major_with_block_scales_is_not_supported),
+    cmocka_unit_test(descriptors_before_the_order_field_are_row_major),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

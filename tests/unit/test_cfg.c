@@ -69,6 +69,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->act, b->act);
   assert_int_equal(a->batched, b->batched);
   assert_true(a->user == b->user);
+  assert_int_equal(a->user_t, b->user_t);
   assert_int_equal(a->b_other, b->b_other);
   assert_int_equal(a->fast_accum, b->fast_accum);
   assert_int_equal(a->block_scale, b->block_scale);
@@ -1509,13 +1510,15 @@ static void epilogue_fields_round_trip(void **state) {
     c.act = (ptx_act)(variant % PTX_ACT_COUNT);
     if (variant == 5) c.batched = 1;
     if (variant == 6) c.user = 0xfedcba9876543210ull;
+    if (variant == 7) c.user = 0x1234, c.user_t = 1;
     char text[512];
     assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
     if (tcj_cfg_parse(text, &back) != 0) print_error("does not parse: %s\n", text);
     assert_int_equal(tcj_cfg_parse(text, &back), 0);
     assert_cfg_equal(&c, &back);
   }
-  static const char *const bad[] = {" act=swish", " bias=mid:f32", " bias=col:s8x", " d=f8", " user=xyz", " batch=1 act=relu"};
+  static const char *const bad[] = {" act=swish", " bias=mid:f32", " bias=col:s8x", " d=f8", " user=xyz", " batch=1 act=relu",
+                                    " user_t=0", " user_t=1 user=0000000000001234"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char text[512];
     assert_true(tcj_cfg_format(&base, text, sizeof text) > 0);
@@ -1524,6 +1527,62 @@ static void epilogue_fields_round_trip(void **state) {
     if (tcj_cfg_parse(text, &out) == 0) print_error("accepted: %s\n", text);
     assert_int_equal(tcj_cfg_parse(text, &out), -1);
   }
+}
+
+/* The "st.param.b64 [u_row], %rdN" / [u_col] operands of every user call in ptx, in order. */
+static int user_call_args(const char *ptx, const char *param, char regs[][16], int max) {
+  int n = 0;
+  char pat[32];
+  snprintf(pat, sizeof pat, "st.param.b64 [%s], ", param);
+  for (const char *p = strstr(ptx, pat); p && n < max; p = strstr(p + 1, pat)) {
+    const char *r = p + strlen(pat);
+    size_t len = strcspn(r, ";\n");
+    if (len >= sizeof regs[0]) len = sizeof regs[0] - 1;
+    memcpy(regs[n], r, len);
+    regs[n++][len] = 0;
+  }
+  return n;
+}
+
+/* user_t (a column-major call): the user function gets the kernel's column as its row and the
+ * kernel's row as its column, at every call site; it is part of the text (and so of the key),
+ * only with a user epilogue, and changes nothing else of the PTX. */
+static void user_t_passes_the_user_function_row_and_column_swapped(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = base_cfg();
+  c.bm = c.bn = 128;
+  c.warps_m = c.warps_n = 2;
+  c.user = 0x1234;
+  tcj_kernel_cfg t = c;
+  t.user_t = 1;
+  assert_null(tcj_cfg_check(&c));
+  assert_null(tcj_cfg_check(&t));
+  char text_c[512], text_t[512];
+  assert_true(tcj_cfg_format(&c, text_c, sizeof text_c) > 0);
+  assert_true(tcj_cfg_format(&t, text_t, sizeof text_t) > 0);
+  assert_string_not_equal(text_c, text_t);
+  assert_non_null(strstr(text_t, " user_t=1"));
+  tcj_kernel_cfg no_user = t;
+  no_user.user = 0;
+  assert_non_null(tcj_cfg_check(&no_user));
+  char *ptx_c = NULL, *ptx_t = NULL, err[256];
+  size_t len_c = 0, len_t = 0;
+  assert_int_equal(ptx_gen_gemm(&c, &ptx_c, &len_c, err, sizeof err), 0);
+  assert_int_equal(ptx_gen_gemm(&t, &ptx_t, &len_t, err, sizeof err), 0);
+  static char rows_c[256][16], cols_c[256][16], rows_t[256][16], cols_t[256][16];
+  int n = user_call_args(ptx_c, "u_row", rows_c, 256);
+  assert_true(n > 0);
+  assert_int_equal(user_call_args(ptx_c, "u_col", cols_c, 256), n);
+  assert_int_equal(user_call_args(ptx_t, "u_row", rows_t, 256), n);
+  assert_int_equal(user_call_args(ptx_t, "u_col", cols_t, 256), n);
+  for (int i = 0; i < n; i++) {
+    assert_string_not_equal(rows_c[i], cols_c[i]);
+    assert_string_equal(rows_t[i], cols_c[i]);
+    assert_string_equal(cols_t[i], rows_c[i]);
+  }
+  assert_int_equal(len_c, len_t); /* the same instructions, two operands exchanged */
+  free(ptx_c);
+  free(ptx_t);
 }
 
 /* fp8 configs: the sm90 fixture with e4m3 operands (bk 128, 128x128 so promotion fits). */
@@ -1707,6 +1766,7 @@ static void generic_configs_round_trip_and_refuse_what_bakes_n_and_k(void **stat
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(epilogue_fields_round_trip),
+    cmocka_unit_test(user_t_passes_the_user_function_row_and_column_swapped),
     cmocka_unit_test(canonical_text_names_every_field),
     cmocka_unit_test(format_reports_a_buffer_too_small),
     cmocka_unit_test(format_then_parse_round_trips_over_a_grid),
