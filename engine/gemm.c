@@ -440,7 +440,6 @@ static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *
     if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
     tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, &memo->kernel, NULL);
     if (st != TCJ_SUCCESS) return st;
-    memo->problem = *p;
     memo->plan = gen;
     memo->tmaps.valid = 0;
     memo->key = key;
@@ -660,7 +659,10 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                       : eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
   if (st == TCJ_SUCCESS && plan.cfg.generic) atomic_fetch_add_explicit(&e->stats.generic_launches, 1, memory_order_relaxed);
   if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream, memo.key ? &memo.tmaps : NULL, &encoded);
-  if (st == TCJ_SUCCESS && memo.key && (memo_new || encoded)) eng_generic_memo_put(&e->tiering, &memo);
+  if (st == TCJ_SUCCESS && memo.key && (memo_new || encoded)) {
+    memo.problem = p;
+    eng_generic_memo_put(&e->tiering, &memo);
+  }
   eng_ctx_leave(e, pushed);
   return st;
 }

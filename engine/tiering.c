@@ -313,7 +313,10 @@ int eng_generic_memo_get(eng_tiering *t, const eng_problem *p, uint64_t key, eng
     for (int i = 0; i < 2 && !hit; i++)
       if (same(&s[i], p, key)) {
         s[i].used = ++t->clock;
-        *out = s[i];
+        out->plan = s[i].plan; /* not the problem: the caller has it */
+        out->kernel = s[i].kernel;
+        out->tmaps = s[i].tmaps;
+        out->key = key;
         hit = 1;
       }
   }
@@ -323,7 +326,10 @@ int eng_generic_memo_get(eng_tiering *t, const eng_problem *p, uint64_t key, eng
 
 void eng_generic_memo_put(eng_tiering *t, const eng_generic_memo *m) {
   pthread_mutex_lock(&t->lock);
-  if (!t->memo) t->memo = calloc(ENG_GENERIC_MEMO_SLOTS, sizeof *t->memo); /* none: calls select, as before */
+  if (!t->memo) { /* CUtensorMap is 64-byte aligned, more than malloc promises; none: calls select, as before */
+    size_t bytes = ENG_GENERIC_MEMO_SLOTS * sizeof *t->memo;
+    if ((t->memo = aligned_alloc(_Alignof(eng_generic_memo), bytes))) memset(t->memo, 0, bytes);
+  }
   if (t->memo) {
     eng_generic_memo *s = memo_set(t, m->key);
     int i = same(&s[1], &m->problem, m->key) || (!same(&s[0], &m->problem, m->key) && s[1].used < s[0].used);

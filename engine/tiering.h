@@ -120,8 +120,8 @@ int eng_tier_queue(struct tcj_engine *e, uint64_t key, const tcj_kernel_cfg *cfg
  * this failure made the class generic for good (the caller logs it, once), else 0. */
 int eng_tier_built(eng_tiering *t, uint64_t key, int ok);
 
-/* The generic memo. eng_generic_memo_get: 1 and *out (a copy) when p's generic plan is
- * remembered, else 0. eng_generic_memo_put stores m (its problem, plan, kernel and maps),
+/* The generic memo. eng_generic_memo_get: 1 and *out (a copy of its plan, kernel and maps, not
+ * of the problem) when p's generic plan is remembered, else 0. eng_generic_memo_put stores m (its problem, plan, kernel and maps),
  * replacing the older of its set. Thread-safe. */
 uint64_t eng_generic_memo_key(const eng_problem *p);
 int eng_generic_memo_get(eng_tiering *t, const eng_problem *p, uint64_t key, eng_generic_memo *out);
