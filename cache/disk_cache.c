@@ -628,6 +628,15 @@ static double now_ms(void) {
 }
 
 int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock) {
+  return cache_disk_lock_or_get_cancellable(d, key, cubin, size, lock, NULL);
+}
+
+static int cancelled(const _Atomic int *cancel) {
+  return cancel && atomic_load_explicit(cancel, memory_order_acquire);
+}
+
+int cache_disk_lock_or_get_cancellable(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock,
+                                       const _Atomic int *cancel) {
   *lock = NULL;
   char *dir, *tmp_dir;
   if (prepare_dirs(d, &dir, &tmp_dir) != 0) return 0; /* nowhere to lock: compile */
@@ -646,7 +655,7 @@ int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t 
   if (d->trust.shared) (void)fchmod(fd, mode);
   struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
   double deadline = now_ms() + d->lock_wait_ms;
-  for (int wait = 2;; wait = wait < 32 ? 2 * wait : 32) {
+  for (int wait = 2;; wait = wait < CACHE_LOCK_POLL_MS ? 2 * wait : CACHE_LOCK_POLL_MS) {
     if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
       futimens(fd, NULL); /* a lock file in use is not debris */
       /* The holder before us may have published it: then there is nothing to compile. */
@@ -664,13 +673,18 @@ int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t 
       ret = 1;
       break;
     }
-    /* A holder that hangs (stopped, on a stalled filesystem) costs each waiter this much once. */
+    /* A holder that hangs (stopped, on a stalled filesystem) costs each waiter this much once;
+     * a waiter told to stop (an engine being destroyed) leaves within one sleep. */
     if (now_ms() > deadline) break;
+    if (cancelled(cancel)) {
+      ret = -1;
+      break;
+    }
     sleep_ms(wait);
   }
   close(fd);
 done:
-  if (ret) atomic_fetch_add_explicit(&d->stats->disk_hits, 1, memory_order_relaxed);
+  if (ret > 0) atomic_fetch_add_explicit(&d->stats->disk_hits, 1, memory_order_relaxed);
   free(path);
   return ret;
 }

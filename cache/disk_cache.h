@@ -136,6 +136,14 @@ int cache_disk_put(cache_disk *d, const char *key, const void *cubin, size_t siz
  * lock_wait_ms): the caller compiles anyway, never waits forever. A lock dies with its process. */
 typedef struct cache_lock cache_lock;
 int cache_disk_lock_or_get(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock);
+/* The same for a waiter that may be told to stop: while the lock is held by another, *cancel
+ * (NULL: never) is read at every poll step (at most CACHE_LOCK_POLL_MS apart), and once it is
+ * nonzero the wait ends: returns -1, *lock NULL, nothing to compile or publish. The engine's
+ * background worker passes its stop flag, so that tcj_destroy and exit() never wait on
+ * another process (one that hangs, or a stalled filesystem, held a destroy for the full bound). */
+#define CACHE_LOCK_POLL_MS 32
+int cache_disk_lock_or_get_cancellable(cache_disk *d, const char *key, void **cubin, size_t *size, cache_lock **lock,
+                                       const _Atomic int *cancel);
 void cache_disk_unlock(cache_lock *lock); /* NULL: no-op */
 
 /* Removes key's entry from dir (a cubin the driver refused). Read-only roots are left alone.

@@ -62,8 +62,13 @@ static entry *lookup(cache_kernel_table *t, const char *key, uint64_t h) {
   return NULL;
 }
 
+uint64_t cache_kernel_table_hash(const char *key) { return fnv1a(key); }
+
 int cache_kernel_table_find(cache_kernel_table *t, const char *key, cache_kernel *out) {
-  uint64_t h = fnv1a(key);
+  return cache_kernel_table_find_hashed(t, key, fnv1a(key), out);
+}
+
+int cache_kernel_table_find_hashed(cache_kernel_table *t, const char *key, uint64_t h, cache_kernel *out) {
   pthread_rwlock_rdlock(&t->lock);
   entry *e = lookup(t, key, h);
   if (e) *out = e->k;

@@ -3,6 +3,8 @@
 #ifndef TCJ_CACHE_KERNEL_TABLE_H
 #define TCJ_CACHE_KERNEL_TABLE_H
 
+#include <stdint.h>
+
 typedef struct cache_kernel {
   void *module;   /* CUmodule */
   void *function; /* CUfunction */
@@ -25,6 +27,10 @@ void cache_kernel_table_destroy(cache_kernel_table *t);                         
 
 /* 1 and *out when key is present, else 0. Thread-safe; readers do not block each other. */
 int cache_kernel_table_find(cache_kernel_table *t, const char *key, cache_kernel *out);
+/* The same with key's hash given (cache_kernel_table_hash), for a caller that keys more than
+ * this table by it: the text is hashed once per call. */
+uint64_t cache_kernel_table_hash(const char *key);
+int cache_kernel_table_find_hashed(cache_kernel_table *t, const char *key, uint64_t hash, cache_kernel *out);
 
 /* Insert-if-absent. Returns 1 if k was stored, 0 if key was already present (*winner gets
  * the stored kernel; the caller still owns k and must unload it), -1 when out of memory. */

@@ -43,7 +43,12 @@ static void load_once(void) {
   api_ok = &api; /* the library stays open for the life of the process */
 }
 
+static const eng_cuda_api *fake;
+
+void eng_cuda_use_fake(const eng_cuda_api *api_for_tests) { fake = api_for_tests; }
+
 const eng_cuda_api *eng_cuda_load(const char **why) {
+  if (fake) return fake;
   pthread_once(&api_once, load_once);
   if (!api_ok && why) *why = api_why;
   return api_ok;
@@ -52,7 +57,8 @@ const eng_cuda_api *eng_cuda_load(const char **why) {
 const char *eng_cuda_error_name(CUresult r) {
   static _Thread_local char buf[32];
   const char *name = NULL;
-  if (api_ok && api.cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
+  const eng_cuda_api *cu = fake ? fake : api_ok;
+  if (cu && cu->cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
   snprintf(buf, sizeof buf, "CUDA error %d", (int)r);
   return buf;
 }

@@ -68,6 +68,10 @@ typedef struct eng_cuda_api {
  * reason (library missing, symbol missing, cuInit failure) in *why. */
 const eng_cuda_api *eng_cuda_load(const char **why);
 
+/* Test seam: from now on eng_cuda_load returns `api` (NULL: the driver again), so CPU tests
+ * run engines on a fake driver (tests/unit/fake_cuda.h). Call before tcj_create. */
+void eng_cuda_use_fake(const eng_cuda_api *api);
+
 /* "CUDA_ERROR_..." for r, or "CUDA error <n>" when the driver cannot name it. */
 const char *eng_cuda_error_name(CUresult r);
 

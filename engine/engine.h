@@ -62,9 +62,9 @@ void eng_ctx_leave(tcj_engine *e, int pushed);
  * not fit. */
 int eng_kernel_text(const tcj_kernel_cfg *cfg, char *buf, size_t size);
 
-/* 1 and *out when the kernel whose text (eng_kernel_text) is kernel_text is loaded (a memo hit,
- * counted), else 0: nothing is built. */
-int eng_kernel_loaded(tcj_engine *e, const char *kernel_text, cache_kernel *out);
+/* 1 and *out when the kernel whose text (eng_kernel_text) is kernel_text, of hash
+ * cache_kernel_table_hash(kernel_text), is loaded (a memo hit, counted), else 0: nothing is built. */
+int eng_kernel_loaded(tcj_engine *e, const char *kernel_text, uint64_t hash, cache_kernel *out);
 
 /* 1 and *out when the kernel that runs cfg is loaded or in the disk cache (then loaded), else 0:
  * nothing is compiled, no error is set. Needs the engine's context current. */

@@ -285,9 +285,11 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
 
 /* Scratch first (packing copies, split-K workspace), then every check that can fail on the host
  * (tensor maps), and only then the copies and the launch: a failed check enqueues no copy and
- * no kernel, only the scratch's stream-ordered allocation and free. */
+ * no kernel, only the scratch's stream-ordered allocation and free. reuse (may be NULL): the
+ * tensor maps of this problem and plan's last call (the generic memo's); they are copied when
+ * they hold this call's addresses, else encoded and stored there (*encoded = 1). */
 static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan, const cache_kernel *k,
-                         const call_args *ca, CUstream stream) {
+                         const call_args *ca, CUstream stream, eng_tmaps *reuse, int *encoded) {
   assert(k->recipe == (int)plan->cfg.recipe && k->cluster_ctas == tcj_cfg_cluster_ctas(&plan->cfg));
   /* The host's arithmetic (tensor maps, grid) needs n and k, which a generic config leaves out. */
   const tcj_kernel_cfg run = tcj_cfg_for_problem(&plan->cfg, p->n, p->k);
@@ -346,10 +348,22 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   ptx_gemm_args(&prm, args);
   CUtensorMap tmaps[3];
   if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
-    ptx_tmap_batch ba = {p->batch, (int64_t)prm.stride_a}, bb = {p->batch, (int64_t)prm.stride_b};
-    st = encode_tmap(e, &run, 0, p->m, &pa, ba, &tmaps[0]);
-    if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
-    if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
+    if (reuse && reuse->valid && reuse->a == pa.ptr && reuse->b == pb.ptr && reuse->d == ca->d) {
+      memcpy(tmaps, reuse->map, sizeof tmaps);
+    } else {
+      ptx_tmap_batch ba = {p->batch, (int64_t)prm.stride_a}, bb = {p->batch, (int64_t)prm.stride_b};
+      st = encode_tmap(e, &run, 0, p->m, &pa, ba, &tmaps[0]);
+      if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
+      if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
+      if (st == TCJ_SUCCESS && reuse) {
+        memcpy(reuse->map, tmaps, sizeof tmaps);
+        reuse->a = pa.ptr;
+        reuse->b = pb.ptr;
+        reuse->d = ca->d;
+        reuse->valid = 1;
+        *encoded = 1;
+      }
+    }
   }
   if (st == TCJ_SUCCESS && p->tf32x3) {
     st = pack_split(e, k, p, plan, 0, ca->a, &pa, stream);
@@ -392,36 +406,51 @@ static int generic_plan(tcj_engine *e, const eng_problem *p, eng_plan *out) {
   eng_tuning t = e->tuning;
   t.generic = 1;
   const char *why = NULL;
+  atomic_fetch_add_explicit(&e->tiering.generic_selections, 1, memory_order_relaxed);
   return eng_select_tuned(p, &e->caps, e->allow_packing, &t, out, &why) == TCJ_SUCCESS;
 }
 
-/* The specialised kernel of *plan when it is loaded, or in the disk cache at the class's first
- * call (a warmed cache, an earlier process), or when the stream is being captured (a graph
- * replays what it captured for its whole life: the specialised kernel, compiled now if need
- * be). Else the generic kernel of the class (loaded, from the disk cache, or compiled here:
- * only the first call of a class whose generic kernels were never warmed), *plan becoming the
- * generic plan, and the specialised kernel is queued for the background worker once the class
- * is hot or big. A problem no generic kernel runs gets its specialised kernel. */
+/* The kernel of a call under TCJ_JIT=async (engine/tiering.h). The specialised kernel of *plan
+ * when it is loaded (one text, one hash, one probe: what a sync call pays), or in the disk
+ * cache at the class's first call (a warmed cache, an earlier process), or when the stream is
+ * being captured (a graph replays what it captured for its whole life: the specialised kernel,
+ * compiled now if need be). Else the generic kernel of p, *plan becoming the generic plan:
+ * from the generic memo (no second selection, no second lookup; *memo gets the entry, whose
+ * tensor maps launch reuses), else selected, fetched (loaded, from the disk cache, or compiled
+ * here: only the first call of a class whose generic kernels were never warmed) and put in
+ * *memo (memo->key != 0: the caller stores it after the launch). The class's specialised kernel
+ * is queued once it is hot or big. A problem no generic kernel runs gets its specialised kernel. */
 static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *user_source, CUstream stream,
-                               eng_plan *plan, cache_kernel *kern) {
+                               eng_plan *plan, cache_kernel *kern, eng_generic_memo *memo, int *memo_new) {
   char text[512];
+  memo->key = 0;
+  *memo_new = 0;
   if (eng_kernel_text(&plan->cfg, text, sizeof text) < 0)
     return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL); /* which reports the length */
-  if (eng_kernel_loaded(e, text, kern)) return TCJ_SUCCESS;
+  uint64_t hash = cache_kernel_table_hash(text);
+  if (eng_kernel_loaded(e, text, hash, kern)) return TCJ_SUCCESS;
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (e->cu->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS || capture != CU_STREAM_CAPTURE_STATUS_NONE)
     return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
-  /* A class's first call looks on disk before it selects a generic plan it may not need. */
-  int tier = eng_tier_count(&e->tiering, text, flop_of(p));
+  uint64_t cls = eng_tier_class_key(hash);
+  int tier = eng_tier_count(&e->tiering, cls, flop_of(p));
+  /* A class's first call looks on disk before it runs a generic kernel it may not need. */
   if ((tier & ENG_TIER_FIRST) && eng_kernel_cached(e, &plan->cfg, user_source, kern)) return TCJ_SUCCESS;
-  eng_plan gen;
-  if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
-  if ((tier & ENG_TIER_QUEUE) && eng_tier_queue(e, &plan->cfg, user_source) != 0)
-    eng_log(e->log, ENG_LOG_WARN, "cannot queue the background compile of %s (no memory or thread): its class "
-            "stays generic", text);
-  tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, kern, NULL);
-  if (st == TCJ_SUCCESS) *plan = gen;
-  return st;
+  uint64_t key = eng_generic_memo_key(p);
+  if (!eng_generic_memo_get(&e->tiering, p, key, memo)) {
+    eng_plan gen;
+    if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
+    tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, &memo->kernel, NULL);
+    if (st != TCJ_SUCCESS) return st;
+    memo->plan = gen;
+    memo->tmaps.valid = 0;
+    memo->key = key;
+    *memo_new = 1;
+  }
+  if (tier & ENG_TIER_QUEUE) eng_tier_queue(e, cls, &plan->cfg, user_source); /* which logs a failure */
+  *plan = memo->plan;
+  *kern = memo->kernel;
+  return TCJ_SUCCESS;
 }
 
 /* ---- TCJ_TUNE: timing candidate plans on the call's own operands ----------------------- */
@@ -446,7 +475,7 @@ static tcj_status tune_run(void *ctx, const eng_plan *plan) {
     if (st != TCJ_SUCCESS) return st;
     t->loaded_for = plan;
   }
-  return launch(t->e, t->p, plan, &t->kern, &t->ca, t->stream);
+  return launch(t->e, t->p, plan, &t->kern, &t->ca, t->stream, NULL, NULL);
 }
 
 /* Bytes from D's first element to past its last (row-major, every batch entry). */
@@ -639,11 +668,18 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
   }
   if (e->autotune) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
+  eng_generic_memo memo;
+  memo.key = 0;
+  int memo_new = 0, encoded = 0;
   if (st == TCJ_SUCCESS)
-    st = e->jit_async ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern)
+    st = e->jit_async ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern, &memo, &memo_new)
                       : eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
   if (st == TCJ_SUCCESS && plan.cfg.generic) atomic_fetch_add_explicit(&e->stats.generic_launches, 1, memory_order_relaxed);
-  if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream);
+  if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream, memo.key ? &memo.tmaps : NULL, &encoded);
+  if (st == TCJ_SUCCESS && memo.key && (memo_new || encoded)) {
+    memo.problem = p;
+    eng_generic_memo_put(&e->tiering, &memo);
+  }
   eng_ctx_leave(e, pushed);
   return st;
 }

@@ -80,7 +80,9 @@ static tcj_status build_module(tcj_engine *e, const char *ptx, size_t len, CUmod
 tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmodule *mod) {
   eng_cubin bin;
   int via_driver = 0;
+  eng_build_enter();
   tcj_status st = build_module(e, ptx, len, mod, &bin, &via_driver);
+  eng_build_leave();
   if (st == TCJ_SUCCESS) eng_cubin_free(&bin);
   return st;
 }
@@ -163,8 +165,8 @@ int eng_kernel_text(const tcj_kernel_cfg *cfg, char *buf, size_t size) {
   return tcj_cfg_format(&kernel, buf, size);
 }
 
-int eng_kernel_loaded(tcj_engine *e, const char *kernel_text, cache_kernel *out) {
-  if (!cache_kernel_table_find(e->kernels, kernel_text, out)) return 0;
+int eng_kernel_loaded(tcj_engine *e, const char *kernel_text, uint64_t hash, cache_kernel *out) {
+  if (!cache_kernel_table_find_hashed(e->kernels, kernel_text, hash, out)) return 0;
   atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
   return 1;
 }
@@ -212,8 +214,14 @@ int eng_kernel_cached(tcj_engine *e, const tcj_kernel_cfg *plan_cfg, const char 
   return get_kernel(e, plan_cfg, user_source, out, NULL, DISK_ONLY, &found) == TCJ_SUCCESS && found;
 }
 
+static tcj_status finish_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
+                                const char *key, void *bin, cache_lock *lock, int missing, cache_kernel *out,
+                                int *compiled, int *found);
+
 /* The rest of get_kernel: disk cache, else compile (or, DISK_ONLY, *found = 0 and nothing
- * else); then the function and the memo. */
+ * else); then the function and the memo. The wait for another process's compile lock comes
+ * before the build (eng_build_enter): a fork() waits for builds, never for another process;
+ * on the background worker the wait ends when tcj_destroy or exit() stops it. */
 static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
                               cache_kernel *out, int *compiled, int missing, int *found) {
   char key[ENG_CACHE_KEY_MAX];
@@ -222,20 +230,37 @@ static tcj_status load_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const ch
 
   /* Disk first; on a miss, take the kernel's compile lock, so that of the processes (and
    * threads) that start cold together one compiles and the others load its entry. */
-  CUmodule mod = NULL;
   void *bin = NULL;
   size_t size = 0;
   cache_lock *lock = NULL;
-  tcj_status st = TCJ_SUCCESS;
   if (missing == DISK_ONLY) {
-    if (e->disk && cache_disk_get(e->disk, key, &bin, &size)) mod = load_cached(e, key, bin);
-    if (!mod) {
+    if (!e->disk || !cache_disk_get(e->disk, key, &bin, &size)) {
       *found = 0;
       return TCJ_SUCCESS;
     }
-  } else if (e->disk && (cache_disk_get(e->disk, key, &bin, &size) ||
-                         cache_disk_lock_or_get(e->disk, key, &bin, &size, &lock))) {
-    mod = load_cached(e, key, bin);
+  } else if (e->disk && !cache_disk_get(e->disk, key, &bin, &size)) {
+    int got = cache_disk_lock_or_get_cancellable(e->disk, key, &bin, &size, &lock, eng_tier_cancel_flag());
+    if (got < 0)
+      return eng_set_error(TCJ_ERROR_CACHE, "the build of %s was stopped (tcj_destroy or exit) while another process "
+                           "held its compile lock", text);
+    if (!got) bin = NULL;
+  }
+  eng_build_enter();
+  tcj_status st = finish_kernel(e, cfg, user_source, text, key, bin, lock, missing, out, compiled, found);
+  eng_build_leave();
+  return st;
+}
+
+/* Inside the build: the module of the cached cubin `bin` (NULL: none; freed), else (unless
+ * DISK_ONLY: then *found = 0) a compile under `lock`; then the functions and the memo. */
+static tcj_status finish_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *user_source, const char *text,
+                                const char *key, void *bin, cache_lock *lock, int missing, cache_kernel *out,
+                                int *compiled, int *found) {
+  CUmodule mod = bin ? load_cached(e, key, bin) : NULL;
+  tcj_status st = TCJ_SUCCESS;
+  if (!mod && missing == DISK_ONLY) {
+    *found = 0; /* the driver refused the cached cubin (evicted): nothing is compiled here */
+    return TCJ_SUCCESS;
   }
   if (mod) {
     eng_log(e->log, ENG_LOG_DEBUG, "disk cache hit: %s", text);

@@ -104,16 +104,16 @@ tcj_status eng_warm_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, const c
   }
   char *ptx = NULL;
   size_t len = 0;
-  tcj_status st = TCJ_ERROR_INTERNAL;
   eng_cubin cubin = {0};
-  if ((st = eng_generate_ptx(cfg, user_source, arch, &ptx, &len, err, err_size)) != TCJ_SUCCESS) goto done;
-  st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
+  eng_build_enter(); /* a fork() waits for it (tiering.h) */
+  tcj_status st = eng_generate_ptx(cfg, user_source, arch, &ptx, &len, err, err_size);
+  if (st == TCJ_SUCCESS) st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
+  eng_build_leave();
   /* With no GPU to try the cubin on, a successful compile is what allows publishing it. */
   if (st == TCJ_SUCCESS && eng_cache_publish(disk, cfg, arch, key, compiler, cubin.data, cubin.size, ptx, len) != 0) {
     snprintf(err, err_size, "could not write the entry into %s", cache_disk_dir(disk) ? cache_disk_dir(disk) : "(no cache directory)");
     st = TCJ_ERROR_CACHE;
   }
-done:
   eng_cubin_free(&cubin);
   cache_disk_unlock(lock);
   free(ptx);

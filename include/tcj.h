@@ -125,8 +125,8 @@ typedef struct tcj_options {
  *                    While the stream is being captured into a CUDA graph, tcj captures the
  *                    specialised kernel, compiling it in the caller's thread if it is not ready
  *                    (a graph replays what it captured for its whole life). tcj_destroy waits
- *                    for the compile in progress (never a torn cache entry) and drops the
- *                    queued ones; exit() does the same before the compiler's static destructors
+ *                    for the compile in progress (never a torn cache entry; never for another
+ *                    process's compile lock) and drops the queued ones; exit() does the same before the compiler's static destructors
  *                    run (with force_driver_jit, call tcj_destroy before exiting: the driver's
  *                    JIT library registers its destructors when it first compiles). */
 typedef enum tcj_jit_mode { TCJ_JIT_DEFAULT = 0, TCJ_JIT_SYNC = 1, TCJ_JIT_GENERIC = 2, TCJ_JIT_ASYNC = 3 } tcj_jit_mode;

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,61 @@ static void lock_files_go_with_the_unlock_or_are_reaped_after_a_crash(void **sta
   cache_disk_close(d);
 }
 
+/* A waiter polling a lock that another process holds (and never gives back) leaves once its
+ * cancel flag is set, well before the bound: tcj_destroy and exit() stop a background worker
+ * that way (engine/tiering.c). The bound is a minute; the flag is set after 100 ms. */
+typedef struct cancel_arg {
+  cache_disk *d;
+  _Atomic int cancel;
+  int result;
+  cache_lock *lock;
+  double returned_ms;
+} cancel_arg;
+
+static void *wait_cancellable(void *p) {
+  cancel_arg *a = p;
+  void *bin = NULL;
+  size_t size = 0;
+  a->result = cache_disk_lock_or_get_cancellable(a->d, KEY, &bin, &size, &a->lock, &a->cancel);
+  a->returned_ms = now_ms();
+  free(bin);
+  return NULL;
+}
+
+static void a_cancelled_waiter_leaves_at_once_while_another_process_holds_the_lock(void **state) {
+  fx *f = *state;
+  pid_t holder = fork_holder(f, -1, 0);
+  cancel_arg a = {.d = open_at(f->dir, 60000), .result = 7, .lock = (cache_lock *)0x1};
+  pthread_t t;
+  assert_int_equal(pthread_create(&t, NULL, wait_cancellable, &a), 0);
+  sleep_ms(100);
+  double set_at = now_ms();
+  atomic_store(&a.cancel, 1);
+  assert_int_equal(pthread_join(t, NULL), 0);
+  double waited = a.returned_ms - set_at;
+  print_message("left %.0f ms after the cancel (poll step %d ms, bound 60000 ms)\n", waited, CACHE_LOCK_POLL_MS);
+  assert_int_equal(a.result, -1);
+  assert_null(a.lock);
+  assert_true(waited < 1000);
+  kill(holder, SIGKILL);
+  reap(f, holder, -1);
+  cache_disk_close(a.d);
+}
+
+/* The cancel flag is read only while another holds the lock: a free lock is taken whatever it says. */
+static void a_cancellable_waiter_takes_a_free_lock(void **state) {
+  fx *f = *state;
+  cache_disk *d = open_at(f->dir, 0);
+  _Atomic int cancel = 1;
+  void *bin = NULL;
+  size_t size = 0;
+  cache_lock *lock = NULL;
+  assert_int_equal(cache_disk_lock_or_get_cancellable(d, KEY, &bin, &size, &lock, &cancel), 0);
+  assert_non_null(lock);
+  cache_disk_unlock(lock);
+  cache_disk_close(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define FX(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
@@ -330,6 +386,8 @@ int main(void) {
     FX(without_a_writable_directory_there_is_no_lock_and_no_wait),
     FX(eight_processes_compile_one_kernel_once),
     FX(lock_files_go_with_the_unlock_or_are_reaped_after_a_crash),
+    FX(a_cancelled_waiter_leaves_at_once_while_another_process_holds_the_lock),
+    FX(a_cancellable_waiter_takes_a_free_lock),
 #undef FX
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
