@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The background worker of TCJ_JIT=async and the per-class call counts (engine/tiering.h). */
 #include "engine/tiering.h"
 

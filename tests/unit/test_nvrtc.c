@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* User epilogues on the host side: engine/nvrtc.c (NVRTC found without loading it, CUDA C ->
  * PTX with the user's line numbers in errors, the signature enforced, the epilogue hash) and
  * ptxgen/user_epilogue.c (NVRTC's module stripped to a body that joins tcj's module, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* When TCJ_JIT=async specialises a class (engine/tiering.h): at its TIER_HOT_CALLS-th call, or
  * at its first when it is big, once; many classes; shutdown without a worker. No GPU: the
  * counting and the queue's bookkeeping only (the worker is tested on a GPU). */
