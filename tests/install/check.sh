@@ -29,6 +29,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 cache_var() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 rm -rf "$scratch"
 mkdir -p "$scratch"
+# Absolute paths: tools print theirs, and the checks below compare them.
+scratch=$(cd "$scratch" && pwd) build=$(cd "$build" && pwd) src=$(cd "$src" && pwd)
 
 if [ $mode = relocated ]; then
   cmake --install "$build" --prefix "$scratch/staged" >/dev/null

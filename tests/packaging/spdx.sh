@@ -2,18 +2,27 @@
 # SPDX-License-Identifier: Apache-2.0
 # Every source file carries `SPDX-License-Identifier: Apache-2.0` in its first three lines (C,
 # headers, CUDA, CMake, shell, Python, .in templates, .ci scripts), and LICENSE is the Apache
-# License 2.0. Files are those git tracks, or, outside a git checkout (a release tarball), those
-# under SOURCE_DIR but build directories. Usage: spdx.sh SOURCE_DIR
+# License 2.0. Files are those git tracks or would track (untracked, not ignored), or, outside a
+# git checkout (a release tarball), those under SOURCE_DIR; build trees (a directory holding a
+# CMakeCache.txt) are skipped either way. Usage: spdx.sh SOURCE_DIR
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: spdx.sh SOURCE_DIR" >&2; exit 2; }
 cd "$1"
 grep -q "Apache License" LICENSE 2>/dev/null && grep -q "Version 2.0, January 2004" LICENSE ||
   { echo "FAIL: LICENSE is missing or is not the Apache License 2.0"; exit 1; }
+mapfile -t builds < <(find . -name .git -prune -o -name CMakeCache.txt -print | sed 's|^\./||; s|/CMakeCache.txt$|/|')
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
-  list() { git ls-files -co --exclude-standard; }
+  files() { git ls-files -co --exclude-standard; }
 else
-  list() { find . -type d \( -name .git -o -exec test -e '{}/CMakeCache.txt' \; \) -prune -o -type f -print | sed 's|^\./||'; }
+  files() { find . -name .git -prune -o -type f -print | sed 's|^\./||'; }
 fi
+list() {
+  local f b
+  files | while IFS= read -r f; do
+    for b in "${builds[@]}"; do [[ $f == "$b"* ]] && continue 2; done
+    echo "$f"
+  done
+}
 missing=() checked=0
 while IFS= read -r f; do
   case $f in
