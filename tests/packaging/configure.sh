@@ -5,7 +5,8 @@
 # generator orders the sealed static library after the objects it seals; -flto seals a copy
 # compiled without LTO; an absolute CMAKE_INSTALL_LIBDIR gives a sane tcj.pc; BUILD_TESTING=OFF
 # builds no tests; a missing libyaml leaves the tools that need it out, not the library; and
-# TCJ_BUILD_TOOLS=OFF with tests configures, leaving out the tests that run tools.
+# TCJ_BUILD_TOOLS=OFF with tests configures, leaving out the tests that run tools, from a
+# source tree outside git (a release tarball), where mutation_check (it needs git) is left out.
 # Usage: configure.sh SOURCE_DIR SCRATCH_DIR C_COMPILER
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: configure.sh SOURCE_DIR SCRATCH_DIR C_COMPILER" >&2; exit 2; }
@@ -58,12 +59,20 @@ cmake -S "$src" -B "$o" -DCMAKE_C_COMPILER="$cc" -DBUILD_TESTING=OFF -DTCJ_BUILD
 grep -q '^libdir=/usr/lib64$' "$o/tcj.pc" || fail "tcj.pc's libdir for /usr/lib64: $(grep '^libdir' "$o/tcj.pc")"
 grep -q '^prefix=/opt/tcj$' "$o/tcj.pc" || fail "tcj.pc's prefix: $(grep '^prefix' "$o/tcj.pc")"
 
-# Tests without tools: configures; the tests that run a tool are not registered.
+# Tests without tools, from a tarball's tree: configures; the tests that run a tool, and
+# mutation_check, are not registered.
+tarball=$src
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$src" && pwd -P)" ]; then
+  tarball=$scratch/tarball
+  mkdir -p "$tarball"
+  (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tarball")
+fi
 t=$scratch/no-tools
-cmake -S "$src" -B "$t" -DCMAKE_C_COMPILER="$cc" -DTCJ_BUILD_TOOLS=OFF >"$scratch/no-tools.log" 2>&1 ||
+cmake -S "$tarball" -B "$t" -DCMAKE_C_COMPILER="$cc" -DTCJ_BUILD_TOOLS=OFF >"$scratch/no-tools.log" 2>&1 ||
   { cat "$scratch/no-tools.log"; fail "TCJ_BUILD_TOOLS=OFF with tests does not configure"; }
 ctest --test-dir "$t" -N >"$scratch/no-tools.tests"
 grep -q 'test_api$' "$scratch/no-tools.tests" || fail "TCJ_BUILD_TOOLS=OFF registered no CPU tests"
 grep -E 'test_cache_gpu|tcj_ptx_assembles|tcj_warmup_offline' "$scratch/no-tools.tests" &&
   fail "TCJ_BUILD_TOOLS=OFF registered tests that run tools"
-echo "configure: CUDA check; Makefile order; -flto sealed copy; absolute libdirs in tcj.pc; BUILD_TESTING=OFF; no libyaml; tests without tools"
+grep -q 'mutation_check' "$scratch/no-tools.tests" && fail "mutation_check is registered outside a git checkout"
+echo "configure: CUDA check; Makefile order; -flto sealed copy; absolute libdirs in tcj.pc; BUILD_TESTING=OFF; no libyaml; tests without tools or git"
