@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cache directory upkeep; see disk_admin.h. The disk cache's own size cap and debris reaping
  * come here too, so that tcj-cache prune and a process at its cap remove entries by one rule. */
 #include "cache/disk_admin.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Inspection and upkeep of one cache directory, for tcj-cache: a listing of its entries with
  * what each holds, its size, a check of every checksum, pruning by age or size, clearing. The
  * library's own calls never come here (they go through disk_cache.h); what this removes is safe

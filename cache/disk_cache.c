@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The on-disk cubin cache; see disk_cache.h. Entry layout (little-endian):
  *   0  magic "TCJCACHE"     8  u32 format version   12 u32 header bytes (56)
  *   16 u32 key length       20 u32 flags (bit 0: PTX present)

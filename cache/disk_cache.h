@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Content-addressed on-disk cubin cache. One file per entry: a header (magic, format version,
  * sizes, checksum of everything) followed by the full key text, the cubin and optionally the
  * PTX. Readers validate everything and treat any doubt as a miss; writers publish through a

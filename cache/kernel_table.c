@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Chained hash map behind a rwlock. Lookups (every tcj_gemm) take the read lock; inserts
  * (first call per kernel) the write lock, and re-check so racing compilers store one kernel. */
 #include "cache/kernel_table.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* In-memory memo of loaded kernels: canonical cfg text -> module/function handles and launch
  * facts. Handles are opaque here (cache/ makes no CUDA calls); the owner unloads them. */
 #ifndef TCJ_CACHE_KERNEL_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The trust rules of the kernel cache; see trust.h. Plain POSIX: stat bits and a walk up the
  * resolved path. */
 #include "cache/trust.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Who may have written a cache directory or entry. A cached cubin runs inside the caller's
  * process with all of its GPU memory in reach, and a checksum proves only that an entry is
  * intact, not who wrote it. So tcj reads kernels only from places that nobody but the user

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUT with TCJ_CODEGEN_ID: a hash of every ptxgen/ source. It is part of each cache key,
 # so a change to the generator can never be served a cubin the old generator wrote. Run at
 # every build; OUT is rewritten only when the id changes, so nothing rebuilds needlessly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The autotuner (engine/autotune.h): which plans to time, how a choice is keyed and stored,
  * and the timing itself, with CUDA events on the caller's stream. */
 #include <inttypes.h>

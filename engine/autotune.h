@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TCJ_TUNE=1: the opt-in autotuner. The first call of a problem class on an sm_90a GPU times
  * the plans the time model ranks best (engine/select.h's candidates, and the plan select chose)
  * on the caller's operands and stream, writing into scratch rather than D, and keeps the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dlopen/dlsym of the CUDA driver, once per process. A missing library or symbol is not an
  * error here: the caller reports TCJ_ERROR_NO_DEVICE with the reason. */
 #include "engine/cuda_api.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The CUDA driver API as a table of function pointers filled by dlopen("libcuda.so.1"):
  * libtcj never links libcuda, so it (and its tools and CPU tests) start without a driver. */
 #ifndef TCJ_ENG_CUDA_API_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_create / tcj_destroy: open the driver, bind to a context, read the device caps that
  * selection needs, and own the kernel memo. */
 #include "engine/engine.h"

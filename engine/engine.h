@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The engine object and the helpers its modules share (context entry, kernel build/load).
  * Private to engine/: the public view is the opaque tcj_engine of tcj.h. */
 #ifndef TCJ_ENG_ENGINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status strings (from the X-macro list in tcj.h) and the per-thread last-error message. */
 #include "engine/error.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error recording for the engine: each thread keeps the message of its last failure, so
  * concurrent tcj_gemm calls on one engine never overwrite each other's reasons. */
 #ifndef TCJ_ENG_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_gemm: validate, select, fetch the kernel, pack unaligned operands when the plan says
  * so, and launch on the caller's stream. Nothing is launched or written on a failed check. */
 #include <assert.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cfg -> PTX, with a user epilogue compiled by NVRTC and joined into the module; see generate.h. */
 #include "engine/generate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cfg (+ the user epilogue's source) -> the PTX module to compile: the one path from a config to
  * PTX that the engine and tcj-warmup share. */
 #ifndef TCJ_ENG_GENERATE_H

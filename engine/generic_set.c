@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The generic set of an arch (engine/generic_set.h). */
 #include "engine/generic_set.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The generic set of an arch: the generic kernels (tcj_kernel_cfg.generic) that serve every
  * plain GEMM of the common type pairs there, for `tcj-warmup --generic`. Pure (no CUDA). */
 #ifndef TCJ_ENG_GENERIC_SET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PTX -> cubin through nvJitLink, opened with dlopen so that libtcj runs where the toolkit is
  * absent. nvJitLink needs no GPU, so warmup and CI build the same cubins a device would. */
 #define NVJITLINK_NO_INLINE /* the header's inline wrappers call versioned symbols we dlsym */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PTX -> cubin. nvJitLink (dlopen'ed) when present: works without a GPU, so offline builds and
  * CI compile real cubins. Otherwise the driver's cuLink* API (needs a context). */
 #ifndef TCJ_ENG_JIT_H

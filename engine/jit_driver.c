@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PTX -> cubin through the driver's cuLink* API: the fallback when nvJitLink is absent or
  * its cubin does not load. Compiles for the device of the current context. */
 #include <stdint.h>

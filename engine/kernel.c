@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cfg -> loaded kernel: memo lookup, else the disk cache, else PTX generation, compilation
  * (nvJitLink, else the driver) and cuModuleLoadData; a compiled cubin is published to disk
  * only after the driver accepted it. Racing threads may both compile; the memo keeps one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Locates a shared library file by soname without loading it (see libfile.h): a stat per
  * candidate directory, and a dlopen only when the library lives where only the loader knows. */
 #include "engine/libfile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Finding a shared library's file without loading it, for the compilers tcj dlopens
  * (nvJitLink, NVRTC): nvJitLink's identity is recorded in cache entries, and a process that
  * only hits the cache should not pay the 10-200 ms a dlopen of a compiler costs. */

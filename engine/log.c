@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TCJ_LOG levels and the one place tcj writes to stderr. */
 #include "engine/log.h"
 

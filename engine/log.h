@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TCJ_LOG: what tcj says on stderr. Unset or warn: warnings only (once per cause); 0/off: nothing;
  * 1/info: also one line per compiled kernel and the cache counters at tcj_destroy;
  * 2/debug: also every disk cache hit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* User epilogues, CUDA C -> PTX through NVRTC, opened with dlopen as nvJitLink is (jit.c):
  * libtcj starts without it, and a cached kernel is served without it. The PTX is
  * checked here to join tcj's module (ptxgen/user_epilogue.h), so a bad source fails early. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CUDA C -> PTX for user epilogues (tcj_gemm_desc.epilogue_source), through NVRTC opened with
  * dlopen as nvJitLink is (jit.h): libtcj runs without it, and a warm cache serves user
  * epilogues without it. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A call's device scratch: see scratch.h for the order of the sources and why tcj keeps a
  * region of its own. */
 #include "engine/scratch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where a call's device scratch comes from (tcj.h, "Scratch memory"): the caller's workspace,
  * else the caller's allocator, else a region tcj keeps for the calls of one stream, else the
  * device's stream-ordered pool. A call decides once, in eng_scratch_get, and its put returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel selection: problem + device caps -> plan (cfg + packing). Deterministic and free of
  * CUDA so that tcj-ptx and the warmup tool select exactly what a device would. */
 #include "engine/select.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Problem description and kernel selection: problem + device caps -> tcj_kernel_cfg.
  * Pure functions of their inputs (no CUDA), so tools can select for any arch without a GPU. */
 #ifndef TCJ_ENG_SELECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The background worker of TCJ_JIT=async, the per-class counts and build outcomes, the generic
  * memo, and how builds meet exit() and fork() (engine/tiering.h). */
 #include "engine/tiering.h"

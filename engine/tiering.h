@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TCJ_JIT=async: a call whose specialised kernel is not loaded runs the generic kernel of its
  * class at once, and the specialised kernel of a hot or big class is built by a background
  * worker (one per engine, started at the first job), which loads it into the engine's kernel

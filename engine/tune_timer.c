@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The autotuner's timing (engine/tune_timer.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* How the autotuner (engine/autotune.h) times its candidate plans on the caller's stream: each
  * call alone between two CUDA events, after a read of a buffer twice the L2 that leaves the
  * call's operands in memory and L2 clean (ptxgen's PTX_L2_FLUSH_ENTRY); the candidates in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_gemm argument validation. Order: types, ops, extents, leading dimensions, pointers,
  * alignment, limits, aliasing; the first failure is reported, naming the argument and what was needed. */
 #include "engine/validate.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Argument checks of tcj_gemm: public arguments -> eng_problem, or an error naming the bad
  * argument. No CUDA: validation runs (and is tested) before any device is needed. */
 #ifndef TCJ_ENG_VALIDATE_H

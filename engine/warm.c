@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cache keys, compiler identity, and filling the disk cache without a GPU (tcj-warmup) or
  * through an engine. */
 #include "engine/warm.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cache keys and cache filling shared by the engine and tcj-warmup. The key text names every
  * input that makes a cubin what it is: cache format, codegen identity, config and target arch
  * (and the NVRTC of a user epilogue: eng_cache_key). Not the compiler: any compiler's cubin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj: a runtime JIT GEMM engine for NVIDIA tensor cores.
  * The one public header. Row-major GEMM (column-major too: tcj_gemm_desc.order) through PTX
  * that tcj writes, compiles and caches at the first call for each problem class. See README.md
@@ -21,8 +22,8 @@ extern "C" {
 
 /* Version of this header; tcj_version() gives the library's, which may be newer. The shared
  * library's SOVERSION is the major version: see README.md, "Versions and ABI". */
-#define TCJ_VERSION_MAJOR 0
-#define TCJ_VERSION_MINOR 4
+#define TCJ_VERSION_MAJOR 1
+#define TCJ_VERSION_MINOR 0
 #define TCJ_VERSION_PATCH 0
 #define TCJ_VERSION (TCJ_VERSION_MAJOR * 10000 + TCJ_VERSION_MINOR * 100 + TCJ_VERSION_PATCH)
 
@@ -191,7 +192,9 @@ TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_
    or e5m2, sm_89 and newer) -> f16|bf16|f32.
    TCJ_F32 operands are computed to fp32 accuracy (3xTF32 on tensor cores: an error like
    cublasSgemm's); TCJ_TF32 ones (either operand) in tf32, faster, with about 1e-3 relative
-   error. tcj_gemm_ex's compute field chooses explicitly (tcj_compute).
+   error. tcj_gemm_ex's compute field chooses explicitly (tcj_compute). 0.3 computed TCJ_F32
+   operands in tf32; fp32 accuracy needs 4x the scratch (tcj_gemm_workspace_size), hence the
+   major version 1 (CHANGELOG.md).
    Aliasing: C must not share memory with A or B. Their spans (first to last element, as m, n,
    k and the leading dimensions reach) are compared when m, n and k are all > 0, and an overlap
    is refused with TCJ_ERROR_INVALID_VALUE. A and B may overlap each other (both only read).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel ABI: the parameters of every GEMM entry and of the split-K reduction, written once.
  * ptxgen declares them from this list (ptx_emit_gemm_params), the engine fills a
  * ptx_gemm_params and passes ptx_gemm_args() of it to cuLaunchKernel: the order cannot drift. */

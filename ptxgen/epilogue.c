@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fused epilogue of both recipes; see epilogue.h. Activation spellings are rows of a table,
  * each one a short PTX sequence on an f32 register; an activation without a row is an error. */
 #include "epilogue.h"

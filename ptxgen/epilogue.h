@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The epilogue both recipes call: D = user(act(alpha * acc + beta * C + bias)), per group of
  * adjacent elements of one row, with C loads and D stores of any width. The recipes only decide
  * where each thread's accumulators sit (fragment maps, staging); everything done to a value on

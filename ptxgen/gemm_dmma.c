@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The dmma recipe: fp64 GEMM on the tensor cores' f64 mma.sync (every arch from sm_80; the
  * shape by arch: ptx_dmma_shape_for). A multistage cp.async ring as in the sm80 recipe, each
  * operand tile kept in shared memory as it lies in global memory (K-major or MN-major), rows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm80 recipe: multistage cp.async into XOR-swizzled shared memory, ldmatrix (.trans for
  * MN-major 16-bit operands) and mma.sync with fp32/s32 accumulators, then a predicated
  * epilogue straight from registers. Runs on every arch from sm_80 on (Hopper included).

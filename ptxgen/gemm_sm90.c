@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm90 recipe (sm_90a): TMA loads into a ring of 128-byte-swizzled shared-memory stages,
  * wgmma.mma_async from shared-memory descriptors, warp specialisation and a persistent grid.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Canonical text form of tcj_kernel_cfg and its static checks. The text is the memo key and
  * (with the arch and compiler identity) the cache key, so it must name every field. */
 #include "kernel_cfg.h"

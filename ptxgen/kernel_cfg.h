@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_kernel_cfg: the contract between engine/select, ptxgen and the cache. A plain struct
  * with a canonical one-line text form (cache key, logs, tcj-ptx); parse(format(c)) == c. */
 #ifndef TCJ_KERNEL_CFG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The L2 flush the autotuner runs before each timed call (engine/autotune.h): every thread reads
  * 16-byte chunks of a buffer twice the L2, a grid-stride loop, so that the lines it leaves in L2
  * are clean, as the lines of other kernels' operands are. A memset flush leaves L2 dirty: each

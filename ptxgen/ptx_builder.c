@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptx_builder: growable text, virtual registers by class, sticky errors. See ptx_builder.h. */
 #include "ptx_builder.h"
 

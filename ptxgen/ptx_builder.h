@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptx_builder: PTX text with typed virtual registers and sticky errors.
  * Every emit function writes one instruction. The first failure (out of memory, bad operand)
  * is recorded and turns later calls into no-ops; ptx_finish() reports it once. Register

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Layout algebra of the recipes; see ptx_layout.h. All three mma shapes the recipe uses
  * consume 32 bytes of K per instruction, so their fragment maps are one formula in bytes. */
 #include "ptx_layout.h"

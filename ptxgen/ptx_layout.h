@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Layout algebra of the sm80 recipe: mma.sync fragment maps, ldmatrix lane addresses and the
  * shared-memory swizzle, as plain functions. The recipe emits PTX that computes the same
  * functions, and the unit tests pin them against the PTX ISA formulas

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Instruction families of the tensor-core recipes; see ptx_ops.h. */
 #include "ptx_ops.h"
 

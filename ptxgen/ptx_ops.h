@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Instruction families of the tensor-core recipes: one function, one PTX instruction.
  * Spellings (shapes, type suffixes, copy widths) come from tables in ptx_ops.c. */
 #ifndef TCJ_PTX_OPS_H

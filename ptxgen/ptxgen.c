@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptx_gen_gemm: checks the config, then hands it to its recipe. */
 #include "ptxgen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptxgen: kernel config -> PTX text. Pure C, no CUDA. Same config, same bytes. */
 #ifndef TCJ_PTXGEN_H
 #define TCJ_PTXGEN_H

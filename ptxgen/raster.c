@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The grouped tile raster both recipes use; see recipes.h. */
 #include "recipes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The recipes behind ptx_gen_gemm, one per file. Private to ptxgen/: callers use ptxgen.h,
  * which dispatches on cfg->recipe after tcj_cfg_check has accepted the config. */
 #ifndef TCJ_PTX_RECIPES_H

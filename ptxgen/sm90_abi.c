@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Host-side facts of the sm90 kernel ABI (ptxgen.h): the tensor maps the kernel expects and the
  * persistent grid. Kept apart from the generator so the engine and the tests can use them
  * without generating PTX; gemm_sm90.c issues its TMA copies with exactly these boxes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm90 recipe's consumer warpgroups: after setmaxnreg.inc each walks its tiles (its rows of
  * every tile, or alternate whole tiles in ping-pong), waits for full stages, issues K_STEPS
  * wgmmas per stage from shared-memory descriptors and frees stages; fp8 adds each K tile's

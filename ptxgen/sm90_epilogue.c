@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm90 recipe's epilogue of one tile: TMA bulk stores of converted chunks where the config
  * allows them and beta == 0, else the staged path (fp32 chunks through shared memory, read back
  * as vectors, the shared epilogue of epilogue.c, predicated stores). See gemm_sm90.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm90 recipe's kernel state and the parts its files share (gemm_sm90.c: framing and the
  * module; sm90_schedule.c: work schedule and barrier waits; sm90_producer.c: the TMA warpgroup;
  * sm90_consumer.c: the wgmma warpgroups, fp8 promotion and block scales; sm90_epilogue.c: D

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm90 recipe's producer warpgroup: after setmaxnreg.dec one thread walks the CTA's work
  * units and, per K tile, waits for a free stage, announces its bytes on the stage's full
  * mbarrier and issues the TMA copies of the A and B tiles (MN-major operands in 64-column boxes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sm90 recipe's work schedule and barrier waits, which the producer and the consumers share:
  * a work unit's tile (grouped raster, clusters, split-K slices, batch entries), the mbarrier
  * waits and the ring's stage and phase. See gemm_sm90.c. */

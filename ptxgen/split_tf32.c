@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The 3xTF32 split pass (PTX_SPLIT_ENTRY): an fp32 operand x becomes two tf32 parts, big =
  * tf32(x) and small = tf32(x - big), written K-major so that a tf32 GEMM over K' = 3 kp sums
  * A_big B_big + A_big B_small + A_small B_big: fp32 accuracy on tf32 tensor cores (the dropped

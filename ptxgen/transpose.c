@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The transposing pack: wgmma reads tf32, s8 and fp8 operands K-major only, so an MN-major
  * operand of those types is first transposed into K-major scratch by this entry, which the
  * sm90 modules of those types carry (ptxgen.h, PTX_TRANSPOSE_ENTRY). A 32 x 32 tile goes through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVRTC's PTX for a user epilogue -> text to join into tcj's module. A PTX module has one
  * header (.version, .target, .address_size), so the user's goes and tcj's module declares
  * the larger of the two ISA versions; everything else (functions, constants) is kept as is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A user epilogue's PTX (NVRTC's module for TCJ_EPILOGUE_SIGNATURE) made ready to join tcj's
  * own module: its header goes, its functions stay (PTX_USER_EPILOGUE_PROTO declares the
  * function where a call comes before them). Pure text, no CUDA. */

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build dependencies tcj needs when they are missing (Debian/Ubuntu): cmake, a C
 # compiler, cmocka, libyaml and xxhash, and clang with libFuzzer's runtime for the sanitizer and
 # fuzz build of scripts/test.sh. The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
-# installed; this script only checks for it. pkg-config is for the install test.
+# installed; this script only checks for it. pkg-config is for the install test; ninja, so that
+# scripts/test.sh builds with both generators (the scripts also work without it).
 set -euo pipefail
 
 updated=0
@@ -20,6 +22,7 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v cc >/dev/null || missing+=(gcc)
 command -v clang >/dev/null || missing+=(clang)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v ninja >/dev/null || missing+=(ninja-build)
 [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
 [ -f /usr/include/yaml.h ] || missing+=(libyaml-dev)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # One command for the GPU machine: unpack the Debian packages carried in .deps/, build (Release,
 # -Werror), run the `gpu` tests, the CPU unit tests, tcj-bench and a subset of the API fuzz test
 # under compute-sanitizer, with a log per step in OUTDIR and a summary at the end. Exit status: 0
@@ -21,7 +22,7 @@ set -u -o pipefail
 
 case "${1:-}" in
 -h | --help)
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
   ;;
 -*)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: builds tcj and runs tcj-bench. With a GPU: GEMMs through tcj_gemm checked
 # against cuBLAS, with their speed. Without one: compiles the kernels tcj would select for
 # sm_80 and sm_90a into cubins through nvJitLink. Usage: scripts/run.sh [tcj-bench args]

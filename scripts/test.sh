@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds tcj with warnings as errors and runs every test: the CPU tests, and the GPU tests
-# (label `gpu`), which skip with a message when no GPU is present. Then a second build, with
-# clang, AddressSanitizer, UBSan and libFuzzer, in BUILD_DIR-asan, runs the CPU tests again and
-# fuzzes each parser for TCJ_FUZZ_SECONDS (default 60). Usage: scripts/test.sh [BUILD_DIR]
+# (label `gpu`), which skip with a message when no GPU is present. Then a packager's build, with
+# CMake's default generator (Unix Makefiles), -flto, a non-default prefix and an absolute libdir,
+# in BUILD_DIR-pkg: the library and tools only, installed into a DESTDIR and checked there
+# (tests/install/check.sh --destdir: consumers, exports, installed tools run without
+# LD_LIBRARY_PATH). Then a build with clang, AddressSanitizer, UBSan and libFuzzer, in
+# BUILD_DIR-asan, runs the CPU tests again and fuzzes each parser for TCJ_FUZZ_SECONDS
+# (default 60). The first and the sanitizer builds use Ninja where it is installed.
+# Usage: scripts/test.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 asan=$build-asan
+pkg=$build-pkg
 jobs=$(nproc)
 gen=()
-command -v ninja >/dev/null && gen=(-G Ninja)
+if command -v ninja >/dev/null; then
+  gen=(-G Ninja)
+else
+  echo "test.sh: ninja not found; every build uses Unix Makefiles"
+fi
 
 # phase NAME COMMAND...: runs the command between two lines naming it, the second with its
 # duration, so that CI logs show where the time goes. A failure ends the script.
@@ -27,6 +38,15 @@ build_release() {
   cmake --build "$build" -j "$jobs"
 }
 
+# A distribution's build: the default generator, LTO, prefix /opt/tcj and libdir given absolute.
+build_packager() {
+  rm -rf "$pkg"
+  cmake -S . -B "$pkg" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DTCJ_WERROR=ON \
+    -DBUILD_TESTING=OFF -DCMAKE_C_FLAGS=-flto=auto -DCMAKE_INSTALL_PREFIX=/opt/tcj \
+    -DCMAKE_INSTALL_LIBDIR=/opt/tcj/lib64 >/dev/null
+  cmake --build "$pkg" -j "$jobs"
+}
+
 build_asan() {
   local seconds=()
   [ -n "${TCJ_FUZZ_SECONDS:-}" ] && seconds=(-DTCJ_FUZZ_SECONDS="$TCJ_FUZZ_SECONDS")
@@ -38,6 +58,9 @@ build_asan() {
 phase "dependencies" bash scripts/ensure-deps.sh
 phase "build (release, -Werror)" build_release
 phase "tests (release)" ctest --test-dir "$build" --output-on-failure -j "$jobs"
+phase "build (Unix Makefiles, -flto, absolute libdir; library and tools)" build_packager
+phase "install (DESTDIR; consumers; installed tools without LD_LIBRARY_PATH)" \
+  bash tests/install/check.sh --destdir "$pkg" "$PWD" "$pkg/install-check"
 # In the sanitizer build any report fails its test, UBSan's too, with a stack trace.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Leaks inside NVIDIA's nvJitLink only, and reads inside NVIDIA's NVRTC only (tests/lsan.supp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Selection for the tools' problems: what tcj_gemm_ex would choose, computed from the problem
  * and the device caps alone (see gemm_problem.h). */
 #include "tools/gemm_problem.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A GEMM problem as the tools run it (row-major, packed leading dimensions, operands from
  * cudaMalloc, so 256-byte aligned) and the plan tcj_gemm_ex selects for it on given device caps.
  * No CUDA: tcj-warmup, tcj-bench's offline mode and tcj-prof --dry-run select without a GPU. */

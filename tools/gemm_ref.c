@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host reference on sampled elements of D (gemm_ref.h): decode the operands to double, sum
  * the products per sampled element (error-free transformations for f64), then the scale, bias
  * and activation as the problem defines them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host reference of tcj-prof's and tcj-bench's checks: sampled elements of a tools problem's
  * D computed from the operands the GPU read, in float64 (compensated for f64 operands, so that
  * the reference is better than any fp64 GEMM), and the errors of an output against it: the

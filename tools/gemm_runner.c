@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The GPU measuring core shared by tcj-bench and tcj-prof (see gemm_runner.h): buffers, the
  * two libraries' calls (cuBLAS, cuBLASLt and an NVRTC-compiled activation kernel on the
  * baseline side), timing and the correctness check (fp8: against a float64 reference). */

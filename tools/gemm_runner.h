@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The GPU measuring core of tcj-bench and tcj-prof: tcj and its cuBLAS baseline on the same
  * buffers and stream, operand sets rotated past L2, median cudaEvent timing, and the check of
  * tcj's result against the baseline's (relative Frobenius error, a bound per dtype). Plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Host conversions between f32 and the 16-bit and 8-bit float formats (round to nearest even),
  * for the tools and tests that fill operands and read results on the host. Header-only. */
 #ifndef TCJ_TOOLS_HOST_HALF_H

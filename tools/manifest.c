@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Manifest parser: libyaml's document API builds the node tree, then one walk checks every key
  * and value against its position and expands list- and grid-valued sizes into problems. libyaml
  * keeps plain and quoted scalars apart, so `m: "12"` is a string here, as in any YAML reader. */

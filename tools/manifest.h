@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Problem manifests (the format of bench/suite.yaml), shared by tcj-warmup and the profiler:
  * a YAML file of GEMM problems whose sizes may be lists or grids, expanded here into a flat
  * array. Every error names FILE:LINE:COL (1-based) and the offending key or value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A manifest problem as the tools run it: the gemm_problem of tcj-warmup and tcj-prof. */
 #ifndef TCJ_TOOLS_MANIFEST_GEMM_H
 #define TCJ_TOOLS_MANIFEST_GEMM_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Plots tcj-prof's JSON results: tcj vs cuBLAS TFLOP/s per problem, and tcj's speed relative
 to cuBLAS below. Rows that are not OK are drawn hatched and labelled with their status.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-prof's arithmetic and writers: roofline floor, derived figures, the aligned table, CSV
  * and JSON. Missing figures (a time of 0 or NaN) print as "-" in the table, as an empty CSV
  * field and as JSON null, never as nan or inf. The one infinite figure, the accuracy of an

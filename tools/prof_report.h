@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-prof's results and how they are written: the roofline floor of a problem, the aligned
  * table with per-dtype geometric means and both libraries' accuracy, CSV and JSON. Pure C, no
  * CUDA: unit-tested on the CPU. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-bench: the main job. With a GPU: tcj_gemm against cuBLAS on the same buffers and stream,
  * a correctness check (relative Frobenius error), the cold first call (JIT compile included)
  * and median speed. Without one: select, generate and compile (nvJitLink) the same problems'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-cache: look into and look after a kernel cache directory (ls, du, verify, prune, clear),
  * as ccache's -s, --evict-older-than and -C do for its cache. The directory is the one tcj uses
  * (--cache-dir, else $TCJ_CACHE_DIR, else $XDG_CACHE_HOME/tcj, else ~/.cache/tcj). */

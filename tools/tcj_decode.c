@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-decode: the number an inference runtime sees for its decode step. The linear layers of a
  * Llama-3-8B-like layer stack (qkv, o, gate+up, down; nn.Linear's layout y = x W^T) at a few
  * small batch sizes, captured into one CUDA graph with tcj and into another with cuBLAS (as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-latency: the start-up and per-call costs of tcj, next to cuBLAS where that means
  * something: the cold compile of one kernel (ptxgen + compile + load, median over the configs a
  * problem grid selects), a new process with a warm cache (tcj_create to the first tcj_gemm

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-prof: the shape-sweep profiler. Each problem of a suite runs through tcj_gemm (tcj_gemm_ex
  * for epilogues, batches, a separate D and fp8) on fresh random data, is checked against its
  * cuBLAS baseline (cublasGemmEx, cublasGemmStridedBatchedEx, cuBLASLt with a fused epilogue or

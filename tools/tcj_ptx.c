@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-ptx: prints the kernel config and PTX that tcj would use for a problem, for any arch,
  * without a GPU: the same validate, select and generate calls as tcj_gemm_ex, fed with an
  * assumed alignment. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-warmup: fills the kernel cache ahead of time with every kernel the engine would select for
  * the problems of a manifest: through the GPU's engine for its own arch, through nvJitLink for
  * any arch without a GPU (a build machine, CI). Each distinct kernel is compiled once. */

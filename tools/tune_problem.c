@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-warmup --tune (tools/tune_problem.h): operands through the engine's own driver table, so
  * that tcj-warmup needs no CUDA runtime. */
 #include <stdio.h>

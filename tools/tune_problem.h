@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-warmup --tune: one manifest problem run once through an engine with the autotuner on
  * (engine/autotune.h), on operands of its own, so that the tuned choice lands in the engine's
  * disk cache beside the kernels. */

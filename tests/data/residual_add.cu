@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // A user epilogue for tcj_gemm_ex (tcj.h, TCJ_EPILOGUE_SIGNATURE): D = acc + scale * R, the
 // residual add of a transformer block. R is row-major f32, entry `batch` at batch * batch_stride.
 // tests/data/warmup_epilogue.yaml names this file; tcj-warmup and tcj-ptx compile it with NVRTC.

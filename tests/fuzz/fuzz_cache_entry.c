@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer harness of the kernel cache's entry readers, cache_entry_parse() and
  * cache_entry_read() (tcj-cache's): they read files other processes and hosts wrote. The first
  * byte picks a mode (see below), the rest is the entry file; what they accept must lie inside it. */

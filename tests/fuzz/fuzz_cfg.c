@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer harness of the two config-text parsers: tcj_cfg_parse() (the canonical kernel config
  * text of cache keys and tcj-ptx) and eng_tile_override_parse() (TCJ_TILE). A config that parses
  * and passes tcj_cfg_check must format back to the same text and parse back to the same struct. */

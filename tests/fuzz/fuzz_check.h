@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CHECK for the libFuzzer harnesses: a broken invariant prints what failed and aborts, which
  * libFuzzer reports as a crash and saves the input for (it stays on in release builds). */
 #ifndef TCJ_FUZZ_CHECK_H

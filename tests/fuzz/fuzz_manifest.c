@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer harness of the problem-manifest parser, manifest_parse() (tools/manifest.c over
  * libyaml): tcj-warmup and tcj-prof read manifests users write. Whatever the bytes, it returns a
  * manifest within its limits, or -1 with a NUL-terminated message and nothing to free. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer harness for a fixed time over a writable corpus seeded from the checked-in
 # one; exits non-zero on any crash, leak, sanitizer report, slow input or memory blow-up, naming
 # the saved input and how to replay it. Usage: run.sh FUZZER SECONDS SEED_DIR DICT WORK_DIR

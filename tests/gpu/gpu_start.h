@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The start the tcj_gemm_ex and fp8 GPU tests share: skip (exit 77, CTest's SKIP_RETURN_CODE for
  * the gpu label) without a usable GPU, bind the primary context, create the engine, and take
  * TCJ_TEST_SEED, TCJ_TEST_FILTER and TCJ_TEST_SKIP from the environment. */

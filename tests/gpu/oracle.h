@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Host float64 oracle for GPU GEMM results: the reference alpha * op(A) op(B) + beta * C of each
  * element from the values the GPU multiplies, and an error bound per element built from |A||B|,
  * so that a result is judged element by element instead of by a norm over the whole matrix. */

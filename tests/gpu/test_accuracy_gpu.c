@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU tests of accuracy against cuBLAS. f32: fp32 data (TCJ_F32, computed by 3xTF32) must come out
  * no worse than twice cublasSgemm's error (CUBLAS_COMPUTE_32F, no tf32) against a float64
  * reference, on adversarial data: K up to 65536 over positive terms (where a truncating

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* API fuzz test of tcj_gemm on the GPU, through tcj.h only (the CUDA runtime and driver just
  * provide buffers): thousands of random calls mixing valid and invalid arguments. Every operand
  * ends where its mapping ends (or, where its alignment class needs it, less than 16 bytes

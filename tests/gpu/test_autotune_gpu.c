@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU test of TCJ_TUNE=1 (engine/autotune.h), through the public API: a tuned first call is
  * correct, and writes the caller's D once (an in-place update, C = A B + C, applies beta once
  * although the tuner ran every candidate); it compiles several candidates and stores its choice

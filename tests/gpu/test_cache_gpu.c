@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU test of the persistent cache: tcj-warmup fills a cache directory with no GPU visible
  * (CUDA_VISIBLE_DEVICES=""), then an engine on the GPU serves every kernel of the manifest
  * from that directory without compiling (by tcj_get_stats), with correct results; a read-only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU correctness of fp8 GEMMs (e4m3, e5m2 operands) through the public API only: tcj_gemm and
  * tcj_gemm_ex with the fp8 fields of tcj_gemm_desc (scale_mode, scale_a, scale_b, scale_d, amax_d,
  * fast_accum). Every element of D against a host fp64 reference over the decoded fp8 inputs times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU correctness of tcj_gemm_ex through the public API only: every result against a host fp64
  * reference, element by element, under the bound of tests/gpu/oracle.h (oracle_ep_element:
  * |A||B| per element, the epilogue's fp32 adds, the activation's Lipschitz constant and own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU correctness of tcj_gemm through the public API only: results against a host fp64
  * reference and against cuBLAS for every supported dtype pair, op pair and alignment class,
  * with poisoned outputs and sentinels around C. Without a GPU it prints SKIP and exits 77, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU tests of the scratch memory a call may need (tcj.h): tcj_gemm_workspace_size, a caller's
  * workspace (enough, and too small: an error, nothing written), a caller's allocator (asked once
  * per call, with the call's stream, for the size the query gave), a captured CUDA graph that

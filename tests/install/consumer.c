@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Uses the installed public header and library; needs no GPU. */
 #include <stdio.h>
 #include <string.h>

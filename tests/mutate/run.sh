@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Mutation check of the CPU tests: plants each bug of mutations.txt (beside this script) in a
 # scratch copy of the tree, rebuilds the tests that should catch it and runs them. A bug that
 # leaves them green "survived": a hole in the tests. Exit 0 when every bug was caught, 1 when
@@ -10,7 +11,7 @@ root=$(cd "$here/../.." && pwd)
 keep=0 filter=""
 for arg in "$@"; do
   case $arg in
-  -h | --help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   --keep) keep=1 ;;
   -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
   *) filter=$arg ;;

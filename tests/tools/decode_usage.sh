@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tcj-decode's command line without a GPU: --help prints the usage and exits 0; each malformed
 # option exits 2 with a message naming it and writes nothing to stdout; a well-formed run with no
 # GPU exits 1 with "tcj-decode: no GPU" (skipped, exit 77, where a GPU is visible: it would run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
 # tcj-prof without a GPU. Mode `dry-run`: --dry-run lists every problem of the suite with the
 # config tcj would select (fp8 problems a row per accumulation mode, as their keys allow), usage

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
 # tcj-prof on a GPU: a two-problem suite (bf16 with odd sizes, f16 NT) with --out: exit 0, both
 # rows ok in results.csv, results.json valid, results.txt the same table as stdout with a

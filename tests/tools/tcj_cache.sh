@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tcj-cache on a cache that tcj-warmup fills without a GPU: ls lists every entry with its arch,
 # compiler and config; du counts them; verify passes, then fails naming a damaged entry; prune
 # by size keeps the most recently used and by age removes the stale; clear empties it; bad usage

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tcj-ptx prints a `//` config line and PTX that ptxas assembles, for every dtype and op pair on
 # sm_80, sm_89 and sm_90a (fp8, e4m3 and e5m2, on sm_89 and sm_90a: C bf16 by default, the sm90
 # recipe on sm_90a when both operands are K-major; f32 by 3xTF32, x3=1); sm_90a takes the sm90

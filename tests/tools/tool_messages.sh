@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The tools' messages for bad input, verbatim: each names the argument and the rule, as the
 # library does, and exits with the status the tool documents (2: bad usage or arguments).
 # Usage: tool_messages.sh TCJ_PTX TCJ_WARMUP SCRATCH_DIR

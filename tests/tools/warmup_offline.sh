@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
 # tcj-warmup without a GPU (nvJitLink): a first run into a fresh cache compiles every distinct
 # kernel and leaves one <16 hex>.tcjc entry each and no temp file; a second run compiles nothing;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A plan as one line of text (its config, then its packing: the text a tuned choice is stored
  * as), for comparing two plans whole in the selection tests. Include after cmocka.h. */
 #ifndef TCJ_TESTS_PLAN_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the selection tests start from: an arch's built-in caps, and a plain problem with 16-byte
  * aligned operands and packed leading dimensions. Include after cmocka.h. */
 #ifndef TCJ_TESTS_SELECT_FIXTURE_H

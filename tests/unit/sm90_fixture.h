@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The valid sm90 config the unit tests start from: bf16, op NT, n = k = 4096, a 128x256 tile of
  * two 64-row consumer warpgroups, 4 stages, 8-element C stores, 2-CTA clusters. Tests change
  * the fields they are about. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Public-API validation tests that need no GPU: bad arguments are rejected with a message
  * naming the argument, before any device work (eng_validate is checked directly too). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_gemm_ex descriptor validation without a GPU: eng_validate_desc (engine/validate.h) is
  * called directly, as test_api.c calls eng_validate. Every rule of tcj.h's tcj_gemm_ex section
  * is checked for its status and for a message that names the field. Fake device addresses

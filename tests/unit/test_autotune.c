@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of engine/autotune's pure parts: which plans the tuner times, the key that keeps a
  * choice apart from every other problem, GPU and code generator, the stored plan text and the
  * check that a stored choice names one of the engine's own candidates, the memo, and a choice's

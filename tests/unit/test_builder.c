@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptx_builder: register numbering and declarations, sticky errors, labels, guards,
  * deterministic bytes and growth past the initial buffer. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of cache/disk_cache: every damaged entry is a miss that the next put replaces,
  * concurrent and killed writers never leave a torn entry, read-only roots stay untouched,
  * injected I/O failures warn once per cause, LRU eviction, and the environment knobs. Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of the cache key (engine/warm): every input of a cubin changes the key and its
  * entry name, equal inputs give equal keys, the compiler identity, and offline warming into a
  * temp dir through nvJitLink (no GPU): miss, hit, and a corrupt entry rebuilt; a user

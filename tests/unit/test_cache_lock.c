@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of the disk cache's compile lock (cache_disk_lock_or_get): of many processes or
  * threads that miss one kernel together one compiles and the others get its entry; a holder
  * that dies leaves no lock behind; one that hangs costs a waiter the bound, not forever; no

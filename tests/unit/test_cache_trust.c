@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of cache/trust and of the disk cache under it: the ownership and mode rules on
  * crafted stat records, the walk up a resolved path, and what the cache does with a directory,
  * read-only root or entry that someone else could have written (not used, one warning, a miss).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_kernel_cfg: the canonical text round-trips over a grid of configs, malformed or
  * non-canonical text is rejected, and tcj_cfg_check accepts valid configs and names the reason
  * for invalid ones. */

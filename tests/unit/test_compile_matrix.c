@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Every kernel ptxgen writes for a matrix of configs (types, op pairs, alignments, tiles, edge
  * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a (sm90
  * recipe configs: sm_90a only) with no spills and a register count that fits the block; so must

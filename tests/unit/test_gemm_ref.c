@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tools/gemm_ref: the sample covers the first and last rows and columns within the multiply-add
  * budget, the reference equals the definition (every op pair, batches with a broadcast B, each
  * operand type, fp8's scale, a bias and an activation) at every sampled element, f64 sums are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptx_layout pinned against the PTX ISA: fragment tables of mma.m16n8k16 (f16/bf16), m16n8k8
  * (tf32) and m16n8k32 (s8) written out here from the ISA text, the swizzle's bijection and bank
  * behaviour for the recipe's ldmatrix and cp.async patterns, and a simulated ldmatrix that must

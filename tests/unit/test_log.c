@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of engine/log: TCJ_LOG's accepted values and what an unknown one means. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tools/manifest: the bench suite parses with its defaults, list and grid sizes expand to the
  * cross product, every operand dtype (f32 and f64 with theirs) takes its default C, tcj_gemm_ex's
  * keys (epilogue, batch, broadcast_b, d_dtype, epilogue_source) parse with their defaults and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Selection against measurement: for each problem of tests/data/measured_h100.txt (sm90a
  * configs timed on an H100 with tcj-prof, each forced with TCJ_RECIPE and TCJ_TILE), the config
  * eng_select picks for an H100 must be one of the measured ones, and within TOLERANCE of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* User epilogues on the host side: engine/nvrtc.c (NVRTC's version, CUDA C -> PTX with the
  * user's line numbers in errors, the signature enforced, includes refused, the epilogue hash
  * and a call keyed without NVRTC) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tools/prof_report: the roofline floor and derived figures from the formula with explicit
  * numbers (batches, broadcast operands, bias vectors and a separate D included), geometric means
  * over OK rows only (plain and fused apart), and the table, CSV and JSON read back: aligned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of engine/select: shape classes -> tiles, every chosen config valid and within
  * shared memory, packing decisions for unaligned operands, not-supported reasons, the choice
  * between the sm80 and sm90 recipes, and the TCJ_RECIPE / TCJ_TILE knobs. */

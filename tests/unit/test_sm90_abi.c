@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ptxgen/sm90_abi.c: the tensor maps the sm90 kernel expects (operand majors of the four op
  * pairs, dims, strides, boxes, B halves in clusters, and the cases cuTensorMapEncodeTiled
  * refuses) and the persistent grid (never more CTAs than SMs or than work, whole clusters). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* When TCJ_JIT=async specialises a class (engine/tiering.h): at its TIER_HOT_CALLS-th call, or
  * at its first when it is big, once; many classes; a failed build retried, then given up; the
  * generic memo; shutdown without a worker. No GPU: the counting and the bookkeeping only (the
