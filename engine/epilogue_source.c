@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Finds the preprocessing directives of a user epilogue that read files (epilogue_source.h).
  *
  * Why a scan and not an NVRTC option: NVRTC 13 has none that forbids reading files. With no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a user epilogue's source may contain. Its kernel is keyed by a hash of the source text
  * alone (eng_epilogue_hash), which is sound only while that text is all NVRTC reads: an
  * #include'd file that changes would leave the same key on another kernel, in every process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Device buffers that end where their mapping ends: the byte after a buffer's last one is
  * reserved address space with nothing mapped, so a kernel that reads or writes one element past
  * the data faults ("an illegal memory access") instead of reading a neighbour's bytes. Built on

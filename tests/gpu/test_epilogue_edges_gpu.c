@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Two promises of tcj.h at the edges of the epilogue, on the GPU, through the public API only,
  * with every buffer ending where its mapping ends (tail_mem.h), so a read or write one element
  * past the data faults:

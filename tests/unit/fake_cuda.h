@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A fake CUDA driver for CPU tests of the engine (eng_cuda_use_fake): one sm_90a device of 132
  * SMs, handles that are counters, launches and tensor-map encodes counted, and a driver "JIT"
  * (cuLink*) that returns a dummy cubin at once, fails on request, or holds until released, so

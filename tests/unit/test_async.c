@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TCJ_JIT=async through an engine on a fake driver (fake_cuda.h), without a GPU: a memo-hit call
  * on the generic path selects and encodes nothing; a failed background build is retried, then
  * given up; the job queue is bounded; tcj_destroy does not wait for another process's compile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The epilogue module's promises that show in the PTX every recipe writes (the GPU test
  * tests/gpu/test_epilogue_edges_gpu.c runs them): a user epilogue is called only for elements
  * of D (a predicated call, never call.uni over a fragment's out-of-range values), and alpha == 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* engine/epilogue_source.c: the directives of a user epilogue that read files are found in
  * every spelling the preprocessor accepts, and the same text inside comments and literals is
  * not taken for one. No NVRTC needed (test_nvrtc.c checks the refusal through a compile). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* engine/scratch.c: where a call's scratch comes from and where it goes back, with the
  * caller's allocator faked (no GPU needed): tcj_set_workspace from another thread between a
  * call's get and its put must neither hand the caller's region to options.free nor leak the
