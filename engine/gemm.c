@@ -438,7 +438,10 @@ static tcj_status async_kernel(tcj_engine *e, const eng_problem *p, const char *
   /* A class's first call looks on disk before it runs a generic kernel it may not need. */
   if ((tier & ENG_TIER_FIRST) && eng_kernel_cached(e, &plan->cfg, user_source, kern)) return TCJ_SUCCESS;
   uint64_t key = eng_generic_memo_key(p);
-  if (!eng_generic_memo_get(&e->tiering, p, key, memo)) {
+  if (eng_generic_memo_get(&e->tiering, p, key, memo)) {
+    /* Served by an already loaded (generic) kernel: a memory hit, as tcj_stats counts them. */
+    atomic_fetch_add_explicit(&e->stats.memory_hits, 1, memory_order_relaxed);
+  } else {
     eng_plan gen;
     if (!generic_plan(e, p, &gen)) return eng_kernel_get_user(e, &plan->cfg, user_source, kern, NULL);
     tcj_status st = eng_kernel_get_user(e, &gen.cfg, user_source, &memo->kernel, NULL);

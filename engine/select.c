@@ -769,7 +769,8 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
 static tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 const eng_tuning *tuning, eng_plan *plan, const char **why) {
   tcj_status st = select_recipe(p, caps, allow_packing, tuning ? tuning->recipe : ENG_RECIPE_AUTO, plan, why);
-  if (st != TCJ_SUCCESS || !tuning || plan->cfg.recipe == PTX_RECIPE_DMMA) return st; /* TCJ_TILE: not f64's */
+  /* TCJ_TILE: not f64's, and no tile of a k == 0 call (no mainloop; a host alpha of 0) */
+  if (st != TCJ_SUCCESS || !tuning || plan->cfg.recipe == PTX_RECIPE_DMMA || p->k == 0) return st;
   const char *bad = eng_tile_override_apply(&tuning->tile, caps, plan);
   if (bad) {
     static _Thread_local char msg[256];

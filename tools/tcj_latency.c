@@ -141,7 +141,7 @@ static int warm_child(const char *dir) {
   CHECK_CUDA(cudaMalloc(&c, (size_t)g.m * g.n * 2));
   CHECK_CUDA(cudaDeviceSynchronize());
   double t2 = now_ms();
-  tcj_options o = {0};
+  tcj_options o = TCJ_OPTIONS_INIT;
   o.cache_dir = dir;
   tcj_engine *e;
   if (tcj_create(&e, &o) != TCJ_SUCCESS || run_case(e, &g, a, b, c) != TCJ_SUCCESS) {

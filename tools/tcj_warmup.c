@@ -411,7 +411,7 @@ int main(int argc, char **argv) {
     setenv("TCJ_TUNE", "1", 1); /* the engine below tunes */
   }
   if (!dry_run || narch == 0 || tune) {
-    tcj_options eo = {0};
+    tcj_options eo = TCJ_OPTIONS_INIT;
     eo.cache_dir = dc.dir;
     tcj_status st = tcj_create(&engine, &eo);
     if (st == TCJ_SUCCESS) {
