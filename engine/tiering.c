@@ -107,13 +107,14 @@ void eng_build_leave(void) { pthread_rwlock_unlock(&build_lock); }
  * (signal 11 inside nvJitLink, about one child in two on an H100). So stop_all_at_exit, which
  * drops every worker's queue and waits for the build in flight, must be registered after every
  * destructor of a compiler a worker uses: those registered when the library loads and those
- * registered at its first compile. Each worker therefore loads the compiler and compiles an
- * empty kernel with it (a few ms, once per process) before its first build with it, and only
- * then registers the handler: nvJitLink before its first job, NVRTC before its first job with a
- * user epilogue (NVRTC is opened lazily: a handler registered before that ran after NVRTC's
- * destructors). It registers again after its first real build of each kind, for destructors
- * that only a real kernel creates. What is left: exit() during that warm-up itself, in a
- * process's first few milliseconds of background work.
+ * registered at its first compile. So the first job queued in the process loads the compiler
+ * and compiles an empty kernel with it (a few ms, once per process) in the caller's thread,
+ * before any worker can build, and only then registers the handler: nvJitLink at the first job,
+ * NVRTC at the first job with a user epilogue (NVRTC is opened lazily: a handler registered
+ * before that ran after NVRTC's destructors). In the caller's thread, because a warm-up in the
+ * worker was itself a build that exit() could run into: one child in 15 of test_gemm_ex_gpu's
+ * exit test aborted there (H200). The worker registers again after its first real build of
+ * each kind, for destructors that only a real kernel creates.
  *
  * Lock order: running_lock, then a tiering's lock (stop_all_at_exit, eng_tier_queue), never
  * the reverse. A queue call that waited for running_lock while the handler ran finds `exiting`
@@ -348,7 +349,6 @@ static void *worker_main(void *arg) {
   tcj_engine *e = arg;
   eng_tiering *t = &e->tiering;
   worker_of = t;
-  pthread_once(&at_exit_once, warm_then_register);
   for (;;) {
     pthread_mutex_lock(&t->lock);
     while (!t->head && !atomic_load(&t->stop)) pthread_cond_wait(&t->wake, &t->lock);
@@ -360,7 +360,6 @@ static void *worker_main(void *arg) {
     }
     pthread_mutex_unlock(&t->lock);
     if (!j) break;
-    if (j->user_source) pthread_once(&nvrtc_once, warm_nvrtc_then_register);
     int pushed = 0;
     cache_kernel k;
     tcj_status st = eng_ctx_enter(e, &pushed);
@@ -411,6 +410,9 @@ static int start_worker(tcj_engine *e, eng_tiering *t) {
 
 int eng_tier_queue(tcj_engine *e, uint64_t key, const tcj_kernel_cfg *cfg, const char *user_source) {
   eng_tiering *t = &e->tiering;
+  /* Before any worker can build with them (see "exit" above); once per process each. */
+  pthread_once(&at_exit_once, warm_then_register);
+  if (user_source) pthread_once(&nvrtc_once, warm_nvrtc_then_register);
   eng_tier_job *j = calloc(1, sizeof *j);
   if (j) {
     j->key = key;
