@@ -319,15 +319,9 @@ static const user_case USER_CASES[] = {
      TCJ_ACT_NONE},
 };
 
-static void run_user_cases_on(tcj_engine *e, const char *label) {
-  for (size_t i = 0; i < sizeof USER_CASES / sizeof *USER_CASES; i++)
-    run_user_case(e, label, &USER_CASES[i], g_seed_base + 101 * i);
-}
-
-/* The user epilogue reads its residual through (row, col, batch) from a buffer of exactly the
- * problem's elements: any call for a row or column past the problem faults. */
-static void user_epilogue_is_called_for_elements_of_d_only(void **state) {
-  (void)state;
+/* Runs fn on an engine of each recipe (the engine's choice, then TCJ_RECIPE=sm80 and =sm90
+ * where the GPU has it) and JIT mode (sync, generic); forced: a recipe is forced. */
+static void on_every_engine(void (*fn)(tcj_engine *e, const char *label, int forced)) {
   static const char *const recipes[] = {NULL, "sm80", "sm90"};
   static const tcj_jit_mode modes[] = {TCJ_JIT_SYNC, TCJ_JIT_GENERIC};
   for (size_t r = 0; r < sizeof recipes / sizeof *recipes; r++)
@@ -336,9 +330,22 @@ static void user_epilogue_is_called_for_elements_of_d_only(void **state) {
       if (!e) continue;
       char label[32];
       snprintf(label, sizeof label, "%s/%s", recipes[r] ? recipes[r] : "auto", mode_name(modes[md]));
-      run_user_cases_on(e, label);
+      fn(e, label, recipes[r] != NULL);
       tcj_destroy(e);
     }
+}
+
+static void run_user_cases_on(tcj_engine *e, const char *label, int forced) {
+  (void)forced;
+  for (size_t i = 0; i < sizeof USER_CASES / sizeof *USER_CASES; i++)
+    run_user_case(e, label, &USER_CASES[i], g_seed_base + 101 * i);
+}
+
+/* The user epilogue reads its residual through (row, col, batch) from a buffer of exactly the
+ * problem's elements: any call for a row or column past the problem faults. */
+static void user_epilogue_is_called_for_elements_of_d_only(void **state) {
+  (void)state;
+  on_every_engine(run_user_cases_on);
 }
 
 /* ---- alpha == 0: A and B not referenced ---------------------------------------------------- */
@@ -482,21 +489,15 @@ static int zero_cases_on(tcj_engine *e, const char *label, int forced, const zer
   return ran;
 }
 
+static void run_zero_shapes_on(tcj_engine *e, const char *label, int forced) {
+  int ran = zero_cases_on(e, label, forced, ZERO_SHAPES, sizeof ZERO_SHAPES / sizeof *ZERO_SHAPES, 1);
+  if (ran < 8) fail_msg("%s: only %d of 16 runs could run", label, ran);
+}
+
 /* The shapes the defect was seen on, bf16, host and device alpha, on each recipe and JIT mode. */
 static void alpha_zero_does_not_reference_a_and_b(void **state) {
   (void)state;
-  static const char *const recipes[] = {NULL, "sm80", "sm90"};
-  static const tcj_jit_mode modes[] = {TCJ_JIT_SYNC, TCJ_JIT_GENERIC};
-  for (size_t r = 0; r < sizeof recipes / sizeof *recipes; r++)
-    for (size_t md = 0; md < sizeof modes / sizeof *modes; md++) {
-      tcj_engine *e = engine_for(modes[md], recipes[r]);
-      if (!e) continue;
-      char label[32];
-      snprintf(label, sizeof label, "%s/%s", recipes[r] ? recipes[r] : "auto", mode_name(modes[md]));
-      int ran = zero_cases_on(e, label, recipes[r] != NULL, ZERO_SHAPES, sizeof ZERO_SHAPES / sizeof *ZERO_SHAPES, 1);
-      tcj_destroy(e);
-      if (ran < 8) fail_msg("%s: only %d of 16 runs could run", label, ran);
-    }
+  on_every_engine(run_zero_shapes_on);
 }
 
 /* Every operand type (f32 through 3xTF32, fp8, s8, f64 on DMMA), with the default engine. */
