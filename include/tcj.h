@@ -185,7 +185,9 @@ TCJ_API tcj_status tcj_gemm_workspace_size(tcj_engine *engine, tcj_op op_a, tcj_
 /* Row-major. D = C: C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n].
    A is m x k (lda >= k) when op_a == N, k x m (lda >= m) when T; B is k x n (ldb >= n) when N,
    n x k (ldb >= k) when T; C is m x n (ldc >= n). Pointers are device pointers. Accumulation is
-   fp32 for floating types, s32 for s8. beta == 0: C is not read. m, n or k == 0 is valid (k == 0
+   fp32 for floating types, s32 for s8. beta == 0: C is not read. alpha == 0 (the value, or the
+   one behind tcj_gemm_desc.alpha_ptr): the products are not used, as BLAS does not reference A
+   and B then (NaNs and infinities there do not reach C). m, n or k == 0 is valid (k == 0
    scales C by beta). Asynchronous on `stream`, like cuBLAS.
    Supported (a = b type -> c type): f16 or bf16 -> f16|bf16|f32, f32 -> f32, tf32 (f32 data)
    -> f32, f64 -> f64 (fp64 products and sums, DMMA), s8 -> s32, and fp8 (A and B each e4m3
@@ -212,7 +214,8 @@ TCJ_API tcj_status tcj_gemm(tcj_engine *engine, tcj_op op_a, tcj_op op_b,
      v = alpha * sum_k op(A_z)[i,k] * op(B_z)[k,j] + beta * C_z[i,j]  (C not read when beta == 0)
      v = v + bias_z[j] (TCJ_BIAS_COL) or bias_z[i] (TCJ_BIAS_ROW)
      v = activation(v)
-     v = tcj_epilogue(v, C_z[i,j] (0 when C is not read), i, j, z, epilogue_params) (user epilogue)
+     v = tcj_epilogue(v, C_z[i,j] (0 when C is not read), i, j, z, epilogue_params) (user epilogue;
+         called once for each element of D and for no other (i, j, z))
      D_z[i,j] = v, converted to d_type (rounded to nearest; s32 saturates)
 
    where X_z starts stride_x elements after X_{z-1}; a stride of 0 gives every entry the same
