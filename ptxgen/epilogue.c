@@ -166,6 +166,7 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   /* The caller's alpha, before the fp8 scales: only alpha == 0 means "A and B not referenced". */
   e->alpha_zero = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.eq.f32 %R, %R, 0f00000000", e->alpha_zero, alpha);
+  e->products_dropped = 0;
   /* fp8 per-tensor scales multiply alpha (block scales were applied in the mainloop). */
   if (ptx_elem_is_fp8(cfg->ab) && !cfg->block_scale) {
     ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_a"));
@@ -446,6 +447,16 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
   ptx_label(b, outside);
 }
 
+void ptx_epi_drop_products(ptx_builder *b, ptx_epi *e, ptx_reg *acc, int rows, int stride, int count) {
+  if (e->exact) return;
+  int keep = ptx_new_label(b);
+  ptx_ins_if(b, e->alpha_zero, 1, "bra.uni %L", keep);
+  for (int r = 0; r < rows; r++)
+    for (int i = 0; i < count; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", acc[r * stride + i]);
+  ptx_label(b, keep);
+  e->products_dropped = 1;
+}
+
 ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit) {
   if (e->exact) {
     ptx_fail(b, "ptx_epi_bias_at gives f32 values: not for exact (s32) epilogues");
@@ -486,7 +497,7 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
       continue;
     }
     ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], e->alpha);
-    ptx_ins(b, "selp.f32 %R, 0f00000000, %R, %R", v[i], v[i], e->alpha_zero);
+    if (!e->products_dropped) ptx_ins(b, "selp.f32 %R, 0f00000000, %R, %R", v[i], v[i], e->alpha_zero);
     if (cin) ptx_ins_if(b, e->has_beta, 0, "fma.rn.f32 %R, %R, %R, %R", v[i], e->beta, cin[i], v[i]);
     if (bias.id) ptx_ins(b, "add.f32 %R, %R, %R", v[i], v[i], bias);
     emit_act(b, cfg->act, v[i]);

@@ -19,6 +19,7 @@ typedef struct ptx_epi {
   ptx_reg alpha, beta;    /* f32 (f64 when exact) */
   ptx_reg has_beta;       /* pred: beta != 0, C is read */
   ptx_reg alpha_zero;     /* pred: alpha == 0, the products are not used (not for exact configs) */
+  int products_dropped;   /* the recipe zeroed its accumulators where alpha == 0 (ptx_epi_drop_products) */
   ptx_reg c_base, d_base; /* u64 global: this batch entry's C and D */
   ptx_reg ldc_bytes, ldd_bytes;
   ptx_reg bias;           /* u64 global: this entry's bias (bias configs) */
@@ -51,6 +52,13 @@ void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, pt
  * maximum and one red.global.max to p_amax (when it is not 0). */
 ptx_reg ptx_epi_amax_begin(ptx_builder *b, const tcj_kernel_cfg *cfg);
 void ptx_epi_amax_flush(ptx_builder *b, ptx_reg amax);
+
+/* alpha == 0 once per tile instead of a select per element: a uniform branch on alpha != 0
+ * around zeroing the accumulators acc[r * stride + i] (r < rows, i < count), after which
+ * ptx_epi_apply selects nothing. For a recipe whose epilogue has every accumulator live: the
+ * select's predicate, live through the sm90 epilogue beside 128 accumulators, spilled at 168
+ * registers. No-op for exact (s32) configs, whose accumulators hold no NaN. */
+void ptx_epi_drop_products(ptx_builder *b, ptx_epi *e, ptx_reg *acc, int rows, int stride, int count);
 
 /* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
  * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to

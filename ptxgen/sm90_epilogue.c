@@ -301,6 +301,12 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   }
 }
 
+/* The epilogue's parameters, then alpha == 0 applied to the accumulators once (epilogue.h). */
+static void begin_tile(sm90 *k, ptx_epi *pe) {
+  ptx_epi_begin(k->b, k->cfg, pe, k->m, k->z);
+  ptx_epi_drop_products(k->b, pe, &k->acc[0][0], k->msub, MAX_ACC, k->cfg->bn / 2);
+}
+
 /* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
  * Each path reads the epilogue's parameters itself, after the branch: values computed before
  * it would be live into the TMA path, and with 128 accumulators there they spill. */
@@ -308,18 +314,20 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   ptx_epi pe;
   if (!k->tma_d) {
-    ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+    int partial = k->split && !k->split_at_launch; /* partial sums: the reduction applies alpha */
+    if (partial) ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+    else begin_tile(k, &pe);
     pe.amax = k->amax;
-    emit_epilogue_staged(k, &pe, m0, n0, k->split && !k->split_at_launch);
+    emit_epilogue_staged(k, &pe, m0, n0, partial);
     return;
   }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni $L%d", staged);
-  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  begin_tile(k, &pe);
   emit_epilogue_tma(k, &pe, m0, n0);
   ptx_ins(b, "bra.uni $L%d", done);
   ptx_label(b, staged);
-  ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
+  begin_tile(k, &pe);
   emit_epilogue_staged(k, &pe, m0, n0, 0);
   ptx_label(b, done);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The epilogue module's promises that show in the PTX every recipe writes (the GPU test
  * tests/gpu/test_epilogue_edges_gpu.c runs them): a user epilogue is called only for elements
- * of D (a predicated call, never call.uni over a fragment's out-of-range values), and alpha == 0
- * drops the products (a select after alpha * acc), in the GEMM entry and the split-K reduction,
- * on the sm80, sm90 and dmma recipes, specialised and generic. */
+ * of D (a call branched around outside D, never call.uni over a fragment's out-of-range values),
+ * and alpha == 0 drops the products (a select after alpha * acc, or the accumulators zeroed
+ * under a branch), in the GEMM entry and the split-K reduction, on the sm80, sm90 and dmma
+ * recipes, specialised and generic. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -121,7 +122,37 @@ static int zero_selects(const char *ptx, const char *ty, const char *zero) {
   return n;
 }
 
-static void alpha_zero_selects_zero_over_the_products(void **state) {
+/* Branches "@!%pN bra.uni L" followed, before L, only by "mov.f32 %fM, 0f00000000" lines (the
+ * accumulators zeroed where alpha == 0: ptx_epi_drop_products); returns the zeroed count. */
+static int zeroing_branches(char *ptx) {
+  int zeroed = 0, in_block = 0, movs = 0;
+  char target[64] = "";
+  for (char *line = strtok(ptx, "\n"); line; line = strtok(NULL, "\n")) {
+    if (in_block) {
+      if (line[0] == '$' && strchr(line, ':')) { /* a label ends the block: the branch's own, or not */
+        if (strcmp(line, target) == 0) zeroed += movs;
+        in_block = 0;
+        continue;
+      }
+      if (strstr(line, "mov.f32 %f") && strstr(line, ", 0f00000000;")) {
+        movs++;
+        continue;
+      }
+      in_block = 0; /* anything else: not a block that only zeroes */
+    }
+    const char *bra = strstr(line, "bra.uni ");
+    if (bra && strstr(line, "@!%p")) {
+      snprintf(target, sizeof target, "%s", bra + 8);
+      char *semi = strchr(target, ';');
+      if (semi) *semi = ':';
+      in_block = 1;
+      movs = 0;
+    }
+  }
+  return zeroed;
+}
+
+static void alpha_zero_drops_the_products(void **state) {
   (void)state;
   struct {
     const char *arch;
@@ -141,10 +172,12 @@ static void alpha_zero_selects_zero_over_the_products(void **state) {
     char *ptx = ptx_of(&plan);
     int f64 = cases[i].ab == TCJ_F64;
     int zeros = f64 ? zero_selects(ptx, "f64", "0d0000000000000000") : zero_selects(ptx, "f32", "0f00000000");
-    print_message("%s %s: %d selects of zero over a value\n", cases[i].arch, tcj_recipe_name(plan.cfg.recipe), zeros);
-    if (zeros == 0)
-      fail_msg("%s case %zu (%s): no select of 0 where alpha == 0 after alpha * acc", cases[i].arch, i,
-               tcj_recipe_name(plan.cfg.recipe));
+    int zeroed = zeroing_branches(ptx); /* tokenises ptx: last */
+    print_message("%s %s: %d selects of zero over a value, %d accumulators zeroed under a branch\n", cases[i].arch,
+                  tcj_recipe_name(plan.cfg.recipe), zeros, zeroed);
+    if (zeros == 0 && zeroed == 0)
+      fail_msg("%s case %zu (%s): neither a select of 0 after alpha * acc nor accumulators zeroed where alpha == 0",
+               cases[i].arch, i, tcj_recipe_name(plan.cfg.recipe));
     free(ptx);
   }
 }
@@ -170,7 +203,7 @@ static void k_zero_runs_under_a_forced_sm90_recipe(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(user_epilogue_is_called_only_inside_d),
-      cmocka_unit_test(alpha_zero_selects_zero_over_the_products),
+      cmocka_unit_test(alpha_zero_drops_the_products),
       cmocka_unit_test(k_zero_runs_under_a_forced_sm90_recipe),
   };
   return cmocka_run_group_tests_name("epilogue", tests, NULL, NULL);
