@@ -447,14 +447,16 @@ static void emit_user_call(ptx_builder *b, const ptx_epi *e, ptx_reg v, ptx_reg 
   ptx_label(b, outside);
 }
 
-void ptx_epi_drop_products(ptx_builder *b, ptx_epi *e, ptx_reg *acc, int rows, int stride, int count) {
-  if (e->exact) return;
+int ptx_epi_drop_products(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg *acc, int rows, int stride, int count) {
+  if (cfg->ab == PTX_E_S8) return 0;
+  ptx_reg nonzero = ptx_new(b, PTX_PRED);
   int keep = ptx_new_label(b);
-  ptx_ins_if(b, e->alpha_zero, 1, "bra.uni %L", keep);
+  ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", nonzero, emit_scalar(b, "p_alpha", "p_alpha_ptr"));
+  ptx_ins_if(b, nonzero, 0, "bra.uni %L", keep);
   for (int r = 0; r < rows; r++)
     for (int i = 0; i < count; i++) ptx_ins(b, "mov.f32 %R, 0f00000000", acc[r * stride + i]);
   ptx_label(b, keep);
-  e->products_dropped = 1;
+  return 1;
 }
 
 ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit) {

@@ -54,11 +54,13 @@ ptx_reg ptx_epi_amax_begin(ptx_builder *b, const tcj_kernel_cfg *cfg);
 void ptx_epi_amax_flush(ptx_builder *b, ptx_reg amax);
 
 /* alpha == 0 once per tile instead of a select per element: a uniform branch on alpha != 0
- * around zeroing the accumulators acc[r * stride + i] (r < rows, i < count), after which
- * ptx_epi_apply selects nothing. For a recipe whose epilogue has every accumulator live: the
- * select's predicate, live through the sm90 epilogue beside 128 accumulators, spilled at 168
- * registers. No-op for exact (s32) configs, whose accumulators hold no NaN. */
-void ptx_epi_drop_products(ptx_builder *b, ptx_epi *e, ptx_reg *acc, int rows, int stride, int count);
+ * around zeroing the accumulators acc[r * stride + i] (r < rows, i < count). Emitted before
+ * ptx_epi_begin, reading alpha itself, so that nothing else is live across it; then set the
+ * epilogue's products_dropped to the result, and ptx_epi_apply selects nothing. For a recipe
+ * whose epilogue has every accumulator live: the select's predicate, live through the sm90
+ * epilogue beside 128 accumulators, spilled at 168 registers. Returns 0 (emits nothing) for
+ * exact (s32) configs, whose accumulators hold no NaN. */
+int ptx_epi_drop_products(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg *acc, int rows, int stride, int count);
 
 /* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
  * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to

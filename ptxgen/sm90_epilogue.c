@@ -301,10 +301,15 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   }
 }
 
-/* The epilogue's parameters, then alpha == 0 applied to the accumulators once (epilogue.h). */
+/* The epilogue's parameters. alpha == 0 is applied either per element (a select: ptx_epi_apply)
+ * or once to the accumulators (ptx_epi_drop_products), whichever ptxas fits in the 168
+ * registers a consumer has under nvJitLink (which ignores setmaxnreg): measured with ptxas 13.0,
+ * the select's predicate spilled 12-16 bytes at bn = 256 (128 accumulators per 64 rows), the
+ * zeroing branch 8-24 bytes at bn = 128 (128x128, 256x128), each nothing in the other case. */
 static void begin_tile(sm90 *k, ptx_epi *pe) {
+  int dropped = k->cfg->bn >= 256 && ptx_epi_drop_products(k->b, k->cfg, &k->acc[0][0], k->msub, MAX_ACC, k->cfg->bn / 2);
   ptx_epi_begin(k->b, k->cfg, pe, k->m, k->z);
-  ptx_epi_drop_products(k->b, pe, &k->acc[0][0], k->msub, MAX_ACC, k->cfg->bn / 2);
+  pe->products_dropped = dropped;
 }
 
 /* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
