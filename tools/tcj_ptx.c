@@ -63,7 +63,14 @@ static const char usage[] =
   "  packed into aligned scratch, pack_a=transpose / pack_b=transpose for an MN-major one\n"
   "  transposed into K-major scratch for wgmma (the config is then the K-major problem's, op NT).\n"
   "  Exit status: 0, 1 when tcj cannot run the problem, 2 on bad usage or arguments tcj_gemm_ex\n"
-  "  would call invalid.\n";
+  "  would call invalid.\n"
+  "\n"
+  "usage: tcj-ptx --hash-configs FILE [--epilogue-source FILE.cu]\n"
+  "  For each kernel config in FILE (one per line, as printed after \"// \"; user=1 configs take\n"
+  "  --epilogue-source), prints a 64-bit FNV-1a hash and the length of the module tcj generates\n"
+  "  for it, then the config; \"error: ...\" where it generates none. Two trees that print the\n"
+  "  same lines emit byte-identical PTX (scripts/ptx-identical.sh). Exit status 0, 2 when FILE\n"
+  "  cannot be read or holds a line that is not a config.\n";
 
 static int bad(const char *msg, const char *arg) {
   fprintf(stderr, "tcj-ptx: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
@@ -156,10 +163,45 @@ static int print_candidates(const eng_problem *p, const eng_device_caps *caps, i
   return ferror(stdout) ? 1 : 0;
 }
 
+/* --hash-configs: one line per config, so that two builds' outputs can be diffed. */
+static int hash_configs(const char *path, const char *source) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "tcj-ptx: --hash-configs %s: %s\n", path, strerror(errno));
+    return 2;
+  }
+  char line[1024], arch_name[16], err[8192];
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    tcj_kernel_cfg cfg;
+    if (line[0] == '\0') continue;
+    if (tcj_cfg_parse(line, &cfg) != 0) {
+      fprintf(stderr, "tcj-ptx: --hash-configs %s: not a kernel config: %s\n", path, line);
+      rc = 2;
+      break;
+    }
+    snprintf(arch_name, sizeof arch_name, "sm_%d%s", cfg.sm, cfg.arch_suffix == 'a' ? "a" : "");
+    char *ptx = NULL;
+    size_t len = 0;
+    if (eng_generate_ptx(&cfg, cfg.user ? source : NULL, arch_name, &ptx, &len, err, sizeof err) != TCJ_SUCCESS) {
+      err[strcspn(err, "\n")] = '\0';
+      printf("error: %s  %s\n", err, line);
+    } else {
+      uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+      for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)ptx[i]) * 0x100000001b3ull;
+      printf("%016llx %8zu  %s\n", (unsigned long long)h, len, line);
+    }
+    free(ptx);
+  }
+  fclose(f);
+  return rc ? rc : ferror(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
          O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT, O_BDTYPE, O_FAST,
-         O_BLOCK, O_CANDIDATES, O_GENERIC };
+         O_BLOCK, O_CANDIDATES, O_GENERIC, O_HASH };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -174,8 +216,9 @@ int main(int argc, char **argv) {
     {"epilogue-source", required_argument, 0, O_SOURCE}, {"sm-count", required_argument, 0, O_SM_COUNT},
     {"b-dtype", required_argument, 0, O_BDTYPE}, {"fast-accum", no_argument, 0, O_FAST},
     {"block-scales", no_argument, 0, O_BLOCK},  {"candidates", no_argument, 0, O_CANDIDATES},
-    {"generic", no_argument, 0, O_GENERIC},     {0, 0, 0, 0}};
-  const char *arch = NULL, *source_path = NULL;
+    {"generic", no_argument, 0, O_GENERIC},     {"hash-configs", required_argument, 0, O_HASH},
+    {0, 0, 0, 0}};
+  const char *arch = NULL, *source_path = NULL, *hash_path = NULL;
   int have_ab = 0, have_b = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0,
       sm_count = 0, fast_accum = 0, block_scales = 0, candidates = 0, generic = 0;
   eng_recipe_choice recipe = ENG_RECIPE_AUTO;
@@ -191,6 +234,7 @@ int main(int argc, char **argv) {
     case O_ARCH: arch = optarg; break;
     case O_CANDIDATES: candidates = 1; break;
     case O_GENERIC: generic = 1; break;
+    case O_HASH: hash_path = optarg; break;
     case O_SM_COUNT:
       if (gemm_parse_sm_count(optarg, &sm_count)) return bad("--sm-count wants an SM count from 1 to 1024", optarg);
       break;
@@ -236,6 +280,13 @@ int main(int argc, char **argv) {
     if (dst && parse_i64(optarg, dst)) return bad("expected a non-negative integer below 2^63", optarg);
   }
   if (optind < argc) return bad("unexpected argument", argv[optind]);
+  if (hash_path) {
+    char *text = source_path ? read_source(source_path) : NULL;
+    if (source_path && !text) return 2;
+    int rc = hash_configs(hash_path, text);
+    free(text);
+    return rc;
+  }
   if (!arch || !have_ab || m < 0 || n < 0 || k < 0) return bad("--arch, --dtype, --m, --n and --k are required", NULL);
   if (!have_c) /* fp8: bf16, as in manifests */
     ce = ab == TCJ_TF32 || ab == TCJ_F32 ? TCJ_F32 : ab == TCJ_S8 ? TCJ_S32 : gemm_dtype_is_fp8(ab) ? TCJ_BF16 : ab;

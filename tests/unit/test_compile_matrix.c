@@ -7,7 +7,8 @@
  * and for setmaxnreg budgets that the CTA's register pool can serve. No GPU needed; without
  * nvJitLink the test is skipped with a message, and fails when CI is set.
  * TCJ_COMPILE_MATRIX=full runs every cross; TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of
- * every kernel. */
+ * every kernel. TCJ_COMPILE_MATRIX_LIST=FILE appends every job's config to FILE, one per line, and
+ * compiles nothing (scripts/ptx-identical.sh hashes the PTX of that list before and after a change). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,6 +170,10 @@ static int generate(const job *j, char **ptx, size_t *len, char *err, size_t err
 }
 
 static void run_job(job *j) {
+  if (getenv("TCJ_COMPILE_MATRIX_LIST")) { /* listed by make_matrix: nothing to compile */
+    j->spills = j->registers = 0;
+    return;
+  }
   char err[4096] = "";
   char *ptx = NULL, *again = NULL;
   size_t len = 0, again_len = 0;
@@ -616,6 +621,18 @@ static matrix make_matrix(const tcj_kernel_cfg *cfgs, int n) {
       if (archs[a].sm == j->cfg.sm && archs[a].suffix == j->cfg.arch_suffix) j->arch = a;
     assert_true(j->arch >= 0);
     assert_true(tcj_cfg_format(&j->cfg, j->text, sizeof j->text) > 0);
+  }
+  const char *list = getenv("TCJ_COMPILE_MATRIX_LIST");
+  if (list) {
+    FILE *f = fopen(list, "a");
+    assert_non_null(f);
+    for (int i = 0; i < n; i++) fprintf(f, "%s\n", m.jobs[i].text);
+    assert_int_equal(fclose(f), 0);
+    char source_path[4096]; /* the user epilogue the list's user=1 configs are generated with */
+    snprintf(source_path, sizeof source_path, "%s.cu", list);
+    assert_non_null(f = fopen(source_path, "w"));
+    fputs(residual_source, f);
+    assert_int_equal(fclose(f), 0);
   }
   return m;
 }
