@@ -25,6 +25,10 @@ const char *eng_dtype_name(tcj_dtype t) {
   return (unsigned)t < (unsigned)DTYPE_COUNT ? dtypes[t].name : "?";
 }
 
+const char *tcj_dtype_name(tcj_dtype t) {
+  return (unsigned)t < (unsigned)DTYPE_COUNT ? dtypes[t].name : "unknown dtype";
+}
+
 static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
 
 /* The combinations the recipes implement (see tcj.h). fp8 operands take any pair of e4m3 and

@@ -161,6 +161,9 @@ TCJ_API int tcj_version(void);
 TCJ_API tcj_status tcj_create(tcj_engine **engine, const tcj_options *opts); /* opts NULL: defaults */
 TCJ_API void tcj_destroy(tcj_engine *engine);                                /* NULL is a no-op */
 TCJ_API const char *tcj_status_string(tcj_status s);
+/* The dtype's name as manifests, tools and messages spell it ("f16", "bf16", "e4m3", ...);
+   "unknown dtype" for a value outside the enum. Since 1.0. */
+TCJ_API const char *tcj_dtype_name(tcj_dtype t);
 TCJ_API const char *tcj_last_error(const tcj_engine *engine); /* message of this thread's last failure */
 /* Fills the counters up to stats->struct_size (see tcj_stats); the size field is left as is. */
 TCJ_API tcj_status tcj_get_stats(const tcj_engine *engine, tcj_stats *stats);

@@ -68,6 +68,14 @@ static void valid_problem_passes_and_reports_alignment(void **state) {
   assert_int_equal(p.align_b, 8);
 }
 
+static void every_dtype_has_its_manifest_name_and_others_are_unknown(void **state) {
+  (void)state;
+  static const char *const names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
+  for (int t = TCJ_F16; t <= TCJ_F64; t++) assert_string_equal(tcj_dtype_name((tcj_dtype)t), names[t]);
+  assert_string_equal(tcj_dtype_name((tcj_dtype)(TCJ_F64 + 1)), "unknown dtype");
+  assert_string_equal(tcj_dtype_name((tcj_dtype)-1), "unknown dtype");
+}
+
 static void negative_extents_name_the_argument(void **state) {
   (void)state;
   args g = good();
@@ -608,6 +616,7 @@ static void engine_rejects_bad_input_before_launch(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(valid_problem_passes_and_reports_alignment),
+    cmocka_unit_test(every_dtype_has_its_manifest_name_and_others_are_unknown),
     cmocka_unit_test(negative_extents_name_the_argument),
     cmocka_unit_test(extents_past_int32_are_not_supported),
     cmocka_unit_test(leading_dimensions_below_minimum_name_the_argument),
