@@ -30,14 +30,8 @@ static const char *const act_names[] = {
 
 const char *ptx_act_name(ptx_act a) { return (unsigned)a < PTX_ACT_COUNT ? act_names[a] : "?"; }
 
-/* The spellings only: the rows (recipe_table.c) come above this file. */
-static const char *const recipe_names[] = {
-#define PTX_RECIPE_NAME(id, name, row) name,
-  PTX_RECIPE_LIST(PTX_RECIPE_NAME)
-#undef PTX_RECIPE_NAME
-};
-
-const char *tcj_recipe_name(ptx_recipe r) { return (unsigned)r < PTX_RECIPE_COUNT ? recipe_names[r] : "?"; }
+/* The spellings only (recipe_list.h): the rows (recipe.h) sit above this file. */
+const char *tcj_recipe_name(ptx_recipe r) { return ptx_recipe_spelling(r); }
 
 int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   char suffix[2] = {(char)c->arch_suffix, 0};
@@ -98,10 +92,9 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
                    recipe, arch, ab, cc, &opa, &opb, &n, &k, &c.bm, &c.bn, &c.bk, &c.warps_m,
                    &c.warps_n, &c.stages, &c.align_a, &c.align_b, &c.vec_c, &used);
   if (got != 17) return -1;
-  c.recipe = PTX_RECIPE_COUNT;
-  for (int i = 0; i < PTX_RECIPE_COUNT; i++)
-    if (strcmp(recipe, recipe_names[i]) == 0) c.recipe = (ptx_recipe)i;
-  if (c.recipe == PTX_RECIPE_COUNT) return -1;
+  int r = ptx_recipe_by_spelling(recipe);
+  if (r < 0) return -1;
+  c.recipe = (ptx_recipe)r;
   /* Optional fields, in format order; the canonical comparison below rejects any other. */
   const char *rest = text + used;
   int more = 0;
