@@ -568,7 +568,7 @@ static void sum_slices(ptx_builder *b, ptx_reg addr, ptx_reg slice_bytes, int co
  * m * n apart, so each vector load of the loop over slices is coalesced across the warp. One
  * element per thread, with a 64-bit division each, took 10.2 us for 1000 x 1000 from two slices
  * (ncu, H100): three times its memory traffic's time. Indices fit 32 bits: the workspace of a
- * split holds at most 2^26 elements per slice (select.c, SPLIT_WORKSPACE_MAX). Split configs
+ * split holds at most 2^26 elements per slice (select_shared.c, SPLIT_WORKSPACE_MAX). Split configs
  * are never batched. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   int vec = ptx_reduce_vec(c);
