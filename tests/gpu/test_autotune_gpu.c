@@ -78,7 +78,7 @@ static void run_and_check(tcj_engine *e, const problem *pr, int how, unsigned se
   for (size_t i = 0; i < nb; i++) hb[i] = f32_to_bf16((float)rand() / (float)RAND_MAX * 2 - 1);
   for (size_t i = 0; i < nc; i++) hc[i] = f32_to_bf16((float)rand() / (float)RAND_MAX * 2 - 1);
   void *da = gpu_upload(ha, na * 2), *db = gpu_upload(hb, nb * 2);
-  void *dc = pr->beta != 0 ? gpu_upload(hc, nc * 2) : gpu_poisoned(nc * 2, gpu_poison_byte(TCJ_BF16)); /* every element is written */
+  void *dc = pr->beta != 0 ? gpu_upload(hc, nc * 2) : gpu_poisoned(nc * 2, 0xff); /* poison: each is written */
   cudaStream_t s;
   assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   cudaGraph_t graph = NULL;
