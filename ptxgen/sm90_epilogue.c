@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "epilogue.h"
+#include "ptx_mem.h"
 #include "ptx_ops.h"
 #include "sm90_kernel.h"
 
@@ -131,12 +132,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
       ptx_reg acc[8];
       for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, ptx_mma_acc_class(c->ab));
-      for (int v = 0; v < e->vec; v += 4) {
-        int w = e->vec - v < 4 ? e->vec - v : 4;
-        if (w == 4) ptx_ins(b, "ld.shared.v4.%s {%R, %R, %R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], acc[v + 2], acc[v + 3], srd, 4 * v);
-        else if (w == 2) ptx_ins(b, "ld.shared.v2.%s {%R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], srd, 4 * v);
-        else ptx_ins(b, "ld.shared.%s %R, [%R+%d]", aw, acc[v], srd, 4 * v);
-      }
+      ptx_vec_mem(b, (ptx_reg){0}, "ld.shared", aw, e->vec, acc, ptx_at_plus(srd, 0));
       if (!split) {
         ptx_reg old[8];
         ptx_reg caddr = emit_elem_addr(k, pe->c_base, pe->ldc_bytes, cs, erow, ecol);
@@ -290,12 +286,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins(b, "fence.proxy.async.shared::cta");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
-      if (c->batched)
-        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%R, {%R, %R, %R}], [%R]",
-                   k->tmap_d, col, row, k->z, buf);
-      else
-        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%R, {%R, %R}], [%R]",
-                   k->tmap_d, col, row, buf);
+      ptx_reg at[3] = {col, row, k->z}; /* batched: rank-3 map, the entry is the third coordinate */
+      ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(buf), (ptx_reg){0}, (ptx_reg){0});
       ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
     }
   }

@@ -5,6 +5,7 @@
  * in a cluster each CTA loads its part of the shared operand, multicast into all of them). See
  * gemm_sm90.c. */
 
+#include "ptx_mem.h"
 #include "sm90_kernel.h"
 
 /* ---- producer ---- */
@@ -38,22 +39,9 @@ static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_r
   ptx_reg x = r32(k), y = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", x, c0, c0_imm);
   ptx_ins(b, "add.u32 %R, %R, %d", y, c1, c1_imm);
-  if (k->cfg->batched) { /* rank-3 maps: the entry is the third coordinate */
-    ptx_reg zc = tmap.id == k->tmap_a.id ? k->za : k->zb;
-    if (mask.id)
-      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-                 "[%R+%d], [%R, {%R, %R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, zc, bar, mask);
-    else
-      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%R+%d], [%R, {%R, %R, %R}], [%R]", dst, dst_imm, tmap, x, y, zc, bar);
-    return;
-  }
-  if (mask.id)
-    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-               "[%R+%d], [%R, {%R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, bar, mask);
-  else
-    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-               "[%R+%d], [%R, {%R, %R}], [%R]", dst, dst_imm, tmap, x, y, bar);
+  /* batched: rank-3 maps, the entry is the third coordinate */
+  ptx_reg at[3] = {x, y, tmap.id == k->tmap_a.id ? k->za : k->zb};
+  ptx_tma(b, (ptx_reg){0}, PTX_TMA_LOAD, tmap, k->cfg->batched ? 3 : 2, at, ptx_at_plus(dst, dst_imm), bar, mask);
 }
 
 /* One operand's tile of a stage, at sbase + off: mn rows (K-major: one box of 64 K x mn rows)
