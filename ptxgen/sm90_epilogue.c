@@ -146,7 +146,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
       ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
       ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, row, 64 * (j + 1));
-      ptx_ins_if(b, more, 0, "bra.uni $L%d", again);
+      ptx_ins_if(b, more, 0, "bra.uni %L", again);
     }
   }
 }
@@ -319,10 +319,10 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
     return;
   }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
-  ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni $L%d", staged);
+  ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni %L", staged);
   begin_tile(k, &pe);
   emit_epilogue_tma(k, &pe, m0, n0);
-  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, staged);
   begin_tile(k, &pe);
   emit_epilogue_staged(k, &pe, m0, n0, 0);
@@ -339,11 +339,11 @@ void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_reg whole = pred(k);
   int to_d = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins(b, "setp.le.u32 %R, %R, 1", whole, sm90_slices(k));
-  ptx_ins_if(b, whole, 0, "bra.uni $L%d", to_d);
+  ptx_ins_if(b, whole, 0, "bra.uni %L", to_d);
   ptx_epi pe;
   ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
   emit_epilogue_staged(k, &pe, m0, n0, 1);
-  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, to_d);
   emit_epilogue_of_tile(k, m0, n0);
   ptx_label(b, done);
