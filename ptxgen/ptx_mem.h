@@ -33,11 +33,12 @@ const char *ptx_vec_suffix(int n, int es);
 void ptx_vec_mem(ptx_builder *b, ptx_reg guard, const char *op, const char *type, int n, const ptx_reg *regs,
                  ptx_addr addr);
 
-/* cp.async.bulk.tensor (PTX ISA, cp.async.bulk.tensor): a box of a tensor map between global and shared
- * memory. A load lands in shared memory at smem and completes bytes on the mbarrier bar; with
- * a multicast mask (a valid register) it lands at the same offset in every CTA of the cluster
- * whose bit is set. A store reads smem and completes in a bulk group (cp.async.bulk.commit_group,
- * wait_group). coord: rank (1..5) u32 coordinates, innermost first. */
+/* TMA, cp.async.bulk.tensor (PTX ISA): a box of a tensor map between global and shared memory,
+ * destination first. A load lands in shared memory at smem and completes its bytes on the
+ * mbarrier bar; with a multicast mask (a valid register) it lands at the same offset in every
+ * CTA of the cluster whose bit is set. A store reads smem and completes in a bulk group
+ * (cp.async.bulk.commit_group, wait_group). coord: rank (1..5) u32 coordinates, innermost
+ * first. */
 typedef enum ptx_tma_dir { PTX_TMA_LOAD, PTX_TMA_STORE } ptx_tma_dir;
 void ptx_tma(ptx_builder *b, ptx_reg guard, ptx_tma_dir dir, ptx_reg tmap, int rank, const ptx_reg *coord, ptx_addr smem,
              ptx_reg bar, ptx_reg mask);
