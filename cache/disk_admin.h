@@ -10,9 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define CACHE_ENTRY_SUFFIX ".tcjc"
-#define CACHE_TEMP_SUFFIX ".tmp"
-#define CACHE_LOCK_SUFFIX ".lock"
+#include "cache/upkeep.h"
 
 typedef struct cache_entry_info {
   char name[256];         /* file name in the directory */
@@ -43,14 +41,6 @@ int cache_admin_usage(const char *dir, cache_dir_usage *u);
  * and *freed count what went. Returns 0, or -1 (errno) when dir cannot be read. */
 int cache_admin_prune(const char *dir, int64_t older_than_s, uint64_t max_bytes, uint64_t *removed,
                       uint64_t *freed);
-
-/* cache_admin_prune that spares the entry named keep (may be NULL): the disk cache's own cap. */
-int cache_admin_evict(const char *dir, int64_t older_than_s, uint64_t max_bytes, const char *keep,
-                      uint64_t *removed, uint64_t *freed);
-
-/* Removes temp and lock files of tmp_dir older than max_age_s; counts them in *removed (may be
- * NULL). Returns 0, or -1 (errno). */
-int cache_admin_reap(const char *tmp_dir, int64_t max_age_s, uint64_t *removed);
 
 /* Removes every entry, and temp and lock files old enough to be debris (CACHE_TMP_MAX_AGE_S):
  * younger ones belong to processes at work. Returns 0, or -1 (errno). */

@@ -7,8 +7,8 @@
  *   48 u32 compiler length  52 u32 zero (reserved)
  *   56 key text, compiler identity, cubin, PTX */
 #include "cache/disk_cache.h"
-#include "cache/disk_admin.h"
 #include "cache/trust.h"
+#include "cache/upkeep.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -702,7 +702,7 @@ void cache_disk_unlock(cache_lock *lock) {
   free(lock);
 }
 
-/* ---- size cap and debris (cache/disk_admin.c) ---- */
+/* ---- size cap and debris (cache/upkeep.c) ---- */
 
 /* Temp files of writers that died (SIGKILL, power loss) go after an hour; live writers finish
  * in well under that. So do lock files nobody took for an hour: removing one that a process
@@ -710,8 +710,8 @@ void cache_disk_unlock(cache_lock *lock) {
  * used entries go (a hit touches the mtime) until the cap holds; `keep`, the entry just
  * written, stays even when it alone exceeds the cap or others carry mtimes from the future. */
 static void maintain(cache_disk *d, const char *dir, const char *tmp_dir, const char *keep) {
-  cache_admin_reap(tmp_dir, CACHE_TMP_MAX_AGE_S, NULL);
+  cache_upkeep_reap(tmp_dir, CACHE_TMP_MAX_AGE_S, NULL);
   uint64_t evicted = 0;
-  cache_admin_evict(dir, -1, d->max_bytes, keep, &evicted, NULL);
+  cache_upkeep_evict(dir, -1, d->max_bytes, keep, &evicted, NULL);
   atomic_fetch_add_explicit(&d->stats->evictions, evicted, memory_order_relaxed);
 }

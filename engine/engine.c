@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tcj_create / tcj_destroy: open the driver, bind to a context, read the device caps that
- * selection needs, and own the kernel memo. */
+ * selection needs, and own the kernel memo. Layer: an entry point; it calls the files below it
+ * (autotune.c, tiering.c, build.c, ...), none calls it. */
 #include "engine/engine.h"
 
 #include <stdatomic.h>
@@ -11,27 +12,10 @@
 
 #include "engine/error.h"
 #include "engine/log.h"
-#include "engine/warm.h"
 
 static void unload_module(void *module, void *ctx) {
   tcj_engine *e = ctx;
   e->cu->cuModuleUnload((CUmodule)module);
-}
-
-tcj_status eng_ctx_enter(tcj_engine *e, int *pushed) {
-  CUcontext cur = NULL;
-  *pushed = 0;
-  CUresult r = e->cu->cuCtxGetCurrent(&cur);
-  if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuCtxGetCurrent");
-  if (cur == e->ctx) return TCJ_SUCCESS;
-  if ((r = e->cu->cuCtxPushCurrent(e->ctx)) != CUDA_SUCCESS) return eng_cuda_error(r, "cuCtxPushCurrent");
-  *pushed = 1;
-  return TCJ_SUCCESS;
-}
-
-void eng_ctx_leave(tcj_engine *e, int pushed) {
-  CUcontext popped;
-  if (pushed) e->cu->cuCtxPopCurrent(&popped);
 }
 
 static tcj_status read_caps(tcj_engine *e) {
@@ -203,7 +187,8 @@ tcj_status tcj_get_stats(const tcj_engine *e, tcj_stats *stats) {
   return TCJ_SUCCESS;
 }
 
-tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
+/* tcj_create; tune: as if TCJ_TUNE=1 (the variable is not read). */
+static tcj_status create(tcj_engine **out, const tcj_options *opts, int tune) {
   if (!out) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "engine out-pointer is NULL");
   *out = NULL;
   tcj_options given;
@@ -253,7 +238,9 @@ tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) {
     st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s", why);
     goto fail;
   }
-  if (eng_autotune_from_env(&e->autotune) != 0) {
+  if (tune) {
+    e->autotune = 1;
+  } else if (eng_autotune_from_env(&e->autotune) != 0) {
     st = eng_set_error(TCJ_ERROR_INVALID_VALUE, "TCJ_TUNE=\"%.64s\" is not 1 or 0", getenv("TCJ_TUNE"));
     goto fail;
   }
@@ -291,6 +278,10 @@ fail:
   tcj_destroy(e);
   return st;
 }
+
+tcj_status tcj_create(tcj_engine **out, const tcj_options *opts) { return create(out, opts, 0); }
+
+tcj_status eng_create_tuned(tcj_engine **out, const tcj_options *opts) { return create(out, opts, 1); }
 
 void tcj_destroy(tcj_engine *e) {
   if (!e) return;

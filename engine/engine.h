@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The engine object and the helpers its modules share (context entry, kernel build/load).
- * Private to engine/: the public view is the opaque tcj_engine of tcj.h. */
+/* The engine object and the helpers its modules share (context entry, loaded kernels).
+ * Private to engine/: the public view is the opaque tcj_engine of tcj.h; tools reach what they
+ * may use through engine/tools_api.h. */
 #ifndef TCJ_ENG_ENGINE_H
 #define TCJ_ENG_ENGINE_H
 
@@ -9,6 +10,7 @@
 #include "cache/disk_cache.h"
 #include "cache/kernel_table.h"
 #include "engine/autotune.h"
+#include "engine/build.h"
 #include "engine/cuda_api.h"
 #include "engine/scratch.h"
 #include "engine/select.h"
@@ -39,7 +41,7 @@ struct tcj_engine {
   cache_kernel_table *kernels;
   cache_disk *disk;       /* NULL: disk cache disabled */
   cache_stats stats;
-  char compiler[256];     /* the compiler a build tries first (engine/warm.h), for entries and logs */
+  char compiler[256];     /* the compiler a build tries first (engine/build.h), for entries and logs */
   char driver_id[32];     /* "driver <version>": the identity of a cubin the driver JIT built */
   tcj_alloc_fn alloc;     /* the caller's scratch allocator (tcj_options), or NULL */
   tcj_free_fn free;
@@ -48,15 +50,14 @@ struct tcj_engine {
   eng_kept_scratch kept;  /* the region tcj keeps for one stream's calls (engine/scratch.h) */
 };
 
-#define ENG_CACHE_KEY_MAX 1024
-
-/* A module of PTX that is not a GEMM config (the autotuner's L2 flush): compiled as kernels are
- * (nvJitLink, else the driver) and loaded, never cached. Needs the engine's context current. */
-tcj_status eng_module_from_ptx(tcj_engine *e, const char *ptx, size_t len, CUmodule *mod);
-
 /* Makes e->ctx current on this thread if it is not; *pushed says whether to pop. */
 tcj_status eng_ctx_enter(tcj_engine *e, int *pushed);
 void eng_ctx_leave(tcj_engine *e, int pushed);
+
+/* tcj_create as if TCJ_TUNE=1 were set, without reading or writing the variable: the engine
+ * tunes (unless TCJ_RECIPE, TCJ_TILE or generic kernels force a choice, or the driver cannot
+ * time). For tcj-warmup --tune (engine/tools_api.h). */
+tcj_status eng_create_tuned(tcj_engine **engine, const tcj_options *opts);
 
 /* The memo key of the kernel that runs cfg: the text of tcj_cfg_kernel_form(cfg) (a split's
  * slice count is a launch value, not part of the kernel). Returns the length, or -1 when it does

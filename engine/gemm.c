@@ -572,7 +572,7 @@ static int host_alpha_zero(const tcj_gemm_desc *g) {
 
 /* Validation and selection, shared by the call and its workspace query. A user epilogue is
  * keyed by its source alone, with no NVRTC: a warm cache serves it in an image without one
- * (engine/warm.c says how the disk key names NVRTC). */
+ * (engine/build.c says how the disk key names NVRTC). */
 static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p, eng_plan *plan) {
   tcj_status st = eng_validate_desc(g, p);
   if (st != TCJ_SUCCESS) return st;

@@ -139,7 +139,7 @@ typedef struct eng_tuning {
   int generic; /* TCJ_JIT=generic (tcj_options.jit_mode TCJ_JIT_GENERIC): generic kernels only */
 } eng_tuning;
 
-/* The generic plan for p (tcj_kernel_cfg.generic, select.c "generic kernels"): the recipe,
+/* The generic plan for p (tcj_kernel_cfg.generic, select_generic.c): the recipe,
  * packing, alignment class and epilogue of the problem's class on few tiles, without what a
  * generic kernel cannot bake (a cluster split, a cluster along N) or is not worth a kernel of
  * its own (clusters, ping-pong). Its config has n = k = 0: one kernel serves every n and k of

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The background worker of TCJ_JIT=async, the per-class counts and build outcomes, the generic
- * memo, and how builds meet exit() and fork() (engine/tiering.h). */
+ * memo, and how workers meet exit() and fork() (engine/tiering.h). Layer: called by gemm.c and
+ * engine.c; its worker builds through kernel.c (engine/build.h below it). */
 #include "engine/tiering.h"
 
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "engine/build.h"
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "engine/jit.h"
@@ -30,12 +32,6 @@ struct eng_tier_class {
   uint8_t state, failures;
 };
 
-static _Thread_local eng_tiering *worker_of; /* the tiering whose worker this thread is */
-
-int eng_tier_on_worker(void) { return worker_of != NULL; }
-
-const _Atomic int *eng_tier_cancel_flag(void) { return worker_of ? &worker_of->stop : NULL; }
-
 void eng_tier_init(eng_tiering *t) {
   memset(t, 0, sizeof *t);
   pthread_mutex_init(&t->lock, NULL);
@@ -47,30 +43,19 @@ static void free_job(eng_tier_job *j) {
   free(j);
 }
 
-/* ---- builds and fork() ---------------------------------------------------------------------
- * A compile or module load in flight holds the compiler's and the driver's locks, which a forked
- * child would inherit held (a child that called exit() hung in one run of five). Every build,
- * in a caller's thread or a worker, holds build_lock shared; fork() takes it exclusive, so it
- * waits for the builds in flight and none starts during it. Writers first: a stream of builds
- * on many threads cannot hold a fork off. A build never waits on another process inside it
- * (kernel.c takes the cross-process compile lock before eng_build_enter), so a fork never waits
- * on another process either. The child has none of its parent's threads: it forgets the
- * workers (its exit() and tcj_destroy join nothing) and makes the locks anew. */
-static pthread_rwlock_t build_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
-
+/* ---- workers and fork() -------------------------------------------------------------------
+ * The child of a fork() has none of its parent's threads: it forgets the workers (its exit()
+ * and tcj_destroy join nothing) and makes their locks anew. fork() holds running_lock, so that
+ * no worker is listed or unlisted during it, and then the build lock (engine/build.c: it waits
+ * for the builds in flight): these handlers are registered after the build lock's, and fork()
+ * runs the preparing handlers last registered first. */
 static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
 static eng_tiering *running; /* the started workers, linked by next_running */
 static int exiting;          /* under running_lock: stop_all_at_exit ran; no worker starts after it */
 
-static void hold_builds_for_fork(void) {
-  pthread_mutex_lock(&running_lock);
-  pthread_rwlock_wrlock(&build_lock);
-}
+static void hold_workers_for_fork(void) { pthread_mutex_lock(&running_lock); }
 
-static void release_builds_after_fork(void) {
-  pthread_rwlock_unlock(&build_lock);
-  pthread_mutex_unlock(&running_lock);
-}
+static void release_workers_after_fork(void) { pthread_mutex_unlock(&running_lock); }
 
 static void forget_workers_in_child(void) {
   for (eng_tiering *t = running; t; t = t->next_running) {
@@ -81,25 +66,13 @@ static void forget_workers_in_child(void) {
   }
   running = NULL;
   pthread_mutex_init(&running_lock, NULL);
-  pthread_rwlockattr_t attr;
-  pthread_rwlockattr_init(&attr);
-  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-  pthread_rwlock_init(&build_lock, &attr);
-  pthread_rwlockattr_destroy(&attr);
 }
 
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static void register_at_fork(void) {
-  pthread_atfork(hold_builds_for_fork, release_builds_after_fork, forget_workers_in_child);
+  eng_build_fork_guard(); /* first: see above */
+  pthread_atfork(hold_workers_for_fork, release_workers_after_fork, forget_workers_in_child);
 }
-
-/* Registered before the first build of the process can start, so no build is ever uncovered. */
-void eng_build_enter(void) {
-  pthread_once(&fork_once, register_at_fork);
-  pthread_rwlock_rdlock(&build_lock);
-}
-
-void eng_build_leave(void) { pthread_rwlock_unlock(&build_lock); }
 
 /* ---- exit: no compile may run into the compiler's static destructors ------------------------
  * exit() runs the atexit handlers and the C++ static destructors of every library in reverse
@@ -348,7 +321,7 @@ void eng_generic_memo_put(eng_tiering *t, const eng_generic_memo *m) {
 static void *worker_main(void *arg) {
   tcj_engine *e = arg;
   eng_tiering *t = &e->tiering;
-  worker_of = t;
+  eng_build_in_background(&t->stop);
   for (;;) {
     pthread_mutex_lock(&t->lock);
     while (!t->head && !atomic_load(&t->stop)) pthread_cond_wait(&t->wake, &t->lock);
@@ -410,6 +383,7 @@ static int start_worker(tcj_engine *e, eng_tiering *t) {
 
 int eng_tier_queue(tcj_engine *e, uint64_t key, const tcj_kernel_cfg *cfg, const char *user_source) {
   eng_tiering *t = &e->tiering;
+  pthread_once(&fork_once, register_at_fork); /* before the first worker is listed */
   /* Before any worker can build with them (see "exit" above); once per process each. */
   pthread_once(&at_exit_once, warm_then_register);
   if (user_source) pthread_once(&nvrtc_once, warm_nvrtc_then_register);

@@ -128,16 +128,4 @@ uint64_t eng_generic_memo_key(const eng_problem *p);
 int eng_generic_memo_get(eng_tiering *t, const eng_problem *p, uint64_t key, eng_generic_memo *out);
 void eng_generic_memo_put(eng_tiering *t, const eng_generic_memo *m);
 
-/* 1 on a background worker's thread (its compiles are counted apart). */
-int eng_tier_on_worker(void);
-/* The stop flag of the worker whose thread this is, for its waits on other processes; NULL on
- * any other thread (callers' waits are bounded by the lock's wait, not cancelled). */
-const _Atomic int *eng_tier_cancel_flag(void);
-
-/* Around every use of the compiler or of cuModuleLoadData, on any thread: fork() waits until
- * none is in flight (the compiler's and the driver's locks would be inherited held by the
- * child) and none starts during it. Not nested. */
-void eng_build_enter(void);
-void eng_build_leave(void);
-
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "ptx_mem.h"
 #include "ptx_ops.h"
 #include "ptxgen.h"
 #include "recipe.h"
@@ -219,15 +220,7 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
     ptx_ins(b, t == PTX_E_S32 ? "mov.b32 %R, 0" : "mov.f32 %R, 0f00000000", out[i]);
   }
   if (es == 4) {
-    for (int h = 0; h < count; h += 4) {
-      int w = count - h < 4 ? count - h : 4;
-      const char *ty = word_type(t);
-      if (w == 4)
-        ptx_ins_if(b, guard, 0, "ld.global.v4.%s {%R, %R, %R, %R}, [%R+%d]", ty, out[h], out[h + 1], out[h + 2], out[h + 3],
-                   addr, imm + 4 * h);
-      else if (w == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.%s {%R, %R}, [%R+%d]", ty, out[h], out[h + 1], addr, imm + 4 * h);
-      else ptx_ins_if(b, guard, 0, "ld.global.%s %R, [%R+%d]", ty, out[h], addr, imm + 4 * h);
-    }
+    ptx_vec_mem(b, guard, "ld.global", word_type(t), count, out, ptx_at_plus(addr, imm));
     return;
   }
   if (es != 2) {
@@ -237,7 +230,7 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
   if (count == 1) {
     ptx_reg h = ptx_new(b, PTX_B16);
     ptx_ins(b, "mov.b16 %R, 0", h);
-    ptx_ins_if(b, guard, 0, "ld.global.b16 %R, [%R+%d]", h, addr, imm);
+    ptx_vec_mem(b, guard, "ld.global", "b16", 1, &h, ptx_at_plus(addr, imm));
     ptx_cvt_to_f32(b, t, out[0], h);
     return;
   }
@@ -247,9 +240,7 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
     w[i] = r32(b);
     ptx_ins(b, "mov.b32 %R, 0", w[i]);
   }
-  if (words == 4) ptx_ins_if(b, guard, 0, "ld.global.v4.b32 {%R, %R, %R, %R}, [%R+%d]", w[0], w[1], w[2], w[3], addr, imm);
-  else if (words == 2) ptx_ins_if(b, guard, 0, "ld.global.v2.b32 {%R, %R}, [%R+%d]", w[0], w[1], addr, imm);
-  else ptx_ins_if(b, guard, 0, "ld.global.b32 %R, [%R+%d]", w[0], addr, imm);
+  ptx_vec_mem(b, guard, "ld.global", "b32", words, w, ptx_at_plus(addr, imm));
   for (int i = 0; i < words; i++) {
     ptx_reg lo = ptx_new(b, PTX_B16), hi = ptx_new(b, PTX_B16);
     ptx_ins(b, "mov.b32 {%R, %R}, %R", lo, hi, w[i]);
@@ -268,19 +259,16 @@ static void store_fp8(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg
     if (2 * i + 1 < count) ptx_ins(b, "cvt.rn.satfinite.%s.f32 %R, %R, %R", ty, h[i], v[2 * i + 1], v[2 * i]);
     else ptx_ins(b, "cvt.rn.satfinite.%s.f32 %R, 0f00000000, %R", ty, h[i], v[2 * i]);
   }
-  if (count == 1) {
-    ptx_ins_if(b, guard, 0, "st.global.b8 [%R+%d], %R", addr, imm, h[0]);
-  } else if (count == 2) {
-    ptx_ins_if(b, guard, 0, "st.global.b16 [%R+%d], %R", addr, imm, h[0]);
-  } else {
-    ptx_reg w[2];
-    for (int i = 0; i < count / 4; i++) {
-      w[i] = r32(b);
-      ptx_ins(b, "mov.b32 %R, {%R, %R}", w[i], h[2 * i], h[2 * i + 1]);
-    }
-    if (count == 4) ptx_ins_if(b, guard, 0, "st.global.b32 [%R+%d], %R", addr, imm, w[0]);
-    else ptx_ins_if(b, guard, 0, "st.global.v2.b32 [%R+%d], {%R, %R}", addr, imm, w[0], w[1]);
+  if (count <= 2) { /* one or two bytes: a b8 or b16 store of the pair's register */
+    ptx_vec_mem(b, guard, "st.global", count == 1 ? "b8" : "b16", 1, h, ptx_at_plus(addr, imm));
+    return;
   }
+  ptx_reg w[2];
+  for (int i = 0; i < count / 4; i++) {
+    w[i] = r32(b);
+    ptx_ins(b, "mov.b32 %R, {%R, %R}", w[i], h[2 * i], h[2 * i + 1]);
+  }
+  ptx_vec_mem(b, guard, "st.global", "b32", count / 4, w, ptx_at_plus(addr, imm));
 }
 
 void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v) {
@@ -330,15 +318,7 @@ void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gu
     return;
   }
   if (es == 4) {
-    const char *ty = word_type(t);
-    for (int h = 0; h < count; h += 4) {
-      int w = count - h < 4 ? count - h : 4;
-      if (w == 4)
-        ptx_ins_if(b, guard, 0, "st.global.v4.%s [%R+%d], {%R, %R, %R, %R}", ty, addr, imm + 4 * h, v[h], v[h + 1], v[h + 2],
-                   v[h + 3]);
-      else if (w == 2) ptx_ins_if(b, guard, 0, "st.global.v2.%s [%R+%d], {%R, %R}", ty, addr, imm + 4 * h, v[h], v[h + 1]);
-      else ptx_ins_if(b, guard, 0, "st.global.%s [%R+%d], %R", ty, addr, imm + 4 * h, v[h]);
-    }
+    ptx_vec_mem(b, guard, "st.global", word_type(t), count, v, ptx_at_plus(addr, imm));
     return;
   }
   if (ptx_elem_is_fp8(t)) {
@@ -352,7 +332,7 @@ void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gu
   if (count == 1) {
     ptx_reg h = ptx_new(b, PTX_B16);
     ptx_cvt_from_f32(b, t, h, v[0]);
-    ptx_ins_if(b, guard, 0, "st.global.b16 [%R+%d], %R", addr, imm, h);
+    ptx_vec_mem(b, guard, "st.global", "b16", 1, &h, ptx_at_plus(addr, imm));
     return;
   }
   ptx_reg w[4];
@@ -363,9 +343,7 @@ void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gu
     /* cvt.rn.{bf16,f16}x2.f32 d, hi, lo: the first source goes to the upper half (sm_80+). */
     ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ty, w[i], v[2 * i + 1], v[2 * i]);
   }
-  if (words == 4) ptx_ins_if(b, guard, 0, "st.global.v4.b32 [%R+%d], {%R, %R, %R, %R}", addr, imm, w[0], w[1], w[2], w[3]);
-  else if (words == 2) ptx_ins_if(b, guard, 0, "st.global.v2.b32 [%R+%d], {%R, %R}", addr, imm, w[0], w[1]);
-  else ptx_ins_if(b, guard, 0, "st.global.b32 [%R+%d], %R", addr, imm, w[0]);
+  ptx_vec_mem(b, guard, "st.global", "b32", words, w, ptx_at_plus(addr, imm));
 }
 
 /* ---- the element-wise epilogue --------------------------------------------------------------- */
@@ -389,11 +367,11 @@ static ptx_reg emit_bias_value(ptx_builder *b, const ptx_epi *e, ptx_reg addr, p
   ptx_ins(b, "setp.lt.u32 %R, %R, %V", in, i, limit);
   ptx_ins(b, "mov.f32 %R, 0f00000000", v);
   if (bt == PTX_E_F32) {
-    ptx_ins_if(b, in, 0, "ld.global.nc.f32 %R, [%R+%d]", v, addr, imm);
+    ptx_vec_mem(b, in, "ld.global.nc", "f32", 1, &v, ptx_at_plus(addr, imm));
   } else {
     ptx_reg h = ptx_new(b, PTX_B16);
     ptx_ins(b, "mov.b16 %R, 0", h);
-    ptx_ins_if(b, in, 0, "ld.global.nc.b16 %R, [%R+%d]", h, addr, imm);
+    ptx_vec_mem(b, in, "ld.global.nc", "b16", 1, &h, ptx_at_plus(addr, imm));
     ptx_cvt_to_f32(b, bt, v, h);
   }
   if (!e->exact) return v;
@@ -550,9 +528,7 @@ static void sum_slices(ptx_builder *b, ptx_reg addr, ptx_reg slice_bytes, int co
     }
     ptx_ins(b, "add.u32 %R, %R, %d", t, z, g);
     ptx_ins(b, "setp.lt.u32 %R, %R, %R", here, t, slices);
-    if (count == 4) ptx_ins_if(b, here, 0, "ld.global.cg.v4.f32 {%R, %R, %R, %R}, [%R]", p[0], p[1], p[2], p[3], ag);
-    else if (count == 2) ptx_ins_if(b, here, 0, "ld.global.cg.v2.f32 {%R, %R}, [%R]", p[0], p[1], ag);
-    else ptx_ins_if(b, here, 0, "ld.global.cg.f32 %R, [%R]", p[0], ag);
+    ptx_vec_mem(b, here, "ld.global.cg", "f32", count, p, ptx_at(ag));
     if (g + 1 < REDUCE_GROUP) ptx_ins(b, "add.u64 %R, %R, %R", ag, ag, slice_bytes);
   }
   for (int v = 0; v < count; v++)
@@ -567,7 +543,7 @@ static void sum_slices(ptx_builder *b, ptx_reg addr, ptx_reg slice_bytes, int co
  * m * n apart, so each vector load of the loop over slices is coalesced across the warp. One
  * element per thread, with a 64-bit division each, took 10.2 us for 1000 x 1000 from two slices
  * (ncu, H100): three times its memory traffic's time. Indices fit 32 bits: the workspace of a
- * split holds at most 2^26 elements per slice (select.c, SPLIT_WORKSPACE_MAX). Split configs
+ * split holds at most 2^26 elements per slice (select_shared.c, SPLIT_WORKSPACE_MAX). Split configs
  * are never batched. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   int vec = ptx_reduce_vec(c);

@@ -13,6 +13,7 @@
 
 #include "abi.h"
 #include "epilogue.h"
+#include "ptx_mem.h"
 #include "ptx_ops.h"
 #include "recipes.h"
 
@@ -370,14 +371,14 @@ static void emit_epilogue(kernel *k) {
           ptx_ins(b, "mul.rn.f64 %R, %R, %R", v[e], alpha, k->acc[i][j][2 * h + e]);
           ptx_ins(b, "selp.f64 %R, 0d0000000000000000, %R, %R", v[e], v[e], alpha_zero);
           ptx_ins(b, "and.pred %R, %R, %R", cv, ok[e], reads_c);
-          ptx_ins_if(b, cv, 0, "ld.global.f64 %R, [%R+%d]", ce, ca, 8 * e);
+          ptx_vec_mem(b, cv, "ld.global", "f64", 1, &ce, ptx_at_plus(ca, 8 * e));
           ptx_ins_if(b, cv, 0, "fma.rn.f64 %R, %R, %R, %R", v[e], beta, ce, v[e]);
         }
         if (c->vec_c == 2) { /* n even: both columns in, or neither */
-          ptx_ins_if(b, ok[0], 0, "st.global.v2.f64 [%R], {%R, %R}", da, v[0], v[1]);
+          ptx_vec_mem(b, ok[0], "st.global", "f64", 2, v, ptx_at(da));
         } else {
-          ptx_ins_if(b, ok[0], 0, "st.global.f64 [%R], %R", da, v[0]);
-          ptx_ins_if(b, ok[1], 0, "st.global.f64 [%R+8], %R", da, v[1]);
+          ptx_vec_mem(b, ok[0], "st.global", "f64", 1, &v[0], ptx_at(da));
+          ptx_vec_mem(b, ok[1], "st.global", "f64", 1, &v[1], ptx_at_plus(da, 8));
         }
       }
     }

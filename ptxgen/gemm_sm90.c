@@ -227,9 +227,9 @@ int ptx_gen_gemm_sm90(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
   ptx_reg is_consumer = pred(&k);
   int consumer = ptx_new_label(b), finish = ptx_new_label(b);
   ptx_ins(b, "setp.ge.u32 %R, %R, %d", is_consumer, k.tid, WARPGROUP);
-  ptx_ins_if(b, is_consumer, 0, "bra.uni $L%d", consumer);
+  ptx_ins_if(b, is_consumer, 0, "bra.uni %L", consumer);
   sm90_emit_producer(&k);
-  ptx_ins(b, "bra.uni $L%d", finish);
+  ptx_ins(b, "bra.uni %L", finish);
   ptx_label(b, consumer);
   sm90_emit_consumer(&k);
   ptx_label(b, finish);

@@ -40,15 +40,15 @@ int ptx_gen_l2_flush(int sm, int arch_suffix, char **ptx, size_t *len, char *err
   int loop = ptx_new_label(&b), out = ptx_new_label(&b), end = ptx_new_label(&b);
   ptx_label(&b, loop);
   ptx_ins(&b, "setp.ge.u64 %R, %R, %R", done, i, chunks);
-  ptx_ins_if(&b, done, 0, "bra.uni $L%d", out);
+  ptx_ins_if(&b, done, 0, "bra.uni %L", out);
   ptx_ins(&b, "mad.lo.u64 %R, %R, 16, %R", addr, i, buf);
   ptx_ins(&b, "ld.global.cg.v4.u32 {%R, %R, %R, %R}, [%R]", v[0], v[1], v[2], v[3], addr);
   for (int k = 0; k < 4; k++) ptx_ins(&b, "xor.b32 %R, %R, %R", acc, acc, v[k]);
   ptx_ins(&b, "add.u64 %R, %R, %R", i, i, stride);
-  ptx_ins(&b, "bra.uni $L%d", loop);
+  ptx_ins(&b, "bra.uni %L", loop);
   ptx_label(&b, out);
   ptx_ins(&b, "setp.ne.u32 %R, %R, %d", done, acc, PTX_L2_FLUSH_NEVER);
-  ptx_ins_if(&b, done, 0, "bra.uni $L%d", end);
+  ptx_ins_if(&b, done, 0, "bra.uni %L", end);
   ptx_ins(&b, "st.global.u32 [%R], %R", sink, acc);
   ptx_label(&b, end);
   ptx_ins(&b, "ret");

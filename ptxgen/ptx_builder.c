@@ -118,7 +118,8 @@ void ptx_ins_if(ptx_builder *b, ptx_reg pred, int negate, const char *fmt, ...) 
   va_end(ap);
 }
 
-void ptx_label(ptx_builder *b, int label) { ptx_text(b, "$L%d:\n", label); }
+/* The label spelling lives in %L alone. */
+void ptx_label(ptx_builder *b, int label) { ptx_text(b, "%L:\n", label); }
 
 /* The PTX ISA version a module for each target declares: the oldest that knows the target
  * (PTX ISA, "Release notes": sm_90a came with 8.0, sm_100/sm_101 with 8.6, sm_120 with 8.7,

@@ -190,9 +190,9 @@ static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv, const bl
     return;
   }
   int odd = ptx_new_label(b), done = ptx_new_label(b);
-  ptx_ins_if(b, bs->odd, 0, "bra.uni $L%d", odd);
+  ptx_ins_if(b, bs->odd, 0, "bra.uni %L", odd);
   emit_promote_cols(k, col0, sv, 0);
-  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, odd);
   emit_promote_cols(k, col0, sv, 64);
   ptx_label(b, done);
@@ -298,7 +298,7 @@ void sm90_emit_consumer(sm90 *k) {
   }
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
-  ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
+  ptx_ins_if(b, end, 0, "bra.uni %L", done);
   sm90_tile_origin(k, unit, m0, n0);
   if (k->pingpong) {
     ptx_ins(b, "rem.u32 %R, %R, %d", stage, kpos, k->cfg->stages);
@@ -357,7 +357,7 @@ void sm90_emit_consumer(sm90 *k) {
     sm90_advance(k, stage, phase);
     sm90_k_next(k, kb, more);
   }
-  ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
+  ptx_ins_if(b, more, 0, "bra.uni %L", k_loop);
   if (k->pingpong) {
     /* Every wgmma of this tile is issued: the other consumer's may queue behind them. */
     ptx_ins_if(b, leader, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", their_turn);
@@ -370,7 +370,7 @@ void sm90_emit_consumer(sm90 *k) {
   }
   sm90_emit_epilogue(k, m0, n0);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, step);
-  ptx_ins(b, "bra.uni $L%d", tile_loop);
+  ptx_ins(b, "bra.uni %L", tile_loop);
   ptx_label(b, done);
   ptx_epi_amax_flush(b, k->amax);
   /* Bulk stores still in flight must finish before the CTA's shared memory goes away. */

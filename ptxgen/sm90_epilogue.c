@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "epilogue.h"
+#include "ptx_mem.h"
 #include "ptx_ops.h"
 #include "sm90_kernel.h"
 
@@ -131,12 +132,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
       ptx_reg acc[8];
       for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, ptx_mma_acc_class(c->ab));
-      for (int v = 0; v < e->vec; v += 4) {
-        int w = e->vec - v < 4 ? e->vec - v : 4;
-        if (w == 4) ptx_ins(b, "ld.shared.v4.%s {%R, %R, %R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], acc[v + 2], acc[v + 3], srd, 4 * v);
-        else if (w == 2) ptx_ins(b, "ld.shared.v2.%s {%R, %R}, [%R+%d]", aw, acc[v], acc[v + 1], srd, 4 * v);
-        else ptx_ins(b, "ld.shared.%s %R, [%R+%d]", aw, acc[v], srd, 4 * v);
-      }
+      ptx_vec_mem(b, (ptx_reg){0}, "ld.shared", aw, e->vec, acc, ptx_at_plus(srd, 0));
       if (!split) {
         ptx_reg old[8];
         ptx_reg caddr = emit_elem_addr(k, pe->c_base, pe->ldc_bytes, cs, erow, ecol);
@@ -150,7 +146,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
       ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
       ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, row, 64 * (j + 1));
-      ptx_ins_if(b, more, 0, "bra.uni $L%d", again);
+      ptx_ins_if(b, more, 0, "bra.uni %L", again);
     }
   }
 }
@@ -290,12 +286,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins(b, "fence.proxy.async.shared::cta");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
-      if (c->batched)
-        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%R, {%R, %R, %R}], [%R]",
-                   k->tmap_d, col, row, k->z, buf);
-      else
-        ptx_ins_if(b, leader, 0, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%R, {%R, %R}], [%R]",
-                   k->tmap_d, col, row, buf);
+      ptx_reg at[3] = {col, row, k->z}; /* batched: rank-3 map, the entry is the third coordinate */
+      ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(buf), (ptx_reg){0}, (ptx_reg){0});
       ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
     }
   }
@@ -327,10 +319,10 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
     return;
   }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
-  ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni $L%d", staged);
+  ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni %L", staged);
   begin_tile(k, &pe);
   emit_epilogue_tma(k, &pe, m0, n0);
-  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, staged);
   begin_tile(k, &pe);
   emit_epilogue_staged(k, &pe, m0, n0, 0);
@@ -347,11 +339,11 @@ void sm90_emit_epilogue(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_reg whole = pred(k);
   int to_d = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins(b, "setp.le.u32 %R, %R, 1", whole, sm90_slices(k));
-  ptx_ins_if(b, whole, 0, "bra.uni $L%d", to_d);
+  ptx_ins_if(b, whole, 0, "bra.uni %L", to_d);
   ptx_epi pe;
   ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
   emit_epilogue_staged(k, &pe, m0, n0, 1);
-  ptx_ins(b, "bra.uni $L%d", done);
+  ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, to_d);
   emit_epilogue_of_tile(k, m0, n0);
   ptx_label(b, done);

@@ -5,6 +5,7 @@
  * in a cluster each CTA loads its part of the shared operand, multicast into all of them). See
  * gemm_sm90.c. */
 
+#include "ptx_mem.h"
 #include "sm90_kernel.h"
 
 /* ---- producer ---- */
@@ -38,22 +39,9 @@ static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_r
   ptx_reg x = r32(k), y = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", x, c0, c0_imm);
   ptx_ins(b, "add.u32 %R, %R, %d", y, c1, c1_imm);
-  if (k->cfg->batched) { /* rank-3 maps: the entry is the third coordinate */
-    ptx_reg zc = tmap.id == k->tmap_a.id ? k->za : k->zb;
-    if (mask.id)
-      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-                 "[%R+%d], [%R, {%R, %R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, zc, bar, mask);
-    else
-      ptx_ins(b, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%R+%d], [%R, {%R, %R, %R}], [%R]", dst, dst_imm, tmap, x, y, zc, bar);
-    return;
-  }
-  if (mask.id)
-    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-               "[%R+%d], [%R, {%R, %R}], [%R], %R", dst, dst_imm, tmap, x, y, bar, mask);
-  else
-    ptx_ins(b, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-               "[%R+%d], [%R, {%R, %R}], [%R]", dst, dst_imm, tmap, x, y, bar);
+  /* batched: rank-3 maps, the entry is the third coordinate */
+  ptx_reg at[3] = {x, y, tmap.id == k->tmap_a.id ? k->za : k->zb};
+  ptx_tma(b, (ptx_reg){0}, PTX_TMA_LOAD, tmap, k->cfg->batched ? 3 : 2, at, ptx_at_plus(dst, dst_imm), bar, mask);
 }
 
 /* One operand's tile of a stage, at sbase + off: mn rows (K-major: one box of 64 K x mn rows)
@@ -85,7 +73,7 @@ void sm90_emit_producer(sm90 *k) {
   int done = ptx_new_label(b), tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b);
   ptx_reg not_leader = pred(k);
   ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_leader, k->tid);
-  ptx_ins_if(b, not_leader, 0, "bra.uni $L%d", done);
+  ptx_ins_if(b, not_leader, 0, "bra.uni %L", done);
 
   ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), soff = r32(k), kcoord = r32(k);
   ptx_reg m0 = r32(k), n0 = r32(k), sbase = r32(k), full = r32(k), empty_parity = r32(k), kb = r32(k);
@@ -107,7 +95,7 @@ void sm90_emit_producer(sm90 *k) {
   }
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
-  ptx_ins_if(b, end, 0, "bra.uni $L%d", done);
+  ptx_ins_if(b, end, 0, "bra.uni %L", done);
   sm90_tile_origin(k, unit, m0, n0);
   if (c->batched) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
@@ -135,9 +123,9 @@ void sm90_emit_producer(sm90 *k) {
   emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord_b, full, share_b ? mask : none);
   sm90_advance(k, stage, phase);
   sm90_k_next(k, kb, more);
-  ptx_ins_if(b, more, 0, "bra.uni $L%d", k_loop);
+  ptx_ins_if(b, more, 0, "bra.uni %L", k_loop);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
-  ptx_ins(b, "bra.uni $L%d", tile_loop);
+  ptx_ins(b, "bra.uni %L", tile_loop);
   ptx_label(b, done);
 }
 

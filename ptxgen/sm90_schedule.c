@@ -63,7 +63,7 @@ void sm90_wait_at(sm90 *k, ptx_reg addr, ptx_reg parity) {
   int again = ptx_new_label(b);
   ptx_label(b, again);
   ptx_ins(b, "mbarrier.try_wait.parity.shared::cta.b64 %R, [%R], %R", done, addr, parity);
-  ptx_ins_if(b, done, 1, "bra.uni $L%d", again);
+  ptx_ins_if(b, done, 1, "bra.uni %L", again);
 }
 
 /* The same for the barrier of a stage: bar_base + stage_off. */

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/error.h"
-#include "engine/nvrtc.h"
-#include "engine/validate.h"
+#include "engine/tools_api.h"
 
 size_t gemm_dtype_size(tcj_dtype t) {
   switch (t) {

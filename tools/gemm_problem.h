@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/select.h"
+#include "engine/tools_api.h"
 #include "tcj.h"
 
 /* The fields past k are tcj_gemm_ex's; zero (as positional initialisers leave them) is a plain

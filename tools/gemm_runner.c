@@ -13,8 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/cuda_api.h"
-#include "engine/libfile.h"
+#include "engine/tools_api.h"
 #include "tools/gemm_ref.h"
 #include "tools/host_half.h"
 
@@ -966,10 +965,7 @@ done:
   return gbs;
 }
 
-int gr_fresh_cache_dir(char *templ) {
-  if (!mkdtemp(templ)) return -1;
-  return setenv("TCJ_CACHE_DIR", templ, 1);
-}
+int gr_fresh_cache_dir(char *templ) { return mkdtemp(templ) ? 0 : -1; }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
   (void)sb;

@@ -190,7 +190,7 @@ gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseli
 double gr_copy_gbs(const gr_gpu *g, size_t bytes, int runs, char *note, size_t note_size);
 
 /* A fresh temporary kernel cache directory for a cold first call: created from templ
- * ("/tmp/x-XXXXXX", modified) and set as TCJ_CACHE_DIR. Returns 0, or -1 (errno set). */
+ * ("/tmp/x-XXXXXX", modified), for tcj_options.cache_dir. Returns 0, or -1 (errno set). */
 int gr_fresh_cache_dir(char *templ);
 void gr_remove_tree(const char *dir);
 

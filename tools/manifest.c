@@ -16,7 +16,7 @@
 
 #include <yaml.h>
 
-#include "engine/select.h"
+#include "engine/tools_api.h"
 
 typedef struct ctx {
   const char *file;

@@ -10,11 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/jit.h"
-#include "engine/select.h"
-#include "engine/warm.h"
-#include "ptxgen/kernel_cfg.h"
-#include "ptxgen/ptxgen.h"
+#include "engine/tools_api.h"
 #include "tcj.h"
 #include "tools/gemm_runner.h"
 
@@ -275,6 +271,7 @@ static int gpu_mode(int ndev, const char **archs, int narch, const problem *prob
   tcj_options opts = TCJ_OPTIONS_INIT;
   if (narch > 0) opts.arch = archs[0];
   opts.jit_mode = gr_jit_mode_for_timing();
+  if (own_cache) opts.cache_dir = tmpdir;
   tcj_status st = tcj_create(&g.eng, &opts);
   if (st != TCJ_SUCCESS) {
     printf("FAIL: tcj_create: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL));

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cache/disk_admin.h"
-#include "cache/disk_cache.h"
+#include "engine/tools_api.h"
 
 static const char usage[] =
   "usage: tcj-cache [--cache-dir DIR] COMMAND\n"

@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/select.h"
-#include "engine/warm.h"
+#include "engine/tools_api.h"
 #include "tools/gemm_problem.h"
 #include "tools/gemm_runner.h"
 #include "tools/manifest.h"
@@ -125,6 +124,7 @@ enum { ACCUM_EXACT = 1, ACCUM_FAST = 2 }; /* --fast-accum: fp8 rows of fast_accu
 
 typedef struct prof_opts {
   const char *suite, *out, *arch;
+  const char *cache_dir; /* --cold: the fresh kernel cache, else NULL (TCJ_CACHE_DIR or the default) */
   const char *filter[MAX_FILTERS];
   int nfilter;
   int dtype; /* tcj_dtype, or -1 */
@@ -656,6 +656,7 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, co
   }
   tcj_options eo = TCJ_OPTIONS_INIT;
   eo.arch = o->arch;
+  eo.cache_dir = o->cache_dir;
   eo.jit_mode = gr_jit_mode_for_timing();
   tcj_status st = tcj_create(&r.g.eng, &eo);
   if (st != TCJ_SUCCESS) {
@@ -862,6 +863,7 @@ int main(int argc, char **argv) {
       goto done;
     }
     own_cache = 1;
+    o.cache_dir = cache_dir;
     setenv("CUDA_CACHE_DISABLE", "1", 1);
   }
   rc = run_gpu(&o, probs, n, jobs, nj, argc, argv);

@@ -10,12 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "engine/error.h"
-#include "engine/generate.h"
-#include "engine/nvrtc.h"
-#include "engine/select.h"
-#include "engine/validate.h"
-#include "ptxgen/ptxgen.h"
+#include "engine/tools_api.h"
 #include "tools/gemm_problem.h"
 
 static const char usage[] =

@@ -11,11 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/generic_set.h"
-#include "engine/jit.h"
-#include "engine/nvrtc.h"
-#include "engine/select.h"
-#include "engine/warm.h"
+#include "engine/tools_api.h"
 #include "tools/gemm_problem.h"
 #include "tools/manifest.h"
 #include "tools/manifest_gemm.h"
@@ -408,12 +404,11 @@ int main(int argc, char **argv) {
       fprintf(stderr, "tcj-warmup: --tune times the engine's own candidates: unset TCJ_RECIPE and TCJ_TILE\n");
       goto done;
     }
-    setenv("TCJ_TUNE", "1", 1); /* the engine below tunes */
   }
   if (!dry_run || narch == 0 || tune) {
     tcj_options eo = TCJ_OPTIONS_INIT;
     eo.cache_dir = dc.dir;
-    tcj_status st = tcj_create(&engine, &eo);
+    tcj_status st = tune ? eng_create_tuned(&engine, &eo) : tcj_create(&engine, &eo);
     if (st == TCJ_SUCCESS) {
       gpu_arch = eng_engine_arch(engine);
     } else if (tune) {

@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
-#include "engine/error.h"
-#include "engine/warm.h"
+#include "engine/tools_api.h"
 #include "tools/host_half.h"
 #include "tools/tune_problem.h"
 
@@ -44,8 +42,9 @@ static tcj_status upload(tcj_engine *e, tcj_dtype t, size_t count, int ones, uns
     for (size_t i = 0; i < count; i++) ((float *)host)[i] = 1.0f;
   else
     fill_random(t, host, count, seed);
-  CUresult r = e->cu->cuMemAlloc(out, bytes ? bytes : 1);
-  if (r == CUDA_SUCCESS) r = e->cu->cuMemcpyHtoD(*out, host, bytes);
+  const eng_cuda_api *cu = eng_engine_driver(e);
+  CUresult r = cu->cuMemAlloc(out, bytes ? bytes : 1);
+  if (r == CUDA_SUCCESS) r = cu->cuMemcpyHtoD(*out, host, bytes);
   free(host);
   if (r != CUDA_SUCCESS) {
     snprintf(err, err_size, "%zu bytes of operands on the GPU: %s", bytes, eng_cuda_error_name(r));
@@ -75,7 +74,7 @@ tcj_status tune_problem(tcj_engine *e, const gemm_problem *p, char *choice, size
   tcj_dtype types[BUF_COUNT] = {p->ab, gemm_b_dtype(p), gemm_out_dtype(p), gemm_bias_dtype(p), TCJ_F32};
   CUdeviceptr bufs[BUF_COUNT] = {0};
   int pushed = 0;
-  if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) {
+  if ((st = eng_engine_enter(e, &pushed)) != TCJ_SUCCESS) {
     snprintf(err, err_size, "%s", tcj_last_error(e));
     return st;
   }
@@ -92,14 +91,14 @@ tcj_status tune_problem(tcj_engine *e, const gemm_problem *p, char *choice, size
   /* The tuned choice, as the next call will find it. */
   eng_plan plan;
   if (st == TCJ_SUCCESS &&
-      (st = eng_select_tuned(&ep, &e->caps, e->allow_packing, &e->tuning, &plan, &why)) != TCJ_SUCCESS)
+      (st = eng_engine_select(e, &ep, &plan, &why)) != TCJ_SUCCESS)
     snprintf(err, err_size, "%s", why);
   if (st == TCJ_SUCCESS) {
     eng_engine_tuned_plan(e, &ep, &plan);
     if (gemm_plan_format(&plan, choice, choice_size) < 0) snprintf(choice, choice_size, "(config text too long)");
   }
   for (int i = 0; i < BUF_COUNT; i++)
-    if (bufs[i]) e->cu->cuMemFree(bufs[i]); /* waits for the call */
-  eng_ctx_leave(e, pushed);
+    if (bufs[i]) eng_engine_driver(e)->cuMemFree(bufs[i]); /* waits for the call */
+  eng_engine_leave(e, pushed);
   return st;
 }

@@ -11,7 +11,7 @@
 #include "cache/disk_cache.h"
 #include "fuzz/fuzz_check.h"
 
-/* A key of the shape the engine writes (engine/warm.c); the seed entries carry it. */
+/* A key of the shape the engine writes (engine/build.c); the seed entries carry it. */
 static const char fixed_key[] =
   "tcj-cache format=2\n"
   "codegen=0123456789abcdef\n"

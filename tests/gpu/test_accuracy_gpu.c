@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/gpu_start.h"
+#include "gpu/gpu_test.h"
 
 typedef enum data_kind { DATA_SIGNED, DATA_POSITIVE, DATA_WIDE, DATA_CANCEL } data_kind;
 static const char *const DATA_NAMES[] = {"signed", "positive", "wide 2^+-20", "cancelling"};
@@ -142,7 +142,7 @@ static float *run_tcj(tcj_engine *e, const problem *pr, const float *da, const f
   if (st != TCJ_SUCCESS) fail_msg("tcj_gemm: %s: %s", tcj_status_string(st), tcj_last_error(e));
   float *h = malloc(sizeof(float) * (size_t)(m * n));
   assert_non_null(h);
-  assert_int_equal(cudaMemcpy(h, dc, sizeof(float) * (size_t)(m * n), cudaMemcpyDeviceToHost), cudaSuccess);
+  gpu_download(h, dc, sizeof(float) * (size_t)(m * n));
   return h;
 }
 
@@ -158,7 +158,7 @@ static float *run_cublas(cublasHandle_t h, const problem *pr, const float *da, c
   assert_int_equal(bs, CUBLAS_STATUS_SUCCESS);
   float *out = malloc(sizeof(float) * (size_t)(m * n));
   assert_non_null(out);
-  assert_int_equal(cudaMemcpy(out, dc, sizeof(float) * (size_t)(m * n), cudaMemcpyDeviceToHost), cudaSuccess);
+  gpu_download(out, dc, sizeof(float) * (size_t)(m * n));
   return out;
 }
 
@@ -173,8 +173,7 @@ static void f32_within_twice_sgemm_error(const char *recipe) {
   tcj_status st = tcj_create(&e, &o);
   unsetenv("TCJ_RECIPE");
   assert_int_equal(st, TCJ_SUCCESS);
-  cublasHandle_t h;
-  assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  cublasHandle_t h = gpu_cublas();
   cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
   int failed = 0;
   for (int i = 0; i < NP; i++) {
@@ -182,12 +181,8 @@ static void f32_within_twice_sgemm_error(const char *recipe) {
     data d;
     make_data(pr, &d);
     size_t ab = sizeof(float) * (size_t)(pr->m * pr->k), bb = sizeof(float) * (size_t)(pr->n * pr->k);
-    float *da, *db, *dc;
-    assert_int_equal(cudaMalloc((void **)&da, ab), cudaSuccess);
-    assert_int_equal(cudaMalloc((void **)&db, bb), cudaSuccess);
-    assert_int_equal(cudaMalloc((void **)&dc, sizeof(float) * (size_t)(pr->m * pr->n)), cudaSuccess);
-    cudaMemcpy(da, d.a, ab, cudaMemcpyHostToDevice);
-    cudaMemcpy(db, d.b, bb, cudaMemcpyHostToDevice);
+    float *da = gpu_upload(d.a, ab), *db = gpu_upload(d.b, bb);
+    float *dc = gpu_poisoned(sizeof(float) * (size_t)(pr->m * pr->n), 0xff); /* run_tcj, run_cublas poison it again */
     float *got = run_tcj(e, pr, da, db, dc), *ref = run_cublas(h, pr, da, db, dc);
     double et = max_error(pr, &d, got), ec = max_error(pr, &d, ref);
     /* 2^-30: a floor for data cuBLAS happens to sum exactly. */
@@ -251,8 +246,7 @@ static void f64_cases_match_reference_element_by_element(void **state) {
   tcj_options o = TCJ_OPTIONS_INIT;
   o.jit_mode = TCJ_JIT_SYNC; /* specialised kernels; the generic ones: f64_generic_kernels_... below */
   assert_int_equal(tcj_create(&e, &o), TCJ_SUCCESS);
-  cublasHandle_t h;
-  assert_int_equal(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  cublasHandle_t h = gpu_cublas();
   int failed = 0;
   for (int ci = 0; ci < NF64; ci++) {
     const f64_case *fc = &F64_CASES[ci];
@@ -268,16 +262,10 @@ static void f64_cases_match_reference_element_by_element(void **state) {
     for (size_t i = 0; i < na; i++) ha[i] = f64_value(&s, fc->wide);
     for (size_t i = 0; i < nb; i++) hb[i] = f64_value(&s, fc->wide);
     for (size_t i = 0; i < nc; i++) hc[i] = fc->beta != 0 ? 2 * unit(&s) - 1 : NAN;
-    double *da, *db, *dc, *dscal;
-    assert_int_equal(cudaMalloc((void **)&da, 8 * (na ? na : 1)), cudaSuccess);
-    assert_int_equal(cudaMalloc((void **)&db, 8 * (nb ? nb : 1)), cudaSuccess);
-    assert_int_equal(cudaMalloc((void **)&dc, 8 * nc), cudaSuccess);
-    assert_int_equal(cudaMalloc((void **)&dscal, 16), cudaSuccess);
     double alpha = 1.5, scal[2] = {alpha, fc->beta};
-    cudaMemcpy(da, ha, 8 * na, cudaMemcpyHostToDevice);
-    cudaMemcpy(db, hb, 8 * nb, cudaMemcpyHostToDevice);
-    cudaMemcpy(dc, hc, 8 * nc, cudaMemcpyHostToDevice); /* NaN where beta == 0: never read */
-    cudaMemcpy(dscal, scal, 16, cudaMemcpyHostToDevice);
+    double *da = gpu_upload(ha, 8 * (na ? na : 1)), *db = gpu_upload(hb, 8 * (nb ? nb : 1));
+    double *dc = gpu_upload(hc, 8 * nc); /* NaN where beta == 0: never read */
+    double *dscal = gpu_upload(scal, 16);
     tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
     d.op_a = fc->op_a, d.op_b = fc->op_b, d.m = m, d.n = n, d.k = k;
     d.a = da + off, d.a_type = TCJ_F64, d.lda = lda;
@@ -288,22 +276,20 @@ static void f64_cases_match_reference_element_by_element(void **state) {
     if (z > 1) d.batch_count = z, d.stride_a = sa, d.stride_b = sb, d.stride_c = sc;
     tcj_status st = tcj_gemm_ex(e, &d, NULL);
     if (st != TCJ_SUCCESS) fail_msg("f64 case %d: %s: %s", ci, tcj_status_string(st), tcj_last_error(e));
-    assert_int_equal(cudaMemcpy(got, dc, 8 * nc, cudaMemcpyDeviceToHost), cudaSuccess);
+    gpu_download(got, dc, 8 * nc);
     /* Element by element against a long double reference: |err| <= (k + 2) 2^-52 |alpha| (|A||B|)_ij
      * + 2^-52 (|ref| + |beta c|); and the largest error over |A||B| against cublasDgemm's. */
     int64_t bad = 0, rows = m < CHECK_ROWS ? m : CHECK_ROWS;
     double worst = 0, worst_dgemm = 0;
     double *ref_dgemm = NULL;
     if (z == 1 && k > 0) { /* cublasDgemm of the same call on a copy of C */
-      double *dref;
-      assert_int_equal(cudaMalloc((void **)&dref, 8 * nc), cudaSuccess);
-      cudaMemcpy(dref, hc, 8 * nc, cudaMemcpyHostToDevice);
+      double *dref = gpu_upload(hc, 8 * nc);
       assert_int_equal(cublasDgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n, (int)m,
                                    (int)k, &alpha, db + off, (int)ldb, da + off, (int)lda, &scal[1], dref + off,
                                    (int)ldc), CUBLAS_STATUS_SUCCESS);
       ref_dgemm = malloc(8 * nc);
       assert_non_null(ref_dgemm);
-      assert_int_equal(cudaMemcpy(ref_dgemm, dref, 8 * nc, cudaMemcpyDeviceToHost), cudaSuccess);
+      gpu_download(ref_dgemm, dref, 8 * nc);
       cudaFree(dref);
     }
     for (int64_t zz = 0; zz < z; zz++)
@@ -443,18 +429,9 @@ static int f64_call_check(tcj_engine *e, const f64_call *c, uint64_t seed, char 
         if (c->cm == 1) hc[off + zz * sc + i * ldc + j] = 2 * unit(&s) - 1;
       }
   }
-  double *da, *db, *dd, *dc = NULL, *dscal;
-  assert_int_equal(cudaMalloc((void **)&da, 8 * na), cudaSuccess);
-  assert_int_equal(cudaMalloc((void **)&db, 8 * nb), cudaSuccess);
-  assert_int_equal(cudaMalloc((void **)&dd, 8 * nd), cudaSuccess);
-  assert_int_equal(cudaMalloc((void **)&dscal, 16), cudaSuccess);
-  if (c->cm == 1) assert_int_equal(cudaMalloc((void **)&dc, 8 * nc), cudaSuccess);
   double scal[2] = {c->alpha, c->beta};
-  assert_int_equal(cudaMemcpy(da, ha, 8 * na, cudaMemcpyHostToDevice), cudaSuccess);
-  assert_int_equal(cudaMemcpy(db, hb, 8 * nb, cudaMemcpyHostToDevice), cudaSuccess);
-  assert_int_equal(cudaMemcpy(dd, hd, 8 * nd, cudaMemcpyHostToDevice), cudaSuccess);
-  assert_int_equal(cudaMemcpy(dscal, scal, 16, cudaMemcpyHostToDevice), cudaSuccess);
-  if (dc) assert_int_equal(cudaMemcpy(dc, hc, 8 * nc, cudaMemcpyHostToDevice), cudaSuccess);
+  double *da = gpu_upload(ha, 8 * na), *db = gpu_upload(hb, 8 * nb), *dd = gpu_upload(hd, 8 * nd);
+  double *dscal = gpu_upload(scal, 16), *dc = c->cm == 1 ? gpu_upload(hc, 8 * nc) : NULL;
   tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
   d.op_a = c->op_a, d.op_b = c->op_b, d.m = m, d.n = n, d.k = k;
   d.a = da + off, d.a_type = TCJ_F64, d.lda = lda;
@@ -479,8 +456,8 @@ static int f64_call_check(tcj_engine *e, const f64_call *c, uint64_t seed, char 
   int64_t bad = 0, bad_outside = 0;
   if (!ok) snprintf(msg, size, "tcj_gemm_ex: %s: %s", tcj_status_string(st), tcj_last_error(e));
   if (ok) {
-    assert_int_equal(cudaMemcpy(got, dd, 8 * nd, cudaMemcpyDeviceToHost), cudaSuccess);
-    if (dc) assert_int_equal(cudaMemcpy(gotc, dc, 8 * nc, cudaMemcpyDeviceToHost), cudaSuccess);
+    gpu_download(got, dd, 8 * nd);
+    if (dc) gpu_download(gotc, dc, 8 * nc);
     msg[0] = 0;
     for (size_t i = 0; i < nd; i++) { /* outside the windows: the NaN fill, byte for byte */
       int64_t at = (int64_t)i - off, zz = at >= 0 ? at / sd : -1, in = at - zz * sd, row = in / ldd, col = in % ldd;

@@ -14,6 +14,7 @@
  *                                   from the clock; printed, and named again on a failure)
  *              TCJ_CACHE_DIR        the kernel cache, as for every tcj program */
 #include <cuda.h>
+#include <ctype.h>
 #include <cuda_runtime.h>
 #include <limits.h>
 #include <math.h>
@@ -29,10 +30,10 @@
 
 #include <cmocka.h>
 
+#include "gpu_test.h"
 #include "oracle.h"
 #include "tail_mem.h"
 #include "tcj.h"
-#include "tools/host_half.h"
 
 #define DEFAULT_CALLS 3000
 /* Valid calls keep m, n, k at most this: the host reference stays cheap (a few seconds for
@@ -45,23 +46,16 @@
 #define MAX_REPORTED 12 /* failures printed in full; the rest are counted */
 #define LD_LIMIT (INT64_C(1) << 48)
 
-/* ---- random numbers (splitmix64; every call has its own stream, from the seed and its index) */
+/* ---- random numbers (gpu_test.h's splitmix64; every call has its own stream, from the seed
+ * and its index) */
 
-typedef struct rng { uint64_t s; } rng;
-
-static uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static uint64_t rnext(rng *r) { return mix64(r->s += 0x9e3779b97f4a7c15ull); }
-static double runit(rng *r) { return (double)(rnext(r) >> 11) * 0x1.0p-53; }
+static double runit(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
 static int rchance(rng *r, double p) { return runit(r) < p; }
 /* Uniform in [lo, hi]; hi - lo < 2^63. */
 static int64_t rrange(rng *r, int64_t lo, int64_t hi) {
-  return lo + (int64_t)(rnext(r) % ((uint64_t)(hi - lo) + 1));
+  return lo + (int64_t)(rng_next(r) % ((uint64_t)(hi - lo) + 1));
 }
-#define PICK(r, arr) ((arr)[rnext(r) % (sizeof(arr) / sizeof((arr)[0]))])
+#define PICK(r, arr) ((arr)[rng_next(r) % (sizeof(arr) / sizeof((arr)[0]))])
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
 
@@ -91,19 +85,10 @@ static const combo COMBOS[] = {
  * and refused with TCJ_ERROR_NOT_SUPPORTED below. */
 static int g_fp8, g_cc_major, g_cc_minor;
 
-static const char *const DTYPE_NAMES[] = {"F16", "BF16", "F32", "TF32", "E4M3", "E5M2", "S8", "S32", "F64"};
-#define NDTYPE ((int)(sizeof DTYPE_NAMES / sizeof DTYPE_NAMES[0]))
+#define NDTYPE GPU_DTYPE_COUNT
 
 /* Element size of a tcj_dtype value as passed (0: not a tcj_dtype). */
-static int api_esize(int t) {
-  switch (t) {
-  case TCJ_F16: case TCJ_BF16: return 2;
-  case TCJ_F32: case TCJ_TF32: case TCJ_S32: return 4;
-  case TCJ_E4M3: case TCJ_E5M2: case TCJ_S8: return 1;
-  case TCJ_F64: return 8;
-  default: return 0;
-  }
-}
+static int api_esize(int t) { return (int)gpu_esize((tcj_dtype)t); }
 
 static int is_fp8(int t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
 
@@ -120,54 +105,6 @@ static int supported(int a, int b, int c) {
   return 0;
 }
 
-static void put_value(tcj_dtype t, unsigned char *p, double v) {
-  uint16_t h;
-  float f = (float)v;
-  int32_t i;
-  switch (t) {
-  case TCJ_F16: h = f32_to_f16(f); memcpy(p, &h, 2); break;
-  case TCJ_BF16: h = f32_to_bf16(f); memcpy(p, &h, 2); break;
-  case TCJ_F32: memcpy(p, &f, 4); break;
-  case TCJ_E4M3: *p = f32_to_e4m3(f); break;
-  case TCJ_E5M2: *p = f32_to_e5m2(f); break;
-  case TCJ_S8: *(int8_t *)p = (int8_t)v; break;
-  case TCJ_S32: i = (int32_t)v; memcpy(p, &i, 4); break;
-  default: break;
-  }
-}
-
-static double get_value(tcj_dtype t, const unsigned char *p) {
-  uint16_t h;
-  float f;
-  int32_t i;
-  switch (t) {
-  case TCJ_F16: memcpy(&h, p, 2); return f16_to_f32(h);
-  case TCJ_BF16: memcpy(&h, p, 2); return bf16_to_f32(h);
-  case TCJ_F32: memcpy(&f, p, 4); return f;
-  case TCJ_E4M3: return e4m3_to_f32(*p);
-  case TCJ_E5M2: return e5m2_to_f32(*p);
-  case TCJ_S8: return *(const int8_t *)p;
-  case TCJ_S32: memcpy(&i, p, 4); return i;
-  default: return NAN;
-  }
-}
-
-/* A NaN (s32: INT32_MAX; s8: 127; e4m3 and e5m2: 0x7f, NaN in both): in the padding of A and B,
- * which must never reach a result, and in C when beta == 0, which must not be read. */
-static void put_poison(tcj_dtype t, unsigned char *p) {
-  static const uint16_t h16 = 0x7e00, b16 = 0x7fc0;
-  static const uint32_t f32 = 0x7fc00000u, s32 = 0x7fffffffu;
-  switch (t) {
-  case TCJ_F16: memcpy(p, &h16, 2); break;
-  case TCJ_BF16: memcpy(p, &b16, 2); break;
-  case TCJ_F32: memcpy(p, &f32, 4); break;
-  case TCJ_S32: memcpy(p, &s32, 4); break;
-  case TCJ_S8: *p = 127; break;
-  case TCJ_E4M3: case TCJ_E5M2: *p = 0x7f; break;
-  default: break;
-  }
-}
-
 /* A random nonzero operand element, written at p; returns the stored value. Floats: magnitude in
  * [1/16, 1) * 2^scale. f32 (tf32 operands): a full 23-bit mantissa, or (tf32_exact) only the
  * 10 bits tf32 keeps; never exactly halfway between two tf32 values, so that round-to-nearest
@@ -179,7 +116,7 @@ static double make_input(rng *r, tcj_dtype t, unsigned char *p, int scale, int t
   if (is_fp8(t)) {
     double hi = ldexp(1, scale), lo = rchance(r, 0.125) ? 0 : hi / 16;
     for (;;) {
-      uint8_t x = (uint8_t)(rnext(r) & 0xff);
+      uint8_t x = (uint8_t)(rng_next(r) & 0xff);
       double v = t == TCJ_E4M3 ? e4m3_to_f32(x) : e5m2_to_f32(x);
       if (isfinite(v) && v != 0 && fabs(v) >= lo && fabs(v) < hi) {
         *p = x;
@@ -190,32 +127,32 @@ static double make_input(rng *r, tcj_dtype t, unsigned char *p, int scale, int t
   if (t == TCJ_S8) {
     int64_t v = rrange(r, -128, 126);
     if (v >= 0) v++;
-    put_value(t, p, (double)v);
+    gpu_put(t, p, 0, (double)v);
     return (double)v;
   }
   if (t == TCJ_F32) {
-    uint32_t sign = (uint32_t)(rnext(r) & 1) << 31;
-    uint32_t exp = (uint32_t)(127 + scale + rrange(r, -4, -1)), mant = (uint32_t)(rnext(r) & 0x7fffff);
+    uint32_t sign = (uint32_t)(rng_next(r) & 1) << 31;
+    uint32_t exp = (uint32_t)(127 + scale + rrange(r, -4, -1)), mant = (uint32_t)(rng_next(r) & 0x7fffff);
     if (tf32_exact) mant &= ~0x1fffu;
     else if ((mant & 0x1fff) == 0x1000) mant ^= 1;
     uint32_t u = sign | exp << 23 | mant;
     memcpy(p, &u, 4);
-    return get_value(t, p);
+    return gpu_get(t, p, 0);
   }
-  double v = ldexp(0.0625 + 0.9375 * runit(r), scale) * (rnext(r) & 1 ? -1 : 1);
-  put_value(t, p, v);
-  return get_value(t, p);
+  double v = ldexp(0.0625 + 0.9375 * runit(r), scale) * (rng_next(r) & 1 ? -1 : 1);
+  gpu_put(t, p, 0, v);
+  return gpu_get(t, p, 0);
 }
 
 /* A random nonzero C element (read when beta != 0). */
 static double make_c(rng *r, tcj_dtype t, unsigned char *p) {
   if (t == TCJ_S32) {
-    double v = (double)rrange(r, 1, 1 << 20) * (rnext(r) & 1 ? -1 : 1);
-    put_value(t, p, v);
+    double v = (double)rrange(r, 1, 1 << 20) * (rng_next(r) & 1 ? -1 : 1);
+    gpu_put(t, p, 0, v);
     return v;
   }
-  put_value(t, p, ldexp(0.0625 + 0.9375 * runit(r), (int)rrange(r, -1, 1)) * (rnext(r) & 1 ? -1 : 1));
-  return get_value(t, p);
+  gpu_put(t, p, 0, ldexp(0.0625 + 0.9375 * runit(r), (int)rrange(r, -1, 1)) * (rng_next(r) & 1 ? -1 : 1));
+  return gpu_get(t, p, 0);
 }
 
 /* Each operand's memory is a tail_buf (tail_mem.h): the byte after its mapping faults; [lo,
@@ -295,8 +232,8 @@ static void make_pool(uint64_t seed) {
     if (i < GRID_CLASSES) grid_class(i, &ci, &oa, &ob);
     else {
       ci = (int)rrange(&r, 0, NCOMBO - 1);
-      oa = (int)(rnext(&r) & 1);
-      ob = (int)(rnext(&r) & 1);
+      oa = (int)(rng_next(&r) & 1);
+      ob = (int)(rng_next(&r) & 1);
     }
     k->combo = ci;
     k->op_a = (tcj_op)oa;
@@ -313,7 +250,7 @@ static void make_pool(uint64_t seed) {
       if (rchance(&r, 0.5)) { /* an element-aligned pointer below 16 bytes: valid, packed or narrow */
         int choices[4], n = 0;
         for (int a = es; a < 16; a *= 2) choices[n++] = a;
-        if (n) align = choices[rnext(&r) % (uint64_t)n];
+        if (n) align = choices[rng_next(&r) % (uint64_t)n];
       }
       k->ptr_align[b] = align;
     }
@@ -417,8 +354,10 @@ static const char *op_text(int op, char *buf, size_t size) {
 }
 
 static const char *type_text(int t, char *buf, size_t size) {
-  if (t >= 0 && t < NDTYPE) snprintf(buf, size, "TCJ_%s", DTYPE_NAMES[t]);
-  else snprintf(buf, size, "%d", t);
+  if (t >= 0 && t < NDTYPE) { /* as the enum spells it: tcj_dtype_name's "bf16" is TCJ_BF16 */
+    int n = snprintf(buf, size, "TCJ_%s", tcj_dtype_name((tcj_dtype)t));
+    for (int i = 4; i < n && (size_t)i < size; i++) buf[i] = (char)toupper((unsigned char)buf[i]);
+  } else snprintf(buf, size, "%d", t);
   return buf;
 }
 
@@ -549,7 +488,7 @@ static int build_layout(rng *r, int cls, int64_t m, int beta_zero, layout *L) {
         unsigned char *e = row + j * es;
         if (b == BUF_C) {
           double v = 0;
-          if (beta_zero) put_poison(st, e);
+          if (beta_zero) gpu_poison(st, e, 0);
           else v = make_c(r, st, e);
           g_cin[i * L->n + j] = v;
           continue;
@@ -566,7 +505,7 @@ static int build_layout(rng *r, int cls, int64_t m, int beta_zero, layout *L) {
         (b == BUF_A ? g_a : g_bt)[2][at] = v;
       }
       if (b != BUF_C && i + 1 < L->rows[b])
-        for (int64_t j = L->cols[b]; j < L->ld[b]; j++) put_poison(st, row + j * es);
+        for (int64_t j = L->cols[b]; j < L->ld[b]; j++) gpu_poison(st, row + j * es, 0);
     }
   }
   for (int b = 0; b < NBUF; b++) {
@@ -607,8 +546,8 @@ static void call_from_layout(rng *r, const layout *L, call *c) {
   /* f32 data may be passed as TCJ_TF32 or TCJ_F32, each on its own: two TCJ_F32 operands are
    * computed to fp32 accuracy (3xTF32), a TCJ_TF32 one on the tf32 path. */
   if (L->cb->a == TCJ_F32) {
-    c->a_type = rnext(r) & 1 ? TCJ_TF32 : TCJ_F32;
-    c->b_type = rnext(r) & 1 ? TCJ_TF32 : TCJ_F32;
+    c->a_type = rng_next(r) & 1 ? TCJ_TF32 : TCJ_F32;
+    c->b_type = rng_next(r) & 1 ? TCJ_TF32 : TCJ_F32;
   } else {
     c->a_type = L->cb->a;
     c->b_type = L->cb->b;
@@ -711,7 +650,7 @@ static void mutate(rng *r, call *c, int kind) {
   }
   case MUT_ALIAS: {
     /* C starting inside A's or B's span (or exactly on it), or ending inside it. */
-    int x = rnext(r) & 1 ? BUF_A : BUF_B;
+    int x = rng_next(r) & 1 ? BUF_A : BUF_B;
     int64_t rows[NBUF], cols[NBUF];
     call_shapes(c, rows, cols);
     uint64_t p = *ptr_ref(c, x);
@@ -721,7 +660,7 @@ static void mutate(rng *r, call *c, int kind) {
     uint64_t es_c = api_esize(c->c_type) > 0 ? (uint64_t)api_esize(c->c_type) : 1;
     uint64_t s, e, cs, ce;
     span_of(p, rows[x], cols[x], *ld_ref(c, x), es_x, &s, &e);
-    uint64_t at = rchance(r, 0.3) || e <= s ? s : s + rnext(r) % (e - s);
+    uint64_t at = rchance(r, 0.3) || e <= s ? s : s + rng_next(r) % (e - s);
     span_of(0, rows[BUF_C], cols[BUF_C], c->ldc, (int)es_c, &cs, &ce);
     if (rchance(r, 0.3) && ce != UINT64_MAX && ce <= at) at = at - ce + es_c; /* C's last element at `at` */
     c->c = at / es_c * es_c;
@@ -840,7 +779,7 @@ static void check_valid(int idx, const call *c, const layout *L) {
   size_t off = (size_t)(L->ptr[BUF_C] - g_buf[BUF_C].base);
   for (int64_t i = 0; i < L->m; i++)
     for (int64_t j = 0; j < L->n; j++)
-      g_got[i * L->n + j] = get_value(L->cb->c, g_buf[BUF_C].back + off + (size_t)((i * L->ld[BUF_C] + j) * es));
+      g_got[i * L->n + j] = gpu_get(L->cb->c, g_buf[BUF_C].back + off + (size_t)((i * L->ld[BUF_C] + j) * es), 0);
   /* 3xTF32: the operands as stored, each product off by at most 2^-20 of |a b| (tests/gpu/
    * test_gemm_gpu.c, x3_term). */
   int x3 = L->cb->a == TCJ_F32 && c->a_type == TCJ_F32 && c->b_type == TCJ_F32;
@@ -897,7 +836,7 @@ enum { KIND_POOL, KIND_EMPTY, KIND_INVALID };
 
 /* One call: draw, lay out, issue, check. Returns 0 when the CUDA context is lost (a fault). */
 static int one_call(int idx) {
-  rng r = {mix64(g_seed ^ mix64((uint64_t)idx + 1))};
+  rng r = {rng_mix64(g_seed ^ rng_mix64((uint64_t)idx + 1))};
   double p = runit(&r);
   int kind = p < 0.55 ? KIND_POOL : p < 0.62 ? KIND_EMPTY : KIND_INVALID;
   int cls = (int)rrange(&r, 0, g_pool_size - 1);
@@ -1146,53 +1085,17 @@ static int group_teardown(void **state) {
   return 0;
 }
 
-enum { EXIT_SKIPPED = 77 }; /* CTest's SKIP_RETURN_CODE for the gpu label */
-
-static int skip_all(const char *reason) {
-  printf("SKIP: no GPU (%s): the API fuzz test did not run\n", reason);
-  return EXIT_SKIPPED;
-}
-
 int main(void) {
-  int count = 0;
-  cudaError_t ce = cudaGetDeviceCount(&count);
-  if (ce != cudaSuccess) {
-    char why[256];
-    snprintf(why, sizeof why, "cudaGetDeviceCount: %s", cudaGetErrorName(ce));
-    return skip_all(why);
-  }
-  if (count == 0) return skip_all("cudaGetDeviceCount found 0 devices");
-  /* The runtime creates the primary context; tcj binds to the context current at create. */
-  if ((ce = cudaFree(0)) != cudaSuccess) {
-    fprintf(stderr, "cudaFree(0) failed: %s\n", cudaGetErrorName(ce));
-    return 1;
-  }
-  cudaGetDevice(&g_device);
-  tcj_status st = tcj_create(&g_eng, NULL); /* the kernel cache: $TCJ_CACHE_DIR when set */
-  if (st == TCJ_ERROR_NO_DEVICE) {
-    char why[512];
-    snprintf(why, sizeof why, "tcj_create: %s", tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
-    return skip_all(why);
-  }
-  if (st != TCJ_SUCCESS) {
-    fprintf(stderr, "tcj_create failed: %s: %s\n", tcj_status_string(st), tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
-    return 1;
-  }
-  const char *env = getenv("TCJ_TEST_SEED");
-  if (env && *env) g_seed = strtoull(env, NULL, 0);
-  else {
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    g_seed = mix64((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec) ^ (uint64_t)getpid();
-  }
-  env = getenv("TCJ_TEST_FUZZ_CALLS");
-  if (env && atoi(env) > 0) g_calls = atoi(env);
+  /* A fresh seed per run unless TCJ_TEST_SEED names one (gpu_test_start reads it). */
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  g_seed = rng_mix64((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec) ^ (uint64_t)getpid();
   struct cudaDeviceProp prop;
-  if ((ce = cudaGetDeviceProperties(&prop, g_device)) != cudaSuccess) {
-    fprintf(stderr, "cudaGetDeviceProperties failed: %s\n", cudaGetErrorName(ce));
-    tcj_destroy(g_eng);
-    return 1;
-  }
+  int rc = gpu_test_start("API fuzz calls", &g_eng, &g_seed, &prop); /* kernel cache: $TCJ_CACHE_DIR */
+  if (rc != GPU_START_GO_ON) return rc;
+  cudaGetDevice(&g_device);
+  const char *env = getenv("TCJ_TEST_FUZZ_CALLS");
+  if (env && atoi(env) > 0) g_calls = atoi(env);
   g_cc_major = prop.major;
   g_cc_minor = prop.minor;
   g_fp8 = prop.major > 8 || (prop.major == 8 && prop.minor >= 9);

@@ -24,10 +24,8 @@
 #include <cmocka.h>
 
 #include "tcj.h"
+#include "tests/gpu/gpu_test.h"
 #include "tests/gpu/oracle.h"
-#include "tools/host_half.h"
-
-enum { EXIT_SKIPPED = 77 };
 
 static char g_dir[64];
 static int g_sm90a; /* only sm_90a has more than one plan to time for these problems */
@@ -79,14 +77,8 @@ static void run_and_check(tcj_engine *e, const problem *pr, int how, unsigned se
   for (size_t i = 0; i < na; i++) ha[i] = f32_to_bf16((float)rand() / (float)RAND_MAX * 2 - 1);
   for (size_t i = 0; i < nb; i++) hb[i] = f32_to_bf16((float)rand() / (float)RAND_MAX * 2 - 1);
   for (size_t i = 0; i < nc; i++) hc[i] = f32_to_bf16((float)rand() / (float)RAND_MAX * 2 - 1);
-  void *da, *db, *dc;
-  assert_int_equal(cudaMalloc(&da, na * 2), cudaSuccess);
-  assert_int_equal(cudaMalloc(&db, nb * 2), cudaSuccess);
-  assert_int_equal(cudaMalloc(&dc, nc * 2), cudaSuccess);
-  assert_int_equal(cudaMemcpy(da, ha, na * 2, cudaMemcpyHostToDevice), cudaSuccess);
-  assert_int_equal(cudaMemcpy(db, hb, nb * 2, cudaMemcpyHostToDevice), cudaSuccess);
-  if (pr->beta != 0) assert_int_equal(cudaMemcpy(dc, hc, nc * 2, cudaMemcpyHostToDevice), cudaSuccess);
-  else assert_int_equal(cudaMemset(dc, 0xff, nc * 2), cudaSuccess); /* poison: every element is written */
+  void *da = gpu_upload(ha, na * 2), *db = gpu_upload(hb, nb * 2);
+  void *dc = pr->beta != 0 ? gpu_upload(hc, nc * 2) : gpu_poisoned(nc * 2, 0xff); /* poison: each is written */
   cudaStream_t s;
   assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   cudaGraph_t graph = NULL;
@@ -120,7 +112,7 @@ static void run_and_check(tcj_engine *e, const problem *pr, int how, unsigned se
   assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);
   uint16_t *out = malloc(nc * 2);
   assert_non_null(out);
-  assert_int_equal(cudaMemcpy(out, dc, nc * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+  gpu_download(out, dc, nc * 2);
   for (int64_t i = 0; i < m; i++)
     for (int64_t l = 0; l < k; l++) a[i * k + l] = bf16_to_f32(ha[i * lda + l]);
   for (int64_t j = 0; j < n; j++)
@@ -227,15 +219,10 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
 }
 
 int main(void) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    printf("SKIP: no GPU: none of the autotune tests ran\n");
-    return EXIT_SKIPPED;
-  }
   struct cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
+  int go = gpu_test_device("autotune tests", &prop); /* each test makes its engine */
+  if (go != GPU_START_GO_ON) return go;
   g_sm90a = prop.major == 9 && prop.minor == 0;
-  cudaFree(0);
   snprintf(g_dir, sizeof g_dir, "/tmp/tcj-autotune-gpu-XXXXXX");
   if (!mkdtemp(g_dir)) return 1;
   const struct CMUnitTest tests[] = {

@@ -19,10 +19,8 @@
 #include <cmocka.h>
 
 #include "tcj.h"
+#include "tests/gpu/gpu_test.h"
 #include "tests/gpu/oracle.h"
-#include "tools/host_half.h"
-
-enum { EXIT_SKIPPED = 77 };
 
 /* The manifest: one problem per kernel class, sizes small enough for a host reference. */
 static const char MANIFEST[] =
@@ -48,18 +46,6 @@ static const gemm PROBLEMS[] = {
 static char g_arch[16], g_dir[64], g_manifest[96];
 static long g_warmed; /* kernels tcj-warmup compiled */
 
-static size_t esize(tcj_dtype t) { return t == TCJ_S8 ? 1 : t == TCJ_F16 || t == TCJ_BF16 ? 2 : 4; }
-
-static double get(tcj_dtype t, const void *p, size_t i) {
-  switch (t) {
-  case TCJ_F16: return f16_to_f32(((const uint16_t *)p)[i]);
-  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)p)[i]);
-  case TCJ_S8: return ((const int8_t *)p)[i];
-  case TCJ_S32: return ((const int32_t *)p)[i];
-  default: return ((const float *)p)[i];
-  }
-}
-
 static void fill(tcj_dtype t, void *p, size_t n, unsigned seed) {
   srand(seed);
   for (size_t i = 0; i < n; i++) {
@@ -75,43 +61,39 @@ static void fill(tcj_dtype t, void *p, size_t n, unsigned seed) {
 
 /* Runs g through e and checks every element against a float64 host reference. */
 static void run_and_check(tcj_engine *e, const gemm *g, unsigned seed) {
-  size_t es = esize(g->ab), ec = esize(g->c), na = (size_t)(g->m * g->k), nb = (size_t)(g->k * g->n),
+  size_t es = gpu_esize(g->ab), ec = gpu_esize(g->c), na = (size_t)(g->m * g->k), nb = (size_t)(g->k * g->n),
          nc = (size_t)(g->m * g->n);
-  void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * ec), *da, *db, *dc;
+  void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * ec);
   assert_non_null(ha);
   assert_non_null(hb);
   assert_non_null(hc);
   fill(g->ab, ha, na, seed);
   fill(g->ab, hb, nb, seed + 1);
-  assert_int_equal(cudaMalloc(&da, na * es), cudaSuccess);
-  assert_int_equal(cudaMalloc(&db, nb * es), cudaSuccess);
-  assert_int_equal(cudaMalloc(&dc, nc * ec), cudaSuccess);
-  cudaMemcpy(da, ha, na * es, cudaMemcpyHostToDevice);
-  cudaMemcpy(db, hb, nb * es, cudaMemcpyHostToDevice);
-  cudaMemset(dc, 0xff, nc * ec); /* poison: beta == 0, every element must be written */
+  void *da = gpu_upload(ha, na * es), *db = gpu_upload(hb, nb * es);
+  void *dc = gpu_poisoned(nc * ec, 0xff); /* poison: beta == 0, every element must be written */
   int64_t lda = g->op_a ? g->m : g->k, ldb = g->op_b ? g->k : g->n;
   tcj_status st = tcj_gemm(e, g->op_a, g->op_b, g->m, g->n, g->k, 1.f, da, g->ab, lda, db, g->ab, ldb,
                            0.f, dc, g->c, g->n, NULL);
   if (st != TCJ_SUCCESS) print_error("%s: %s\n", g->name, tcj_last_error(e));
   assert_int_equal(st, TCJ_SUCCESS);
-  assert_int_equal(cudaMemcpy(hc, dc, nc * ec, cudaMemcpyDeviceToHost), cudaSuccess);
+  gpu_download(hc, dc, nc * ec);
   /* Every element within its own bound (tests/gpu/oracle.h); tf32 inputs as the tensor cores
    * take them, truncated or rounded: either model must hold for the whole result. */
   double *a = malloc(sizeof *a * (na + 1)), *bt = malloc(sizeof *bt * (nb + 1)), *got = malloc(sizeof *got * (nc + 1));
   assert_non_null(a);
   assert_non_null(bt);
   assert_non_null(got);
-  for (int64_t i = 0; i < g->m * g->n; i++) got[i] = get(g->c, hc, (size_t)i);
+  for (int64_t i = 0; i < g->m * g->n; i++) got[i] = gpu_get(g->c, hc, (size_t)i);
   oracle_result r = {0};
   for (int model = g->ab == TCJ_TF32 ? 1 : -1; model >= (g->ab == TCJ_TF32 ? 0 : -1); model--) {
     for (int64_t i = 0; i < g->m; i++)
       for (int64_t l = 0; l < g->k; l++) {
-        double x = get(g->ab, ha, (size_t)(g->op_a ? l * lda + i : i * lda + l));
+        double x = gpu_get(g->ab, ha, (size_t)(g->op_a ? l * lda + i : i * lda + l));
         a[i * g->k + l] = model >= 0 ? oracle_tf32((float)x, model) : x;
       }
     for (int64_t j = 0; j < g->n; j++)
       for (int64_t l = 0; l < g->k; l++) {
-        double y = get(g->ab, hb, (size_t)(g->op_b ? j * ldb + l : l * ldb + j));
+        double y = gpu_get(g->ab, hb, (size_t)(g->op_b ? j * ldb + l : l * ldb + j));
         bt[j * g->k + l] = model >= 0 ? oracle_tf32((float)y, model) : y;
       }
     oracle_gemm og = {g->m, g->n, g->k, 1.f, 0.f, g->c, a, bt, NULL, got, 0};
@@ -262,13 +244,9 @@ static void driver_jit_compiles_and_its_cubins_are_cached(void **state) {
 }
 
 int main(void) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    printf("SKIP: no GPU: none of the GPU cache checks ran\n");
-    return EXIT_SKIPPED;
-  }
   struct cudaDeviceProp prop;
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || cudaFree(0) != cudaSuccess) return 1;
+  int go = gpu_test_device("GPU cache checks", &prop); /* each test makes its engine */
+  if (go != GPU_START_GO_ON) return go;
   int sm = prop.major * 10 + prop.minor;
   snprintf(g_arch, sizeof g_arch, "sm_%d%s", sm, sm == 90 ? "a" : "");
   snprintf(g_dir, sizeof g_dir, "/tmp/tcj-cache-gpu-XXXXXX");

@@ -21,10 +21,9 @@
 #include <cmocka.h>
 #include <cuda_runtime.h>
 
-#include "gpu_start.h"
+#include "gpu_test.h"
 #include "tail_mem.h"
 #include "tcj.h"
-#include "tools/host_half.h"
 
 static tcj_engine *g_eng;
 static uint64_t g_seed_base = 0x5eed0e41ull;
@@ -33,42 +32,6 @@ static vmm_api g_vmm;
 static int g_device, g_sm;
 
 /* ---- host values of each type -------------------------------------------------------------- */
-
-static size_t esize(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: case TCJ_BF16: return 2;
-  case TCJ_E4M3: case TCJ_E5M2: case TCJ_S8: return 1;
-  case TCJ_F64: return 8;
-  default: return 4;
-  }
-}
-
-/* Stores v as type t at p and returns the value stored. */
-static double put(tcj_dtype t, void *p, double v) {
-  switch (t) {
-  case TCJ_F16: { uint16_t h = f32_to_f16((float)v); memcpy(p, &h, 2); return f16_to_f32(h); }
-  case TCJ_BF16: { uint16_t h = f32_to_bf16((float)v); memcpy(p, &h, 2); return bf16_to_f32(h); }
-  case TCJ_E4M3: { uint8_t h = f32_to_e4m3((float)v); memcpy(p, &h, 1); return e4m3_to_f32(h); }
-  case TCJ_E5M2: { uint8_t h = f32_to_e5m2((float)v); memcpy(p, &h, 1); return e5m2_to_f32(h); }
-  case TCJ_S8: { int8_t h = (int8_t)lrint(v); memcpy(p, &h, 1); return h; }
-  case TCJ_S32: { int32_t h = (int32_t)lrint(v); memcpy(p, &h, 4); return h; }
-  case TCJ_F64: memcpy(p, &v, 8); return v;
-  default: { float f = (float)v; memcpy(p, &f, 4); return f; }
-  }
-}
-
-static double get(tcj_dtype t, const void *p) {
-  switch (t) {
-  case TCJ_F16: { uint16_t h; memcpy(&h, p, 2); return f16_to_f32(h); }
-  case TCJ_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
-  case TCJ_E4M3: { uint8_t h; memcpy(&h, p, 1); return e4m3_to_f32(h); }
-  case TCJ_E5M2: { uint8_t h; memcpy(&h, p, 1); return e5m2_to_f32(h); }
-  case TCJ_S8: { int8_t h; memcpy(&h, p, 1); return h; }
-  case TCJ_S32: { int32_t h; memcpy(&h, p, 4); return h; }
-  case TCJ_F64: { double d; memcpy(&d, p, 8); return d; }
-  default: { float f; memcpy(&f, p, 4); return f; }
-  }
-}
 
 /* Half an ulp at 1.0 of an output type. */
 static double unit_roundoff(tcj_dtype t) {
@@ -176,7 +139,7 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
   int64_t m = c->m, n = c->n, k = c->k, nb = c->batch > 1 ? c->batch : 1;
   int64_t a_rows = c->op_a == TCJ_OP_N ? m : k, a_cols = c->op_a == TCJ_OP_N ? k : m;
   int64_t b_rows = c->op_b == TCJ_OP_N ? k : n, b_cols = c->op_b == TCJ_OP_N ? n : k;
-  size_t ea = esize(c->ab), ed = esize(c->d_type);
+  size_t ea = gpu_esize(c->ab), ed = gpu_esize(c->d_type);
   dbuf A, B, C, D, R, bias, prm;
   dbuf_alloc(&A, (size_t)(nb * a_rows * a_cols) * ea);
   dbuf_alloc(&B, (size_t)(nb * b_rows * b_cols) * ea);
@@ -193,22 +156,22 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
   for (int64_t z = 0; z < nb; z++) {
     for (int64_t i = 0; i < a_rows; i++)
       for (int64_t j = 0; j < a_cols; j++) {
-        double v = put(c->ab, A.host + (size_t)((z * a_rows + i) * a_cols + j) * ea, runit());
+        double v = gpu_put(c->ab, A.host, (size_t)((z * a_rows + i) * a_cols + j), runit());
         int64_t r = c->op_a == TCJ_OP_N ? i : j, q = c->op_a == TCJ_OP_N ? j : i; /* op(A)[r, q] */
         a[(z * m + r) * k + q] = v;
       }
     for (int64_t i = 0; i < b_rows; i++)
       for (int64_t j = 0; j < b_cols; j++) {
-        double v = put(c->ab, B.host + (size_t)((z * b_rows + i) * b_cols + j) * ea, runit());
+        double v = gpu_put(c->ab, B.host, (size_t)((z * b_rows + i) * b_cols + j), runit());
         int64_t r = c->op_b == TCJ_OP_N ? i : j, q = c->op_b == TCJ_OP_N ? j : i; /* op(B)[r, q] */
         b[(z * k + r) * n + q] = v;
       }
     for (int64_t i = 0; i < m * n; i++) {
-      rv[z * m * n + i] = put(TCJ_F32, R.host + (size_t)(z * m * n + i) * 4, runit());
-      if (c->beta != 0) cv[z * m * n + i] = put(c->d_type, C.host + (size_t)(z * m * n + i) * ed, runit());
+      rv[z * m * n + i] = gpu_put(TCJ_F32, R.host, (size_t)(z * m * n + i), runit());
+      if (c->beta != 0) cv[z * m * n + i] = gpu_put(c->d_type, C.host, (size_t)(z * m * n + i), runit());
     }
   }
-  for (int64_t i = 0; i < blen; i++) bv[i] = put(TCJ_F32, bias.host + (size_t)i * 4, runit());
+  for (int64_t i = 0; i < blen; i++) bv[i] = gpu_put(TCJ_F32, bias.host, (size_t)i, runit());
   residual_params rp = {R.p, n, m * n, 0.75f};
   memcpy(prm.host, &rp, sizeof rp);
   memset(D.host, 0xff, D.bytes); /* NaN in every float type: every element must be written */
@@ -276,7 +239,7 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
         if (c->act == TCJ_ACT_GELU) v = gelu(v);
         else if (c->act == TCJ_ACT_RELU) v = v > 0 ? v : 0;
         double ref = v + 0.75 * rv[at];
-        double got = get(c->d_type, D.host + (size_t)at * ed);
+        double got = gpu_get(c->d_type, D.host, (size_t)at);
         double bound = (eps_p + (double)(k + 2) * 0x1p-23) * 1.2 * fabs(c->alpha) * t +
                        2 * u * (fabs(ref) + terms + fabs(0.75 * rv[at])) + 1e-6 * fabs(v) + floor_abs;
         double ratio = isnan(got) ? INFINITY : fabs(got - ref) / bound;
@@ -358,18 +321,13 @@ typedef struct zero_case {
 /* D = beta * C exactly (beta = 0.5 scales by a power of two), then ReLU(. + bias) for the
  * bias case; A holds NaNs, B infinities (s8 has neither: random values). device_alpha: alpha
  * through alpha_ptr (a device 0), else the host field. */
-static const char *type_name(tcj_dtype t) {
-  static const char *const names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
-  return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
-}
-
 /* Runs the case; returns 0 where a forced recipe (forced != 0) cannot run it at all (printed),
  * else 1 (a failure ends the test). */
 static int run_zero_case(tcj_engine *e, const char *label, int forced, const zero_case *c, int device_alpha,
                          int with_bias, uint64_t seed) {
   g_rng = seed;
   int64_t m = c->m, n = c->n, k = c->k;
-  size_t ea = esize(c->ab), ec = esize(c->cd);
+  size_t ea = gpu_esize(c->ab), ec = gpu_esize(c->cd);
   int f64 = c->ab == TCJ_F64;
   dbuf A, B, C, D, S, bias;
   dbuf_alloc(&A, (size_t)(m * k) * ea);
@@ -380,14 +338,14 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
   dbuf_alloc(&bias, (size_t)n * 4);
   for (int64_t i = 0; i < m * k; i++) {
     double v = c->ab == TCJ_S8 ? 100 * runit() : (i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : runit());
-    put(c->ab, A.host + (size_t)i * ea, v);
+    gpu_put(c->ab, A.host, (size_t)i, v);
   }
   for (int64_t i = 0; i < k * n; i++) {
     double v = c->ab == TCJ_S8 ? 100 * runit() : (i % 2 ? -INFINITY : INFINITY);
-    put(c->ab, B.host + (size_t)i * ea, v);
+    gpu_put(c->ab, B.host, (size_t)i, v);
   }
-  for (int64_t i = 0; i < m * n; i++) put(c->cd, C.host + (size_t)i * ec, c->cd == TCJ_S32 ? 1000 * runit() : runit());
-  for (int64_t i = 0; i < n; i++) put(TCJ_F32, bias.host + (size_t)i * 4, runit());
+  for (int64_t i = 0; i < m * n; i++) gpu_put(c->cd, C.host, (size_t)i, c->cd == TCJ_S32 ? 1000 * runit() : runit());
+  for (int64_t i = 0; i < n; i++) gpu_put(TCJ_F32, bias.host, (size_t)i, runit());
   memset(S.host, 0, 8); /* the device alpha: +0.0 as float or double */
   memset(D.host, 0xff, D.bytes);
   dbuf *up[] = {&A, &B, &C, &D, &S, &bias};
@@ -423,7 +381,7 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
   }
   tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
   if (st == TCJ_ERROR_NOT_SUPPORTED && forced) { /* a tuning knob's limit (e.g. sm90 generic tiles and m < 64) */
-    printf("  %-8s %s %lld x %lld x %lld: not run: %s\n", label, type_name(c->ab), (long long)m, (long long)n,
+    printf("  %-8s %s %lld x %lld x %lld: not run: %s\n", label, tcj_dtype_name(c->ab), (long long)m, (long long)n,
            (long long)k, tcj_last_error(e));
     for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
     return 0;
@@ -435,13 +393,13 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
   int64_t bad = 0, first = -1;
   double first_got = 0, first_want = 0;
   for (int64_t i = 0; i < m * n; i++) {
-    double cv = get(c->cd, C.host + (size_t)i * ec), want = 0.5 * cv;
+    double cv = gpu_get(c->cd, C.host, (size_t)i), want = 0.5 * cv;
     if (with_bias) {
       /* fp32 arithmetic, then rounded to D's type: within its rounding of the exact value. */
-      double x = (double)(float)(0.5 * cv) + get(TCJ_F32, bias.host + (size_t)(i % n) * 4);
+      double x = (double)(float)(0.5 * cv) + gpu_get(TCJ_F32, bias.host, (size_t)(i % n));
       want = x > 0 ? x : 0;
     }
-    double got = get(c->cd, D.host + (size_t)i * ec);
+    double got = gpu_get(c->cd, D.host, (size_t)i);
     double tol = with_bias ? 2 * unit_roundoff(c->cd) * fabs(want) + 1e-30 : 0;
     if (c->cd == TCJ_S32) want = nearbyint(want), tol = 0.5; /* s32: rounded to nearest, either on a tie */
     if (!(fabs(got - want) <= tol)) {
@@ -449,12 +407,12 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
       bad++;
     }
   }
-  printf("  %-8s %-4s %s alpha 0%s: %lld x %lld x %lld: %lld wrong\n", label, type_name(c->ab), device_alpha ? "device" : "host",
+  printf("  %-8s %-4s %s alpha 0%s: %lld x %lld x %lld: %lld wrong\n", label, tcj_dtype_name(c->ab), device_alpha ? "device" : "host",
          with_bias ? " +bias+ReLU" : "", (long long)m, (long long)n, (long long)k, (long long)bad);
   for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
   if (!bad) return 1;
     fail_msg("%s: %s alpha 0 (%s): %lld of %lld elements are not beta * C; first (%lld, %lld): got %.9g, want %.9g",
-             label, type_name(c->ab), device_alpha ? "device" : "host", (long long)bad, (long long)(m * n),
+             label, tcj_dtype_name(c->ab), device_alpha ? "device" : "host", (long long)bad, (long long)(m * n),
              (long long)(first / n), (long long)(first % n), first_got, first_want);
   return 1;
 }

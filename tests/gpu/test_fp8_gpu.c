@@ -54,11 +54,10 @@
 #include <cmocka.h>
 
 #include "tcj.h"
-#include "tests/gpu/gpu_start.h"
+#include "tests/gpu/gpu_test.h"
 
 
 #include "tests/gpu/oracle.h"
-#include "tools/host_half.h"
 
 #define GUARD_BYTES 256 /* poisoned bytes after the last element of D */
 #define MSG_SIZE 1536
@@ -199,38 +198,9 @@ static int codec_self_check(void) {
 
 /* ---- element types ---------------------------------------------------------------------- */
 
-static size_t esize(tcj_dtype t) {
-  switch (t) {
-  case TCJ_E4M3: case TCJ_E5M2: return 1;
-  case TCJ_F16: case TCJ_BF16: return 2;
-  case TCJ_F32: return 4;
-  default: return 0;
-  }
-}
-
-static const char *dtype_name(tcj_dtype t) {
-  static const char *names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
-  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
-}
-
+/* Element i of D, C or bias; fp8 through this file's own codec (the judge checks itself). */
 static double get(tcj_dtype t, const unsigned char *buf, size_t i) {
-  switch (t) {
-  case TCJ_E4M3: case TCJ_E5M2: return fp8_decode(t, buf[i]);
-  case TCJ_F16: { uint16_t h; memcpy(&h, buf + 2 * i, 2); return f16_to_f32(h); }
-  case TCJ_BF16: { uint16_t h; memcpy(&h, buf + 2 * i, 2); return bf16_to_f32(h); }
-  case TCJ_F32: { float f; memcpy(&f, buf + 4 * i, 4); return f; }
-  default: return NAN;
-  }
-}
-
-static void put(tcj_dtype t, unsigned char *buf, size_t i, double v) {
-  switch (t) {
-  case TCJ_E4M3: case TCJ_E5M2: buf[i] = fp8_encode(t, v); break;
-  case TCJ_F16: { uint16_t h = f32_to_f16((float)v); memcpy(buf + 2 * i, &h, 2); break; }
-  case TCJ_BF16: { uint16_t h = f32_to_bf16((float)v); memcpy(buf + 2 * i, &h, 2); break; }
-  case TCJ_F32: { float f = (float)v; memcpy(buf + 4 * i, &f, 4); break; }
-  default: break;
-  }
+  return t == TCJ_E4M3 || t == TCJ_E5M2 ? fp8_decode(t, buf[i]) : gpu_get(t, buf, i);
 }
 
 /* Poison: 0xFF bytes are NaN in f16, bf16, f32, e4m3 and e5m2 alike (D, C's padding); operands'
@@ -238,23 +208,7 @@ static void put(tcj_dtype t, unsigned char *buf, size_t i, double v) {
 #define POISON_OUT 0xff
 #define POISON_FP8 0x7f
 
-static int is_poison(tcj_dtype t, const unsigned char *buf, size_t i) {
-  for (size_t b = 0; b < esize(t); b++)
-    if (buf[i * esize(t) + b] != POISON_OUT) return 0;
-  return 1;
-}
-
-/* ---- random numbers (splitmix64: seeded per case, reproducible) ------------------------- */
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint64_t rng_next(rng *r) {
-  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static double rng_sym(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-52 - 1.0; } /* [-1, 1) */
+static int is_poison(tcj_dtype t, const unsigned char *buf, size_t i) { return gpu_is_poison_of(t, buf, i, POISON_OUT); }
 
 /* Operand magnitudes: RANGE_WIDE draws every finite nonzero code up to 8 alike (subnormals
  * included: 13 binades of e4m3, 20 of e5m2, so that products span many binades), RANGE_NARROW the
@@ -335,11 +289,11 @@ static int describe(const fcase *c, char *buf, size_t size) {
   return snprintf(buf, size,
                   "[%s] %s x %s -> %s op=%c%c m=%lld n=%lld k=%lld pads a=%lld b=%lld d=%lld alpha=%g beta=%g%s%s "
                   "scales=%s a=%g b=%g scale_d=%g amax=%d bias=%d/%s act=%d fast_accum=%d batch=%lld%s%s seed=0x%llx",
-                  c->what, dtype_name(c->ta), dtype_name(c->tb), dtype_name(c->td), c->op_a ? 'T' : 'N',
+                  c->what, tcj_dtype_name(c->ta), tcj_dtype_name(c->tb), tcj_dtype_name(c->td), c->op_a ? 'T' : 'N',
                   c->op_b ? 'T' : 'N', (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->pad_a,
                   (long long)c->pad_b, (long long)c->pad_d, c->alpha, c->beta, c->beta != 0 ? " C " : "",
-                  c->beta != 0 ? dtype_name(c->tc) : "", c->block ? "block" : "tensor", c->scale_a, c->scale_b,
-                  c->scale_d, c->amax, (int)c->bias, dtype_name(c->bias_type), (int)c->act, c->fast_accum,
+                  c->beta != 0 ? tcj_dtype_name(c->tc) : "", c->block ? "block" : "tensor", c->scale_a, c->scale_b,
+                  c->scale_d, c->amax, (int)c->bias, tcj_dtype_name(c->bias_type), (int)c->act, c->fast_accum,
                   (long long)c->batch, c->share_b ? " (B shared)" : "", c->via_gemm ? " via tcj_gemm" : "",
                   (unsigned long long)c->seed);
 }
@@ -358,19 +312,13 @@ static int failf(char *msg, size_t size, const fcase *c, const char *fmt, ...) {
 
 /* ---- one case in flight ----------------------------------------------------------------- */
 
-typedef struct buf {
-  size_t bytes;
-  unsigned char *before, *after; /* host: what was uploaded, what came back */
-  void *dev;
-} buf;
-
 /* Device floats of the per-tensor scalars, 64 bytes apart: scale_a, scale_b, scale_d, amax_d. */
 enum { SC_A = 0, SC_B = 16, SC_D = 32, SC_AMAX = 48, SC_COUNT = 64 };
 
 typedef struct frun {
   fcase c;
   int64_t nb, rows_a, cols_a, rows_b, cols_b, lda, ldb, ldc, ldd, sa, sb, sc, sd, kbn, nbn;
-  buf a, b, cm, d, bias, bsa, bsb; /* cm: C apart from D; bsa, bsb: block scales (floats) */
+  gpu_region a, b, cm, d, bias, bsa, bsb; /* cm: C apart from D; bsa, bsb: block scales (floats) */
   float *scal;
   float scale_d, amax_stale;
   /* Per element of D (nb x m x n): v after the activation and before scale_d, the bound of
@@ -386,36 +334,20 @@ typedef struct fstats {
   double secs;
 } fstats;
 
-static void buf_free(buf *g) {
-  free(g->before);
-  free(g->after);
-  if (g->dev) cudaFree(g->dev);
-  memset(g, 0, sizeof *g);
-}
-
 static void run_free(frun *r) {
-  buf_free(&r->a);
-  buf_free(&r->b);
-  buf_free(&r->cm);
-  buf_free(&r->d);
-  buf_free(&r->bias);
-  buf_free(&r->bsa);
-  buf_free(&r->bsb);
+  gpu_region_free(&r->a);
+  gpu_region_free(&r->b);
+  gpu_region_free(&r->cm);
+  gpu_region_free(&r->d);
+  gpu_region_free(&r->bias);
+  gpu_region_free(&r->bsa);
+  gpu_region_free(&r->bsb);
   if (r->scal) cudaFree(r->scal);
   free(r->ref);
   free(r->err);
   free(r->err32);
   free(r->tabs);
   memset(r, 0, sizeof *r);
-}
-
-static int buf_alloc(buf *g, size_t bytes, unsigned char poison) {
-  g->bytes = bytes;
-  g->before = malloc(bytes);
-  g->after = malloc(bytes);
-  if (!g->before || !g->after) return 0;
-  memset(g->before, poison, bytes);
-  return cudaMalloc(&g->dev, bytes) == cudaSuccess;
 }
 
 /* op(A_z)[i, p] and op(B_z)[p, j], decoded. */
@@ -514,14 +446,14 @@ static int prepare(frun *r, const fcase *c, char *msg, size_t size) {
   r->nbn = (c->n + BLOCK_K - 1) / BLOCK_K;
   size_t elems = (size_t)(r->nb * c->m * c->n);
   int64_t eb = r->sb ? r->nb : 1;
-  int ok = buf_alloc(&r->a, (size_t)(r->nb * r->sa), POISON_FP8) &&
-           buf_alloc(&r->b, (size_t)((eb - 1) * r->sb + r->rows_b * r->ldb), POISON_FP8) &&
-           buf_alloc(&r->d, (size_t)(r->nb * r->sd) * esize(c->td) + GUARD_BYTES, POISON_OUT);
-  if (ok && c->beta != 0) ok = buf_alloc(&r->cm, (size_t)(r->nb * r->sc) * esize(c->tc), POISON_OUT);
+  int ok = gpu_region_alloc(&r->a, (size_t)(r->nb * r->sa), POISON_FP8) &&
+           gpu_region_alloc(&r->b, (size_t)((eb - 1) * r->sb + r->rows_b * r->ldb), POISON_FP8) &&
+           gpu_region_alloc(&r->d, (size_t)(r->nb * r->sd) * gpu_esize(c->td) + GUARD_BYTES, POISON_OUT);
+  if (ok && c->beta != 0) ok = gpu_region_alloc(&r->cm, (size_t)(r->nb * r->sc) * gpu_esize(c->tc), POISON_OUT);
   if (ok && c->bias != TCJ_BIAS_NONE)
-    ok = buf_alloc(&r->bias, (size_t)(c->bias == TCJ_BIAS_ROW ? c->m : c->n) * esize(c->bias_type), POISON_OUT);
+    ok = gpu_region_alloc(&r->bias, (size_t)(c->bias == TCJ_BIAS_ROW ? c->m : c->n) * gpu_esize(c->bias_type), POISON_OUT);
   if (ok && c->block)
-    ok = buf_alloc(&r->bsa, 4 * (size_t)(c->m * r->kbn), 0) && buf_alloc(&r->bsb, 4 * (size_t)(r->nbn * r->kbn), 0);
+    ok = gpu_region_alloc(&r->bsa, 4 * (size_t)(c->m * r->kbn), 0) && gpu_region_alloc(&r->bsb, 4 * (size_t)(r->nbn * r->kbn), 0);
   if (ok) ok = cudaMalloc((void **)&r->scal, SC_COUNT * sizeof(float)) == cudaSuccess;
   double *s = malloc(sizeof *s * (elems + 1)), *t = malloc(sizeof *t * (elems + 1));
   r->ref = malloc(sizeof *r->ref * (elems + 1));
@@ -549,10 +481,10 @@ static int prepare(frun *r, const fcase *c, char *msg, size_t size) {
     for (int64_t i = 0; i < r->rows_b; i++)
       for (int64_t j = 0; j < r->cols_b; j++) r->b.before[z * r->sb + i * r->ldb + j] = code_draw(&cb, &g);
   if (c->block) { /* (1 + 0.75 u) 2^e, e in [-4, 3]: [2^-4, 2^4), most not powers of two */
-    buf *bs[2] = {&r->bsa, &r->bsb};
+    gpu_region *bs[2] = {&r->bsa, &r->bsb};
     for (int w = 0; w < 2; w++)
       for (size_t i = 0; i < bs[w]->bytes / 4; i++)
-        put(TCJ_F32, bs[w]->before, i, ldexp(1 + 0.375 * (rng_sym(&g) + 1), (int)(rng_next(&g) % 8) - 4));
+        gpu_put(TCJ_F32, bs[w]->before, i, ldexp(1 + 0.375 * (rng_sym(&g) + 1), (int)(rng_next(&g) % 8) - 4));
   }
   if (!reference_sums(r, s, t)) {
     free(s);
@@ -569,10 +501,10 @@ static int prepare(frun *r, const fcase *c, char *msg, size_t size) {
     for (int64_t z = 0; z < r->nb; z++)
       for (int64_t i = 0; i < c->m; i++)
         for (int64_t j = 0; j < c->n; j++)
-          put(c->tc, r->cm.before, (size_t)(z * r->sc + i * r->ldc + j), rms * rng_sym(&g));
+          gpu_put(c->tc, r->cm.before, (size_t)(z * r->sc + i * r->ldc + j), rms * rng_sym(&g));
   if (r->bias.dev)
-    for (size_t i = 0; i < r->bias.bytes / esize(c->bias_type); i++)
-      put(c->bias_type, r->bias.before, i, rms * rng_sym(&g));
+    for (size_t i = 0; i < r->bias.bytes / gpu_esize(c->bias_type); i++)
+      gpu_put(c->bias_type, r->bias.before, i, rms * rng_sym(&g));
 
   double acc = oracle_ck(c->k) + tc_term(c->k, c->fast_accum) + (c->block ? 0x1p-23 : 0);
   double acc32 = oracle_ck(c->k) + (c->block ? 0x1p-23 : 0); /* block: the two scales' products */
@@ -614,7 +546,7 @@ static int prepare(frun *r, const fcase *c, char *msg, size_t size) {
   sc[SC_B] = c->scale_b;
   sc[SC_D] = r->scale_d;
   sc[SC_AMAX] = r->amax_stale;
-  buf *all[] = {&r->a, &r->b, &r->cm, &r->d, &r->bias, &r->bsa, &r->bsb};
+  gpu_region *all[] = {&r->a, &r->b, &r->cm, &r->d, &r->bias, &r->bsa, &r->bsb};
   cudaError_t ce = cudaSuccess;
   for (int i = 0; i < NCASES(all) && !ce; i++)
     if (all[i]->dev) ce = cudaMemcpyAsync(all[i]->dev, all[i]->before, all[i]->bytes, cudaMemcpyHostToDevice, g_stream);
@@ -709,7 +641,7 @@ static int verify(frun *r, fstats *st, char *msg, size_t size) {
       (e = cudaMemcpyAsync(&amax_got, r->scal + SC_AMAX, sizeof amax_got, cudaMemcpyDeviceToHost, g_stream)) ||
       (e = cudaStreamSynchronize(g_stream)))
     return failf(msg, size, c, "GEMM or read-back failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
-  size_t es = esize(c->td);
+  size_t es = gpu_esize(c->td);
   unsigned char *inside = calloc(r->d.bytes, 1);
   if (!inside) return failf(msg, size, c, "host out of memory");
   for (int64_t z = 0; z < r->nb; z++)
@@ -841,8 +773,8 @@ static void print_ok(const fcase *c, const fstats *st) {
   else if (c->td == TCJ_F32) /* the accumulation's own error (a 16-bit D's rounding hides it) */
     n += snprintf(extra + n, sizeof extra - (size_t)n, ", max |err|/t %.2g", st->rel);
   if (c->strict_fp32) snprintf(extra + n, sizeof extra - (size_t)n, ", fp32-only bound %.3f", st->worst32);
-  printf("  ok   [%s] %s x %s -> %s %c%c %lldx%lldx%lld%s: worst %.3f%s, %.2f s\n", c->what, dtype_name(c->ta),
-         dtype_name(c->tb), dtype_name(c->td), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N', (long long)c->m,
+  printf("  ok   [%s] %s x %s -> %s %c%c %lldx%lldx%lld%s: worst %.3f%s, %.2f s\n", c->what, tcj_dtype_name(c->ta),
+         tcj_dtype_name(c->tb), tcj_dtype_name(c->td), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N', (long long)c->m,
          (long long)c->n, (long long)c->k, c->batch > 1 ? " batch" : "", st->worst, extra, st->secs);
 }
 

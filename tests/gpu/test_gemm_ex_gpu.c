@@ -36,9 +36,8 @@
 #include <cmocka.h>
 
 #include "tcj.h"
-#include "tests/gpu/gpu_start.h"
+#include "tests/gpu/gpu_test.h"
 #include "tests/gpu/oracle.h"
-#include "tools/host_half.h"
 
 #define GUARD_BYTES 256 /* poisoned bytes after the last element of every region */
 #define MSG_SIZE 1536
@@ -51,20 +50,6 @@ static int g_cc_major, g_cc_minor; /* the GPU's compute capability (group_setup)
 
 /* ---- dtypes ---------------------------------------------------------------------------- */
 
-static size_t esize(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: case TCJ_BF16: return 2;
-  case TCJ_F32: case TCJ_TF32: case TCJ_S32: return 4;
-  case TCJ_S8: return 1;
-  default: return 0;
-  }
-}
-
-static const char *dtype_name(tcj_dtype t) {
-  static const char *names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
-  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
-}
-
 static const char *act_name(tcj_activation a) {
   static const char *names[] = {"none", "relu", "gelu", "gelu_tanh", "silu"};
   return (unsigned)a < sizeof names / sizeof names[0] ? names[a] : "?";
@@ -75,56 +60,13 @@ static const char *bias_name(tcj_bias_kind b) {
   return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "?";
 }
 
-static void put(tcj_dtype t, void *buf, size_t i, double v) {
-  switch (t) {
-  case TCJ_F16: ((uint16_t *)buf)[i] = f32_to_f16((float)v); break;
-  case TCJ_BF16: ((uint16_t *)buf)[i] = f32_to_bf16((float)v); break;
-  case TCJ_F32: case TCJ_TF32: ((float *)buf)[i] = (float)v; break;
-  case TCJ_S8: ((int8_t *)buf)[i] = (int8_t)lrint(v); break;
-  case TCJ_S32: ((int32_t *)buf)[i] = (int32_t)llrint(v); break;
-  default: break;
-  }
-}
-
-static double get(tcj_dtype t, const void *buf, size_t i) {
-  switch (t) {
-  case TCJ_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
-  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
-  case TCJ_F32: case TCJ_TF32: { float f; memcpy(&f, (const float *)buf + i, 4); return f; }
-  case TCJ_S8: return ((const int8_t *)buf)[i];
-  case TCJ_S32: { int32_t v; memcpy(&v, (const int32_t *)buf + i, 4); return v; }
-  default: return NAN;
-  }
-}
-
-/* The byte every element of a poisoned region is made of: 0xFF is a NaN in f16, bf16 and f32;
- * s32 gets 0xA5A5A5A5 (-1515870811, far from any result here); s8 operands 127 (0x7F), out of
- * the data's [-8, 8], so that an element read from padding shows in an exact result. */
-static unsigned char poison_byte(tcj_dtype t) { return t == TCJ_S32 ? 0xA5 : t == TCJ_S8 ? 0x7F : 0xFF; }
-
-static int is_poison(tcj_dtype t, const unsigned char *buf, size_t i) {
-  size_t es = esize(t);
-  for (size_t b = 0; b < es; b++)
-    if (buf[i * es + b] != poison_byte(t)) return 0;
-  return 1;
-}
-
-/* ---- random numbers (splitmix64: seeded per case, reproducible) ------------------------- */
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint64_t rng_next(rng *r) {
-  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+/* ---- random numbers (gpu_test.h's splitmix64: seeded per case, reproducible) ------------ */
 
 /* Uniform in [-2, 2] (never all zeros); integers in [-8, 8] for s8, [-100, 100] for s32. */
 static void fill_random(tcj_dtype t, void *buf, size_t i, rng *r) {
-  if (t == TCJ_S8) put(t, buf, i, (double)((int64_t)(rng_next(r) % 17) - 8));
-  else if (t == TCJ_S32) put(t, buf, i, (double)((int64_t)(rng_next(r) % 201) - 100));
-  else put(t, buf, i, ((double)(rng_next(r) >> 11) * 0x1.0p-53 * 2 - 1) * 2);
+  if (t == TCJ_S8) gpu_put(t, buf, i, (double)((int64_t)(rng_next(r) % 17) - 8));
+  else if (t == TCJ_S32) gpu_put(t, buf, i, (double)((int64_t)(rng_next(r) % 201) - 100));
+  else gpu_put(t, buf, i, ((double)(rng_next(r) >> 11) * 0x1.0p-53 * 2 - 1) * 2);
 }
 
 /* ---- cases ------------------------------------------------------------------------------ */
@@ -219,11 +161,11 @@ static int describe(const ex_case *c, char *buf, size_t size) {
                   "[%s] %s->%s op=%c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld ldd=%lld off_d=%lld %s "
                   "c=%s alpha=%g%s beta=%g%s bias=%s/%s act=%s batch=%lld strides a=%lld b=%lld c=%lld d=%lld "
                   "bias=%lld user=%d seed=0x%llx",
-                  c->what, dtype_name(c->ab), dtype_name(c->d_type), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N',
+                  c->what, tcj_dtype_name(c->ab), tcj_dtype_name(c->d_type), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N',
                   (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->lda, (long long)c->ldb,
                   (long long)c->ldc, (long long)c->ldd, (long long)c->off_d, CM_NAMES[c->cm],
-                  dtype_name(c->c_type), c->alpha, c->dev_alpha ? "(ptr)" : "", c->beta, c->dev_beta ? "(ptr)" : "",
-                  bias_name(c->bias), dtype_name(c->bias_type), act_name(c->act), (long long)c->batch,
+                  tcj_dtype_name(c->c_type), c->alpha, c->dev_alpha ? "(ptr)" : "", c->beta, c->dev_beta ? "(ptr)" : "",
+                  bias_name(c->bias), tcj_dtype_name(c->bias_type), act_name(c->act), (long long)c->batch,
                   (long long)c->stride_a, (long long)c->stride_b, (long long)c->stride_c, (long long)c->stride_d,
                   (long long)c->stride_bias, (int)c->user, (unsigned long long)c->seed);
 }
@@ -242,12 +184,6 @@ static int failf(char *msg, size_t size, const ex_case *c, const char *fmt, ...)
 
 /* ---- one case in flight ----------------------------------------------------------------- */
 
-typedef struct region {
-  size_t bytes;
-  unsigned char *before, *after; /* host: what was uploaded, what came back */
-  void *dev;
-} region;
-
 typedef struct ex_run {
   ex_case c;
   tcj_dtype sab, ct, dt; /* storage of A and B; C's and D's types (in place: both C's) */
@@ -256,7 +192,7 @@ typedef struct ex_run {
   int64_t rows_a, cols_a, rows_b, cols_b, lda, ldb, ldc, ldd, blen;
   int64_t sa, sb, sc, sd, sbias;
   int64_t res_ld, res_stride;
-  region a, b, cr, d, bias, res; /* cr: C apart from D; in place, d is C */
+  gpu_region a, b, cr, d, bias, res; /* cr: C apart from D; in place, d is C */
   unsigned char *c_rand, *c_poison; /* images of C's region (in place: D's) with and without values */
   void *scal;   /* device alpha, beta */
   void *params; /* device struct P of USER_RESIDUAL */
@@ -268,20 +204,13 @@ static int64_t extent(int64_t rows, int64_t cols, int64_t ld) {
 }
 static int64_t entries(int64_t stride, int64_t nb) { return stride == 0 ? 1 : nb; }
 
-static void region_free(region *g) {
-  free(g->before);
-  free(g->after);
-  if (g->dev) cudaFree(g->dev);
-  memset(g, 0, sizeof *g);
-}
-
 static void run_free(ex_run *r) {
-  region_free(&r->a);
-  region_free(&r->b);
-  region_free(&r->cr);
-  region_free(&r->d);
-  region_free(&r->bias);
-  region_free(&r->res);
+  gpu_region_free(&r->a);
+  gpu_region_free(&r->b);
+  gpu_region_free(&r->cr);
+  gpu_region_free(&r->d);
+  gpu_region_free(&r->bias);
+  gpu_region_free(&r->res);
   free(r->c_rand);
   free(r->c_poison);
   if (r->scal) cudaFree(r->scal);
@@ -290,13 +219,8 @@ static void run_free(ex_run *r) {
 }
 
 /* A region of `elems` elements of t plus the guard, poisoned on the host. */
-static int region_alloc(region *g, tcj_dtype t, int64_t elems) {
-  g->bytes = (size_t)elems * esize(t) + GUARD_BYTES;
-  g->before = malloc(g->bytes);
-  g->after = malloc(g->bytes);
-  if (!g->before || !g->after) return 0;
-  memset(g->before, poison_byte(t), g->bytes);
-  return cudaMalloc(&g->dev, g->bytes) == cudaSuccess;
+static int region_alloc(gpu_region *g, tcj_dtype t, int64_t elems) {
+  return gpu_region_alloc(g, (size_t)elems * gpu_esize(t) + GUARD_BYTES, gpu_poison_byte(t));
 }
 
 /* Random values into `count` matrices of rows x cols (ld, stride apart, from element off). */
@@ -310,13 +234,13 @@ static void fill_windows(tcj_dtype t, unsigned char *img, int64_t off, int64_t c
 /* The images C's region (in place: D's) starts a call with: values where beta != 0, else poison
  * (NaN): C must then not be read, and in place every element must be written. */
 static void set_images(ex_run *r) {
-  region *g = r->inplace ? &r->d : r->c.cm == C_SEPARATE ? &r->cr : NULL;
+  gpu_region *g = r->inplace ? &r->d : r->c.cm == C_SEPARATE ? &r->cr : NULL;
   if (g) memcpy(g->before, r->c.beta != 0 ? r->c_rand : r->c_poison, g->bytes);
 }
 
 /* Queues the uploads of every region's `before` image and of the scalars on s. */
 static cudaError_t upload(ex_run *r, cudaStream_t s) {
-  region *all[] = {&r->a, &r->b, &r->cr, &r->d, &r->bias, &r->res};
+  gpu_region *all[] = {&r->a, &r->b, &r->cr, &r->d, &r->bias, &r->res};
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; i < sizeof all / sizeof *all && !e; i++)
     if (all[i]->dev) e = cudaMemcpyAsync(all[i]->dev, all[i]->before, all[i]->bytes, cudaMemcpyHostToDevice, s);
@@ -369,7 +293,7 @@ static int prepare(ex_run *r, const ex_case *c, cudaStream_t s, char *msg, size_
   fill_windows(r->sab, r->b.before, 0, eb, r->sb, r->rows_b, r->cols_b, r->ldb, &g);
   if (r->bias.dev) fill_windows(c->bias_type, r->bias.before, 0, ebias, r->sbias, 1, r->blen, r->blen, &g);
   if (r->res.dev) fill_windows(TCJ_F32, r->res.before, 0, r->nb, r->res_stride, c->m, c->n, r->res_ld, &g);
-  region *cg = r->inplace ? &r->d : c->cm == C_SEPARATE ? &r->cr : NULL;
+  gpu_region *cg = r->inplace ? &r->d : c->cm == C_SEPARATE ? &r->cr : NULL;
   if (cg) {
     r->c_rand = malloc(cg->bytes);
     r->c_poison = malloc(cg->bytes);
@@ -406,7 +330,7 @@ static void make_desc(const ex_run *r, tcj_gemm_desc *d) {
   d->b = r->b.dev;
   d->b_type = c->ab;
   d->ldb = r->ldb;
-  void *dptr = (char *)r->d.dev + (size_t)c->off_d * esize(r->dt);
+  void *dptr = (char *)r->d.dev + (size_t)c->off_d * gpu_esize(r->dt);
   d->c_type = r->ct;
   d->ldc = r->ldc;
   d->stride_c = r->sc;
@@ -450,13 +374,13 @@ static void make_desc(const ex_run *r, tcj_gemm_desc *d) {
  * f32 data to tf32, 0 rounds it; tcj.h promises neither, so either must hold for a whole case). */
 static double op_a_at(const ex_run *r, int64_t z, int64_t i, int64_t p, int model) {
   int64_t base = r->sa ? z * r->sa : 0;
-  double v = get(r->sab, r->a.before, (size_t)(base + (r->c.op_a == TCJ_OP_T ? p * r->lda + i : i * r->lda + p)));
+  double v = gpu_get(r->sab, r->a.before, (size_t)(base + (r->c.op_a == TCJ_OP_T ? p * r->lda + i : i * r->lda + p)));
   return model >= 0 ? (double)oracle_tf32((float)v, model) : v;
 }
 
 static double op_b_at(const ex_run *r, int64_t z, int64_t p, int64_t j, int model) {
   int64_t base = r->sb ? z * r->sb : 0;
-  double v = get(r->sab, r->b.before, (size_t)(base + (r->c.op_b == TCJ_OP_T ? j * r->ldb + p : p * r->ldb + j)));
+  double v = gpu_get(r->sab, r->b.before, (size_t)(base + (r->c.op_b == TCJ_OP_T ? j * r->ldb + p : p * r->ldb + j)));
   return model >= 0 ? (double)oracle_tf32((float)v, model) : v;
 }
 
@@ -491,20 +415,20 @@ static int check_reference(const ex_run *r, int model, check_result *res) {
       for (int64_t j = 0; j < c->n; j++) {
         double s, t;
         oracle_dot(a + i * c->k, bt + j * c->k, c->k, &s, &t);
-        double cv = c->beta != 0 ? get(r->ct, cimg, (size_t)(coff + z * r->sc + i * r->ldc + j)) : 0;
+        double cv = c->beta != 0 ? gpu_get(r->ct, cimg, (size_t)(coff + z * r->sc + i * r->ldc + j)) : 0;
         double bv = 0;
         if (c->bias != TCJ_BIAS_NONE)
-          bv = get(c->bias_type, r->bias.before, (size_t)(z * r->sbias + (c->bias == TCJ_BIAS_ROW ? i : j)));
+          bv = gpu_get(c->bias_type, r->bias.before, (size_t)(z * r->sbias + (c->bias == TCJ_BIAS_ROW ? i : j)));
         double ua = 0, uabs = 0;
         if (c->user == USER_RESIDUAL) {
-          ua = get(TCJ_F32, r->res.before, (size_t)(z * r->res_stride + i * r->res_ld + j));
+          ua = gpu_get(TCJ_F32, r->res.before, (size_t)(z * r->res_stride + i * r->res_ld + j));
           uabs = fabs(ua);
         } else if (c->user == USER_C_INDEX) {
           double half_c = 0.5 * cv, idx = (double)(i - 2 * j + 3 * z) * 0.0625;
           ua = half_c + idx;
           uabs = fabs(half_c) + fabs(idx);
         }
-        double got = get(r->dt, r->d.after, (size_t)(c->off_d + z * r->sd + i * r->ldd + j)), ref, bound;
+        double got = gpu_get(r->dt, r->d.after, (size_t)(c->off_d + z * r->sd + i * r->ldd + j)), ref, bound;
         double ratio = oracle_ep_element(&e, s, t, cv, bv, ua, uabs, got, &ref, &bound);
         res->checked++;
         if (!(ratio <= 1)) res->bad++;
@@ -530,7 +454,7 @@ static int verify(ex_run *r, cudaStream_t s, double *worst, char *msg, size_t si
       (r->cr.dev && (e = cudaMemcpyAsync(r->cr.after, r->cr.dev, r->cr.bytes, cudaMemcpyDeviceToHost, s))) ||
       (e = cudaStreamSynchronize(s)))
     return failf(msg, size, c, "GEMM or read-back failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
-  size_t es = esize(r->dt);
+  size_t es = gpu_esize(r->dt);
   unsigned char *inside = calloc(r->d.bytes, 1);
   if (!inside) return failf(msg, size, c, "host out of memory");
   for (int64_t z = 0; z < r->nb; z++)
@@ -557,7 +481,7 @@ static int verify(ex_run *r, cudaStream_t s, double *worst, char *msg, size_t si
     for (int64_t z = 0; z < r->nb; z++)
       for (int64_t i = 0; i < c->m; i++)
         for (int64_t j = 0; j < c->n; j++)
-          if (is_poison(r->dt, r->d.after, (size_t)(c->off_d + z * r->sd + i * r->ldd + j)) && left++ == 0)
+          if (gpu_is_poison(r->dt, r->d.after, (size_t)(c->off_d + z * r->sd + i * r->ldd + j)) && left++ == 0)
             fz = z, fi = i, fj = j;
     if (left)
       return failf(msg, size, c, "%lld elements of D never written (poison left), first D[%lld][%lld][%lld]",
@@ -2357,7 +2281,7 @@ static int run_cm_case(tcj_engine *e, const cm_case *c, uint64_t seed, char *msg
   int64_t stride_a = lda * (an ? k : m) + 5, stride_b = nb > 1 ? 0 : ldb * (bn ? n : k);
   int64_t stride_c = ldc * n, stride_d = ldd * n + 3, blen = c->bias == TCJ_BIAS_ROW ? m : n;
   int64_t ea = stride_a * nb, eb = ldb * (bn ? n : k), ec = stride_c * nb, ed = stride_d * nb, ebias = blen * nb;
-  size_t sa = esize(c->ab), sd = esize(c->d);
+  size_t sa = gpu_esize(c->ab), sd = gpu_esize(c->d);
   unsigned char *ha = malloc((size_t)ea * sa), *hb = malloc((size_t)eb * sa), *hc = malloc((size_t)ec * sd);
   float *hbias = malloc((size_t)ebias * 4), *hres = malloc((size_t)(m * n * nb) * 4);
   unsigned char *hd = malloc((size_t)ed * sd), *hd2 = malloc((size_t)ed * sd);
@@ -2369,7 +2293,7 @@ static int run_cm_case(tcj_engine *e, const cm_case *c, uint64_t seed, char *msg
   for (int64_t i = 0; i < ec; i++) fill_random(c->d, hc, (size_t)i, &r);
   for (int64_t i = 0; i < ebias; i++) fill_random(TCJ_F32, hbias, (size_t)i, &r);
   for (int64_t i = 0; i < m * n * nb; i++) fill_random(TCJ_F32, hres, (size_t)i, &r);
-  memset(hd, poison_byte(c->d), (size_t)ed * sd);
+  memset(hd, gpu_poison_byte(c->d), (size_t)ed * sd);
   int ok = cudaMalloc(&da, (size_t)ea * sa) == cudaSuccess && cudaMalloc(&db, (size_t)eb * sa) == cudaSuccess &&
            cudaMalloc(&dc, (size_t)ec * sd) == cudaSuccess && cudaMalloc(&dd, (size_t)ed * sd) == cudaSuccess &&
            cudaMalloc(&dd2, (size_t)ed * sd) == cudaSuccess && cudaMalloc(&dbias, (size_t)ebias * 4) == cudaSuccess &&
@@ -2440,7 +2364,7 @@ static int run_cm_case(tcj_engine *e, const cm_case *c, uint64_t seed, char *msg
       int64_t at = z * stride_d + j, i = j % ldd, col = j / ldd;
       int inside = i < m && col < n;
       if (!inside) {
-        if (!is_poison(c->d, hd, (size_t)at)) {
+        if (!gpu_is_poison(c->d, hd, (size_t)at)) {
           snprintf(msg, size, "entry %lld: element %lld outside D (row %lld of ld %lld) was written", (long long)z,
                    (long long)j, (long long)i, (long long)ldd);
           bad = 1;
@@ -2450,12 +2374,12 @@ static int run_cm_case(tcj_engine *e, const cm_case *c, uint64_t seed, char *msg
       }
       double acc = 0, mag = 0;
       for (int64_t p = 0; p < k; p++) {
-        double x = get(c->ab, ha, (size_t)(z * stride_a + (an ? i + p * lda : p + i * lda)));
-        double y = get(c->ab, hb, (size_t)(z * stride_b + (bn ? p + col * ldb : col + p * ldb)));
+        double x = gpu_get(c->ab, ha, (size_t)(z * stride_a + (an ? i + p * lda : p + i * lda)));
+        double y = gpu_get(c->ab, hb, (size_t)(z * stride_b + (bn ? p + col * ldb : col + p * ldb)));
         acc += x * y;
         mag += fabs(x * y);
       }
-      double v = 0.75 * acc + 0.5 * get(c->d, hc, (size_t)(z * stride_c + i + col * ldc));
+      double v = 0.75 * acc + 0.5 * gpu_get(c->d, hc, (size_t)(z * stride_c + i + col * ldc));
       mag = 0.75 * mag + fabs(v - 0.75 * acc);
       if (c->bias != TCJ_BIAS_NONE) {
         double b = hbias[z * blen + (c->bias == TCJ_BIAS_COL ? col : i)];
@@ -2467,7 +2391,7 @@ static int run_cm_case(tcj_engine *e, const cm_case *c, uint64_t seed, char *msg
         v += u;
         mag += fabs(u);
       }
-      double got = get(c->d, hd, (size_t)at);
+      double got = gpu_get(c->d, hd, (size_t)at);
       if (!(fabs(got - v) <= rel * (fabs(v) + mag) + 1e-6)) {
         snprintf(msg, size, "entry %lld, D(%lld, %lld) = %.9g, reference %.9g (bound %.3g)", (long long)z, (long long)i,
                  (long long)col, got, v, rel * (fabs(v) + mag) + 1e-6);
@@ -2502,8 +2426,8 @@ static void col_major_calls_match_the_reference_and_the_swap_identity(void **sta
       char msg[MSG_SIZE] = "";
       runs++;
       if (run_cm_case(e, &c, g_seed_base + (uint64_t)(s * 4 + op), msg, sizeof msg)) {
-        print_error("FAIL column-major %s->%s op=%c%c %lldx%lldx%lld batch %lld bias %s%s: %s\n", dtype_name(c.ab),
-                    dtype_name(c.d), op & 1 ? 'T' : 'N', op & 2 ? 'T' : 'N', (long long)c.m, (long long)c.n,
+        print_error("FAIL column-major %s->%s op=%c%c %lldx%lldx%lld batch %lld bias %s%s: %s\n", tcj_dtype_name(c.ab),
+                    tcj_dtype_name(c.d), op & 1 ? 'T' : 'N', op & 2 ? 'T' : 'N', (long long)c.m, (long long)c.n,
                     (long long)c.k, (long long)c.batch, bias_name(c.bias), c.user ? " user" : "", msg);
         failures++;
       }

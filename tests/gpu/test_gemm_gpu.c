@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "tcj.h"
+#include "tests/gpu/gpu_test.h"
 #include "tests/gpu/oracle.h"
-#include "tools/host_half.h"
 
 /* Host reference cost per case, in multiply-adds; above it only a sample of rows is checked
  * against the host (cuBLAS still checks every element). */
@@ -55,83 +55,16 @@ static const dt_pair PAIRS[P_COUNT] = {
     [P_F32_F32] = {"f32->f32", TCJ_F32, TCJ_F32, TCJ_F32}, /* fp32 accuracy: 3xTF32 */
 };
 
-static size_t esize(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: case TCJ_BF16: return 2;
-  case TCJ_F32: case TCJ_TF32: case TCJ_S32: return 4;
-  case TCJ_S8: return 1;
-  default: return 0;
-  }
-}
+/* ---- random numbers (gpu_test.h's splitmix64: seeded per case, reproducible) ------------ */
 
-static const char *dtype_name(tcj_dtype t) {
-  static const char *names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
-  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
-}
-
-/* Stores v (rounded to nearest even) as element i of a buffer of type t. */
-static void put(tcj_dtype t, void *buf, size_t i, double v) {
-  switch (t) {
-  case TCJ_F16: ((uint16_t *)buf)[i] = f32_to_f16((float)v); break;
-  case TCJ_BF16: ((uint16_t *)buf)[i] = f32_to_bf16((float)v); break;
-  case TCJ_F32: case TCJ_TF32: ((float *)buf)[i] = (float)v; break;
-  case TCJ_S8: ((int8_t *)buf)[i] = (int8_t)lrint(v); break;
-  case TCJ_S32: ((int32_t *)buf)[i] = (int32_t)llrint(v); break;
-  default: break;
-  }
-}
-
-static double get(tcj_dtype t, const void *buf, size_t i) {
-  switch (t) {
-  case TCJ_F16: return f16_to_f32(((const uint16_t *)buf)[i]);
-  case TCJ_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
-  case TCJ_F32: case TCJ_TF32: return ((const float *)buf)[i];
-  case TCJ_S8: return ((const int8_t *)buf)[i];
-  case TCJ_S32: return ((const int32_t *)buf)[i];
-  default: return NAN;
-  }
-}
-
-/* NaN bit patterns (0x7fffffff for s32): left in C when beta == 0, so that an element the
- * kernel never wrote is caught; also the padding of A and B, which must never reach D. */
-static void put_poison(tcj_dtype t, void *buf, size_t i) {
-  switch (t) {
-  case TCJ_F16: case TCJ_BF16: ((uint16_t *)buf)[i] = 0xFFFF; break;
-  case TCJ_F32: case TCJ_TF32: { uint32_t p = 0x7FC00000; memcpy((uint32_t *)buf + i, &p, 4); break; }
-  case TCJ_S8: ((int8_t *)buf)[i] = 127; break;
-  case TCJ_S32: ((int32_t *)buf)[i] = 0x7fffffff; break;
-  default: break;
-  }
-}
-
-static int is_poison(tcj_dtype t, const void *buf, size_t i) {
-  switch (t) {
-  case TCJ_F16: case TCJ_BF16: return ((const uint16_t *)buf)[i] == 0xFFFF;
-  case TCJ_F32: case TCJ_TF32: { uint32_t p; memcpy(&p, (const uint32_t *)buf + i, 4); return p == 0x7FC00000; }
-  case TCJ_S32: return ((const int32_t *)buf)[i] == 0x7fffffff;
-  default: return 0;
-  }
-}
-
-/* ---- random numbers (splitmix64: seeded per case, reproducible) ------------------------- */
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint64_t rng_next(rng *r) {
-  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static double rng_sym(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-52 - 1.0; }
 static int64_t rng_int(rng *r, int64_t lo, int64_t hi) {
   return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
 static void fill_random(tcj_dtype t, void *buf, size_t i, rng *r) {
-  if (t == TCJ_S8) put(t, buf, i, (double)rng_int(r, -8, 8));
-  else if (t == TCJ_S32) put(t, buf, i, (double)rng_int(r, -1000, 1000));
-  else put(t, buf, i, rng_sym(r));
+  if (t == TCJ_S8) gpu_put(t, buf, i, (double)rng_int(r, -8, 8));
+  else if (t == TCJ_S32) gpu_put(t, buf, i, (double)rng_int(r, -1000, 1000));
+  else gpu_put(t, buf, i, rng_sym(r));
 }
 
 /* ---- cases ------------------------------------------------------------------------------ */
@@ -155,7 +88,7 @@ static int describe(const gemm_case *c, char *buf, size_t size) {
   return snprintf(buf, size,
                   "%s (a,b passed as %s) op=%c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld "
                   "align=%s offsets=%lld,%lld,%lld alpha=%g beta=%g seed=0x%llx%s",
-                  c->dt->name, dtype_name(c->ab_api), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N',
+                  c->dt->name, tcj_dtype_name(c->ab_api), c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N',
                   (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->lda,
                   (long long)c->ldb, (long long)c->ldc, ALIGN_NAMES[c->align],
                   (long long)c->off_a, (long long)c->off_b, (long long)c->off_c, c->alpha, c->beta,
@@ -179,7 +112,7 @@ static int64_t pick_ld(align_class al, int64_t cols, size_t es, int is_c, rng *r
 /* Fills in lds and offsets of c from its shape and alignment class. */
 static void layout_case(gemm_case *c) {
   rng r = {c->seed ^ 0x1d5ull};
-  size_t es = esize(c->dt->ab), esc = esize(c->dt->c);
+  size_t es = gpu_esize(c->dt->ab), esc = gpu_esize(c->dt->c);
   int64_t cols_a = c->op_a == TCJ_OP_N ? c->k : c->m, cols_b = c->op_b == TCJ_OP_N ? c->n : c->k;
   c->lda = pick_ld(c->align, cols_a, es, 0, &r);
   c->ldb = pick_ld(c->align, cols_b, es, 0, &r);
@@ -291,7 +224,7 @@ static int run_prepare(run *r, const gemm_case *c, cudaStream_t stream, char *ms
   memset(r, 0, sizeof *r);
   r->c = *c;
   rng g = {c->seed};
-  size_t es = esize(c->dt->ab), esc = esize(c->dt->c);
+  size_t es = gpu_esize(c->dt->ab), esc = gpu_esize(c->dt->c);
   int64_t rows_a = c->op_a == TCJ_OP_N ? c->m : c->k, cols_a = c->op_a == TCJ_OP_N ? c->k : c->m;
   int64_t rows_b = c->op_b == TCJ_OP_N ? c->k : c->n, cols_b = c->op_b == TCJ_OP_N ? c->n : c->k;
   size_t na = (size_t)(c->off_a + rows_a * c->lda), nb = (size_t)(c->off_b + rows_b * c->ldb);
@@ -304,8 +237,8 @@ static int run_prepare(run *r, const gemm_case *c, cudaStream_t stream, char *ms
   r->hc = malloc(r->bytes_c);
   r->hout = malloc(r->bytes_c);
   if (!r->ha || !r->hb || !r->hc || !r->hout) return failf(msg, size, c, "host out of memory");
-  for (size_t i = 0; i < r->bytes_a / es; i++) put_poison(c->dt->ab, r->ha, i);
-  for (size_t i = 0; i < r->bytes_b / es; i++) put_poison(c->dt->ab, r->hb, i);
+  for (size_t i = 0; i < r->bytes_a / es; i++) gpu_poison(c->dt->ab, r->ha, i);
+  for (size_t i = 0; i < r->bytes_b / es; i++) gpu_poison(c->dt->ab, r->hb, i);
   for (int64_t i = 0; i < rows_a; i++)
     for (int64_t j = 0; j < cols_a; j++) fill_random(c->dt->ab, r->ha, (size_t)(c->off_a + i * c->lda + j), &g);
   for (int64_t i = 0; i < rows_b; i++)
@@ -315,7 +248,7 @@ static int run_prepare(run *r, const gemm_case *c, cudaStream_t stream, char *ms
     for (int64_t j = 0; j < c->n; j++) {
       size_t at = (size_t)(c->off_c + i * c->ldc + j);
       if (c->beta != 0) fill_random(c->dt->c, r->hc, at, &g);
-      else put_poison(c->dt->c, r->hc, at);
+      else gpu_poison(c->dt->c, r->hc, at);
     }
   cudaError_t e;
   if ((e = cudaMalloc(&r->da, r->bytes_a)) || (e = cudaMalloc(&r->db, r->bytes_b)) ||
@@ -329,7 +262,7 @@ static int run_prepare(run *r, const gemm_case *c, cudaStream_t stream, char *ms
 
 static tcj_status run_launch(tcj_engine *eng, run *r, cudaStream_t stream) {
   const gemm_case *c = &r->c;
-  size_t es = esize(c->dt->ab), esc = esize(c->dt->c);
+  size_t es = gpu_esize(c->dt->ab), esc = gpu_esize(c->dt->c);
   return tcj_gemm(eng, c->op_a, c->op_b, c->m, c->n, c->k, (float)c->alpha,
                   (const char *)r->da + c->off_a * es, c->ab_api, c->lda,
                   (const char *)r->db + c->off_b * es, c->ab_api, c->ldb, (float)c->beta,
@@ -371,7 +304,7 @@ static int pair_index(const dt_pair *dt) { return (int)(dt - PAIRS); }
 static double operand(const gemm_case *c, const void *buf, int is_b, int64_t row, int64_t p, int tf32_model) {
   int t = is_b ? c->op_b == TCJ_OP_N : c->op_a == TCJ_OP_T; /* stored with K as the row index */
   int64_t ld = is_b ? c->ldb : c->lda, off = is_b ? c->off_b : c->off_a;
-  double v = get(c->dt->ab, buf, (size_t)(off + (t ? p * ld + row : row * ld + p)));
+  double v = gpu_get(c->dt->ab, buf, (size_t)(off + (t ? p * ld + row : row * ld + p)));
   return tf32_model >= 0 ? (double)oracle_tf32((float)v, tf32_model) : v;
 }
 
@@ -411,8 +344,8 @@ static int check_host(run *r, char *msg, size_t size) {
         for (int64_t p = 0; p < c->k; p++) a[s * c->k + p] = operand(c, r->ha, 0, i, p, model);
         for (int64_t j = 0; j < c->n; j++) {
           size_t at = (size_t)(c->off_c + i * c->ldc + j);
-          cin[s * c->n + j] = c->beta != 0 ? get(tc, r->hc, at) : 0;
-          got[s * c->n + j] = get(tc, r->hout, at);
+          cin[s * c->n + j] = c->beta != 0 ? gpu_get(tc, r->hc, at) : 0;
+          got[s * c->n + j] = gpu_get(tc, r->hout, at);
         }
       }
       oracle_gemm g = {rn, c->n, c->k, (float)c->alpha, (float)c->beta, tc, a, bt, cin, got, x3_term(c)};
@@ -449,21 +382,11 @@ done:
   return ok;
 }
 
-static cudaDataType cuda_type(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: return CUDA_R_16F;
-  case TCJ_BF16: return CUDA_R_16BF;
-  case TCJ_S8: return CUDA_R_8I;
-  case TCJ_S32: return CUDA_R_32I;
-  default: return CUDA_R_32F;
-  }
-}
-
 /* |op(A)| |op(B)| for every element of C (m x n, row-major, into *out, malloc'ed): the same
  * operands with their sign bits cleared, through cuBLAS in fp32. Returns 1, or 0. */
 static int abs_product(run *r, cublasHandle_t blas, cudaStream_t stream, double **out) {
   const gemm_case *c = &r->c;
-  size_t es = esize(c->dt->ab);
+  size_t es = gpu_esize(c->dt->ab);
   unsigned char *ha = malloc(r->bytes_a), *hb = malloc(r->bytes_b);
   float *hres = malloc(sizeof *hres * (size_t)(c->m * c->n));
   void *da = NULL, *db = NULL, *dres = NULL;
@@ -483,8 +406,8 @@ static int abs_product(run *r, cublasHandle_t blas, cudaStream_t stream, double 
   float one = 1, zero = 0;
   cublasSetStream(blas, stream);
   if (cublasGemmEx(blas, c->op_b == TCJ_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T, c->op_a == TCJ_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T,
-                   (int)c->n, (int)c->m, (int)c->k, &one, (const char *)db + c->off_b * es, cuda_type(c->dt->ab),
-                   (int)c->ldb, (const char *)da + c->off_a * es, cuda_type(c->dt->ab), (int)c->lda, &zero, dres,
+                   (int)c->n, (int)c->m, (int)c->k, &one, (const char *)db + c->off_b * es, gpu_cublas_type(c->dt->ab),
+                   (int)c->ldb, (const char *)da + c->off_a * es, gpu_cublas_type(c->dt->ab), (int)c->lda, &zero, dres,
                    CUDA_R_32F, (int)c->n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
     goto done;
   if (cudaMemcpyAsync(hres, dres, sizeof *hres * (size_t)(c->m * c->n), cudaMemcpyDeviceToHost, stream) ||
@@ -509,8 +432,8 @@ static int check_cublas(run *r, cublasHandle_t blas, cudaStream_t stream, char *
   const gemm_case *c = &r->c;
   if (c->m == 0 || c->n == 0) return 1;
   /* cuBLAS has no GEMM from one 16-bit type into the other: those pairs get an f32 C. */
-  tcj_dtype tc = c->dt->c, bc = esize(tc) == 2 && tc != c->dt->ab ? TCJ_F32 : tc;
-  size_t es = esize(c->dt->ab), esb = esize(bc);
+  tcj_dtype tc = c->dt->c, bc = gpu_esize(tc) == 2 && tc != c->dt->ab ? TCJ_F32 : tc;
+  size_t es = gpu_esize(c->dt->ab), esb = gpu_esize(bc);
   size_t nc = (size_t)(c->off_c + c->m * c->ldc), bytes = nc * esb;
   void *hin = malloc(bytes), *hres = malloc(bytes), *dcb = NULL;
   double *absab = NULL;
@@ -520,12 +443,12 @@ static int check_cublas(run *r, cublasHandle_t blas, cudaStream_t stream, char *
     failf(msg, size, c, "host out of memory");
     goto done;
   }
-  for (size_t i = 0; i < nc; i++) put(bc, hin, i, 0);
+  for (size_t i = 0; i < nc; i++) gpu_put(bc, hin, i, 0);
   if (c->beta != 0)
     for (int64_t i = 0; i < c->m; i++)
       for (int64_t j = 0; j < c->n; j++) {
         size_t at = (size_t)(c->off_c + i * c->ldc + j);
-        put(bc, hin, at, get(tc, r->hc, at));
+        gpu_put(bc, hin, at, gpu_get(tc, r->hc, at));
       }
   if ((ce = cudaMalloc(&dcb, bytes)) ||
       (ce = cudaMemcpyAsync(dcb, hin, bytes, cudaMemcpyHostToDevice, stream))) {
@@ -543,9 +466,9 @@ static int check_cublas(run *r, cublasHandle_t blas, cudaStream_t stream, char *
   cublasOperation_t opb = c->op_b == TCJ_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T;
   cublasStatus_t bs = cublasGemmEx(
       blas, opb, opa, (int)c->n, (int)c->m, (int)c->k, is_int ? (const void *)&ia : (const void *)&fa,
-      (const char *)r->db + c->off_b * es, cuda_type(c->dt->ab), (int)c->ldb,
-      (const char *)r->da + c->off_a * es, cuda_type(c->dt->ab), (int)c->lda,
-      is_int ? (const void *)&ib : (const void *)&fb, (char *)dcb + c->off_c * esb, cuda_type(bc),
+      (const char *)r->db + c->off_b * es, gpu_cublas_type(c->dt->ab), (int)c->ldb,
+      (const char *)r->da + c->off_a * es, gpu_cublas_type(c->dt->ab), (int)c->lda,
+      is_int ? (const void *)&ib : (const void *)&fb, (char *)dcb + c->off_c * esb, gpu_cublas_type(bc),
       (int)c->ldc, ct, CUBLAS_GEMM_DEFAULT);
   if (bs != CUBLAS_STATUS_SUCCESS) {
     if (is_int && (bs == CUBLAS_STATUS_NOT_SUPPORTED || bs == CUBLAS_STATUS_INVALID_VALUE)) {
@@ -582,12 +505,12 @@ static int check_cublas(run *r, cublasHandle_t blas, cudaStream_t stream, char *
   for (int64_t i = 0; i < c->m; i++)
     for (int64_t j = 0; j < c->n; j++) {
       size_t at = (size_t)(c->off_c + i * c->ldc + j);
-      double g = get(tc, r->hout, at), cb = get(bc, hres, at), ratio;
+      double g = gpu_get(tc, r->hout, at), cb = gpu_get(bc, hres, at), ratio;
       double bound = 0;
       if (is_int) {
         ratio = g == cb ? 0 : INFINITY;
       } else {
-        double bcv = c->beta != 0 ? fabs(c->beta * get(tc, r->hc, at)) : 0;
+        double bcv = c->beta != 0 ? fabs(c->beta * gpu_get(tc, r->hc, at)) : 0;
         bound = 2 * (eps_out * (fabs(cb) + bcv) + ck * fabs(c->alpha) * absab[i * c->n + j] + floor_abs) +
                 epi * fabs(c->alpha) * absab[i * c->n + j];
         double err = fabs(g - cb);
@@ -622,7 +545,7 @@ done:
  * every element written (beta == 0), host reference, cuBLAS. */
 static int run_verify(run *r, cublasHandle_t blas, cudaStream_t stream, char *msg, size_t size) {
   const gemm_case *c = &r->c;
-  size_t esc = esize(c->dt->c);
+  size_t esc = gpu_esize(c->dt->c);
   cudaError_t ce;
   if ((ce = cudaMemcpyAsync(r->hout, r->dc, r->bytes_c, cudaMemcpyDeviceToHost, stream)) ||
       (ce = cudaStreamSynchronize(stream)))
@@ -656,7 +579,7 @@ static int run_verify(run *r, cublasHandle_t blas, cudaStream_t stream, char *ms
     int64_t left = 0, fi = -1, fj = -1;
     for (int64_t i = 0; i < c->m; i++)
       for (int64_t j = 0; j < c->n; j++)
-        if (is_poison(c->dt->c, r->hout, (size_t)(c->off_c + i * c->ldc + j)) && left++ == 0) {
+        if (gpu_is_poison(c->dt->c, r->hout, (size_t)(c->off_c + i * c->ldc + j)) && left++ == 0) {
           fi = i;
           fj = j;
         }
@@ -1258,54 +1181,16 @@ static int group_teardown(void **state) {
   return 0;
 }
 
-enum { EXIT_SKIPPED = 77 }; /* CTest's SKIP_RETURN_CODE for the gpu label */
-
-static int skip_all(const char *reason) {
-  printf("SKIP: no GPU (%s): none of the GPU GEMM checks ran\n", reason);
-  return EXIT_SKIPPED;
-}
-
 int main(void) {
-  int count = 0;
-  cudaError_t ce = cudaGetDeviceCount(&count);
-  if (ce != cudaSuccess) {
-    char why[256];
-    snprintf(why, sizeof why, "cudaGetDeviceCount: %s", cudaGetErrorName(ce));
-    return skip_all(why);
-  }
-  if (count == 0) {
-    return skip_all("cudaGetDeviceCount found 0 devices");
-  }
-  /* The runtime creates the primary context; tcj binds to the context current at create. */
-  if ((ce = cudaFree(0)) != cudaSuccess) {
-    fprintf(stderr, "cudaFree(0) failed: %s\n", cudaGetErrorName(ce));
-    return 1;
-  }
-  tcj_status st = tcj_create(&g_eng, NULL);
-  if (st == TCJ_ERROR_NO_DEVICE) {
-    char why[512];
-    snprintf(why, sizeof why, "tcj_create: %s", tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
-    return skip_all(why);
-  }
-  if (st != TCJ_SUCCESS) {
-    fprintf(stderr, "tcj_create failed: %s: %s\n", tcj_status_string(st),
-            tcj_last_error(NULL) ? tcj_last_error(NULL) : "");
-    return 1;
-  }
-  const char *env = getenv("TCJ_TEST_SEED");
-  if (env && *env) g_seed_base = strtoull(env, NULL, 0);
-  env = getenv("TCJ_TEST_CASES");
+  struct cudaDeviceProp prop;
+  int rc = gpu_test_start("GPU GEMM checks", &g_eng, &g_seed_base, &prop);
+  if (rc != GPU_START_GO_ON) return rc;
+  const char *env = getenv("TCJ_TEST_CASES");
   if (env && atoi(env) > 0) g_cases_per_dtype = atoi(env);
   env = getenv("TCJ_TEST_QUICK");
   g_quick = env && atoi(env) > 0;
   g_forced_match = getenv("TCJ_TEST_FORCED_MATCH");
-  env = getenv("TCJ_TEST_FILTER"); /* cmocka pattern: run only the matching tests */
-  if (env && *env) cmocka_set_test_filter(env);
-  env = getenv("TCJ_TEST_SKIP"); /* cmocka pattern: leave the matching tests out */
-  if (env && *env) cmocka_set_skip_filter(env);
-  struct cudaDeviceProp prop;
   int drv = 0;
-  cudaGetDeviceProperties(&prop, 0);
   cudaDriverGetVersion(&drv);
   printf("GPU: %s (sm_%d%d, %d SMs), driver %d.%d; seed base 0x%llx (TCJ_TEST_SEED), %d cases per "
          "dtype pair (TCJ_TEST_CASES); TCJ_TEST_FILTER / TCJ_TEST_SKIP select tests\n",

@@ -19,8 +19,7 @@
 #include <cmocka.h>
 
 #include "tcj.h"
-
-enum { EXIT_SKIPPED = 77 };
+#include "tests/gpu/gpu_test.h"
 
 /* bf16 problems: A's rows 2-byte aligned and large (packed); deep K over few tiles (split-K
  * through the fp32 workspace on every arch; decode shapes of few rows no longer serve here, their
@@ -61,9 +60,7 @@ static void *device_random(size_t elems, unsigned seed) {
     x ^= x << 13; x ^= x >> 17; x ^= x << 5;
     h[i] = bf16_of((float)(x >> 8) / (float)(1 << 24) * 2 - 1);
   }
-  void *d = NULL;
-  assert_int_equal(cudaMalloc(&d, elems * 2), cudaSuccess);
-  assert_int_equal(cudaMemcpy(d, h, elems * 2, cudaMemcpyHostToDevice), cudaSuccess);
+  void *d = gpu_upload(h, elems * 2);
   free(h);
   return d;
 }
@@ -87,7 +84,7 @@ static size_t need(tcj_engine *e, int i) {
 static void expect_ref(int i, const void *c, const char *how) {
   void *h = malloc(g_buf[i].bytes_c);
   assert_non_null(h);
-  assert_int_equal(cudaMemcpy(h, c, g_buf[i].bytes_c, cudaMemcpyDeviceToHost), cudaSuccess);
+  gpu_download(h, c, g_buf[i].bytes_c);
   if (memcmp(h, g_ref[i], g_buf[i].bytes_c) != 0) print_error("%s %s: C differs from the default path's\n", PROBLEMS[i].name, how);
   assert_memory_equal(h, g_ref[i], g_buf[i].bytes_c);
   free(h);
@@ -421,11 +418,9 @@ static int setup(void **state) {
 }
 
 int main(void) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    printf("SKIP: no GPU: none of the workspace checks ran\n");
-    return EXIT_SKIPPED;
-  }
+  struct cudaDeviceProp prop;
+  int go = gpu_test_device("workspace checks", &prop); /* setup makes the engine */
+  if (go != GPU_START_GO_ON) return go;
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(queries_say_which_calls_need_scratch),
     cmocka_unit_test(a_callers_workspace_serves_and_a_small_one_is_refused),

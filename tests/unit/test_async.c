@@ -22,7 +22,7 @@
 #include "cache/disk_cache.h"
 #include "engine/engine.h"
 #include "engine/validate.h"
-#include "engine/warm.h"
+#include "engine/build.h"
 #include "tests/unit/fake_cuda.h"
 
 static double now_ms(void) {
@@ -279,6 +279,33 @@ static void fork_waits_for_a_compile_in_a_callers_thread(void **state) {
   tcj_destroy(e);
 }
 
+/* tcj-warmup --tune: eng_create_tuned gives an engine that tunes, with TCJ_TUNE neither read
+ * nor set. Seen on the fake (which lacks the timing events, so the tuner itself then stands
+ * down): a tuning engine runs its calls in the caller's thread, where a plain one is async. */
+static void a_tuned_engine_needs_no_tcj_tune_variable(void **state) {
+  (void)state;
+  unsetenv("TCJ_TUNE");
+  unsetenv("TCJ_JIT");
+  tcj_options o = TCJ_OPTIONS_INIT;
+  o.force_driver_jit = 1;
+  o.disable_disk_cache = 1;
+  tcj_engine *plain = NULL, *tuned = NULL, *bad = NULL;
+  assert_int_equal(tcj_create(&plain, &o), TCJ_SUCCESS);
+  assert_int_equal(eng_create_tuned(&tuned, &o), TCJ_SUCCESS);
+  assert_int_equal(plain->jit_async, 1);
+  assert_int_equal(tuned->jit_async, 0);
+  assert_null(getenv("TCJ_TUNE"));
+  /* Not read: a value tcj_create refuses does not reach it. */
+  setenv("TCJ_TUNE", "yes", 1);
+  assert_int_equal(tcj_create(&bad, &o), TCJ_ERROR_INVALID_VALUE);
+  assert_int_equal(eng_create_tuned(&bad, &o), TCJ_SUCCESS);
+  assert_int_equal(bad->jit_async, 0);
+  unsetenv("TCJ_TUNE");
+  tcj_destroy(bad);
+  tcj_destroy(tuned);
+  tcj_destroy(plain);
+}
+
 int main(void) {
   fake_cuda_install();
   const struct CMUnitTest tests[] = {
@@ -287,6 +314,7 @@ int main(void) {
     cmocka_unit_test_setup(the_job_queue_holds_at_most_its_cap, setup),
     cmocka_unit_test_setup(destroy_does_not_wait_for_another_process_compile_lock, setup),
     cmocka_unit_test_setup(fork_waits_for_a_compile_in_a_callers_thread, setup),
+    cmocka_unit_test_setup(a_tuned_engine_needs_no_tcj_tune_variable, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cache/disk_cache.h"
-#include "engine/engine.h" /* ENG_CACHE_KEY_MAX */
+#include "engine/build.h" /* ENG_CACHE_KEY_MAX */
 #include "engine/jit.h"
 #include "engine/nvrtc.h"
 #include "engine/select.h"

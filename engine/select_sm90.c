@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The sm90 recipe's plans (sm_90a: wgmma + TMA, persistent, warp-specialised): its tile menu,
+ * clusters and ping-pong, the time model that ranks its candidates, and the best of them. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/select_recipes.h"
+#include "ptxgen/ptx_ops.h"
+#include "ptxgen/ptxgen.h"
+
+/* A bias, an activation or a user function: work in the epilogue beyond alpha and beta. */
+static int fused(const eng_problem *p) { return p->bias != PTX_BIAS_NONE || p->act != PTX_ACT_NONE || p->user; }
+
+/* fp8 and 3xTF32, whose wgmma partial sums are promoted into fp32 (tcj_cfg_promotes). */
+static int promoted(const eng_problem *p) { return (ptx_elem_is_fp8(p->ab) && !p->fast_accum) || p->tf32x3; }
+
+/* Tile menu: bm x bn, consumer warpgroups along M, the tile's throughput per SM relative to
+ * the largest (a larger tile reuses each loaded byte for more wgmma work), and the problems it
+ * is offered to. */
+enum { OFFER_ALL, OFFER_FUSED, OFFER_PROMOTED };
+static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, offer; } tiles90[] = {
+  {128, 256, 2, 1.0, 0, OFFER_ALL}, {256, 128, 2, 1.0, 0, OFFER_ALL}, {128, 128, 2, 0.8, 0, OFFER_ALL},
+  {128, 64, 2, 0.6, 0, OFFER_ALL},  {64, 128, 1, 0.6, 0, OFFER_ALL},  {64, 64, 1, 0.4, 0, OFFER_ALL},
+  /* The largest tile a user epilogue allows (tcj_cfg_check refuses the two largest); offered to
+   * fused epilogues only, so plain GEMMs choose as they always did. Rate: between 128x128 and
+   * 128x256, by bytes loaded per MAC. */
+  {128, 192, 2, 0.9, 0, OFFER_FUSED},
+  /* The largest tile promoted fp8 allows (its partial sums in two column chunks). Rate from an
+   * H100 (tcj-prof, e4m3 8192^3, promoted): 1294-1308 TFLOP/s against 1237 at 128x128, so
+   * 0.8 x 1.05; at 4096^3 (e5m2) the tile's 6 waves lost to 128x128's 8 (1044 vs 1130), which
+   * this rate also predicts. */
+  {128, 192, 2, 0.84, 0, OFFER_PROMOTED},
+};
+#define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
+/* Each tile, and its K split, is one candidate. */
+_Static_assert(2 * sizeof tiles90 / sizeof *tiles90 <= ENG_MAX_CANDIDATES, "ENG_MAX_CANDIDATES");
+
+/* 2: CTA pairs along M share each B tile by TMA multicast (where the tile allows it); 0: none.
+ * Off: measured on an H200 (tcj-prof, bf16, 128x256 tiles) clusters tie with single CTAs:
+ * 4096^3 184.5 vs 184.4 us, 8192^3 1421 vs 1434, 16384^3 13017 vs 13075, 8192x8192x1024 223.7
+ * vs 224.1. L2 traffic is not what limits these kernels. */
+#define SM90_CLUSTER_M 0
+#define SM90_FP8_CLUSTER_MIN_ROWS 8
+/* A B whose row pitch is not a multiple of 128 bytes (16-byte aligned, as TMA needs) costs L2
+ * far more: each box row straddles two lines. Measured on an H100 (tcj-prof, bf16, us, 128x256
+ * tiles alone and in CTA pairs that multicast B; cuBLAS in the same run):
+ *   7000^3                 1759 -> 1207  (cuBLAS 988)
+ *   2500x3000x5000         191 -> 138    (113)
+ *   3000x5000x3000 NT      230 -> 163    (139)
+ *   1500x1500x9000         155 -> 132    (224)
+ *   4000^3                 187 -> 179    (178)
+ *   6000x6000x1000         154 -> 135    (110)
+ * and a tie or a small loss where K is short or the tile rows few: 9000x1504x1504 76.1 -> 76.0,
+ * 2000^3 28.6 -> 29.9, 1000^3 17.3 -> 18.8, 128x5000x5000 56.3 -> 56.1 (one tile row). 4096^3,
+ * whose pitch is aligned, 182.4 -> 181.9. So pairs multicast such a B past
+ * SM90_PINGPONG_MAX_KT K tiles and from this many tile rows, on the tiles measured so (128 x
+ * 128 and larger: 128x128 pairs gained as much, 256x128 pairs a little less). */
+#define SM90_PITCH_CLUSTER_MIN_ROWS 4
+/* ...and at any K from this many tile rows: 6000x6000x1000 (47 rows of 128, 16 K tiles) ran in
+ * 135.0 us in pairs against 153.9, 9000x1504x1504 (71 rows, 24 K tiles) 76.0 against 76.1;
+ * with fewer rows short K lost (2000^3, 16 rows: 29.9 against 28.6; 1000^3, 8 rows: 18.8
+ * against 17.3). */
+#define SM90_PITCH_CLUSTER_MANY_ROWS 32
+/* Where no pair along M takes such a B, pairs along N share A instead (cluster_n), on 128-row
+ * tiles whose A is at least half of a stage: 128x64 always, 128x128 on at most this many tile
+ * rows. Measured on an H100 (tcj-prof --repeat 50, bf16, us, alone -> pairs along N, cuBLAS):
+ *   128x5000x5000    128x64 45.3 -> 34.5   128x128 38.5 -> 34.3   (24.7)
+ *   256x5000x5000    128x64 89.8 -> 59.8   128x128 56.7 -> 48.3   (28.9)
+ *   128x3000x5000    128x64 31.8 -> 28.4   128x128 38.4 -> 32.6   (19.7)
+ *   128x4096x5000 NT 128x64 39.6 -> 31.0                          (27.1)
+ *   1000^3           128x64 15.8 -> 14.0   128x128 13.3 -> 15.3   (11.5)
+ *   1000x1000x4000   128x64 35.1 -> 31.3   128x128 30.6 -> 32.9   (23.8)
+ * and losses on 64-row tiles (64x5000x4096: 64x64 20.0 -> 22.2), on 128x256 (2000^3 28.7 ->
+ * 33.5) and wherever B's pitch is aligned (256x4096x4096 128x64 20.2 -> 24.7; nn.Linear weights
+ * at m = 64 and 128 lost 3-20%). The time model charges such pairs as it charges the tile alone
+ * (SM90_PITCH_SPLIT_COST): a lower charge (1.12) changed no selection among the measured
+ * problems (tests/data/measured_h100.txt). Fours (below) are not charged at all: charged like
+ * pairs, 128x4096x5000 NT stayed on 64x64 at 1.50x its fastest config and 128x3000x5000 on a
+ * K split at 1.10x. */
+#define SM90_PITCH_SHARE_A_MAX_ROWS 2
+/* Clusters of four share an operand twice as far. Measured on an H100 (tcj-prof --repeat 50,
+ * bf16, us, pairs -> fours, cuBLAS in the same run):
+ *   along N, at most SM90_PITCH_SHARE_A_MAX_ROWS tile rows:
+ *     128x5000x5000    128x64 34.4 -> 27.9   (24.7)
+ *     256x5000x5000    128x128 48.1 -> 39.1  (28.6)
+ *     128x3000x5000    128x64 27.6 -> 23.5   (20.3)
+ *     128x4096x5000 NT 128x64 31.0 -> 26.3   (26.9)
+ *   but with 8 tile rows 1000^3 14.1 -> 16.1 and 1000x1000x4000 31.4 -> 38.1 (128x64);
+ *   along M, 128x256 tiles:
+ *     2500x3000x5000    137.9 -> 113.8 (113.4)    3000x5000x3000 NT 161.8 -> 136.5 (139.2)
+ *     6000x6000x1000    133.3 -> 127.5 (108.2)    9000x1504x1504     74.6 -> 73.6   (61.5)
+ *     1500x1500x9000    130.5 -> 133.1 (221.4)    4000^3            175.2 -> 212.6 (176.8)
+ * (and 7000^3: 1204 -> 1076, cuBLAS 1064). Along M the fours won big where B's pitch also
+ * splits 32-byte sectors (6000, 10000 and 14000 bytes: each 128-byte box row touches five
+ * sectors, not four); where only lines are split (8000, 12000, 3008 bytes: 4000^3, 6000x6000x1000,
+ * 9000x1504x1504, 1500x1500x9000 with B packed to 3008) they won little or lost. A cluster takes
+ * four tile rows: from 16 of them the last cluster's idle CTAs are a small share. */
+#define SM90_SECTOR_BYTES 32
+#define SM90_PITCH_FOURS_MIN_ROWS 16
+#define SM90_LINE_BYTES 128
+/* Ping-pong for short K: with few K tiles per output tile the cooperative epilogue (which the
+ * tensor cores wait for) weighs more; ping-pong consumers hide it under each other's mainloop.
+ * Measured on an H200 (tcj-prof, bf16): 8192x8192x1024 224.1 us cooperative 128x256, 201.4 us
+ * ping-pong 64x256; 2048^3 29.3 vs 29.1; but 4096^3 184.4 vs 186.1 and 4096x4096x14336 610 vs
+ * 634, so only at or below this many K tiles. */
+#define SM90_PINGPONG_MAX_KT 32
+/* A fused epilogue (bias, activation) costs the cooperative kernel its whole time, with the
+ * tensor cores idle; ping-pong hides it under the other consumer's mainloop at any K. */
+/* The ring must hide TMA latency behind wgmma: fewer than 4 stages starve the consumers, and
+ * past 8 the mbarrier phases gain nothing. */
+#define SM90_MIN_STAGES 4
+#define SM90_MAX_STAGES 8
+#define SM90_K_BYTES 128 /* a K tile is one 128-byte swizzle line: 64 16-bit, 32 tf32, 128 s8 elements */
+
+/* Largest C vector (8, 4, 2 or 1 elements) of at most 16 bytes that C's row alignment allows
+ * and that divides n. */
+static int sm90_vec_c(const eng_problem *p) {
+  int ces = select_cd_elem_size(p);
+  for (int v = 8; v > 1; v /= 2)
+    if (v * ces <= 16 && p->align_c >= v * ces && p->n % v == 0) return v;
+  return 1;
+}
+
+/* b_pitch_split: B's row pitch is not a multiple of SM90_LINE_BYTES; b_sector_split: nor of
+ * SM90_SECTOR_BYTES. */
+static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t, int b_pitch_split,
+                      int b_sector_split, tcj_kernel_cfg *c) {
+  select_fill_problem(p, caps, PTX_RECIPE_SM90, c);
+  c->bm = t->bm;
+  c->bn = t->bn;
+  c->bk = SM90_K_BYTES / ptx_elem_size(p->ab);
+  c->warps_m = t->warps_m;
+  c->warps_n = 1;
+  c->align_a = c->align_b = 16;
+  c->vec_c = sm90_vec_c(p);
+  c->pingpong = t->pingpong;
+  c->cluster_m = SM90_CLUSTER_M;
+  /* fp8 at twice bf16's MAC rate asks twice the L2 bandwidth per tile: there multicasting B
+   * pays. Measured on an H100 (tcj-prof, e4m3 8192^3): promoted 128x128 1110 -> 1274 TFLOP/s,
+   * fast 128x256 1434 -> 1467. With a single tile row the pair's second CTA has no work
+   * (128x28672x4096: 580 -> 421), so only where the tile rows are many. */
+  if (ptx_elem_is_fp8(p->ab) && select_ceil_div(p->m, t->bm) >= SM90_FP8_CLUSTER_MIN_ROWS) c->cluster_m = 2;
+  if (b_pitch_split && t->bm >= 128 && t->bn >= 128 && select_ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MIN_ROWS &&
+      (select_ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT || select_ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MANY_ROWS))
+    c->cluster_m = 2;
+  /* Fours and clusters along N were measured and GPU-tested with 16-bit operands only. */
+  int rows = (int)select_ceil_div(p->m, t->bm), cols = (int)select_ceil_div(p->n, t->bn), sixteen_bit = ptx_elem_size(p->ab) == 2;
+  if (sixteen_bit && c->cluster_m == 2 && b_sector_split && t->bn == 256 && rows >= SM90_PITCH_FOURS_MIN_ROWS) c->cluster_m = 4;
+  c->cluster_n = 0;
+  /* ...not where half of the tile's rows would be padding: 64 rows run 64-row tiles (64x5000x4096:
+   * 64x64 alone 20.4 us, 128x64 in pairs along N 38.0). */
+  if (sixteen_bit && b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && cols >= 2 && 2 * p->m > t->bm &&
+      (t->bn == 64 || (t->bn == 128 && rows <= SM90_PITCH_SHARE_A_MAX_ROWS)))
+    c->cluster_n = rows <= SM90_PITCH_SHARE_A_MAX_ROWS && cols >= 4 ? 4 : 2;
+  for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
+    if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
+  /* Checked once the config is whole (stages included), else every cluster would be dropped. */
+  if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
+  if (c->cluster_n && tcj_cfg_check(c)) c->cluster_n = 0;
+}
+
+/* A 16-bit K split runs its slices as CTA pairs along M that share each B tile by TMA
+ * multicast, wherever the tile rows pair up: few tiles over deep K run from L2 (ncu on an H200, 512x512x
+ * 65536 split 16 ways: L2 throughput 89%, DRAM 47%), and the pair halves B's reads. Measured on
+ * an H200 (tcj-prof, bf16, us, alone -> in pairs, reduction included):
+ *   512x512x65536    128x256 s16 70.2 -> 61.0   256x128 s16 69.9 -> 62.2
+ *   1024x1024x32768  128x256 s8 117.5 -> 112.8  256x128 s8 -> 116.0
+ *   2048x512x32768   256x128 s8 151.6 -> 137.5  128x256 s8 -> 118.5
+ * A pair shares B, so the tile with more of B per CTA gains most: 128x256 before 256x128 (the
+ * tie-break in sm90_score). Not where B's pitch splits lines, whose splits were measured alone,
+ * nor for tf32 and fp8, whose splits in pairs are neither measured nor run on a GPU yet. */
+static int split_in_pairs(const eng_problem *p, const tcj_kernel_cfg *c, int b_pitch_split) {
+  return (p->ab == PTX_E_BF16 || p->ab == PTX_E_F16) && c->bm >= 128 && c->bn >= 128 &&
+         select_ceil_div(p->m, c->bm) >= 2 && !b_pitch_split;
+}
+
+/* Time model, in microseconds: the persistent grid runs ceil(units / SMs) units on its busiest
+ * SM, each its K tiles at a tile's relative throughput of the SM's wgmma peak; a unit is a tile,
+ * or a (tile, K slice) pair when split, which adds writing and reading back the fp32 workspace
+ * plus the reduction's launch. Unlike a wave-efficiency score this weighs padding: a 33x33
+ * problem takes a 64x64 tile, not 128x256 (measured on an H200: m=1, n=4096, k=1024 ran 12.4 us
+ * on 128x64, 9.1 us on 64x64). Returns the negated estimate (higher is better). */
+#define SM90_MACS_PER_US 3.7e6  /* one SM: 2048 bf16 MACs per clock at ~1.8 GHz */
+#define SM90_BYTES_PER_US 3.0e6 /* HBM, as a GEMM's epilogue and a reduction see it */
+#define SM90_LAUNCH_US 3.0      /* one more kernel in the stream */
+/* A B whose pitch splits lines, read without multicast: the mainloop's time over the
+ * multicasting pair's, 1.04 to 1.46 in the measurements above SM90_PITCH_CLUSTER_MIN_ROWS. Lets a
+ * pair without a K split beat a split tile, which cannot multicast (1500x1500x9000: 132 us
+ * against 155 split three ways). */
+#define SM90_PITCH_SPLIT_COST 1.35
+static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
+                         int b_pitch_split, const tcj_kernel_cfg *c) {
+  int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
+  int64_t waves = select_ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * select_batch_of(p), sms);
+  /* wgmma's rate per byte of K is the same for every type: half of bf16's MACs for tf32, twice
+   * for s8 (H100 peaks: 495, 989, 1979 dense TFLOP/TOP/s). */
+  double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
+  double us = (double)waves * (double)tcj_cfg_slice_tiles(c) * (double)t->bm * (double)t->bn * (double)c->bk /
+              (t->rate * macs_per_us);
+  /* Fours along N that share A run as unclustered tiles do on a whole-line B (0.60-0.85 of pairs). */
+  if (b_pitch_split && (!c->cluster_m || c->split_k) && c->cluster_n != 4) us *= SM90_PITCH_SPLIT_COST;
+  /* No tile beats reading A and B and writing C once. */
+  double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
+                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)select_batch_of(p) /
+                    SM90_BYTES_PER_US;
+  /* At the floor, the tile that computes less padding wins the tie. */
+  double compute_us = us;
+  if (us < floor_us) us = floor_us + 1e-3 * compute_us;
+  if (c->split_k)
+    us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
+  /* Splits of one area tie; the one that reads least from L2 per CTA (A's rows and B's, or its
+   * half of B's in a pair) leads (measured above split_in_pairs). */
+  if (c->split_k)
+    us += 1e-3 * (double)(t->bm + t->bn / (c->cluster_m ? 2 : 1)) / (double)(t->bm + t->bn);
+  return -us;
+}
+
+static tcj_status sm90_no(const char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static tcj_status sm90_no(const char **why, const char *fmt, ...) {
+  static _Thread_local char msg[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  *why = msg;
+  return TCJ_ERROR_NOT_SUPPORTED;
+}
+
+/* The sm90 recipe's plans for a problem, best first by the time model (eng_sm90_candidates), or
+ * TCJ_ERROR_NOT_SUPPORTED with why it cannot run the problem. TMA reads whole 16-byte aligned
+ * rows: an operand aligned below that is packed, or (packing disabled) the recipe does not
+ * apply. */
+tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                                  eng_candidate *out, int *count, const char **why) {
+  *count = 0;
+  eng_plan base;
+  memset(&base, 0, sizeof base);
+  eng_plan *plan = &base; /* the packing every candidate shares */
+  if (caps->sm != 90 || caps->arch_suffix != 'a')
+    return sm90_no(why, "the sm90 recipe needs sm_90a (wgmma); the target is sm_%d%s", caps->sm,
+                   caps->arch_suffix ? "a" : "");
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(p->ab);
+  if (!w) return sm90_no(why, "the sm90 recipe takes f16, bf16, tf32, s8 or fp8 operands, not %s", ptx_elem_name(p->ab));
+  if (p->m < 1 || p->n < 1 || p->k < 1) return sm90_no(why, "the sm90 recipe needs m, n and k >= 1");
+  int es = ptx_elem_size(p->ab);
+  /* wgmma reads tf32, s8 and fp8 K-major only: an MN-major operand is transposed into K-major
+   * scratch first (PTX_TRANSPOSE_ENTRY), and the kernel is the one of the K-major problem. */
+  eng_problem kmajor;
+  int transpose_a = 0, transpose_b = 0;
+  if (!w->mn_major && (p->op_a_t || !p->op_b_t)) {
+    /* The pack's grid has a row of CTAs per 32 stored rows (k of them) in y, which stops at 65535. */
+    int too_deep = select_ceil_div(p->k, PTX_TRANSPOSE_TILE) > 65535;
+    if (!allow_packing || p->batch > 1 || too_deep)
+      return sm90_no(why, "the sm90 recipe reads %s K-major only (A op N, B op T); this problem is op %c%c and "
+                     "its transposing pack %s", ptx_elem_name(p->ab), p->op_a_t ? 'T' : 'N', p->op_b_t ? 'T' : 'N',
+                     !allow_packing ? "is disabled" : p->batch > 1 ? "takes one GEMM, not a batch"
+                                                     : "takes k up to 2097120");
+    kmajor = *p;
+    if (p->op_a_t) {
+      kmajor.op_a_t = 0;
+      kmajor.lda = eng_packed_ld(p->k, es);
+      kmajor.align_a = 16;
+      transpose_a = 1;
+    }
+    if (!p->op_b_t) {
+      kmajor.op_b_t = 1;
+      kmajor.ldb = eng_packed_ld(p->k, es);
+      kmajor.align_b = 16;
+      transpose_b = 1;
+    }
+    p = &kmajor;
+  }
+  int64_t ld_a = p->lda, ld_b = p->ldb;
+  plan->pack_a = p->align_a < 16;
+  plan->pack_b = p->align_b < 16;
+  if ((plan->pack_a || plan->pack_b) && !allow_packing)
+    return sm90_no(why, "operand %s is only %d-byte aligned (pointer or leading dimension), TMA needs "
+                   "16, and packing is disabled", plan->pack_a ? "A" : "B",
+                   plan->pack_a ? p->align_a : p->align_b);
+  /* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
+  if (plan->pack_a) ld_a = eng_packed_ld(p->op_a_t ? p->m : p->k, es);
+  if (plan->pack_b) ld_b = eng_packed_ld(p->op_b_t ? p->k : p->n, es);
+
+  int b_pitch_split = (ld_b * es) % SM90_LINE_BYTES != 0, b_sector_split = (ld_b * es) % SM90_SECTOR_BYTES != 0;
+  /* The two largest tiles lead, the one whose long side lies along the longer of m and n
+   * first (128x256 when n >= m), so that it wins a tie; 128x256 always where B's pitch splits
+   * lines, as its B box rows are the longer (measured on an H100, tcj-prof, bf16: 9000x1504x1504
+   * 76.1 us against 81.1 on 256x128, 4000^3 187 against 200, 2500x3000x5000 191 against 197). */
+  int order[N_TILES90];
+  for (int i = 0; i < N_TILES90; i++) order[i] = i;
+  if (p->m > p->n && !b_pitch_split) { order[0] = 1; order[1] = 0; }
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
+  tcj_kernel_cfg c;
+  const char *reason = "no tile";
+  for (int i = 0; i < N_TILES90; i++) {
+    const struct tile90 *t = &tiles90[order[i]];
+    if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p))) continue;
+    fill_sm90(p, caps, t, b_pitch_split, b_sector_split, &c);
+    if ((reason = tcj_cfg_check(&c)) != NULL) continue;
+    if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
+      reason = "shared memory holds fewer than 4 stages";
+      continue;
+    }
+    all[n].plan = base;
+    all[n].plan.cfg = c;
+    all[n++].est_us = -sm90_score(p, caps, t, b_pitch_split, &c);
+    /* Few tiles and deep K: K slices may fill the idle SMs (select_pick_split's rule, as for sm80);
+     * the model decides whether that beats the unsplit tile. */
+    tcj_kernel_cfg split = c;
+    split.cluster_m = 0;
+    split.split_k = select_pick_split(p, caps, &split);
+    if (split.split_k && split_in_pairs(p, &split, b_pitch_split)) {
+      split.cluster_m = 2;
+      if (tcj_cfg_check(&split)) split.cluster_m = 0;
+    }
+    if (split.split_k && !tcj_cfg_check(&split)) {
+      all[n].plan = base;
+      all[n].plan.cfg = split;
+      all[n++].est_us = -sm90_score(p, caps, t, b_pitch_split, &split);
+    }
+  }
+  if (n == 0) return sm90_no(why, "no sm90 tile fits: %s", reason);
+  /* Best first; on a tie the earlier tile of the order above (a stable insertion sort). */
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && all[j].est_us < all[j - 1].est_us; j--) {
+      eng_candidate tmp = all[j];
+      all[j] = all[j - 1];
+      all[j - 1] = tmp;
+    }
+  for (int i = 0; i < n; i++) {
+    tcj_kernel_cfg *cfg = &all[i].plan.cfg;
+    /* Not where B's pitch splits lines, unless an epilogue is fused: measured on an H100
+     * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
+     * 6000x6000x1000 in 230.6 against 153.9. */
+    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k &&
+        ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
+      /* The same CTA area as two 64x256 tiles, one per consumer. */
+      static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
+      fill_sm90(p, caps, &pp, b_pitch_split, b_sector_split, &c);
+      if (!tcj_cfg_check(&c) && tcj_cfg_smem_bytes(&c) <= caps->max_smem_optin) *cfg = c;
+    }
+    ptx_tmap_desc d;
+    ptx_tmap_batch ba = {p->batch, base.pack_a ? eng_packed_stride(p, 0) : p->stride_a};
+    ptx_tmap_batch bb = {p->batch, base.pack_b ? eng_packed_stride(p, 1) : p->stride_b};
+    if (ptx_sm90_tmap(cfg, 0, p->m, ld_a, ba, &d) != 0 || ptx_sm90_tmap(cfg, 1, p->m, ld_b, bb, &d) != 0) {
+      if (*count > 0) continue; /* the best candidate decides, as the tile barely matters here */
+      return sm90_no(why, "TMA cannot address an operand (a dimension past 2^32, a stride past 2^40 bytes, or a "
+                     "batch stride that is not a multiple of 16 bytes)");
+    }
+    /* D through TMA too, where the kernel would store it so (a leading dimension past 2^40
+     * bytes, say): else narrower vectors, which take the staged stores that need no tensor map. */
+    ptx_tmap_batch bd = {p->batch, p->stride_d};
+    while (ptx_sm90_tma_store(cfg) && ptx_sm90_tmap_d(cfg, p->m, p->ldd, bd, &d) < 0 && cfg->vec_c > 1)
+      cfg->vec_c /= 2;
+    if (transpose_a) all[i].plan.pack_a = ENG_PACK_TRANSPOSE;
+    if (transpose_b) all[i].plan.pack_b = ENG_PACK_TRANSPOSE;
+    out[(*count)++] = all[i];
+  }
+  return TCJ_SUCCESS;
+}
+
+/* The sm90 recipe's plan: its best candidate. */
+tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
+                            eng_plan *plan, const char **why) {
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
+  memset(plan, 0, sizeof *plan);
+  tcj_status st = select_sm90_candidates(p, caps, allow_packing, all, &n, why);
+  if (st == TCJ_SUCCESS) *plan = all[0].plan;
+  return st;
+}
+
+int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_candidate *out,
+                        int max, const char **why) {
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
+  if (select_sm90_candidates(p, caps, allow_packing, all, &n, why) != TCJ_SUCCESS) return -1;
+  if (n > max) n = max;
+  memcpy(out, all, (size_t)n * sizeof *out);
+  return n;
+}
