@@ -52,6 +52,9 @@ typedef struct ptx_recipe_row {
   const ptx_extra_entry *const *extras; /* in module order, NULL-terminated */
   unsigned elems;    /* operand types its tensor-core instruction takes: bit 1 << ptx_elem */
   int forceable;     /* TCJ_RECIPE may name it */
+  /* NULL when an arch (sm, 'a' or 0) runs the recipe at all, else why not; NULL: every arch
+   * the config check lets through (its limits are reported per config). */
+  const char *(*arch_check)(int sm, int arch_suffix);
   int tensor_maps;   /* the entry takes TMA maps of A, B and D before PTX_GEMM_PARAMS (ptxgen.h) */
   int persistent;    /* its CTAs walk the tiles: the grid is the CTAs resident at once */
   /* fp8 partial sums are added into fp32 registers each K tile unless fast accumulation is

@@ -9,8 +9,13 @@
 #include "recipes.h"
 
 /* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
+static const char *arch_sm90(int sm, int arch_suffix) {
+  return sm == 90 && arch_suffix == 'a' ? NULL : "the sm90 recipe needs sm_90a (wgmma)";
+}
+
 static const char *check_sm90(const tcj_kernel_cfg *c) {
-  if (c->sm != 90 || c->arch_suffix != 'a') return "the sm90 recipe needs sm_90a (wgmma)";
+  const char *why = arch_sm90(c->sm, c->arch_suffix);
+  if (why) return why;
   const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);
   if (!w) return "the sm90 recipe takes f16, bf16, tf32, s8, e4m3 or e5m2 operands";
   const char *c_rule = tcj_cfg_check_c_type(c->ab, c->c);
@@ -109,6 +114,7 @@ const ptx_recipe_row ptx_recipe_sm90 = {
     .extras = extras_sm90,
     .elems = ELEM(PTX_E_F16) | ELEM(PTX_E_BF16) | ELEM(PTX_E_TF32) | ELEM(PTX_E_S8) | ELEM(PTX_E_E4M3) | ELEM(PTX_E_E5M2),
     .forceable = 1,
+    .arch_check = arch_sm90,
     .tensor_maps = 1,
     .persistent = 1,
     .promotion = 1,
