@@ -50,17 +50,25 @@ static int add_unique(eng_plan *out, int n, int max, const eng_plan *plan) {
   return n + 1;
 }
 
+int eng_autotune_alternative(const tcj_kernel_cfg *selected, const ptx_recipe_row *row) {
+  return row != ptx_recipe_of(selected) && row->forceable && ptx_recipe_takes(row, selected->ab);
+}
+
 int eng_autotune_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             const eng_plan *selected, eng_plan *out, int max) {
   int n = add_unique(out, 0, max, selected);
-  /* The other recipe: the model's recipe choice (decode splits, small problems) is a
-   * threshold measured on a few shapes, so the recipe it did not take is timed too. */
-  eng_tuning other;
-  memset(&other, 0, sizeof other);
-  other.recipe = selected->cfg.recipe == PTX_RECIPE_SM90 ? ENG_RECIPE_SM80 : ENG_RECIPE_SM90;
-  eng_plan alt;
+  /* The other recipes: the model's recipe choice (decode splits, small problems) is a
+   * threshold measured on a few shapes, so the recipes it did not take are timed too. */
   const char *why = NULL;
-  if (eng_select_tuned(p, caps, allow_packing, &other, &alt, &why) == TCJ_SUCCESS) n = add_unique(out, n, max, &alt);
+  const ptx_recipe_row *row;
+  for (int i = 0; (row = ptx_recipe_at(i)) != NULL; i++) {
+    if (!eng_autotune_alternative(&selected->cfg, row)) continue;
+    eng_tuning other;
+    memset(&other, 0, sizeof other);
+    other.recipe = row;
+    eng_plan alt;
+    if (eng_select_tuned(p, caps, allow_packing, &other, &alt, &why) == TCJ_SUCCESS) n = add_unique(out, n, max, &alt);
+  }
   eng_candidate c[ENG_MAX_CANDIDATES];
   int nc = eng_sm90_candidates(p, caps, allow_packing, c, ENG_MAX_CANDIDATES, &why);
   for (int i = 0; i < nc; i++)

@@ -37,6 +37,9 @@
 /* Reads TCJ_TUNE: 1 (tune), 0 or unset (do not). Returns 0, or -1 for any other value. */
 int eng_autotune_from_env(int *on);
 
+/* Whether the autotuner times row's plan beside a selected plan of config `selected`: another
+ * recipe that TCJ_RECIPE can force and that takes the same operand type. */
+int eng_autotune_alternative(const tcj_kernel_cfg *selected, const ptx_recipe_row *row);
 /* The plans to time for p, best first by the model, selected (what eng_select chose) always
  * first; no plan twice. Returns how many (at most max). Pure: no CUDA. */
 int eng_autotune_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,

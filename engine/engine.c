@@ -133,7 +133,7 @@ int tcj_version(void) { return TCJ_VERSION; }
 static int jit_mode_in(tcj_engine *e, int mode) {
   if (mode == TCJ_JIT_DEFAULT) { /* the variable, which eng_tuning_from_env has checked */
     mode = eng_jit_mode_parse(getenv("TCJ_JIT"));
-    if (mode == TCJ_JIT_DEFAULT) mode = e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid ? TCJ_JIT_SYNC : TCJ_JIT_ASYNC;
+    if (mode == TCJ_JIT_DEFAULT) mode = e->tuning.recipe || e->tuning.tile.valid ? TCJ_JIT_SYNC : TCJ_JIT_ASYNC;
   }
   if (mode != TCJ_JIT_SYNC && mode != TCJ_JIT_GENERIC && mode != TCJ_JIT_ASYNC) {
     eng_set_error(TCJ_ERROR_INVALID_VALUE, "options.jit_mode = %d is not a tcj_jit_mode", mode);
@@ -250,7 +250,7 @@ static tcj_status create(tcj_engine **out, const tcj_options *opts, int tune) {
   }
   /* A forced recipe or tile is a measurement of that choice: nothing may replace it; generic
    * kernels are chosen from few, not tuned per shape. */
-  if (e->tuning.recipe != ENG_RECIPE_AUTO || e->tuning.tile.valid || e->tuning.generic) e->autotune = 0;
+  if (e->tuning.recipe || e->tuning.tile.valid || e->tuning.generic) e->autotune = 0;
   /* The autotuner times candidates at a class's first call, in the caller's thread: with it,
    * classes run their tuned kernels from the first call, as in sync mode. */
   if (e->autotune && e->jit_async) {

@@ -258,28 +258,20 @@ static tcj_status launch_reduce(tcj_engine *e, const eng_problem *p, const tcj_k
   return r == CUDA_SUCCESS ? TCJ_SUCCESS : eng_cuda_error(r, "cuLaunchKernel (split-K reduction)");
 }
 
-/* The sm80 kernel: grid batch * tiles in x, slices in y (a cluster split: one cluster per tile,
- * declared in the PTX). */
-static tcj_status launch_sm80(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
-                              void **args, CUstream stream) {
-  int64_t grid = (p->m + k->bm - 1) / k->bm * ((p->n + k->bn - 1) / k->bn) * p->batch;
-  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, (unsigned)tcj_cfg_slices(cfg), 1,
-                                     (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream, args, NULL);
-  if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
-  return launch_reduce(e, p, cfg, k, args, stream);
-}
-
-/* The sm90 kernel: tensor maps (encoded by the caller), then the PTX_GEMM_PARAMS, on the
- * persistent grid. Clusters are declared in the PTX, so a plain launch forms them. */
-static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_kernel_cfg *cfg, const cache_kernel *k,
-                              CUtensorMap *tmaps, void **args, CUstream stream) {
+/* The GEMM entry as its recipe's row says: the tensor maps (encoded by the caller) ahead of the
+ * PTX_GEMM_PARAMS where it takes them, on the row's grid (persistent grids: at most the CTAs
+ * of the clusters that fit at once). Clusters are declared in the PTX, so a plain launch forms
+ * them. */
+static tcj_status launch_gemm(tcj_engine *e, const eng_problem *p, const ptx_recipe_row *row, const tcj_kernel_cfg *cfg,
+                              const cache_kernel *k, CUtensorMap *tmaps, void **args, CUstream stream) {
   void *all[3 + PTX_GEMM_PARAM_COUNT] = {&tmaps[0], &tmaps[1], &tmaps[2]};
   memcpy(all + 3, args, sizeof(void *) * PTX_GEMM_PARAM_COUNT);
   int slots = e->caps.sm_count;
-  if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas; /* clusters that fit at once */
-  int64_t grid = ptx_sm90_grid(cfg, p->m, p->batch, slots);
-  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid, 1, 1, (unsigned)k->threads, 1, 1,
-                                     (unsigned)k->smem_bytes, stream, all, NULL);
+  if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas;
+  ptx_grid grid = row->grid(cfg, p->m, p->batch, slots);
+  CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid.x, (unsigned)grid.y, 1,
+                                     (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream,
+                                     row->tensor_maps ? all : args, NULL);
   if (r != CUDA_SUCCESS) return eng_cuda_error(r, "cuLaunchKernel");
   return launch_reduce(e, p, cfg, k, args, stream);
 }
@@ -291,7 +283,8 @@ static tcj_status launch_sm90(tcj_engine *e, const eng_problem *p, const tcj_ker
  * they hold this call's addresses, else encoded and stored there (*encoded = 1). */
 static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *plan, const cache_kernel *k,
                          const call_args *ca, CUstream stream, eng_tmaps *reuse, int *encoded) {
-  assert(k->recipe == (int)plan->cfg.recipe && k->cluster_ctas == tcj_cfg_cluster_ctas(&plan->cfg));
+  const ptx_recipe_row *row = ptx_recipe_of(&plan->cfg);
+  assert(ptx_recipe_at(k->recipe) == row && k->cluster_ctas == tcj_cfg_cluster_ctas(&plan->cfg));
   /* The host's arithmetic (tensor maps, grid) needs n and k, which a generic config leaves out. */
   const tcj_kernel_cfg run = tcj_cfg_for_problem(&plan->cfg, p->n, p->k);
   int es = ptx_elem_size(p->ab);
@@ -348,7 +341,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   void *args[PTX_GEMM_PARAM_COUNT];
   ptx_gemm_args(&prm, args);
   CUtensorMap tmaps[3];
-  if (st == TCJ_SUCCESS && k->recipe == PTX_RECIPE_SM90) {
+  if (st == TCJ_SUCCESS && row->tensor_maps) {
     if (reuse && reuse->valid && reuse->a == pa.ptr && reuse->b == pb.ptr && reuse->d == ca->d) {
       memcpy(tmaps, reuse->map, sizeof tmaps);
     } else {
@@ -387,9 +380,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     CUresult r = e->cu->cuMemsetD32Async(ca->amax, 0, 1, stream);
     if (r != CUDA_SUCCESS) st = eng_cuda_error(r, "cuMemsetD32Async (amax_d)");
   }
-  if (st == TCJ_SUCCESS)
-    st = k->recipe == PTX_RECIPE_SM90 ? launch_sm90(e, p, &run, k, tmaps, args, stream)
-                                      : launch_sm80(e, p, &run, k, args, stream);
+  if (st == TCJ_SUCCESS) st = launch_gemm(e, p, row, &run, k, tmaps, args, stream);
   eng_scratch_put(e, &scratch, stream);
   return st;
 }

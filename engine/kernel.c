@@ -21,7 +21,7 @@
  * or 0 (no cap: no cluster, or the driver cannot say). */
 static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfunction fn, int smem) {
   int ctas = tcj_cfg_cluster_ctas(cfg);
-  if (cfg->recipe != PTX_RECIPE_SM90 || ctas < 2 || !e->cu->cuOccupancyMaxActiveClusters) return 0;
+  if (ctas < 2 || !e->cu->cuOccupancyMaxActiveClusters) return 0;
   CUlaunchConfig lc;
   memset(&lc, 0, sizeof lc);
   lc.gridDimX = (unsigned)ctas; /* the cluster shape comes from the PTX */
@@ -101,13 +101,14 @@ int eng_kernel_cached(tcj_engine *e, const tcj_kernel_cfg *plan_cfg, const char 
 static tcj_status finish_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const char *text, CUmodule mod,
                                 cache_kernel *out) {
   tcj_status st = TCJ_SUCCESS;
-  CUfunction fn = NULL;
-  int smem = tcj_cfg_smem_bytes(cfg);
-  const char *entry = ptx_gemm_entry(cfg);
-  CUresult r = e->cu->cuModuleGetFunction(&fn, mod, entry);
+  /* The recipe's GEMM entry, then each extra entry its row says cfg's module holds. */
+  const ptx_recipe_row *row = ptx_recipe_of(cfg);
+  CUfunction fn = NULL, extra[PTX_EXTRA_COUNT] = {NULL};
+  int smem = row->smem_bytes(cfg);
+  char call[64];
+  CUresult r = e->cu->cuModuleGetFunction(&fn, mod, row->entry);
   if (r != CUDA_SUCCESS) {
-    char call[64];
-    snprintf(call, sizeof call, "cuModuleGetFunction(%s)", entry);
+    snprintf(call, sizeof call, "cuModuleGetFunction(%s)", row->entry);
     st = eng_cuda_error(r, call);
     goto fail;
   }
@@ -117,22 +118,17 @@ static tcj_status finish_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const 
     st = eng_cuda_error(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
     goto fail;
   }
-  CUfunction reduce = NULL;
-  if (ptx_has_reduce(cfg) && (r = e->cu->cuModuleGetFunction(&reduce, mod, PTX_REDUCE_ENTRY)) != CUDA_SUCCESS) {
-    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_REDUCE_ENTRY ")");
-    goto fail;
+  for (const ptx_extra_entry *const *x = row->extras; *x; x++) {
+    if (!(*x)->present(cfg)) continue;
+    if ((r = e->cu->cuModuleGetFunction(&extra[(*x)->kind], mod, (*x)->name)) != CUDA_SUCCESS) {
+      snprintf(call, sizeof call, "cuModuleGetFunction(%s)", (*x)->name);
+      st = eng_cuda_error(r, call);
+      goto fail;
+    }
   }
-  CUfunction transpose = NULL;
-  if (ptx_sm90_has_transpose(cfg) && (r = e->cu->cuModuleGetFunction(&transpose, mod, PTX_TRANSPOSE_ENTRY)) != CUDA_SUCCESS) {
-    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_TRANSPOSE_ENTRY ")");
-    goto fail;
-  }
-  CUfunction split = NULL;
-  if (cfg->tf32x3 && (r = e->cu->cuModuleGetFunction(&split, mod, PTX_SPLIT_ENTRY)) != CUDA_SUCCESS) {
-    st = eng_cuda_error(r, "cuModuleGetFunction(" PTX_SPLIT_ENTRY ")");
-    goto fail;
-  }
-  cache_kernel k = {mod, fn, reduce, transpose, split, tcj_cfg_threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident_cluster_ctas(e, cfg, fn, smem)};
+  cache_kernel k = {mod, fn, extra[PTX_EXTRA_REDUCE], extra[PTX_EXTRA_TRANSPOSE], extra[PTX_EXTRA_SPLIT],
+                    row->threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg),
+                    row->persistent ? resident_cluster_ctas(e, cfg, fn, smem) : 0};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");

@@ -60,26 +60,26 @@ static int streams_a_large_k_major_weight(const eng_problem *p) {
 }
 
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                                eng_recipe_choice recipe, eng_plan *plan, const char **why) {
+                                const ptx_recipe_row *forced, eng_plan *plan, const char **why) {
   static const char *ok = "";
   *why = ok;
   if (p->ab == PTX_E_F64) return select_plan_dmma(p, caps, allow_packing, plan, why);
   /* k == 0 has no mainloop for a recipe to run: the sm80 recipe's plain kernel scales C (the
    * sm90 recipe needs k >= 1), so a forced recipe still runs alpha == 0 and k == 0 calls. */
-  if (recipe == ENG_RECIPE_SM90 && p->k > 0) {
+  if (forced == &ptx_recipe_sm90 && p->k > 0) {
     tcj_status st = select_plan_sm90(p, caps, allow_packing, plan, why);
     if (st != TCJ_SUCCESS) {
       static _Thread_local char msg[256];
-      snprintf(msg, sizeof msg, "TCJ_RECIPE=sm90: %s", *why);
+      snprintf(msg, sizeof msg, "TCJ_RECIPE=%s: %s", forced->name, *why);
       *why = msg;
     }
     return st;
   }
   /* Block scales exist on the sm90 recipe only. */
-  if (p->block_scale && recipe == ENG_RECIPE_AUTO && caps->sm == 90 && caps->arch_suffix == 'a')
+  if (p->block_scale && !forced && caps->sm == 90 && caps->arch_suffix == 'a')
     return select_plan_sm90(p, caps, allow_packing, plan, why);
   tcj_status st = select_plan_sm80(p, caps, allow_packing, plan, why);
-  if (st != TCJ_SUCCESS || recipe == ENG_RECIPE_SM80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
+  if (st != TCJ_SUCCESS || forced == &ptx_recipe_sm80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
   if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / select_batch_of(p) && !streams_a_large_k_major_weight(p))
     return st;
   eng_plan sm90;
@@ -91,14 +91,14 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
 /* The specialised plan under a forced recipe and tile (either may be absent). */
 tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                          const eng_tuning *tuning, eng_plan *plan, const char **why) {
-  tcj_status st = select_recipe(p, caps, allow_packing, tuning ? tuning->recipe : ENG_RECIPE_AUTO, plan, why);
+  tcj_status st = select_recipe(p, caps, allow_packing, tuning ? tuning->recipe : NULL, plan, why);
   /* TCJ_TILE: not f64's, and no tile of a k == 0 call (no mainloop; a host alpha of 0) */
-  if (st != TCJ_SUCCESS || !tuning || plan->cfg.recipe == PTX_RECIPE_DMMA || p->k == 0) return st;
+  if (st != TCJ_SUCCESS || !tuning || p->ab == PTX_E_F64 || p->k == 0) return st;
   const char *bad = eng_tile_override_apply(&tuning->tile, caps, plan);
   if (bad) {
     static _Thread_local char msg[256];
     snprintf(msg, sizeof msg, "TCJ_TILE: %s (selected recipe %s%s)", bad, tcj_recipe_name(plan->cfg.recipe),
-             tuning->recipe == ENG_RECIPE_AUTO ? "; TCJ_RECIPE forces the other" : "");
+             !tuning->recipe ? "; TCJ_RECIPE forces the other" : "");
     *why = msg;
     return TCJ_ERROR_NOT_SUPPORTED;
   }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ptxgen/kernel_cfg.h"
+#include "ptxgen/recipe.h"
 #include "tcj.h"
 
 typedef struct eng_device_caps {
@@ -119,9 +120,6 @@ int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int a
 
 /* ---- tuning knobs: measuring other choices without rebuilding ---------------------------- */
 
-/* TCJ_RECIPE: which recipe select may choose. */
-typedef enum eng_recipe_choice { ENG_RECIPE_AUTO, ENG_RECIPE_SM80, ENG_RECIPE_SM90 } eng_recipe_choice;
-
 /* A forced tile shape (TCJ_TILE="BMxBNxBK_BYTES/WMxWN/STAGES[/c2][/pp][/sN|/scN]", e.g.
  * "128x256x128/2x4/3"): for sm90 configs WMxWN is the grid of consumer warpgroups and "/c2" asks
  * for 2-CTA clusters along M, "/pp" ping-pong consumers. "/sN" forces N K slices (N 0 or 1: no
@@ -134,7 +132,7 @@ typedef struct eng_tile_override {
 } eng_tile_override;
 
 typedef struct eng_tuning {
-  eng_recipe_choice recipe;
+  const ptx_recipe_row *recipe; /* TCJ_RECIPE: the row select must take; NULL: its own choice */
   eng_tile_override tile;
   int generic; /* TCJ_JIT=generic (tcj_options.jit_mode TCJ_JIT_GENERIC): generic kernels only */
 } eng_tuning;
@@ -149,11 +147,12 @@ typedef struct eng_tuning {
 tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                               const eng_tuning *tuning, eng_plan *plan, const char **why);
 
-/* Parses TCJ_RECIPE text: "sm80", "sm90", or "auto" (as unset). Returns 0, or -1 when malformed. */
-int eng_recipe_parse(const char *text, eng_recipe_choice *out);
+/* Parses TCJ_RECIPE text: a row that may be forced ("sm80", "sm90"), or "auto" (as unset: NULL).
+ * Returns 0, or -1 when malformed. */
+int eng_recipe_parse(const char *text, const ptx_recipe_row **out);
 /* NULL when caps can run a forced recipe at all, else why not (sm90 needs sm_90a; the sm80
  * recipe's own limits are reported per problem, as without TCJ_RECIPE). */
-const char *eng_recipe_check(eng_recipe_choice recipe, const eng_device_caps *caps);
+const char *eng_recipe_check(const ptx_recipe_row *recipe, const eng_device_caps *caps);
 
 /* Parses TCJ_TILE text; returns 0, or -1 when malformed. */
 int eng_tile_override_parse(const char *text, eng_tile_override *out);

@@ -11,7 +11,7 @@ tcj_status select_plan_dmma(const eng_problem *p, const eng_device_caps *caps, i
                             const char **why) {
   memset(plan, 0, sizeof *plan);
   tcj_kernel_cfg *c = &plan->cfg;
-  select_fill_problem(p, caps, PTX_RECIPE_DMMA, c);
+  select_fill_problem(p, caps, &ptx_recipe_dmma, c);
   int big = select_ceil_div(p->m, 128) * select_ceil_div(p->n, 128) * select_batch_of(p) >= caps->sm_count / 2;
   c->bm = c->bn = big ? 128 : 64;
   c->warps_m = 2;

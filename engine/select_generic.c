@@ -43,7 +43,7 @@ static void generalise(tcj_kernel_cfg *c) {
  * one cannot know, so pairs are a class of their own: n even (and C's rows aligned to pairs). */
 static void coarse_d_vectors(const eng_problem *p, tcj_kernel_cfg *c) {
   int ves = ptx_elem_size(c->d) > ptx_elem_size(c->c) ? ptx_elem_size(c->d) : ptx_elem_size(c->c);
-  if (c->recipe == PTX_RECIPE_SM90 && c->vec_c * ves != 16) c->vec_c = 1;
+  if (ptx_recipe_of(c)->tensor_maps && c->vec_c * ves != 16) c->vec_c = 1;
   if (p->n % c->vec_c) c->vec_c = 1;
 }
 
@@ -125,7 +125,7 @@ tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps,
   tcj_status st = TCJ_SUCCESS;
   if (p->ab == PTX_E_F64) { /* TCJ_RECIPE and TCJ_TILE name the other types' recipes */
     st = generic_dmma(p, caps, allow_packing, plan, why);
-  } else if (tuning && (tuning->recipe != ENG_RECIPE_AUTO || tuning->tile.valid)) {
+  } else if (tuning && (tuning->recipe || tuning->tile.valid)) {
     /* Forced (a measurement): the forced plan, generalised. */
     st = select_forced(p, caps, allow_packing, tuning, plan, why);
   } else if (generic_sm90(p, caps, allow_packing, plan) != 0) {

@@ -8,18 +8,19 @@
 
 #include "engine/select.h"
 
-int eng_recipe_parse(const char *text, eng_recipe_choice *out) {
-  if (strcmp(text, "auto") == 0) *out = ENG_RECIPE_AUTO;
-  else if (strcmp(text, "sm80") == 0) *out = ENG_RECIPE_SM80;
-  else if (strcmp(text, "sm90") == 0) *out = ENG_RECIPE_SM90;
-  else return -1;
+int eng_recipe_parse(const char *text, const ptx_recipe_row **out) {
+  if (strcmp(text, "auto") == 0) {
+    *out = NULL;
+    return 0;
+  }
+  const ptx_recipe_row *row = ptx_recipe_named(text);
+  if (!row || !row->forceable) return -1;
+  *out = row;
   return 0;
 }
 
-const char *eng_recipe_check(eng_recipe_choice recipe, const eng_device_caps *caps) {
-  if (recipe == ENG_RECIPE_SM90 && (caps->sm != 90 || caps->arch_suffix != 'a'))
-    return "the sm90 recipe needs sm_90a (wgmma)";
-  return NULL;
+const char *eng_recipe_check(const ptx_recipe_row *recipe, const eng_device_caps *caps) {
+  return recipe && recipe->arch_check ? recipe->arch_check(caps->sm, caps->arch_suffix) : NULL;
 }
 
 int eng_tile_override_parse(const char *text, eng_tile_override *out) {

@@ -30,7 +30,7 @@ static inline int select_cd_elem_size(const eng_problem *p) {
 /* ---- select_shared.c: what more than one recipe uses --------------------------------------- */
 
 /* The fields every config takes from the problem and the target, the rest zero. */
-void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_recipe recipe,
+void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, const ptx_recipe_row *recipe,
                          tcj_kernel_cfg *c);
 /* The K split through the workspace for config c (select_shared.c says when), or 0. */
 #define MIN_SLICE_BYTES 256 /* of K per row: four 64-byte K tiles */

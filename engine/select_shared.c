@@ -10,10 +10,10 @@
 #define PACK_MIN_ELEMS (1LL << 20) /* below this a narrow copy costs less than a packing pass */
 
 /* The fields every config takes from the problem and the target, the rest zero. */
-void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_recipe recipe,
+void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, const ptx_recipe_row *recipe,
                          tcj_kernel_cfg *c) {
   memset(c, 0, sizeof *c);
-  c->recipe = recipe;
+  c->recipe = (ptx_recipe)ptx_recipe_index(recipe);
   c->sm = caps->sm;
   c->arch_suffix = caps->arch_suffix;
   c->ab = p->ab;
@@ -31,7 +31,7 @@ void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, ptx_
   c->user_t = p->user ? p->user_t : 0;
   c->b_other = p->b_other;
   /* fp8 mma.sync accumulates in fp32 as it goes: the sm80 recipe has one accumulation mode. */
-  c->fast_accum = recipe == PTX_RECIPE_SM90 ? p->fast_accum : 0;
+  c->fast_accum = recipe->promotion ? p->fast_accum : 0;
   c->block_scale = p->block_scale;
   c->tf32x3 = p->tf32x3;
 }

@@ -50,7 +50,7 @@ static int pick_tile(const eng_problem *p, const eng_device_caps *caps) {
 void select_sm80_fill_cfg(const eng_problem *p, const eng_device_caps *caps, int t, int align_a,
                           int align_b, tcj_kernel_cfg *c) {
   int es = ptx_elem_size(p->ab);
-  select_fill_problem(p, caps, PTX_RECIPE_SM80, c);
+  select_fill_problem(p, caps, &ptx_recipe_sm80, c);
   c->bm = tiles[t].bm;
   c->bn = tiles[t].bn;
   c->bk = (tiles[t].bk_bytes ? tiles[t].bk_bytes : 64) / es; /* 64 bytes: two 32-byte mma k-steps */

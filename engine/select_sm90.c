@@ -126,7 +126,7 @@ static int sm90_vec_c(const eng_problem *p) {
  * SM90_SECTOR_BYTES. */
 static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t, int b_pitch_split,
                       int b_sector_split, tcj_kernel_cfg *c) {
-  select_fill_problem(p, caps, PTX_RECIPE_SM90, c);
+  select_fill_problem(p, caps, &ptx_recipe_sm90, c);
   c->bm = t->bm;
   c->bn = t->bn;
   c->bk = SM90_K_BYTES / ptx_elem_size(p->ab);

@@ -10,6 +10,7 @@
 #include "ptx_mem.h"
 #include "ptx_ops.h"
 #include "ptxgen.h"
+#include "recipe.h"
 #include "user_epilogue.h"
 
 static ptx_reg r32(ptx_builder *b) { return ptx_new(b, PTX_B32); }
@@ -379,11 +380,9 @@ static ptx_reg emit_bias_value(ptx_builder *b, const ptx_epi *e, ptx_reg addr, p
   return d;
 }
 
-void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user) {
-  /* mma.sync with e4m3/e5m2 needs PTX ISA 8.4 (ptxas: "mma with FP8 floating point type"
-   * requires it); wgmma's fp8 forms and cvt to fp8 are in 8.0. */
+void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user, int isa_x10) {
   int min_x10 = user ? user->version_x10 : 0;
-  if (cfg->recipe == PTX_RECIPE_SM80 && ptx_elem_is_fp8(cfg->ab) && min_x10 < 84) min_x10 = 84;
+  if (min_x10 < isa_x10) min_x10 = isa_x10;
   ptx_module_header_min(b, cfg->sm, cfg->arch_suffix, min_x10);
   ptx_text(b, ".extern .shared .align 1024 .b8 tcj_smem[];\n\n");
   if (!cfg->user) return;
@@ -599,3 +598,6 @@ void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *c) {
   ptx_epi_amax_flush(b, amax);
   ptx_ins(b, "ret");
 }
+
+static int has_reduce(const tcj_kernel_cfg *c) { return ptx_has_reduce(c); }
+const ptx_extra_entry ptx_extra_reduce = {PTX_EXTRA_REDUCE, PTX_REDUCE_ENTRY, has_reduce, ptx_emit_reduce_entry};

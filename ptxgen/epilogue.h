@@ -84,9 +84,9 @@ ptx_reg ptx_epi_row_bytes(ptx_builder *b, ptx_val n, int es);
 /* The split-K reduction entry (PTX_REDUCE_ENTRY, ABI in ptxgen.h): sums the fp32 slices of the
  * workspace and applies the epilogue once per element of D. */
 void ptx_emit_reduce_entry(ptx_builder *b, const tcj_kernel_cfg *cfg);
-/* The start of every module: the version and target (at least the user code's ISA), tcj's
+/* The start of every module: the version and target (at least isa_x10 and the user code's ISA), tcj's
  * shared memory, and for user-epilogue configs the definition of tcj_epilogue (user) or, without
  * it, its .extern declaration. */
-void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user);
+void ptx_epi_module_prelude(ptx_builder *b, const tcj_kernel_cfg *cfg, const ptx_user_code *user, int isa_x10);
 
 #endif

@@ -384,15 +384,13 @@ static void emit_epilogue(kernel *k) {
     }
 }
 
-int ptx_gen_gemm_dmma(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size) {
-  ptx_builder b;
-  ptx_init(&b);
+int ptx_gen_gemm_dmma(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size_t err_size) {
   kernel k;
   memset(&k, 0, sizeof k);
-  k.b = &b;
+  k.b = b;
   k.cfg = cfg;
   k.sh = ptx_dmma_shape_for(cfg->sm);
-  k.threads = tcj_cfg_threads(cfg);
+  k.threads = tcj_cfg_warp_threads(cfg);
   k.wtm = cfg->bm / cfg->warps_m;
   k.wtn = cfg->bn / cfg->warps_n;
   k.mi = k.wtm / k.sh.m;
@@ -405,16 +403,15 @@ int ptx_gen_gemm_dmma(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *
   operand_layout(&k, &k.op[0], 0);
   operand_layout(&k, &k.op[1], 1);
   k.stage_bytes = k.op[0].rows * k.op[0].pitch + k.op[1].rows * k.op[1].pitch;
-  ptx_epi_module_prelude(&b, cfg, NULL);
-  ptx_entry_begin(&b, PTX_GEMM_ENTRY);
-  ptx_emit_gemm_params(&b);
-  ptx_entry_body(&b, k.threads);
+  ptx_entry_begin(b, PTX_GEMM_ENTRY);
+  ptx_emit_gemm_params(b);
+  ptx_entry_body(b, k.threads);
   emit_setup(&k);
   emit_operand(&k, &k.op[0], "p_a", "p_lda", "p_stride_a");
   emit_operand(&k, &k.op[1], "p_b", "p_ldb", "p_stride_b");
   emit_mainloop(&k);
   emit_epilogue(&k);
-  ptx_ins(&b, "ret");
-  ptx_finish(&b);
-  return ptx_take(&b, ptx, len, err, err_size);
+  ptx_ins(b, "ret");
+  ptx_finish(b);
+  return 0;
 }

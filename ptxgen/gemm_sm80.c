@@ -745,16 +745,13 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) 
   ptx_epi_amax_flush(b, e.amax); /* every thread of the CTA is here: no branch skips the epilogue */
 }
 
-int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
-                      size_t err_size) {
-  ptx_builder b;
-  ptx_init(&b);
+int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size_t err_size) {
   kernel k;
   memset(&k, 0, sizeof k);
-  k.b = &b;
+  k.b = b;
   k.cfg = cfg;
   k.es = ptx_elem_size(cfg->ab);
-  k.threads = tcj_cfg_threads(cfg);
+  k.threads = tcj_cfg_warp_threads(cfg);
   k.slices = cfg->split_cluster ? tcj_cfg_slices(cfg) : 1;
   k.split_at_launch = tcj_cfg_splits_at_launch(cfg);
   k.split = tcj_cfg_split_workspace(cfg) || k.split_at_launch;
@@ -769,13 +766,12 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     return -1;
   }
 
-  ptx_epi_module_prelude(&b, cfg, user);
   emit_params(&k);
   emit_indices(&k);
   ptx_reg warp = reg32(&k), warp_m = reg32(&k), warp_n = reg32(&k);
-  ptx_ins(&b, "shr.u32 %R, %R, 5", warp, k.tid);
-  ptx_ins(&b, "and.b32 %R, %R, %d", warp_m, warp, cfg->warps_m - 1);
-  ptx_ins(&b, "shr.u32 %R, %R, %d", warp_n, warp, log2i(cfg->warps_m));
+  ptx_ins(b, "shr.u32 %R, %R, 5", warp, k.tid);
+  ptx_ins(b, "and.b32 %R, %R, %d", warp_m, warp, cfg->warps_m - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", warp_n, warp, log2i(cfg->warps_m));
   operand_layout(&k, &k.op[0], 0);
   operand_layout(&k, &k.op[1], 1);
   k.kbase = reg32(&k);
@@ -783,41 +779,32 @@ int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     emit_slice_range(&k);
   } else if (k.slices > 1) { /* slice z = ctaid.y runs K tiles [z * kt_count, (z + 1) * kt_count) */
     k.slice = reg32(&k);
-    ptx_ins(&b, "mov.u32 %R, %%ctaid.y", k.slice);
-    ptx_ins(&b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, (int)k.kt_count.imm * cfg->bk);
+    ptx_ins(b, "mov.u32 %R, %%ctaid.y", k.slice);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, (int)k.kt_count.imm * cfg->bk);
   } else {
-    ptx_ins(&b, "mov.u32 %R, 0", k.kbase);
+    ptx_ins(b, "mov.u32 %R, 0", k.kbase);
   }
   emit_operand_setup(&k, &k.op[0], "p_a", "p_lda", "p_stride_a", warp_m);
   emit_operand_setup(&k, &k.op[1], "p_b", "p_ldb", "p_stride_b", warp_n);
   /* A refused operand leaves its copy tables unfilled: stop before the loops read them. */
-  if (ptx_failed(&b)) return ptx_take(&b, ptx, len, err, err_size);
+  if (ptx_failed(b)) return 0;
   emit_mainloop(&k);
   if (cfg->split_cluster) emit_cluster_sum(&k);
   if (k.split_at_launch) { /* p_slices > 1: the slice's partial sums, else D (uniform branch) */
-    ptx_reg whole = ptx_new(&b, PTX_PRED);
-    int to_d = ptx_new_label(&b), done = ptx_new_label(&b);
-    ptx_ins(&b, "setp.le.u32 %R, %R, 1", whole, k.slices_reg);
-    ptx_ins_if(&b, whole, 0, "bra.uni %L", to_d);
+    ptx_reg whole = ptx_new(b, PTX_PRED);
+    int to_d = ptx_new_label(b), done = ptx_new_label(b);
+    ptx_ins(b, "setp.le.u32 %R, %R, 1", whole, k.slices_reg);
+    ptx_ins_if(b, whole, 0, "bra.uni %L", to_d);
     emit_epilogue(&k, warp_m, warp_n, 1);
-    ptx_ins(&b, "bra.uni %L", done);
-    ptx_label(&b, to_d);
+    ptx_ins(b, "bra.uni %L", done);
+    ptx_label(b, to_d);
     emit_epilogue(&k, warp_m, warp_n, 0);
-    ptx_label(&b, done);
+    ptx_label(b, done);
   } else {
     emit_epilogue(&k, warp_m, warp_n, k.split);
   }
-  if (cfg->split_cluster) ptx_ins(&b, "barrier.cluster.wait.acquire.aligned");
-  ptx_ins(&b, "ret");
-  if (ptx_finish(&b) == 0 && k.split) {
-    ptx_text(&b, "\n");
-    ptx_emit_reduce_entry(&b, cfg);
-    ptx_finish(&b);
-  }
-  if (!ptx_failed(&b) && cfg->tf32x3) {
-    ptx_text(&b, "\n");
-    ptx_emit_split_entry(&b);
-    ptx_finish(&b);
-  }
-  return ptx_take(&b, ptx, len, err, err_size);
+  if (cfg->split_cluster) ptx_ins(b, "barrier.cluster.wait.acquire.aligned");
+  ptx_ins(b, "ret");
+  ptx_finish(b);
+  return 0;
 }

@@ -57,7 +57,7 @@ static void emit_entry(sm90 *k) {
    * consumers' growth with one consumer as with two. */
   int n = snprintf(extra, sizeof extra, ".maxnreg %d\n", ENTRY_REGS);
   if (k->cluster > 1) snprintf(extra + n, sizeof extra - (size_t)n, ".reqnctapercluster %d, 1, 1\n", k->cluster);
-  ptx_entry_body_directives(b, tcj_cfg_threads(k->cfg), extra);
+  ptx_entry_body_directives(b, tcj_cfg_sm90_threads(k->cfg), extra);
 }
 
 /* Shared memory: aligned base, the stage ring, the consumers' staging, then the barriers. */
@@ -167,13 +167,10 @@ static void emit_schedule_setup(sm90 *k) {
 
 
 
-int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
-                      size_t err_size) {
-  ptx_builder b;
-  ptx_init(&b);
+int ptx_gen_gemm_sm90(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size_t err_size) {
   sm90 k;
   memset(&k, 0, sizeof k);
-  k.b = &b;
+  k.b = b;
   k.cfg = cfg;
   k.consumers = cfg->warps_m;
   k.pingpong = cfg->pingpong;
@@ -196,7 +193,7 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   int64_t n_mult = cfg->generic ? cfg->vec_c : cfg->n;
   k.ws_vec = n_mult % 4 == 0 ? 4 : n_mult % 2 == 0 ? 2 : 1;
   k.tma_d = ptx_sm90_tma_store(cfg);
-  k.promote = tcj_cfg_promotes(cfg);
+  k.promote = tcj_cfg_promotion_wanted(cfg); /* the sm90 recipe promotes */
   k.pchunk = cfg->bn > 128 ? cfg->bn / 2 : cfg->bn;
   k.a_kmajor = !cfg->op_a_t;
   k.b_kmajor = cfg->op_b_t;
@@ -205,59 +202,44 @@ int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
     return -1;
   }
 
-  ptx_epi_module_prelude(&b, cfg, user);
   emit_entry(&k);
   k.tid = r32(&k);
-  ptx_ins(&b, "mov.u32 %R, %%tid.x", k.tid);
+  ptx_ins(b, "mov.u32 %R, %%tid.x", k.tid);
   k.m = r32(&k);
-  ptx_ins(&b, "ld.param.u32 %R, [p_m]", k.m);
+  ptx_ins(b, "ld.param.u32 %R, [p_m]", k.m);
   if (cfg->generic) emit_generic_dims(&k);
   /* The tensor maps stay in parameter space; TMA takes their generic address. */
   k.tmap_a = r64(&k);
   k.tmap_b = r64(&k);
-  ptx_ins(&b, "mov.b64 %R, p_tmap_a", k.tmap_a);
-  ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_a, k.tmap_a);
-  ptx_ins(&b, "mov.b64 %R, p_tmap_b", k.tmap_b);
-  ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_b, k.tmap_b);
+  ptx_ins(b, "mov.b64 %R, p_tmap_a", k.tmap_a);
+  ptx_ins(b, "cvta.param.u64 %R, %R", k.tmap_a, k.tmap_a);
+  ptx_ins(b, "mov.b64 %R, p_tmap_b", k.tmap_b);
+  ptx_ins(b, "cvta.param.u64 %R, %R", k.tmap_b, k.tmap_b);
   if (k.tma_d) {
     k.tmap_d = r64(&k);
-    ptx_ins(&b, "mov.b64 %R, p_tmap_d", k.tmap_d);
-    ptx_ins(&b, "cvta.param.u64 %R, %R", k.tmap_d, k.tmap_d);
+    ptx_ins(b, "mov.b64 %R, p_tmap_d", k.tmap_d);
+    ptx_ins(b, "cvta.param.u64 %R, %R", k.tmap_d, k.tmap_d);
   }
   emit_smem_layout(&k);
   emit_barrier_init(&k);
   emit_schedule_setup(&k);
 
   ptx_reg is_consumer = pred(&k);
-  int consumer = ptx_new_label(&b), finish = ptx_new_label(&b);
-  ptx_ins(&b, "setp.ge.u32 %R, %R, %d", is_consumer, k.tid, WARPGROUP);
-  ptx_ins_if(&b, is_consumer, 0, "bra.uni %L", consumer);
+  int consumer = ptx_new_label(b), finish = ptx_new_label(b);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %d", is_consumer, k.tid, WARPGROUP);
+  ptx_ins_if(b, is_consumer, 0, "bra.uni %L", consumer);
   sm90_emit_producer(&k);
-  ptx_ins(&b, "bra.uni %L", finish);
-  ptx_label(&b, consumer);
+  ptx_ins(b, "bra.uni %L", finish);
+  ptx_label(b, consumer);
   sm90_emit_consumer(&k);
-  ptx_label(&b, finish);
+  ptx_label(b, finish);
   /* A CTA of a cluster must outlive the other's multicasts into it and remote arrivals. */
   if (k.cluster > 1) {
-    ptx_ins(&b, "barrier.cluster.arrive.release");
-    ptx_ins(&b, "barrier.cluster.wait.acquire");
+    ptx_ins(b, "barrier.cluster.arrive.release");
+    ptx_ins(b, "barrier.cluster.wait.acquire");
   }
-  ptx_ins(&b, "ret");
-  if (ptx_finish(&b) == 0 && k.split) {
-    ptx_text(&b, "\n");
-    ptx_emit_reduce_entry(&b, cfg);
-    ptx_finish(&b);
-  }
-  if (!ptx_failed(&b) && ptx_sm90_has_transpose(cfg)) {
-    ptx_text(&b, "\n");
-    ptx_emit_transpose_entry(&b, ptx_elem_size(cfg->ab));
-    ptx_finish(&b);
-  }
-  if (!ptx_failed(&b) && cfg->tf32x3) {
-    ptx_text(&b, "\n");
-    ptx_emit_split_entry(&b);
-    ptx_finish(&b);
-  }
-  return ptx_take(&b, ptx, len, err, err_size);
+  ptx_ins(b, "ret");
+  ptx_finish(b);
+  return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "recipe_list.h"
+
 /* Element types the recipes know, independent of the public enum (ptxgen needs no tcj.h). */
 #define PTX_ELEM_LIST(X) \
   X(PTX_E_F16, "f16", 2)  \
@@ -50,11 +52,10 @@ const char *ptx_act_name(ptx_act a);
 /* Where the bias vector runs (numbered as tcj_bias_kind). */
 typedef enum ptx_bias { PTX_BIAS_NONE = 0, PTX_BIAS_COL = 1, PTX_BIAS_ROW = 2 } ptx_bias;
 
-/* sm80: mma.sync, every arch from sm_80 on. sm90: wgmma + TMA, sm_90a only. dmma: fp64 on the
- * tensor cores' f64 mma.sync (gemm_dmma.c), every arch from sm_80 on. */
-typedef enum ptx_recipe { PTX_RECIPE_SM80 = 0, PTX_RECIPE_SM90 = 1, PTX_RECIPE_DMMA = 2 } ptx_recipe;
-
 typedef struct tcj_kernel_cfg {
+  /* The recipe: an index into the recipe table (recipe_list.h). sm80: mma.sync,
+   * every arch from sm_80 on. sm90: wgmma + TMA, sm_90a only. dmma: fp64 on the tensor cores'
+   * f64 mma.sync (gemm_dmma.c), every arch from sm_80 on. */
   ptx_recipe recipe;
   int sm;          /* target arch number: 80, 86, 89, 90, ... */
   int arch_suffix; /* 'a' for sm_90a-style targets, 0 otherwise */
@@ -148,9 +149,16 @@ static inline void tcj_cfg_plain_epilogue(tcj_kernel_cfg *c) {
 int tcj_cfg_format(const tcj_kernel_cfg *cfg, char *buf, size_t size);
 /* Parses text produced by tcj_cfg_format. Returns 0 on success, -1 on malformed text. */
 int tcj_cfg_parse(const char *text, tcj_kernel_cfg *cfg);
-/* Static checks of a config that ptxgen relies on; returns NULL if fine, else a reason. */
+/* Static checks of a config that ptxgen relies on (recipe_table.c: the generic rules, its
+ * recipe's, then the epilogue's); returns NULL if fine, else a reason. */
 const char *tcj_cfg_check(const tcj_kernel_cfg *cfg);
-const char *tcj_recipe_name(ptx_recipe r); /* "sm80", "sm90" */
+/* The rules every recipe shares, for tcj_cfg_check: a generic kernel's, and the epilogue's
+ * (promotion: the recipe's, ptx_recipe.promotion, where block scales are applied). */
+const char *tcj_cfg_check_generic(const tcj_kernel_cfg *cfg);
+const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *cfg, int promotion);
+/* NULL when C of type c fits operands of type ab, else the rule. */
+const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c);
+const char *tcj_recipe_name(ptx_recipe r); /* "sm80", "sm90", "dmma"; "?" outside the table */
 
 /* Derived facts. */
 /* cfg as the host computes a launch of it for a problem of n columns and depth k: a generic
@@ -168,24 +176,28 @@ static inline ptx_elem tcj_cfg_b_type(const tcj_kernel_cfg *c) {
   if (!c->b_other) return c->ab;
   return c->ab == PTX_E_E4M3 ? PTX_E_E5M2 : PTX_E_E4M3;
 }
-/* sm90 fp8 and 3xTF32 add each K tile's partial sums into fp32 registers: a second
- * accumulator set. */
-static inline int tcj_cfg_promotes(const tcj_kernel_cfg *c) {
-  return c->recipe == PTX_RECIPE_SM90 && ((ptx_elem_is_fp8(c->ab) && !c->fast_accum) || c->tf32x3);
+/* fp8 (without fast accumulation) and 3xTF32 on a recipe that promotes (the sm90 one) add
+ * each K tile's partial sums into fp32 registers: a second accumulator set. */
+int tcj_cfg_promotes(const tcj_kernel_cfg *c);
+/* What promotion takes where the recipe promotes: fp8 without fast accumulation, or 3xTF32. */
+static inline int tcj_cfg_promotion_wanted(const tcj_kernel_cfg *c) {
+  return (ptx_elem_is_fp8(c->ab) && !c->fast_accum) || c->tf32x3;
 }
-static inline int tcj_cfg_threads(const tcj_kernel_cfg *c) {
-  return c->recipe == PTX_RECIPE_SM90 ? 128 * (1 + c->warps_m * c->warps_n) : 32 * c->warps_m * c->warps_n;
-}
+int tcj_cfg_threads(const tcj_kernel_cfg *c); /* per CTA: the recipe's (recipe.h) */
+/* Threads of a CTA of warps_m x warps_n warps (the sm80 and dmma recipes). */
+static inline int tcj_cfg_warp_threads(const tcj_kernel_cfg *c) { return 32 * c->warps_m * c->warps_n; }
+/* Threads of an sm90 CTA: the consumer warpgroups and one producer warpgroup. */
+static inline int tcj_cfg_sm90_threads(const tcj_kernel_cfg *c) { return 128 * (1 + c->warps_m * c->warps_n); }
 #define TCJ_SPLIT_MAX 64 /* most K slices of a split */
 static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
 /* The slices' partial sums go through a global workspace and the reduction entry. */
 static inline int tcj_cfg_split_workspace(const tcj_kernel_cfg *c) { return c->split_k >= 2 && !c->split_cluster; }
 /* A generic kernel that takes its K split at launch (p_slices, 1: none): every one but s8's
- * (its s32 sums would round through fp32), f64's (the dmma recipe has no split: fp32 partial
- * sums would lose its precision) and batched ones (a batch fills the GPU: batched kernels do
- * not split). */
+ * (its s32 sums would round through fp32), f64's (f64 runs on the dmma recipe, which has no
+ * split: fp32 partial sums would lose its precision) and batched ones (a batch fills the GPU:
+ * batched kernels do not split). */
 static inline int tcj_cfg_splits_at_launch(const tcj_kernel_cfg *c) {
-  return c->generic && c->ab != PTX_E_S8 && c->recipe != PTX_RECIPE_DMMA && !c->batched;
+  return c->generic && c->ab != PTX_E_S8 && c->ab != PTX_E_F64 && !c->batched;
 }
 /* The kernel a plan runs: the plan with a workspace split's count, a launch value, set to 2, so
  * that plans that differ only in it (another SM count, another k) share one kernel, its text
@@ -207,7 +219,7 @@ static inline int64_t tcj_cfg_slice_tiles(const tcj_kernel_cfg *c) {
   int64_t kt = (c->k + c->bk - 1) / c->bk, s = tcj_cfg_slices(c);
   return (kt + s - 1) / s;
 }
-int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of the kernel */
+int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of the kernel: the recipe's */
 /* dmma: each operand tile in shared memory as it lies in global memory, rows padded by this:
  * a pitch of 32 modulo 128 bytes puts the four rows (K-major) or K rows (MN-major) that a
  * half-warp's f64 fragment load spans on banks 8 apart, so the 16 lanes take one wavefront. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kernel_cfg.h"
+#include "recipe.h"
 
 /* Name of the kernel entry in every module ptxgen writes, and of the split-K reduction that
  * modules of split configs also hold. */
@@ -14,7 +15,7 @@
 #define PTX_REDUCE_ENTRY "tcj_gemm_sm80_reduce"
 #define PTX_SM90_ENTRY "tcj_gemm_sm90"
 
-/* The GEMM entry of cfg's module: PTX_GEMM_ENTRY or PTX_SM90_ENTRY. */
+/* The GEMM entry of cfg's module: its recipe's (recipe.h). */
 const char *ptx_gemm_entry(const tcj_kernel_cfg *cfg);
 
 /* Writes the PTX module for cfg. On success returns 0 and *ptx (malloc'ed, NUL-terminated,
@@ -97,7 +98,7 @@ void ptx_emit_split_entry(struct ptx_builder *b);
 /* Parts per chunk of K the kernel of cfg reads, and the part that is small for A (is_b 0) or B:
  * three on the sm80 recipe (A [big | big | small], B [big | small | big]), two on the sm90
  * recipe ([big | small] for both; its producer picks a tile's parts, sm90_x3_coords). */
-static inline int ptx_split_parts(const tcj_kernel_cfg *cfg) { return cfg->recipe == PTX_RECIPE_SM90 ? 2 : 3; }
+int ptx_split_parts(const tcj_kernel_cfg *cfg);
 static inline int ptx_split_small_seg(const tcj_kernel_cfg *cfg, int is_b) {
   return ptx_split_parts(cfg) == 2 ? 1 : is_b ? 1 : 2;
 }
@@ -117,7 +118,7 @@ int ptx_gen_l2_flush(int sm, int arch_suffix, char **ptx, size_t *len, char *err
 static inline int ptx_transpose_smem_bytes(int elem_size) {
   return PTX_TRANSPOSE_TILE * (PTX_TRANSPOSE_TILE + 1) * elem_size;
 }
-/* Whether cfg's module holds PTX_TRANSPOSE_ENTRY. */
+/* Whether an sm90 module of cfg holds PTX_TRANSPOSE_ENTRY. */
 int ptx_sm90_has_transpose(const tcj_kernel_cfg *cfg);
 void ptx_emit_transpose_entry(struct ptx_builder *b, int elem_size);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The recipes behind ptx_gen_gemm, one per file. Private to ptxgen/: callers use ptxgen.h,
- * which dispatches on cfg->recipe after tcj_cfg_check has accepted the config. */
+/* The recipes' generators behind ptx_gen_gemm, one per file, and what they share. Private to
+ * ptxgen/: callers use ptxgen.h, which calls the generator of cfg's row (recipe.h) once
+ * tcj_cfg_check has accepted the config. */
 #ifndef TCJ_PTX_RECIPES_H
 #define TCJ_PTX_RECIPES_H
 
@@ -10,11 +11,11 @@
 #include "ptx_builder.h"
 #include "ptxgen.h"
 
-int ptx_gen_gemm_sm80(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
-                      size_t err_size);
-int ptx_gen_gemm_dmma(const tcj_kernel_cfg *cfg, char **ptx, size_t *len, char *err, size_t err_size);
-int ptx_gen_gemm_sm90(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char **ptx, size_t *len, char *err,
-                      size_t err_size);
+/* Each writes its GEMM entry into b after the module's header (ptx_epi_module_prelude) and
+ * finishes it: ptx_recipe.gen. */
+int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size_t err_size);
+int ptx_gen_gemm_dmma(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size_t err_size);
+int ptx_gen_gemm_sm90(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size_t err_size);
 
 /* Grouped raster (raster.c): tile index unit of a tiles_m x tiles_n grid -> tile row tm and
  * column tn, with `group` rows of tiles sweeping all columns together so that the A rows and

@@ -108,5 +108,5 @@ int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_
 
 int ptx_sm90_has_transpose(const tcj_kernel_cfg *c) {
   const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);
-  return c->recipe == PTX_RECIPE_SM90 && w && !w->mn_major && !c->batched && !c->tf32x3; /* the split pass transposes */
+  return w && !w->mn_major && !c->batched && !c->tf32x3; /* the split pass transposes */
 }

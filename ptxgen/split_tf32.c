@@ -12,6 +12,7 @@
 #include "ptxgen.h"
 
 #include "ptx_builder.h"
+#include "recipe.h"
 #include "recipes.h"
 
 enum { TILE = PTX_SPLIT_TILE, ROWS_PER_PASS = PTX_SPLIT_THREADS / PTX_SPLIT_TILE, PITCH = TILE + 1 };
@@ -127,3 +128,10 @@ void ptx_emit_split_entry(ptx_builder *b) {
   }
   ptx_ins(b, "ret"); /* the caller closes the entry (ptx_finish) */
 }
+
+static int has_split(const tcj_kernel_cfg *c) { return c->tf32x3; }
+static void emit_split(ptx_builder *b, const tcj_kernel_cfg *c) {
+  (void)c;
+  ptx_emit_split_entry(b);
+}
+const ptx_extra_entry ptx_extra_split = {PTX_EXTRA_SPLIT, PTX_SPLIT_ENTRY, has_split, emit_split};

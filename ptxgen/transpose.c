@@ -8,6 +8,7 @@
 #include "ptxgen.h"
 
 #include "ptx_builder.h"
+#include "recipe.h"
 #include "recipes.h"
 
 enum { TILE = PTX_TRANSPOSE_TILE, ROWS_PER_PASS = PTX_TRANSPOSE_THREADS / PTX_TRANSPOSE_TILE, PITCH = TILE + 1 };
@@ -95,3 +96,7 @@ void ptx_emit_transpose_entry(ptx_builder *b, int es) {
   }
   ptx_ins(b, "ret"); /* the caller closes the entry (ptx_finish) */
 }
+
+static void emit_transpose(ptx_builder *b, const tcj_kernel_cfg *c) { ptx_emit_transpose_entry(b, ptx_elem_size(c->ab)); }
+const ptx_extra_entry ptx_extra_transpose = {PTX_EXTRA_TRANSPOSE, PTX_TRANSPOSE_ENTRY, ptx_sm90_has_transpose,
+                                             emit_transpose};

@@ -216,7 +216,7 @@ int main(int argc, char **argv) {
   const char *arch = NULL, *source_path = NULL, *hash_path = NULL;
   int have_ab = 0, have_b = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0,
       sm_count = 0, fast_accum = 0, block_scales = 0, candidates = 0, generic = 0;
-  eng_recipe_choice recipe = ENG_RECIPE_AUTO;
+  const ptx_recipe_row *recipe = NULL;
   tcj_dtype ab = TCJ_BF16, be = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
   int64_t m = -1, n = -1, k = -1, lda = -1, ldb = -1, ldc = -1, align_a = 16, align_b = 16, batch = 1;

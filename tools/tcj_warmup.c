@@ -400,7 +400,7 @@ int main(int argc, char **argv) {
   /* A GPU compiles and vets its own arch; without archs it also says which arch to fill. */
   const char *gpu_arch = NULL;
   if (tune) {
-    if (tuning.recipe != ENG_RECIPE_AUTO || tuning.tile.valid) {
+    if (tuning.recipe || tuning.tile.valid) {
       fprintf(stderr, "tcj-warmup: --tune times the engine's own candidates: unset TCJ_RECIPE and TCJ_TILE\n");
       goto done;
     }

@@ -66,7 +66,7 @@ static void fuzz_tile_text(const char *text) {
                      .ldb = 4096, .ldc = 4096, .ab = PTX_E_BF16, .c = PTX_E_BF16,
                      .align_a = 16, .align_b = 16, .align_c = 16};
     eng_problem_plain_epilogue(&p);
-    eng_tuning t = {ENG_RECIPE_AUTO, o, 0};
+    eng_tuning t = {NULL, o, 0};
     eng_plan plan;
     const char *why = NULL;
     if (eng_select_tuned(&p, &caps, 1, &t, &plan, &why) == TCJ_SUCCESS) {

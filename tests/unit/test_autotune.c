@@ -258,10 +258,38 @@ static void tcj_tune_takes_1_or_0(void **state) {
   unsetenv("TCJ_TUNE");
 }
 
+/* The tuner's other recipes come from the table: those that TCJ_RECIPE can force and that take
+ * the plan's operand type. f64 runs on the dmma recipe alone, so a DMMA plan has none (a
+ * two-way choice once gave it sm90); the sm80 and sm90 recipes are each other's. */
+static void a_dmma_plan_has_no_other_recipe_to_time(void **state) {
+  (void)state;
+  eng_device_caps caps = caps_of("sm_90a");
+  eng_problem p = problem(PTX_E_F64, PTX_E_F64, 1000, 1000, 1000);
+  eng_plan sel = selected(&p, &caps), out[ENG_AUTOTUNE_MAX];
+  assert_int_equal(sel.cfg.recipe, PTX_RECIPE_DMMA);
+  assert_false(eng_autotune_alternative(&sel.cfg, &ptx_recipe_sm90));
+  const ptx_recipe_row *row;
+  for (int i = 0; (row = ptx_recipe_at(i)) != NULL; i++)
+    if (eng_autotune_alternative(&sel.cfg, row)) fail_msg("a DMMA plan's alternatives hold %s", row->name);
+  int n = eng_autotune_candidates(&p, &caps, 1, &sel, out, ENG_AUTOTUNE_MAX);
+  for (int i = 0; i < n; i++) assert_int_equal(out[i].cfg.recipe, PTX_RECIPE_DMMA);
+
+  eng_problem b = bf16_problem(4096, 4096, 4096);
+  eng_plan s90 = selected(&b, &caps);
+  assert_int_equal(s90.cfg.recipe, PTX_RECIPE_SM90);
+  eng_plan s80 = s90;
+  s80.cfg.recipe = PTX_RECIPE_SM80;
+  for (int i = 0; (row = ptx_recipe_at(i)) != NULL; i++) {
+    assert_int_equal(eng_autotune_alternative(&s90.cfg, row), row == &ptx_recipe_sm80);
+    assert_int_equal(eng_autotune_alternative(&s80.cfg, row), row == &ptx_recipe_sm90);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(candidates_start_with_the_selected_plan_and_never_repeat),
     cmocka_unit_test(without_sm90a_only_sm80_plans_are_candidates),
+    cmocka_unit_test(a_dmma_plan_has_no_other_recipe_to_time),
     cmocka_unit_test(the_key_tells_every_problem_field_gpu_and_arch_apart),
     cmocka_unit_test(a_stored_choice_picks_only_an_identical_candidate),
     cmocka_unit_test(the_memo_keeps_one_choice_per_key),

@@ -190,7 +190,7 @@ static void k_zero_runs_under_a_forced_sm90_recipe(void **state) {
   eng_device_caps caps = caps_of("sm_90a");
   eng_tuning forced;
   memset(&forced, 0, sizeof forced);
-  forced.recipe = ENG_RECIPE_SM90;
+  forced.recipe = &ptx_recipe_sm90;
   eng_plan plan;
   const char *why = NULL;
   if (eng_select_tuned(&p, &caps, 1, &forced, &plan, &why) != TCJ_SUCCESS) fail_msg("k == 0 under TCJ_RECIPE=sm90: %s", why);

@@ -420,7 +420,7 @@ static void other_arches_keep_the_sm80_recipe(void **state) {
   /* sm_90 without the arch-specific target has no wgmma: exactly the sm80 plan of sm_90a's
    * sm80 choice (TCJ_RECIPE=sm80). */
   eng_problem p = problem(PTX_E_F16, PTX_E_F32, 3000, 5000, 700);
-  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}, 0};
+  eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0};
   eng_plan a = select_ok(&p, "sm_90", 1), b = select_tuned_ok(&p, "sm_90a", &sm80);
   b.cfg.arch_suffix = 0;
   assert_memory_equal(&a, &b, sizeof a);
@@ -678,7 +678,7 @@ static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state
     int n = eng_sm90_candidates(&p, &caps, 1, all, ENG_MAX_CANDIDATES, &why);
     if (n < 1) print_error("case %zu: %s\n", i, why ? why : "no candidates");
     assert_true(n >= 1);
-    eng_tuning forced = {ENG_RECIPE_SM90, {0}, 0};
+    eng_tuning forced = {&ptx_recipe_sm90, {0}, 0};
     eng_plan chosen;
     assert_int_equal(eng_select_tuned(&p, &caps, 1, &forced, &chosen, &why), TCJ_SUCCESS);
     char want[512], got[512], tile[96];
@@ -713,7 +713,7 @@ static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
     char tile[96], want[512], got[512];
     assert_true(eng_tile_override_format(&plan.cfg, tile, sizeof tile) > 0);
-    eng_tuning forced = {ENG_RECIPE_SM80, {0}, 0};
+    eng_tuning forced = {&ptx_recipe_sm80, {0}, 0};
     assert_int_equal(eng_tile_override_parse(tile, &forced.tile), 0);
     const char *why = NULL;
     assert_int_equal(eng_select_tuned(&p, &c80, 1, &forced, &again, &why), TCJ_SUCCESS);
@@ -731,7 +731,7 @@ static void candidates_are_ranked_and_reproduced_by_their_tile_text(void **state
 /* TCJ_TILE text that parses but that selection refuses for p on arch, with why_part in the
  * message. */
 static void expect_tile_refused(const eng_problem *p, const char *tile, const char *arch, const char *why_part) {
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
+  eng_tuning t = {NULL, {0}, 0};
   assert_int_equal(eng_tile_override_parse(tile, &t.tile), 0);
   eng_device_caps caps = caps_of(arch);
   eng_plan plan;
@@ -745,7 +745,7 @@ static void expect_tile_refused(const eng_problem *p, const char *tile, const ch
 static void tile_override_forces_a_split(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4, 6144, 4096);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
+  eng_tuning t = {NULL, {0}, 0};
   struct { const char *tile; int split, cluster; } ok[] = {
     {"16x128x128/1x4/4/sc8", 8, 1}, {"16x128x128/1x4/4/s3", 3, 0}, {"32x128x64/1x4/4/sc2", 2, 1},
     {"16x128x128/1x4/4/s0", 0, 0}, {"16x128x128/1x4/4/sc1", 0, 0},
@@ -925,27 +925,27 @@ static void sm90_tiles_follow_the_time_model(void **state) {
 
 static void forced_recipes_select_or_say_why_not(void **state) {
   (void)state;
-  eng_recipe_choice r;
+  const ptx_recipe_row *r;
   assert_int_equal(eng_recipe_parse("sm80", &r), 0);
-  assert_int_equal(r, ENG_RECIPE_SM80);
+  assert_int_equal(r, &ptx_recipe_sm80);
   assert_int_equal(eng_recipe_parse("sm90", &r), 0);
-  assert_int_equal(r, ENG_RECIPE_SM90);
+  assert_int_equal(r, &ptx_recipe_sm90);
   assert_int_equal(eng_recipe_parse("auto", &r), 0);
-  assert_int_equal(r, ENG_RECIPE_AUTO);
+  assert_int_equal(r, NULL);
   assert_int_equal(eng_recipe_parse("sm90a", &r), -1);
   assert_int_equal(eng_recipe_parse("SM80", &r), -1);
   assert_int_equal(eng_recipe_parse("", &r), -1);
 
   eng_device_caps caps = caps_of("sm_90a");
-  assert_null(eng_recipe_check(ENG_RECIPE_SM90, &caps));
+  assert_null(eng_recipe_check(&ptx_recipe_sm90, &caps));
   caps = caps_of("sm_90");
-  assert_non_null(strstr(eng_recipe_check(ENG_RECIPE_SM90, &caps), "sm_90a"));
+  assert_non_null(strstr(eng_recipe_check(&ptx_recipe_sm90, &caps), "sm_90a"));
   caps = caps_of("sm_100a");
-  assert_non_null(eng_recipe_check(ENG_RECIPE_SM90, &caps));
-  assert_null(eng_recipe_check(ENG_RECIPE_SM80, &caps));
+  assert_non_null(eng_recipe_check(&ptx_recipe_sm90, &caps));
+  assert_null(eng_recipe_check(&ptx_recipe_sm80, &caps));
 
   /* sm80 forced on sm_90a: the sm80 plan. sm90 forced: even where sm80 would split K. */
-  eng_tuning sm80 = {ENG_RECIPE_SM80, {0}, 0}, sm90 = {ENG_RECIPE_SM90, {0}, 0};
+  eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90 = {&ptx_recipe_sm90, {0}, 0};
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
   assert_int_equal(select_tuned_ok(&p, "sm_90a", &sm80).cfg.recipe, PTX_RECIPE_SM80);
   p = problem(PTX_E_BF16, PTX_E_BF16, 512, 512, 65536);
@@ -1005,7 +1005,7 @@ static void tile_override_text_takes_an_optional_cluster(void **state) {
 static void tile_override_applies_to_sm90_plans(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
+  eng_tuning t = {NULL, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/c2", &t.tile), 0);
   eng_plan plan = select_tuned_ok(&p, "sm_90a", &t);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
@@ -1026,12 +1026,12 @@ static void tile_override_applies_to_sm90_plans(void **state) {
   assert_int_equal(tcj_cfg_threads(&plan.cfg), 256);
 
   /* What the recipe cannot run is refused, naming TCJ_TILE and the recipe. */
-  struct { const char *tile, *arch; eng_recipe_choice recipe; const char *why; } bad[] = {
-    {"128x256x64/2x4/3", "sm_90a", ENG_RECIPE_AUTO, "sm90"},           /* an sm80 tile */
-    {"128x64x128/2x1/8/c2", "sm_90a", ENG_RECIPE_AUTO, "cluster"},    /* B halves of 32 columns */
-    {"128x256x128/2x1/8", "sm_90a", ENG_RECIPE_AUTO, "shared memory"}, /* 8 stages of 48 KiB */
-    {"128x128x128/2x1/4/c2", "sm_90a", ENG_RECIPE_SM80, "cluster"},
-    {"128x128x128/2x1/4/c2", "sm_80", ENG_RECIPE_AUTO, "cluster"},
+  struct { const char *tile, *arch; const ptx_recipe_row *recipe; const char *why; } bad[] = {
+    {"128x256x64/2x4/3", "sm_90a", NULL, "sm90"},           /* an sm80 tile */
+    {"128x64x128/2x1/8/c2", "sm_90a", NULL, "cluster"},    /* B halves of 32 columns */
+    {"128x256x128/2x1/8", "sm_90a", NULL, "shared memory"}, /* 8 stages of 48 KiB */
+    {"128x128x128/2x1/4/c2", "sm_90a", &ptx_recipe_sm80, "cluster"},
+    {"128x128x128/2x1/4/c2", "sm_80", NULL, "cluster"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     t.recipe = bad[i].recipe;
@@ -1130,7 +1130,7 @@ static void tile_override_drops_a_split_the_forced_tile_cannot_take(void **state
   eng_plan plan = select_ok(&p, "sm_90a", 1);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_true(plan.cfg.split_k > 1);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
+  eng_tuning t = {NULL, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6", &t.tile), 0);
   plan = select_tuned_ok(&p, "sm_90a", &t);
   assert_true(plan.cfg.split_k > 1); /* cooperative, no cluster: the split stays */
@@ -1154,7 +1154,7 @@ static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
     {"64x256x128/2x1/5/c2/pp", 64, 256, 5, 2, " tile=64x256x64 warps=2x1 stages=5 align=16,16,8 cluster=2 pingpong=1"},
   };
   for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
-    eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
+    eng_tuning t = {NULL, {0}, 0};
     assert_int_equal(eng_tile_override_parse(good[i].tile, &t.tile), 0);
     eng_plan plan = select_tuned_ok(&p, "sm_90a", &t); /* tcj_cfg_check and shared memory */
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
@@ -1179,26 +1179,26 @@ static void tile_override_pingpong_applies_to_sm90_plans(void **state) {
   eng_problem short_k = problem(PTX_E_BF16, PTX_E_BF16, 2048, 2048, 1024);
   eng_plan plan = select_ok(&short_k, "sm_90a", 1);
   assert_int_equal(plan.cfg.pingpong, 1);
-  eng_tuning t = {ENG_RECIPE_AUTO, {0}, 0};
+  eng_tuning t = {NULL, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4", &t.tile), 0);
   plan = select_tuned_ok(&short_k, "sm_90a", &t);
   assert_int_equal(plan.cfg.pingpong, 0);
   assert_int_equal(plan.cfg.bm, 128);
   assert_int_equal(plan.cfg.bn, 256);
 
-  struct { const eng_problem *p; const char *tile, *arch; eng_recipe_choice recipe; const char *why; } bad[] = {
+  struct { const eng_problem *p; const char *tile, *arch; const ptx_recipe_row *recipe; const char *why; } bad[] = {
     /* Each consumer would hold a whole 128x256 tile: 256 accumulators per thread. */
-    {&p, "128x256x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: accumulators exceed 128 registers per thread"},
-    {&p, "128x256x128/2x1/4/c2/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: accumulators exceed 128 registers per thread"},
-    {&p, "128x192x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: accumulators exceed 128 registers per thread"},
-    {&p, "256x128x128/2x1/4/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
-    {&p, "64x128x128/1x1/8/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: ping-pong needs two consumer warpgroups"},
-    {&p, "64x256x128/2x1/6/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: needs more shared memory than the device has"},
-    {&p, "64x64x128/2x1/8/c2/pp", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: a cluster along M splits B"},
-    {&short_k, "64x256x128/2x1/5", "sm_90a", ENG_RECIPE_AUTO, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
+    {&p, "128x256x128/2x1/4/pp", "sm_90a", NULL, "TCJ_TILE: accumulators exceed 128 registers per thread"},
+    {&p, "128x256x128/2x1/4/c2/pp", "sm_90a", NULL, "TCJ_TILE: accumulators exceed 128 registers per thread"},
+    {&p, "128x192x128/2x1/4/pp", "sm_90a", NULL, "TCJ_TILE: accumulators exceed 128 registers per thread"},
+    {&p, "256x128x128/2x1/4/pp", "sm_90a", NULL, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
+    {&p, "64x128x128/1x1/8/pp", "sm_90a", NULL, "TCJ_TILE: ping-pong needs two consumer warpgroups"},
+    {&p, "64x256x128/2x1/6/pp", "sm_90a", NULL, "TCJ_TILE: needs more shared memory than the device has"},
+    {&p, "64x64x128/2x1/8/c2/pp", "sm_90a", NULL, "TCJ_TILE: a cluster along M splits B"},
+    {&short_k, "64x256x128/2x1/5", "sm_90a", NULL, "TCJ_TILE: each sm90 consumer owns 64 or 128 rows"},
     /* The sm80 recipe has no consumer warpgroups to alternate. */
-    {&p, "128x128x64/2x2/3/pp", "sm_90a", ENG_RECIPE_SM80, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
-    {&p, "128x128x64/2x2/3/pp", "sm_80", ENG_RECIPE_AUTO, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
+    {&p, "128x128x64/2x2/3/pp", "sm_90a", &ptx_recipe_sm80, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
+    {&p, "128x128x64/2x2/3/pp", "sm_80", NULL, "TCJ_TILE: the sm80 recipe has no clusters or ping-pong"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     t.recipe = bad[i].recipe;
@@ -1231,18 +1231,18 @@ static void tuning_comes_from_the_environment(void **state) {
   unsetenv("TCJ_RECIPE");
   unsetenv("TCJ_TILE");
   assert_null(eng_tuning_from_env(&t));
-  assert_int_equal(t.recipe, ENG_RECIPE_AUTO);
+  assert_int_equal(t.recipe, NULL);
   assert_int_equal(t.tile.valid, 0);
   setenv("TCJ_RECIPE", "sm90", 1);
   setenv("TCJ_TILE", "256x128x128/2x1/4/c2", 1);
   assert_null(eng_tuning_from_env(&t));
-  assert_int_equal(t.recipe, ENG_RECIPE_SM90);
+  assert_int_equal(t.recipe, &ptx_recipe_sm90);
   assert_int_equal(t.tile.valid, 1);
   assert_int_equal(t.tile.bm, 256);
   assert_int_equal(t.tile.cluster_m, 2);
   setenv("TCJ_RECIPE", "", 1); /* empty: as unset */
   assert_null(eng_tuning_from_env(&t));
-  assert_int_equal(t.recipe, ENG_RECIPE_AUTO);
+  assert_int_equal(t.recipe, NULL);
   setenv("TCJ_RECIPE", "wgmma", 1);
   const char *why = eng_tuning_from_env(&t);
   assert_non_null(why);
@@ -1255,7 +1255,7 @@ static void tuning_comes_from_the_environment(void **state) {
   assert_non_null(strstr(why, "[/c2|/c4|/cn2|/cn4]"));
   setenv("TCJ_TILE", "64x256x128/2x1/5/c2/pp", 1);
   assert_null(eng_tuning_from_env(&t));
-  assert_int_equal(t.recipe, ENG_RECIPE_SM80);
+  assert_int_equal(t.recipe, &ptx_recipe_sm80);
   assert_int_equal(t.tile.bm, 64);
   assert_int_equal(t.tile.cluster_m, 2);
   assert_int_equal(t.tile.pingpong, 1);
@@ -1393,7 +1393,7 @@ static void f64_has_generic_plans_on_the_dmma_recipe(void **state) {
   eng_tuning forced;
   memset(&forced, 0, sizeof forced);
   forced.generic = 1;
-  forced.recipe = ENG_RECIPE_SM80;
+  forced.recipe = &ptx_recipe_sm80;
   assert_int_equal(eng_tile_override_parse("64x64x64/2x2/4", &forced.tile), 0);
   for (size_t a = 0; a < sizeof archs / sizeof *archs; a++) {
     eng_device_caps caps = caps_of(archs[a]);
@@ -1490,7 +1490,7 @@ static void generic_set_is_small_and_covers_selection(void **state) {
       for (int i = 0; i < n; i++) assert_int_equal(set[i].tf32x3, x3);
       /* Selection on shapes outside the sample finds its kernel in the set. */
       uint64_t x = 0x1234567ull + (uint64_t)t;
-      eng_tuning generic = {ENG_RECIPE_AUTO, {0}, 1};
+      eng_tuning generic = {NULL, {0}, 1};
       for (int i = 0; i < 100; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         int64_t m = 1 + (int64_t)(x % 9000), nn = 8 * (1 + (int64_t)((x >> 20) % 1500)), k = 8 * (1 + (int64_t)((x >> 40) % 1500));
@@ -1568,7 +1568,7 @@ static void generic_plans_split_deep_k(void **state) {
   (void)state;
   static const struct { const char *arch; int64_t m, n, k; } cases[] = {
       {"sm_80", 16, 1024, 16384}, {"sm_89", 64, 512, 30000}, {"sm_90a", 512, 512, 65536}, {"sm_90a", 1, 4096, 14336}};
-  eng_tuning generic = {ENG_RECIPE_AUTO, {0}, 1};
+  eng_tuning generic = {NULL, {0}, 1};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     eng_device_caps caps = caps_of(cases[i].arch);
     eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);

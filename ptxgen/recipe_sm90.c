@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The sm90 recipe's row (recipe.h): wgmma with TMA loads, a producer warpgroup and persistent
+ * CTAs (gemm_sm90.c and the sm90_*.c files), sm_90a only; its config rules, shared memory and
+ * grid. */
+#include "recipe.h"
+
+#include "ptx_ops.h"
+#include "ptxgen.h"
+#include "recipes.h"
+
+/* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
+static const char *arch_sm90(int sm, int arch_suffix) {
+  return sm == 90 && arch_suffix == 'a' ? NULL : "the sm90 recipe needs sm_90a (wgmma)";
+}
+
+static const char *check_sm90(const tcj_kernel_cfg *c) {
+  const char *why = arch_sm90(c->sm, c->arch_suffix);
+  if (why) return why;
+  const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);
+  if (!w) return "the sm90 recipe takes f16, bf16, tf32, s8, e4m3 or e5m2 operands";
+  const char *c_rule = tcj_cfg_check_c_type(c->ab, c->c);
+  if (c_rule) return c_rule;
+  /* wgmma reads all but 16-bit types K-major only (PTX ISA: no imm-trans for them). */
+  if (!w->mn_major && (c->op_a_t || !c->op_b_t)) return "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)";
+  if (!c->generic && (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX))
+    return "n or k out of range (sm90 needs k >= 1)";
+  /* Compared by division: bk comes from config text, and bk * size could overflow. */
+  if (c->bk != 128 / ptx_elem_size(c->ab)) return "sm90 K tiles are one 128-byte swizzle line";
+  if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
+  if (c->pingpong != 0 && c->pingpong != 1) return "pingpong must be 0 or 1";
+  if (c->pingpong && c->warps_m != 2) return "ping-pong needs two consumer warpgroups";
+  /* Cooperative consumers split the tile's rows; ping-pong consumers each own a whole tile. */
+  int rows = c->pingpong ? c->bm : c->bm / c->warps_m;
+  if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
+  if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
+  int acc = tcj_cfg_sm90_accumulators(c);
+  if (acc > 128) return "accumulators exceed 128 registers per thread";
+  /* A user function is a call, with every live accumulator around it, and a batched kernel
+   * keeps its entry's base addresses: past 96 accumulators per thread (128x192) those spill
+   * (48 bytes at 128x256 batched with a row bias and GELU, ptxas 13.0). */
+  if ((c->user || (tcj_cfg_fused(c) && (c->batched || c->ab == PTX_E_S8))) && acc > 96)
+    return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
+  /* Promotion keeps the wgmma partial sums in registers beside the accumulators: a whole
+   * second set up to 128 columns, half a set past that (two column chunks, sm90_consumer.c).
+   * 64 + 64 and 96 + 48 fit in the kernel's 168 registers; 96 + 96 spilled 904 bytes at
+   * 128x192 (ptxas 13.0). */
+  /* 3xTF32 promotes a chunk's three K tiles at once, in one column chunk (sm90_consumer.c). */
+  if (c->tf32x3 && c->bn > 128) return "3xTF32 on the sm90 recipe needs bn 64 or 128 (one promotion chunk)";
+  if (tcj_cfg_promotion_wanted(c) && acc + (c->bn > 128 ? acc / 2 : acc) > 144)
+    return "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)";
+  /* One B scale per 128 columns and K tile: a tile's columns lie in one block, or (bn 192, which
+   * starts at a multiple of 64) in two. */
+  if (c->block_scale && 128 % c->bn && c->bn != 192) return "block-scaled fp8 needs bn 64, 128 or 192";
+  /* A user epilogue's call keeps every accumulator live: with a 192-column tile's two B scales
+   * as well, 64 bytes spilled (ptxas 13.0). */
+  if (c->block_scale && c->user && c->bn > 128) return "block-scaled fp8 with a user epilogue needs bn 64 or 128";
+  if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
+  if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
+  int ces = ptx_elem_size(c->c);
+  if ((c->vec_c != 1 && c->vec_c != 2 && c->vec_c != 4 && c->vec_c != 8) || c->vec_c * ces > 16 ||
+      c->n % c->vec_c)
+    return "C vector must be 1, 2, 4 or 8 elements, at most 16 bytes, dividing n";
+  if (c->split_k == 1 || c->split_k < 0 || c->split_k > TCJ_SPLIT_MAX) return "split_k must be 0 (none) or 2..64";
+  if (c->split_k && !c->generic && tcj_cfg_slice_tiles(c) * (c->split_k - 1) * c->bk >= c->k)
+    return "split_k leaves a slice without K";
+  /* Ping-pong consumers step through the ring in whole tiles of kt stages. Cluster pairs may
+   * split: both CTAs of a pair run the same (tile pair, slice) units over the same K range. */
+  if (c->split_k && c->pingpong) return "sm90 split-K runs cooperative consumers, not ping-pong";
+  if (c->split_cluster) return "the sm90 recipe reduces its slices through the workspace";
+  if (c->split_k && c->ab == PTX_E_S8) return "sm90 split-K sums fp32 partials: not for s8";
+  if (c->cluster_m != 0 && c->cluster_m != 2 && c->cluster_m != 4) return "cluster must be 0 (none), 2 or 4";
+  /* Each CTA of a cluster along M loads its part of B: K-major, bn / cluster_m rows of whole
+   * 1024-byte swizzle atoms (128x192 fp8 pairs run so, measured on an H100); MN-major, whole
+   * 64-column boxes. Half of a 64-column B is too little to be worth a multicast. */
+  if (c->cluster_m && (c->bn < 128 || c->bn % (c->op_b_t ? 8 * c->cluster_m : 64 * c->cluster_m)))
+    return "a cluster along M splits B in parts: bn 128 or more, whole 8-row swizzle atoms (K-major) or 64-column "
+           "boxes (MN-major) each";
+  /* Along N each CTA loads its part of A: K-major, bm / cluster_n rows of whole 1024-byte
+   * swizzle atoms; MN-major, whole 64-column boxes. */
+  if (c->cluster_n != 0 && c->cluster_n != 2 && c->cluster_n != 4) return "cluster_n must be 0 (none), 2 or 4";
+  if (c->cluster_n && c->cluster_m) return "a cluster runs along M or along N, not both";
+  if (c->cluster_n && c->bm % (c->op_a_t ? 64 * c->cluster_n : 8 * c->cluster_n))
+    return "a cluster along N splits A in parts: whole 8-row swizzle atoms (K-major) or 64-column boxes "
+           "(MN-major) each";
+  return NULL;
+}
+
+/* [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of each consumer][full
+ * and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong adds a turn barrier per
+ * consumer. */
+static int smem_sm90(const tcj_kernel_cfg *c) {
+  int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
+  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + 2 * c->stages * 8 +
+         (c->pingpong ? 16 : 0);
+}
+
+static ptx_grid grid_sm90(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {
+  ptx_grid g = {ptx_sm90_grid(c, m, batch, slots), 1};
+  return g;
+}
+
+static const ptx_extra_entry *const extras_sm90[] = {&ptx_extra_reduce, &ptx_extra_transpose, &ptx_extra_split, NULL};
+
+#define ELEM(e) (1u << (e))
+
+const ptx_recipe_row ptx_recipe_sm90 = {
+    .name = "sm90",
+    .entry = PTX_SM90_ENTRY,
+    .check = check_sm90,
+    .threads = tcj_cfg_sm90_threads,
+    .smem_bytes = smem_sm90,
+    .grid = grid_sm90,
+    .gen = ptx_gen_gemm_sm90,
+    .extras = extras_sm90,
+    .elems = ELEM(PTX_E_F16) | ELEM(PTX_E_BF16) | ELEM(PTX_E_TF32) | ELEM(PTX_E_S8) | ELEM(PTX_E_E4M3) | ELEM(PTX_E_E5M2),
+    .forceable = 1,
+    .arch_check = arch_sm90,
+    .tensor_maps = 1,
+    .persistent = 1,
+    .promotion = 1,
+    /* 3xTF32: [big | small] for both operands; the producer picks a tile's parts (sm90_x3_coords). */
+    .split_parts = 2,
+};
