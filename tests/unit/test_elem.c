@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <cuda.h>
 
 #include "engine/error.h"
 #include "engine/validate.h"
+#include "ptxgen/elem.h"
 #include "ptxgen/kernel_cfg.h"
 #include "tcj.h"
 
@@ -198,8 +200,177 @@ static void cfg_check_answers_every_type_as_before(void **state) {
   if (h != CFG_HASH) fail_msg("transcript hash %016llx, want %016llx", (unsigned long long)h, (unsigned long long)CFG_HASH);
 }
 
+/* ---- the rows ---------------------------------------------------------------------------------- */
+
+static void every_row_is_complete(void **state) {
+  (void)state;
+  for (int e = 0; e < PTX_E_COUNT; e++) {
+    const ptx_elem_row *r = ptx_elem_row_of((ptx_elem)e);
+    assert_non_null(r);
+    assert_non_null(r->name);
+    assert_non_null(r->ptx);
+    assert_non_null(r->mem);
+    assert_non_null(r->cvt);
+    assert_true(r->size == 1 || r->size == 2 || r->size == 4 || r->size == 8);
+    assert_true((unsigned)r->dtype < PTX_DT_COUNT);
+    assert_true(r->reg == PTX_F32 || r->reg == PTX_B32 || r->reg == PTX_F64);
+    assert_true(r->tmap == PTX_TMAP_NONE || r->tmap == PTX_TMAP_UINT8 || r->tmap == PTX_TMAP_INT32 ||
+                r->tmap == PTX_TMAP_FLOAT16 || r->tmap == PTX_TMAP_FLOAT32 || r->tmap == PTX_TMAP_BFLOAT16);
+    assert_int_equal(r->fp8, ptx_elem_is_fp8((ptx_elem)e));
+    assert_true(r->acts & 1u); /* every type takes "no activation" */
+    /* An operand type: an accumulator, C types with a reason for the others, D types that
+     * include them, and an epilogue rule where it refuses some epilogue. */
+    if (r->operand == (ptx_elem)e) {
+      assert_true(r->acc < PTX_E_COUNT);
+      assert_true(r->c_types != 0 && r->c_rule != NULL);
+      assert_int_equal(r->d_types & r->c_types, r->c_types);
+      if (!r->fused || r->acts != ~0u || !r->user) assert_non_null(r->epi_rule);
+    } else {
+      assert_true(r->operand == PTX_E_COUNT || ptx_elem_row_of(r->operand)->operand == r->operand);
+      assert_int_equal(r->c_types | r->d_types, 0);
+    }
+    /* wgmma reads 32 bytes of K per instruction; its types have an mma.sync shape too. */
+    if (r->wgmma.k) {
+      assert_int_equal(r->wgmma.k * r->size, 32);
+      assert_non_null(r->mma);
+    }
+  }
+  assert_null(ptx_elem_row_of(PTX_E_COUNT));
+  assert_null(ptx_elem_row_of((ptx_elem)-1));
+}
+
+/* The facts the table replaced, as they were spelled before it. */
+static void rows_agree_with_the_facts_they_replaced(void **state) {
+  (void)state;
+  /* kernel_cfg.h's PTX_ELEM_LIST */
+  static const struct { ptx_elem e; const char *name; int size; } list[] = {
+    {PTX_E_F16, "f16", 2},  {PTX_E_BF16, "bf16", 2}, {PTX_E_TF32, "tf32", 4}, {PTX_E_F32, "f32", 4},  {PTX_E_S8, "s8", 1},
+    {PTX_E_S32, "s32", 4}, {PTX_E_E4M3, "e4m3", 1}, {PTX_E_E5M2, "e5m2", 1}, {PTX_E_F64, "f64", 8},
+  };
+  assert_int_equal(sizeof list / sizeof *list, PTX_E_COUNT);
+  for (size_t i = 0; i < sizeof list / sizeof *list; i++) {
+    assert_int_equal(list[i].e, (ptx_elem)i);
+    assert_string_equal(ptx_elem_name(list[i].e), list[i].name);
+    assert_string_equal(ptx_elem_row_of(list[i].e)->ptx, list[i].name);
+    assert_int_equal(ptx_elem_size(list[i].e), list[i].size);
+    ptx_elem back;
+    assert_int_equal(ptx_elem_from_name(list[i].name, &back), 0);
+    assert_int_equal(back, list[i].e);
+  }
+  ptx_elem none;
+  assert_int_equal(ptx_elem_from_name("f8", &none), -1);
+  /* engine/gemm.c's switch, against cuda.h's enum */
+  static const struct { ptx_elem e; int tmap; } tmaps[] = {
+    {PTX_E_BF16, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16}, {PTX_E_F16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16},
+    {PTX_E_F32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32},   {PTX_E_TF32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32},
+    {PTX_E_S8, CU_TENSOR_MAP_DATA_TYPE_UINT8},      {PTX_E_E4M3, CU_TENSOR_MAP_DATA_TYPE_UINT8},
+    {PTX_E_E5M2, CU_TENSOR_MAP_DATA_TYPE_UINT8},    {PTX_E_S32, CU_TENSOR_MAP_DATA_TYPE_INT32},
+    {PTX_E_F64, PTX_TMAP_NONE},
+  };
+  for (size_t i = 0; i < sizeof tmaps / sizeof *tmaps; i++) assert_int_equal(ptx_elem_row_of(tmaps[i].e)->tmap, tmaps[i].tmap);
+  /* ptx_ops.c's mma_table and wgmma_table ({k, imm_scale, mn_major}) */
+  static const struct { ptx_elem ab; const char *shape; ptx_elem acc; ptx_wgmma_type w; } mma[] = {
+    {PTX_E_F16, "m16n8k16", PTX_E_F32, {16, 1, 1}}, {PTX_E_BF16, "m16n8k16", PTX_E_F32, {16, 1, 1}},
+    {PTX_E_TF32, "m16n8k8", PTX_E_F32, {8, 1, 0}},  {PTX_E_S8, "m16n8k32", PTX_E_S32, {32, 0, 0}},
+    {PTX_E_E4M3, "m16n8k32", PTX_E_F32, {32, 1, 0}}, {PTX_E_E5M2, "m16n8k32", PTX_E_F32, {32, 1, 0}},
+  };
+  int with_mma = 0;
+  for (int e = 0; e < PTX_E_COUNT; e++) with_mma += ptx_elem_row_of((ptx_elem)e)->mma != NULL;
+  assert_int_equal(with_mma, sizeof mma / sizeof *mma);
+  for (size_t i = 0; i < sizeof mma / sizeof *mma; i++) {
+    const ptx_elem_row *r = ptx_elem_row_of(mma[i].ab);
+    const ptx_wgmma_type *w = ptx_wgmma_type_of(mma[i].ab);
+    assert_string_equal(r->mma, mma[i].shape);
+    assert_int_equal(r->acc, mma[i].acc);
+    assert_non_null(w);
+    assert_int_equal(w->k, mma[i].w.k);
+    assert_int_equal(w->imm_scale, mma[i].w.imm_scale);
+    assert_int_equal(w->mn_major, mma[i].w.mn_major);
+  }
+  assert_null(ptx_wgmma_type_of(PTX_E_F32));
+  assert_null(ptx_wgmma_type_of(PTX_E_S32));
+  assert_null(ptx_wgmma_type_of(PTX_E_F64));
+  assert_null(ptx_wgmma_type_of(PTX_E_COUNT));
+  /* The epilogue's spellings: the 4-byte word (s32 b32, else f32), the value register (s32 .b32,
+   * else .f32), the pair conversions. */
+  assert_string_equal(ptx_elem_row_of(PTX_E_S32)->mem, "b32");
+  assert_string_equal(ptx_elem_row_of(PTX_E_F32)->mem, "f32");
+  assert_int_equal(ptx_elem_row_of(PTX_E_S32)->reg, PTX_B32);
+  static const ptx_elem floats[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32, PTX_E_E4M3, PTX_E_E5M2};
+  for (size_t i = 0; i < sizeof floats / sizeof *floats; i++) assert_int_equal(ptx_elem_row_of(floats[i])->reg, PTX_F32);
+  assert_string_equal(ptx_elem_row_of(PTX_E_BF16)->cvt, "bf16");
+  assert_string_equal(ptx_elem_row_of(PTX_E_F16)->cvt, "f16");
+  assert_string_equal(ptx_elem_row_of(PTX_E_E4M3)->cvt, "e4m3");
+  assert_string_equal(ptx_elem_row_of(PTX_E_E5M2)->cvt, "e5m2");
+  assert_int_equal(ptx_elem_row_of(PTX_E_F16)->conv, PTX_CONV_CVT);
+  assert_int_equal(ptx_elem_row_of(PTX_E_BF16)->conv, PTX_CONV_HIGH_HALF);
+  assert_int_equal(ptx_elem_row_of(PTX_E_F32)->conv, PTX_CONV_SAME);
+}
+
+static void every_public_dtype_maps_to_a_row_and_back(void **state) {
+  (void)state;
+  assert_int_equal(PTX_DT_COUNT, N_DTYPES);
+  for (int t = 0; t < N_DTYPES; t++) {
+    ptx_elem e = ptx_elem_of_dtype(t);
+    assert_true(e < PTX_E_COUNT);
+    assert_int_equal(ptx_elem_row_of(e)->dtype, t);
+    assert_string_equal(ptx_elem_name(e), tcj_dtype_name((tcj_dtype)t));
+    assert_string_equal(ref_names[t], tcj_dtype_name((tcj_dtype)t));
+  }
+  for (int e = 0; e < PTX_E_COUNT; e++) assert_int_equal(ptx_elem_of_dtype((int)ptx_elem_row_of((ptx_elem)e)->dtype), e);
+  assert_int_equal(ptx_elem_of_dtype(N_DTYPES), PTX_E_COUNT);
+  assert_int_equal(ptx_elem_of_dtype(-1), PTX_E_COUNT);
+  assert_string_equal(tcj_dtype_name((tcj_dtype)N_DTYPES), "unknown dtype");
+}
+
+/* tcj_cfg_check's C rule as kernel_cfg.c spelled it before the table (c_type_ok, c_type_rule),
+ * for every operand type a recipe asks about (f64's is the dmma recipe's own check). */
+static void c_rule_answers_as_kernel_cfg_did(void **state) {
+  (void)state;
+  for (int ab = 0; ab < PTX_E_COUNT; ab++) {
+    if (ab == PTX_E_F64) continue;
+    for (int c = 0; c < PTX_E_COUNT; c++) {
+      int flt = c == PTX_E_F16 || c == PTX_E_BF16 || c == PTX_E_F32, ok;
+      const char *rule;
+      switch (ab) {
+      case PTX_E_F16: case PTX_E_BF16: ok = flt, rule = "16-bit operands need c f16, bf16 or f32"; break;
+      case PTX_E_E4M3: case PTX_E_E5M2: ok = flt, rule = "fp8 operands need c f16, bf16 or f32"; break;
+      case PTX_E_TF32: ok = c == PTX_E_F32, rule = "tf32 operands need c f32"; break;
+      case PTX_E_S8: ok = c == PTX_E_S32, rule = "s8 operands need c s32"; break;
+      default: ok = 0, rule = "unsupported operand type";
+      }
+      const char *got = ptx_elem_check_c((ptx_elem)ab, (ptx_elem)c);
+      if (ok) assert_null(got);
+      else assert_string_equal(got, rule);
+    }
+  }
+}
+
+/* The epilogue rules as validate.c and kernel_cfg.c spelled them before the table: s8 takes a
+ * bias and ReLU only, f64 nothing but a plain epilogue; every other operand type anything. */
+static void epilogue_rules_answer_as_before(void **state) {
+  (void)state;
+  for (int ab = 0; ab < PTX_E_COUNT; ab++) {
+    if (ptx_elem_row_of((ptx_elem)ab)->operand != (ptx_elem)ab) continue;
+    for (int bias = 0; bias < 2; bias++)
+      for (int act = 0; act < PTX_ACT_COUNT; act++)
+        for (int user = 0; user < 2; user++) {
+          ptx_epi_refusal want = PTX_EPI_OK;
+          if (ab == PTX_E_F64 && (bias || act || user)) want = PTX_EPI_FUSED;
+          else if (ab == PTX_E_S8 && act != PTX_ACT_NONE && act != PTX_ACT_RELU) want = PTX_EPI_ACT;
+          else if (ab == PTX_E_S8 && user) want = PTX_EPI_USER;
+          assert_int_equal(ptx_elem_check_epilogue((ptx_elem)ab, bias, act, user), want);
+        }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(every_row_is_complete),
+    cmocka_unit_test(rows_agree_with_the_facts_they_replaced),
+    cmocka_unit_test(every_public_dtype_maps_to_a_row_and_back),
+    cmocka_unit_test(c_rule_answers_as_kernel_cfg_did),
+    cmocka_unit_test(epilogue_rules_answer_as_before),
     cmocka_unit_test(every_type_tuple_is_accepted_or_refused_as_before),
     cmocka_unit_test(every_epilogue_on_every_operand_type_is_accepted_or_refused_as_before),
     cmocka_unit_test(cfg_check_answers_every_type_as_before),
