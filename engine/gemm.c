@@ -170,27 +170,22 @@ static tcj_status pack_entries(tcj_engine *e, CUdeviceptr src, int64_t rows, int
  * copies the parameter's size from the pointer in args[]. */
 _Static_assert(sizeof(CUtensorMap) == 128 && _Alignof(CUtensorMap) >= 64, "CUtensorMap is not the kernel's tmap parameter");
 
+_Static_assert(PTX_TMAP_UINT8 == (int)CU_TENSOR_MAP_DATA_TYPE_UINT8 && PTX_TMAP_INT32 == (int)CU_TENSOR_MAP_DATA_TYPE_INT32 &&
+               PTX_TMAP_FLOAT16 == (int)CU_TENSOR_MAP_DATA_TYPE_FLOAT16 &&
+               PTX_TMAP_FLOAT32 == (int)CU_TENSOR_MAP_DATA_TYPE_FLOAT32 &&
+               PTX_TMAP_BFLOAT16 == (int)CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+               "ptxgen/elem.h numbers tensor-map types as CUtensorMapDataType");
+
 /* cuTensorMapEncodeTiled for a map ptxgen describes (sm90_abi.c), at address ptr. */
 static tcj_status encode_desc(tcj_engine *e, const char *name, const ptx_tmap_desc *d, CUdeviceptr ptr,
                               CUtensorMap *out) {
   if (!e->cu->cuTensorMapEncodeTiled)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0 or newer "
                          "is needed for the sm90 recipe; TCJ_RECIPE=sm80 avoids it)");
-  CUtensorMapDataType type;
-  switch (d->elem) {
-  case PTX_E_BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
-  case PTX_E_F16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
-  case PTX_E_F32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
-  /* tf32 operands are f32 in memory; wgmma reads their top 19 bits, as mma.sync does (the
-   * TFLOAT32 map type would round them on load instead). */
-  case PTX_E_TF32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
-  case PTX_E_S8: case PTX_E_E4M3: case PTX_E_E5M2: /* bits as they are; wgmma reads .s8, .e4m3, .e5m2 */
-    type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-    break;
-  case PTX_E_S32: type = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
-  default:
+  const ptx_elem_row *row = ptx_elem_row_of(d->elem);
+  if (!row || row->tmap == PTX_TMAP_NONE)
     return eng_set_error(TCJ_ERROR_INTERNAL, "no tensor map data type for %s (%s)", ptx_elem_name(d->elem), name);
-  }
+  CUtensorMapDataType type = (CUtensorMapDataType)row->tmap; /* the row's, numbered as the enum (ptxgen/elem.h) */
   cuuint64_t dims[3] = {d->dims[0], d->dims[1], d->dims[2]}, strides[2] = {d->stride_bytes, d->batch_stride_bytes};
   cuuint32_t box[3] = {d->box[0], d->box[1], d->box[2]}, elem_strides[3] = {1, 1, 1};
   CUresult r = e->cu->cuTensorMapEncodeTiled(out, type, (cuuint32_t)d->rank, (void *)(uintptr_t)ptr, dims, strides, box,

@@ -9,58 +9,26 @@
 
 #include "engine/error.h"
 
-#define DTYPE_LIST(X) \
-  X(TCJ_F16, "f16", 2) X(TCJ_BF16, "bf16", 2) X(TCJ_F32, "f32", 4) X(TCJ_TF32, "tf32", 4) \
-  X(TCJ_E4M3, "e4m3", 1) X(TCJ_E5M2, "e5m2", 1) X(TCJ_S8, "s8", 1) X(TCJ_S32, "s32", 4)    \
-  X(TCJ_F64, "f64", 8)
+/* The element table numbers public dtypes as tcj.h does (ptxgen includes no tcj.h). */
+_Static_assert(PTX_DT_F16 == (int)TCJ_F16 && PTX_DT_BF16 == (int)TCJ_BF16 && PTX_DT_F32 == (int)TCJ_F32 &&
+               PTX_DT_TF32 == (int)TCJ_TF32 && PTX_DT_E4M3 == (int)TCJ_E4M3 && PTX_DT_E5M2 == (int)TCJ_E5M2 &&
+               PTX_DT_S8 == (int)TCJ_S8 && PTX_DT_S32 == (int)TCJ_S32 && PTX_DT_F64 == (int)TCJ_F64 &&
+               PTX_DT_COUNT == (int)TCJ_F64 + 1, "ptx_dtype is numbered as tcj_dtype");
+#define DTYPE_COUNT PTX_DT_COUNT
 
-static const struct { const char *name; int size; } dtypes[] = {
-#define DTYPE_INFO(e, name, size) [e] = {name, size},
-  DTYPE_LIST(DTYPE_INFO)
-#undef DTYPE_INFO
-};
-#define DTYPE_COUNT ((int)(sizeof dtypes / sizeof *dtypes))
-
-const char *eng_dtype_name(tcj_dtype t) {
-  return (unsigned)t < (unsigned)DTYPE_COUNT ? dtypes[t].name : "?";
-}
+const char *eng_dtype_name(tcj_dtype t) { return ptx_elem_name(ptx_elem_of_dtype((int)t)); }
 
 const char *tcj_dtype_name(tcj_dtype t) {
-  return (unsigned)t < (unsigned)DTYPE_COUNT ? dtypes[t].name : "unknown dtype";
+  ptx_elem e = ptx_elem_of_dtype((int)t);
+  return e != PTX_E_COUNT ? ptx_elem_name(e) : "unknown dtype";
 }
 
-static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
-
-/* The combinations the recipes implement (see tcj.h). fp8 operands take any pair of e4m3 and
- * e5m2 (b_other: B is the other one); their output may be fp8 only where it is a separate D
- * (fp8_out), never a C that is read. */
+/* The combinations the recipes implement (see tcj.h; the rows' operand, C and D types in
+ * ptxgen/elem.c). fp8 operands take any pair of e4m3 and e5m2 (b_other: B is the other one);
+ * their output may be fp8 only where it is a separate D (fp8_out), never a C that is read. */
 static int map_types(tcj_dtype a, tcj_dtype b, tcj_dtype c, int fp8_out, ptx_elem *ab, int *b_other, ptx_elem *ce) {
-  int f32a = a == TCJ_F32 || a == TCJ_TF32, f32b = b == TCJ_F32 || b == TCJ_TF32;
-  *b_other = 0;
-  if (f32a && f32b && c == TCJ_F32) { *ab = PTX_E_TF32; *ce = PTX_E_F32; return 1; }
-  if (is_fp8(a) && is_fp8(b)) {
-    *ab = a == TCJ_E4M3 ? PTX_E_E4M3 : PTX_E_E5M2;
-    *b_other = a != b;
-    switch (c) {
-    case TCJ_F16: *ce = PTX_E_F16; return 1;
-    case TCJ_BF16: *ce = PTX_E_BF16; return 1;
-    case TCJ_F32: *ce = PTX_E_F32; return 1;
-    case TCJ_E4M3: *ce = PTX_E_E4M3; return fp8_out;
-    case TCJ_E5M2: *ce = PTX_E_E5M2; return fp8_out;
-    default: return 0;
-    }
-  }
-  if (a != b) return 0;
-  if (a == TCJ_F64) { *ab = *ce = PTX_E_F64; return c == TCJ_F64; }
-  if (a == TCJ_S8 && c == TCJ_S32) { *ab = PTX_E_S8; *ce = PTX_E_S32; return 1; }
-  if (a != TCJ_F16 && a != TCJ_BF16) return 0;
-  *ab = a == TCJ_F16 ? PTX_E_F16 : PTX_E_BF16;
-  switch (c) {
-  case TCJ_F16: *ce = PTX_E_F16; return 1;
-  case TCJ_BF16: *ce = PTX_E_BF16; return 1;
-  case TCJ_F32: *ce = PTX_E_F32; return 1;
-  default: return 0;
-  }
+  *ce = ptx_elem_of_dtype((int)c);
+  return ptx_elem_combination(ptx_elem_of_dtype((int)a), ptx_elem_of_dtype((int)b), *ce, fp8_out, ab, b_other);
 }
 
 /* Largest power of two <= 16 dividing the address of every row start. */
@@ -296,12 +264,8 @@ static void fold_stride_alignment(int *align, int64_t stride, int es) {
 }
 
 static int bias_type_ok(tcj_dtype t, ptx_elem *out) {
-  switch (t) {
-  case TCJ_F16: *out = PTX_E_F16; return 1;
-  case TCJ_BF16: *out = PTX_E_BF16; return 1;
-  case TCJ_F32: *out = PTX_E_F32; return 1;
-  default: return 0;
-  }
+  *out = ptx_elem_of_dtype((int)t);
+  return *out != PTX_E_COUNT && ptx_elem_row_of(*out)->bias;
 }
 
 /* x == m * ld exactly: ld may be 2^48 with m up to 2^31 (k == 0 allows any lda), past int64. */
@@ -635,17 +599,21 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     fold_stride_alignment(&out->align_c, stride_d, es_d);
     if (out->reads_c && !d_is_c) fold_stride_alignment(&out->align_c, g->stride_c, ptx_elem_size(out->c));
   }
-  if (out->ab == PTX_E_S8 && out->act != PTX_ACT_NONE && out->act != PTX_ACT_RELU)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation %s on s32 output: s8 GEMMs take ReLU only",
-                         ptx_act_name(out->act));
-  if (out->ab == PTX_E_F64 && (out->bias != PTX_BIAS_NONE || out->act != PTX_ACT_NONE || g->epilogue_source))
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s with f64 operands: f64 takes no bias, activation or user epilogue",
-                         g->epilogue_source ? "a user epilogue" : out->bias != PTX_BIAS_NONE ? "a bias" : "an activation");
-  if (g->epilogue_source) {
-    if (out->ab == PTX_E_S8)
-      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "user epilogues compute in f32: not for s8 -> s32 (exact integers)");
-    out->user = 1; /* the engine puts the source's hash here */
+  /* The operand type's epilogue rules (ptxgen/elem.c): s8 takes a bias and ReLU, f64 none. */
+  switch (ptx_elem_check_epilogue(out->ab, out->bias != PTX_BIAS_NONE, (int)out->act, g->epilogue_source != NULL)) {
+  case PTX_EPI_OK: break;
+  case PTX_EPI_FUSED:
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s with %s operands: %s takes no bias, activation or user epilogue",
+                         g->epilogue_source ? "a user epilogue" : out->bias != PTX_BIAS_NONE ? "a bias" : "an activation",
+                         ptx_elem_name(out->ab), ptx_elem_name(out->ab));
+  case PTX_EPI_ACT:
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation %s on %s output: %s GEMMs take ReLU only",
+                         ptx_act_name(out->act), ptx_elem_name(out->d), ptx_elem_name(out->ab));
+  case PTX_EPI_USER:
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "user epilogues compute in f32: not for %s -> %s (exact integers)",
+                         ptx_elem_name(out->ab), ptx_elem_name(out->d));
   }
+  if (g->epilogue_source) out->user = 1; /* the engine puts the source's hash here */
   if ((st = validate_fp8(g, out, d, ldd, es_d)) != TCJ_SUCCESS) return st;
   if (cm) swap_to_row_major(out);
   fold_batch_into_rows(out);

@@ -207,7 +207,7 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
 
 /* ---- C loads and D stores ------------------------------------------------------------------- */
 
-static const char *word_type(ptx_elem t) { return t == PTX_E_S32 ? "b32" : "f32"; }
+static const char *word_type(ptx_elem t) { return ptx_elem_row_of(t)->mem; }
 
 void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *out) {
   int es = ptx_elem_size(t);
@@ -216,7 +216,7 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
     return;
   }
   for (int i = 0; i < count; i++) {
-    out[i] = ptx_new(b, t == PTX_E_S32 ? PTX_B32 : PTX_F32);
+    out[i] = ptx_new(b, ptx_elem_row_of(t)->reg);
     ptx_ins(b, t == PTX_E_S32 ? "mov.b32 %R, 0" : "mov.f32 %R, 0f00000000", out[i]);
   }
   if (es == 4) {
@@ -252,12 +252,12 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
 /* fp8: pairs convert with saturation to the largest finite value, NaN staying NaN
  * (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, hi, lo: the first source is the upper byte; sm_89+). */
 static void store_fp8(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v) {
-  const char *ty = t == PTX_E_E4M3 ? "e4m3x2" : "e5m2x2";
+  const char *ty = ptx_elem_row_of(t)->cvt;
   ptx_reg h[4];
   for (int i = 0; i < (count + 1) / 2; i++) {
     h[i] = ptx_new(b, PTX_B16);
-    if (2 * i + 1 < count) ptx_ins(b, "cvt.rn.satfinite.%s.f32 %R, %R, %R", ty, h[i], v[2 * i + 1], v[2 * i]);
-    else ptx_ins(b, "cvt.rn.satfinite.%s.f32 %R, 0f00000000, %R", ty, h[i], v[2 * i]);
+    if (2 * i + 1 < count) ptx_ins(b, "cvt.rn.satfinite.%sx2.f32 %R, %R, %R", ty, h[i], v[2 * i + 1], v[2 * i]);
+    else ptx_ins(b, "cvt.rn.satfinite.%sx2.f32 %R, 0f00000000, %R", ty, h[i], v[2 * i]);
   }
   if (count <= 2) { /* one or two bytes: a b8 or b16 store of the pair's register */
     ptx_vec_mem(b, guard, "st.global", count == 1 ? "b8" : "b16", 1, h, ptx_at_plus(addr, imm));
@@ -337,7 +337,7 @@ void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gu
   }
   ptx_reg w[4];
   int words = count / 2;
-  const char *ty = t == PTX_E_BF16 ? "bf16" : "f16";
+  const char *ty = ptx_elem_row_of(t)->cvt;
   for (int i = 0; i < words; i++) {
     w[i] = r32(b);
     /* cvt.rn.{bf16,f16}x2.f32 d, hi, lo: the first source goes to the upper half (sm_80+). */

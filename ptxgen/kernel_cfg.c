@@ -7,20 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct { const char *name; int size; } elem_info[] = {
-#define PTX_ELEM_INFO(e, name, size) {name, size},
-  PTX_ELEM_LIST(PTX_ELEM_INFO)
-#undef PTX_ELEM_INFO
-};
-
-const char *ptx_elem_name(ptx_elem e) { return (unsigned)e < PTX_E_COUNT ? elem_info[e].name : "?"; }
-int ptx_elem_size(ptx_elem e) { return (unsigned)e < PTX_E_COUNT ? elem_info[e].size : 0; }
-
-static int elem_from_name(const char *s, ptx_elem *out) {
-  for (int i = 0; i < PTX_E_COUNT; i++)
-    if (strcmp(s, elem_info[i].name) == 0) { *out = (ptx_elem)i; return 0; }
-  return -1;
-}
+/* elem.c keeps activations as bits of these numbers. */
+_Static_assert(PTX_ACT_NONE == 0 && PTX_ACT_RELU == 1, "elem.c's activation bits");
 
 static const char *const act_names[] = {
 #define PTX_ACT_NAME(e, name) name,
@@ -143,20 +131,20 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (arch[arch_len] == 'a') suffix = arch[arch_len++];
   if (arch[arch_len] != '\0') return -1;
   c.arch_suffix = suffix;
-  if (elem_from_name(ab, &c.ab) || elem_from_name(cc, &c.c)) return -1;
+  if (ptx_elem_from_name(ab, &c.ab) || ptx_elem_from_name(cc, &c.c)) return -1;
   if (bname[0]) { /* only the other fp8 type; the canonical comparison rejects b=<ab> */
     ptx_elem bt;
-    if (elem_from_name(bname, &bt) || !ptx_elem_is_fp8(bt) || !ptx_elem_is_fp8(c.ab)) return -1;
+    if (ptx_elem_from_name(bname, &bt) || !ptx_elem_is_fp8(bt) || !ptx_elem_is_fp8(c.ab)) return -1;
     c.b_other = bt != c.ab;
   }
   c.d = c.c;
   c.bias_t = PTX_E_F32;
-  if (dname[0] && elem_from_name(dname, &c.d)) return -1;
+  if (dname[0] && ptx_elem_from_name(dname, &c.d)) return -1;
   if (bias_where[0]) {
     if (strcmp(bias_where, "col") == 0) c.bias = PTX_BIAS_COL;
     else if (strcmp(bias_where, "row") == 0) c.bias = PTX_BIAS_ROW;
     else return -1;
-    if (elem_from_name(bias_t, &c.bias_t)) return -1;
+    if (ptx_elem_from_name(bias_t, &c.bias_t)) return -1;
   }
   if (act[0]) {
     int found = 0;
@@ -179,45 +167,32 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   return 0;
 }
 
-/* C's types per operand type (both recipes): 16-bit and fp8 operands accumulate in fp32 and
- * take any float C; tf32 takes f32, s8 s32 (exact). */
-static int c_type_ok(ptx_elem ab, ptx_elem c) {
-  switch (ab) {
-  case PTX_E_F16: case PTX_E_BF16: case PTX_E_E4M3: case PTX_E_E5M2:
-    return c == PTX_E_F16 || c == PTX_E_BF16 || c == PTX_E_F32;
-  case PTX_E_TF32: return c == PTX_E_F32;
-  case PTX_E_S8: return c == PTX_E_S32;
-  default: return 0;
-  }
+/* C's types per operand type: the element table's rule (elem.c). */
+const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c) { return ptx_elem_check_c(ab, c); }
+
+/* The operand type's epilogue rule (elem.c: s8 takes a bias and ReLU, f64 a plain epilogue):
+ * NULL, or the row's reason. */
+const char *tcj_cfg_check_epilogue_type(const tcj_kernel_cfg *c) {
+  if (ptx_elem_check_epilogue(c->ab, c->bias != PTX_BIAS_NONE, (int)c->act, c->user != 0) == PTX_EPI_OK) return NULL;
+  const ptx_elem_row *r = ptx_elem_row_of(c->ab);
+  return r && r->epi_rule ? r->epi_rule : "unsupported operand type";
 }
-static const char *c_type_rule(ptx_elem ab) {
-  switch (ab) {
-  case PTX_E_F16: case PTX_E_BF16: return "16-bit operands need c f16, bf16 or f32";
-  case PTX_E_E4M3: case PTX_E_E5M2: return "fp8 operands need c f16, bf16 or f32";
-  case PTX_E_TF32: return "tf32 operands need c f32";
-  case PTX_E_S8: return "s8 operands need c s32";
-  default: return "unsupported operand type";
-  }
-}
-const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c) { return c_type_ok(ab, c) ? NULL : c_type_rule(ab); }
 
 /* The epilogue's fields, common to every recipe. D takes the types C may have. */
 const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *c, int promotion) {
-  int wide = c->ab == PTX_E_F16 || c->ab == PTX_E_BF16;
   ptx_elem d = c->d;
-  /* fp8 operands may write fp8 D (saturated, after the D scale); C stays a float type. */
-  if (ptx_elem_is_fp8(c->ab) && ptx_elem_is_fp8(d)) {
-    if (c->sm < 89) return "fp8 conversion needs sm_89";
-  } else if ((wide || ptx_elem_is_fp8(c->ab)) ? (d != PTX_E_F16 && d != PTX_E_BF16 && d != PTX_E_F32) : d != c->c) {
+  /* The operands' D types (elem.c): fp8 operands may write fp8 D (saturated, after the D scale),
+   * their C stays a float type; the recipe checks have taken C already. */
+  if ((unsigned)d >= PTX_E_COUNT || !(ptx_elem_row_of(c->ab)->d_types & PTX_ELEM_BIT(d)))
     return "d type does not fit the operands";
-  }
+  if (ptx_elem_is_fp8(d) && c->sm < 89) return "fp8 conversion needs sm_89";
   if ((unsigned)c->bias > PTX_BIAS_ROW) return "bias must be none, col or row";
   if (c->user_t != 0 && (c->user_t != 1 || !c->user)) return "user_t is 1 with a user epilogue, else 0";
-  if (c->bias && c->bias_t != PTX_E_F16 && c->bias_t != PTX_E_BF16 && c->bias_t != PTX_E_F32)
+  if (c->bias && ((unsigned)c->bias_t >= PTX_E_COUNT || !ptx_elem_row_of(c->bias_t)->bias))
     return "a bias is f16, bf16 or f32";
   if ((unsigned)c->act >= PTX_ACT_COUNT) return "unknown activation";
-  if (c->ab == PTX_E_S8 && (c->user || (c->act != PTX_ACT_NONE && c->act != PTX_ACT_RELU)))
-    return "s32 output takes a bias and ReLU only";
+  const char *type_why = tcj_cfg_check_epilogue_type(c);
+  if (type_why) return type_why;
   int fp8 = ptx_elem_is_fp8(c->ab);
   if (c->b_other && !fp8) return "b differs from a only between the two fp8 types";
   if ((c->fast_accum || c->block_scale) && !fp8) return "fast accumulation and block scales are fp8 options";

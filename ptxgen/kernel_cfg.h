@@ -7,30 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elem.h"
 #include "recipe_list.h"
-
-/* Element types the recipes know, independent of the public enum (ptxgen needs no tcj.h). */
-#define PTX_ELEM_LIST(X) \
-  X(PTX_E_F16, "f16", 2)  \
-  X(PTX_E_BF16, "bf16", 2) \
-  X(PTX_E_TF32, "tf32", 4) \
-  X(PTX_E_F32, "f32", 4)  \
-  X(PTX_E_S8, "s8", 1)    \
-  X(PTX_E_S32, "s32", 4)  \
-  X(PTX_E_E4M3, "e4m3", 1) \
-  X(PTX_E_E5M2, "e5m2", 1) \
-  X(PTX_E_F64, "f64", 8)
-
-typedef enum ptx_elem {
-#define PTX_ELEM_ENUM(e, name, size) e,
-  PTX_ELEM_LIST(PTX_ELEM_ENUM)
-#undef PTX_ELEM_ENUM
-  PTX_E_COUNT
-} ptx_elem;
-
-const char *ptx_elem_name(ptx_elem e);
-int ptx_elem_size(ptx_elem e);
-static inline int ptx_elem_is_fp8(ptx_elem e) { return e == PTX_E_E4M3 || e == PTX_E_E5M2; }
 
 /* Activations of the fused epilogue (numbered as tcj_activation). */
 #define PTX_ACT_LIST(X)            \
@@ -158,6 +136,8 @@ const char *tcj_cfg_check_generic(const tcj_kernel_cfg *cfg);
 const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *cfg, int promotion);
 /* NULL when C of type c fits operands of type ab, else the rule. */
 const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c);
+/* The operand type's own epilogue rule (the element table's: s8 a bias and ReLU, f64 none). */
+const char *tcj_cfg_check_epilogue_type(const tcj_kernel_cfg *cfg);
 const char *tcj_recipe_name(ptx_recipe r); /* "sm80", "sm90", "dmma"; "?" outside the table */
 
 /* Derived facts. */

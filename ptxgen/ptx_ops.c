@@ -2,50 +2,34 @@
 /* Instruction families of the tensor-core recipes; see ptx_ops.h. */
 #include "ptx_ops.h"
 
-/* mma.sync shapes by operand type (PTX ISA 9.7.13.4): every shape reads 32 bytes of K. The
- * spelling is mma.sync.aligned.<shape>.row.col.<acc>.<a>.<b>.<acc>; e4m3 and e5m2 mix freely
- * (sm_89 and newer). */
-static const struct { ptx_elem ab; const char *shape; ptx_elem acc; } mma_table[] = {
-  {PTX_E_F16, "m16n8k16", PTX_E_F32},  {PTX_E_BF16, "m16n8k16", PTX_E_F32}, {PTX_E_TF32, "m16n8k8", PTX_E_F32},
-  {PTX_E_S8, "m16n8k32", PTX_E_S32},   {PTX_E_E4M3, "m16n8k32", PTX_E_F32}, {PTX_E_E5M2, "m16n8k32", PTX_E_F32},
-};
-
-ptx_reg_class ptx_mma_acc_class(ptx_elem ab) { return ab == PTX_E_S8 ? PTX_B32 : PTX_F32; }
+/* The accumulator register class of the row's accumulator: f32, or s32 as .b32. */
+ptx_reg_class ptx_mma_acc_class(ptx_elem ab) {
+  const ptx_elem_row *r = ptx_elem_row_of(ab);
+  return r && r->acc != PTX_E_COUNT ? ptx_elem_row_of(r->acc)->reg : PTX_F32;
+}
 
 /* Operand types of one instruction: the same, or both fp8. */
 static int types_pair(ptx_elem a, ptx_elem b) { return a == b || (ptx_elem_is_fp8(a) && ptx_elem_is_fp8(b)); }
 
+/* mma.sync.aligned.<shape>.row.col.<acc>.<a>.<b>.<acc> (PTX ISA 9.7.13.4). */
 void ptx_mma_sync(ptx_builder *b, ptx_elem at, ptx_elem bt, const ptx_reg d[4], const ptx_reg a[4],
                   const ptx_reg bb[2], const ptx_reg c[4]) {
-  for (size_t i = 0; i < sizeof mma_table / sizeof mma_table[0]; i++)
-    if (mma_table[i].ab == at && types_pair(at, bt)) {
-      const char *acc = ptx_elem_name(mma_table[i].acc);
-      ptx_ins(b, "mma.sync.aligned.%s.row.col.%s.%s.%s.%s {%R, %R, %R, %R}, {%R, %R, %R, %R}, {%R, %R}, {%R, %R, %R, %R}",
-              mma_table[i].shape, acc, ptx_elem_name(at), ptx_elem_name(bt), acc, d[0], d[1], d[2], d[3], a[0], a[1],
-              a[2], a[3], bb[0], bb[1], c[0], c[1], c[2], c[3]);
-      return;
-    }
-  ptx_fail(b, "no mma.sync shape for operand types %s x %s", ptx_elem_name(at), ptx_elem_name(bt));
+  const ptx_elem_row *r = ptx_elem_row_of(at), *rb = ptx_elem_row_of(bt);
+  if (!r || !rb || !r->mma || !types_pair(at, bt)) {
+    ptx_fail(b, "no mma.sync shape for operand types %s x %s", ptx_elem_name(at), ptx_elem_name(bt));
+    return;
+  }
+  const char *acc = ptx_elem_row_of(r->acc)->ptx;
+  ptx_ins(b, "mma.sync.aligned.%s.row.col.%s.%s.%s.%s {%R, %R, %R, %R}, {%R, %R, %R, %R}, {%R, %R}, {%R, %R, %R, %R}",
+          r->mma, acc, r->ptx, rb->ptx, acc, d[0], d[1], d[2], d[3], a[0], a[1], a[2], a[3], bb[0], bb[1], c[0], c[1],
+          c[2], c[3]);
 }
-
-/* wgmma (PTX ISA 9.7.15.5.1): the K of one instruction is 32 bytes of operand; only 16-bit
- * types may be MN-major (imm-trans); floating types take imm-scale-a/b (s8 does not). */
-static const ptx_wgmma_type wgmma_table[] = {
-  {PTX_E_F16, 16, PTX_E_F32, 1, 1},  {PTX_E_BF16, 16, PTX_E_F32, 1, 1}, {PTX_E_TF32, 8, PTX_E_F32, 1, 0},
-  {PTX_E_S8, 32, PTX_E_S32, 0, 0},   {PTX_E_E4M3, 32, PTX_E_F32, 1, 0}, {PTX_E_E5M2, 32, PTX_E_F32, 1, 0},
-};
 
 /* {r0, r1, ...}: an instruction's register vector. */
 static void reg_list(ptx_builder *b, const ptx_reg *r, int n) {
   ptx_text(b, "{");
   for (int i = 0; i < n; i++) ptx_text(b, i ? ", %R" : "%R", r[i]);
   ptx_text(b, "}");
-}
-
-const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab) {
-  for (size_t i = 0; i < sizeof wgmma_table / sizeof *wgmma_table; i++)
-    if (wgmma_table[i].ab == ab) return &wgmma_table[i];
-  return NULL;
 }
 
 void ptx_wgmma(ptx_builder *b, ptx_elem at, ptx_elem bt, int n, const ptx_reg *acc, ptx_reg da, ptx_reg db,
@@ -59,8 +43,9 @@ void ptx_wgmma(ptx_builder *b, ptx_elem at, ptx_elem bt, int n, const ptx_reg *a
     ptx_fail(b, "wgmma reads %s operands K-major only", ptx_elem_name(at));
     return;
   }
-  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s ", n, w->k, ptx_elem_name(w->acc), ptx_elem_name(at),
-           ptx_elem_name(bt));
+  const ptx_elem_row *r = ptx_elem_row_of(at);
+  ptx_text(b, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s ", n, w->k, ptx_elem_row_of(r->acc)->ptx, r->ptx,
+           ptx_elem_row_of(bt)->ptx);
   reg_list(b, acc, n / 2);
   ptx_text(b, ", %R, %R, %R", da, db, scale_d);
   if (w->imm_scale) ptx_text(b, ", 1, 1");
@@ -110,28 +95,29 @@ void ptx_st(ptx_builder *b, ptx_space sp, int bytes, ptx_reg addr, int imm, ptx_
   ptx_ins(b, "st.%s.%s [%R+%d], %R", space_name(sp), mem_type(b, bytes), addr, imm, src);
 }
 
+/* By the row's conversion (elem.h, ptx_f32_conv). */
 void ptx_cvt_to_f32(ptx_builder *b, ptx_elem e, ptx_reg dst, ptx_reg src) {
-  switch (e) {
-  case PTX_E_F16: ptx_ins(b, "cvt.f32.f16 %R, %R", dst, src); break;
-  case PTX_E_BF16: {
-    /* bf16 is the top half of an f32: widen by shifting (cvt.f32.bf16 needs sm_90). */
+  const ptx_elem_row *r = ptx_elem_row_of(e);
+  switch (r ? r->conv : PTX_CONV_NONE) {
+  case PTX_CONV_CVT: ptx_ins(b, "cvt.f32.%s %R, %R", r->cvt, dst, src); break;
+  case PTX_CONV_HIGH_HALF: {
     ptx_reg t = ptx_new(b, PTX_B32);
     ptx_ins(b, "cvt.u32.u16 %R, %R", t, src);
     ptx_ins(b, "shl.b32 %R, %R, 16", t, t);
     ptx_ins(b, "mov.b32 %R, %R", dst, t);
     break;
   }
-  case PTX_E_F32: ptx_ins(b, "mov.b32 %R, %R", dst, src); break;
-  default: ptx_fail(b, "no conversion from %s to f32", ptx_elem_name(e));
+  case PTX_CONV_SAME: ptx_ins(b, "mov.b32 %R, %R", dst, src); break;
+  case PTX_CONV_NONE: ptx_fail(b, "no conversion from %s to f32", ptx_elem_name(e));
   }
 }
 
 void ptx_cvt_from_f32(ptx_builder *b, ptx_elem e, ptx_reg dst, ptx_reg src) {
-  switch (e) {
-  case PTX_E_F16: ptx_ins(b, "cvt.rn.f16.f32 %R, %R", dst, src); break;
-  case PTX_E_BF16: ptx_ins(b, "cvt.rn.bf16.f32 %R, %R", dst, src); break;
-  case PTX_E_F32: ptx_ins(b, "mov.b32 %R, %R", dst, src); break;
-  default: ptx_fail(b, "no conversion from f32 to %s", ptx_elem_name(e));
+  const ptx_elem_row *r = ptx_elem_row_of(e);
+  switch (r ? r->conv : PTX_CONV_NONE) {
+  case PTX_CONV_CVT: case PTX_CONV_HIGH_HALF: ptx_ins(b, "cvt.rn.%s.f32 %R, %R", r->cvt, dst, src); break;
+  case PTX_CONV_SAME: ptx_ins(b, "mov.b32 %R, %R", dst, src); break;
+  case PTX_CONV_NONE: ptx_fail(b, "no conversion from f32 to %s", ptx_elem_name(e));
   }
 }
 

@@ -8,25 +8,17 @@
 #include "ptx_builder.h"
 #include "ptx_layout.h"
 
-/* mma.sync m16n8kK for operand types at x bt (the same, or two fp8 types):
+/* mma.sync m16n8kK for operand types at x bt (the same, or two fp8 types), the shape and
+ * accumulator from at's row (elem.h):
  * d[4] = a[4] x b[2] + c[4]. */
 void ptx_mma_sync(ptx_builder *b, ptx_elem at, ptx_elem bt, const ptx_reg d[4], const ptx_reg a[4],
                   const ptx_reg bb[2], const ptx_reg c[4]);
 /* The accumulator register class of mma for ab (f32 or s32 as .b32). */
 ptx_reg_class ptx_mma_acc_class(ptx_elem ab);
 
-/* wgmma.mma_async m64nNkK from shared-memory descriptors (PTX ISA 9.7.15.5.2), one row per
- * operand type: every K step reads 32 bytes of K, as one swizzle line holds four of them. */
-typedef struct ptx_wgmma_type {
-  ptx_elem ab;          /* operand type (A's; B's is the same or, for fp8, the other fp8 type) */
-  int k;                /* K per instruction: 32 bytes of operand */
-  ptx_elem acc;         /* accumulator: f32, or s32 for s8 */
-  int imm_scale;        /* takes imm-scale-a, imm-scale-b (floating point types) */
-  int mn_major;         /* takes imm-trans-a/b: MN-major operands read transposed (16-bit only) */
-} ptx_wgmma_type;
-
-/* The row for ab, or NULL: that type has no wgmma. */
-const ptx_wgmma_type *ptx_wgmma_type_of(ptx_elem ab);
+/* wgmma.mma_async m64nNkK from shared-memory descriptors (PTX ISA 9.7.15.5.2), from the
+ * operand type's row (elem.h, ptx_wgmma_type_of): every K step reads 32 bytes of K, as one
+ * swizzle line holds four of them. */
 /* acc[0 .. n/2) (+)= A x B for the m64nNk tile at descriptors da, db (operand types at, bt);
  * scale_d false overwrites. a_mn, b_mn: the operand is MN-major (only where the row allows it). */
 void ptx_wgmma(ptx_builder *b, ptx_elem at, ptx_elem bt, int n, const ptx_reg *acc, ptx_reg da, ptx_reg db, ptx_reg scale_d,

@@ -12,7 +12,8 @@ static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 static const char *check_dmma(const tcj_kernel_cfg *c) {
   if (c->ab != PTX_E_F64 || c->c != PTX_E_F64 || c->d != PTX_E_F64) return "the dmma recipe takes f64 A, B, C and D";
   if (c->sm < 80) return "f64 mma needs sm_80 or newer";
-  if (tcj_cfg_fused(c)) return "f64 takes no bias, activation or user epilogue";
+  const char *type_why = tcj_cfg_check_epilogue_type(c);
+  if (type_why) return type_why;
   if (c->split_k || c->split_cluster || c->cluster_m || c->cluster_n || c->pingpong)
     return "the dmma recipe has no K split, clusters or ping-pong";
   if (c->fast_accum || c->block_scale || c->b_other || c->tf32x3) return "fp8 and 3xTF32 fields are not for f64";

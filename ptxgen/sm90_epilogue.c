@@ -83,7 +83,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
   emit_epilogue_setup(k, e, split ? k->ws_vec : k->c_vec);
   ptx_elem dt = split ? PTX_E_F32 : c->d;
   int ds = ptx_elem_size(dt), cs = ptx_elem_size(c->c);
-  const char *aw = ptx_mma_acc_class(c->ab) == PTX_F32 ? "f32" : "b32"; /* staged accumulators */
+  const char *aw = ptx_elem_row_of(ptx_elem_row_of(c->ab)->acc)->mem; /* staged accumulators */
   /* This thread's first read: row m0 + rd_row, column n0 + rd_col. */
   ptx_reg grow = r32(k), gcol = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", grow, m0, e->rd_row);
@@ -237,7 +237,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, PTX_SWIZZLE_LINE, buf);
   ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
   ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
-  const char *ct = c->d == PTX_E_BF16 ? "bf16" : "f16";
+  const char *ct = ptx_elem_row_of(c->d)->cvt;
   for (int j = 0; j < k->msub; j++) {
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
     ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
@@ -271,7 +271,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
         ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, given ? bias0 : NULL);
         ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, given ? bias1 : NULL);
         if (ces == 4) {
-          const char *dw = c->d == PTX_E_S32 ? "b32" : "f32";
+          const char *dw = ptx_elem_row_of(c->d)->mem;
           ptx_ins(b, "st.shared.v2.%s [%R], {%R, %R}", dw, addr, v[0], v[1]);
           ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);
         } else {

@@ -18,11 +18,6 @@ size_t gemm_dtype_size(tcj_dtype t) {
   }
 }
 
-const char *gemm_dtype_name(tcj_dtype t) {
-  static const char *const names[] = {"f16", "bf16", "f32", "tf32", "e4m3", "e5m2", "s8", "s32", "f64"};
-  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
-}
-
 /* Whether t is a tcj dtype that may have a kernel element type; whether this build's engine
  * takes it (f64, say) is validation's answer, with its message. */
 static int has_kernel_type(tcj_dtype t) {
@@ -88,7 +83,7 @@ tcj_status gemm_problem_validate(const gemm_problem *pr, eng_problem *out_p, con
   *why = NULL;
   if (!has_kernel_type(pr->ab) || !has_kernel_type(bt) || !has_kernel_type(out)) {
     snprintf(reason, sizeof reason, "%s operands have no tcj kernel",
-             gemm_dtype_name(!has_kernel_type(pr->ab) ? pr->ab : !has_kernel_type(bt) ? bt : out));
+             tcj_dtype_name(!has_kernel_type(pr->ab) ? pr->ab : !has_kernel_type(bt) ? bt : out));
     *why = reason;
     return TCJ_ERROR_NOT_SUPPORTED;
   }

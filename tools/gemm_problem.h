@@ -71,7 +71,6 @@ static inline int gemm_is_ex(const gemm_problem *p) {
 }
 
 size_t gemm_dtype_size(tcj_dtype t);
-const char *gemm_dtype_name(tcj_dtype t); /* "bf16", "s32", ...; "?" if unknown */
 
 /* The tcj_gemm_ex descriptor of p on these buffers (alpha 1, beta 0): d is the output, C when
  * it is not apart (then the descriptor's c), bias NULL without one. fp8 operands: p's scale

@@ -282,18 +282,14 @@ void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed) {
   }
 }
 
-static cudaDataType cuda_type(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: return CUDA_R_16F;
-  case TCJ_BF16: return CUDA_R_16BF;
-  case TCJ_E4M3: return CUDA_R_8F_E4M3;
-  case TCJ_E5M2: return CUDA_R_8F_E5M2;
-  case TCJ_S8: return CUDA_R_8I;
-  case TCJ_S32: return CUDA_R_32I;
-  case TCJ_F64: return CUDA_R_64F;
-  default: return CUDA_R_32F; /* f32, tf32 */
-  }
-}
+/* cuBLAS's type of each dtype (tf32 operands are f32 data). */
+static const cudaDataType cuda_types[TCJ_F64 + 1] = {
+  [TCJ_F16] = CUDA_R_16F, [TCJ_BF16] = CUDA_R_16BF, [TCJ_F32] = CUDA_R_32F, [TCJ_TF32] = CUDA_R_32F,
+  [TCJ_E4M3] = CUDA_R_8F_E4M3, [TCJ_E5M2] = CUDA_R_8F_E5M2, [TCJ_S8] = CUDA_R_8I, [TCJ_S32] = CUDA_R_32I,
+  [TCJ_F64] = CUDA_R_64F,
+};
+
+static cudaDataType cuda_type(tcj_dtype t) { return (unsigned)t <= TCJ_F64 ? cuda_types[t] : CUDA_R_32F; }
 
 int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, uint64_t seed_b,
                      gr_buffers *buf, char *note, size_t note_size) {
@@ -584,7 +580,7 @@ static int lt_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_b
   if (pref) cublasLtMatmulPreferenceDestroy(pref);
   if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
     snprintf(note, note_size, "cuBLASLt has no algorithm for %s %s>%s with this epilogue%s%s: %s", base->label,
-             gemm_dtype_name(p->ab), gemm_dtype_name(out), batch > 1 ? " and batch" : "",
+             tcj_dtype_name(p->ab), tcj_dtype_name(out), batch > 1 ? " and batch" : "",
              gemm_dtype_is_fp8(p->ab) ? " on this GPU" : "",
              st != CUBLAS_STATUS_SUCCESS ? cublasGetStatusName(st) : "the heuristic found none");
     return gemm_dtype_is_fp8(p->ab) ? 1 : -1; /* fp8: an sm_80 GPU, a k cuBLASLt cannot align, ... */
@@ -609,7 +605,7 @@ int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr
   if (base->kind == GR_BASE_LT_ACT) {
     int a = act_index(p->act), t = out_index(gemm_out_dtype(p));
     if (a < 0 || t < 0) {
-      snprintf(note, note_size, "no activation kernel for a %s output", gemm_dtype_name(gemm_out_dtype(p)));
+      snprintf(note, note_size, "no activation kernel for a %s output", tcj_dtype_name(gemm_out_dtype(p)));
       return -1;
     }
     if (!g->act_module) {
@@ -657,7 +653,7 @@ int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *b
                                     CUBLAS_GEMM_DEFAULT);
     break;
   case GR_BASE_NONE:
-    snprintf(note, note_size, "%s has no cuBLAS baseline", gemm_dtype_name(p->ab));
+    snprintf(note, note_size, "%s has no cuBLAS baseline", tcj_dtype_name(p->ab));
     return -1;
   default:
     /* The bias pointer is the descriptor's: each rotated set has its own bias. */

@@ -31,41 +31,23 @@ typedef struct sizes {
   size_t n, cap;
 } sizes;
 
-/* f32 operands are TCJ_F32 (fp32 accuracy: 3xTF32), tf32 ones TCJ_TF32 (the fast tf32 path). */
-static const struct dtype_name { const char *name; tcj_dtype t; } ab_names[] = {
-  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"tf32", TCJ_TF32}, {"f64", TCJ_F64},
-  {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2}, {"s8", TCJ_S8},
-}, out_names[] = { /* C's and D's; fp8 only for a D apart from C (never a C that is read) */
-  {"f16", TCJ_F16}, {"bf16", TCJ_BF16}, {"f32", TCJ_F32}, {"f64", TCJ_F64}, {"s32", TCJ_S32}, {"e4m3", TCJ_E4M3},
-  {"e5m2", TCJ_E5M2},
-}, b_names[] = { /* b_dtype: the other operand of an fp8 pair */
-  {"e4m3", TCJ_E4M3}, {"e5m2", TCJ_E5M2},
-};
-#define AB_LIST "f16 bf16 f32 tf32 f64 e4m3 e5m2 s8"
-#define C_LIST "f16 bf16 f32 f64 s32"
-#define D_LIST "f16 bf16 f32 f64 s32 e4m3 e5m2"
-#define B_LIST "e4m3 e5m2"
+/* The types each key takes, by name (tcj_dtype_name). f32 operands are TCJ_F32 (fp32 accuracy:
+ * 3xTF32), tf32 ones TCJ_TF32 (the fast tf32 path). */
+typedef struct type_set { const tcj_dtype *t; size_t count, shown; } type_set;
+static const tcj_dtype ab_list[] = {TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_F64, TCJ_E4M3, TCJ_E5M2, TCJ_S8};
+/* C's and D's; fp8 only for a D apart from C (never a C that is read: c_dtype names the first
+ * five, and an fp8 C is refused with its own message). */
+static const tcj_dtype out_list[] = {TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_F64, TCJ_S32, TCJ_E4M3, TCJ_E5M2};
+static const tcj_dtype b_list[] = {TCJ_E4M3, TCJ_E5M2}; /* b_dtype: the other operand of an fp8 pair */
+#define SET(list, shown) {list, sizeof list / sizeof *list, shown}
+static const type_set ab_set = SET(ab_list, 8), c_set = SET(out_list, 5), d_set = SET(out_list, 7),
+                      b_set = SET(b_list, 2);
 #define PROBLEM_KEYS \
   "name, m, n, k, dtype, b_dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, " \
   "fast_accum, scale, cublas_*"
 #define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu"
 #define TOP_KEYS "suite, dtype, targets, problems"
 #define ARCH_LIST "sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]"
-
-const char *manifest_dtype_name(tcj_dtype t) {
-  switch (t) {
-  case TCJ_F16: return "f16";
-  case TCJ_BF16: return "bf16";
-  case TCJ_F32: return "f32";
-  case TCJ_TF32: return "tf32";
-  case TCJ_E4M3: return "e4m3";
-  case TCJ_E5M2: return "e5m2";
-  case TCJ_S8: return "s8";
-  case TCJ_S32: return "s32";
-  case TCJ_F64: return "f64";
-  default: return "?";
-  }
-}
 
 static const struct epilogue_info {
   const char *name;
@@ -232,26 +214,17 @@ static int parse_sizes(ctx *c, const char *key, const yaml_node_t *n, sizes *out
   return parse_size(c, key, n, &v) || push_size(c, key, n, out, v) ? -1 : 0;
 }
 
-static int parse_name(ctx *c, const char *key, const yaml_node_t *n, const struct dtype_name *names,
-                      size_t count, const char *list, tcj_dtype *out) {
-  char shown[64];
+static int parse_name(ctx *c, const char *key, const yaml_node_t *n, type_set set, tcj_dtype *out) {
+  char shown[64], list[64] = "";
   if (n->type == YAML_SCALAR_NODE && !is_null(n))
-    for (size_t i = 0; i < count; i++)
-      if (strcmp(text(n), names[i].name) == 0) {
-        *out = names[i].t;
+    for (size_t i = 0; i < set.count; i++)
+      if (strcmp(text(n), tcj_dtype_name(set.t[i])) == 0) {
+        *out = set.t[i];
         return 0;
       }
+  for (size_t i = 0, len = 0; i < set.shown; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? " " : "", tcj_dtype_name(set.t[i]));
   return failf(c, n->start_mark, "%s: unknown type %s (%s)", key, show(n, shown, sizeof shown), list);
-}
-
-static int parse_ab(ctx *c, const char *key, const yaml_node_t *n, tcj_dtype *out) {
-  return parse_name(c, key, n, ab_names, sizeof ab_names / sizeof *ab_names, AB_LIST, out);
-}
-
-/* c_dtype, d_dtype: an output type; list names those the key takes (c_dtype's has no fp8, which
- * is refused with its own message). */
-static int parse_out(ctx *c, const char *key, const yaml_node_t *n, const char *list, tcj_dtype *out) {
-  return parse_name(c, key, n, out_names, sizeof out_names / sizeof *out_names, list, out);
 }
 
 static int parse_string(ctx *c, const char *key, const yaml_node_t *n, char **out) {
@@ -448,11 +421,11 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
       dim_node[d] = v;
       bad = parse_sizes(c, key, v, &dim[d]);
     } else if (strcmp(key, "name") == 0) bad = parse_string(c, key, v, &e->name);
-    else if (strcmp(key, "dtype") == 0) bad = parse_ab(c, key, v, &ab), have_ab = 1;
+    else if (strcmp(key, "dtype") == 0) bad = parse_name(c, key, v, ab_set, &ab), have_ab = 1;
     else if (strcmp(key, "b_dtype") == 0)
-      bad = parse_name(c, key, v, b_names, sizeof b_names / sizeof *b_names, B_LIST, &bd), b_node = v;
-    else if (strcmp(key, "c_dtype") == 0) bad = parse_out(c, key, v, C_LIST, &cd), have_c = 1, c_node = v;
-    else if (strcmp(key, "d_dtype") == 0) bad = parse_out(c, key, v, D_LIST, &dd), d_node = v;
+      bad = parse_name(c, key, v, b_set, &bd), b_node = v;
+    else if (strcmp(key, "c_dtype") == 0) bad = parse_name(c, key, v, c_set, &cd), have_c = 1, c_node = v;
+    else if (strcmp(key, "d_dtype") == 0) bad = parse_name(c, key, v, d_set, &dd), d_node = v;
     else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a);
     else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b);
     else if (strcmp(key, "epilogue") == 0) bad = parse_epilogue(c, key, v, &epi);
@@ -485,16 +458,16 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
   if (!have_c) cd = c_default(ab);
   else if (is_fp8(cd)) { /* a C that is read is never fp8: that output is a D apart from C */
     failf(c, c_node->start_mark, "c_dtype: %s: C is f16, bf16, f32, f64 or s32; an fp8 output is a D apart from C "
-          "(d_dtype: %s)", manifest_dtype_name(cd), manifest_dtype_name(cd));
+          "(d_dtype: %s)", tcj_dtype_name(cd), tcj_dtype_name(cd));
     goto done;
   } else if (!c_allowed(ab, cd)) {
     failf(c, c_node->start_mark, "c_dtype: %s cannot be the output of dtype %s (%s gives %s)",
-          manifest_dtype_name(cd), manifest_dtype_name(ab), manifest_dtype_name(ab), outputs_of(ab, 0));
+          tcj_dtype_name(cd), tcj_dtype_name(ab), tcj_dtype_name(ab), outputs_of(ab, 0));
     goto done;
   }
   if (d_node && !d_allowed(ab, dd)) {
     failf(c, d_node->start_mark, "d_dtype: %s cannot be the output of dtype %s (%s gives %s)",
-          manifest_dtype_name(dd), manifest_dtype_name(ab), manifest_dtype_name(ab), outputs_of(ab, 1));
+          tcj_dtype_name(dd), tcj_dtype_name(ab), tcj_dtype_name(ab), outputs_of(ab, 1));
     goto done;
   }
   /* The fp8 keys: only fp8 operands take b_dtype (e4m3 with e5m2), fast_accum: true and
@@ -504,7 +477,7 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     const yaml_node_t *at = b_node ? b_node : fast_accum ? fast_node : scale_node;
     failf(c, at->start_mark, "%s%s needs fp8 operands, dtype: e4m3 or e5m2 (problem %s is %s)",
           b_node ? "b_dtype: " : fast_accum ? "fast_accum: true" : "scale: block",
-          b_node ? manifest_dtype_name(bd) : "", e->name, manifest_dtype_name(ab));
+          b_node ? tcj_dtype_name(bd) : "", e->name, tcj_dtype_name(ab));
     goto done;
   }
   if (fast_accum && scale == TCJ_SCALE_BLOCK) {
@@ -609,7 +582,7 @@ static int parse_root(ctx *c, manifest *out) {
     int bad = 0;
     if (strcmp(key, "problems") == 0) problems = v;
     else if (strcmp(key, "suite") == 0) bad = parse_string(c, key, v, &out->suite);
-    else if (strcmp(key, "dtype") == 0) bad = parse_ab(c, key, v, &top), have_top = 1;
+    else if (strcmp(key, "dtype") == 0) bad = parse_name(c, key, v, ab_set, &top), have_top = 1;
     else if (strcmp(key, "targets") == 0) bad = parse_targets(c, v, out);
     else bad = failf(c, k->start_mark, "unknown top-level key '%s' (" TOP_KEYS ")", key);
     if (bad) return -1;

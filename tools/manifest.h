@@ -101,9 +101,6 @@ int manifest_parse(const char *text, size_t len, const char *file, manifest *out
 
 void manifest_free(manifest *m); /* NULL or an empty manifest: no-op */
 
-/* "bf16", "e4m3", "s32", ...; "?" for a type manifests do not use. */
-const char *manifest_dtype_name(tcj_dtype t);
-
 /* "none", "bias_gelu", ...; "?" out of range. The bias kind and activation of an epilogue. */
 const char *manifest_epilogue_name(manifest_epilogue e);
 tcj_bias_kind manifest_epilogue_bias(manifest_epilogue e);

@@ -12,14 +12,10 @@
 
 #define NDTYPE (TCJ_F64 + 1)
 
-/* The dtype table: names and storage sizes in one place. */
-static const struct {
-  const char *name;
-  int bytes;
-} dtypes[NDTYPE] = {
-  [TCJ_F16] = {"f16", 2},  [TCJ_BF16] = {"bf16", 2}, [TCJ_F32] = {"f32", 4},
-  [TCJ_TF32] = {"tf32", 4}, [TCJ_E4M3] = {"e4m3", 1}, [TCJ_E5M2] = {"e5m2", 1},
-  [TCJ_S8] = {"s8", 1},    [TCJ_S32] = {"s32", 4},   [TCJ_F64] = {"f64", 8},
+/* Storage sizes (names are tcj_dtype_name's). */
+static const int dtype_size[NDTYPE] = {
+  [TCJ_F16] = 2, [TCJ_BF16] = 2, [TCJ_F32] = 4, [TCJ_TF32] = 4, [TCJ_E4M3] = 1,
+  [TCJ_E5M2] = 1, [TCJ_S8] = 1, [TCJ_S32] = 4, [TCJ_F64] = 8,
 };
 
 static const char *const status_names[] = {
@@ -27,15 +23,11 @@ static const char *const status_names[] = {
   [PROF_UNSUPPORTED] = "unsupported", [PROF_BLAS_ERROR] = "cublas-error", [PROF_NO_BASELINE] = "no-baseline",
 };
 
-const char *prof_dtype_name(tcj_dtype t) {
-  return (unsigned)t < NDTYPE ? dtypes[t].name : "?";
-}
-
 const char *prof_status_name(prof_status s) {
   return (unsigned)s < sizeof status_names / sizeof *status_names ? status_names[s] : "?";
 }
 
-static double dtype_bytes(tcj_dtype t) { return (unsigned)t < NDTYPE ? dtypes[t].bytes : 0; }
+static double dtype_bytes(tcj_dtype t) { return (unsigned)t < NDTYPE ? dtype_size[t] : 0; }
 
 static int have(double v) { return isfinite(v) && v > 0; }
 
@@ -201,7 +193,7 @@ static const struct {
 
 static void row_cells(const prof_row *r, char cell[NCOL][CELL]) {
   cell_text(cell[COL_NAME], CELL, FIELD(r->name));
-  snprintf(cell[COL_DTYPE], CELL, "%s>%s", prof_dtype_name(r->ab), prof_dtype_name(prof_out_dtype(r)));
+  snprintf(cell[COL_DTYPE], CELL, "%s>%s", tcj_dtype_name(r->ab), tcj_dtype_name(prof_out_dtype(r)));
   snprintf(cell[COL_OP], CELL, "%c%c", r->op_a == TCJ_OP_T ? 'T' : 'N',
            r->op_b == TCJ_OP_T ? 'T' : 'N');
   snprintf(cell[COL_M], CELL, "%lld", (long long)r->m);
@@ -250,9 +242,9 @@ static void print_device(FILE *f, const prof_device *d, unsigned present) {
   for (int t = 0; t < NDTYPE; t++) {
     if (!(present & 1u << t)) continue;
     if (have(d->peak_tflops[t]))
-      fprintf(f, " %s %.1f TFLOP/s,", dtypes[t].name, d->peak_tflops[t]);
+      fprintf(f, " %s %.1f TFLOP/s,", tcj_dtype_name((tcj_dtype)t), d->peak_tflops[t]);
     else
-      fprintf(f, " %s ? TFLOP/s,", dtypes[t].name);
+      fprintf(f, " %s ? TFLOP/s,", tcj_dtype_name((tcj_dtype)t));
   }
   if (have(d->bandwidth_gbs))
     fprintf(f, " bandwidth %.1f GB/s\n", d->bandwidth_gbs);
@@ -312,10 +304,10 @@ int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n)
       int count;
       double g = geomean(rows, n, (tcj_dtype)t, group, &count);
       if (count)
-        fprintf(f, "geomean tcj/cuBLAS %s%s: %.3f over %d problem%s\n", dtypes[t].name, group_names[group], g,
+        fprintf(f, "geomean tcj/cuBLAS %s%s: %.3f over %d problem%s\n", tcj_dtype_name((tcj_dtype)t), group_names[group], g,
                 count, count == 1 ? "" : "s");
       else
-        fprintf(f, "geomean tcj/cuBLAS %s%s: - over 0 problems\n", dtypes[t].name, group_names[group]);
+        fprintf(f, "geomean tcj/cuBLAS %s%s: - over 0 problems\n", tcj_dtype_name((tcj_dtype)t), group_names[group]);
     }
   }
   fprintf(f, "status:");
@@ -382,7 +374,7 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
   fputc('\n', f);
   for (int t = 0; t < NDTYPE; t++) {
     if (!have(d->peak_tflops[t])) continue;
-    fprintf(f, "# peak_tflops_%s: %.6g\n", dtypes[t].name, d->peak_tflops[t]);
+    fprintf(f, "# peak_tflops_%s: %.6g\n", tcj_dtype_name((tcj_dtype)t), d->peak_tflops[t]);
   }
 
   /* The tcj_gemm_ex columns come last, so that readers by position keep their columns. */
@@ -392,7 +384,7 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
   for (int i = 0; i < n; i++) {
     const prof_row *r = &rows[i];
     csv_text(f, FIELD(r->name));
-    fprintf(f, ",%s,%s,%c,%c,%lld,%lld,%lld,%s,", prof_dtype_name(r->ab), prof_dtype_name(r->c),
+    fprintf(f, ",%s,%s,%c,%c,%lld,%lld,%lld,%s,", tcj_dtype_name(r->ab), tcj_dtype_name(r->c),
             r->op_a == TCJ_OP_T ? 'T' : 'N', r->op_b == TCJ_OP_T ? 'T' : 'N', (long long)r->m,
             (long long)r->n, (long long)r->k, prof_status_name(r->status));
     const double nums[] = {
@@ -411,7 +403,7 @@ int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n) {
     csv_text(f, FIELD(r->note));
     char epi[32];
     prof_epilogue_label(r, epi, sizeof epi);
-    fprintf(f, ",%s,%s,%lld,%d,", prof_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
+    fprintf(f, ",%s,%s,%lld,%d,", tcj_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
             r->broadcast_b && prof_batch(r) > 1);
     csv_text(f, FIELD(r->baseline));
     fputc(',', f);
@@ -507,7 +499,7 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
   const char *sep = "";
   for (int t = 0; t < NDTYPE; t++) {
     if (!have(d->peak_tflops[t])) continue;
-    fprintf(f, "%s\"%s\": %.6g", sep, dtypes[t].name, d->peak_tflops[t]);
+    fprintf(f, "%s\"%s\": %.6g", sep, tcj_dtype_name((tcj_dtype)t), d->peak_tflops[t]);
     sep = ", ";
   }
   fputs("}},\n  \"rows\": [", f);
@@ -518,13 +510,13 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
     json_key_str(f, "name", FIELD(r->name));
     fprintf(f, ", \"ab\": \"%s\", \"c\": \"%s\", \"op_a\": \"%c\", \"op_b\": \"%c\", "
                "\"m\": %lld, \"n\": %lld, \"k\": %lld, \"status\": \"%s\"",
-            prof_dtype_name(r->ab), prof_dtype_name(r->c), r->op_a == TCJ_OP_T ? 'T' : 'N',
+            tcj_dtype_name(r->ab), tcj_dtype_name(r->c), r->op_a == TCJ_OP_T ? 'T' : 'N',
             r->op_b == TCJ_OP_T ? 'T' : 'N', (long long)r->m, (long long)r->n, (long long)r->k,
             prof_status_name(r->status));
     char epi[32];
     prof_epilogue_label(r, epi, sizeof epi);
     fprintf(f, ", \"d\": \"%s\", \"epilogue\": \"%s\", \"batch\": %lld, \"broadcast_b\": %s, ",
-            prof_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
+            tcj_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
             r->broadcast_b && prof_batch(r) > 1 ? "true" : "false");
     json_key_str(f, "baseline", FIELD(r->baseline));
     const struct {
@@ -577,7 +569,7 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
       if (!(mask & 1u << t)) continue;
       int count;
       double g = geomean(rows, n, (tcj_dtype)t, group, &count);
-      fprintf(f, "%s\"%s%s\": {\"ratio\": ", sep, dtypes[t].name, group_names[group]);
+      fprintf(f, "%s\"%s%s\": {\"ratio\": ", sep, tcj_dtype_name((tcj_dtype)t), group_names[group]);
       json_num(f, g);
       fprintf(f, ", \"count\": %d}", count);
       sep = ", ";

@@ -104,6 +104,5 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n);
 int prof_has_err(double err);
 
 const char *prof_status_name(prof_status s);
-const char *prof_dtype_name(tcj_dtype t);
 
 #endif

@@ -91,7 +91,7 @@ static int offline_one(const char *arch, const eng_device_caps *caps, const prob
   double gen_ms = 0, compile_ms = 0;
   memset(&plan, 0, sizeof plan);
   if ((why = unsupported(pr)) != NULL) {
-    printf("%-7s %-10s %-9s %c%c %lldx%lldx%lld: SKIP (%s)\n", arch, prob->name, gemm_dtype_name(pr->ab),
+    printf("%-7s %-10s %-9s %c%c %lldx%lldx%lld: SKIP (%s)\n", arch, prob->name, tcj_dtype_name(pr->ab),
            pr->op_a ? 'T' : 'N', pr->op_b ? 'T' : 'N', (long long)pr->m, (long long)pr->n, (long long)pr->k, why);
     return OFFLINE_SKIP;
   }
@@ -124,7 +124,7 @@ report:;
   snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)pr->m, (long long)pr->n, (long long)pr->k);
   snprintf(pack, sizeof pack, "%s%s", plan.pack_a ? "A" : "", plan.pack_b ? "B" : "");
   printf("%-7s %-10s %-9s %c%c %-16s %9zu %9zu %4d %6d %7.1f %9.1f %-4s %-4s %s\n", arch, prob->name,
-         gemm_dtype_name(pr->ab), pr->op_a ? 'T' : 'N', pr->op_b ? 'T' : 'N', shape, ptx_len,
+         tcj_dtype_name(pr->ab), pr->op_a ? 'T' : 'N', pr->op_b ? 'T' : 'N', shape, ptx_len,
          cubin.size, regs, spills, gen_ms, compile_ms, ok ? (pack[0] ? pack : "-") : "-",
          ok ? (spills > 0 ? "ok!" : "ok") : "FAIL", cfg_text);
   if (!ok) printf("    %s\n", err);
@@ -325,7 +325,7 @@ static int gpu_mode(int ndev, const char **archs, int narch, const problem *prob
     bench_one(&g, &p, &r);
     double flops = 2.0 * (double)p.m * (double)p.n * (double)p.k;
     char dt[16], err[16] = "-";
-    snprintf(dt, sizeof dt, "%s>%s", gemm_dtype_name(p.ab), gemm_dtype_name(p.c));
+    snprintf(dt, sizeof dt, "%s>%s", tcj_dtype_name(p.ab), tcj_dtype_name(p.c));
     if (r.fig.rel_err >= 0) snprintf(err, sizeof err, "%.2e", r.fig.rel_err);
     if (r.skipped) {
       printf("%-10s %-9s %c%c %6lld %6lld %6lld SKIP (%s)\n", name, dt, p.op_a ? 'T' : 'N', p.op_b ? 'T' : 'N',

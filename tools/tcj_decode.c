@@ -323,8 +323,8 @@ int main(int argc, char **argv) {
     case 'l': if (parse_int(optarg, 1, MAX_LAYERS, &o.layers)) return usage_error("--layers wants 1..32", optarg); break;
     case 'r': if (parse_int(optarg, 1, 100000, &o.repeat)) return usage_error("--repeat wants 1..100000", optarg); break;
     case 'd':
-      if (!strcmp(optarg, "bf16")) o.dt = TCJ_BF16;
-      else if (!strcmp(optarg, "f16")) o.dt = TCJ_F16;
+      if (!strcmp(optarg, tcj_dtype_name(TCJ_BF16))) o.dt = TCJ_BF16;
+      else if (!strcmp(optarg, tcj_dtype_name(TCJ_F16))) o.dt = TCJ_F16;
       else return usage_error("--dtype wants bf16 or f16", optarg);
       break;
     case 'b':
@@ -367,7 +367,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < LINEARS; i++) weight_bytes += 2.0 * (double)(LINEAR[i].n * LINEAR[i].k) * o.layers;
   printf("tcj-decode: %s, %s; %s; %d layers x (qkv 6144x4096, o 4096x4096, gate_up 28672x4096, down 4096x14336), "
          "%.2f GiB of weights; copy bandwidth %.0f GB/s; median of %d replays\n",
-         prop.name, date, o.dt == TCJ_BF16 ? "bf16" : "f16", o.layers, weight_bytes / (1 << 30), o.bandwidth_gbs,
+         prop.name, date, tcj_dtype_name(o.dt), o.layers, weight_bytes / (1 << 30), o.bandwidth_gbs,
          o.repeat);
   fprintf(stderr, "tcj-decode: making %.2f GiB of weights\n", weight_bytes / (1 << 30));
 

@@ -163,10 +163,10 @@ static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, 
 static const char *not_measured(const manifest_problem *p, char *buf, size_t size) {
   if (p->has_b && p->b != p->ab)
     snprintf(buf, size, "b_dtype %s: tcj-prof runs fp8 operands of one type (its operands, check and peaks are "
-             "per dtype); tcj-warmup compiles it", manifest_dtype_name(p->b));
+             "per dtype); tcj-warmup compiles it", tcj_dtype_name(p->b));
   else if (p->has_d && gemm_dtype_is_fp8(p->d))
     snprintf(buf, size, "d_dtype %s: tcj-prof does not run an fp8 D (its check has no D scale or saturation); "
-             "tcj-warmup compiles it", manifest_dtype_name(p->d));
+             "tcj-warmup compiles it", tcj_dtype_name(p->d));
   else
     return NULL;
   return buf;
@@ -195,7 +195,7 @@ static int parse_positive(const char *s, double *out) {
 static int operand_dtype(const char *s) {
   static const tcj_dtype ab[] = {TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_F64, TCJ_S8, TCJ_E4M3, TCJ_E5M2};
   for (size_t i = 0; i < sizeof ab / sizeof *ab; i++)
-    if (strcmp(s, manifest_dtype_name(ab[i])) == 0) return (int)ab[i];
+    if (strcmp(s, tcj_dtype_name(ab[i])) == 0) return (int)ab[i];
   return -1;
 }
 
@@ -256,8 +256,8 @@ static int dry_run(const prof_opts *o, int n, const prof_job *jobs, int nj) {
       with++;
     else
       snprintf(cfg, sizeof cfg, "- (no tcj kernel: %s)", why ? why : "config text too long");
-    snprintf(dt, sizeof dt, "%s%s%s>%s", manifest_dtype_name(p->ab), p->has_b ? "x" : "",
-             p->has_b ? manifest_dtype_name(p->b) : "", manifest_dtype_name(p->d));
+    snprintf(dt, sizeof dt, "%s%s%s>%s", tcj_dtype_name(p->ab), p->has_b ? "x" : "",
+             p->has_b ? tcj_dtype_name(p->b) : "", tcj_dtype_name(p->d));
     snprintf(epi, sizeof epi, "%s%s", p->epilogue_source && p->epilogue == MANIFEST_EPI_NONE ? "user"
                                       : manifest_epilogue_name(p->epilogue),
              p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
@@ -390,8 +390,8 @@ static double measure_peak(prof_run *r, tcj_dtype ab, tcj_dtype c) {
       p.fast_accum = fast;
       char label[48], note[512];
       double tf = peak_one(r, &p, label, sizeof label, note, sizeof note);
-      fprintf(stderr, "tcj-prof: peak %s: %s %s>%s N%c %lld^3 ", gemm_dtype_name(ab), label, gemm_dtype_name(p.ab),
-              gemm_dtype_name(c), op_b == TCJ_OP_T ? 'T' : 'N', (long long)s);
+      fprintf(stderr, "tcj-prof: peak %s: %s %s>%s N%c %lld^3 ", tcj_dtype_name(ab), label, tcj_dtype_name(p.ab),
+              tcj_dtype_name(c), op_b == TCJ_OP_T ? 'T' : 'N', (long long)s);
       if (tf > 0)
         fprintf(stderr, "%.1f TFLOP/s\n", tf);
       else
@@ -575,7 +575,7 @@ static void progress_line(int i, int n, const prof_row *row) {
     prof_batch_label(row, batch, sizeof batch);
   }
   fprintf(stderr, "tcj-prof: %d/%d %s %s %c%c %lldx%lldx%lld%s%s%s%s: %s", i, n, row->name,
-          prof_dtype_name(row->ab), row->op_a == TCJ_OP_T ? 'T' : 'N',
+          tcj_dtype_name(row->ab), row->op_a == TCJ_OP_T ? 'T' : 'N',
           row->op_b == TCJ_OP_T ? 'T' : 'N', (long long)row->m, (long long)row->n,
           (long long)row->k, *epi ? " epilogue " : "", epi, *batch ? " batch " : "", batch,
           prof_status_name(row->status));
@@ -690,10 +690,10 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, co
     if (o->peak_tflops > 0) r.dev.peak_tflops[t] = o->peak_tflops;
     else if (o->no_cublas)
       fprintf(stderr, "tcj-prof: peak %s: not measured with --no-cublas (give --peak-tflops)\n",
-              gemm_dtype_name((tcj_dtype)t));
+              tcj_dtype_name((tcj_dtype)t));
     else if (!(r.dev.peak_tflops[t] = measure_peak(&r, (tcj_dtype)t, c_of[t])))
       fprintf(stderr, "tcj-prof: peak %s: not measured; its floors use bandwidth only\n",
-              gemm_dtype_name((tcj_dtype)t));
+              tcj_dtype_name((tcj_dtype)t));
   }
 
   /* The activation kernel of the bias_silu and bias_gelu_tanh baselines, once. */
@@ -840,7 +840,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tcj-prof: no problem of %s matches", o.suite);
     for (int f = 0; f < o.nfilter; f++) fprintf(stderr, " --filter %s", o.filter[f]);
     fprintf(stderr, "%s%s\n", o.dtype >= 0 ? " --dtype " : "",
-            o.dtype >= 0 ? manifest_dtype_name((tcj_dtype)o.dtype) : "");
+            o.dtype >= 0 ? tcj_dtype_name((tcj_dtype)o.dtype) : "");
     goto done;
   }
   nj = make_jobs(&o, probs, n, jobs);

@@ -75,7 +75,7 @@ static int bad(const char *msg, const char *arg) {
 /* A public dtype by its name ("bf16", "e4m3", ...), so that validation names what it refuses. */
 static int parse_dtype(const char *s, tcj_dtype *t) {
   for (int i = 0; i <= TCJ_F64; i++)
-    if (strcmp(s, eng_dtype_name((tcj_dtype)i)) == 0) { *t = (tcj_dtype)i; return 0; }
+    if (strcmp(s, tcj_dtype_name((tcj_dtype)i)) == 0) { *t = (tcj_dtype)i; return 0; }
   return -1;
 }
 

@@ -184,9 +184,9 @@ static void describe(const manifest_problem *pr, char *out, size_t size) {
     n += snprintf(out + n, size - (size_t)n, " batch=%lld%s", (long long)pr->batch,
                   pr->broadcast_b ? " broadcast_b" : "");
   if (n >= 0 && (size_t)n < size && pr->has_d)
-    n += snprintf(out + n, size - (size_t)n, " d=%s", manifest_dtype_name(pr->d));
+    n += snprintf(out + n, size - (size_t)n, " d=%s", tcj_dtype_name(pr->d));
   if (n >= 0 && (size_t)n < size && pr->has_b)
-    n += snprintf(out + n, size - (size_t)n, " b=%s", manifest_dtype_name(pr->b));
+    n += snprintf(out + n, size - (size_t)n, " b=%s", tcj_dtype_name(pr->b));
   if (n >= 0 && (size_t)n < size && pr->fast_accum) n += snprintf(out + n, size - (size_t)n, " fast_accum");
   if (n >= 0 && (size_t)n < size && pr->scale == TCJ_SCALE_BLOCK)
     n += snprintf(out + n, size - (size_t)n, " scale=block");

@@ -29,13 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CHECK(p->n >= 0 && p->n <= MANIFEST_MAX_SIZE);
     CHECK(p->k >= 0 && p->k <= MANIFEST_MAX_SIZE);
     CHECK(p->entry < m.nentries && p->name == m.entries[p->entry].name && p->name != NULL);
-    CHECK(strcmp(manifest_dtype_name(p->ab), "?") != 0 && strcmp(manifest_dtype_name(p->c), "?") != 0);
+    CHECK(strcmp(tcj_dtype_name(p->ab), "unknown dtype") != 0 && strcmp(tcj_dtype_name(p->c), "unknown dtype") != 0);
     CHECK(p->op_a == TCJ_OP_N || p->op_a == TCJ_OP_T);
     CHECK(p->op_b == TCJ_OP_N || p->op_b == TCJ_OP_T);
     CHECK((unsigned)p->epilogue < MANIFEST_EPI_COUNT && strcmp(manifest_epilogue_name(p->epilogue), "?") != 0);
     CHECK(p->batch >= 1 && p->batch <= MANIFEST_MAX_BATCH);
     CHECK(!p->broadcast_b || p->batch >= 2);
-    CHECK(strcmp(manifest_dtype_name(p->d), "?") != 0 && (p->has_d || p->d == p->c));
+    CHECK(strcmp(tcj_dtype_name(p->d), "unknown dtype") != 0 && (p->has_d || p->d == p->c));
     CHECK(p->epilogue_source == m.entries[p->entry].epilogue_text && p->epilogue_path == m.entries[p->entry].epilogue_path);
     CHECK(!p->epilogue_source || (p->epilogue_path && strlen(p->epilogue_source) >= 1 &&
                                   strlen(p->epilogue_source) <= MANIFEST_MAX_SOURCE));

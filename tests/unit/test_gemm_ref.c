@@ -85,7 +85,7 @@ static void check_against_definition(gemm_problem p, double scale) {
     double tol = (double)(p.k + 1) * 0x1p-52 * u;
     if (fabs(r.value[e] - v) > tol || fabs(r.unit[e] - u) > tol)
       fail_msg("%s %c%c %lldx%lldx%lld batch %lld, element %lld: value %.17g unit %.17g, want %.17g and %.17g",
-               gemm_dtype_name(p.ab), p.op_a ? 'T' : 'N', p.op_b ? 'T' : 'N', (long long)p.m, (long long)p.n,
+               tcj_dtype_name(p.ab), p.op_a ? 'T' : 'N', p.op_b ? 'T' : 'N', (long long)p.m, (long long)p.n,
                (long long)p.k, (long long)gemm_batch(&p), (long long)r.index[e], r.value[e], r.unit[e], v, u);
   }
   gemm_ref_free(&r);

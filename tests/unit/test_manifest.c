@@ -181,8 +181,8 @@ static void check_own_rows(const manifest *m) {
     assert_int_equal(p->batch, want[i].batch);
     assert_string_equal(manifest_epilogue_name(p->epilogue), manifest_epilogue_name(want[i].epi));
     assert_int_equal(p->broadcast_b, want[i].broadcast_b);
-    assert_string_equal(manifest_dtype_name(p->ab), manifest_dtype_name(want[i].ab));
-    assert_string_equal(manifest_dtype_name(p->c), manifest_dtype_name(want[i].ab));
+    assert_string_equal(tcj_dtype_name(p->ab), tcj_dtype_name(want[i].ab));
+    assert_string_equal(tcj_dtype_name(p->c), tcj_dtype_name(want[i].ab));
     assert_int_equal(p->op_a, TCJ_OP_N);
     assert_int_equal(p->op_b, TCJ_OP_N);
     assert_int_equal(p->has_d, 0);
@@ -306,8 +306,8 @@ static void dtypes_ops_and_names_take_their_defaults(void **state) {
   };
   for (int i = 0; i < 10; i++) {
     assert_string_equal(m.problems[i].name, want[i].name);
-    assert_string_equal(manifest_dtype_name(m.problems[i].ab), manifest_dtype_name(want[i].ab));
-    assert_string_equal(manifest_dtype_name(m.problems[i].c), manifest_dtype_name(want[i].c));
+    assert_string_equal(tcj_dtype_name(m.problems[i].ab), tcj_dtype_name(want[i].ab));
+    assert_string_equal(tcj_dtype_name(m.problems[i].c), tcj_dtype_name(want[i].c));
     assert_int_equal(m.problems[i].op_a, want[i].a);
     assert_int_equal(m.problems[i].op_b, want[i].b);
   }
@@ -370,8 +370,8 @@ static void gemm_ex_keys_parse_with_their_defaults(void **state) {
     assert_int_equal(p->batch, want[i].batch);
     assert_int_equal(p->broadcast_b, want[i].broadcast_b);
     assert_int_equal(p->has_d, want[i].has_d);
-    assert_string_equal(manifest_dtype_name(p->c), manifest_dtype_name(want[i].c));
-    assert_string_equal(manifest_dtype_name(p->d), manifest_dtype_name(want[i].d));
+    assert_string_equal(tcj_dtype_name(p->c), tcj_dtype_name(want[i].c));
+    assert_string_equal(tcj_dtype_name(p->d), tcj_dtype_name(want[i].d));
     assert_null(p->epilogue_source);
     assert_null(p->epilogue_path);
   }
