@@ -6,7 +6,7 @@
  * Layers of engine/, each calling only those below it: the entry points (gemm.c, engine.c,
  * tools_api.c) -> what a call may need built (autotune.c, tiering.c, warm.c) -> the engine's
  * loaded kernels (kernel.c) -> this build path (build.c) -> its steps and services (generate.c,
- * jit.c, jit_driver.c, nvrtc.c, context.c, select.c, validate.c, scratch.c, cuda_api.c,
+ * jit.c, jit_driver.c, nvrtc.c, context.c, select*.c, problem.c, validate.c, scratch.c, cuda_api.c,
  * error.c, log.c) -> cache/ and ptxgen/. scripts/file-cycles.py checks that no file loop
  * appears. */
 #include "engine/build.h"

@@ -1,108 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel selection: problem + device caps -> plan (cfg + packing). Deterministic and free of
  * CUDA so that tcj-ptx and the warmup tool select exactly what a device would.
- * This file is the dispatcher: which recipe's plan a problem takes (select_recipe), under the
- * tuning knobs (select_forced, eng_select_tuned), and the problem helpers of select.h. The
- * recipes' heuristics are in select_sm80.c, select_sm90.c and select_dmma.c (what they share in
- * select_shared.c, declared in select_recipes.h), generic plans in select_generic.c, the knobs'
- * parsing in select_knobs.c and the arch table in select_caps.c. */
+ * This file is the entry: a generic plan (select_generic.c) or the specialised one
+ * (select_recipe.c: which recipe, under the knobs). The recipes' heuristics are in
+ * select_sm80.c, select_sm90.c and select_dmma.c (what they share in select_shared.c, declared
+ * in select_recipes.h), the knobs' parsing in select_knobs.c, the arch table in select_caps.c
+ * and the problem helpers of select.h in problem.c. Calls run one way, in that order
+ * (scripts/file-cycles.py). */
 #include "engine/select.h"
 
-#include <stdio.h>
-
 #include "engine/select_recipes.h"
-
-void eng_problem_split3(eng_problem *p) {
-  p->src = (struct eng_split_src){p->op_a_t, p->op_b_t, p->k, p->lda, p->ldb, p->stride_a, p->stride_b};
-  int64_t kp = eng_split3_kp(p->k);
-  p->tf32x3 = 1;
-  p->ab = PTX_E_TF32;
-  p->op_a_t = 0;
-  p->op_b_t = 1;
-  p->k = 3 * kp;
-  p->lda = p->ldb = 3 * kp;
-  p->align_a = p->align_b = 16;
-  p->stride_a = p->src.stride_a ? p->m * p->lda : 0;
-  p->stride_b = p->src.stride_b ? p->n * p->ldb : 0;
-}
-
-int64_t eng_packed_stride(const eng_problem *p, int is_b) {
-  int t = is_b ? p->op_b_t : p->op_a_t;
-  int64_t rows = is_b ? (t ? p->n : p->k) : (t ? p->k : p->m);
-  int64_t cols = is_b ? (t ? p->k : p->n) : (t ? p->m : p->k);
-  int64_t stride = is_b ? p->stride_b : p->stride_a;
-  if (p->batch <= 1 || stride == 0) return 0;
-  return eng_packed_ld(cols, ptx_elem_size(p->ab)) * rows;
-}
 
 tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                       eng_plan *plan, const char **why) {
   return eng_select_tuned(p, caps, allow_packing, NULL, plan, why);
-}
-
-/* Recipe choice: SKINNY_M (select_recipes.h, shared with the generic plans) says why decode
- * shapes that the sm80 plan splits along K stay on it. */
-/* Small problems stay on the sm80 recipe too: the persistent kernel's fixed costs (barrier
- * setup, three tensor maps encoded per call, packing both unaligned operands) outweigh wgmma
- * below about 645^3. Measured on an H200 (tcj-prof, bf16, us sm80 vs sm90): 512^3 6.7 vs 8.2,
- * 511^3 (odd ld, both packed) 21.1 vs 23.3, 255^3 16.9 vs 23.7; 1024^3 14.0 vs 9.3 and 1000^3
- * (odd ld) 17.3 vs 14.1 go the other way. */
-#define SMALL_MNK (1ll << 28)
-/* ...unless it streams a large K-major weight (nn.Linear's layout) without a K split: there the
- * sm90 kernel's TMA reads beat the 16-row sm80 tiles. Measured on an H100 (tcj-prof, us, sm90
- * against sm80): bf16 1x28672x4096 NT 82.6 vs 87.0, 1x16384x8192 NT 94.1 vs 97.9, e4m3
- * 1x28672x4096 NT 46.3 vs 47.4 (117 MB); with B N-major sm80 keeps the lead (1x28672x4096 NN
- * 81.3 vs 84.6). */
-#define SM90_DECODE_MIN_WEIGHT_BYTES (100ll << 20)
-static int streams_a_large_k_major_weight(const eng_problem *p) {
-  double bytes = (double)p->n * (double)p->k * ptx_elem_size(p->ab) * select_batch_of(p);
-  return p->m <= SKINNY_M && p->op_b_t && bytes >= (double)SM90_DECODE_MIN_WEIGHT_BYTES;
-}
-
-static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                                const ptx_recipe_row *forced, eng_plan *plan, const char **why) {
-  static const char *ok = "";
-  *why = ok;
-  if (p->ab == PTX_E_F64) return select_plan_dmma(p, caps, allow_packing, plan, why);
-  /* k == 0 has no mainloop for a recipe to run: the sm80 recipe's plain kernel scales C (the
-   * sm90 recipe needs k >= 1), so a forced recipe still runs alpha == 0 and k == 0 calls. */
-  if (forced == &ptx_recipe_sm90 && p->k > 0) {
-    tcj_status st = select_plan_sm90(p, caps, allow_packing, plan, why);
-    if (st != TCJ_SUCCESS) {
-      static _Thread_local char msg[256];
-      snprintf(msg, sizeof msg, "TCJ_RECIPE=%s: %s", forced->name, *why);
-      *why = msg;
-    }
-    return st;
-  }
-  /* Block scales exist on the sm90 recipe only. */
-  if (p->block_scale && !forced && caps->sm == 90 && caps->arch_suffix == 'a')
-    return select_plan_sm90(p, caps, allow_packing, plan, why);
-  tcj_status st = select_plan_sm80(p, caps, allow_packing, plan, why);
-  if (st != TCJ_SUCCESS || forced == &ptx_recipe_sm80 || (plan->cfg.split_k && p->m <= SKINNY_M)) return st;
-  if (p->m * p->n <= SMALL_MNK / (p->k > 0 ? p->k : 1) / select_batch_of(p) && !streams_a_large_k_major_weight(p))
-    return st;
-  eng_plan sm90;
-  const char *no = NULL;
-  if (select_plan_sm90(p, caps, allow_packing, &sm90, &no) == TCJ_SUCCESS) *plan = sm90;
-  return TCJ_SUCCESS;
-}
-
-/* The specialised plan under a forced recipe and tile (either may be absent). */
-tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
-                         const eng_tuning *tuning, eng_plan *plan, const char **why) {
-  tcj_status st = select_recipe(p, caps, allow_packing, tuning ? tuning->recipe : NULL, plan, why);
-  /* TCJ_TILE: not f64's, and no tile of a k == 0 call (no mainloop; a host alpha of 0) */
-  if (st != TCJ_SUCCESS || !tuning || p->ab == PTX_E_F64 || p->k == 0) return st;
-  const char *bad = eng_tile_override_apply(&tuning->tile, caps, plan);
-  if (bad) {
-    static _Thread_local char msg[256];
-    snprintf(msg, sizeof msg, "TCJ_TILE: %s (selected recipe %s%s)", bad, tcj_recipe_name(plan->cfg.recipe),
-             !tuning->recipe ? "; TCJ_RECIPE forces the other" : "");
-    *why = msg;
-    return TCJ_ERROR_NOT_SUPPORTED;
-  }
-  return TCJ_SUCCESS;
 }
 
 tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, int allow_packing,

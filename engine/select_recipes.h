@@ -2,7 +2,7 @@
 /* What the selection files share, private to them (the rest of the engine includes
  * engine/select.h): small helpers every recipe's plan uses, the helpers of select_shared.c, each
  * recipe's plan entry (select_sm80.c, select_sm90.c, select_dmma.c), the sm80 tile menu that the
- * generic plans reuse (select_generic.c), and the recipe choice's rules (select.c). */
+ * generic plans reuse (select_generic.c), and the recipe choice's rules (select_recipe.c). */
 #ifndef TCJ_ENG_SELECT_RECIPES_H
 #define TCJ_ENG_SELECT_RECIPES_H
 
@@ -67,7 +67,7 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
 tcj_status select_plan_dmma(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_plan *plan,
                             const char **why);
 
-/* ---- select.c: the recipe choice ---------------------------------------------------------- */
+/* ---- select_recipe.c: the recipe choice ----------------------------------------------------- */
 
 
 /* Recipe choice: sm_90a takes the sm90 plan when the problem allows one, except decode shapes

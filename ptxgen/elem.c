@@ -51,7 +51,7 @@ static const ptx_elem_row rows[PTX_E_COUNT] = {
                  .acc = PTX_E_COUNT, .tmap = PTX_TMAP_INT32, .acts = ACTS_NONE},
   [PTX_E_E4M3] = {.name = "e4m3", .size = 1, .fp8 = 1, .dtype = PTX_DT_E4M3, .operand = PTX_E_E4M3,
                   .ptx = "e4m3", .mem = "b8", .cvt = "e4m3", .reg = PTX_F32, .conv = PTX_CONV_NONE,
-                  .acc = PTX_E_F32, .mma = "m16n8k32", .wgmma = {32, 1, 0}, .tmap = PTX_TMAP_UINT8,
+                  .acc = PTX_E_F32, .mma = "m16n8k32", .wgmma = {32, 1, 0}, .tmap = PTX_TMAP_UINT8, /* as e5m2 */
                   .c_types = FLOAT_OUT, .d_types = FLOAT_OUT | FP8_OUT,
                   .c_rule = "fp8 operands need c f16, bf16 or f32", .fused = 1, .acts = ACTS_ALL, .user = 1},
   [PTX_E_E5M2] = {.name = "e5m2", .size = 1, .fp8 = 1, .dtype = PTX_DT_E5M2, .operand = PTX_E_E5M2,
