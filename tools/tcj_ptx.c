@@ -148,7 +148,7 @@ static int print_candidates(const eng_problem *p, const eng_device_caps *caps, i
     return ferror(stdout) ? 1 : 0;
   }
   printf("sm90 candidates, best first by the time model (estimate, config, variables that force it)%s:\n",
-         selected->cfg.recipe == PTX_RECIPE_SM90 ? "" : "; the sm80 recipe is selected by rule");
+         strcmp(tcj_recipe_name(selected->cfg.recipe), "sm90") == 0 ? "" : "; the sm80 recipe is selected by rule");
   for (int i = 0; i < n; i++) {
     if (gemm_plan_format(&all[i].plan, text, sizeof text) < 0 ||
         eng_tile_override_format(&all[i].plan.cfg, tile, sizeof tile) < 0)
