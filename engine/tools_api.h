@@ -5,6 +5,7 @@
  * tools include no other internal header and call nothing that is not listed here).
  *
  *   validate     eng_validate_desc, eng_dtype_name, eng_last_error, eng_epilogue_hash
+ *   types        ptx_elem_of_dtype, ptx_elem_combination (ptxgen/elem.h: the type rules)
  *   select       eng_caps_for_arch, eng_tuning_from_env, eng_recipe_parse, eng_select_tuned,
  *                eng_sm90_candidates, eng_tile_override_format, eng_generic_set,
  *                eng_generic_pairs

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/tools_api.h"
+
 #include <yaml.h>
 
 #include "engine/tools_api.h"
@@ -354,25 +356,30 @@ static int parse_source(ctx *c, const char *key, const yaml_node_t *n, manifest_
 
 static int is_fp8(tcj_dtype t) { return t == TCJ_E4M3 || t == TCJ_E5M2; }
 
-/* The output types a kernel of operand type ab may write (tcj.h; fp8 like the 16-bit types). */
-static int c_allowed(tcj_dtype ab, tcj_dtype cd) {
-  switch (ab) {
-  case TCJ_F32: case TCJ_TF32: return cd == TCJ_F32;
-  case TCJ_F64: return cd == TCJ_F64;
-  case TCJ_S8: return cd == TCJ_S32;
-  default: return cd == TCJ_F16 || cd == TCJ_BF16 || cd == TCJ_F32;
-  }
+/* Whether operands of type ab may write `out` as C (d 0) or as a D apart from C (d 1): the
+ * element table's rule, the one tcj_gemm_ex checks (a D apart from C may be fp8 where the
+ * operands are). */
+static int output_allowed(tcj_dtype ab, tcj_dtype out, int d) {
+  ptx_elem e = ptx_elem_of_dtype((int)ab), kernel_ab;
+  int b_other;
+  return ptx_elem_combination(e, e, ptx_elem_of_dtype((int)out), d, &kernel_ab, &b_other);
 }
+static int c_allowed(tcj_dtype ab, tcj_dtype cd) { return output_allowed(ab, cd, 0); }
+static int d_allowed(tcj_dtype ab, tcj_dtype dd) { return output_allowed(ab, dd, 1); }
 
-/* A D apart from C may also be fp8 when the operands are. */
-static int d_allowed(tcj_dtype ab, tcj_dtype dd) { return c_allowed(ab, dd) || (is_fp8(ab) && is_fp8(dd)); }
-
-/* What operands of type ab give (d: as a D apart from C), for messages. */
+/* What operands of type ab give (d: as a D apart from C), for messages: "f16, bf16 or f32". */
 static const char *outputs_of(tcj_dtype ab, int d) {
-  if (ab == TCJ_F32 || ab == TCJ_TF32) return "f32";
-  if (ab == TCJ_F64) return "f64";
-  if (ab == TCJ_S8) return "s32";
-  return d && is_fp8(ab) ? "f16, bf16, f32, e4m3 or e5m2" : "f16, bf16 or f32";
+  static _Thread_local char list[96];
+  int allowed[TCJ_F64 + 1], count = 0, len = 0;
+  for (int t = 0; t <= TCJ_F64; t++) count += allowed[t] = output_allowed(ab, (tcj_dtype)t, d);
+  list[0] = '\0';
+  for (int t = 0, seen = 0; t <= TCJ_F64; t++) {
+    if (!allowed[t]) continue;
+    const char *sep = seen == 0 ? "" : seen == count - 1 ? " or " : ", ";
+    len += snprintf(list + len, sizeof list - (size_t)len, "%s%s", sep, tcj_dtype_name((tcj_dtype)t));
+    seen++;
+  }
+  return list;
 }
 
 static tcj_dtype c_default(tcj_dtype ab) {
