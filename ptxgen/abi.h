@@ -44,7 +44,10 @@
   X(beta, f32, float)           /* 0: C is not read */                                         \
   X(alpha64, f64, double)       /* f64 operands (dmma recipe): the scalars, alpha_ptr and       \
                                    beta_ptr then pointing to doubles; others ignore these */   \
-  X(beta64, f64, double)
+  X(beta64, f64, double)                                                                       \
+  X(groups, u64, uint64_t)      /* grouped kernels (tcj_kernel_cfg.grouped): each group's end  \
+                                   row or row count, device memory; else 0 */                  \
+  X(group_count, u32, uint32_t) /* groups (grouped kernels), else 0 */
 
 typedef struct ptx_gemm_params {
 #define PTX_PARAM_FIELD(name, ptype, ctype) ctype name;

@@ -65,6 +65,8 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " x3=%d", c->tf32x3);
   if (n >= 0 && (size_t)n < size && c->generic)
     n += snprintf(buf + n, size - (size_t)n, " generic=%d", c->generic);
+  if (n >= 0 && (size_t)n < size && c->grouped)
+    n += snprintf(buf + n, size - (size_t)n, " group=%d", c->grouped);
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -124,6 +126,8 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " x3=%d%n", &c.tf32x3, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " generic=%d%n", &c.generic, &more) == 1) rest += more;
+  more = 0;
+  if (sscanf(rest, " group=%d%n", &c.grouped, &more) == 1) rest += more;
   if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;

@@ -109,7 +109,18 @@ typedef struct tcj_kernel_cfg {
    * s8, not f64, not batched); no cluster split and
    * no cluster along N (their arithmetic is baked from n and k), no block scales. */
   int generic;
+  /* Grouped GEMM (tcj_gemm_grouped): 0 none; else the kernel runs G groups of rows, each with
+   * its own m, found on the device from p_groups (p_group_count entries), so one kernel serves
+   * every routing. PTX_GROUP_ENDS32 / ENDS64: contiguous groups, p_groups the int32 / int64 end
+   * row of each group in A, C and D (ascending; group g is rows [end[g-1], end[g]), end[-1] =
+   * 0); PTX_GROUP_MASKED: group g is the first count[g] rows (int32 p_groups) of entry g of a
+   * strided batch of p_m rows each. B (and a bias) of group g are entry g of a strided batch
+   * (p_stride_b, p_stride_bias). */
+  int grouped;
 } tcj_kernel_cfg;
+
+/* tcj_kernel_cfg.grouped. */
+enum { PTX_GROUP_NONE = 0, PTX_GROUP_ENDS32 = 1, PTX_GROUP_ENDS64 = 2, PTX_GROUP_MASKED = 3 };
 
 /* Sets the epilogue fields to "none" with D of type c (what a plain tcj_gemm needs). Config
  * initialisers that zero the struct get d = f16; every producer of configs calls this. */

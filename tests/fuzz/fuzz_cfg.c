@@ -37,7 +37,7 @@ static void fuzz_cfg_text(const char *text) {
   SAME(n); SAME(k); SAME(bm); SAME(bn); SAME(bk); SAME(warps_m); SAME(warps_n); SAME(stages);
   SAME(align_a); SAME(align_b); SAME(vec_c); SAME(split_k); SAME(cluster_m); SAME(cluster_n); SAME(pingpong);
   SAME(d); SAME(bias); SAME(act); SAME(batched); SAME(user); SAME(b_other); SAME(fast_accum); SAME(block_scale);
-  SAME(generic); SAME(split_cluster); SAME(user_t); SAME(tf32x3);
+  SAME(generic); SAME(split_cluster); SAME(user_t); SAME(tf32x3); SAME(grouped);
   if (a.bias) SAME(bias_t);
 #undef SAME
   CHECK(tcj_cfg_format(&b, again, sizeof again) == len && strcmp(again, canon) == 0);
