@@ -3,6 +3,7 @@
  * arch from sm_80 on; its config rules, shared memory and grid. */
 #include "recipe.h"
 
+#include "group_schedule.h"
 #include "ptxgen.h"
 #include "recipes.h"
 
@@ -82,6 +83,10 @@ static int smem_sm80(const tcj_kernel_cfg *c) {
 
 ptx_grid ptx_tile_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {
   (void)slots;
+  if (c->grouped) { /* batch: the groups */
+    ptx_grid units = {ptx_group_units(c->grouped, m, c->n, c->bm, c->bn, batch), 1};
+    return units;
+  }
   ptx_grid g = {(m + c->bm - 1) / c->bm * ((c->n + c->bn - 1) / c->bn) * batch, tcj_cfg_slices(c)};
   return g;
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "ptxgen/group_schedule.h"
+#include "ptxgen/recipe.h"
 
 enum { MAX_GROUPS = 1024 };
 
@@ -210,6 +211,20 @@ static void contiguous_grid_covers_the_worst_split(void **state) {
     assert_int_equal(tiles, (worst ? 1 : 2) * (int64_t)c.count * c.tiles_n);
   }
   assert_int_equal(ptx_group_units(0, 10, 10, 16, 16, 1), -1);
+  /* The sm80 row's grid for a grouped config is the same (batch: the groups), one slice. */
+  tcj_kernel_cfg cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.recipe = PTX_RECIPE_SM80;
+  cfg.n = 1000;
+  cfg.bm = 128;
+  cfg.bn = 64;
+  for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_MASKED; mode++) {
+    cfg.grouped = mode;
+    ptx_grid grid = ptx_recipe_of(&cfg)->grid(&cfg, 5000, 8, 132);
+    assert_int_equal(grid.x, ptx_group_units(mode, 5000, 1000, 128, 64, 8));
+    assert_int_equal(grid.x, 16 * (mode == PTX_GROUP_MASKED ? 8 * 40 : 40 + 8));
+    assert_int_equal(grid.y, 1);
+  }
   assert_int_equal(ptx_group_units(PTX_GROUP_MASKED, -1, 10, 16, 16, 1), -1);
 }
 
