@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "group_schedule.h"
 #include "ptx_mem.h"
 #include "ptx_ops.h"
 #include "ptxgen.h"
@@ -158,7 +159,7 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   e->m = m;
   e->n = ptx_kernel_n(b, cfg);
   ptx_reg z64 = {0};
-  if (cfg->batched && z.id) {
+  if (ptx_cols_by_entry(cfg) && z.id) { /* a batch entry, or a group (its B, bias and `batch`) */
     z64 = r64(b);
     ptx_ins(b, "cvt.u64.u32 %R, %R", z64, z);
   }
@@ -184,8 +185,10 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
     ptx_ins(b, "cvt.f64.f32 %R, %R", e->alpha, alpha);
     ptx_ins(b, "cvt.f64.f32 %R, %R", e->beta, beta);
   }
-  e->c_base = emit_entry_base(b, "p_c", "p_stride_c", ptx_elem_size(cfg->c), z64);
-  e->d_base = emit_entry_base(b, "p_d", "p_stride_d", ptx_elem_size(cfg->d), z64);
+  /* A contiguous group's rows are rows of the whole C and D (the recipe's row coordinates). */
+  ptx_reg rows_z64 = ptx_rows_by_entry(cfg) ? z64 : (ptx_reg){0};
+  e->c_base = emit_entry_base(b, "p_c", "p_stride_c", ptx_elem_size(cfg->c), rows_z64);
+  e->d_base = emit_entry_base(b, "p_d", "p_stride_d", ptx_elem_size(cfg->d), rows_z64);
   e->ldc_bytes = r64(b);
   e->ldd_bytes = r64(b);
   ptx_ins(b, "ld.param.u64 %R, [p_ldc]", e->ldc_bytes);

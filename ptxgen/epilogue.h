@@ -30,7 +30,10 @@ typedef struct ptx_epi {
 } ptx_epi;
 
 /* Reads the epilogue's parameters: alpha and beta (from their device pointers when given),
- * C, D and bias of batch entry z (a u32 register; invalid register: entry 0). m: rows. */
+ * C, D and bias of batch entry z (a u32 register; invalid register: entry 0). A grouped
+ * kernel's z is its group: the bias's entry and the user epilogue's `batch`, and C's and D's
+ * entry for masked groups only (contiguous groups' rows are rows of the whole C and D). m: the
+ * row guard. */
 void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_reg m, ptx_reg z);
 
 /* A predicate: beta (the parameter, or the value behind beta_ptr) is not 0, so C is read.

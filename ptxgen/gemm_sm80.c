@@ -10,6 +10,7 @@
 
 #include "abi.h"
 #include "epilogue.h"
+#include "group_schedule.h"
 #include "ptx_builder.h"
 #include "ptx_layout.h"
 #include "ptx_ops.h"
@@ -107,6 +108,26 @@ static void emit_params(kernel *k) {
   ptx_entry_body_directives(k->b, k->threads, extra);
 }
 
+/* A grouped kernel's tile (group_schedule.c; tiles_n baked: grouped kernels are not generic).
+ * The tile keeps the rows of the whole operand: a contiguous group's tile starts at row0 + tm *
+ * bm with the row guard row0 + m_g (its end), which are the addresses and the guard of a tile
+ * of an m_g-row GEMM whose A, C and D start at row0, and the user epilogue's row is the global
+ * row of D as the spec asks; a masked group's (row0 = 0) starts at tm * bm in entry g (z = g,
+ * the batched kernels' strides), guarded by m_g. k->m holds that guard. */
+static void emit_group_indices(kernel *k, ptx_reg unit, int64_t tiles_n) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_group_sched s = ptx_emit_group_schedule(b, c, unit, k->m, tiles_n, k->lane);
+  k->z = s.g;
+  k->m = reg32(k);
+  k->m0 = reg32(k);
+  k->n0 = reg32(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", k->m, s.row0, s.rows);
+  ptx_ins(b, "shl.b32 %R, %R, %d", k->m0, s.tm, log2i(c->bm));
+  ptx_ins(b, "add.u32 %R, %R, %R", k->m0, k->m0, s.row0);
+  ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, s.tn, log2i(c->bn));
+}
+
 static void emit_indices(kernel *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
@@ -139,6 +160,10 @@ static void emit_indices(kernel *k) {
   }
   ptx_reg pid = reg32(k), tiles_m = reg32(k), tm = reg32(k), tn = reg32(k);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
+  if (c->grouped) {
+    emit_group_indices(k, pid, tiles_n.imm);
+    return;
+  }
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
   if (c->batched) { /* ctaid.x = z * tiles + tile: the batch entries' grids side by side */
@@ -212,7 +237,7 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   o->ld_bytes = reg64(k);
   ptx_ins(b, "ld.param.u64 %R, [%s]", raw, ptr_param);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", o->base, raw);
-  if (c->batched) { /* entry z starts z * stride elements in (stride 0: one operand for all) */
+  if (o->is_b ? ptx_cols_by_entry(c) : ptx_rows_by_entry(c)) { /* entry z starts z * stride elements in (stride 0: one operand for all) */
     ptx_reg st = reg64(k), z64 = reg64(k);
     ptx_ins(b, "ld.param.u64 %R, [%s]", st, stride_param);
     ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->z);

@@ -224,3 +224,21 @@ const char *tcj_cfg_check_generic(const tcj_kernel_cfg *c) {
   return NULL;
 }
 
+
+/* A grouped kernel (tcj_kernel_cfg.grouped) finds its group's rows on the device: what takes the
+ * rows, the batch or the K range apart some other way it cannot have (this slice of grouped
+ * GEMM: 16-bit operands, row-major D, a column bias; the recipe rows refuse it where they do
+ * not run it). */
+const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
+  if ((unsigned)c->grouped > PTX_GROUP_MASKED) return "group must be 0 (none), 1 (ends32), 2 (ends64) or 3 (masked)";
+  if (!c->grouped) return NULL;
+  if (c->batched) return "a grouped kernel is not batched (its groups are its entries)";
+  if (c->split_k || c->split_cluster) return "grouped kernels do not split K";
+  if (c->generic) return "grouped kernels are not generic (n and k are baked)";
+  if (c->tf32x3 || c->block_scale) return "grouped kernels have no 3xTF32 or block scales";
+  if (c->ab != PTX_E_F16 && c->ab != PTX_E_BF16) return "grouped kernels take f16 or bf16 operands";
+  if (c->bias == PTX_BIAS_ROW) return "grouped kernels take a column bias only (bias=col)";
+  if (c->user_t) return "grouped kernels write row-major D (user_t 0)";
+  if (c->n < 1) return "a grouped kernel has n >= 1 (its tile columns divide the units)";
+  return NULL;
+}

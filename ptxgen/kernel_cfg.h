@@ -145,6 +145,9 @@ const char *tcj_cfg_check(const tcj_kernel_cfg *cfg);
  * (promotion: the recipe's, ptx_recipe.promotion, where block scales are applied). */
 const char *tcj_cfg_check_generic(const tcj_kernel_cfg *cfg);
 const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *cfg, int promotion);
+/* A grouped kernel's rules that hold on any recipe (kernel_cfg.c); the rows refuse it where they
+ * do not run it. */
+const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *cfg);
 /* NULL when C of type c fits operands of type ab, else the rule. */
 const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c);
 /* The operand type's own epilogue rule (the element table's: s8 a bias and ReLU, f64 none). */

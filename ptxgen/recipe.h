@@ -69,7 +69,8 @@ PTX_RECIPE_LIST(PTX_RECIPE_ROW_EXTERN)
 #undef PTX_RECIPE_ROW_EXTERN
 
 /* batch * ceil(m / bm) * ceil(n / bn) CTAs in x, the K slices in y: the grid of the sm80 and
- * dmma recipes. */
+ * dmma recipes. A grouped config's batch is its group count G, and its grid the spec's units
+ * (ptx_group_units: m the rows of A for contiguous groups, of each entry for masked ones). */
 ptx_grid ptx_tile_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int slots);
 
 /* The row of index id, or NULL outside the table. */

@@ -10,6 +10,7 @@
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 static const char *check_dmma(const tcj_kernel_cfg *c) {
+  if (c->grouped) return "grouped kernels run on the sm80 recipe (f16 and bf16 operands)";
   if (c->ab != PTX_E_F64 || c->c != PTX_E_F64 || c->d != PTX_E_F64) return "the dmma recipe takes f64 A, B, C and D";
   if (c->sm < 80) return "f64 mma needs sm_80 or newer";
   const char *type_why = tcj_cfg_check_epilogue_type(c);

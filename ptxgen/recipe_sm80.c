@@ -3,6 +3,7 @@
  * arch from sm_80 on; its config rules, shared memory and grid. */
 #include "recipe.h"
 
+#include "group_schedule.h"
 #include "ptxgen.h"
 #include "recipes.h"
 
@@ -14,6 +15,11 @@ static const char *check_sm80(const tcj_kernel_cfg *c) {
   if (c->cluster_m || c->cluster_n || c->pingpong) return "the sm80 recipe has no clusters or ping-pong";
   if (c->vec_c != 1 && c->vec_c != 2) return "sm80 stores 1 or 2 elements of C at a time";
   if (c->sm < 80) return "the sm80 recipe needs sm_80 or newer";
+  /* A contiguous group starts at any row, so with A op T (rows contiguous in memory) a tile's
+   * first row has any alignment: its copies would have to be single 2-byte elements, and the
+   * narrowest copy here is 4 bytes. The engine transposes such an A first, or refuses. */
+  if (c->grouped && c->grouped != PTX_GROUP_MASKED && c->op_a_t)
+    return "contiguous groups need A op N on the sm80 recipe (a group may start at any row)";
   const char *c_rule = tcj_cfg_check_c_type(c->ab, c->c);
   if (c_rule) return c_rule;
   /* mma.sync m16n8k32 takes e4m3/e5m2 from sm_89 (PTX ISA 9.7.13.4); it adds every product
@@ -77,6 +83,10 @@ static int smem_sm80(const tcj_kernel_cfg *c) {
 
 ptx_grid ptx_tile_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {
   (void)slots;
+  if (c->grouped) { /* batch: the groups */
+    ptx_grid units = {ptx_group_units(c->grouped, m, c->n, c->bm, c->bn, batch), 1};
+    return units;
+  }
   ptx_grid g = {(m + c->bm - 1) / c->bm * ((c->n + c->bn - 1) / c->bn) * batch, tcj_cfg_slices(c)};
   return g;
 }

@@ -14,6 +14,8 @@ static const char *arch_sm90(int sm, int arch_suffix) {
 }
 
 static const char *check_sm90(const tcj_kernel_cfg *c) {
+  /* Its persistent scheduler and TMA boxes know no groups yet (grouped GEMM, first slice). */
+  if (c->grouped) return "grouped kernels run on the sm80 recipe (not sm90 yet)";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
   if (why) return why;
   const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);

@@ -29,10 +29,11 @@ int ptx_recipe_index(const ptx_recipe_row *row) {
   return -1;
 }
 
-/* The generic rules first (what a kernel bakes from n and k), then the recipe's own (operand
- * types, tiles), then the epilogue's. */
+/* The generic and grouped rules first (what a kernel bakes from n and k, what a grouped one
+ * cannot have), then the recipe's own (operand types, tiles), then the epilogue's. */
 const char *tcj_cfg_check(const tcj_kernel_cfg *c) {
   const char *why = tcj_cfg_check_generic(c);
+  if (!why) why = tcj_cfg_check_grouped(c);
   if (why) return why;
   const ptx_recipe_row *r = ptx_recipe_of(c);
   if (!r) return "unknown recipe";

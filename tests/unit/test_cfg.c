@@ -16,6 +16,7 @@
 
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
+#include "ptxgen/recipe.h"
 
 static tcj_kernel_cfg base_cfg(void) {
   tcj_kernel_cfg c;
@@ -74,6 +75,7 @@ static void assert_cfg_equal(const tcj_kernel_cfg *a, const tcj_kernel_cfg *b) {
   assert_int_equal(a->b_other, b->b_other);
   assert_int_equal(a->fast_accum, b->fast_accum);
   assert_int_equal(a->block_scale, b->block_scale);
+  assert_int_equal(a->grouped, b->grouped);
 }
 
 /* A valid sm90 config: 2 consumer warpgroups of 64 rows, 2-CTA clusters, 8-element C stores. */
@@ -574,6 +576,70 @@ static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has)
     print_error("%s: %s (wanted a reason with \"%s\")\n", text, why ? why : "accepted", reason_has);
   assert_non_null(why);
   assert_non_null(strstr(why, reason_has));
+}
+
+/* Grouped kernels (tcj_kernel_cfg.grouped): " group=N" round-trips for each mode; the sm80
+ * recipe takes them (masked ones with A op T too), and the check names what this slice refuses:
+ * other recipes, batches, K splits, generic kernels, 3xTF32, block scales, operands other than
+ * f16 / bf16, a row bias, a column-major call, and A op T with contiguous groups. */
+static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void **state) {
+  (void)state;
+  for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_MASKED; mode++) {
+    tcj_kernel_cfg c = base_cfg(), back;
+    c.grouped = mode;
+    c.bias = PTX_BIAS_COL;
+    c.bias_t = PTX_E_BF16;
+    c.act = PTX_ACT_GELU;
+    char text[256], want[16];
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    snprintf(want, sizeof want, " group=%d", mode);
+    assert_non_null(strstr(text, want));
+    assert_int_equal(tcj_cfg_parse(text, &back), 0);
+    assert_cfg_equal(&c, &back);
+    const char *why = tcj_cfg_check(&c);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    c.ab = PTX_E_BF16;
+    assert_null(tcj_cfg_check(&c));
+  }
+  tcj_kernel_cfg c = base_cfg(), r;
+  assert_int_equal(tcj_cfg_parse("recipe=sm80 arch=sm_80 ab=f16 c=f32 op=NT n=4096 k=4096 tile=128x256x32 warps=2x4 "
+                                 "stages=4 align=16,16,2 group=4", &r), 0);
+  assert_rejected_for(&r, "group must be");
+  c.grouped = PTX_GROUP_MASKED;
+  c.op_a_t = 1; /* a masked entry starts where the batch's stride puts it */
+  assert_null(tcj_cfg_check(&c));
+  c.grouped = PTX_GROUP_ENDS32;
+  assert_rejected_for(&c, "A op N");
+  c.grouped = PTX_GROUP_ENDS64;
+  assert_rejected_for(&c, "A op N");
+  c = base_cfg();
+  c.grouped = PTX_GROUP_ENDS32;
+  r = c; r.batched = 1; assert_rejected_for(&r, "not batched");
+  r = c; r.split_k = 2; assert_rejected_for(&r, "do not split K");
+  r = c; r.sm = 90; r.split_k = 2; r.split_cluster = 1; assert_rejected_for(&r, "do not split K");
+  r = c; r.generic = 1; r.n = r.k = 0; assert_rejected_for(&r, "not generic");
+  r = c; r.ab = PTX_E_TF32; r.bk = 16; r.op_a_t = 0; r.tf32x3 = 1; assert_rejected_for(&r, "3xTF32");
+  r = c; r.ab = PTX_E_TF32; r.bk = 16; assert_rejected_for(&r, "f16 or bf16");
+  r = c; r.ab = PTX_E_S8; r.bk = 64; r.c = r.d = PTX_E_S32; assert_rejected_for(&r, "f16 or bf16");
+  r = c; r.sm = 89; r.ab = PTX_E_E4M3; r.bk = 64; r.c = r.d = PTX_E_BF16; assert_rejected_for(&r, "f16 or bf16");
+  r = c; r.sm = 89; r.ab = PTX_E_E4M3; r.bk = 64; r.c = r.d = PTX_E_BF16; r.block_scale = 1; assert_rejected_for(&r, "block scales");
+  r = c; r.bias = PTX_BIAS_ROW; r.bias_t = PTX_E_F32; assert_rejected_for(&r, "column bias");
+  r = c; r.user = 0x1234; r.user_t = 1; assert_rejected_for(&r, "row-major");
+  r = c; r.n = 0; assert_rejected_for(&r, "n >= 1");
+  /* The other rows refuse groups themselves: sm90's check, and dmma's (called directly: f64
+   * operands meet the common rule first). */
+  tcj_kernel_cfg s = sm90_cfg();
+  assert_null(tcj_cfg_check(&s));
+  s.grouped = PTX_GROUP_ENDS32;
+  assert_rejected_for(&s, "sm80 recipe");
+  tcj_kernel_cfg d = dmma_cfg();
+  assert_null(tcj_cfg_check(&d));
+  d.grouped = PTX_GROUP_MASKED;
+  assert_rejected_for(&d, "f16 or bf16");
+  const char *why = ptx_recipe_of(&d)->check(&d);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "sm80 recipe"));
 }
 
 /* Fields parsed from text may hold any int: the check must say no to huge tiles and warp grids
@@ -1812,6 +1878,7 @@ int main(void) {
     cmocka_unit_test(sm80_refuses_pingpong),
     cmocka_unit_test(generic_configs_round_trip_and_refuse_what_bakes_n_and_k),
     cmocka_unit_test(sm90_pingpong_adds_two_turn_barriers_to_shared_memory),
+    cmocka_unit_test(grouped_configs_round_trip_and_refuse_what_groups_cannot_have),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

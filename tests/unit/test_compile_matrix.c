@@ -3,7 +3,8 @@
  * sizes) must be deterministic and compile through nvJitLink for sm_80, sm_89 and sm_90a (sm90
  * recipe configs: sm_90a only) with no spills and a register count that fits the block; so must
  * every config eng_select picks for a grid of problems on those arches (the kernels a user can
- * actually get), and the generic kernel eng_select_generic picks for each (f64's included). sm90 modules are also checked for their ABI (entry, target, cluster directive)
+ * actually get), and the generic kernel eng_select_generic picks for each (f64's included), and a
+ * sample of grouped kernels (every group mode and op pair). sm90 modules are also checked for their ABI (entry, target, cluster directive)
  * and for setmaxnreg budgets that the CTA's register pool can serve. No GPU needed; without
  * nvJitLink the test is skipped with a message, and fails when CI is set.
  * TCJ_COMPILE_MATRIX=full runs every cross; TCJ_COMPILE_MATRIX_VERBOSE=1 prints the registers of
@@ -967,6 +968,66 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
   assert_int_equal(failures, 0);
 }
 
+/* Grouped kernels (tcj_kernel_cfg.grouped: contiguous groups by int32 or int64 ends, masked
+ * groups; sm80 recipe on every arch): each mode and op pair (contiguous groups take A op N
+ * only) with two tiles, f16 and bf16 (D in f32 for one), a plain epilogue, a column bias with
+ * GELU, and a user epilogue where NVRTC is present, on sm_80, sm_89 and sm_90a. 0 spills. */
+static void grouped_configs_compile_without_spills(void **state) {
+  (void)state;
+  char version[128] = "";
+  skip_without_nvjitlink(version, sizeof version);
+  char nvrtc_version[64];
+  int have_nvrtc = eng_nvrtc_available(nvrtc_version, sizeof nvrtc_version);
+  static tcj_kernel_cfg cfgs[512];
+  int n = 0, per_mode[4] = {0}, users = 0, pos = 0;
+  for (int ar = 0; ar < N_MATRIX_ARCHS; ar++)
+    for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_MASKED; mode++)
+      for (int op = 0; op < 4; op++)
+        for (int pick = 0; pick < 2; pick++, pos++) {
+          if (mode != PTX_GROUP_MASKED && op >> 1) continue; /* contiguous groups: A op N */
+          int t = pos % 2 ? 2 : 0; /* f16 or bf16 */
+          int g = (pos + 3 * pick) % (int)(sizeof tiles / sizeof *tiles);
+          int epi = (pos + pick) % 3; /* 0 plain, 1 bias + GELU, 2 user */
+          tcj_kernel_cfg c = make_cfg(t, op, g, 0, (pos / 3) % 3);
+          c.sm = archs[ar].sm;
+          c.arch_suffix = archs[ar].suffix;
+          c.grouped = mode;
+          if (pos % 4 == 1) c.d = PTX_E_F32;
+          if (epi == 1) {
+            c.bias = PTX_BIAS_COL;
+            c.bias_t = pos % 2 ? PTX_E_BF16 : PTX_E_F32;
+            c.act = pos % 5 ? PTX_ACT_GELU : PTX_ACT_GELU_TANH;
+          }
+          if (epi == 2) {
+            if (!have_nvrtc) continue;
+            c.user = eng_epilogue_hash(residual_source);
+          }
+          char text[256];
+          tcj_cfg_format(&c, text, sizeof text);
+          const char *why = tcj_cfg_check(&c);
+          if (why) fail_msg("%s: %s", text, why);
+          assert_true(n < (int)(sizeof cfgs / sizeof *cfgs));
+          cfgs[n++] = c;
+          per_mode[mode]++;
+          users += c.user != 0;
+        }
+  assert_true(per_mode[1] >= 6 && per_mode[2] >= 6 && per_mode[3] >= 12);
+  matrix m = make_matrix(cfgs, n);
+  int workers = 0;
+  double seconds = run_matrix(&m, &workers);
+  int failures = 0, max_regs = 0;
+  for (int i = 0; i < m.count; i++) {
+    failures += job_failed(&m.jobs[i]);
+    if (m.jobs[i].registers > max_regs) max_regs = m.jobs[i].registers;
+  }
+  print_message("grouped: %d configs (%d ends32, %d ends64, %d masked, %d user%s) compiled (%s), %d failed, at most "
+                "%d registers, %.1f s\n",
+                m.count, per_mode[1], per_mode[2], per_mode[3], users, have_nvrtc ? "" : "; no NVRTC here", version,
+                failures, max_regs, seconds);
+  free_matrix(&m);
+  assert_int_equal(failures, 0);
+}
+
 /* fp8: what selection picks on sm_89 (mma.sync) and sm_90a (wgmma, promoted or fast) for
  * every pair of e4m3/e5m2, every op pair (MN-major operands take the sm80 recipe), D in bf16,
  * f32 or fp8, a fused bias and activation, block scales, decode (split-K) and large shapes;
@@ -1130,6 +1191,7 @@ int main(void) {
     cmocka_unit_test(every_kernel_compiles_for_every_arch_without_spills),
     cmocka_unit_test(blackwell_targets_compile_a_sample_of_their_selected_configs),
     cmocka_unit_test(every_epilogue_compiles_on_both_recipes_without_spills),
+    cmocka_unit_test(grouped_configs_compile_without_spills),
     cmocka_unit_test(fp8_configs_compile_without_spills),
     cmocka_unit_test(sm90_tf32_and_s8_tiles_compile),
     cmocka_unit_test(l2_flush_module_compiles_for_every_arch),

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Grouped GEMM's tile scheduler (group_schedule.h): the unit -> (group, tile) map of the sm80
+ * recipe's grouped kernels, in PTX and as the C model the unit tests check against the spec. */
+#include "group_schedule.h"
+
+#include "ptx_builder.h"
+
+static int log2i(int x) {
+  int l = 0;
+  while ((1 << l) < x) l++;
+  return l;
+}
+
+int64_t ptx_group_units(int grouped, int64_t m, int64_t n, int bm, int bn, int64_t groups) {
+  if (grouped < PTX_GROUP_ENDS32 || grouped > PTX_GROUP_MASKED || m < 0 || n < 0 || bm < 1 || bn < 1 || groups < 0)
+    return -1;
+  int64_t tiles_n = (n + bn - 1) / bn, tiles_m = (m + bm - 1) / bm;
+  if (grouped == PTX_GROUP_MASKED) return tiles_n * groups * tiles_m;
+  return tiles_n * (tiles_m + groups);
+}
+
+/* Group i's end (contiguous) or count (masked), clamped to [0, m]: the running maximum of these
+ * is the spec's end[g] = min(max(end[g], end[g-1]), m), as min(., m) commutes with max. */
+static uint32_t clamped(int grouped, const void *groups, uint32_t i, uint32_t m) {
+  int64_t v = grouped == PTX_GROUP_ENDS64 ? ((const int64_t *)groups)[i] : ((const int32_t *)groups)[i];
+  if (v < 0) v = 0;
+  return v > (int64_t)m ? m : (uint32_t)v;
+}
+
+/* The PTX below computes this, round for round: lane l of a round of 32 is group base + l, the
+ * max scan gives the ends, the sum scan the tiles up to and including each group, and the
+ * first lane whose sum passes r holds the unit's group. */
+ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, int bm,
+                                    uint32_t tiles_n, uint32_t unit) {
+  ptx_group_tile t = {0, 0, 0, 0, 0, 0};
+  if (tiles_n == 0 || bm < 1) return t;
+  uint32_t r = unit / tiles_n, ubm = (uint32_t)bm;
+  t.tn = unit % tiles_n;
+  if (grouped == PTX_GROUP_MASKED) {
+    if (m == 0) return t;
+    uint32_t tiles_m = (m + ubm - 1) / ubm;
+    t.g = r / tiles_m;
+    t.tm = r % tiles_m;
+    if (t.g >= group_count) return t;
+    t.rows = clamped(grouped, groups, t.g, m);
+    t.runs = t.tm * ubm < t.rows;
+    return t;
+  }
+  uint32_t carry_end = 0, carry_tiles = 0;
+  for (uint32_t base = 0; base < group_count; base += PTX_GROUP_ROUND) {
+    uint32_t end = carry_end, sum = carry_tiles;
+    for (uint32_t lane = 0; lane < PTX_GROUP_ROUND; lane++) {
+      uint32_t idx = base + lane, prev = end;
+      uint32_t v = idx < group_count ? clamped(grouped, groups, idx, m) : 0;
+      if (v > end) end = v;
+      uint32_t tiles = (end - prev + ubm - 1) / ubm;
+      sum += tiles;
+      if (r < sum) {
+        t.runs = 1;
+        t.g = idx;
+        t.tm = r - (sum - tiles);
+        t.row0 = prev;
+        t.rows = end - prev;
+        return t;
+      }
+    }
+    carry_end = end;
+    carry_tiles = sum;
+  }
+  return t;
+}
+
+/* One step of an inclusive warp scan of x (op: "max.u32" or "add.u32"): lanes d and more take
+ * lane - d's value (shfl.sync.up: the predicate says the source lane exists). */
+static void emit_scan(ptx_builder *b, const char *op, ptx_reg x) {
+  ptx_reg t = ptx_new(b, PTX_B32), in = ptx_new(b, PTX_PRED);
+  for (int d = 1; d < PTX_GROUP_ROUND; d *= 2) {
+    ptx_ins(b, "shfl.sync.up.b32 %R|%R, %R, %d, 0, -1", t, in, x, d);
+    ptx_ins_if(b, in, 0, "%s %R, %R, %R", op, x, x, t);
+  }
+}
+
+/* v = group idx's end or count clamped to [0, m] where `in`, else 0 (clamped() above). */
+static void emit_clamped(ptx_builder *b, int grouped, ptx_reg v, ptx_reg groups, ptx_reg idx, ptx_reg in,
+                         ptx_reg m) {
+  int wide = grouped == PTX_GROUP_ENDS64;
+  ptx_reg addr = ptx_new(b, PTX_B64);
+  ptx_ins(b, "mul.wide.u32 %R, %R, %d", addr, idx, wide ? 8 : 4);
+  ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, groups);
+  if (wide) {
+    ptx_reg v64 = ptx_new(b, PTX_B64), m64 = ptx_new(b, PTX_B64);
+    ptx_ins(b, "mov.b64 %R, 0", v64);
+    if (in.id) ptx_ins_if(b, in, 0, "ld.global.s64 %R, [%R]", v64, addr);
+    else ptx_ins(b, "ld.global.s64 %R, [%R]", v64, addr);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", m64, m);
+    ptx_ins(b, "max.s64 %R, %R, 0", v64, v64);
+    ptx_ins(b, "min.u64 %R, %R, %R", v64, v64, m64);
+    ptx_ins(b, "cvt.u32.u64 %R, %R", v, v64);
+    return;
+  }
+  ptx_ins(b, "mov.b32 %R, 0", v);
+  if (in.id) ptx_ins_if(b, in, 0, "ld.global.s32 %R, [%R]", v, addr);
+  else ptx_ins(b, "ld.global.s32 %R, [%R]", v, addr);
+  ptx_ins(b, "max.s32 %R, %R, 0", v, v);
+  ptx_ins(b, "min.u32 %R, %R, %R", v, v, m); /* non-negative now: unsigned compare */
+}
+
+/* Masked: g = r / ceil(m / bm), tm = r % ceil(m / bm), one count read; m == 0 has no tiles (and
+ * must not divide by 0). */
+static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg r, ptx_reg m,
+                        ptx_reg groups, ptx_reg count) {
+  ptx_reg tiles_m = ptx_new(b, PTX_B32), first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
+  ptx_ins_if(b, out, 0, "ret");
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
+  ptx_ins(b, "div.u32 %R, %R, %R", s->g, r, tiles_m);
+  ptx_ins(b, "rem.u32 %R, %R, %R", s->tm, r, tiles_m);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
+  ptx_ins_if(b, out, 0, "ret");
+  emit_clamped(b, c->grouped, s->rows, groups, s->g, (ptx_reg){0, 0}, m);
+  ptx_ins(b, "shl.b32 %R, %R, %d", first, s->tm, log2i(c->bm));
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, first, s->rows);
+  ptx_ins_if(b, out, 0, "ret");
+  ptx_ins(b, "mov.u32 %R, 0", s->row0);
+}
+
+/* Contiguous: rounds of 32 groups per warp, O(G / 32) of them: each lane loads its group's end
+ * (clamped), a max scan makes the ends ascending, a sum scan adds up the groups' tiles from the
+ * rounds before (carry), and a ballot finds the first lane whose sum passes r. Every value is
+ * the same in every warp, so every branch is uniform across the CTA. */
+static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg r, ptx_reg m,
+                            ptx_reg groups, ptx_reg count, ptx_reg lane) {
+  ptx_reg base = ptx_new(b, PTX_B32), carry_end = ptx_new(b, PTX_B32), carry_tiles = ptx_new(b, PTX_B32);
+  ptx_reg idx = ptx_new(b, PTX_B32), end = ptx_new(b, PTX_B32), prev = ptx_new(b, PTX_B32);
+  ptx_reg tiles = ptx_new(b, PTX_B32), sum = ptx_new(b, PTX_B32), mask = ptx_new(b, PTX_B32);
+  ptx_reg src = ptx_new(b, PTX_B32), in = ptx_new(b, PTX_PRED), p = ptx_new(b, PTX_PRED);
+  int loop = ptx_new_label(b), found = ptx_new_label(b);
+  ptx_ins(b, "mov.u32 %R, 0", base);
+  ptx_ins(b, "mov.u32 %R, 0", carry_end);
+  ptx_ins(b, "mov.u32 %R, 0", carry_tiles);
+  ptx_label(b, loop);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", p, base, count); /* every group read, r not reached */
+  ptx_ins_if(b, p, 0, "ret");
+  ptx_ins(b, "add.u32 %R, %R, %R", idx, base, lane);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, idx, count);
+  emit_clamped(b, c->grouped, end, groups, idx, in, m);
+  ptx_ins(b, "max.u32 %R, %R, %R", end, end, carry_end);
+  emit_scan(b, "max.u32", end);
+  ptx_ins(b, "shfl.sync.up.b32 %R|%R, %R, 1, 0, -1", prev, p, end);
+  ptx_ins_if(b, p, 1, "mov.u32 %R, %R", prev, carry_end);
+  ptx_ins(b, "sub.u32 %R, %R, %R", tiles, end, prev);
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles, tiles, c->bm - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(c->bm));
+  ptx_ins(b, "mov.u32 %R, %R", sum, tiles);
+  emit_scan(b, "add.u32", sum);
+  ptx_ins(b, "add.u32 %R, %R, %R", sum, sum, carry_tiles);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %R", p, r, sum);
+  ptx_ins(b, "vote.sync.ballot.b32 %R, %R, -1", mask, p);
+  ptx_ins(b, "setp.ne.u32 %R, %R, 0", p, mask);
+  ptx_ins_if(b, p, 0, "bra.uni %L", found);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_end, end, PTX_GROUP_ROUND - 1);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_tiles, sum, PTX_GROUP_ROUND - 1);
+  ptx_ins(b, "add.u32 %R, %R, %d", base, base, PTX_GROUP_ROUND);
+  ptx_ins(b, "bra.uni %L", loop);
+  ptx_label(b, found);
+  /* The lowest set lane: bit-reverse, then the shift that brings the top bit to bit 31. */
+  ptx_ins(b, "brev.b32 %R, %R", src, mask);
+  ptx_ins(b, "bfind.shiftamt.u32 %R, %R", src, src);
+  ptx_ins(b, "add.u32 %R, %R, %R", s->g, base, src);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", s->row0, prev, src);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", end, end, src);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", sum, sum, src);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", tiles, tiles, src);
+  ptx_ins(b, "sub.u32 %R, %R, %R", s->rows, end, s->row0);
+  ptx_ins(b, "sub.u32 %R, %R, %R", sum, sum, tiles); /* the group's first tile */
+  ptx_ins(b, "sub.u32 %R, %R, %R", s->tm, r, sum);
+}
+
+ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
+                                        int64_t tiles_n, ptx_reg lane) {
+  ptx_group_sched s;
+  s.g = ptx_new(b, PTX_B32);
+  s.tm = ptx_new(b, PTX_B32);
+  s.tn = ptx_new(b, PTX_B32);
+  s.row0 = ptx_new(b, PTX_B32);
+  s.rows = ptx_new(b, PTX_B32);
+  ptx_reg r = ptx_new(b, PTX_B32), groups = ptx_new(b, PTX_B64), count = ptx_new(b, PTX_B32);
+  ptx_ins(b, "div.u32 %R, %R, %lld", r, unit, (long long)tiles_n);
+  ptx_ins(b, "rem.u32 %R, %R, %lld", s.tn, unit, (long long)tiles_n);
+  ptx_ins(b, "ld.param.u64 %R, [p_groups]", groups);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", groups, groups);
+  ptx_ins(b, "ld.param.u32 %R, [p_group_count]", count);
+  if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, r, m, groups, count);
+  else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64) emit_contiguous(b, c, &s, r, m, groups, count, lane);
+  else ptx_fail(b, "no scheduler for group mode %d", c->grouped);
+  return s;
+}

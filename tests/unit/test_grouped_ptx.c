@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Grouped kernels (tcj_kernel_cfg.grouped, sm80 recipe): a dozen configs over the group modes,
+ * op pairs, tiles, types and epilogues (bias + activation, a user function) generate
+ * deterministic PTX that reads p_groups and p_group_count, leaves before any barrier or
+ * cp.async, and compiles through nvJitLink for sm_80, sm_89 and sm_90a with no spills (the
+ * registers of each are printed). Without nvJitLink the compile test is skipped with a message
+ * and fails when CI is set; without NVRTC the user-epilogue configs are left out, said so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/generate.h"
+#include "engine/jit.h"
+#include "engine/nvrtc.h"
+#include "ptxgen/kernel_cfg.h"
+#include "ptxgen/ptxgen.h"
+
+enum { REGS_PER_SM = 65536, REG_ALLOC_UNIT = 8, MAX_REGS_PER_THREAD = 255 };
+
+/* A user epilogue that reads every argument the spec defines for groups: a per-group residual
+ * row of D (row: the row of D, or of the entry; batch: the group). */
+static const char user_source[] =
+    "struct res { const float *x; long long ld, stride; };\n"
+    "extern \"C\" __device__ float tcj_epilogue(float v, float c, long long row, long long col,\n"
+    "                                          long long batch, const void *params) {\n"
+    "  const res *r = (const res *)params;\n"
+    "  return v + r->x[batch * r->stride + row * r->ld + col] + 0.25f * c;\n"
+    "}\n";
+
+static const struct { const char *name; int sm, suffix; } archs[] = {{"sm_80", 80, 0}, {"sm_89", 89, 0}, {"sm_90a", 90, 'a'}};
+/* bkb: bytes of K per stage. */
+static const struct { int bm, bn, wm, wn, bkb, stages; } tiles[] = {
+  {128, 128, 2, 2, 64, 4}, {64, 64, 2, 2, 64, 4}, {128, 256, 2, 4, 64, 3}, {16, 128, 1, 4, 128, 4}, {32, 128, 1, 4, 64, 4}};
+
+typedef struct gcase {
+  int arch, group; /* index into archs; PTX_GROUP_* */
+  ptx_elem ab, c, d;
+  int op;   /* op_a_t << 1 | op_b_t */
+  int tile; /* index into tiles */
+  int64_t n, k;
+  ptx_bias bias;
+  ptx_act act;
+  int user;
+} gcase;
+
+static const gcase cases[] = {
+  {0, PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 0, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {0, PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 0, 1, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0},
+  {0, PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F32, PTX_E_F32, 3, 1, 999, 1000, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {0, PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 0, 2048, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
+  {1, PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 2, 0, 4096, 4096, PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0},
+  {1, PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F32, PTX_E_F16, 1, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {1, PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 1, 4, 1000, 1000, PTX_BIAS_COL, PTX_ACT_SILU, 0},
+  {1, PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 3, 4096, 4096, PTX_BIAS_COL, PTX_ACT_RELU, 0},
+  {2, PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 2, 4096, 4096, PTX_BIAS_COL, PTX_ACT_GELU, 0},
+  {2, PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 0, 0, 2048, 1000, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {2, PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 2, 1, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0},
+  {2, PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 0, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
+  {2, PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 3, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+};
+#define N_CASES (int)(sizeof cases / sizeof *cases)
+
+static tcj_kernel_cfg case_cfg(const gcase *g) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_SM80;
+  c.sm = archs[g->arch].sm;
+  c.arch_suffix = archs[g->arch].suffix;
+  c.ab = g->ab;
+  c.c = g->c;
+  tcj_cfg_plain_epilogue(&c);
+  c.d = g->d;
+  c.op_a_t = g->op >> 1;
+  c.op_b_t = g->op & 1;
+  c.n = g->n;
+  c.k = g->k;
+  c.bm = tiles[g->tile].bm;
+  c.bn = tiles[g->tile].bn;
+  c.bk = tiles[g->tile].bkb / ptx_elem_size(c.ab);
+  c.warps_m = tiles[g->tile].wm;
+  c.warps_n = tiles[g->tile].wn;
+  c.stages = tiles[g->tile].stages;
+  c.align_a = c.align_b = 16;
+  c.vec_c = c.n % 2 == 0 ? 2 : 1;
+  c.bias = g->bias;
+  c.bias_t = g->bias ? PTX_E_BF16 : PTX_E_F32;
+  c.act = g->act;
+  c.user = g->user ? eng_epilogue_hash(user_source) : 0;
+  c.grouped = g->group;
+  return c;
+}
+
+static int reg_limit(int threads) {
+  int fit = REGS_PER_SM / threads / REG_ALLOC_UNIT * REG_ALLOC_UNIT;
+  return fit < MAX_REGS_PER_THREAD ? fit : MAX_REGS_PER_THREAD;
+}
+
+/* The case's module, or NULL (user epilogue without NVRTC). Fails the test on any other error. */
+static char *generate(const tcj_kernel_cfg *c, int arch, size_t *len) {
+  char err[4096] = "", *ptx = NULL;
+  if (c->user) {
+    tcj_status st = eng_generate_ptx(c, user_source, archs[arch].name, &ptx, len, err, sizeof err);
+    if (st != TCJ_SUCCESS) print_error("eng_generate_ptx: %s\n", err);
+    assert_int_equal(st, TCJ_SUCCESS);
+  } else {
+    int rc = ptx_gen_gemm(c, &ptx, len, err, sizeof err);
+    if (rc) print_error("ptx_gen_gemm: %s\n", err);
+    assert_int_equal(rc, 0);
+  }
+  assert_non_null(ptx);
+  return ptx;
+}
+
+/* Where the first line holding `what` starts in ptx, or the end. */
+static size_t first_at(const char *ptx, const char *what) {
+  const char *p = strstr(ptx, what);
+  return p ? (size_t)(p - ptx) : strlen(ptx);
+}
+
+static int have_nvrtc(void) {
+  char version[64];
+  if (eng_nvrtc_available(version, sizeof version)) return 1;
+  if (getenv("CI")) fail_msg("NVRTC is not available and CI is set: the user-epilogue grouped configs must compile in CI");
+  print_message("NVRTC is not available: the grouped configs with a user epilogue are left out\n");
+  return 0;
+}
+
+/* Every case passes the check and its PTX: the same twice, reads the groups and their count,
+ * finds its group with a warp scan (contiguous) or a division (masked), and has a predicated
+ * ret (the uniform exit of a unit past the tiles) before its first barrier and cp.async. */
+static void grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first(void **state) {
+  (void)state;
+  int nvrtc = have_nvrtc(), done = 0;
+  for (int i = 0; i < N_CASES; i++) {
+    tcj_kernel_cfg c = case_cfg(&cases[i]);
+    char text[256];
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    const char *why = tcj_cfg_check(&c);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    if (c.user && !nvrtc) continue;
+    size_t len = 0, len2 = 0;
+    char *ptx = generate(&c, cases[i].arch, &len), *again = generate(&c, cases[i].arch, &len2);
+    assert_true(len == len2 && memcmp(ptx, again, len) == 0);
+    assert_non_null(strstr(ptx, "[p_groups]"));
+    assert_non_null(strstr(ptx, "[p_group_count]"));
+    int contiguous = c.grouped != PTX_GROUP_MASKED;
+    assert_int_equal(strstr(ptx, "vote.sync.ballot.b32") != NULL, contiguous);
+    assert_int_equal(strstr(ptx, "ld.global.s64") != NULL, c.grouped == PTX_GROUP_ENDS64);
+    char entry[96];
+    snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
+    const char *body = strstr(ptx, entry); /* past a joined user function */
+    assert_non_null(body);
+    size_t exit_at = first_at(body, " ret;"); /* predicated ("@%p1 ret;"); the last one is "\tret;" */
+    assert_true(exit_at < strlen(body));
+    assert_true(exit_at < first_at(body, "bar.sync"));
+    assert_true(exit_at < first_at(body, "cp.async"));
+    free(ptx);
+    free(again);
+    done++;
+  }
+  assert_true(done >= N_CASES - 2);
+}
+
+/* The registers of c without its groups (batched where it has masked groups): for the report
+ * only, what the scheduler and the group's bases cost. -1 if it does not compile. */
+static int plain_registers(const tcj_kernel_cfg *grouped, int arch) {
+  tcj_kernel_cfg c = *grouped;
+  c.batched = c.grouped == PTX_GROUP_MASKED;
+  c.grouped = 0;
+  size_t len = 0;
+  char *ptx = generate(&c, arch, &len), err[4096];
+  eng_cubin cubin;
+  memset(&cubin, 0, sizeof cubin);
+  int regs = -1;
+  if (eng_jit_compile_nvjitlink(ptx, len, archs[arch].name, &cubin, err, sizeof err) != TCJ_SUCCESS ||
+      eng_info_log_spills(cubin.info_log, &regs) != 0)
+    regs = -1;
+  eng_cubin_free(&cubin);
+  free(ptx);
+  return regs;
+}
+
+static void grouped_configs_compile_without_spills(void **state) {
+  (void)state;
+  char version[128] = "";
+  if (!eng_nvjitlink_available(version, sizeof version)) {
+    if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the grouped kernels must compile in CI");
+    print_message("[  SKIPPED ] nvJitLink is not available; compiling the grouped kernels needs it (CI fails here)\n");
+    skip();
+  }
+  int nvrtc = have_nvrtc(), failures = 0, compiled = 0;
+  for (int i = 0; i < N_CASES; i++) {
+    tcj_kernel_cfg c = case_cfg(&cases[i]);
+    if (c.user && !nvrtc) continue;
+    char text[256], err[4096] = "";
+    tcj_cfg_format(&c, text, sizeof text);
+    size_t len = 0;
+    char *ptx = generate(&c, cases[i].arch, &len);
+    eng_cubin cubin;
+    memset(&cubin, 0, sizeof cubin);
+    tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[cases[i].arch].name, &cubin, err, sizeof err);
+    int regs = -1, spills = -1;
+    if (st == TCJ_SUCCESS) spills = eng_info_log_spills(cubin.info_log, &regs);
+    int limit = reg_limit(tcj_cfg_threads(&c));
+    if (st != TCJ_SUCCESS || spills != 0 || regs > limit) {
+      print_error("FAIL %s: %s spills %d, %d registers (at most %d)\n%s\n", text, st == TCJ_SUCCESS ? "compiled," : err,
+                  spills, regs, limit, cubin.info_log ? cubin.info_log : "");
+      failures++;
+    } else {
+      print_message("%3d registers (%3d without groups), 0 spills: %s\n", regs, plain_registers(&c, cases[i].arch), text);
+      compiled++;
+    }
+    eng_cubin_free(&cubin);
+    free(ptx);
+  }
+  print_message("grouped: %d configs compiled (%s), %d failed\n", compiled, version, failures);
+  assert_int_equal(failures, 0);
+  assert_true(compiled >= N_CASES - 2);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first),
+    cmocka_unit_test(grouped_configs_compile_without_spills),
+  };
+  return cmocka_run_group_tests(tests, 0, 0);
+}
