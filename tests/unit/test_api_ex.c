@@ -30,7 +30,9 @@
 #define DESC_V3_SIZE (offsetof(tcj_gemm_desc, beta_f64) + sizeof(double))
 /* 1.0 added the storage order. */
 #define DESC_V4_SIZE (offsetof(tcj_gemm_desc, order) + sizeof(tcj_order))
-_Static_assert(sizeof(tcj_gemm_desc) - DESC_V4_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V4_SIZE's users");
+/* 1.0 added the grouped GEMM fields. */
+#define DESC_V5_SIZE (offsetof(tcj_gemm_desc, group_rows_hint) + sizeof(int64_t))
+_Static_assert(sizeof(tcj_gemm_desc) - DESC_V5_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V5_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
  * 48 f32 (192 bytes); C read (beta 0.5), D apart from C, bias per column, GELU. */
