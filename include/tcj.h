@@ -108,7 +108,8 @@ typedef struct tcj_options {
  *                    the caller's thread (tens to hundreds of milliseconds, once per class and
  *                    disk cache). Every call of a class runs the same kernel, so the same
  *                    operands give bitwise the same result.
- *   TCJ_JIT_GENERIC  generic kernels only: n, k and the leading dimensions are run-time
+ *   TCJ_JIT_GENERIC  generic kernels only (grouped calls excepted, which have none: see
+ *                    tcj_gemm_desc.group_mode): n, k and the leading dimensions are run-time
  *                    arguments, so a few kernels per type pair (f64 included), op pair and
  *                    alignment class serve every shape (`tcj-warmup --generic` compiles them
  *                    ahead). Slower on
