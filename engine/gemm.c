@@ -235,6 +235,7 @@ static tcj_status encode_tmap_d(tcj_engine *e, const tcj_kernel_cfg *cfg, const 
 typedef struct call_args {
   CUdeviceptr a, b, c, d, bias, alpha_ptr, beta_ptr, user_params;
   CUdeviceptr scale_a, scale_b, scale_d, amax; /* fp8 */
+  CUdeviceptr groups; /* grouped: the ends or counts array (p_groups) */
   float alpha, beta;
   double alpha64, beta64; /* f64 operands */
 } call_args;
@@ -263,7 +264,11 @@ static tcj_status launch_gemm(tcj_engine *e, const eng_problem *p, const ptx_rec
   memcpy(all + 3, args, sizeof(void *) * PTX_GEMM_PARAM_COUNT);
   int slots = e->caps.sm_count;
   if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas;
-  ptx_grid grid = row->grid(cfg, p->m, p->batch, slots);
+  /* A grouped kernel's grid is one unit per possible tile, in x (eng_grouped_units); select
+   * refused more than a grid holds. */
+  ptx_grid grid = p->grouped ? (ptx_grid){eng_grouped_units(p, cfg), 1} : row->grid(cfg, p->m, p->batch, slots);
+  if (grid.x > INT32_MAX)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the grid needs %lld CTAs, more than 2^31 - 1", (long long)grid.x);
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid.x, (unsigned)grid.y, 1,
                                      (unsigned)k->threads, 1, 1, (unsigned)k->smem_bytes, stream,
                                      row->tensor_maps ? all : args, NULL);
@@ -315,6 +320,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.scale_b = ca->scale_b;
   prm.scale_d = ca->scale_d;
   prm.amax = ca->amax;
+  prm.groups = ca->groups;
+  prm.group_count = (uint32_t)p->groups; /* 0 without groups */
   prm.lda = (uint64_t)pa.ld;
   prm.ldb = (uint64_t)pb.ld;
   prm.ldc = (uint64_t)p->ldc;
@@ -578,7 +585,7 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
     if ((st = eng_validate_desc(&no_products, p)) != TCJ_SUCCESS) return st;
   }
   if (p->user) p->user = eng_epilogue_hash(g->epilogue_source);
-  if (p->m == 0 || p->n == 0) return TCJ_SUCCESS;
+  if (eng_problem_empty(p)) return TCJ_SUCCESS;
   const char *why = NULL;
   if ((st = eng_select_tuned(p, &e->caps, e->allow_packing, &e->tuning, plan, &why)) != TCJ_SUCCESS)
     return eng_set_error(st, "%s", why);
@@ -590,6 +597,7 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
  * and before that the most any candidate the tuner may choose needs. */
 static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
   size_t most = scratch_of(p, plan).bytes;
+  if (p->grouped) return most; /* one plan: no generic kernel, no tuning (and it packs nothing) */
   eng_plan gen; /* TCJ_JIT=async may run either kernel */
   if (e->jit_async && generic_plan(e, p, &gen) && scratch_of(p, &gen).bytes > most) most = scratch_of(p, &gen).bytes;
   if (!e->autotune) return most;
@@ -609,7 +617,7 @@ tcj_status tcj_gemm_ex_workspace_size(tcj_engine *e, const tcj_gemm_desc *desc, 
   eng_problem p;
   eng_plan plan;
   tcj_status st = prepare(e, g, &p, &plan);
-  if (st != TCJ_SUCCESS || p.m == 0 || p.n == 0) return st;
+  if (st != TCJ_SUCCESS || eng_problem_empty(&p)) return st;
   *bytes = scratch_bytes(e, &p, &plan);
   return TCJ_SUCCESS;
 }
@@ -630,7 +638,7 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
   eng_plan plan;
   tcj_status st = prepare(e, g, &p, &plan);
   if (st != TCJ_SUCCESS) return st;
-  if (p.m == 0 || p.n == 0) { /* D is empty: nothing to launch; its amax is 0 */
+  if (eng_problem_empty(&p)) { /* D is empty (or no group): nothing to launch; its amax is 0 */
     if (!g->amax_d) return TCJ_SUCCESS;
     int pushed = 0;
     if ((st = eng_ctx_enter(e, &pushed)) != TCJ_SUCCESS) return st;
@@ -649,20 +657,28 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                   (CUdeviceptr)(uintptr_t)g->epilogue_params,
                   block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_a,
                   block_arrays ? 0 : (CUdeviceptr)(uintptr_t)g->scale_b, (CUdeviceptr)(uintptr_t)g->scale_d,
-                  (CUdeviceptr)(uintptr_t)g->amax_d, g->alpha, g->beta, g->alpha_f64, g->beta_f64};
+                  (CUdeviceptr)(uintptr_t)g->amax_d,
+                  (CUdeviceptr)(uintptr_t)(g->group_ends32 ? (const void *)g->group_ends32
+                                           : g->group_ends64 ? (const void *)g->group_ends64
+                                                             : (const void *)g->group_counts),
+                  g->alpha, g->beta, g->alpha_f64, g->beta_f64};
   if (eng_desc_swaps_ab(g)) { /* column-major: p is the swapped problem */
     CUdeviceptr t = ca.a;
     ca.a = ca.b, ca.b = t;
     t = ca.scale_a;
     ca.scale_a = ca.scale_b, ca.scale_b = t;
   }
-  if (e->autotune) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
+  /* Grouped calls are not tuned (the tuner times whole calls of one shape; a grouped call's
+   * shape is the routing of the moment), and have no generic kernel: under TCJ_JIT=async they
+   * fetch their specialised kernel here, compiling it in this thread at the class's first call
+   * unless the disk cache has it. */
+  if (e->autotune && !p.grouped) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
   eng_generic_memo memo;
   memo.key = 0;
   int memo_new = 0, encoded = 0;
   if (st == TCJ_SUCCESS)
-    st = e->jit_async ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern, &memo, &memo_new)
+    st = e->jit_async && !p.grouped ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern, &memo, &memo_new)
                       : eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
   if (st == TCJ_SUCCESS && plan.cfg.generic) atomic_fetch_add_explicit(&e->stats.generic_launches, 1, memory_order_relaxed);
   if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream, memo.key ? &memo.tmaps : NULL, &encoded);

@@ -20,6 +20,14 @@ void eng_problem_split3(eng_problem *p) {
   p->stride_b = p->src.stride_b ? p->n * p->ldb : 0;
 }
 
+int64_t eng_grouped_units(const eng_problem *p, const tcj_kernel_cfg *c) {
+  typedef unsigned __int128 u128;
+  u128 tiles_n = (u128)((p->n + c->bn - 1) / c->bn), tiles_m = (u128)((p->m + c->bm - 1) / c->bm);
+  u128 g = (u128)(p->groups > 0 ? p->groups : 0);
+  u128 units = tiles_n * (p->grouped == PTX_GROUP_MASKED ? g * tiles_m : tiles_m + g);
+  return units > (u128)INT64_MAX ? INT64_MAX : (int64_t)units;
+}
+
 int64_t eng_packed_stride(const eng_problem *p, int is_b) {
   int t = is_b ? p->op_b_t : p->op_a_t;
   int64_t rows = is_b ? (t ? p->n : p->k) : (t ? p->k : p->m);

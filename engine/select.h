@@ -48,7 +48,26 @@ typedef struct eng_problem {
    * as stored, which the split pass reads. */
   int tf32x3;
   struct eng_split_src { int op_a_t, op_b_t; int64_t k, lda, ldb, stride_a, stride_b; } src;
+  /* Grouped GEMM (tcj_gemm_desc.group_mode): tcj_kernel_cfg.grouped (PTX_GROUP_*, 0: none), G
+   * groups (the launch's p_group_count; batch stays 1), and the rows per group selection plans
+   * for (the caller's hint, else m / G for contiguous groups, m for masked ones; at least 1). m
+   * is the total rows (contiguous) or the rows of each entry (masked); stride_b and stride_bias
+   * step per group, stride_a, stride_c and stride_d per masked entry. */
+  int grouped;
+  int64_t groups, group_rows;
 } eng_problem;
+
+/* Whether a call of p has nothing to compute: D is empty (m or n 0), or a grouped call has no
+ * group. */
+static inline int eng_problem_empty(const eng_problem *p) {
+  return p->m == 0 || p->n == 0 || (p->grouped && p->groups == 0);
+}
+
+/* The CTAs of a grouped launch of config c (a 1-D grid): tiles_n = ceil(n / bn) times
+ * ceil(m / bm) + G for contiguous groups (a bound on sum_g ceil(m_g / bm), as ceil(a / b) <=
+ * a / b + 1: the kernel's units past the real tiles exit at once), G * ceil(m / bm) for masked
+ * ones. Saturates at INT64_MAX; select refuses more than 2^31 - 1. */
+int64_t eng_grouped_units(const eng_problem *p, const tcj_kernel_cfg *c);
 
 /* Elements of K each 3xTF32 part holds: k rounded up to the split pass's chunk of 32 (its
  * three parts of a chunk are one K tile each, PTX_SPLIT_ENTRY), which also keeps every part

@@ -118,6 +118,10 @@ static tcj_status generic_dmma(const eng_problem *p, const eng_device_caps *caps
 tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                               const eng_tuning *tuning, eng_plan *plan, const char **why) {
   static _Thread_local char msg[256];
+  if (p->grouped) {
+    *why = "grouped GEMM has no generic kernel (its specialised kernel serves every routing)";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
   if (p->block_scale) {
     *why = "block-scaled fp8 has no generic kernel (its scale rows are baked from k)";
     return TCJ_ERROR_NOT_SUPPORTED;

@@ -31,6 +31,15 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   static const char *ok = "";
   *why = ok;
   if (p->ab == PTX_E_F64) return select_plan_dmma(p, caps, allow_packing, plan, why);
+  /* Grouped problems run on the sm80 recipe everywhere: the sm90 recipe has no group scheduler
+   * yet. */
+  if (p->grouped) {
+    if (forced == &ptx_recipe_sm90) {
+      *why = "TCJ_RECIPE=sm90: grouped GEMM (tcj_gemm_desc.group_mode) runs on the sm80 recipe only in this release";
+      return TCJ_ERROR_NOT_SUPPORTED;
+    }
+    return select_plan_sm80_grouped(p, caps, plan, why);
+  }
   /* k == 0 has no mainloop for a recipe to run: the sm80 recipe's plain kernel scales C (the
    * sm90 recipe needs k >= 1), so a forced recipe still runs alpha == 0 and k == 0 calls. */
   if (forced == &ptx_recipe_sm90 && p->k > 0) {
@@ -62,6 +71,8 @@ tcj_status select_forced(const eng_problem *p, const eng_device_caps *caps, int 
   /* TCJ_TILE: not f64's, and no tile of a k == 0 call (no mainloop; a host alpha of 0) */
   if (st != TCJ_SUCCESS || !tuning || p->ab == PTX_E_F64 || p->k == 0) return st;
   const char *bad = eng_tile_override_apply(&tuning->tile, caps, plan);
+  if (!bad && p->grouped && plan->cfg.split_k) bad = "grouped GEMM does not split K";
+  if (!bad && p->grouped && eng_grouped_units(p, &plan->cfg) > GRID_MAX) bad = "the grouped grid exceeds 2^31 - 1 CTAs";
   if (bad) {
     static _Thread_local char msg[256];
     snprintf(msg, sizeof msg, "TCJ_TILE: %s (selected recipe %s%s)", bad, tcj_recipe_name(plan->cfg.recipe),

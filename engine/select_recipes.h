@@ -52,6 +52,10 @@ void select_sm80_fill_cfg(const eng_problem *p, const eng_device_caps *caps, int
 tcj_status select_plan_sm80(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             eng_plan *plan, const char **why);
 
+/* A grouped problem's plan: the sm80 plan for group_rows rows, no K split, no packing. */
+tcj_status select_plan_sm80_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
+                                    const char **why);
+
 /* ---- select_sm90.c: the sm90 recipe (wgmma + TMA) ----------------------------------------- */
 
 /* The sm90 recipe's plans, best first by its time model, *count of them (at most

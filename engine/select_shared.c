@@ -34,6 +34,7 @@ void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, cons
   c->fast_accum = recipe->promotion ? p->fast_accum : 0;
   c->block_scale = p->block_scale;
   c->tf32x3 = p->tf32x3;
+  c->grouped = p->grouped;
 }
 
 /* Split-K: when a problem's tiles leave SMs idle (less than one wave) and K is long, slices

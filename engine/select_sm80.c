@@ -91,6 +91,33 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
   if (s >= 2 && !tcj_cfg_check(&t) && tcj_cfg_smem_bytes(&t) <= caps->max_smem_optin) *c = t;
 }
 
+/* A grouped problem's plan (eng_problem.grouped): the sm80 plan of one group of the expected
+ * rows (group_rows) with n and k, without a K split (the groups fill the GPU, and a grouped
+ * kernel has none) and without packing (the sm80 recipe copies 4, 8 or 16 bytes; an operand
+ * aligned below 4 bytes is refused). tcj_cfg_check sees the grouped config, so a tile or
+ * layout the grouped kernel does not take is passed over before anything is generated. */
+tcj_status select_plan_sm80_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
+                                    const char **why) {
+  eng_problem one = *p;
+  one.m = p->group_rows;
+  tcj_status st = select_plan_sm80(&one, caps, 0, plan, why);
+  /* No tile the grouped kernel takes (tcj_cfg_check refused each): a limit of the grouped
+   * kernel, not a selection bug. */
+  if (st == TCJ_ERROR_INTERNAL) st = TCJ_ERROR_NOT_SUPPORTED;
+  if (st != TCJ_SUCCESS) {
+    static _Thread_local char msg[256];
+    snprintf(msg, sizeof msg, "grouped GEMM (no packing in this release): %s", *why);
+    *why = msg;
+    return st;
+  }
+  if (eng_grouped_units(p, &plan->cfg) > GRID_MAX) {
+    *why = "grouped GEMM: ceil(n / bn) * (ceil(m / bm) + group_count) tiles (masked: ceil(n / bn) * group_count * "
+           "ceil(m / bm)) exceed the 2^31 - 1 CTAs of a grid";
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  return TCJ_SUCCESS;
+}
+
 /* The sm80 recipe's plan: every arch from sm_80 on, every operand type. */
 tcj_status select_plan_sm80(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             eng_plan *plan, const char **why) {
@@ -130,6 +157,7 @@ tcj_status select_plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
         *why = "m * n * batch_count needs more CTAs than a grid holds (2^31 - 1)";
         return TCJ_ERROR_NOT_SUPPORTED;
       }
+      if (p->grouped) return TCJ_SUCCESS; /* no K split (select_plan_sm80_grouped) */
       plan->cfg.split_k = select_pick_split(p, caps, &plan->cfg);
       if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
       prefer_cluster_split(p, caps, &plan->cfg);

@@ -462,6 +462,104 @@ static void swap_to_row_major(eng_problem *p) {
   p->user_t = p->user != 0;
 }
 
+/* ---- grouped GEMM (tcj.h, group_mode) ------------------------------------------------------ */
+
+static const char *group_mode_name(tcj_group_mode m) {
+  return m == TCJ_GROUP_M_CONTIGUOUS ? "TCJ_GROUP_M_CONTIGUOUS" : m == TCJ_GROUP_M_MASKED ? "TCJ_GROUP_M_MASKED"
+                                                                                          : "TCJ_GROUP_NONE";
+}
+
+/* The group fields by themselves and what a grouped call rules out among the others; the
+ * operand types are checked once validate_core has mapped them (check_group_types). */
+static tcj_status check_group_fields(const tcj_gemm_desc *g) {
+  if ((unsigned)g->group_mode > TCJ_GROUP_M_MASKED)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_mode = %d is not a tcj_group_mode", (int)g->group_mode);
+  if (g->group_mode == TCJ_GROUP_NONE) {
+    const char *set = g->group_count ? "group_count" : g->group_ends32 ? "group_ends32" : g->group_ends64 ? "group_ends64"
+                      : g->group_counts ? "group_counts" : g->group_rows_hint ? "group_rows_hint" : NULL;
+    if (set)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set but group_mode is TCJ_GROUP_NONE (say "
+                           "TCJ_GROUP_M_CONTIGUOUS or TCJ_GROUP_M_MASKED for a grouped call)", set);
+    return TCJ_SUCCESS;
+  }
+  const char *mode = group_mode_name(g->group_mode);
+  int contiguous = g->group_mode == TCJ_GROUP_M_CONTIGUOUS;
+  int64_t groups = g->group_count;
+  if (groups < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_count = %" PRId64 " is negative", groups);
+  if (groups > INT32_MAX)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "group_count = %" PRId64 " exceeds 2^31 - 1", groups);
+  if (g->group_rows_hint < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_rows_hint = %" PRId64 " is negative (0: tcj's default)",
+                         g->group_rows_hint);
+  if (contiguous) {
+    if (g->group_counts)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_counts is set but group_mode is %s, which takes "
+                           "group_ends32 or group_ends64", mode);
+    if (g->group_ends32 && g->group_ends64)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_ends32 and group_ends64 are both set: give exactly one");
+    if (!g->group_ends32 && !g->group_ends64 && groups > 0)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_mode is %s with group_count = %" PRId64 " but "
+                           "group_ends32 and group_ends64 are NULL: give one", mode, groups);
+    if ((uintptr_t)g->group_ends32 % 4 || (uintptr_t)g->group_ends64 % 8)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %p is not aligned to its %d-byte element",
+                           g->group_ends32 ? "group_ends32" : "group_ends64",
+                           g->group_ends32 ? (const void *)g->group_ends32 : (const void *)g->group_ends64,
+                           g->group_ends32 ? 4 : 8);
+  } else {
+    if (g->group_ends32 || g->group_ends64)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set but group_mode is %s, which takes group_counts",
+                           g->group_ends32 ? "group_ends32" : "group_ends64", mode);
+    if (!g->group_counts && groups > 0)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_mode is %s with group_count = %" PRId64 " but "
+                           "group_counts is NULL", mode, groups);
+    if ((uintptr_t)g->group_counts % 4)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_counts = %p is not aligned to its 4-byte element",
+                           (const void *)g->group_counts);
+  }
+  if (g->batch_count > 1)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "batch_count = %" PRId64 " with group_mode %s: the groups are "
+                         "the batch (leave batch_count 0 or 1)", g->batch_count, mode);
+  if (contiguous) {
+    /* The groups' rows lie one under another: no entry strides. With D NULL stride_d is
+     * ignored, as without groups. */
+    const int64_t strides[3] = {g->stride_a, g->stride_c, g->d ? g->stride_d : 0};
+    static const char *const names[3] = {"stride_a", "stride_c", "stride_d"};
+    for (int i = 0; i < 3; i++)
+      if (strides[i])
+        return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " with group_mode %s: the groups are rows "
+                             "of one A, C and D (it must be 0)", names[i], strides[i], mode);
+  }
+  if (g->order == TCJ_ORDER_COL_MAJOR)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "order TCJ_ORDER_COL_MAJOR with group_mode %s: grouped GEMM is "
+                         "row-major only in this release", mode);
+  if (g->bias_kind == TCJ_BIAS_ROW)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "bias_kind TCJ_BIAS_ROW with group_mode %s: grouped GEMM takes a "
+                         "per-column bias (TCJ_BIAS_COL) only in this release", mode);
+  return TCJ_SUCCESS;
+}
+
+/* The operand types a grouped kernel runs (f16 and bf16; C and D as the element table lets
+ * them), and the problem's group facts (eng_problem.grouped, groups, group_rows). */
+static tcj_status check_group_types(const tcj_gemm_desc *g, eng_problem *out) {
+  if (g->group_mode == TCJ_GROUP_NONE) return TCJ_SUCCESS;
+  if (out->ab != PTX_E_F16 && out->ab != PTX_E_BF16)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a_type = %s, b_type = %s with group_mode %s: grouped GEMM takes "
+                         "f16 or bf16 operands only in this release", eng_dtype_name(g->a_type),
+                         eng_dtype_name(g->b_type), group_mode_name(g->group_mode));
+  int64_t m = g->m, groups = g->group_count, rows = g->group_rows_hint;
+  if (g->group_mode == TCJ_GROUP_M_CONTIGUOUS) {
+    out->grouped = g->group_ends64 ? PTX_GROUP_ENDS64 : PTX_GROUP_ENDS32;
+    if (!rows) rows = groups > 0 ? m / groups : m;
+  } else {
+    out->grouped = PTX_GROUP_MASKED;
+    if (!rows) rows = m;
+  }
+  out->groups = groups;
+  out->group_rows = rows > m ? m : rows < 1 ? 1 : rows;
+  return TCJ_SUCCESS;
+}
+
 tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   memset(out, 0, sizeof *out);
   if (!g) return eng_set_error(TCJ_ERROR_INVALID_VALUE, "desc is NULL");
@@ -493,6 +591,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
 
   if ((unsigned)g->order > TCJ_ORDER_COL_MAJOR)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "order = %d is not a tcj_order", (int)g->order);
+  if ((st = check_group_fields(g)) != TCJ_SUCCESS) return st;
   int f64 = g->a_type == TCJ_F64;
   if ((st = check_unread_scalars(g, f64)) != TCJ_SUCCESS) return st;
   if ((uintptr_t)g->alpha_ptr % (f64 ? 8 : 4) || (uintptr_t)g->beta_ptr % (f64 ? 8 : 4))
@@ -512,6 +611,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   st = validate_core(g->op_a, g->op_b, g->m, g->n, g->k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, d, d_type,
                      ldd, cm, d_is_c ? &names_c : &names_d, out);
   if (st != TCJ_SUCCESS) return st;
+  if ((st = check_group_types(g, out)) != TCJ_SUCCESS) return st;
   out->d = out->c;
   out->ldd = ldd;
   out->reads_c = reads_c;
@@ -519,7 +619,10 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   out->stride_a = g->stride_a;
   out->stride_b = g->stride_b;
   out->stride_d = stride_d;
-  int64_t m = g->m, n = g->n, k = g->k, batch = out->batch;
+  /* The extents below cover every entry: a grouped call's G groups are entries of B and the
+   * bias (stride_b, stride_bias) and, when masked, of A, C and D; contiguous groups' strides of
+   * A, C and D are 0, so their one matrix is the extent. The kernel's batch stays 1. */
+  int64_t m = g->m, n = g->n, k = g->k, batch = out->grouped && out->groups > 1 ? out->groups : out->batch;
   int es_ab = ptx_elem_size(out->ab), es_d = ptx_elem_size(out->d);
   stored shape_a = desc_a(g), shape_b = desc_b(g), shape_d = desc_cd(g); /* and C's */
 
@@ -552,7 +655,9 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   }
 
   /* The batch: D's entries must not share an element (racing writes); A and B are only read. */
-  if (batch > 1 && m > 0 && n > 0 && eng_batch_entries_overlap(shape_d.rows, shape_d.cols, ldd, batch, stride_d))
+  int d_entries = out->grouped != PTX_GROUP_ENDS32 && out->grouped != PTX_GROUP_ENDS64; /* contiguous: one D */
+  if (batch > 1 && m > 0 && n > 0 && d_entries &&
+      eng_batch_entries_overlap(shape_d.rows, shape_d.cols, ldd, batch, stride_d))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " makes the %" PRId64 " entries of D (%" PRId64 " x %" PRId64
                          ", %s %" PRId64 ") overlap: their writes would race",
                          d_is_c ? "stride_c" : "stride_d", stride_d, batch, m, n, d_is_c ? "ldc" : "ldd", ldd);

@@ -108,7 +108,8 @@ typedef struct tcj_options {
  *                    the caller's thread (tens to hundreds of milliseconds, once per class and
  *                    disk cache). Every call of a class runs the same kernel, so the same
  *                    operands give bitwise the same result.
- *   TCJ_JIT_GENERIC  generic kernels only: n, k and the leading dimensions are run-time
+ *   TCJ_JIT_GENERIC  generic kernels only (grouped calls excepted, which have none: see
+ *                    tcj_gemm_desc.group_mode): n, k and the leading dimensions are run-time
  *                    arguments, so a few kernels per type pair (f64 included), op pair and
  *                    alignment class serve every shape (`tcj-warmup --generic` compiles them
  *                    ahead). Slower on
@@ -288,6 +289,13 @@ typedef enum tcj_order {
   TCJ_ORDER_COL_MAJOR = 1, /* column j is contiguous, columns ld apart: cuBLAS, Fortran BLAS */
 } tcj_order;
 
+/* Grouped GEMM (tcj_gemm_desc.group_mode): the groups of a Mixture-of-Experts layer in one call. */
+typedef enum tcj_group_mode {
+  TCJ_GROUP_NONE = 0,         /* one GEMM, or a strided batch */
+  TCJ_GROUP_M_CONTIGUOUS = 1, /* groups of rows one after another in A, C and D */
+  TCJ_GROUP_M_MASKED = 2,     /* group g: the first counts[g] rows of entry g of a strided batch */
+} tcj_group_mode;
+
 /* Start from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init() (alpha and alpha_f64 1, everything else
  * 0), set what you need. Later versions add fields only at the end; struct_size says which
  * fields the caller knows. */
@@ -388,6 +396,56 @@ typedef struct tcj_gemm_desc {
      Not with TCJ_SCALE_BLOCK (TCJ_ERROR_NOT_SUPPORTED: its scales are per row of A and per block
      of B, which the swap does not preserve). */
   tcj_order order;
+
+  /* ---- grouped GEMM (since 1.0) -----------------------------------------------------------
+     One launch runs G = group_count GEMMs that share n, k, the types, the layouts and the
+     epilogue, each with its own rows, its own B and its own bias. The group sizes are read
+     from device memory by the kernel, so the call never waits for the host, is capturable in a
+     CUDA graph, and a graph replay picks up the offsets or counts the router wrote since. The
+     kernel does not depend on the sizes: one compile serves every routing.
+     TCJ_GROUP_M_CONTIGUOUS (torch._grouped_mm's `offs`): m is the total rows of A (op_a N:
+       m x k; op_a T: k x m), C and D (m x n). Group g is rows [end[g-1], end[g]) (end[-1] = 0)
+       and computes, for those rows,
+         D_g = act(alpha * op(A_g) op(B_g) + beta * C_g + bias_g)  (and the user function)
+       with B_g = b + g * stride_b and bias_g = bias + g * stride_bias (elements). Any group
+       size from 0, no alignment or padding of the offsets. Rows of D past end[G-1] are not
+       written. stride_a, stride_c and stride_d must be 0.
+     TCJ_GROUP_M_MASKED (decode after expert-parallel dispatch): A, C and D are strided batches
+       of G entries of m rows each (entry g starts g * stride_a, stride_c, stride_d elements
+       in); group g is the first counts[g] rows of its entry, and only those are computed and
+       written. B and the bias as above.
+     nn.Linear weights [G, N, K] are op_b T with ldb = k, stride_b = n * k; [G, K, N] are
+     op_b N with ldb = n, stride_b = k * n; stride_b 0 gives every group the same B.
+     A user epilogue gets batch = the group index, row = the row of D (CONTIGUOUS: the global
+     row; MASKED: the row within the entry) and col the column.
+     Device values cannot be checked on the host, so the kernel clamps them: a bad array never
+     makes it read or write outside the operands. end[g] is taken as min(max(end[g], end[g-1]),
+     m) (an end below its predecessor makes an empty group), counts[g] as min(max(counts[g], 0),
+     m). The arrays must hold G values when the kernel runs (stream order).
+     Both modes: batch_count 0 or 1; f16 or bf16 operands with C and D f16, bf16 or f32; host or
+     device alpha and beta, a TCJ_BIAS_COL bias, any activation, a user epilogue. Group fields set
+     with TCJ_GROUP_NONE, a mode without its array or with the other mode's, are refused
+     (TCJ_ERROR_INVALID_VALUE, naming the field). Not supported yet (TCJ_ERROR_NOT_SUPPORTED,
+     naming it): other operand types (fp8, s8, tf32, f32, f64) and their scales, TCJ_BIAS_ROW,
+     TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would need packing,
+     which grouped calls do not do yet), more than 2^31 - 1 tiles, and the K-grouped layout, B
+     by an array of pointers, row-gather indices, a per-row output scale and fused SwiGLU, for
+     which there are no fields yet. Grouped calls run on the sm80 recipe (mma.sync) on every
+     arch, sm_90a included, never split K and have no generic kernel: in every tcj_jit_mode
+     (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
+     the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
+     not tune them, and they take no scratch (tcj_gemm_ex_workspace_size gives 0). */
+  tcj_group_mode group_mode;
+  /* G. 0: no group, nothing to do (TCJ_SUCCESS, as m == 0); at most 2^31 - 1. */
+  int64_t group_count;
+  /* TCJ_GROUP_M_CONTIGUOUS: exactly one of these, device arrays of G ascending end rows. */
+  const int32_t *group_ends32;
+  const int64_t *group_ends64;
+  /* TCJ_GROUP_M_MASKED: a device array of G row counts, each 0..m. */
+  const int32_t *group_counts;
+  /* Host: the rows a group is expected to have, for kernel selection only (the real sizes stay
+     on the device); >= 0. 0: m / G (CONTIGUOUS), m (MASKED). */
+  int64_t group_rows_hint;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
 

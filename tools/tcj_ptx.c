@@ -19,6 +19,7 @@ static const char usage[] =
   "               [--no-pack] [--recipe sm80|sm90|auto] [--epilogue NAME] [--batch N]\n"
   "               [--broadcast-b] [--d-dtype T] [--epilogue-source FILE.cu] [--sm-count N]\n"
   "               [--b-dtype T] [--fast-accum] [--block-scales] [--candidates] [--generic]\n"
+  "               [--group MODE:G[:ROWS]]\n"
   "  --sm-count N: select as on a part with N SMs (default: the arch's flagship count)\n"
   "  dtypes: f16 bf16 tf32 f32 f64 e4m3 e5m2 s8 s32; c dtype defaults to the operand type for\n"
   "  16-bit and f64, f32 for tf32/f32, s32 for s8, bf16 for e4m3/e5m2. f32 operands (TCJ_F32) are\n"
@@ -35,6 +36,11 @@ static const char usage[] =
   "                    when D is fp8) and the activation\n"
   "  --batch N         a strided batch of N >= 1 entries, each operand packed after the last\n"
   "  --broadcast-b     with --batch N >= 2: one B (and one bias) for every entry (stride 0)\n"
+  "  --group MODE:G[:ROWS]\n"
+  "                    a grouped GEMM (tcj_gemm_desc.group_mode) of G >= 1 groups, MODE contiguous32\n"
+  "                    or contiguous64 (m rows in all; int32 or int64 ends) or masked (entries of m\n"
+  "                    rows, packed one after the other); B and the bias per group (one for all\n"
+  "                    with --broadcast-b); ROWS: group_rows_hint (default m / G, masked m)\n"
   "  --d-dtype T       D of type T apart from C; C is then not read (beta 0), and D's leading\n"
   "                    dimension is --ldc's\n"
   "  --epilogue-source FILE.cu\n"
@@ -120,6 +126,31 @@ static int parse_i64(const char *s, int64_t *v) {
   return 0;
 }
 
+/* --group MODE:G[:ROWS]. Returns 0, or -1 when malformed. */
+static int parse_group(const char *s, tcj_group_mode *mode, int *ends64, int64_t *groups, int64_t *rows) {
+  static const struct { const char *name; tcj_group_mode mode; int ends64; } modes[] = {
+    {"contiguous32:", TCJ_GROUP_M_CONTIGUOUS, 0},
+    {"contiguous64:", TCJ_GROUP_M_CONTIGUOUS, 1},
+    {"masked:", TCJ_GROUP_M_MASKED, 0},
+  };
+  for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+    size_t len = strlen(modes[i].name);
+    if (strncmp(s, modes[i].name, len) != 0) continue;
+    char count[32];
+    const char *colon = strchr(s + len, ':');
+    size_t count_len = colon ? (size_t)(colon - (s + len)) : strlen(s + len);
+    if (count_len == 0 || count_len >= sizeof count) return -1;
+    memcpy(count, s + len, count_len);
+    count[count_len] = '\0';
+    *rows = 0;
+    if (parse_i64(count, groups) || *groups < 1 || (colon && parse_i64(colon + 1, rows))) return -1;
+    *mode = modes[i].mode;
+    *ends64 = modes[i].ends64;
+    return 0;
+  }
+  return -1;
+}
+
 /* "TCJ_RECIPE=sm90: ..." is the library speaking of the variable; here the flag said it. */
 static void print_select_error(const char *why, int recipe_from_flag) {
   const char *var = recipe_from_flag ? strstr(why, "TCJ_RECIPE") : NULL;
@@ -196,7 +227,7 @@ static int hash_configs(const char *path, const char *source) {
 int main(int argc, char **argv) {
   enum { O_ARCH = 256, O_DTYPE, O_CDTYPE, O_M, O_N, O_K, O_OPA, O_OPB, O_LDA, O_LDB, O_LDC, O_ALA, O_ALB, O_NOPACK,
          O_RECIPE, O_HELP, O_EPILOGUE, O_BATCH, O_BCAST, O_DDTYPE, O_SOURCE, O_SM_COUNT, O_BDTYPE, O_FAST,
-         O_BLOCK, O_CANDIDATES, O_GENERIC, O_HASH };
+         O_BLOCK, O_CANDIDATES, O_GENERIC, O_HASH, O_GROUP };
   static const struct option opts[] = {
     {"arch", required_argument, 0, O_ARCH},     {"dtype", required_argument, 0, O_DTYPE},
     {"c-dtype", required_argument, 0, O_CDTYPE}, {"m", required_argument, 0, O_M},
@@ -212,6 +243,7 @@ int main(int argc, char **argv) {
     {"b-dtype", required_argument, 0, O_BDTYPE}, {"fast-accum", no_argument, 0, O_FAST},
     {"block-scales", no_argument, 0, O_BLOCK},  {"candidates", no_argument, 0, O_CANDIDATES},
     {"generic", no_argument, 0, O_GENERIC},     {"hash-configs", required_argument, 0, O_HASH},
+    {"group", required_argument, 0, O_GROUP},
     {0, 0, 0, 0}};
   const char *arch = NULL, *source_path = NULL, *hash_path = NULL;
   int have_ab = 0, have_b = 0, have_c = 0, have_d = 0, allow_packing = 1, have_recipe = 0, broadcast_b = 0, epi = 0,
@@ -220,6 +252,9 @@ int main(int argc, char **argv) {
   tcj_dtype ab = TCJ_BF16, be = TCJ_BF16, ce = TCJ_BF16, de = TCJ_BF16;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
   int64_t m = -1, n = -1, k = -1, lda = -1, ldb = -1, ldc = -1, align_a = 16, align_b = 16, batch = 1;
+  tcj_group_mode group_mode = TCJ_GROUP_NONE;
+  int group_ends64 = 0;
+  int64_t groups = 0, group_rows = 0;
   int o;
   opterr = 0;
   while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -250,6 +285,11 @@ int main(int argc, char **argv) {
     }
     case O_BATCH: dst = &batch; break;
     case O_BCAST: broadcast_b = 1; break;
+    case O_GROUP:
+      if (parse_group(optarg, &group_mode, &group_ends64, &groups, &group_rows))
+        return bad("--group wants contiguous32, contiguous64 or masked, a group count >= 1 and optionally the rows "
+                   "per group (MODE:G[:ROWS])", optarg);
+      break;
     case O_SOURCE: source_path = optarg; break;
     case O_OPA: case O_OPB: {
       int t = strcmp(optarg, "T") == 0 || strcmp(optarg, "t") == 0;
@@ -289,7 +329,9 @@ int main(int argc, char **argv) {
       (align_b & (align_b - 1)))
     return bad("alignment must be 1, 2, 4, 8 or 16", NULL);
   if (batch < 1) return bad("--batch wants 1 or more entries", "0");
-  if (broadcast_b && batch < 2) return bad("--broadcast-b needs --batch 2 or more", NULL);
+  if (group_mode != TCJ_GROUP_NONE && batch > 1) return bad("--group and --batch exclude each other", NULL);
+  if (broadcast_b && batch < 2 && group_mode == TCJ_GROUP_NONE)
+    return bad("--broadcast-b needs --batch 2 or more, or --group", NULL);
 
   eng_device_caps caps;
   if (eng_caps_for_arch(arch, &caps) != 0) {
@@ -345,6 +387,22 @@ int main(int argc, char **argv) {
     g.stride_a = (op_a == TCJ_OP_T ? k : m) * lda;
     g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? n : k) * ldb;
     *(have_d ? &g.stride_d : &g.stride_c) = m * ldc;
+    g.stride_bias = broadcast_b ? 0 : n;
+  }
+  if (group_mode != TCJ_GROUP_NONE) { /* the arrays at an aligned address apart from every operand */
+    g.group_mode = group_mode;
+    g.group_count = groups;
+    g.group_rows_hint = group_rows;
+    if (group_mode == TCJ_GROUP_M_MASKED) {
+      g.group_counts = (const int32_t *)(uintptr_t)(7ull << 44);
+      g.stride_a = (op_a == TCJ_OP_T ? k : m) * lda;
+      *(have_d ? &g.stride_d : &g.stride_c) = m * ldc;
+    } else if (group_ends64) {
+      g.group_ends64 = (const int64_t *)(uintptr_t)(7ull << 44);
+    } else {
+      g.group_ends32 = (const int32_t *)(uintptr_t)(7ull << 44);
+    }
+    g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? n : k) * ldb;
     g.stride_bias = broadcast_b ? 0 : n;
   }
   char *source = NULL;

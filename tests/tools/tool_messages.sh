@@ -109,5 +109,20 @@ if "$tcj_ptx" --arch sm_80 --dtype bf16 --m 1 --n 6144 --k 4096 --candidates >"$
   echo "FAIL: tcj-ptx --candidates on sm_80: $(head -c 600 "$dir/cand")"
   fails=$((fails + 1))
 fi
+# Grouped GEMM (--group): the mode's kernel config, and the engine's refusals.
+expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]}" --m 64 --n 64 --k 64 --group ragged:4
+expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:0
+expect 2 "tcj-ptx: --group and --batch exclude each other" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:4 --batch 2
+expect 1 "grouped GEMM takes f16 or bf16 operands only" "$tcj_ptx" --arch sm_80 --dtype f32 --m 64 --n 64 --k 64 \
+  --group contiguous32:4
+expect 1 "tcj-ptx: --recipe sm90: grouped GEMM (tcj_gemm_desc.group_mode) runs on the sm80 recipe only" "$tcj_ptx" --arch sm_90a \
+  --dtype bf16 --m 4096 --n 4096 --k 4096 --group contiguous64:4 --recipe sm90
+for mode in contiguous32:1 contiguous64:2 masked:3; do
+  "$tcj_ptx" --arch sm_90a --dtype bf16 --m 4096 --n 4096 --k 7168 --op-b T --group "${mode%:*}:32" >"$dir/group" 2>&1 || true
+  if ! head -1 "$dir/group" | grep -q "^// recipe=sm80 .* group=${mode#*:}\$"; then
+    echo "FAIL: tcj-ptx --group ${mode%:*}:32 on sm_90a: $(head -c 600 "$dir/group")"
+    fails=$((fails + 1))
+  fi
+done
 [ $fails -eq 0 ] || exit 1
 echo "tool messages: all as documented"

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A fake CUDA driver for CPU tests of the engine (eng_cuda_use_fake): one sm_90a device of 132
- * SMs, handles that are counters, launches and tensor-map encodes counted, and a driver "JIT"
- * (cuLink*) that returns a dummy cubin at once, fails on request, or holds until released, so
- * that a test can keep a build in flight. Engines built on it need force_driver_jit (nvJitLink
- * would compile real PTX) and never run a kernel. One fake per test program. */
+ * SMs, handles that are counters, launches and tensor-map encodes counted (and shown to a
+ * test's hook, fake_on_launch), and a driver "JIT" (cuLink*) that returns a dummy cubin at once,
+ * fails on request, or holds until released, so that a test can keep a build in flight. Engines
+ * built on it need force_driver_jit (nvJitLink would compile real PTX) and never run a kernel.
+ * One fake per test program. */
 #ifndef TCJ_TESTS_FAKE_CUDA_H
 #define TCJ_TESTS_FAKE_CUDA_H
 
@@ -25,6 +26,10 @@ typedef struct fake_cuda {
   int gate_closed;
   _Atomic uintptr_t next_handle;
 } fake_cuda;
+
+/* Called at every launch with its grid and kernelParams, when a test sets it (the test knows
+ * which entry it launched, and so what args holds). */
+static void (*fake_on_launch)(unsigned gx, unsigned gy, unsigned gz, void **args);
 
 static fake_cuda fake = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .next_handle = 0x1000};
 static int fake_ctx_object;
@@ -84,7 +89,8 @@ static CUresult f_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *nam
 static CUresult f_cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { (void)f, (void)a, (void)v; return CUDA_SUCCESS; }
 static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                  unsigned bz, unsigned smem, CUstream s, void **args, void **extra) {
-  (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem, (void)s, (void)args, (void)extra;
+  (void)f, (void)bx, (void)by, (void)bz, (void)smem, (void)s, (void)extra;
+  if (fake_on_launch) fake_on_launch(gx, gy, gz, args);
   atomic_fetch_add(&fake.launches, 1);
   return CUDA_SUCCESS;
 }

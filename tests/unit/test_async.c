@@ -23,6 +23,7 @@
 #include "engine/engine.h"
 #include "engine/validate.h"
 #include "engine/build.h"
+#include "ptxgen/abi.h"
 #include "tests/unit/fake_cuda.h"
 
 static double now_ms(void) {
@@ -87,6 +88,7 @@ static int setup(void **state) {
   fake_gate(0);
   atomic_store(&fake.fail_links, 0);
   atomic_store(&fake.fail_links_off_main, 0);
+  fake_on_launch = NULL;
   return 0;
 }
 
@@ -306,6 +308,147 @@ static void a_tuned_engine_needs_no_tcj_tune_variable(void **state) {
   tcj_destroy(plain);
 }
 
+
+/* ---- grouped GEMM: one launch, the groups' array and count, the grouped grid ---------------- */
+
+/* The last launch of an sm80 entry (its kernelParams are PTX_GEMM_PARAMS, no tensor maps). */
+static ptx_gemm_params launched;
+static unsigned launched_x, launched_y;
+static void record_launch(unsigned gx, unsigned gy, unsigned gz, void **args) {
+  (void)gz;
+  int i = 0;
+#define COPY_PARAM(name, ptype, ctype) memcpy(&launched.name, args[i++], sizeof(ctype));
+  PTX_GEMM_PARAMS(COPY_PARAM)
+#undef COPY_PARAM
+  launched_x = gx;
+  launched_y = gy;
+}
+
+#define GROUP_ARRAY ((uintptr_t)0x50000000)
+/* An MoE up-projection: m rows in 8 contiguous groups (int32 ends), B nn.Linear's [8, n, k]. */
+static tcj_gemm_desc moe(int64_t m, int64_t n, int64_t k) {
+  tcj_gemm_desc g = bf16(m, n, k);
+  g.op_b = TCJ_OP_T;
+  g.ldb = k;
+  g.stride_b = n * k;
+  g.group_mode = TCJ_GROUP_M_CONTIGUOUS;
+  g.group_count = 8;
+  g.group_ends32 = (const int32_t *)GROUP_ARRAY;
+  return g;
+}
+
+/* The plan the engine selects for g, for the grid the launch must have. */
+static int64_t units_of(tcj_engine *e, const tcj_gemm_desc *g) {
+  eng_problem p;
+  eng_plan plan;
+  const char *why = NULL;
+  assert_int_equal(eng_validate_desc(g, &p), TCJ_SUCCESS);
+  assert_int_equal(eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+  return eng_grouped_units(&p, &plan.cfg);
+}
+
+/* Under the default TCJ_JIT=async a grouped call has no generic kernel to run: its kernel is
+ * compiled in the caller's thread at the first call, found loaded at the next; each call is one
+ * launch with p_groups, p_group_count, p_m and the strides of the spec on the 1-D grouped grid. */
+static void grouped_calls_launch_once_with_their_groups_on_the_grouped_grid(void **state) {
+  (void)state;
+  tcj_engine *e = engine(TCJ_JIT_ASYNC, NULL);
+  fake_on_launch = record_launch;
+  tcj_gemm_desc g = moe(4096, 4096, 512);
+  int launches = atomic_load(&fake.launches);
+  call(e, &g);
+  assert_int_equal(atomic_load(&fake.launches) - launches, 1);
+  tcj_stats s = stats(e);
+  assert_int_equal(s.generic_launches, 0);
+  assert_int_equal(s.compiles, 1);
+  assert_int_equal(s.compiles_background, 0);
+  assert_int_equal(launched.groups, GROUP_ARRAY);
+  assert_int_equal(launched.group_count, 8);
+  assert_int_equal(launched.m, 4096);
+  assert_int_equal(launched.batch, 1);
+  assert_int_equal(launched.stride_a, 0);
+  assert_int_equal(launched.stride_c, 0);
+  assert_int_equal(launched.stride_d, 0);
+  assert_int_equal(launched.stride_b, 4096 * 512);
+  assert_int_equal(launched.slices, 1);
+  assert_int_equal(launched.work, 0);
+  assert_int_equal(launched.b, 0x20000000);
+  assert_int_equal(launched_y, 1);
+  assert_int_equal(launched_x, units_of(e, &g));
+  call(e, &g); /* loaded: no second compile, no generic kernel */
+  s = stats(e);
+  assert_int_equal(s.compiles, 1);
+  assert_int_equal(s.generic_launches, 0);
+  assert_int_equal(atomic_load(&fake.launches) - launches, 2);
+  /* int64 ends: another kernel (the ends' type is baked), the same parameters. */
+  g.group_ends32 = NULL;
+  g.group_ends64 = (const int64_t *)GROUP_ARRAY;
+  call(e, &g);
+  assert_int_equal(stats(e).compiles, 2);
+  assert_int_equal(launched.groups, GROUP_ARRAY);
+  /* Masked: entries of 256 rows; the strides reach the kernel, the grid is G ceil(m / bm) tiles_n. */
+  tcj_gemm_desc mk = moe(256, 4096, 512);
+  mk.group_mode = TCJ_GROUP_M_MASKED;
+  mk.group_ends32 = NULL;
+  mk.group_counts = (const int32_t *)(GROUP_ARRAY + 64);
+  mk.stride_a = 256 * 512;
+  mk.stride_c = 256 * 4096;
+  call(e, &mk);
+  assert_int_equal(launched.groups, GROUP_ARRAY + 64);
+  assert_int_equal(launched.group_count, 8);
+  assert_int_equal(launched.m, 256);
+  assert_int_equal(launched.stride_a, 256 * 512);
+  assert_int_equal(launched.stride_c, 256 * 4096);
+  assert_int_equal(launched.stride_d, 256 * 4096);
+  assert_int_equal(launched_x, units_of(e, &mk));
+  assert_int_equal(stats(e).generic_launches, 0);
+  tcj_destroy(e);
+}
+
+/* No group, no rows or no columns: success with nothing launched (or compiled). */
+static void grouped_calls_with_nothing_to_do_launch_nothing(void **state) {
+  (void)state;
+  tcj_engine *e = engine(TCJ_JIT_SYNC, NULL);
+  int launches = atomic_load(&fake.launches);
+  tcj_gemm_desc g = moe(4096, 4096, 512);
+  g.group_count = 0;
+  call(e, &g);
+  g = moe(0, 4096, 512);
+  call(e, &g);
+  g = moe(4096, 0, 512);
+  call(e, &g);
+  assert_int_equal(atomic_load(&fake.launches), launches);
+  assert_int_equal(stats(e).compiles, 0);
+  tcj_destroy(e);
+}
+
+/* Grouped calls take no scratch: B in 8-byte rows, which a plain call this big packs, is read
+ * as it lies; TCJ_JIT=generic runs the specialised grouped kernel. */
+static void grouped_calls_need_no_workspace_and_run_specialised_under_generic(void **state) {
+  (void)state;
+  tcj_engine *e = engine(TCJ_JIT_GENERIC, NULL);
+  tcj_gemm_desc g = moe(4096, 4096, 512);
+  g.ldb = 516; /* rows of 1032 bytes: 8-byte aligned */
+  g.stride_b = 4096 * 516;
+  size_t bytes = 1;
+  assert_int_equal(tcj_gemm_ex_workspace_size(e, &g, &bytes), TCJ_SUCCESS);
+  assert_int_equal(bytes, 0);
+  tcj_gemm_desc plain = g;
+  plain.group_mode = TCJ_GROUP_NONE;
+  plain.group_count = 0;
+  plain.group_ends32 = NULL;
+  plain.stride_b = 0;
+  assert_int_equal(tcj_gemm_ex_workspace_size(e, &plain, &bytes), TCJ_SUCCESS);
+  assert_true(bytes > 0); /* packed: the grouped 0 above means something */
+  fake_on_launch = record_launch;
+  call(e, &g);
+  assert_int_equal(launched.ldb, 516);
+  assert_int_equal(launched.b, 0x20000000);
+  assert_int_equal(stats(e).generic_launches, 0);
+  tcj_destroy(e);
+}
+
 int main(void) {
   fake_cuda_install();
   const struct CMUnitTest tests[] = {
@@ -315,6 +458,9 @@ int main(void) {
     cmocka_unit_test_setup(destroy_does_not_wait_for_another_process_compile_lock, setup),
     cmocka_unit_test_setup(fork_waits_for_a_compile_in_a_callers_thread, setup),
     cmocka_unit_test_setup(a_tuned_engine_needs_no_tcj_tune_variable, setup),
+    cmocka_unit_test_setup(grouped_calls_launch_once_with_their_groups_on_the_grouped_grid, setup),
+    cmocka_unit_test_setup(grouped_calls_with_nothing_to_do_launch_nothing, setup),
+    cmocka_unit_test_setup(grouped_calls_need_no_workspace_and_run_specialised_under_generic, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1582,6 +1582,157 @@ static void generic_plans_split_deep_k(void **state) {
   }
 }
 
+
+/* ---- grouped GEMM ------------------------------------------------------------------------- */
+
+/* A grouped problem as validation makes it: m total (or per entry) rows, G groups, group_rows. */
+static eng_problem grouped(int kind, int64_t m, int64_t n, int64_t k, int64_t groups, int64_t group_rows) {
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, m, n, k);
+  p.op_b_t = 1;
+  p.ldb = k;
+  p.grouped = kind;
+  p.groups = groups;
+  p.group_rows = group_rows;
+  p.stride_b = n * k;
+  return p;
+}
+
+/* The plan TCJ_RECIPE=sm80 picks for one group of `rows` rows, without its K split, marked
+ * grouped: what a grouped problem must get. */
+static eng_plan sm80_plan_of_one_group(const eng_problem *g, const char *arch, int64_t rows) {
+  eng_problem one = *g;
+  one.grouped = 0;
+  one.groups = one.group_rows = 0;
+  one.m = rows;
+  eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0};
+  eng_plan plan = select_tuned_ok(&one, arch, &sm80);
+  plan.cfg.split_k = plan.cfg.split_cluster = 0;
+  plan.cfg.grouped = g->grouped;
+  return plan;
+}
+
+static void grouped_problems_take_the_sm80_plan_of_their_expected_rows(void **state) {
+  (void)state;
+  static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
+  static const struct { int kind; int64_t m, n, k, groups, rows; } cases[] = {
+    {PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192}, /* DeepGEMM's contiguous shape */
+    {PTX_GROUP_ENDS64, 4096, 4096, 7168, 32, 128},  /* DeepSeek-V3 EP up-projection, skewed */
+    {PTX_GROUP_ENDS32, 4096, 4096, 7168, 256, 4},   /* decode-like groups: the 16-row tile */
+    {PTX_GROUP_MASKED, 256, 4096, 7168, 8, 256},
+    {PTX_GROUP_MASKED, 256, 4096, 14336, 32, 16},   /* a plain 16 x 4096 x 14336 splits K */
+  };
+  for (size_t a = 0; a < sizeof arches / sizeof *arches; a++)
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      eng_problem p = grouped(cases[i].kind, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
+      eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&p, arches[a], cases[i].rows);
+      if (memcmp(&plan.cfg, &want.cfg, sizeof plan.cfg) != 0) {
+        char got_text[512], want_text[512];
+        tcj_cfg_format(&plan.cfg, got_text, sizeof got_text);
+        tcj_cfg_format(&want.cfg, want_text, sizeof want_text);
+        print_error("%s case %zu: %s, wanted %s\n", arches[a], i, got_text, want_text);
+      }
+      assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
+      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+      assert_int_equal(plan.cfg.grouped, cases[i].kind);
+      assert_int_equal(plan.cfg.split_k, 0);
+      assert_int_equal(plan.pack_a + plan.pack_b, 0);
+    }
+  /* The hint steers the tile: 4-row groups get the 16-row decode tile, 8192-row ones a large one. */
+  eng_problem small = grouped(PTX_GROUP_ENDS32, 4096, 4096, 7168, 256, 4);
+  eng_problem tall = grouped(PTX_GROUP_ENDS32, 4096, 4096, 7168, 256, 4096);
+  assert_int_equal(select_ok(&small, "sm_90a", 1).cfg.bm, 16);
+  assert_true(select_ok(&tall, "sm_90a", 1).cfg.bm >= 64);
+  /* The plain problem of the same rows splits K where the grouped one does not. */
+  eng_problem plain = problem(PTX_E_BF16, PTX_E_BF16, 16, 4096, 14336);
+  plain.op_b_t = 1, plain.ldb = 14336;
+  assert_true(select_ok(&plain, "sm_80", 1).cfg.split_k >= 2);
+  /* And sm_90a runs the plain problem of the total rows on the sm90 recipe, the grouped one not. */
+  plain = problem(PTX_E_BF16, PTX_E_BF16, 32768, 4096, 7168);
+  assert_int_equal(select_ok(&plain, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
+}
+
+static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels(void **state) {
+  (void)state;
+  eng_device_caps caps = caps_of("sm_90a");
+  eng_problem p = grouped(PTX_GROUP_ENDS32, 8192, 4096, 4096, 8, 1024);
+  eng_plan plan;
+  const char *why = NULL;
+  eng_tuning sm90 = {&ptx_recipe_sm90, {0}, 0};
+  assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
+  assert_non_null(strstr(why, "grouped"));
+  /* TCJ_JIT=generic: the specialised plan (no generic kernel exists for groups). */
+  eng_tuning generic = {NULL, {0}, 1};
+  plan = select_tuned_ok(&p, "sm_90a", &generic);
+  assert_int_equal(plan.cfg.generic, 0);
+  assert_int_equal(plan.cfg.grouped, PTX_GROUP_ENDS32);
+  assert_int_equal(eng_select_generic(&p, &caps, 1, NULL, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "grouped"));
+  /* TCJ_TILE applies, and the check sees the grouped config. */
+  eng_tuning tile = {NULL, {0}, 0};
+  assert_int_equal(eng_tile_override_parse("64x64x64/2x2/3", &tile.tile), 0);
+  plan = select_tuned_ok(&p, "sm_90a", &tile);
+  assert_int_equal(plan.cfg.bm, 64);
+  assert_int_equal(plan.cfg.bn, 64);
+  assert_int_equal(plan.cfg.grouped, PTX_GROUP_ENDS32);
+  assert_int_equal(eng_tile_override_parse("64x64x64/2x2/3/s4", &tile.tile), 0);
+  assert_int_equal(eng_select_tuned(&p, &caps, 1, &tile, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "split"));
+}
+
+/* No packing for grouped calls: below 4 bytes is refused, 8-byte rows are copied 8 bytes at a
+ * time where a plain problem this big would be packed. */
+static void grouped_operands_are_never_packed(void **state) {
+  (void)state;
+  eng_device_caps caps = caps_of("sm_80");
+  eng_problem p = grouped(PTX_GROUP_ENDS32, 8192, 4096, 4096, 8, 1024);
+  p.align_b = 8;
+  eng_plan plan = select_ok(&p, "sm_80", 1);
+  assert_int_equal(plan.pack_b, 0);
+  assert_int_equal(plan.cfg.align_b, 8);
+  eng_problem plain = p;
+  plain.grouped = 0;
+  assert_int_equal(select_ok(&plain, "sm_80", 1).pack_b, 1);
+  p.align_a = 2;
+  const char *why = NULL;
+  assert_int_equal(eng_select(&p, &caps, 1, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "grouped"));
+  assert_non_null(strstr(why, "operand A"));
+}
+
+/* The grid of the spec: tiles_n (ceil(m / bm) + G) contiguous, tiles_n G ceil(m / bm) masked;
+ * more than 2^31 - 1 is refused by select. */
+static void grouped_grid_units_follow_the_formula(void **state) {
+  (void)state;
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.bm = 128, c.bn = 64;
+  eng_problem p = grouped(PTX_GROUP_ENDS32, 1000, 100, 64, 5, 200);
+  assert_int_equal(eng_grouped_units(&p, &c), 2 * (8 + 5));
+  p.grouped = PTX_GROUP_ENDS64;
+  assert_int_equal(eng_grouped_units(&p, &c), 2 * (8 + 5));
+  p.grouped = PTX_GROUP_MASKED;
+  assert_int_equal(eng_grouped_units(&p, &c), 2 * 5 * 8);
+  p.m = 1024; /* exact tiles */
+  assert_int_equal(eng_grouped_units(&p, &c), 2 * 5 * 8);
+  p.groups = 0;
+  assert_int_equal(eng_grouped_units(&p, &c), 0);
+  p.grouped = PTX_GROUP_ENDS32;
+  assert_int_equal(eng_grouped_units(&p, &c), 2 * 8);
+  p = grouped(PTX_GROUP_MASKED, INT32_MAX, INT32_MAX, 64, INT32_MAX, 16);
+  assert_int_equal(eng_grouped_units(&p, &c), INT64_MAX); /* saturated */
+  /* 2^31 - 1 masked groups of 16 rows on the 16 x 64 decode tile: 2^31 - 1 units of one tile
+   * column fit, one more column does not. */
+  p = grouped(PTX_GROUP_MASKED, 16, 64, 64, INT32_MAX, 16);
+  eng_plan plan = select_ok(&p, "sm_80", 1);
+  assert_int_equal(eng_grouped_units(&p, &plan.cfg), INT32_MAX);
+  p.n = 65;
+  eng_device_caps caps = caps_of("sm_80");
+  const char *why = NULL;
+  assert_int_equal(eng_select(&p, &caps, 1, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "2^31 - 1"));
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--print-selections") == 0) { /* the other process of the test above */
     static char text[1 << 16];
@@ -1633,6 +1784,10 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_drops_a_split_the_forced_tile_cannot_take),
     cmocka_unit_test(tile_override_with_a_huge_warp_grid_is_refused),
     cmocka_unit_test(tuning_comes_from_the_environment),
+    cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
+    cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
+    cmocka_unit_test(grouped_operands_are_never_packed),
+    cmocka_unit_test(grouped_grid_units_follow_the_formula),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
