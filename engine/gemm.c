@@ -264,9 +264,9 @@ static tcj_status launch_gemm(tcj_engine *e, const eng_problem *p, const ptx_rec
   memcpy(all + 3, args, sizeof(void *) * PTX_GEMM_PARAM_COUNT);
   int slots = e->caps.sm_count;
   if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas;
-  /* A grouped kernel's grid is one unit per possible tile, in x (eng_grouped_units); select
-   * refused more than a grid holds. */
-  ptx_grid grid = p->grouped ? (ptx_grid){eng_grouped_units(p, cfg), 1} : row->grid(cfg, p->m, p->batch, slots);
+  /* A grouped kernel's grid (the row's, given the group count for the batch) is one unit per
+   * possible tile, in x; selection refused more than a grid holds (eng_grouped_units). */
+  ptx_grid grid = row->grid(cfg, p->m, p->grouped ? p->groups : p->batch, slots);
   if (grid.x > INT32_MAX)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the grid needs %lld CTAs, more than 2^31 - 1", (long long)grid.x);
   CUresult r = e->cu->cuLaunchKernel((CUfunction)k->function, (unsigned)grid.x, (unsigned)grid.y, 1,

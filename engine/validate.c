@@ -536,6 +536,12 @@ static tcj_status check_group_fields(const tcj_gemm_desc *g) {
   if (g->bias_kind == TCJ_BIAS_ROW)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "bias_kind TCJ_BIAS_ROW with group_mode %s: grouped GEMM takes a "
                          "per-column bias (TCJ_BIAS_COL) only in this release", mode);
+  /* With A stored k x m a group starting at any row starts at any element of a row of A: its
+   * copies would be 2-byte aligned, and the sm80 recipe copies 4 bytes or more (a transposing
+   * pack would serve it; not built yet). */
+  if (contiguous && g->op_a == TCJ_OP_T)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "op_a TCJ_OP_T with group_mode %s: contiguous groups need A "
+                         "op N (A stored m x k) in this release; masked groups take either", mode);
   return TCJ_SUCCESS;
 }
 
