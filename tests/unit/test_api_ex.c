@@ -1332,6 +1332,16 @@ static void what_grouped_gemm_does_not_do_yet_is_not_supported(void **state) {
   d.bias_kind = TCJ_BIAS_ROW;
   d.stride_bias = 64;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "TCJ_BIAS_ROW");
+  /* Contiguous groups with A stored k x m start at any column of A; masked ones run it. */
+  d = good_grouped();
+  d.op_a = TCJ_OP_T;
+  d.lda = d.m;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "op_a", "TCJ_GROUP_M_CONTIGUOUS");
+  d = good_masked();
+  d.op_a = TCJ_OP_T;
+  d.lda = d.m;
+  d.stride_a = d.m * d.k;
+  expect_ok(&d);
   static const tcj_dtype types[] = {TCJ_F32, TCJ_TF32, TCJ_S8, TCJ_E4M3, TCJ_F64};
   for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
     d = good_masked();
