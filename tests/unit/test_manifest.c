@@ -104,6 +104,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
+#define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -193,6 +194,43 @@ static void check_own_rows(const manifest *m) {
   }
 }
 
+/* The grouped rows: bf16, op_b T ([G, N, K] weights), the models' experts and shapes. */
+static void check_grouped_rows(const manifest *m) {
+  static const struct {
+    const char *name;
+    tcj_group_mode mode;
+    int64_t m, n, k, groups, rows;
+  } want[GROUPED_ROWS] = {
+    {"moe_dsv3_up_prefill", TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32, 4096},
+    {"moe_dsv3_down_prefill", TCJ_GROUP_M_CONTIGUOUS, 4096, 7168, 2048, 32, 4096},
+    {"moe_dsv3_up_decode", TCJ_GROUP_M_MASKED, 128, 4096, 7168, 32, 128},
+    {"moe_dsv3_down_decode", TCJ_GROUP_M_MASKED, 128, 7168, 2048, 32, 128},
+    {"moe_qwen3_up_prefill", TCJ_GROUP_M_CONTIGUOUS, 16384, 1536, 2048, 128, 16384},
+    {"moe_qwen3_down_prefill", TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128, 16384},
+    {"moe_qwen3_up_decode", TCJ_GROUP_M_CONTIGUOUS, 512, 1536, 2048, 128, 512},
+    {"moe_qwen3_down_decode", TCJ_GROUP_M_CONTIGUOUS, 512, 2048, 768, 128, 512},
+    {"moe_mixtral_up_prefill", TCJ_GROUP_M_CONTIGUOUS, 8192, 28672, 4096, 8, 8192},
+    {"moe_mixtral_down_prefill", TCJ_GROUP_M_CONTIGUOUS, 8192, 4096, 14336, 8, 8192},
+    {"moe_mixtral_up_decode", TCJ_GROUP_M_CONTIGUOUS, 64, 28672, 4096, 8, 64},
+    {"moe_mixtral_down_decode", TCJ_GROUP_M_CONTIGUOUS, 64, 4096, 14336, 8, 64},
+    {"moe_deepgemm_contig", TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 32768},
+  };
+  for (int i = 0; i < GROUPED_ROWS; i++) {
+    const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + i];
+    assert_string_equal(p->name, want[i].name);
+    assert_int_equal(p->group.mode, want[i].mode);
+    assert_int_equal(p->m, want[i].m);
+    assert_int_equal(p->n, want[i].n);
+    assert_int_equal(p->k, want[i].k);
+    assert_int_equal(p->group.count, want[i].groups);
+    assert_int_equal(p->group.rows, want[i].rows);
+    assert_int_equal(p->ab, TCJ_BF16);
+    assert_int_equal(p->op_a, TCJ_OP_N);
+    assert_int_equal(p->op_b, TCJ_OP_T);
+  }
+  assert_int_equal(find(m, "moe_deepgemm_contig")->group.skew, MANIFEST_SKEW_EVEN);
+}
+
 static void bench_suite_parses_with_its_defaults(void **state) {
   (void)state;
   manifest m;
@@ -225,13 +263,15 @@ static void committed_suite_is_the_bench_suite_then_its_own_rows(void **state) {
   int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
   if (rc != 0) print_error("manifest_load: %s\n", err);
   assert_int_equal(rc, 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
   check_own_rows(&m);
+  check_grouped_rows(&m);
   manifest_free(&m);
   /* The parser from memory agrees with the one from a file. */
   assert_int_equal(manifest_parse(text, len, "suite", &m, err, sizeof err), 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
   check_own_rows(&m);
+  check_grouped_rows(&m);
   manifest_free(&m);
   free(text);
 }
