@@ -4,7 +4,8 @@
  * cuBLAS baseline (cublasGemmEx, cublasGemmStridedBatchedEx, cuBLASLt with a fused epilogue or
  * followed by an activation kernel; fp8 against a float64 reference, cuBLASLt's fp8 GEMM too),
  * then both are timed on the same buffers and stream and reported against the problem's
- * roofline floor. fp8 problems make a row per accumulation mode. --dry-run lists the kernels tcj
+ * roofline floor. fp8 problems make a row per accumulation mode, grouped ones (group:) a row per
+ * baseline (cublasGemmGroupedBatchedEx, a cublasGemmEx loop). --dry-run lists the kernels tcj
  * would select. */
 #include <errno.h>
 #include <getopt.h>
@@ -89,6 +90,15 @@ static const char usage[] =
   "  per-tensor value, so the same check applies. Rows with a b_dtype: other than dtype: or an\n"
   "  fp8 d_dtype: are listed with their kernels but reported unsupported (no check or baseline\n"
   "  here); tcj-warmup compiles them.\n"
+  "  Grouped problems (group:, a Mixture-of-Experts layer) run tcj_gemm_ex with the group fields\n"
+  "  on group sizes drawn from the manifest's routing with its seed (the ends or counts uploaded\n"
+  "  once), are checked against a float64 reference on sampled rows of every non-empty group (and\n"
+  "  rows no group owns must stay unwritten), and are timed twice: NAME against\n"
+  "  cublasGemmGroupedBatchedEx with one cuBLAS group per non-empty expert (cuBLAS 12.5 or\n"
+  "  later, else no-baseline), NAME+loop against a cublasGemmEx per non-empty group on the same\n"
+  "  stream. The batch column says G<groups>/contig or /masked; TFLOP/s and the floor count the\n"
+  "  rows computed and the weights of the non-empty groups only. Averaged apart (\"grouped\",\n"
+  "  \"grouped loop\").\n"
   "  f32 problems (TCJ_F32: fp32 accuracy, 3xTF32 on tensor cores; tf32 is the fast tf32 path)\n"
   "  run against cublasSgemm (CUBLAS_COMPUTE_32F, no tf32), f64 problems against cublasDgemm\n"
   "  (CUBLAS_COMPUTE_64F). Both are checked against a float64 reference (compensated sums for\n"
