@@ -25,6 +25,12 @@ static int has_kernel_type(tcj_dtype t) {
          t == TCJ_F64 || gemm_dtype_is_fp8(t);
 }
 
+/* Stand-in device addresses for validation, 2^58 bytes apart so that no real operand reaches
+ * the next (validation compares and aligns them, never dereferences them); 16-byte aligned, as
+ * cudaMalloc's are. The scales' (block scales: both arrays, at most 2^57 bytes) are
+ * the fifth, a grouped problem's ends or counts (when it has none of its own) the sixth. */
+#define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
+
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
                        const float *scales, tcj_gemm_desc *g) {
   *g = (tcj_gemm_desc)TCJ_GEMM_DESC_INIT;
@@ -63,6 +69,24 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
     else g->stride_c = gemm_stride_d(p);
     if (p->bias != TCJ_BIAS_NONE) g->stride_bias = gemm_stride_bias(p);
   }
+  if (gemm_is_grouped(p)) {
+    g->group_mode = p->group_mode;
+    g->group_count = p->groups;
+    g->group_rows_hint = p->group_rows_hint;
+    g->stride_b = p->k * p->n;
+    if (p->bias != TCJ_BIAS_NONE) g->stride_bias = p->n;
+    const void *groups = p->group_dev ? p->group_dev : STAND_IN(6);
+    if (p->group_mode == TCJ_GROUP_M_MASKED) {
+      g->group_counts = groups;
+      g->stride_a = p->m * p->k;
+      if (p->separate_d) g->stride_d = p->m * p->n;
+      else g->stride_c = p->m * p->n;
+    } else if (p->group_ends64) {
+      g->group_ends64 = groups;
+    } else {
+      g->group_ends32 = groups;
+    }
+  }
   g->epilogue_source = p->epilogue_source;
   if (gemm_dtype_is_fp8(p->ab)) { /* only fp8 operands take these fields */
     g->scale_mode = p->scale;
@@ -72,10 +96,6 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
   }
 }
 
-/* Stand-in device addresses for validation, 2^58 bytes apart so that no real operand reaches
- * the next (validation compares and aligns them, never dereferences them); 16-byte aligned, as
- * cudaMalloc's are. The scales' (block scales: both arrays, at most 2^57 bytes) are the last. */
-#define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
 
 tcj_status gemm_problem_validate(const gemm_problem *pr, eng_problem *out_p, const char **why) {
   static _Thread_local char reason[ENG_ERROR_MAX + 64];

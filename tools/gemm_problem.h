@@ -28,6 +28,15 @@ typedef struct gemm_problem {
   int has_b;                   /* B of type b, apart from A's (an e4m3 x e5m2 pair); 0: B is of type ab */
   tcj_dtype b;
   tcj_scale_mode scale;        /* fp8 operands: TCJ_SCALE_TENSOR (0) or TCJ_SCALE_BLOCK */
+  /* Grouped (tcj_gemm_desc.group_mode; TCJ_GROUP_NONE, 0: not grouped): G groups, B holding G
+   * weights (stride_b k * n), the bias G vectors (stride_bias n). CONTIGUOUS: A, C and D of m
+   * rows in all; MASKED: G entries of m rows each (strides m * k and m * n). */
+  tcj_group_mode group_mode;
+  int64_t groups;              /* G */
+  int group_ends64;            /* CONTIGUOUS: int64 ends, else int32 */
+  int64_t group_rows_hint;     /* tcj_gemm_desc.group_rows_hint (0: the engine's default) */
+  const int64_t *group_sizes;  /* host, G rows per group (the runner's routing); NULL for selection */
+  const void *group_dev;       /* device ends (CONTIGUOUS) or counts (MASKED); NULL: a stand-in */
 } gemm_problem;
 
 /* The initialiser of a plain tcj_gemm problem. */
@@ -48,6 +57,15 @@ static inline tcj_dtype gemm_bias_dtype(const gemm_problem *p) {
   tcj_dtype out = gemm_out_dtype(p);
   return out == TCJ_S32 ? TCJ_F32 : gemm_dtype_is_fp8(out) ? p->c : out;
 }
+static inline int gemm_is_grouped(const gemm_problem *p) { return p->group_mode != TCJ_GROUP_NONE; }
+/* Entries of A, C and D: a batch's, or a masked grouped problem's G; of B and the bias: those
+ * entries, 1 when broadcast, G for any grouped problem. */
+static inline int64_t gemm_entries(const gemm_problem *p) {
+  return p->group_mode == TCJ_GROUP_M_MASKED ? p->groups : gemm_is_grouped(p) ? 1 : gemm_batch(p);
+}
+static inline int64_t gemm_b_entries(const gemm_problem *p) {
+  return gemm_is_grouped(p) ? p->groups : p->broadcast_b ? 1 : gemm_batch(p);
+}
 /* Batch strides in elements: every entry packed after the previous one; B and the bias 0 when
  * broadcast. */
 static inline int64_t gemm_stride_a(const gemm_problem *p) { return p->m * p->k; }
@@ -66,7 +84,7 @@ static inline int64_t gemm_block_scales_b(const gemm_problem *p) { return (p->n 
 /* Whether p needs tcj_gemm_ex (anything beyond a plain tcj_gemm): fp8 operands do, as the tools
  * run them with scales. */
 static inline int gemm_is_ex(const gemm_problem *p) {
-  return p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_batch(p) > 1 || p->separate_d ||
+  return gemm_is_grouped(p) || p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_batch(p) > 1 || p->separate_d ||
          p->epilogue_source != NULL || gemm_dtype_is_fp8(p->ab);
 }
 

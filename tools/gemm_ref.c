@@ -225,6 +225,69 @@ done:
   return rc;
 }
 
+int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out) {
+  memset(out, 0, sizeof *out);
+  if (!p->group_sizes) return -1;
+  int64_t G = p->groups, m = p->m, n = p->n, k = p->k, nonempty = 0, total_rows = 0;
+  int masked = p->group_mode == TCJ_GROUP_M_MASKED;
+  tcj_dtype bt = gemm_b_dtype(p);
+  for (int64_t g = 0; g < G; g++) {
+    int64_t rows = p->group_sizes[g] < GEMM_REF_GROUP_ROWS ? p->group_sizes[g] : GEMM_REF_GROUP_ROWS;
+    nonempty += rows > 0;
+    total_rows += rows;
+  }
+  if (nonempty == 0 || n == 0) return 0;
+  int64_t kk = k > 0 ? k : 1, cols = GEMM_REF_MACS / (total_rows * kk);
+  if (cols > GEMM_REF_MAX_COLS) cols = GEMM_REF_MAX_COLS;
+  if (cols < GEMM_REF_GROUP_MIN_COLS) cols = GEMM_REF_GROUP_MIN_COLS;
+  if (cols > n) cols = n;
+  size_t count = (size_t)(total_rows * cols);
+  double *arow = malloc((size_t)kk * GEMM_REF_GROUP_ROWS * sizeof *arow), *bcol = malloc((size_t)kk * sizeof *bcol);
+  out->index = malloc(count * sizeof *out->index);
+  out->value = malloc(count * sizeof *out->value);
+  out->unit = malloc(count * sizeof *out->unit);
+  if (!arow || !bcol || !out->index || !out->value || !out->unit) {
+    free(arow);
+    free(bcol);
+    gemm_ref_free(out);
+    return -1;
+  }
+  size_t e = 0;
+  for (int64_t g = 0, start = 0; g < G; start += masked ? 0 : p->group_sizes[g], g++) {
+    int64_t mg = p->group_sizes[g], nrows = mg < GEMM_REF_GROUP_ROWS ? mg : GEMM_REF_GROUP_ROWS, row[GEMM_REF_GROUP_ROWS];
+    if (nrows <= 0) continue;
+    int64_t first = masked ? 0 : start, a_base = masked ? g * m * k : 0, d_row0 = masked ? g * m : start;
+    for (int64_t r = 0; r < nrows; r++) {
+      row[r] = spread(r, nrows, mg);
+      int64_t i = first + row[r]; /* A's row within its entry (CONTIGUOUS: within all of A) */
+      for (int64_t l = 0; l < k; l++)
+        arow[r * kk + l] = gemm_ref_get(p->ab, in->a, (size_t)(a_base + (p->op_a == TCJ_OP_N ? i * k + l : l * m + i)));
+    }
+    for (int64_t c = 0; c < cols; c++) {
+      int64_t j = spread(c, cols, n);
+      for (int64_t l = 0; l < k; l++)
+        bcol[l] = gemm_ref_get(bt, in->b, (size_t)(g * k * n + (p->op_b == TCJ_OP_N ? l * n + j : j * k + l)));
+      double bias = p->bias != TCJ_BIAS_NONE ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(g * n + j)) : 0;
+      for (int64_t r = 0; r < nrows; r++, e++) {
+        double sum = 0, abs = 0;
+        for (int64_t l = 0; l < k; l++) {
+          double prod = arow[r * kk + l] * bcol[l];
+          sum += prod;
+          abs += fabs(prod);
+        }
+        double v = in->scale * sum + bias, u = fabs(in->scale) * abs + fabs(bias);
+        out->index[e] = (d_row0 + row[r]) * n + j;
+        out->value[e] = activation(p->act, v);
+        out->unit[e] = u > 0 ? u : 1;
+      }
+    }
+  }
+  out->count = e;
+  free(arow);
+  free(bcol);
+  return 0;
+}
+
 void gemm_ref_free(gemm_ref *r) {
   free(r->index);
   free(r->value);

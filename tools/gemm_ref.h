@@ -45,6 +45,17 @@ double gemm_ref_get(tcj_dtype t, const void *buf, size_t i);
 int gemm_ref_compute(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out);
 void gemm_ref_free(gemm_ref *r); /* an empty one: no-op */
 
+/* Grouped problems (p->group_mode with p->group_sizes, the rows of each group): in every
+ * non-empty group its first and last row and up to GEMM_REF_GROUP_ROWS in all, spread between,
+ * times columns spread over n (the last included), as many as GEMM_REF_MACS allow over all groups
+ * but at least GEMM_REF_GROUP_MIN_COLS (or n); B and the bias of group g at g * k * n and g * n.
+ * Indices are positions in D as the problem lays it out: CONTIGUOUS (start_g + i) * n + j,
+ * MASKED (g * m + i) * n + j. Plain double sums (f16 and bf16 products are exact in double).
+ * Returns 0, or -1 when out of host memory or p has no sizes (out is then empty). */
+#define GEMM_REF_GROUP_ROWS 4
+#define GEMM_REF_GROUP_MIN_COLS 8
+int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out);
+
 /* The largest |got - ref| / unit over the samples of d (a host copy of the whole output, of
  * type out); a NaN or infinite element counts as an infinite error. 0 without samples. */
 double gemm_ref_max_error(const gemm_ref *r, tcj_dtype out, const void *d);

@@ -295,7 +295,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
                      gr_buffers *buf, char *note, size_t note_size) {
   tcj_dtype out = gemm_out_dtype(p), bias_t = gemm_bias_dtype(p);
   size_t es = gemm_dtype_size(p->ab), esc = gemm_dtype_size(out), esb = gemm_dtype_size(bias_t);
-  size_t batch = (size_t)gemm_batch(p), b_entries = p->broadcast_b ? 1 : batch;
+  size_t batch = (size_t)gemm_entries(p), b_entries = (size_t)gemm_b_entries(p);
   size_t na = batch * (size_t)(p->m * p->k), nb = b_entries * (size_t)(p->k * p->n), nc = batch * (size_t)(p->m * p->n);
   size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n : 0;
   size_t set_bytes = (na + nb) * es + nc * esc + nbias * esb;
@@ -355,6 +355,20 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
     if ((ce = cudaMalloc((void **)&buf->scales, sizeof scales)) == cudaSuccess)
       ce = cudaMemcpy(buf->scales, scales, sizeof scales, cudaMemcpyHostToDevice);
   }
+  if (ce == cudaSuccess && gemm_is_grouped(p)) {
+    /* The ends (running sums of the sizes) or the counts, once for every set. */
+    size_t G = (size_t)p->groups, es_g = p->group_mode == TCJ_GROUP_M_CONTIGUOUS && p->group_ends64 ? 8 : 4;
+    void *h = malloc(G * es_g + 1);
+    ce = !h || !p->group_sizes ? cudaErrorInvalidValue : cudaMalloc(&buf->groups, G * es_g);
+    for (size_t i = 0, end = 0; ce == cudaSuccess && i < G; i++) {
+      end += (size_t)p->group_sizes[i];
+      int64_t v = p->group_mode == TCJ_GROUP_M_MASKED ? p->group_sizes[i] : (int64_t)end;
+      if (es_g == 8) ((int64_t *)h)[i] = v;
+      else ((int32_t *)h)[i] = (int32_t)v;
+    }
+    if (ce == cudaSuccess) ce = cudaMemcpy(buf->groups, h, G * es_g, cudaMemcpyHostToDevice);
+    free(h);
+  }
   if (ce == cudaSuccess) ce = cudaDeviceSynchronize();
   if (ce != cudaSuccess) {
     snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
@@ -380,6 +394,7 @@ void gr_buffers_free(gr_buffers *buf) {
     cudaFree(buf->bias[s]);
   }
   cudaFree(buf->scales);
+  cudaFree(buf->groups);
   memset(buf, 0, sizeof *buf);
 }
 
@@ -453,7 +468,15 @@ static const char *fp8_unavailable(const gemm_problem *p) {
   return NULL;
 }
 
+/* Why cuBLAS has no grouped baseline for p, or NULL. */
+static const char *grouped_unavailable(const gemm_problem *p) {
+  if (p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || p->epilogue_source)
+    return "cuBLAS's grouped GEMMs have no epilogue";
+  return NULL;
+}
+
 static gr_base_kind base_kind(const gemm_problem *p) {
+  if (gemm_is_grouped(p)) return grouped_unavailable(p) ? GR_BASE_NONE : GR_BASE_GROUPED;
   if (gemm_dtype_is_fp8(p->ab) && fp8_unavailable(p)) return GR_BASE_NONE;
   if (p->act == TCJ_ACT_SILU || p->act == TCJ_ACT_GELU_TANH) return GR_BASE_LT_ACT;
   if (p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_dtype_is_fp8(p->ab)) return GR_BASE_LT;
@@ -487,6 +510,8 @@ void gr_baseline_label(const gemm_problem *p, char *out, size_t size) {
   case GR_BASE_LT_ACT:
     s = p->act == TCJ_ACT_SILU ? "cublasLt+bias+silu_kernel" : "cublasLt+bias+gelu_tanh_kernel";
     break;
+  case GR_BASE_GROUPED: s = "cublasGroupedBatched"; break;
+  case GR_BASE_GROUP_LOOP: s = "cublasGemmEx_loop"; break;
   }
   int fast = gemm_dtype_is_fp8(p->ab) && p->fast_accum && strcmp(s, "-") != 0;
   snprintf(out, size, "%s%s", s, fast ? "+fast_accum" : "");
@@ -589,8 +614,206 @@ static int lt_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_b
   return 0;
 }
 
+/* ---- grouped baselines ---------------------------------------------------------------------- */
+
+typedef cublasStatus_t (*grouped_fn)(cublasHandle_t, const cublasOperation_t[], const cublasOperation_t[],
+                                     const int[], const int[], const int[], const void *, const void *const[],
+                                     cudaDataType_t, const int[], const void *const[], cudaDataType_t, const int[],
+                                     const void *, void *const[], cudaDataType_t, const int[], int, const int[],
+                                     cublasComputeType_t);
+
+/* The device pointer arrays of one operand set (A's, B's and C's of every cuBLAS group, in one
+ * allocation): made at open for every buffer set, so that timing uploads nothing; one more slot
+ * for any other output (the check's), uploaded when it is asked for. */
+#define GR_GROUP_SLOTS (GR_MAX_SETS + 1)
+struct gr_grouped_args {
+  int count; /* cuBLAS groups: one per non-empty expert */
+  grouped_fn fn;
+  cublasOperation_t *ta, *tb;
+  int *m, *n, *k, *lda, *ldb, *ldc, *size;
+  float *alpha, *beta;
+  int64_t *a_off, *b_off, *c_off; /* elements */
+  struct { const void *a, *b; void *c; void **dev; } slot[GR_GROUP_SLOTS];
+  int nslots;
+};
+
+/* Group g's first row (CONTIGUOUS: in A, C and D; MASKED: 0 of entry g) by element offsets of
+ * its A, B and C/D. */
+static void group_offsets(const gemm_problem *p, int64_t g, int64_t row0, int64_t *a, int64_t *b, int64_t *c) {
+  if (p->group_mode == TCJ_GROUP_M_MASKED) {
+    *a = g * p->m * p->k;
+    *c = g * p->m * p->n;
+  } else {
+    *a = p->op_a == TCJ_OP_N ? row0 * gemm_lda(p) : row0;
+    *c = row0 * p->n;
+  }
+  *b = g * p->k * p->n;
+}
+
+static void grouped_free(gr_grouped_args *ga) {
+  if (!ga) return;
+  for (int i = 0; i < ga->nslots; i++) cudaFree(ga->slot[i].dev);
+  free(ga->a_off); /* the start of the one allocation that holds every host array */
+  free(ga);
+}
+
+/* Slot i for (a, b, c): its pointer arrays uploaded on the stream. 0, or -1 with note. */
+static int grouped_slot(const gr_gpu *g, const gemm_problem *p, gr_grouped_args *ga, int i, const void *a,
+                        const void *b, void *c, char *note, size_t note_size) {
+  size_t n = (size_t)ga->count, es = gemm_dtype_size(p->ab), esb = gemm_dtype_size(gemm_b_dtype(p)),
+         esc = gemm_dtype_size(gemm_out_dtype(p));
+  void **h = malloc(3 * n * sizeof *h);
+  cudaError_t ce = h ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (ce == cudaSuccess && !ga->slot[i].dev) ce = cudaMalloc((void **)&ga->slot[i].dev, 3 * n * sizeof *h);
+  for (size_t e = 0; ce == cudaSuccess && e < n; e++) {
+    h[e] = (char *)(uintptr_t)b + ga->b_off[e] * (int64_t)esb; /* cuBLAS's A is our B */
+    h[n + e] = (char *)(uintptr_t)a + ga->a_off[e] * (int64_t)es;
+    h[2 * n + e] = (char *)c + ga->c_off[e] * (int64_t)esc;
+  }
+  if (ce == cudaSuccess) ce = cudaMemcpyAsync(ga->slot[i].dev, h, 3 * n * sizeof *h, cudaMemcpyHostToDevice, g->stream);
+  if (ce == cudaSuccess) ce = cudaStreamSynchronize(g->stream);
+  free(h);
+  if (ce != cudaSuccess) {
+    snprintf(note, note_size, "cublasGemmGroupedBatchedEx's pointer arrays: %s", cudaGetErrorName(ce));
+    return -1;
+  }
+  ga->slot[i].a = a;
+  ga->slot[i].b = b;
+  ga->slot[i].c = c;
+  return 0;
+}
+
+/* cuBLAS 12.5 (120500) brought cublasGemmGroupedBatchedEx: by the library's runtime version, and
+ * its symbol in the process (the headers this was built with may be newer than the library). */
+static grouped_fn grouped_symbol(const gr_gpu *g, char *note, size_t note_size) {
+  int version = 0;
+  if (cublasGetVersion(g->blas, &version) != CUBLAS_STATUS_SUCCESS || version < 120500) {
+    snprintf(note, note_size, "no baseline: cuBLAS %d.%d.%d has no cublasGemmGroupedBatchedEx (12.5 or later)",
+             version / 10000, version / 100 % 100, version % 100);
+    return NULL;
+  }
+  grouped_fn fn;
+  *(void **)&fn = dlsym(RTLD_DEFAULT, "cublasGemmGroupedBatchedEx");
+  if (!fn) snprintf(note, note_size, "no baseline: cublasGemmGroupedBatchedEx not found in the cuBLAS library");
+  return fn;
+}
+
+int gr_baseline_open_grouped(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, int loop, gr_baseline *base,
+                             char *note, size_t note_size) {
+  memset(base, 0, sizeof *base);
+  const char *why = grouped_unavailable(p);
+  base->kind = why ? GR_BASE_NONE : loop ? GR_BASE_GROUP_LOOP : GR_BASE_GROUPED;
+  snprintf(base->label, sizeof base->label, "%s", why ? "-" : loop ? "cublasGemmEx_loop" : "cublasGroupedBatched");
+  if (why) {
+    snprintf(note, note_size, "no baseline: %s", why);
+    return 1;
+  }
+  if (!p->group_sizes) {
+    snprintf(note, note_size, "a grouped baseline needs the group sizes");
+    return -1;
+  }
+  if (loop) return 0;
+  grouped_fn fn = grouped_symbol(g, note, note_size);
+  if (!fn) {
+    base->kind = GR_BASE_NONE;
+    snprintf(base->label, sizeof base->label, "-");
+    return 1;
+  }
+  gr_grouped_args *ga = calloc(1, sizeof *ga);
+  size_t G = (size_t)p->groups;
+  /* Host arrays in one block: 2 op arrays, 7 int arrays, 2 float arrays, 3 offset arrays. */
+  size_t bytes = 2 * G * sizeof(cublasOperation_t) + 7 * G * sizeof(int) + 2 * G * sizeof(float) + 3 * G * sizeof(int64_t);
+  char *block = ga ? malloc(bytes + 64) : NULL;
+  if (!block) {
+    free(ga);
+    snprintf(note, note_size, "host out of memory");
+    return -1;
+  }
+  ga->fn = fn;
+  ga->a_off = (int64_t *)(void *)block; /* the 8-byte arrays first, for their alignment */
+  ga->b_off = ga->a_off + G;
+  ga->c_off = ga->b_off + G;
+  ga->ta = (cublasOperation_t *)(void *)(ga->c_off + G);
+  ga->tb = ga->ta + G;
+  ga->m = (int *)(void *)(ga->tb + G);
+  ga->n = ga->m + G;
+  ga->k = ga->n + G;
+  ga->lda = ga->k + G;
+  ga->ldb = ga->lda + G;
+  ga->ldc = ga->ldb + G;
+  ga->size = ga->ldc + G;
+  ga->alpha = (float *)(void *)(ga->size + G);
+  ga->beta = ga->alpha + G;
+  int64_t row0 = 0;
+  for (int64_t e = 0; e < p->groups; e++) {
+    int64_t rows = p->group_sizes[e];
+    if (rows > 0) {
+      int i = ga->count++;
+      group_offsets(p, e, row0, &ga->a_off[i], &ga->b_off[i], &ga->c_off[i]);
+      ga->ta[i] = blas_op(p->op_b);
+      ga->tb[i] = blas_op(p->op_a);
+      ga->m[i] = (int)p->n;
+      ga->n[i] = (int)rows;
+      ga->k[i] = (int)p->k;
+      ga->lda[i] = (int)gemm_ldb(p);
+      ga->ldb[i] = (int)gemm_lda(p);
+      ga->ldc[i] = (int)p->n;
+      ga->size[i] = 1;
+      ga->alpha[i] = 1;
+      ga->beta[i] = 0;
+    }
+    if (p->group_mode == TCJ_GROUP_M_CONTIGUOUS) row0 += rows;
+  }
+  base->grouped = ga;
+  for (int s = 0; s < buf->sets; s++) {
+    if (grouped_slot(g, p, ga, ga->nslots, buf->a[s], buf->b[s], buf->c[s], note, note_size) != 0) return -1;
+    ga->nslots++;
+  }
+  ga->nslots++; /* the spare slot, empty */
+  ga->slot[ga->nslots - 1].dev = NULL;
+  return 0;
+}
+
+/* One grouped baseline call on g->stream. */
+static cublasStatus_t grouped_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a,
+                                  const void *b, void *c, char *note, size_t note_size) {
+  const void *alpha, *beta;
+  unit_scalars(p, &alpha, &beta);
+  tcj_dtype out = gemm_out_dtype(p);
+  if (base->kind == GR_BASE_GROUP_LOOP) {
+    size_t es = gemm_dtype_size(p->ab), esb = gemm_dtype_size(gemm_b_dtype(p)), esc = gemm_dtype_size(out);
+    int64_t row0 = 0;
+    for (int64_t e = 0; e < p->groups; e++) {
+      int64_t rows = p->group_sizes[e], ao, bo, co;
+      group_offsets(p, e, row0, &ao, &bo, &co);
+      if (p->group_mode == TCJ_GROUP_M_CONTIGUOUS) row0 += rows;
+      if (rows <= 0) continue;
+      cublasStatus_t st = cublasGemmEx(g->blas, blas_op(p->op_b), blas_op(p->op_a), (int)p->n, (int)rows, (int)p->k,
+                                       alpha, (const char *)b + bo * (int64_t)esb, cuda_type(gemm_b_dtype(p)),
+                                       (int)gemm_ldb(p), (const char *)a + ao * (int64_t)es, cuda_type(p->ab),
+                                       (int)gemm_lda(p), beta, (char *)c + co * (int64_t)esc, cuda_type(out), (int)p->n,
+                                       compute_type(p), CUBLAS_GEMM_DEFAULT);
+      if (st != CUBLAS_STATUS_SUCCESS) return st;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+  }
+  gr_grouped_args *ga = base->grouped;
+  int i = 0;
+  while (i < ga->nslots && !(ga->slot[i].a == a && ga->slot[i].b == b && ga->slot[i].c == c)) i++;
+  if (i == ga->nslots) { /* another output (the check's): the spare slot, uploaded now (untimed) */
+    i = ga->nslots - 1;
+    if (grouped_slot(g, p, ga, i, a, b, c, note, note_size) != 0) return CUBLAS_STATUS_EXECUTION_FAILED;
+  }
+  void **dev = ga->slot[i].dev;
+  size_t n = (size_t)ga->count;
+  return ga->fn(g->blas, ga->ta, ga->tb, ga->m, ga->n, ga->k, ga->alpha, (const void *const *)dev,
+                cuda_type(gemm_b_dtype(p)), ga->lda, (const void *const *)(dev + n), cuda_type(p->ab), ga->ldb,
+                ga->beta, dev + 2 * n, cuda_type(out), ga->ldc, ga->count, ga->size, compute_type(p));
+}
+
 int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note,
                      size_t note_size) {
+  if (gemm_is_grouped(p)) return gr_baseline_open_grouped(g, p, buf, 0, base, note, note_size);
   memset(base, 0, sizeof *base);
   base->kind = base_kind(p);
   gr_baseline_label(p, base->label, sizeof base->label);
@@ -633,6 +856,8 @@ void gr_baseline_close(gr_baseline *base) {
   if (base->desc) cublasLtMatmulDescDestroy(base->desc);
   base->la = base->lb = base->ld = NULL;
   base->desc = NULL;
+  grouped_free(base->grouped);
+  base->grouped = NULL;
 }
 
 int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a, const void *b,
@@ -655,6 +880,9 @@ int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *b
   case GR_BASE_NONE:
     snprintf(note, note_size, "%s has no cuBLAS baseline", tcj_dtype_name(p->ab));
     return -1;
+  case GR_BASE_GROUPED: case GR_BASE_GROUP_LOOP:
+    st = grouped_run(g, p, base, a, b, c, note, note_size);
+    break;
   default:
     /* The bias pointer is the descriptor's: each rotated set has its own bias. */
     st = p->bias == TCJ_BIAS_NONE ? CUBLAS_STATUS_SUCCESS
@@ -775,6 +1003,7 @@ static int read_back(void *host, const void *dev, size_t bytes, cudaStream_t str
 typedef enum check_kind { BY_BASELINE, BY_REF_FROBENIUS, BY_REF_ACCURACY } check_kind;
 
 static check_kind check_kind_of(const gemm_problem *p) {
+  if (gemm_is_grouped(p)) return BY_REF_FROBENIUS; /* every group's sampled rows */
   if (gemm_ref_checks_accuracy(p)) return BY_REF_ACCURACY;
   return gemm_dtype_is_fp8(p->ab) ? BY_REF_FROBENIUS : BY_BASELINE;
 }
@@ -782,7 +1011,7 @@ static check_kind check_kind_of(const gemm_problem *p) {
 /* The float64 reference on host copies of set 0's inputs. Returns 0, or -1 with note. */
 static int reference(const gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gemm_ref *ref, char *note,
                      size_t note_size) {
-  size_t batch = (size_t)gemm_batch(p), b_entries = p->broadcast_b ? 1 : batch;
+  size_t batch = (size_t)gemm_entries(p), b_entries = (size_t)gemm_b_entries(p);
   size_t na = batch * (size_t)(p->m * p->k) * gemm_dtype_size(p->ab);
   size_t nb = b_entries * (size_t)(p->k * p->n) * gemm_dtype_size(gemm_b_dtype(p));
   size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n * gemm_dtype_size(gemm_bias_dtype(p)) : 0;
@@ -795,7 +1024,7 @@ static int reference(const gr_gpu *g, const gemm_problem *p, const gr_buffers *b
              !read_back(bias, buf->bias[0], nbias, g->stream, note, note_size)) {
     gemm_ref_inputs in = {a, b, nbias ? bias : NULL,
                           gemm_dtype_is_fp8(p->ab) ? (double)GR_SCALE_A * (double)GR_SCALE_B : 1.0};
-    if (gemm_ref_compute(p, &in, ref) == 0) rc = 0;
+    if ((gemm_is_grouped(p) ? gemm_ref_compute_grouped(p, &in, ref) : gemm_ref_compute(p, &in, ref)) == 0) rc = 0;
     else snprintf(note, note_size, "host out of memory (the reference)");
   }
   free(a);
@@ -854,12 +1083,29 @@ static int within_ref(const gemm_problem *p, check_kind kind, const gemm_ref *re
   return 0;
 }
 
+/* The first row of D (over its entries) that a grouped call must leave alone but that does not
+ * hold the poison (all ones bits) any more, or -1. */
+static int64_t unwritten_row_written(const gemm_problem *p, const void *hc) {
+  size_t row_bytes = (size_t)p->n * gemm_dtype_size(gemm_out_dtype(p));
+  int64_t entries = gemm_entries(p), rows_total = 0;
+  for (int64_t g = 0; g < p->groups; g++) rows_total += p->group_sizes[g];
+  for (int64_t e = 0; e < entries; e++) {
+    int64_t from = p->group_mode == TCJ_GROUP_M_MASKED ? p->group_sizes[e] : rows_total;
+    for (int64_t i = from < 0 ? 0 : from; i < p->m; i++) {
+      const unsigned char *row = (const unsigned char *)hc + (size_t)(e * p->m + i) * row_bytes;
+      for (size_t b = 0; b < row_bytes; b++)
+        if (row[b] != 0xff) return e * p->m + i;
+    }
+  }
+  return -1;
+}
+
 gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
                          gr_figures *fig, char *note, size_t note_size) {
   tcj_dtype out = gemm_out_dtype(p);
   check_kind kind = check_kind_of(p);
   int accuracy = gemm_ref_accuracy_applies(p), has_base = !base || base->kind != GR_BASE_NONE;
-  size_t esc = gemm_dtype_size(out), nc = (size_t)gemm_batch(p) * (size_t)(p->m * p->n);
+  size_t esc = gemm_dtype_size(out), nc = (size_t)gemm_entries(p) * (size_t)(p->m * p->n);
   void *dref = NULL, *hc = malloc(nc * esc + 1), *hr = malloc(nc * esc + 1);
   gemm_ref ref;
   gr_check_result res = GR_CHECK_ERROR;
@@ -877,6 +1123,15 @@ gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseli
     goto done;
   }
   if (read_back(hc, buf->c[0], nc * esc, g->stream, note, note_size)) goto done;
+  if (gemm_is_grouped(p)) { /* rows no group owns (MASKED: past counts[g]) must stay as poisoned */
+    int64_t bad_row = unwritten_row_written(p, hc);
+    if (bad_row >= 0) {
+      snprintf(note, note_size, "tcj wrote row %lld of D, which no group owns (the rows past a masked group's count "
+               "stay unwritten)", (long long)bad_row);
+      res = GR_CHECK_MISMATCH;
+      goto done;
+    }
+  }
   if ((kind != BY_BASELINE || accuracy) && reference(g, p, buf, &ref, note, note_size) != 0) goto done;
   if (accuracy) fig->err_tcj = gemm_ref_max_error(&ref, out, hc);
   /* The baseline on set 0's inputs into its own output, poisoned as tcj's was (on the stream:

@@ -81,6 +81,8 @@ typedef struct gr_buffers {
   int sets;
   void *a[GR_MAX_SETS], *b[GR_MAX_SETS], *c[GR_MAX_SETS], *bias[GR_MAX_SETS];
   float *scales; /* fp8: {GR_SCALE_A, GR_SCALE_B} on the device, shared by every set; else NULL */
+  void *groups;  /* grouped: the ends (int32 or int64) or counts of p->group_sizes on the device,
+                    uploaded once and shared by every set (gemm_problem.group_dev); else NULL */
 } gr_buffers;
 
 /* Returns 0, or -1 with the cause in note (buf is then empty: gr_buffers_free is a no-op). */
@@ -117,7 +119,16 @@ cublasStatus_t gr_s8_probe_nn(const gr_gpu *g);
  *     GEMMs take only its TN layout (row-major op_a N, op_b T: both operands K-major) and no
  *     e5m2 x e5m2: others have no baseline (GR_BASE_NONE).
  * User epilogues have no baseline. */
-typedef enum gr_base_kind { GR_BASE_GEMMEX, GR_BASE_STRIDED, GR_BASE_LT, GR_BASE_LT_ACT, GR_BASE_NONE } gr_base_kind;
+/* Grouped problems (no epilogue; else GR_BASE_NONE): cublasGemmGroupedBatchedEx with one
+ * cuBLAS group per non-empty expert (cuBLAS 12.5 or later, found by the runtime version and the
+ * symbol: GR_BASE_NONE without), or (gr_baseline_open_grouped with loop) cublasGemmEx per
+ * non-empty group on the same stream. Both take the sizes from the host (p->group_sizes), as
+ * a cuBLAS user must. */
+typedef enum gr_base_kind {
+  GR_BASE_GEMMEX, GR_BASE_STRIDED, GR_BASE_LT, GR_BASE_LT_ACT, GR_BASE_NONE, GR_BASE_GROUPED, GR_BASE_GROUP_LOOP
+} gr_base_kind;
+
+typedef struct gr_grouped_args gr_grouped_args; /* cublasGemmGroupedBatchedEx's arrays */
 
 typedef struct gr_baseline {
   gr_base_kind kind;
@@ -127,6 +138,7 @@ typedef struct gr_baseline {
   cublasLtMatrixLayout_t la, lb, ld;
   cublasLtMatmulAlgo_t algo;
   CUfunction act;           /* GR_BASE_LT_ACT's kernel */
+  gr_grouped_args *grouped; /* GR_BASE_GROUPED's */
 } gr_baseline;
 
 /* The baseline's label for p, without preparing it: "-" where there is none. */
@@ -141,6 +153,10 @@ void gr_baseline_label(const gemm_problem *p, char *out, size_t size);
 int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note,
                      size_t note_size);
 void gr_baseline_close(gr_baseline *base);
+/* A grouped problem's baseline: loop 0 cublasGemmGroupedBatchedEx (what gr_baseline_open opens for
+ * one), 1 a cublasGemmEx per non-empty group. Returns as gr_baseline_open. */
+int gr_baseline_open_grouped(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, int loop, gr_baseline *base,
+                             char *note, size_t note_size);
 
 /* One baseline call on g->stream (base NULL: gr_cublas), 0 or -1 with the cause in note. */
 int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a, const void *b,

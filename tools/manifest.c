@@ -46,9 +46,10 @@ static const type_set ab_set = SET(ab_list, 8), c_set = SET(out_list, 5), d_set 
                       b_set = SET(b_list, 2);
 #define PROBLEM_KEYS \
   "name, m, n, k, dtype, b_dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, " \
-  "fast_accum, scale, cublas_*"
+  "fast_accum, scale, group, cublas_*"
 #define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu"
 #define TOP_KEYS "suite, dtype, targets, problems"
+#define GROUP_KEYS "mode, experts, ep, tokens, topk, max_rows, skew, exponent, seed, ends"
 #define ARCH_LIST "sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]"
 
 static const struct epilogue_info {
@@ -392,13 +393,160 @@ static tcj_dtype c_default(tcj_dtype ab) {
   }
 }
 
+/* ---- group: ------------------------------------------------------------------------------ */
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1) from 53 random bits. */
+static double unit_draw(uint64_t *s) { return (double)(splitmix(s) >> 11) * 0x1.0p-53; }
+
+void manifest_group_sizes(const manifest_group *g, int64_t *sizes) {
+  int64_t G = g->count, rows = g->rows;
+  if (G < 1) return;
+  for (int64_t i = 0; i < G; i++) sizes[i] = 0;
+  if (g->skew == MANIFEST_SKEW_EVEN) {
+    for (int64_t i = 0; i < G; i++) sizes[i] = rows / G + (i < rows % G);
+  } else {
+    /* Weights by rank; the ranks a seeded permutation, so that the heaviest group is not always
+     * group 0. Each routed row then picks a group from the cumulative weights. */
+    uint64_t state = g->seed;
+    double *cum = malloc((size_t)G * sizeof *cum);
+    int64_t *rank = malloc((size_t)G * sizeof *rank);
+    if (!cum || !rank) { /* no memory for the draw: as even, rather than nothing */
+      free(cum);
+      free(rank);
+      for (int64_t i = 0; i < G; i++) sizes[i] = rows / G + (i < rows % G);
+    } else {
+      for (int64_t i = 0; i < G; i++) rank[i] = i;
+      for (int64_t i = G - 1; i > 0; i--) { /* Fisher-Yates */
+        int64_t j = (int64_t)(splitmix(&state) % (uint64_t)(i + 1)), t = rank[i];
+        rank[i] = rank[j];
+        rank[j] = t;
+      }
+      double total = 0;
+      for (int64_t i = 0; i < G; i++) {
+        total += g->skew == MANIFEST_SKEW_ZIPF ? pow((double)(rank[i] + 1), -g->exponent) : 1.0;
+        cum[i] = total;
+      }
+      for (int64_t r = 0; r < rows; r++) {
+        double u = unit_draw(&state) * total;
+        int64_t lo = 0, hi = G - 1; /* the first group whose cumulative weight is above u */
+        while (lo < hi) {
+          int64_t mid = lo + (hi - lo) / 2;
+          if (cum[mid] > u) hi = mid;
+          else lo = mid + 1;
+        }
+        sizes[lo]++;
+      }
+      free(cum);
+      free(rank);
+    }
+  }
+  if (g->mode == TCJ_GROUP_M_MASKED)
+    for (int64_t i = 0; i < G; i++)
+      if (sizes[i] > g->max_rows) sizes[i] = g->max_rows;
+}
+
+static int parse_group(ctx *c, const yaml_node_t *n, manifest_group *out) {
+  char shown[64];
+  const yaml_node_t *mode = NULL, *experts = NULL, *ep = NULL, *tokens = NULL, *topk = NULL, *max_rows = NULL,
+                    *skew = NULL, *exponent = NULL, *ends = NULL;
+  manifest_group g = {.ep = 1, .seed = 1};
+  if (n->type != YAML_MAPPING_NODE)
+    return failf(c, n->start_mark, "group: expected a mapping (" GROUP_KEYS "), got %s", show(n, shown, sizeof shown));
+  if (check_keys(c, n)) return -1;
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(c, p->key), *v = node(c, p->value);
+    const char *key = text(k);
+    int bad = 0;
+    int64_t seed;
+    if (strcmp(key, "mode") == 0) mode = v;
+    else if (strcmp(key, "experts") == 0) bad = parse_size(c, "group: experts", v, &g.experts), experts = v;
+    else if (strcmp(key, "ep") == 0) bad = parse_size(c, "group: ep", v, &g.ep), ep = v;
+    else if (strcmp(key, "tokens") == 0) bad = parse_size(c, "group: tokens", v, &g.tokens), tokens = v;
+    else if (strcmp(key, "topk") == 0) bad = parse_size(c, "group: topk", v, &g.topk), topk = v;
+    else if (strcmp(key, "max_rows") == 0) bad = parse_size(c, "group: max_rows", v, &g.max_rows), max_rows = v;
+    else if (strcmp(key, "skew") == 0) skew = v;
+    else if (strcmp(key, "exponent") == 0) exponent = v;
+    else if (strcmp(key, "seed") == 0) bad = parse_size(c, "group: seed", v, &seed), g.seed = (uint64_t)seed;
+    else if (strcmp(key, "ends") == 0) ends = v;
+    else bad = failf(c, k->start_mark, "group: unknown key '%s' (" GROUP_KEYS ")", key);
+    if (bad) return -1;
+  }
+  if (!mode) return failf(c, n->start_mark, "group: needs mode: (contiguous or masked)");
+  if (mode->type == YAML_SCALAR_NODE && strcmp(text(mode), "contiguous") == 0) g.mode = TCJ_GROUP_M_CONTIGUOUS;
+  else if (mode->type == YAML_SCALAR_NODE && strcmp(text(mode), "masked") == 0) g.mode = TCJ_GROUP_M_MASKED;
+  else return failf(c, mode->start_mark, "group: mode: expected contiguous or masked, got %s", show(mode, shown, sizeof shown));
+  if (!experts || !tokens || !topk)
+    return failf(c, n->start_mark, "group: needs experts:, tokens: and topk: (%s missing)",
+                 !experts ? "experts:" : !tokens ? "tokens:" : "topk:");
+  if (g.experts < 1 || g.experts > MANIFEST_MAX_EXPERTS)
+    return failf(c, experts->start_mark, "group: experts: %lld, must be 1 to %d", (long long)g.experts,
+                 MANIFEST_MAX_EXPERTS);
+  if (ep && (g.ep < 1 || g.experts % g.ep != 0))
+    return failf(c, ep->start_mark, "group: ep: %lld does not divide experts: %lld (each GPU holds experts / ep of them)",
+                 (long long)g.ep, (long long)g.experts);
+  if (g.topk < 1 || g.topk > g.experts)
+    return failf(c, topk->start_mark, "group: topk: %lld, must be 1 to experts: %lld", (long long)g.topk,
+                 (long long)g.experts);
+  /* tokens, topk <= 2^31 - 1: their product fits int64. */
+  if (g.tokens * g.topk % g.ep != 0)
+    return failf(c, tokens->start_mark, "group: tokens * topk = %lld routed rows do not divide by ep: %lld",
+                 (long long)(g.tokens * g.topk), (long long)g.ep);
+  g.count = g.experts / g.ep;
+  g.rows = g.tokens * g.topk / g.ep;
+  if (g.rows > MANIFEST_MAX_ROUTED)
+    return failf(c, tokens->start_mark, "group: tokens * topk / ep = %lld routed rows, more than %lld (2^26)",
+                 (long long)g.rows, MANIFEST_MAX_ROUTED);
+  if (g.mode == TCJ_GROUP_M_MASKED && !max_rows)
+    return failf(c, n->start_mark, "group: mode: masked needs max_rows: (the rows of each entry, m)");
+  if (g.mode == TCJ_GROUP_M_CONTIGUOUS && max_rows)
+    return failf(c, max_rows->start_mark, "group: max_rows: is for mode: masked (contiguous groups have m = "
+                 "tokens * topk / ep rows in all)");
+  if (max_rows && g.max_rows < 1)
+    return failf(c, max_rows->start_mark, "group: max_rows: 0, must be 1 or more");
+  if (!skew || (skew->type == YAML_SCALAR_NODE && strcmp(text(skew), "uniform") == 0)) g.skew = MANIFEST_SKEW_UNIFORM;
+  else if (skew->type == YAML_SCALAR_NODE && strcmp(text(skew), "zipf") == 0) g.skew = MANIFEST_SKEW_ZIPF;
+  else if (skew->type == YAML_SCALAR_NODE && strcmp(text(skew), "even") == 0) g.skew = MANIFEST_SKEW_EVEN;
+  else return failf(c, skew->start_mark, "group: skew: unknown routing %s (" MANIFEST_SKEW_LIST ")",
+                    show(skew, shown, sizeof shown));
+  if (g.skew == MANIFEST_SKEW_ZIPF) g.exponent = MANIFEST_ZIPF_EXPONENT;
+  if (exponent) {
+    char *end = NULL;
+    double v = 0;
+    if (g.skew != MANIFEST_SKEW_ZIPF)
+      return failf(c, exponent->start_mark, "group: exponent: is zipf's (skew: zipf)");
+    if (exponent->type == YAML_SCALAR_NODE && plain(exponent) && !is_null(exponent)) v = strtod(text(exponent), &end);
+    if (!end || *end != '\0' || !(v > 0 && v <= 16))
+      return failf(c, exponent->start_mark, "group: exponent: expected a number above 0 and at most 16, got %s",
+                   show(exponent, shown, sizeof shown));
+    g.exponent = v;
+  }
+  if (ends) {
+    if (g.mode != TCJ_GROUP_M_CONTIGUOUS)
+      return failf(c, ends->start_mark, "group: ends: is for mode: contiguous (masked groups take int32 counts)");
+    if (ends->type == YAML_SCALAR_NODE && strcmp(text(ends), "int64") == 0) g.ends64 = 1;
+    else if (!(ends->type == YAML_SCALAR_NODE && strcmp(text(ends), "int32") == 0))
+      return failf(c, ends->start_mark, "group: ends: expected int32 or int64, got %s", show(ends, shown, sizeof shown));
+  }
+  *out = g;
+  return 0;
+}
+
 static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_dtype *top_dtype,
                          manifest *out) {
   static const char *const dim_keys[3] = {"m", "n", "k"};
   char shown[64];
   sizes dim[3] = {{0}};
   const yaml_node_t *dim_node[3] = {0}, *c_node = NULL, *d_node = NULL, *bcast_node = NULL, *b_node = NULL,
-                    *fast_node = NULL, *scale_node = NULL;
+                    *fast_node = NULL, *scale_node = NULL, *group_node = NULL, *batch_node = NULL,
+                    *op_b_node = NULL;
+  manifest_group group = {0};
   int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, fast_accum = 0, rc = -1;
   tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, bd = TCJ_BF16, cd = TCJ_BF16, dd = TCJ_BF16;
   tcj_scale_mode scale = TCJ_SCALE_TENSOR;
@@ -434,9 +582,10 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     else if (strcmp(key, "c_dtype") == 0) bad = parse_name(c, key, v, c_set, &cd), have_c = 1, c_node = v;
     else if (strcmp(key, "d_dtype") == 0) bad = parse_name(c, key, v, d_set, &dd), d_node = v;
     else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a);
-    else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b);
+    else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b), op_b_node = v;
     else if (strcmp(key, "epilogue") == 0) bad = parse_epilogue(c, key, v, &epi);
-    else if (strcmp(key, "batch") == 0) bad = parse_batch(c, key, v, &batch);
+    else if (strcmp(key, "batch") == 0) bad = parse_batch(c, key, v, &batch), batch_node = v;
+    else if (strcmp(key, "group") == 0) bad = parse_group(c, v, &group), group_node = v;
     else if (strcmp(key, "broadcast_b") == 0) bad = parse_bool(c, key, v, &broadcast_b), bcast_node = v;
     else if (strcmp(key, "epilogue_source") == 0) bad = parse_source(c, key, v, e);
     else if (strcmp(key, "fast_accum") == 0) bad = parse_bool(c, key, v, &fast_accum), fast_node = v;
@@ -452,6 +601,20 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
       oom(c);
       goto done;
     }
+  }
+  /* A grouped problem's m is its group's: R rows (contiguous) or max_rows (masked). */
+  if (group_node && (dim_node[0] || batch_node || bcast_node)) {
+    const yaml_node_t *at = dim_node[0] ? dim_node[0] : batch_node ? batch_node : bcast_node;
+    failf(c, at->start_mark, "%s: a grouped problem (group:) takes its rows from group: (contiguous: tokens * "
+          "topk / ep, masked: max_rows) and its groups from experts / ep (problem %s)",
+          dim_node[0] ? "m" : batch_node ? "batch" : "broadcast_b", e->name);
+    goto done;
+  }
+  if (group_node) {
+    int64_t m = group.mode == TCJ_GROUP_M_MASKED ? group.max_rows : group.rows;
+    if (push_size(c, "m", group_node, &dim[0], m)) goto done;
+    dim_node[0] = group_node;
+    if (!op_b_node) op_b = TCJ_OP_T; /* nn.Linear's [G, N, K] */
   }
   for (int i = 0; i < 3; i++)
     if (!dim_node[i]) {
@@ -519,7 +682,7 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
           .k = dim[2].v[l], .ab = ab, .has_b = b_node != NULL, .b = b_node ? bd : ab, .c = cd, .op_a = op_a,
           .op_b = op_b, .epilogue = epi, .batch = batch, .broadcast_b = broadcast_b, .has_d = d_node != NULL,
           .d = d_node ? dd : cd, .fast_accum = fast_accum, .scale = scale, .epilogue_path = e->epilogue_path,
-          .epilogue_source = e->epilogue_text};
+          .epilogue_source = e->epilogue_text, .group = group};
   rc = 0;
 done:
   for (int i = 0; i < 3; i++) free(dim[i].v);

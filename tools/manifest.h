@@ -9,7 +9,9 @@
  * and an activation), `batch:` (a strided batch, `broadcast_b: true` for one B), `d_dtype:` (a
  * D apart from C, which is then not read; e4m3 or e5m2 for fp8 operands), `epilogue_source:` (a
  * user epilogue's .cu file, relative to the manifest's directory), and for fp8 operands
- * `b_dtype:` (B of the other fp8 type), `fast_accum: true` and `scale: block` (block scales). */
+ * `b_dtype:` (B of the other fp8 type), `fast_accum: true` and `scale: block` (block scales).
+ * `group:` makes a grouped GEMM (a Mixture-of-Experts layer, tcj_gemm_desc.group_mode): see
+ * manifest_group. */
 #ifndef TCJ_TOOLS_MANIFEST_H
 #define TCJ_TOOLS_MANIFEST_H
 
@@ -61,6 +63,43 @@ typedef struct manifest_entry {
 /* `scale:` values: how fp8 operands are scaled (tcj_gemm_desc.scale_mode). */
 #define MANIFEST_SCALE_LIST "tensor block"
 
+/* `group:` values: how a grouped problem's rows are routed to its groups (experts). */
+typedef enum manifest_skew {
+  MANIFEST_SKEW_UNIFORM, /* each routed row picks a group uniformly at random (seeded) */
+  MANIFEST_SKEW_ZIPF,    /* ... with weight 1 / (rank + 1)^exponent, ranks a seeded permutation */
+  MANIFEST_SKEW_EVEN,    /* no randomness: every group R / G rows, the first R % G one more */
+} manifest_skew;
+#define MANIFEST_SKEW_LIST "uniform zipf even"
+#define MANIFEST_ZIPF_EXPONENT 1.0      /* zipf's default exponent */
+#define MANIFEST_MAX_EXPERTS 65536      /* experts: (and so G) */
+#define MANIFEST_MAX_ROUTED (1ll << 26) /* routed rows R: each is one draw */
+
+/* A grouped problem (`group: {mode: contiguous, experts: 256, ep: 8, tokens: 4096, topk: 8,
+ * skew: zipf, exponent: 1.2, seed: 1, ends: int64}`, or `{mode: masked, experts: 32, max_rows:
+ * 128, tokens: 128, topk: 8}`): a Mixture-of-Experts layer of `experts` experts of which this GPU
+ * holds G = experts / ep (expert parallelism; ep defaults to 1), `tokens` tokens each routed to
+ * `topk` experts: R = tokens * topk / ep routed rows reach this GPU, each drawn to one of the G
+ * groups by `skew` with `seed` (manifest_group_sizes; any group may get 0 rows). CONTIGUOUS: the
+ * problem's m is R (A, C, D hold the groups one after another), the ends int32 (`ends: int32`,
+ * the default) or int64. MASKED: m is `max_rows`, the rows of each of the G entries; a group drawn
+ * more than max_rows rows keeps max_rows (a dispatch with that capacity drops the rest). n and k
+ * as for any problem; B holds G weights (nn.Linear's [G, N, K]: op_b T is a grouped problem's
+ * default), the bias G vectors. A grouped problem takes no m:, batch: or broadcast_b:. */
+typedef struct manifest_group {
+  tcj_group_mode mode; /* TCJ_GROUP_NONE (0): not grouped */
+  int64_t experts, ep, count; /* count: G = experts / ep */
+  int64_t tokens, topk, rows; /* rows: R = tokens * topk / ep */
+  int64_t max_rows;           /* MASKED: m */
+  manifest_skew skew;
+  double exponent;            /* zipf's; 0 for the others */
+  uint64_t seed;              /* default 1 */
+  int ends64;                 /* CONTIGUOUS: int64 ends (tcj_gemm_desc.group_ends64) */
+} manifest_group;
+
+/* The G group sizes of g (rows of each group: CONTIGUOUS summing to R, MASKED each at most
+ * max_rows), deterministic for its seed. sizes holds g->count values. */
+void manifest_group_sizes(const manifest_group *g, int64_t *sizes);
+
 /* One problem after expansion of list- or grid-valued m, n, k (m outermost, k innermost). */
 typedef struct manifest_problem {
   const char *name; /* the entry's name */
@@ -78,6 +117,7 @@ typedef struct manifest_problem {
   int fast_accum;    /* `fast_accum: true` (fp8 operands): tcj_gemm_desc.fast_accum = 1 */
   tcj_scale_mode scale; /* `scale:` (fp8 operands): TCJ_SCALE_TENSOR (default) or TCJ_SCALE_BLOCK */
   const char *epilogue_path, *epilogue_source; /* the entry's, or NULL */
+  manifest_group group; /* `group:`; mode TCJ_GROUP_NONE without one */
 } manifest_problem;
 
 typedef struct manifest {

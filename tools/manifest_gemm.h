@@ -14,6 +14,16 @@ static inline gemm_problem manifest_gemm(const manifest_problem *p) {
     .epilogue_source = p->epilogue_source, .fast_accum = p->fast_accum, .has_b = p->has_b, .b = p->b,
     .scale = p->scale,
   };
+  if (p->group.mode != TCJ_GROUP_NONE) {
+    /* Selection plans for the rows a group is expected to get: R / G, at most max_rows. */
+    int64_t hint = p->group.count ? p->group.rows / p->group.count : 0;
+    if (p->group.mode == TCJ_GROUP_M_MASKED && hint > p->m) hint = p->m;
+    g.group_mode = p->group.mode;
+    g.groups = p->group.count;
+    g.group_ends64 = p->group.ends64;
+    g.group_rows_hint = hint > 0 ? hint : 1;
+    g.batch = 0;
+  }
   return g;
 }
 

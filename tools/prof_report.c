@@ -38,7 +38,10 @@ tcj_dtype prof_out_dtype(const prof_row *r) { return r->has_d ? r->d : r->c; }
 
 int64_t prof_batch(const prof_row *r) { return r->batch > 1 ? r->batch : 1; }
 
+static int grouped(const prof_row *r) { return r->group_mode != TCJ_GROUP_NONE; }
+
 int prof_fused(const prof_row *r) {
+  if (grouped(r)) return 0; /* averaged apart */
   return r->bias != TCJ_BIAS_NONE || r->act != TCJ_ACT_NONE || r->user || prof_batch(r) > 1;
 }
 
@@ -54,10 +57,15 @@ void prof_epilogue_label(const prof_row *r, char *out, size_t size) {
 }
 
 void prof_batch_label(const prof_row *r, char *out, size_t size) {
+  if (grouped(r)) {
+    snprintf(out, size, "G%lld/%s", (long long)r->groups, r->group_mode == TCJ_GROUP_M_MASKED ? "masked" : "contig");
+    return;
+  }
   snprintf(out, size, "%lld%s", (long long)prof_batch(r), r->broadcast_b && prof_batch(r) > 1 ? "/bcast_b" : "");
 }
 
 double prof_flops(const prof_row *r) {
+  if (grouped(r)) return 2.0 * (double)r->group_rows * (double)r->n * (double)r->k;
   return 2.0 * (double)r->m * (double)r->n * (double)r->k * (double)prof_batch(r);
 }
 
@@ -79,6 +87,10 @@ double prof_bytes(const prof_row *r) {
   tcj_dtype out = prof_out_dtype(r);
   double bias_len = r->bias == TCJ_BIAS_NONE ? 0 : r->bias == TCJ_BIAS_ROW ? m : n;
   double bias = bias_len * dtype_bytes(out == TCJ_S32 ? TCJ_F32 : out);
+  if (grouped(r)) { /* the rows computed; the weights (and biases) of the non-empty groups only */
+    double rows = (double)r->group_rows, g = (double)r->group_nonempty;
+    return (rows * k + g * k * n) * dtype_bytes(r->ab) + rows * n * dtype_bytes(out) + g * bias;
+  }
   return (z * m * k + z_b * k * n) * dtype_bytes(r->ab) + z * m * n * dtype_bytes(out) + z_b * bias;
 }
 
@@ -89,10 +101,12 @@ double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs
 }
 
 /* The averaging groups: plain, fused, and each of them with fp8's fast accumulation. */
-enum { GROUP_FUSED = 1, GROUP_FAST = 2, NGROUP = 4 };
-static const char *const group_names[NGROUP] = {"", " fused", " fastacc", " fused fastacc"};
+enum { GROUP_FUSED = 1, GROUP_FAST = 2, GROUP_GROUPED = 4, NGROUP = 6 };
+static const char *const group_names[NGROUP] = {"", " fused", " fastacc", " fused fastacc", " grouped",
+                                                " grouped loop"};
 
 static int group_of(const prof_row *r) {
+  if (grouped(r)) return GROUP_GROUPED + (r->group_loop != 0);
   return (prof_fused(r) ? GROUP_FUSED : 0) | (r->fast_accum ? GROUP_FAST : 0);
 }
 
@@ -119,6 +133,10 @@ double prof_geomean_ratio_fused(const prof_row *rows, int n, tcj_dtype ab, int *
 
 double prof_geomean_ratio_group(const prof_row *rows, int n, tcj_dtype ab, int fused, int fast_accum, int *count) {
   return geomean(rows, n, ab, (fused ? GROUP_FUSED : 0) | (fast_accum ? GROUP_FAST : 0), count);
+}
+
+double prof_geomean_ratio_grouped(const prof_row *rows, int n, tcj_dtype ab, int loop, int *count) {
+  return geomean(rows, n, ab, GROUP_GROUPED + (loop != 0), count);
 }
 
 /* Operand dtypes with rows of a group, as a mask over tcj_dtype. */
@@ -518,6 +536,11 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
     fprintf(f, ", \"d\": \"%s\", \"epilogue\": \"%s\", \"batch\": %lld, \"broadcast_b\": %s, ",
             tcj_dtype_name(prof_out_dtype(r)), epi, (long long)prof_batch(r),
             r->broadcast_b && prof_batch(r) > 1 ? "true" : "false");
+    if (grouped(r))
+      fprintf(f, "\"group_mode\": \"%s\", \"groups\": %lld, \"group_rows\": %lld, \"nonempty_groups\": %lld, "
+                 "\"group_baseline\": \"%s\", ", r->group_mode == TCJ_GROUP_M_MASKED ? "masked" : "contiguous",
+              (long long)r->groups, (long long)r->group_rows, (long long)r->group_nonempty,
+              r->group_loop ? "loop" : "grouped_batched");
     json_key_str(f, "baseline", FIELD(r->baseline));
     const struct {
       const char *key;

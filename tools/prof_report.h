@@ -63,6 +63,13 @@ typedef struct prof_row {
   int broadcast_b;            /* one B (and one bias) for every entry */
   char baseline[48];          /* what the cuBLAS side ran ("cublasGemmEx", "cublasLt+gelu_bias", ...) */
   int fast_accum;             /* fp8: tcj's fast_accum 1 against cuBLASLt's FAST_ACCUM (name ends "+fastacc") */
+  /* Grouped GEMMs (group_mode not TCJ_GROUP_NONE): G groups, group_nonempty of them with rows,
+   * group_rows the rows computed in all (the flops and bytes count those, and the weights of the
+   * non-empty groups only); group_loop: the baseline is a cublasGemmEx per non-empty group (name
+   * ends "+loop"), else cublasGemmGroupedBatchedEx. Averaged apart ("grouped", "grouped loop"). */
+  tcj_group_mode group_mode;
+  int64_t groups, group_nonempty, group_rows;
+  int group_loop;
 } prof_row;
 
 /* The output's type (D's when apart from C), the entries, and whether the row is "fused": an
@@ -73,7 +80,7 @@ int prof_fused(const prof_row *r);
 /* The epilogue as the manifest names it: "none", "bias", "bias_gelu", ..., "+user" after a user
  * epilogue ("user" alone); and the batch: "1", "64", "8/bcast_b" (B broadcast). */
 void prof_epilogue_label(const prof_row *r, char *out, size_t size);
-void prof_batch_label(const prof_row *r, char *out, size_t size);
+void prof_batch_label(const prof_row *r, char *out, size_t size); /* grouped: "G32/contig", "G32/masked" */
 
 /* Derived figures of a row (0 when the times are missing). */
 double prof_flops(const prof_row *r); /* 2mnk per entry */
@@ -83,7 +90,8 @@ double prof_pct_floor(const prof_row *r, double us); /* 100 * floor / time */
 
 /* The problem's floor: max(2mnk / peak, bytes / bandwidth), bytes = A + B + C read + D written
  * + bias read, over every entry of a batch (a broadcast B and bias once) (C read only when
- * beta != 0; tcj-prof runs beta = 0). */
+ * beta != 0; tcj-prof runs beta = 0). Grouped rows: 2 group_rows n k, and the bytes of the rows
+ * computed (A read, D written) with the weights and biases of the non-empty groups. */
 double prof_bytes(const prof_row *r);
 double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs);
 
@@ -94,6 +102,8 @@ double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs
 double prof_geomean_ratio(const prof_row *rows, int n, tcj_dtype ab, int *count);
 double prof_geomean_ratio_fused(const prof_row *rows, int n, tcj_dtype ab, int *count);
 double prof_geomean_ratio_group(const prof_row *rows, int n, tcj_dtype ab, int fused, int fast_accum, int *count);
+/* Over the OK grouped rows of ab: against cublasGemmGroupedBatchedEx (loop 0) or the loop (1). */
+double prof_geomean_ratio_grouped(const prof_row *rows, int n, tcj_dtype ab, int loop, int *count);
 
 /* Outputs. Each starts with the device and run facts. Return 0, or -1 on a write error. */
 int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n);

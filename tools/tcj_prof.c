@@ -4,7 +4,8 @@
  * cuBLAS baseline (cublasGemmEx, cublasGemmStridedBatchedEx, cuBLASLt with a fused epilogue or
  * followed by an activation kernel; fp8 against a float64 reference, cuBLASLt's fp8 GEMM too),
  * then both are timed on the same buffers and stream and reported against the problem's
- * roofline floor. fp8 problems make a row per accumulation mode. --dry-run lists the kernels tcj
+ * roofline floor. fp8 problems make a row per accumulation mode, grouped ones (group:) a row per
+ * baseline (cublasGemmGroupedBatchedEx, a cublasGemmEx loop). --dry-run lists the kernels tcj
  * would select. */
 #include <errno.h>
 #include <getopt.h>
@@ -89,6 +90,15 @@ static const char usage[] =
   "  per-tensor value, so the same check applies. Rows with a b_dtype: other than dtype: or an\n"
   "  fp8 d_dtype: are listed with their kernels but reported unsupported (no check or baseline\n"
   "  here); tcj-warmup compiles them.\n"
+  "  Grouped problems (group:, a Mixture-of-Experts layer) run tcj_gemm_ex with the group fields\n"
+  "  on group sizes drawn from the manifest's routing with its seed (the ends or counts uploaded\n"
+  "  once), are checked against a float64 reference on sampled rows of every non-empty group (and\n"
+  "  rows no group owns must stay unwritten), and are timed twice: NAME against\n"
+  "  cublasGemmGroupedBatchedEx with one cuBLAS group per non-empty expert (cuBLAS 12.5 or\n"
+  "  later, else no-baseline), NAME+loop against a cublasGemmEx per non-empty group on the same\n"
+  "  stream. The batch column says G<groups>/contig or /masked; TFLOP/s and the floor count the\n"
+  "  rows computed and the weights of the non-empty groups only. Averaged apart (\"grouped\",\n"
+  "  \"grouped loop\").\n"
   "  f32 problems (TCJ_F32: fp32 accuracy, 3xTF32 on tensor cores; tf32 is the fast tf32 path)\n"
   "  run against cublasSgemm (CUBLAS_COMPUTE_32F, no tf32), f64 problems against cublasDgemm\n"
   "  (CUBLAS_COMPUTE_64F). Both are checked against a float64 reference (compensated sums for\n"
@@ -138,11 +148,13 @@ typedef struct prof_job {
   const manifest_problem *p;
   size_t index; /* the problem's: both modes of an fp8 problem run on the same operands */
   int fast_accum;
+  int loop; /* grouped: against a cublasGemmEx per group ("+loop"), else cublasGemmGroupedBatchedEx */
 } prof_job;
 
 /* The rows of probs, in order (fp8: fast_accum 0, then 1, as --fast-accum asks, of the modes
- * the problem allows: fast_accum: true the fast one, scale: block the other) into jobs, which
- * holds 2n. Returns their count. */
+ * the problem allows: fast_accum: true the fast one, scale: block the other; grouped: against
+ * cublasGemmGroupedBatchedEx, then against the loop) into jobs, which holds 2n. Returns their
+ * count. */
 static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, prof_job *jobs) {
   int nj = 0;
   for (int i = 0; i < n; i++) {
@@ -152,8 +164,13 @@ static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, 
       modes = o->fp8_accum & (p->fast_accum                ? ACCUM_FAST
                               : p->scale == TCJ_SCALE_BLOCK ? ACCUM_EXACT
                                                             : ACCUM_EXACT | ACCUM_FAST);
+    if (p->group.mode != TCJ_GROUP_NONE) { /* one row per baseline */
+      jobs[nj++] = (prof_job){p, (size_t)i, 0, 0};
+      jobs[nj++] = (prof_job){p, (size_t)i, 0, 1};
+      continue;
+    }
     for (int fast = 0; fast <= 1; fast++)
-      if (modes & (fast ? ACCUM_FAST : ACCUM_EXACT)) jobs[nj++] = (prof_job){p, (size_t)i, fast};
+      if (modes & (fast ? ACCUM_FAST : ACCUM_EXACT)) jobs[nj++] = (prof_job){p, (size_t)i, fast, 0};
   }
   return nj;
 }
@@ -174,8 +191,9 @@ static const char *not_measured(const manifest_problem *p, char *buf, size_t siz
 
 /* The row's name: the problem's, "+fastacc" after it for fp8's fast accumulation. */
 static void job_name(const prof_job *j, char *out, size_t size) {
-  int keep = j->fast_accum ? (int)(size - sizeof "+fastacc") : (int)size; /* the suffix is never cut */
-  snprintf(out, size, "%.*s%s", keep, j->p->name, j->fast_accum ? "+fastacc" : "");
+  const char *suffix = j->fast_accum ? "+fastacc" : j->loop ? "+loop" : "";
+  int keep = *suffix ? (int)(size - strlen(suffix) - 1) : (int)size; /* the suffix is never cut */
+  snprintf(out, size, "%.*s%s", keep, j->p->name, suffix);
 }
 
 static int bad(const char *msg, const char *arg) {
@@ -261,14 +279,18 @@ static int dry_run(const prof_opts *o, int n, const prof_job *jobs, int nj) {
     snprintf(epi, sizeof epi, "%s%s", p->epilogue_source && p->epilogue == MANIFEST_EPI_NONE ? "user"
                                       : manifest_epilogue_name(p->epilogue),
              p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
-    snprintf(batch, sizeof batch, "%lld%s", (long long)p->batch, p->broadcast_b ? "/bcast_b" : "");
+    if (p->group.mode != TCJ_GROUP_NONE)
+      snprintf(batch, sizeof batch, "G%lld/%s", (long long)p->group.count,
+               p->group.mode == TCJ_GROUP_M_MASKED ? "masked" : "contig");
+    else
+      snprintf(batch, sizeof batch, "%lld%s", (long long)p->batch, p->broadcast_b ? "/bcast_b" : "");
     job_name(&jobs[i], name, sizeof name);
     printf("%-20s %-10s %c%c %6lld %6lld %6lld %-14s %-9s  %s\n", name, dt, p->op_a == TCJ_OP_T ? 'T' : 'N',
            p->op_b == TCJ_OP_T ? 'T' : 'N', (long long)p->m, (long long)p->n, (long long)p->k, epi, batch, cfg);
   }
   if (nj == n)
     printf("%d problem%s: %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", with, nj - with);
-  else /* fp8 problems make a row per accumulation mode */
+  else /* fp8 problems make a row per accumulation mode, grouped ones a row per baseline */
     printf("%d problem%s (%d rows): %d with a tcj kernel, %d without\n", n, n == 1 ? "" : "s", nj, with, nj - with);
   return fflush(stdout) == 0 ? 0 : 1;
 }
@@ -420,6 +442,9 @@ static void row_init(prof_row *row, const prof_job *job) {
   row->user = p->epilogue_source != NULL;
   row->batch = p->batch;
   row->broadcast_b = p->broadcast_b;
+  row->group_mode = p->group.mode;
+  row->groups = p->group.count;
+  row->group_loop = job->loop;
   row->rel_err = -1; /* not compared */
   row->err_tcj = row->err_blas = -1; /* not measured */
 }
@@ -433,25 +458,42 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
   const char *why = NULL;
   char note[512] = "", base_note[512] = "";
   int broken = 0;
+  int64_t *sizes = NULL;
   p.fast_accum = job->fast_accum;
   row_init(row, job);
+  if (p.group_mode != TCJ_GROUP_NONE) { /* the routing: the manifest's distribution with its seed */
+    if (!(sizes = calloc((size_t)p.groups, sizeof *sizes))) {
+      row->status = PROF_TCJ_ERROR;
+      snprintf(row->note, sizeof row->note, "host out of memory (group sizes)");
+      return 0;
+    }
+    manifest_group_sizes(&mp->group, sizes);
+    p.group_sizes = sizes;
+    for (int64_t g = 0; g < p.groups; g++) {
+      row->group_rows += sizes[g];
+      row->group_nonempty += sizes[g] > 0;
+    }
+  }
   if (gemm_problem_select(&p, &r->caps, &r->tuning, &plan, &why) == TCJ_SUCCESS &&
       gemm_plan_format(&plan, row->cfg, sizeof row->cfg) < 0)
     snprintf(row->cfg, sizeof row->cfg, "?");
   if (p.m == 0 || p.n == 0) {
     row->status = PROF_UNSUPPORTED;
     snprintf(row->note, sizeof row->note, "C is empty: nothing to time");
+    free(sizes);
     return 0;
   }
   if (p.epilogue_source) {
     row->status = PROF_UNSUPPORTED;
     snprintf(row->note, sizeof row->note, "epilogue_source %s: tcj-prof does not run user epilogues (no cuBLAS "
              "baseline); tcj-warmup compiles them", mp->epilogue_path);
+    free(sizes);
     return 0;
   }
   if (not_measured(mp, note, sizeof note)) {
     row->status = PROF_UNSUPPORTED;
     copy_note(row, note);
+    free(sizes);
     return 0;
   }
 
@@ -462,8 +504,10 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
   if (gr_buffers_alloc(&r->g, &p, 0xA11CEull ^ seed, 0xB0Bull ^ seed, &buf, note, sizeof note) != 0) {
     row->status = PROF_TCJ_ERROR;
     copy_note(row, note);
+    free(sizes);
     return 0;
   }
+  p.group_dev = buf.groups; /* the ends or counts, uploaded once */
   int use_tcj = 1, use_blas = !o->no_cublas, no_base = 0;
   const char *call = gemm_is_ex(&p) ? "tcj_gemm_ex" : "tcj_gemm";
   double t0 = gr_now_s();
@@ -490,7 +534,9 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
   /* The baseline: cuBLASLt's descriptors and algorithm are made once, outside the timing. An
    * fp8 GEMM cuBLASLt does not have leaves tcj checked against the reference and timed alone. */
   if (use_blas) {
-    int opened = gr_baseline_open(&r->g, &p, &buf, &base, note, sizeof note);
+    int opened = p.group_mode != TCJ_GROUP_NONE
+                   ? gr_baseline_open_grouped(&r->g, &p, &buf, job->loop, &base, note, sizeof note)
+                   : gr_baseline_open(&r->g, &p, &buf, &base, note, sizeof note);
     snprintf(row->baseline, sizeof row->baseline, "%s", base.label);
     if (opened == 1) {
       snprintf(base_note, sizeof base_note, "%s", note);
@@ -548,6 +594,7 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
 done:
   gr_baseline_close(&base);
   gr_buffers_free(&buf);
+  free(sizes);
   if (!broken && (ce = cudaDeviceSynchronize()) != cudaSuccess) {
     if (row->status == PROF_OK) row->status = PROF_TCJ_ERROR;
     snprintf(note, sizeof note, "the CUDA context broke: %s", cudaGetErrorName(ce));

@@ -28,7 +28,9 @@ static const char usage[] =
   "  accuracy, 3xTF32 kernels), tf32, f64, e4m3, e5m2 or s8. fp8 problems (dtype: e4m3 or\n"
   "  e5m2; C defaults to bf16) may also say b_dtype: (B of the other fp8 type), d_dtype: e4m3\n"
   "  or e5m2 (an fp8 D apart from C), fast_accum: true (tcj_gemm_desc.fast_accum = 1) and\n"
-  "  scale: block (TCJ_SCALE_BLOCK) or tensor (the default).\n"
+  "  scale: block (TCJ_SCALE_BLOCK) or tensor (the default). A problem with group: (a grouped\n"
+  "  GEMM: contiguous or masked groups, tcj_gemm_desc.group_mode) compiles the grouped kernel\n"
+  "  selected for its groups and their expected rows (group_rows_hint).\n"
   "  --arch ARCH     target (sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]), repeatable;\n"
   "                  default: the manifest's targets:, else this machine's GPU. The GPU's own\n"
   "                  arch is compiled and loaded through the driver; others through nvJitLink,\n"
@@ -190,6 +192,9 @@ static void describe(const manifest_problem *pr, char *out, size_t size) {
   if (n >= 0 && (size_t)n < size && pr->fast_accum) n += snprintf(out + n, size - (size_t)n, " fast_accum");
   if (n >= 0 && (size_t)n < size && pr->scale == TCJ_SCALE_BLOCK)
     n += snprintf(out + n, size - (size_t)n, " scale=block");
+  if (n >= 0 && (size_t)n < size && pr->group.mode != TCJ_GROUP_NONE)
+    n += snprintf(out + n, size - (size_t)n, " group=%s:%lld%s", pr->group.mode == TCJ_GROUP_M_MASKED ? "masked"
+                  : "contiguous", (long long)pr->group.count, pr->group.ends64 ? " ends=int64" : "");
   if (n >= 0 && (size_t)n < size && pr->epilogue_path)
     snprintf(out + n, size - (size_t)n, " source=%s", pr->epilogue_path);
 }
@@ -284,6 +289,10 @@ static void tune_all(const manifest *man, tcj_engine *engine, const char *gpu_ar
     char what[768], choice[512], err[1024];
     describe(pr, what, sizeof what);
     tcj_kernel_cfg cfg;
+    if (pr->group.mode != TCJ_GROUP_NONE) { /* the engine's autotuner does not tune grouped calls */
+      fprintf(stderr, "skip tuning %s %s: grouped calls are not tuned (TCJ_TUNE)\n", what, gpu_arch);
+      continue;
+    }
     const char *skip = select_cfg(pr, &caps, NULL, &cfg);
     if (skip) {
       fprintf(stderr, "skip tuning %s %s: %s\n", what, gpu_arch, skip);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # shellcheck disable=SC2015  # `A && B || fail`: fail when any check does not hold
 # tcj-prof without a GPU. Mode `dry-run`: --dry-run lists every problem of the suite with the
-# config tcj would select (fp8 problems a row per accumulation mode, as their keys allow), usage
+# config tcj would select (fp8 problems a row per accumulation mode, as their keys allow; grouped
+# problems a row per baseline, with their grouped kernels), usage
 # errors exit 2, suite errors exit 2 with FILE:LINE:COL. Mode `no-gpu`: a real run exits 1 with "tcj-prof: no GPU: ..." and writes nothing; exit 77
 # (skipped) where a GPU is visible.
 # Usage: prof_offline.sh dry-run|no-gpu TCJ_PROF DATA_DIR SCRATCH_DIR
@@ -59,6 +60,7 @@ rows=()
 for name in "${names[@]}"; do
   rows+=("$name")
   [[ $name != fp8_* && $name != e5m2_* ]] || rows+=("$name+fastacc")
+  [[ $name != moe_* ]] || rows+=("$name+loop")
 done
 run --dry-run --arch sm_90a --suite "$suite"
 [ $rc -eq 0 ] || { show; fail "--dry-run exited $rc"; }
@@ -84,6 +86,10 @@ for name in "${rows[@]}"; do
     else
       [[ $line =~ \ recipe=[a-z0-9]+\ arch=sm_90a\ ab=f64\ c=f64\  ]] || fail "$name: $line"
     fi ;;
+  moe_*) # grouped: the sm80 recipe's grouped kernel (group=1 int32 ends, 3 masked counts) and G/layout
+    [[ $line =~ \ bf16\>bf16\ +NT\ .*\ none\ +G[0-9]+/(contig|masked)\ +recipe=sm80\ arch=sm_90a\ ab=bf16\ c=bf16\ op=NT\ .*\ group=([13])$ ]] ||
+      fail "$name has no grouped sm80 config: $line"
+    [ "${BASH_REMATCH[2]}" = "$([ "${BASH_REMATCH[1]}" = masked ] && echo 3 || echo 1)" ] || fail "$name: layout and group= differ: $line" ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
 done
@@ -112,6 +118,19 @@ if grep -q "^res .*no tcj kernel: a user epilogue needs NVRTC" "$dir/out"; then
 else
   grep -qE "^res +bf16>bf16 .* bias_gelu\+user +1 +recipe=sm80 .* user=[0-9a-f]{16}$" "$dir/out" || { show; fail "a user epilogue row"; }
 fi
+
+# Grouped rows (group:): a row against cublasGemmGroupedBatchedEx, then NAME+loop; the tcj-prof
+# --filter the lead runs on a GPU selects both; warmup_grouped.yaml lists the same kernels (int64
+# ends: group=2).
+run --dry-run --arch sm_90a --suite "$suite" --filter moe_dsv3_up_decode
+mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
+[ $rc -eq 0 ] && [ "${listed[*]}" = "moe_dsv3_up_decode moe_dsv3_up_decode+loop" ] &&
+  tail -n 1 "$dir/out" | grep -qx "1 problem (2 rows): 2 with a tcj kernel, 0 without" ||
+  { show; fail "--filter moe_dsv3_up_decode: rc $rc, listed ${listed[*]}"; }
+grep -qE "^moe_dsv3_up_decode +bf16>bf16 +NT +128 +4096 +7168 none +G32/masked .* group=3$" "$dir/out" ||
+  { show; fail "the masked decode row"; }
+run --dry-run --arch sm_90a --suite "$data/warmup_grouped.yaml" --filter moe_ends64
+[ $rc -eq 0 ] && grep -qE "^moe_ends64 .* G32/contig .* group=2$" "$dir/out" || { show; fail "int64 ends: rc $rc"; }
 
 # --fast-accum: the fp8 rows of one mode only; other problems are not affected.
 run --dry-run --arch sm_90a --suite "$suite" --filter fp8_ --filter sq4096 --fast-accum 1

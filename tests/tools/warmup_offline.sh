@@ -12,7 +12,8 @@
 # select their kernels on sm_90a and sm_89, skip where the engine has none, and compile and hit;
 # f32 problems (fp32 accuracy) select 3xTF32 kernels and compile and hit, f64 problems compile or,
 # until the engine has f64 kernels, skip; every fp8 and f32 row of the standard suite has a kernel
-# on sm_90a and sm_89; --generic lists f64's generic kernels (every op pair, both tiles) per arch.
+# on sm_90a and sm_89; grouped problems (group:) select the grouped kernel of their layout and
+# compile and hit; --generic lists f64's generic kernels (every op pair, both tiles) per arch.
 # Exit 77 (skipped) when nvJitLink is missing, a failure when CI is set.
 # Usage: warmup_offline.sh TCJ_WARMUP DATA_DIR SCRATCH_DIR
 set -euo pipefail
@@ -247,6 +248,37 @@ for name in "${fp8_rows[@]}"; do
   done
 done
 
+# Grouped problems (group:): each row of warmup_grouped.yaml selects the grouped kernel of its
+# layout (group=1 int32 ends, 2 int64 ends, 3 masked counts) on the sm80 recipe, also on sm_90a;
+# they compile offline into entries of their own and hit on a second run; a group: error names
+# FILE:LINE:COL.
+gcache=$dir/grouped-cache gmanifest=$data/warmup_grouped.yaml
+run --dry-run --arch sm_90a --cache-dir "$gcache" "$gmanifest"
+[ $rc -eq 0 ] && [[ $last =~ ^would\ compile\ ([0-9]+)\ kernels$ ]] || { show; fail "grouped --dry-run: rc $rc, $last"; }
+want_grouped=${BASH_REMATCH[1]}
+mapfile -t grouped_rows < <(sed -n 's/^ *- {name: *\([^,]*\),.*group: {mode: \([a-z]*\).*/\1 \2/p' "$gmanifest")
+[ ${#grouped_rows[@]} -ge 10 ] || fail "could not read the rows of $gmanifest"
+for row in "${grouped_rows[@]}"; do
+  name=${row% *} mode=${row#* }
+  case $mode in masked) g=3 ;; *) g=1 ;; esac
+  [ "$name" = moe_ends64 ] && g=2
+  grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ group=$mode:[0-9]+( ends=int64)? sm_90a \([0-9]+ SMs\) recipe=sm80 arch=sm_90a ab=bf16 c=bf16 op=NT .* group=$g( \(already listed\))?$" "$dir/out" ||
+    { show; fail "grouped --dry-run: no group=$g sm80 kernel for $name"; }
+done
+[ ! -e "$gcache" ] || fail "grouped --dry-run created $gcache"
+run --arch sm_90a --cache-dir "$gcache" -j 2 "$gmanifest"
+[ $rc -eq 0 ] && [[ $last =~ $summary ]] || { show; fail "grouped first run exited $rc: $last"; }
+[ "${BASH_REMATCH[1]}" -eq "$want_grouped" ] && [ "${BASH_REMATCH[2]}" -eq 0 ] && [ "${BASH_REMATCH[3]}" -eq 0 ] ||
+  { show; fail "grouped first run: $last, wanted compiled=$want_grouped hit=0 failed=0"; }
+[ "$(find "$gcache" -maxdepth 1 -name '*.tcjc' | wc -l)" -eq "$want_grouped" ] || { ls -la "$gcache"; fail "grouped entries"; }
+run --arch sm_90a --cache-dir "$gcache" -j 2 "$gmanifest"
+[ $rc -eq 0 ] && [[ $last =~ $summary ]] && [ "${BASH_REMATCH[1]}" -eq 0 ] && [ "${BASH_REMATCH[2]}" -eq "$want_grouped" ] ||
+  { show; fail "grouped second run: $last, wanted compiled=0 hit=$want_grouped"; }
+printf 'dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: masked, experts: 4, tokens: 8, topk: 1}}\n' >"$dir/bad-group.yaml"
+run --dry-run --arch sm_90a --cache-dir "$gcache" "$dir/bad-group.yaml"
+[ $rc -eq 2 ] && grep -qF "$dir/bad-group.yaml:3:25: group: mode: masked needs max_rows:" "$dir/err" ||
+  { show; fail "a bad group: rc $rc, wanted 2 with file:line:col"; }
+
 # --generic without a manifest lists the generic set of each arch, f64 included (the dmma
 # recipe's generic kernels, so that async runs an f64 class's first call without compiling):
 # every op pair, both tiles, at most 2 tiles x 4 op pairs x 2 D classes.
@@ -359,4 +391,4 @@ grep -q '^s1 .* sm_89 (58 SMs) .* (already listed)$' "$dir/out" && grep -q '^wou
   { show; fail "plans that differ only in the split count are not one kernel"; }
 
 echo "tcj-warmup: $want kernels compiled offline for sm_80 and sm_90a, then all hits; ${want_epi} with epilogues, batches and a user epilogue;"\
-  "$want_fp8 fp8 kernels for sm_90a and sm_89; $want_wide f32 (3xTF32) and f64 kernels ($f64_skips f64 skips)"
+  "$want_grouped grouped kernels for sm_90a; $want_fp8 fp8 kernels for sm_90a and sm_89; $want_wide f32 (3xTF32) and f64 kernels ($f64_skips f64 skips)"

@@ -247,6 +247,57 @@ static void bounds_and_where_the_figures_apply(void **state) {
   assert_false(gemm_ref_accuracy_applies(&bias));
 }
 
+/* Grouped: every sample lies in a non-empty group's written rows, each such group gives its first
+ * and last row, and the value is group g's own GEMM (its rows of A, its B and bias) there;
+ * CONTIGUOUS and MASKED, op_b N and T. */
+static void grouped_reference_samples_every_group(void **state) {
+  (void)state;
+  enum { G = 4, M = 9, N = 20, K = 5 };
+  static const int64_t sizes[G] = {3, 0, 5, 1};
+  for (int masked = 0; masked <= 1; masked++)
+    for (int opb = 0; opb <= 1; opb++) {
+      gemm_problem p = {.ab = TCJ_BF16, .c = TCJ_BF16, .op_a = TCJ_OP_N, .op_b = opb ? TCJ_OP_T : TCJ_OP_N, .m = M,
+                        .n = N, .k = K, .bias = TCJ_BIAS_COL, .group_mode = masked ? TCJ_GROUP_M_MASKED
+                                                                                    : TCJ_GROUP_M_CONTIGUOUS,
+                        .groups = G, .group_sizes = sizes};
+      size_t na = (size_t)(masked ? G : 1) * M * K;
+      uint16_t a[G * M * K], b[G * N * K], bias[G * N];
+      for (size_t i = 0; i < na; i++) a[i] = f32_to_bf16((float)((int)(i * 7 % 11) - 5));
+      for (size_t i = 0; i < G * N * K; i++) b[i] = f32_to_bf16((float)((int)(i * 5 % 9) - 4));
+      for (size_t i = 0; i < G * N; i++) bias[i] = f32_to_bf16((float)(i % 13));
+      gemm_ref_inputs in = {a, b, bias, 1.0};
+      gemm_ref r;
+      assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+      assert_true(r.count > 0);
+      int first_seen[G] = {0}, last_seen[G] = {0};
+      for (size_t e = 0; e < r.count; e++) {
+        int64_t row = r.index[e] / N, j = r.index[e] % N, g = -1, i = -1, start = 0;
+        for (int64_t h = 0; h < G; start += sizes[h], h++) {
+          if (masked && row / M == h) g = h, i = row % M;
+          if (!masked && row >= start && row < start + sizes[h]) g = h, i = row - start;
+        }
+        assert_true(g >= 0 && i >= 0 && i < sizes[g]); /* a written row of a non-empty group */
+        first_seen[g] |= i == 0;
+        last_seen[g] |= i == sizes[g] - 1;
+        int64_t arow = masked ? g * M + i : row;
+        double want = bf16_to_f32(bias[g * N + j]);
+        for (int l = 0; l < K; l++)
+          want += (double)bf16_to_f32(a[arow * K + l]) *
+                  bf16_to_f32(b[g * N * K + (opb ? j * K + l : l * N + j)]);
+        assert_true(r.value[e] == want);
+      }
+      for (int g = 0; g < G; g++) assert_int_equal(first_seen[g] && last_seen[g], sizes[g] > 0);
+      gemm_ref_free(&r);
+    }
+  /* No sizes: an error, nothing sampled. */
+  gemm_problem none = {.ab = TCJ_BF16, .c = TCJ_BF16, .m = 4, .n = 4, .k = 4, .group_mode = TCJ_GROUP_M_CONTIGUOUS,
+                       .groups = 2};
+  gemm_ref r;
+  gemm_ref_inputs in = {NULL, NULL, NULL, 1.0};
+  assert_int_equal(gemm_ref_compute_grouped(&none, &in, &r), -1);
+  assert_int_equal(r.count, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(reference_is_the_definition_at_every_sampled_element),
@@ -254,6 +305,7 @@ int main(void) {
     cmocka_unit_test(f64_sums_are_compensated),
     cmocka_unit_test(errors_see_wrong_nan_and_exact_elements),
     cmocka_unit_test(bounds_and_where_the_figures_apply),
+    cmocka_unit_test(grouped_reference_samples_every_group),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

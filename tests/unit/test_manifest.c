@@ -104,6 +104,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
+#define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -193,6 +194,43 @@ static void check_own_rows(const manifest *m) {
   }
 }
 
+/* The grouped rows: bf16, op_b T ([G, N, K] weights), the models' experts and shapes. */
+static void check_grouped_rows(const manifest *m) {
+  static const struct {
+    const char *name;
+    tcj_group_mode mode;
+    int64_t m, n, k, groups, rows;
+  } want[GROUPED_ROWS] = {
+    {"moe_dsv3_up_prefill", TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32, 4096},
+    {"moe_dsv3_down_prefill", TCJ_GROUP_M_CONTIGUOUS, 4096, 7168, 2048, 32, 4096},
+    {"moe_dsv3_up_decode", TCJ_GROUP_M_MASKED, 128, 4096, 7168, 32, 128},
+    {"moe_dsv3_down_decode", TCJ_GROUP_M_MASKED, 128, 7168, 2048, 32, 128},
+    {"moe_qwen3_up_prefill", TCJ_GROUP_M_CONTIGUOUS, 16384, 1536, 2048, 128, 16384},
+    {"moe_qwen3_down_prefill", TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128, 16384},
+    {"moe_qwen3_up_decode", TCJ_GROUP_M_CONTIGUOUS, 512, 1536, 2048, 128, 512},
+    {"moe_qwen3_down_decode", TCJ_GROUP_M_CONTIGUOUS, 512, 2048, 768, 128, 512},
+    {"moe_mixtral_up_prefill", TCJ_GROUP_M_CONTIGUOUS, 8192, 28672, 4096, 8, 8192},
+    {"moe_mixtral_down_prefill", TCJ_GROUP_M_CONTIGUOUS, 8192, 4096, 14336, 8, 8192},
+    {"moe_mixtral_up_decode", TCJ_GROUP_M_CONTIGUOUS, 64, 28672, 4096, 8, 64},
+    {"moe_mixtral_down_decode", TCJ_GROUP_M_CONTIGUOUS, 64, 4096, 14336, 8, 64},
+    {"moe_deepgemm_contig", TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 32768},
+  };
+  for (int i = 0; i < GROUPED_ROWS; i++) {
+    const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + i];
+    assert_string_equal(p->name, want[i].name);
+    assert_int_equal(p->group.mode, want[i].mode);
+    assert_int_equal(p->m, want[i].m);
+    assert_int_equal(p->n, want[i].n);
+    assert_int_equal(p->k, want[i].k);
+    assert_int_equal(p->group.count, want[i].groups);
+    assert_int_equal(p->group.rows, want[i].rows);
+    assert_int_equal(p->ab, TCJ_BF16);
+    assert_int_equal(p->op_a, TCJ_OP_N);
+    assert_int_equal(p->op_b, TCJ_OP_T);
+  }
+  assert_int_equal(find(m, "moe_deepgemm_contig")->group.skew, MANIFEST_SKEW_EVEN);
+}
+
 static void bench_suite_parses_with_its_defaults(void **state) {
   (void)state;
   manifest m;
@@ -225,13 +263,15 @@ static void committed_suite_is_the_bench_suite_then_its_own_rows(void **state) {
   int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
   if (rc != 0) print_error("manifest_load: %s\n", err);
   assert_int_equal(rc, 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
   check_own_rows(&m);
+  check_grouped_rows(&m);
   manifest_free(&m);
   /* The parser from memory agrees with the one from a file. */
   assert_int_equal(manifest_parse(text, len, "suite", &m, err, sizeof err), 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
   check_own_rows(&m);
+  check_grouped_rows(&m);
   manifest_free(&m);
   free(text);
 }
@@ -536,7 +576,160 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: }\n", 3, 41, "epilogue_source: expected a file name",
    "nothing"},
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2, batch: 3}\n", 3, 34, "duplicate key 'batch'", "column 24"},
+  /* group: */
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: 4}\n", 3, 25, "group: expected a mapping", "mode, experts"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {experts: 4, tokens: 8, topk: 1}}\n", 3, 25, "group: needs mode:",
+   "contiguous or masked"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: ragged, experts: 4, tokens: 8, topk: 1}}\n", 3, 32,
+   "group: mode: expected contiguous or masked", "ragged"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, tokens: 8, topk: 1}}\n", 3, 25,
+   "group: needs experts:, tokens: and topk:", "experts: missing"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, shards: 2}}\n",
+   3, 76, "group: unknown key 'shards'", "max_rows, skew"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 0, tokens: 8, topk: 1}}\n", 3, 53,
+   "group: experts: 0", "must be 1 to 65536"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 6, ep: 4, tokens: 8, topk: 1}}\n", 3,
+   60, "group: ep: 4 does not divide experts: 6", "experts / ep"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 5}}\n", 3, 73,
+   "group: topk: 5", "experts: 4"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, ep: 4, tokens: 3, topk: 1}}\n", 3,
+   71, "routed rows do not divide by ep: 4", "tokens * topk = 3"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: -8, topk: 1}}\n", 3, 64,
+   "group: tokens: negative size", "-8"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 8, tokens: 16777216, topk: 8}}\n", 3,
+   64, "more than 67108864", "routed rows"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: masked, experts: 4, tokens: 8, topk: 1}}\n", 3, 25,
+   "mode: masked needs max_rows:", "m)"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, max_rows: 8}}\n",
+   3, 86, "group: max_rows: is for mode: masked", "tokens * topk / ep"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: masked, experts: 4, tokens: 8, topk: 1, max_rows: 0}}\n", 3,
+   82, "group: max_rows: 0", "1 or more"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, skew: pareto}}\n",
+   3, 82, "group: skew: unknown routing pareto", "uniform zipf even"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, exponent: 2}}\n",
+   3, 86, "group: exponent: is zipf's", "skew: zipf"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, skew: zipf, "
+   "exponent: -1}}\n", 3, 98, "group: exponent: expected a number above 0", "-1"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: masked, experts: 4, tokens: 8, topk: 1, max_rows: 4, ends: "
+   "int64}}\n", 3, 91, "group: ends: is for mode: contiguous", "int32 counts"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, ends: int16}}\n",
+   3, 82, "group: ends: expected int32 or int64", "int16"},
+  {"dtype: bf16\nproblems:\n  - {name: g, m: 8, n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1}}\n",
+   3, 18, "m: a grouped problem (group:) takes its rows from group:", "problem g"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, batch: 2, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1}}\n", 3,
+   25, "batch: a grouped problem", "experts / ep"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, seed: x}}\n", 3,
+   82, "group: seed: expected a non-negative integer", "x"},
 };
+
+/* group: a grouped problem's rows, groups and routing, with their defaults. */
+static void group_keys_parse_with_their_defaults(void **state) {
+  (void)state;
+  manifest m;
+  load_text("dtype: bf16\n"
+            "problems:\n"
+            "  - {name: up, n: [4096, 8], k: 7168, group: {mode: contiguous, experts: 256, ep: 8, tokens: 4096, "
+            "topk: 8, skew: zipf, seed: 7, ends: int64}}\n"
+            "  - {name: dec, n: 7168, k: 2048, op_b: N, group: {mode: masked, experts: 32, max_rows: 128, tokens: 128, "
+            "topk: 8}}\n"
+            "  - {name: even, n: 64, k: 64, group: {mode: contiguous, experts: 4, tokens: 10, topk: 1, skew: even, "
+            "ends: int32}}\n"
+            "  - {name: plain, m: 8, n: 8, k: 8}\n",
+            &m);
+  assert_int_equal(m.nproblems, 5);
+  const manifest_problem *p = &m.problems[0];
+  assert_string_equal(p->name, "up");
+  assert_int_equal(p->group.mode, TCJ_GROUP_M_CONTIGUOUS);
+  assert_int_equal(p->group.count, 32);
+  assert_int_equal(p->group.rows, 4096 * 8 / 8);
+  assert_int_equal(p->m, 4096);
+  assert_int_equal(p->n, 4096);
+  assert_int_equal(p->k, 7168);
+  assert_int_equal(p->op_b, TCJ_OP_T); /* a grouped problem's default: nn.Linear's [G, N, K] */
+  assert_int_equal(p->group.skew, MANIFEST_SKEW_ZIPF);
+  assert_true(p->group.exponent == MANIFEST_ZIPF_EXPONENT);
+  assert_int_equal(p->group.seed, 7);
+  assert_int_equal(p->group.ends64, 1);
+  assert_int_equal(p->batch, 1);
+  assert_int_equal(m.problems[1].n, 8); /* n's list expands as for any problem */
+  assert_int_equal(m.problems[1].group.count, 32);
+  p = find(&m, "dec");
+  assert_int_equal(p->group.mode, TCJ_GROUP_M_MASKED);
+  assert_int_equal(p->m, 128); /* max_rows */
+  assert_int_equal(p->group.rows, 1024);
+  assert_int_equal(p->group.count, 32);
+  assert_int_equal(p->group.ep, 1);
+  assert_int_equal(p->group.seed, 1);
+  assert_int_equal(p->group.skew, MANIFEST_SKEW_UNIFORM);
+  assert_int_equal(p->op_b, TCJ_OP_N); /* as given */
+  p = find(&m, "even");
+  assert_int_equal(p->group.ends64, 0);
+  assert_int_equal(p->group.skew, MANIFEST_SKEW_EVEN);
+  assert_int_equal(find(&m, "plain")->group.mode, TCJ_GROUP_NONE);
+  assert_int_equal(find(&m, "plain")->op_b, TCJ_OP_N);
+  manifest_free(&m);
+}
+
+static int64_t sum_of(const int64_t *v, int64_t n) {
+  int64_t s = 0;
+  for (int64_t i = 0; i < n; i++) s += v[i];
+  return s;
+}
+
+/* The routing: sizes sum to the routed rows (masked: capped at max_rows), are the same for a seed
+ * and differ between seeds, zipf is skewed where uniform is not, even has no randomness. */
+static void group_sizes_follow_the_routing(void **state) {
+  (void)state;
+  enum { G = 32 };
+  int64_t a[G], b[G], c[G];
+  manifest_group g = {.mode = TCJ_GROUP_M_CONTIGUOUS, .experts = 256, .ep = 8, .count = G, .tokens = 4096,
+                      .topk = 8, .rows = 4096, .skew = MANIFEST_SKEW_UNIFORM, .seed = 1};
+  manifest_group_sizes(&g, a);
+  manifest_group_sizes(&g, b);
+  assert_int_equal(sum_of(a, G), 4096);
+  assert_memory_equal(a, b, sizeof a);
+  int64_t umax = 0;
+  for (int i = 0; i < G; i++) umax = a[i] > umax ? a[i] : umax;
+  assert_true(umax < 2 * 128); /* uniform: near 128 each */
+  g.seed = 2;
+  manifest_group_sizes(&g, b);
+  assert_int_equal(sum_of(b, G), 4096);
+  assert_memory_not_equal(a, b, sizeof a);
+  g.skew = MANIFEST_SKEW_ZIPF;
+  g.exponent = 1.0;
+  manifest_group_sizes(&g, c);
+  assert_int_equal(sum_of(c, G), 4096);
+  int64_t zmax = 0, zmin = 4096;
+  for (int i = 0; i < G; i++) {
+    zmax = c[i] > zmax ? c[i] : zmax;
+    zmin = c[i] < zmin ? c[i] : zmin;
+  }
+  /* zipf 1.0 over 32: the heaviest group ~24% of the rows, the lightest ~0.75% */
+  assert_true(zmax > 700 && zmax < 1300);
+  assert_true(zmin < 60);
+  assert_true(c[0] != zmax || c[1] != zmax); /* one heaviest, placed by the seed's permutation */
+  g.skew = MANIFEST_SKEW_EVEN;
+  g.rows = 10;
+  g.count = 4;
+  manifest_group_sizes(&g, a);
+  assert_true(a[0] == 3 && a[1] == 3 && a[2] == 2 && a[3] == 2);
+  /* Fewer rows than groups: empty groups. */
+  g.skew = MANIFEST_SKEW_UNIFORM;
+  g.rows = 3;
+  g.count = G;
+  manifest_group_sizes(&g, a);
+  assert_int_equal(sum_of(a, G), 3);
+  /* Masked: a group never holds more than max_rows. */
+  g.mode = TCJ_GROUP_M_MASKED;
+  g.skew = MANIFEST_SKEW_ZIPF;
+  g.rows = 1024;
+  g.max_rows = 64;
+  manifest_group_sizes(&g, c);
+  int64_t over = 0;
+  for (int i = 0; i < G; i++) over += c[i] > 64;
+  assert_int_equal(over, 0);
+  assert_true(sum_of(c, G) < 1024); /* zipf's heavy groups were capped */
+}
 
 /* fp8 keys: b_dtype (the other fp8 type for B), fast_accum, scale; C defaults to bf16 for fp8. */
 static void fp8_keys_parse_with_their_defaults(void **state) {
@@ -624,6 +817,8 @@ int main(void) {
     cmocka_unit_test(committed_suite_is_the_bench_suite_then_its_own_rows),
     cmocka_unit_test(gemm_ex_keys_parse_with_their_defaults),
     cmocka_unit_test(fp8_keys_parse_with_their_defaults),
+    cmocka_unit_test(group_keys_parse_with_their_defaults),
+    cmocka_unit_test(group_sizes_follow_the_routing),
     cmocka_unit_test(epilogue_source_is_read_beside_the_manifest),
     cmocka_unit_test(lists_expand_to_the_cross_product),
     cmocka_unit_test(grids_expand_by_mul_and_add),

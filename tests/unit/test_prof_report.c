@@ -800,6 +800,65 @@ static void writers_report_a_write_error(void **state) {
   }
 }
 
+/* Grouped rows: flops and bytes of the rows computed and the non-empty groups' weights, their
+ * batch label, and their geomeans apart from plain and fused ("grouped", "grouped loop"), in the
+ * table and the JSON. */
+static void grouped_rows_count_what_they_compute_and_average_apart(void **state) {
+  (void)state;
+  prof_row rows[4];
+  rows[0] = timed("plain", TCJ_BF16, 10, 20);
+  rows[1] = row("moe", TCJ_BF16, TCJ_BF16, 128, 4096, 7168); /* masked: m rows per entry */
+  rows[1].group_mode = TCJ_GROUP_M_MASKED;
+  rows[1].groups = 32;
+  rows[1].group_nonempty = 30;
+  rows[1].group_rows = 1000;
+  rows[1].tcj_us = 10;
+  rows[1].blas_us = 30;
+  rows[2] = rows[1];
+  snprintf(rows[2].name, sizeof rows[2].name, "moe+loop");
+  rows[2].group_loop = 1;
+  rows[2].blas_us = 50;
+  rows[3] = rows[1];
+  rows[3].status = PROF_MISMATCH;
+  assert_close(prof_flops(&rows[1]), 2.0 * 1000 * 4096 * 7168);
+  assert_close(prof_bytes(&rows[1]), (1000.0 * 7168 + 30.0 * 7168 * 4096) * 2 + 1000.0 * 4096 * 2);
+  rows[1].bias = TCJ_BIAS_COL;
+  assert_close(prof_bytes(&rows[1]), (1000.0 * 7168 + 30.0 * 7168 * 4096) * 2 + 1000.0 * 4096 * 2 + 30.0 * 4096 * 2);
+  rows[1].bias = TCJ_BIAS_NONE;
+  assert_false(prof_fused(&rows[1]));
+  char label[32];
+  prof_batch_label(&rows[1], label, sizeof label);
+  assert_string_equal(label, "G32/masked");
+  rows[0].group_mode = TCJ_GROUP_NONE;
+  int count = -1;
+  assert_close(prof_geomean_ratio(rows, 4, TCJ_BF16, &count), 2);
+  assert_int_equal(count, 1);
+  assert_close(prof_geomean_ratio_grouped(rows, 4, TCJ_BF16, 0, &count), 3);
+  assert_int_equal(count, 1);
+  assert_close(prof_geomean_ratio_grouped(rows, 4, TCJ_BF16, 1, &count), 5);
+  assert_int_equal(count, 1);
+  assert_true(prof_geomean_ratio_fused(rows, 4, TCJ_BF16, &count) == 0);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  prof_device d = h200();
+  assert_int_equal(prof_print_table(f, &d, rows, 4), 0);
+  fclose(f);
+  assert_non_null(strstr(buf, "geomean tcj/cuBLAS bf16 grouped: 3.000 over 1 problem\n"));
+  assert_non_null(strstr(buf, "geomean tcj/cuBLAS bf16 grouped loop: 5.000 over 1 problem\n"));
+  assert_non_null(strstr(buf, " G32/masked "));
+  assert_null(strstr(buf, "fused"));
+  free(buf);
+  f = open_memstream(&buf, &len);
+  assert_int_equal(prof_write_json(f, &d, rows, 4), 0);
+  fclose(f);
+  assert_non_null(strstr(buf, "\"group_mode\": \"masked\", \"groups\": 32, \"group_rows\": 1000, \"nonempty_groups\": 30, "
+                              "\"group_baseline\": \"loop\""));
+  assert_non_null(strstr(buf, "\"bf16 grouped\": {\"ratio\": 3, \"count\": 1}"));
+  free(buf);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(floor_of_a_large_square_is_its_compute_term),
@@ -810,6 +869,7 @@ int main(void) {
     cmocka_unit_test(epilogue_and_batch_labels_follow_the_manifest_names),
     cmocka_unit_test(derived_figures_follow_the_times_and_are_zero_without_them),
     cmocka_unit_test(geomean_counts_ok_rows_of_the_dtype_only),
+    cmocka_unit_test(grouped_rows_count_what_they_compute_and_average_apart),
     cmocka_unit_test(names_of_statuses_and_dtypes),
     cmocka_unit_test(table_has_device_facts_aligned_rows_notes_and_geomeans),
     cmocka_unit_test(table_of_no_rows_still_names_the_device),
