@@ -32,7 +32,7 @@ static uint32_t clamped(int grouped, const void *groups, uint32_t i, uint32_t m)
  * first lane whose sum passes r holds the unit's group. */
 ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, int bm,
                                     uint32_t tiles_n, uint32_t unit) {
-  ptx_group_tile t = {0, 0, 0, 0, 0, 0};
+  ptx_group_tile t = {0, 0, 0, 0, 0, 0, 1};
   if (tiles_n == 0 || bm < 1) return t;
   uint32_t r = unit / tiles_n, ubm = (uint32_t)bm;
   t.tn = unit % tiles_n;
@@ -44,6 +44,7 @@ ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t gr
     if (t.g >= group_count) return t;
     t.rows = clamped(grouped, groups, t.g, m);
     t.runs = t.tm * ubm < t.rows;
+    t.done = 0; /* a later tile row of this group, or a later group, may run */
     return t;
   }
   uint32_t carry_end = 0, carry_tiles = 0;
@@ -57,6 +58,7 @@ ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t gr
       sum += tiles;
       if (r < sum) {
         t.runs = 1;
+        t.done = 0;
         t.g = idx;
         t.tm = r - (sum - tiles);
         t.row0 = prev;

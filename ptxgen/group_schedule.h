@@ -33,6 +33,7 @@ typedef struct ptx_group_tile {
   uint32_t tn;   /* tile column */
   uint32_t row0; /* the group's first row: CONTIGUOUS its clamped end[g-1], MASKED 0 */
   uint32_t rows; /* m_g, clamped */
+  int done;      /* runs 0 and no later unit runs a tile either (ptx_emit_group_schedule_to's done) */
 } ptx_group_tile;
 
 /* The kernel's unit -> tile map (ptx_emit_group_schedule computes this same function in PTX;
