@@ -347,7 +347,10 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (reuse && reuse->valid && reuse->a == pa.ptr && reuse->b == pb.ptr && reuse->d == ca->d) {
       memcpy(tmaps, reuse->map, sizeof tmaps);
     } else {
-      ptx_tmap_batch ba = {p->batch, (int64_t)prm.stride_a}, bb = {p->batch, (int64_t)prm.stride_b};
+      /* A grouped kernel's B (and a masked group's A) is a map of the G groups' entries; a
+       * contiguous group's A is the whole m rows (sm90_abi.c). */
+      int64_t entries = p->grouped ? p->groups : p->batch;
+      ptx_tmap_batch ba = {entries, (int64_t)prm.stride_a}, bb = {entries, (int64_t)prm.stride_b};
       st = encode_tmap(e, &run, 0, p->m, &pa, ba, &tmaps[0]);
       if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
       if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);

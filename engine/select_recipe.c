@@ -26,17 +26,38 @@ static int streams_a_large_k_major_weight(const eng_problem *p) {
   return p->m <= SKINNY_M && p->op_b_t && bytes >= (double)SM90_DECODE_MIN_WEIGHT_BYTES;
 }
 
+/* Grouped problems whose groups are expected to hold at least this many rows (group_rows: the
+ * caller's hint, or m / G) take the sm90 recipe on sm_90a: one 64-row wgmma block. Smaller
+ * (decode-size) groups keep the sm80 recipe's 16- and 32-row tiles, where a wgmma tile would
+ * be mostly padding. The sm90 kernel at DeepGEMM's contiguous shape is what it is for (4 x 8192
+ * rows, n 4096, k 7168 bf16: the sm80 recipe ran it at 505 TFLOP/s on an H200, dense cuBLAS at
+ * 842); where between 64 rows and that the crossover lies is not measured yet. */
+#define SM90_GROUP_MIN_ROWS 64
+
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 const ptx_recipe_row *forced, eng_plan *plan, const char **why) {
   static const char *ok = "";
   *why = ok;
   if (p->ab == PTX_E_F64) return select_plan_dmma(p, caps, allow_packing, plan, why);
-  /* Grouped problems run on the sm80 recipe everywhere: the sm90 recipe has no group scheduler
-   * yet. */
   if (p->grouped) {
     if (forced == &ptx_recipe_sm90) {
-      *why = "TCJ_RECIPE=sm90: grouped GEMM (tcj_gemm_desc.group_mode) runs on the sm80 recipe only in this release";
-      return TCJ_ERROR_NOT_SUPPORTED;
+      tcj_status st = select_plan_sm90_grouped(p, caps, plan, why);
+      if (st != TCJ_SUCCESS) {
+        static _Thread_local char msg[256];
+        snprintf(msg, sizeof msg, "TCJ_RECIPE=%s: %s", forced->name, *why);
+        *why = msg;
+      }
+      return st;
+    }
+    /* Groups of a wgmma tile's rows or more take the sm90 recipe where it runs (sm_90a), and
+     * fall back to the sm80 plan where it cannot address them (alignment, strides). */
+    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' && p->group_rows >= SM90_GROUP_MIN_ROWS) {
+      eng_plan sm90;
+      const char *no = NULL;
+      if (select_plan_sm90_grouped(p, caps, &sm90, &no) == TCJ_SUCCESS) {
+        *plan = sm90;
+        return TCJ_SUCCESS;
+      }
     }
     return select_plan_sm80_grouped(p, caps, plan, why);
   }

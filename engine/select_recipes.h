@@ -65,6 +65,10 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
 /* The sm90 recipe's plan: its best candidate. */
 tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             eng_plan *plan, const char **why);
+/* A grouped problem's sm90 plan: the best candidate for group_rows rows that addresses every
+ * group (no packing, no K split, no clusters, cooperative consumers), or NOT_SUPPORTED. */
+tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
+                                    const char **why);
 
 /* ---- select_dmma.c: the dmma recipe (f64) ------------------------------------------------- */
 

@@ -189,10 +189,16 @@ static int split_in_pairs(const eng_problem *p, const tcj_kernel_cfg *c, int b_p
  * pair without a K split beat a split tile, which cannot multicast (1500x1500x9000: 132 us
  * against 155 split three ways). */
 #define SM90_PITCH_SPLIT_COST 1.35
+/* A grouped problem is scored as its G groups of the expected rows (select_plan_sm90_grouped
+ * passes m = group_rows): together they fill the GPU, as a batch's entries do. */
+static int64_t entries_of(const eng_problem *p) {
+  return select_batch_of(p) * (p->grouped && p->groups > 1 ? p->groups : 1);
+}
+
 static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
                          int b_pitch_split, const tcj_kernel_cfg *c) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
-  int64_t waves = select_ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * select_batch_of(p), sms);
+  int64_t waves = select_ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * entries_of(p), sms);
   /* wgmma's rate per byte of K is the same for every type: half of bf16's MACs for tf32, twice
    * for s8 (H100 peaks: 495, 989, 1979 dense TFLOP/TOP/s). */
   double macs_per_us = SM90_MACS_PER_US * 2.0 / ptx_elem_size(p->ab);
@@ -202,7 +208,7 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   if (b_pitch_split && (!c->cluster_m || c->split_k) && c->cluster_n != 4) us *= SM90_PITCH_SPLIT_COST;
   /* No tile beats reading A and B and writing C once. */
   double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
-                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)select_batch_of(p) /
+                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)entries_of(p) /
                     SM90_BYTES_PER_US;
   /* At the floor, the tile that computes less padding wins the tie. */
   double compute_us = us;
@@ -370,6 +376,37 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   tcj_status st = select_sm90_candidates(p, caps, allow_packing, all, &n, why);
   if (st == TCJ_SUCCESS) *plan = all[0].plan;
   return st;
+}
+
+tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
+                                    const char **why) {
+  memset(plan, 0, sizeof *plan);
+  /* TMA reads 16-byte aligned rows, and grouped calls pack nothing (their groups' rows are
+   * known on the device only). */
+  if (p->align_a < 16 || p->align_b < 16)
+    return sm90_no(why, "grouped GEMM on the sm90 recipe needs 16-byte aligned A and B (TMA; no packing in this release)");
+  /* The tile of one group of the expected rows, as the sm80 grouped plan chooses; tcj_cfg_check
+   * sees the grouped config, so clusters, ping-pong and K splits fall away there. */
+  eng_problem one = *p;
+  one.m = p->group_rows;
+  eng_candidate all[ENG_MAX_CANDIDATES];
+  int n = 0;
+  tcj_status st = select_sm90_candidates(&one, caps, 0, all, &n, why);
+  if (st != TCJ_SUCCESS) return st;
+  for (int i = 0; i < n; i++) {
+    const tcj_kernel_cfg *c = &all[i].plan.cfg;
+    /* The maps the launch encodes: A over all m rows (masked: G entries), B over G entries. */
+    ptx_tmap_desc d;
+    ptx_tmap_batch ba = {p->groups, p->stride_a}, bb = {p->groups, p->stride_b};
+    if (ptx_sm90_tmap(c, 0, p->m, p->lda, ba, &d) != 0 || ptx_sm90_tmap(c, 1, p->m, p->ldb, bb, &d) != 0)
+      return sm90_no(why, "TMA cannot address an operand of every group (a dimension past 2^32, a stride past 2^40 "
+                     "bytes, or a group stride that is not a multiple of 16 bytes)");
+    if (eng_grouped_units(p, c) > GRID_MAX) continue;
+    *plan = all[i].plan;
+    return TCJ_SUCCESS;
+  }
+  return sm90_no(why, "grouped GEMM: ceil(n / bn) * (ceil(m / bm) + group_count) tiles (masked: ceil(n / bn) * "
+                 "group_count * ceil(m / bm)) exceed the 2^31 - 1 units of a launch");
 }
 
 int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing, eng_candidate *out,

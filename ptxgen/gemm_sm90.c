@@ -23,6 +23,14 @@
  * consumers of every CTA have released it. With cluster_n == c they run (i, cj + r) and share A
  * the same way.
  *
+ * Grouped configs (tcj_kernel_cfg.grouped) walk the spec's units instead of tiles: producer and
+ * consumers each find a unit's group and tile (sm90_group_origin, the sm80 kernel's scheduler)
+ * and pass over units without one. A contiguous group's A tile is rows of the whole A (rows
+ * past the group are computed, not stored), a masked group's an entry of the batched map; B is
+ * batched by group; D leaves by the staged path only, guarded by the group's rows (a TMA store
+ * would write the next group's). No clusters or ping-pong: a cluster's CTAs, or the two
+ * consumers' alternate tiles, would need units of the same shape.
+ *
  * Edges need little code: TMA zero-fills loads outside the tensor (K tails included), TMA
  * stores clip at m and n, and the staged epilogue predicates rows and columns. Layout facts (descriptors, the D
  * fragment map) come from ptx_layout.c; tensor-map boxes from sm90_abi.c.
@@ -145,6 +153,17 @@ static void emit_schedule_setup(sm90 *k) {
     k->za = r32(k);
     k->zb = r32(k);
   }
+  if (c->grouped) { /* the spec's units (ptx_group_units); the engine keeps them below 2^31 */
+    ptx_reg groups = r32(k);
+    k->units = r32(k);
+    ptx_ins(b, "ld.param.u32 %R, [p_group_count]", groups);
+    if (c->grouped == PTX_GROUP_MASKED) ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->units, k->unit_rows, groups);
+    else ptx_ins(b, "add.u32 %R, %R, %R", k->units, k->unit_rows, groups);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %V", k->units, k->units, k->unit_cols);
+    k->z = r32(k);
+    k->za = r32(k);
+    k->zb = r32(k);
+  }
   if (k->split) {
     k->units = r32(k);
     ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->units, k->tile_units, sm90_slices(k));
@@ -207,6 +226,7 @@ int ptx_gen_gemm_sm90(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
   ptx_ins(b, "mov.u32 %R, %%tid.x", k.tid);
   k.m = r32(&k);
   ptx_ins(b, "ld.param.u32 %R, [p_m]", k.m);
+  k.row_end = k.m;
   if (cfg->generic) emit_generic_dims(&k);
   /* The tensor maps stay in parameter space; TMA takes their generic address. */
   k.tmap_a = r64(&k);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Grouped GEMM's tile scheduler (group_schedule.h): the unit -> (group, tile) map of the sm80
- * recipe's grouped kernels, in PTX and as the C model the unit tests check against the spec. */
+ * and sm90 recipes' grouped kernels, in PTX and as the C model the unit tests check against the spec. */
 #include "group_schedule.h"
 
 #include "ptx_builder.h"
@@ -32,7 +32,7 @@ static uint32_t clamped(int grouped, const void *groups, uint32_t i, uint32_t m)
  * first lane whose sum passes r holds the unit's group. */
 ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, int bm,
                                     uint32_t tiles_n, uint32_t unit) {
-  ptx_group_tile t = {0, 0, 0, 0, 0, 0};
+  ptx_group_tile t = {0, 0, 0, 0, 0, 0, 1};
   if (tiles_n == 0 || bm < 1) return t;
   uint32_t r = unit / tiles_n, ubm = (uint32_t)bm;
   t.tn = unit % tiles_n;
@@ -44,6 +44,7 @@ ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t gr
     if (t.g >= group_count) return t;
     t.rows = clamped(grouped, groups, t.g, m);
     t.runs = t.tm * ubm < t.rows;
+    t.done = 0; /* a later tile row of this group, or a later group, may run */
     return t;
   }
   uint32_t carry_end = 0, carry_tiles = 0;
@@ -57,6 +58,7 @@ ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t gr
       sum += tiles;
       if (r < sum) {
         t.runs = 1;
+        t.done = 0;
         t.g = idx;
         t.tm = r - (sum - tiles);
         t.row0 = prev;
@@ -105,32 +107,42 @@ static void emit_clamped(ptx_builder *b, int grouped, ptx_reg v, ptx_reg groups,
   ptx_ins(b, "min.u32 %R, %R, %R", v, v, m); /* non-negative now: unsigned compare */
 }
 
+/* Leaves where unit has no tile: "ret" (a grid of one unit per CTA), or a branch to the
+ * caller's label (a persistent loop): done where no later unit has one either, skip where only
+ * this one has none. */
+static void emit_leave(ptx_builder *b, ptx_reg p, int label) {
+  if (label < 0) ptx_ins_if(b, p, 0, "ret");
+  else ptx_ins_if(b, p, 0, "bra.uni %L", label);
+}
+
 /* Masked: g = r / ceil(m / bm), tm = r % ceil(m / bm), one count read; m == 0 has no tiles (and
- * must not divide by 0). */
+ * must not divide by 0). Units go group by group, so past the last group (or with m == 0) none
+ * runs; a tile past its group's count is one unit left out. */
 static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg r, ptx_reg m,
-                        ptx_reg groups, ptx_reg count) {
+                        ptx_reg groups, ptx_reg count, int done, int skip) {
   ptx_reg tiles_m = ptx_new(b, PTX_B32), first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
-  ptx_ins_if(b, out, 0, "ret");
+  emit_leave(b, out, done);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
   ptx_ins(b, "div.u32 %R, %R, %R", s->g, r, tiles_m);
   ptx_ins(b, "rem.u32 %R, %R, %R", s->tm, r, tiles_m);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
-  ptx_ins_if(b, out, 0, "ret");
+  emit_leave(b, out, done);
   emit_clamped(b, c->grouped, s->rows, groups, s->g, (ptx_reg){0, 0}, m);
   ptx_ins(b, "shl.b32 %R, %R, %d", first, s->tm, log2i(c->bm));
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, first, s->rows);
-  ptx_ins_if(b, out, 0, "ret");
+  emit_leave(b, out, skip);
   ptx_ins(b, "mov.u32 %R, 0", s->row0);
 }
 
 /* Contiguous: rounds of 32 groups per warp, O(G / 32) of them: each lane loads its group's end
  * (clamped), a max scan makes the ends ascending, a sum scan adds up the groups' tiles from the
  * rounds before (carry), and a ballot finds the first lane whose sum passes r. Every value is
- * the same in every warp, so every branch is uniform across the CTA. */
+ * the same in every warp, so every branch is uniform across the CTA. A unit past every group's
+ * tiles is past them for every later unit too (r only grows): done. */
 static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg r, ptx_reg m,
-                            ptx_reg groups, ptx_reg count, ptx_reg lane) {
+                            ptx_reg groups, ptx_reg count, ptx_reg lane, int done) {
   ptx_reg base = ptx_new(b, PTX_B32), carry_end = ptx_new(b, PTX_B32), carry_tiles = ptx_new(b, PTX_B32);
   ptx_reg idx = ptx_new(b, PTX_B32), end = ptx_new(b, PTX_B32), prev = ptx_new(b, PTX_B32);
   ptx_reg tiles = ptx_new(b, PTX_B32), sum = ptx_new(b, PTX_B32), mask = ptx_new(b, PTX_B32);
@@ -141,7 +153,7 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_ins(b, "mov.u32 %R, 0", carry_tiles);
   ptx_label(b, loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", p, base, count); /* every group read, r not reached */
-  ptx_ins_if(b, p, 0, "ret");
+  emit_leave(b, p, done);
   ptx_ins(b, "add.u32 %R, %R, %R", idx, base, lane);
   ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, idx, count);
   emit_clamped(b, c->grouped, end, groups, idx, in, m);
@@ -179,6 +191,11 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
 
 ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
                                         int64_t tiles_n, ptx_reg lane) {
+  return ptx_emit_group_schedule_to(b, c, unit, m, tiles_n, lane, -1, -1);
+}
+
+ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
+                                           int64_t tiles_n, ptx_reg lane, int done, int skip) {
   ptx_group_sched s;
   s.g = ptx_new(b, PTX_B32);
   s.tm = ptx_new(b, PTX_B32);
@@ -191,8 +208,8 @@ ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c,
   ptx_ins(b, "ld.param.u64 %R, [p_groups]", groups);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", groups, groups);
   ptx_ins(b, "ld.param.u32 %R, [p_group_count]", count);
-  if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, r, m, groups, count);
-  else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64) emit_contiguous(b, c, &s, r, m, groups, count, lane);
+  if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, r, m, groups, count, done, skip);
+  else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64) emit_contiguous(b, c, &s, r, m, groups, count, lane, done);
   else ptx_fail(b, "no scheduler for group mode %d", c->grouped);
   return s;
 }

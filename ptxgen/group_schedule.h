@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Grouped GEMM's tile scheduler (tcj_kernel_cfg.grouped, sm80 recipe): which group and tile a
+/* Grouped GEMM's tile scheduler (tcj_kernel_cfg.grouped, sm80 and sm90 recipes): which group and tile a
  * CTA of the 1-D grid runs, found on the device from the groups' ends or counts, as PTX and as
  * a plain C model of the same function (the unit tests hold the two to the spec). */
 #ifndef TCJ_PTX_GROUP_SCHEDULE_H
@@ -33,6 +33,7 @@ typedef struct ptx_group_tile {
   uint32_t tn;   /* tile column */
   uint32_t row0; /* the group's first row: CONTIGUOUS its clamped end[g-1], MASKED 0 */
   uint32_t rows; /* m_g, clamped */
+  int done;      /* runs 0 and no later unit runs a tile either (ptx_emit_group_schedule_to's done) */
 } ptx_group_tile;
 
 /* The kernel's unit -> tile map (ptx_emit_group_schedule computes this same function in PTX;
@@ -54,5 +55,12 @@ typedef struct ptx_group_sched {
  * any barrier, cp.async or mbarrier. */
 ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg unit, ptx_reg m,
                                         int64_t tiles_n, ptx_reg lane);
+
+/* The same for a persistent loop over units (the sm90 recipe): where the unit runs no tile the
+ * warp branches to done when no later unit runs one either (past the last group), else to
+ * skip (a masked group's tile past its count); a label of -1 returns instead. Every warp that
+ * runs it takes the same branches (no barrier, no shared memory). */
+ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg unit, ptx_reg m,
+                                           int64_t tiles_n, ptx_reg lane, int done, int skip);
 
 #endif

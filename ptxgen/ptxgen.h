@@ -67,7 +67,11 @@ int ptx_reduce_vec(const tcj_kernel_cfg *cfg);
  * cuLaunchKernel launches them; the grid is a multiple of the cluster size.
  * Split configs (split_k >= 2): each work unit is a (tile, slice) pair that stores its raw fp32
  * partial sums into p_work (slices * m * n elements, rows of n); the module also holds
- * PTX_REDUCE_ENTRY, launched as for the sm80 recipe. */
+ * PTX_REDUCE_ENTRY, launched as for the sm80 recipe.
+ * Grouped configs (tcj_kernel_cfg.grouped): A's map has m rows (contiguous: all of them; masked:
+ * per entry, batched over the G entries), B's is batched over the G groups (stride_b; 0: one
+ * entry), D's is unused; the grid is min(ptx_group_units, sm_count) CTAs, each walking units
+ * with stride gridDim.x. */
 
 /* The transposing pack (transpose.c): sm90 modules of types wgmma reads K-major only (tf32,
  * s8, fp8) also hold PTX_TRANSPOSE_ENTRY, which writes dst[j * ld_dst + i] = src[i * ld_src + j]
@@ -126,15 +130,16 @@ void ptx_emit_transpose_entry(struct ptx_builder *b, int elem_size);
  * 128-byte swizzle, no interleave, element strides 1, zero fill out of bounds. */
 typedef struct ptx_tmap_desc {
   ptx_elem elem;
-  int rank;             /* 2; 3 for batched configs, dims[2] the batch entries */
+  int rank;             /* 2; 3 for operands by entry (batched; grouped B, masked A), dims[2] the entries */
   uint64_t dims[3];     /* elements; dims[0] contiguous */
   uint64_t stride_bytes; /* between consecutive dims[1] indices: ld * element size */
   uint64_t batch_stride_bytes; /* between consecutive dims[2] indices (rank 3) */
   uint32_t box[3];      /* elements per TMA copy; box[0] * element size == 128; box[2] 1 */
 } ptx_tmap_desc;
 
-/* A batched operand's entries as TMA sees them: batch entries stride elements apart; stride 0
- * (one operand for every entry) is a map of one entry, which the kernel addresses at z = 0. */
+/* A batched operand's entries as TMA sees them: batch entries (a grouped config's groups)
+ * stride elements apart; stride 0 (one operand for every entry) is a map of one entry, which
+ * the kernel addresses at z = 0. */
 typedef struct ptx_tmap_batch {
   int64_t count, stride;
 } ptx_tmap_batch;
@@ -151,8 +156,8 @@ int ptx_sm90_tmap_d(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldd, ptx_tmap_
 /* 1 when the kernel of cfg stores D through TMA (beta == 0 tiles): 16-byte D vectors, no split,
  * no fused epilogue. */
 int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
-/* CTAs to launch for m rows and batch entries on sm_count SMs: one per SM at most, whole
- * clusters, >= 1. */
+/* CTAs to launch for m rows and batch entries (a grouped config: its groups) on sm_count SMs:
+ * one per SM at most, whole clusters, >= 1. */
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);
 /* Tiles of one batch entry (m rows). */
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *cfg, int64_t m);

@@ -14,8 +14,11 @@ static const char *arch_sm90(int sm, int arch_suffix) {
 }
 
 static const char *check_sm90(const tcj_kernel_cfg *c) {
-  /* Its persistent scheduler and TMA boxes know no groups yet (grouped GEMM, first slice). */
-  if (c->grouped) return "grouped kernels run on the sm80 recipe (not sm90 yet)";
+  /* Grouped (tcj_cfg_check_grouped has the rules every recipe shares): each CTA and consumer
+   * finds its own units' groups, so no cluster (its CTAs would need tiles of one group) and no
+   * ping-pong (its consumers step through the ring a whole tile's K at a time). */
+  if (c->grouped && (c->cluster_m || c->cluster_n)) return "grouped sm90 kernels run no clusters";
+  if (c->grouped && c->pingpong) return "grouped sm90 kernels run cooperative consumers, not ping-pong";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
   if (why) return why;
   const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);

@@ -4,19 +4,21 @@
  * without generating PTX; gemm_sm90.c issues its TMA copies with exactly these boxes. */
 #include "ptxgen.h"
 
+#include "group_schedule.h"
 #include "ptx_layout.h"
 #include "ptx_ops.h"
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* Rank 3 for batched configs: dims[2] entries batch.stride elements apart, or one entry for a
- * broadcast operand. cuTensorMapEncodeTiled wants that stride a multiple of 16 below 2^40. */
-static int add_batch(const tcj_kernel_cfg *c, ptx_tmap_batch batch, int es, ptx_tmap_desc *out) {
+/* Rank 3 for an operand by entry (by_entry: batched configs; a grouped config's B, and a masked
+ * group's A): dims[2] entries batch.stride elements apart, or one entry for a broadcast operand.
+ * cuTensorMapEncodeTiled wants that stride a multiple of 16 below 2^40. */
+static int add_batch(int by_entry, ptx_tmap_batch batch, int es, ptx_tmap_desc *out) {
   out->rank = 2;
   out->dims[2] = 1;
   out->box[2] = 1;
   out->batch_stride_bytes = 0;
-  if (!c->batched) return 0;
+  if (!by_entry) return 0;
   out->rank = 3;
   if (batch.stride == 0) {
     out->batch_stride_bytes = out->stride_bytes * out->dims[1]; /* unused: one entry */
@@ -53,7 +55,7 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   if (out->stride_bytes % 16 || out->stride_bytes >= (1ull << 40) ||
       out->stride_bytes < out->dims[0] * (uint64_t)es)
     return -1;
-  return add_batch(c, batch, es, out);
+  return add_batch(is_b ? ptx_cols_by_entry(c) : ptx_rows_by_entry(c), batch, es, out);
 }
 
 int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
@@ -71,6 +73,9 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (c->ab == PTX_E_S8 && (fused || acc > 96)) return 0;
   /* fp8's D scale, saturation and amax are written once, in the staged path. */
   if (ptx_elem_is_fp8(c->ab)) return 0;
+  /* A grouped tile's rows past its group's end are the next group's: the staged path's row
+   * guard keeps them; a TMA store clips at m only. */
+  if (c->grouped) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 
@@ -87,7 +92,7 @@ int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_ba
   if (out->stride_bytes % 16 || out->stride_bytes >= (1ull << 40) ||
       out->stride_bytes < out->dims[0] * (uint64_t)ces)
     return -1;
-  return add_batch(c, batch, ces, out);
+  return add_batch(c->batched, batch, ces, out);
 }
 
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
@@ -95,6 +100,11 @@ int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
 }
 
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
+  if (c->grouped) { /* batch: the groups; persistent CTAs over the spec's units (no clusters) */
+    int64_t units = ptx_group_units(c->grouped, m, c->n, c->bm, c->bn, batch);
+    int64_t slots = sm_count > 0 ? sm_count : 1;
+    return units < 1 ? 1 : units < slots ? units : slots;
+  }
   int cluster = tcj_cfg_cluster_ctas(c), along_m = c->cluster_m >= 2 ? cluster : 1, along_n = c->cluster_n >= 2 ? cluster : 1;
   /* Work units: single tiles, or a cluster's tiles along M or N, of every entry. */
   int64_t units = ceil_div(ceil_div(m, c->bm), along_m) * ceil_div(ceil_div(c->n, c->bn), along_n) * tcj_cfg_slices(c) *

@@ -128,7 +128,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, ".pragma \"nounroll\"");
       ptx_reg erow = r32(k);
       ptx_ins(b, "add.u32 %R, %R, %R", erow, grow, row);
-      ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, erow, k->m);
+      ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, erow, k->row_end);
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
       ptx_reg acc[8];
       for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, ptx_mma_acc_class(c->ab));
@@ -300,7 +300,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
  * zeroing branch 8-24 bytes at bn = 128 (128x128, 256x128), each nothing in the other case. */
 static void begin_tile(sm90 *k, ptx_epi *pe) {
   int dropped = k->cfg->bn >= 256 && ptx_epi_drop_products(k->b, k->cfg, &k->acc[0][0], k->msub, MAX_ACC, k->cfg->bn / 2);
-  ptx_epi_begin(k->b, k->cfg, pe, k->m, k->z);
+  ptx_epi_begin(k->b, k->cfg, pe, k->row_end, k->z);
   pe->products_dropped = dropped;
 }
 

@@ -47,7 +47,13 @@ typedef struct sm90 {
   int a_kmajor, b_kmajor;
   ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
   int tma_d; /* D rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
-  ptx_reg z, za, zb; /* batched: the unit's entry, and its coordinate in A's and B's maps (0 for a broadcast operand) */
+  ptx_reg z, za, zb; /* batched: the unit's entry, and its coordinate in A's and B's maps (0 for a broadcast operand);
+                      * grouped: the unit's group */
+  /* The epilogue's row guard: m, or a grouped tile's (the end of its rows, sm90_group_origin). */
+  ptx_reg row_end;
+  /* Grouped producers run a whole warp (the scheduler's scans are warp-wide): lane 0 issues the
+   * TMA copies and arrivals under this predicate. Invalid otherwise (one thread, unguarded). */
+  ptx_reg issue;
   ptx_reg units, unit0, unit_step, rank;
   ptx_reg tile_units;      /* units without the split: tiles (or cluster pairs) */
   ptx_reg unit_rows;       /* rows of those units: tile rows (or pairs of them) */
@@ -70,6 +76,10 @@ static inline ptx_reg pred(sm90 *k) { return ptx_new(k->b, PTX_PRED); }
 ptx_reg sm90_slices(sm90 *k);
 /* unit -> (m0, n0) of its tile (and the slice's K range, the batch entry). */
 void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0);
+/* A grouped kernel's unit -> (m0, n0), k->z (the group) and k->row_end, by the scheduler of
+ * group_schedule.h (lane: the thread's lane; the whole warp runs it): a unit without a tile
+ * branches to skip, or to done when no later unit has one. */
+void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done, int skip);
 /* Spins until the mbarrier at addr (or bar_base + stage_off) completes the phase of parity. */
 void sm90_wait_at(sm90 *k, ptx_reg addr, ptx_reg parity);
 void sm90_wait(sm90 *k, ptx_reg bar_base, ptx_reg stage_off, ptx_reg parity);

@@ -5,6 +5,7 @@
  * in a cluster each CTA loads its part of the shared operand, multicast into all of them). See
  * gemm_sm90.c. */
 
+#include "group_schedule.h"
 #include "ptx_mem.h"
 #include "sm90_kernel.h"
 
@@ -40,8 +41,11 @@ static void emit_tma_load(sm90 *k, ptx_reg tmap, ptx_reg dst, int dst_imm, ptx_r
   ptx_ins(b, "add.u32 %R, %R, %d", x, c0, c0_imm);
   ptx_ins(b, "add.u32 %R, %R, %d", y, c1, c1_imm);
   /* batched: rank-3 maps, the entry is the third coordinate */
-  ptx_reg at[3] = {x, y, tmap.id == k->tmap_a.id ? k->za : k->zb};
-  ptx_tma(b, (ptx_reg){0}, PTX_TMA_LOAD, tmap, k->cfg->batched ? 3 : 2, at, ptx_at_plus(dst, dst_imm), bar, mask);
+  int is_a = tmap.id == k->tmap_a.id;
+  ptx_reg at[3] = {x, y, is_a ? k->za : k->zb};
+  /* grouped: B (and a masked group's A) is an entry of a rank-3 map, contiguous groups' A rank 2 */
+  int rank = (is_a ? ptx_rows_by_entry(k->cfg) : ptx_cols_by_entry(k->cfg)) ? 3 : 2;
+  ptx_tma(b, k->issue, PTX_TMA_LOAD, tmap, rank, at, ptx_at_plus(dst, dst_imm), bar, mask);
 }
 
 /* One operand's tile of a stage, at sbase + off: mn rows (K-major: one box of 64 K x mn rows)
@@ -72,7 +76,13 @@ void sm90_emit_producer(sm90 *k) {
   ptx_ins(b, "setmaxnreg.dec.sync.aligned.u32 %d", PRODUCER_REGS);
   int done = ptx_new_label(b), tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b);
   ptx_reg not_leader = pred(k);
-  ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_leader, k->tid);
+  if (c->grouped) { /* warp 0: the scheduler's scans take a warp; lane 0 issues */
+    ptx_ins(b, "setp.ge.u32 %R, %R, 32", not_leader, k->tid);
+    k->issue = pred(k);
+    ptx_ins(b, "setp.eq.u32 %R, %R, 0", k->issue, k->tid);
+  } else {
+    ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_leader, k->tid);
+  }
   ptx_ins_if(b, not_leader, 0, "bra.uni %L", done);
 
   ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), soff = r32(k), kcoord = r32(k);
@@ -86,7 +96,8 @@ void sm90_emit_producer(sm90 *k) {
     ptx_ins(b, "mov.b16 %R, %d", mask, (1 << k->cluster) - 1);
   }
   ptx_reg end = pred(k), more = pred(k), a_batched = pred(k), b_batched = pred(k);
-  if (c->batched) {
+  int by_entry = c->batched || c->grouped, next = c->grouped ? ptx_new_label(b) : -1;
+  if (by_entry) {
     ptx_reg sa = r64(k), sb = r64(k);
     ptx_ins(b, "ld.param.u64 %R, [p_stride_a]", sa);
     ptx_ins(b, "ld.param.u64 %R, [p_stride_b]", sb);
@@ -96,8 +107,9 @@ void sm90_emit_producer(sm90 *k) {
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
   ptx_ins_if(b, end, 0, "bra.uni %L", done);
-  sm90_tile_origin(k, unit, m0, n0);
-  if (c->batched) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
+  if (c->grouped) sm90_group_origin(k, unit, m0, n0, k->tid, done, next);
+  else sm90_tile_origin(k, unit, m0, n0);
+  if (by_entry) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->zb, k->z, b_batched);
   }
@@ -108,7 +120,8 @@ void sm90_emit_producer(sm90 *k) {
   sm90_wait(k, k->empty, soff, empty_parity);
   ptx_ins(b, "add.u32 %R, %R, %R", full, k->full, soff);
   /* Every CTA receives whole A and B tiles (half of B from the other CTA of a cluster). */
-  ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
+  if (k->issue.id) ptx_ins_if(b, k->issue, 0, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
+  else ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
   ptx_reg kcoord_b = kcoord;
@@ -124,6 +137,7 @@ void sm90_emit_producer(sm90 *k) {
   sm90_advance(k, stage, phase);
   sm90_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni %L", k_loop);
+  if (c->grouped) ptx_label(b, next);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
   ptx_ins(b, "bra.uni %L", tile_loop);
   ptx_label(b, done);

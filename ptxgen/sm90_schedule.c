@@ -2,8 +2,26 @@
 /* The sm90 recipe's work schedule and barrier waits, which the producer and the consumers share:
  * a work unit's tile (grouped raster, clusters, split-K slices, batch entries), the mbarrier
  * waits and the ring's stage and phase. See gemm_sm90.c. */
+#include "group_schedule.h"
 #include "recipes.h"
 #include "sm90_kernel.h"
+
+/* Grouped: the sm80 kernel's unit -> tile function (ptx_group_unit_model), evaluated by each
+ * warp for every unit of the persistent loop; no raster (tn = u % tiles_n sweeps a tile row's
+ * columns, and with them one group's B, together). A contiguous group's tile starts at row0 +
+ * tm * bm of the whole A, C and D, guarded by its end row0 + m_g (rows past it belong to the
+ * next group, or lie past m where TMA fills zeros: computed, never stored); a masked group's
+ * at tm * bm of entry g, guarded by m_g. */
+void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done, int skip) {
+  ptx_builder *b = k->b;
+  const tcj_kernel_cfg *c = k->cfg;
+  ptx_group_sched s = ptx_emit_group_schedule_to(b, c, unit, k->m, k->unit_cols.imm, lane, done, skip);
+  ptx_ins(b, "mov.u32 %R, %R", k->z, s.g);
+  k->row_end = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", k->row_end, s.row0, s.rows);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", m0, s.tm, c->bm, s.row0);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, s.tn, c->bn);
+}
 
 /* unit -> (m0, n0), grouped raster: GROUP_M unit rows sweep N together so their A rows and the
  * B columns they share stay in L2. */

@@ -19,7 +19,9 @@
  * bf16, f16 and f32; C apart (read, or NaN and not read) and C == D in place; device alpha and
  * beta; a column bias per group and shared, every activation; a user epilogue per mode (row,
  * col and batch as tcj.h defines them per mode); CUDA graph replays with new ends; empty calls;
- * host-side refusals (status and the field the message names, nothing launched).
+ * host-side refusals (status and the field the message names, nothing launched). On compute
+ * capability 9.0 the tables run a second time under TCJ_RECIPE=sm90 (the sm90 recipe's grouped
+ * kernel; TCJ_TEST_FILTER=sm90* runs that pass alone).
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
  * TCJ_TEST_SKIP select tests (cmocka patterns). */
@@ -49,6 +51,10 @@ static uint64_t g_seed_base = 0x96009ed5eedull;
 static cudaStream_t g_stream;
 static vmm_api g_vmm;
 static int g_device;
+static int g_cc; /* compute capability, 10 * major + minor */
+/* The sm90 pass (TCJ_RECIPE=sm90): cases whose operands TMA cannot read (rows or bases off 16
+ * bytes, which the forced recipe refuses) are left out, and counted. */
+static int g_tma_only, g_left_out;
 
 /* ---- buffers that end where their mapping ends, with poison before them --------------------- */
 
@@ -525,6 +531,16 @@ static double seconds_since(const struct timespec *t0) {
   return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
+/* Whether TMA reads case c's A and B as prepare() lays them out: rows, entries and the buffers'
+ * bases (each buffer ends where its mapping ends) on 16 bytes. */
+static int tma_reads(const grp_case *c) {
+  int64_t es = (int64_t)gpu_esize(c->ab), entries = c->lay == L_MASKED ? c->groups : 1;
+  int64_t lda = c->op_a == TCJ_OP_N ? c->k : c->m, ldb = c->op_b == TCJ_OP_T ? c->k : c->n;
+  int64_t a_bytes = entries * c->m * c->k * es, b_bytes = (c->shared_b ? 1 : c->groups) * c->n * c->k * es;
+  return (lda * es) % 16 == 0 && (ldb * es) % 16 == 0 && (c->m * c->k * es) % 16 == 0 &&
+         (c->n * c->k * es) % 16 == 0 && a_bytes % 16 == 0 && b_bytes % 16 == 0;
+}
+
 /* Runs a table of cases (seeds offset by the table's salt), prints each failure and one line. */
 static void run_list(const char *what, const grp_case *cases, int count, uint64_t salt) {
   char msg[MSG_SIZE];
@@ -535,6 +551,10 @@ static void run_list(const char *what, const grp_case *cases, int count, uint64_
   for (int i = 0; i < count; i++) {
     grp_case c = cases[i];
     c.seed = g_seed_base + salt + 7919 * (uint64_t)i;
+    if (g_tma_only && !tma_reads(&c)) {
+      g_left_out++;
+      continue;
+    }
     if (!run_case(&c, &worst, msg, sizeof msg)) {
       failed++;
       printf("  FAIL %s\n", msg);
@@ -963,6 +983,62 @@ static void host_side_refusals_name_the_field_and_launch_nothing(void **state) {
   if (failed) fail_msg("%d of %d refusals wrong (see FAIL lines above)", failed, NCASES(REFUSALS));
 }
 
+/* ---- 9. the sm90 recipe ------------------------------------------------------------------------ */
+
+/* The contiguous, epilogue, masked, clamping and user-epilogue tables again on an engine made
+ * under TCJ_RECIPE=sm90 (the engine reads it at creation), which runs every grouped call on
+ * the sm90 recipe (wgmma, TMA, persistent CTAs) or refuses it: on compute capability 9.0 only.
+ * Setup swaps the engine in, teardown puts the default one back (also after a failure). */
+static tcj_engine *g_default_eng;
+
+static int sm90_setup(void **state) {
+  (void)state;
+  if (g_cc != 90) return 0; /* the test skips */
+  const char *prev = getenv("TCJ_RECIPE");
+  char saved[64] = "";
+  if (prev) snprintf(saved, sizeof saved, "%s", prev);
+  setenv("TCJ_RECIPE", "sm90", 1);
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, NULL);
+  if (prev) setenv("TCJ_RECIPE", saved, 1);
+  else unsetenv("TCJ_RECIPE");
+  if (st != TCJ_SUCCESS) {
+    printf("  tcj_create under TCJ_RECIPE=sm90: %s\n", tcj_last_error(NULL));
+    return -1;
+  }
+  g_default_eng = g_eng;
+  g_eng = e;
+  g_tma_only = 1;
+  g_left_out = 0;
+  return 0;
+}
+
+static int sm90_teardown(void **state) {
+  (void)state;
+  if (g_default_eng) {
+    tcj_destroy(g_eng);
+    g_eng = g_default_eng;
+    g_default_eng = NULL;
+  }
+  g_tma_only = 0;
+  return 0;
+}
+
+static void sm90_recipe_runs_the_grouped_cases(void **state) {
+  if (g_cc != 90) {
+    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
+    skip();
+  }
+  contiguous_groups_of_every_count_match_reference(state);
+  contiguous_layouts_and_shapes_match_reference(state);
+  epilogues_per_group_match_reference(state);
+  masked_entries_compute_their_counted_rows(state);
+  bad_device_ends_and_counts_are_clamped(state);
+  user_epilogue_gets_rows_and_groups_per_mode(state);
+  printf("  sm90: %d cases left out (operands TMA cannot read)\n", g_left_out);
+  assert_true(g_left_out <= 3); /* the k 36 case, not the tables */
+}
+
 /* ---- setup ------------------------------------------------------------------------------------ */
 
 static int group_setup(void **state) {
@@ -985,6 +1061,7 @@ int main(void) {
     return 1;
   }
   cudaGetDevice(&g_device);
+  g_cc = 10 * prop.major + prop.minor;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
          (unsigned long long)g_seed_base);
   const struct CMUnitTest tests[] = {
@@ -997,6 +1074,7 @@ int main(void) {
       cmocka_unit_test(user_epilogue_gets_rows_and_groups_per_mode),
       cmocka_unit_test(empty_groups_write_nothing),
       cmocka_unit_test(graph_replays_read_new_ends),
+      cmocka_unit_test_setup_teardown(sm90_recipe_runs_the_grouped_cases, sm90_setup, sm90_teardown),
   };
   int failures = cmocka_run_group_tests_name("grouped_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

@@ -115,14 +115,19 @@ expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]
 expect 2 "tcj-ptx: --group and --batch exclude each other" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:4 --batch 2
 expect 1 "grouped GEMM takes f16 or bf16 operands only" "$tcj_ptx" --arch sm_80 --dtype f32 --m 64 --n 64 --k 64 \
   --group contiguous32:4
-expect 1 "tcj-ptx: --recipe sm90: grouped GEMM (tcj_gemm_desc.group_mode) runs on the sm80 recipe only" "$tcj_ptx" --arch sm_90a \
-  --dtype bf16 --m 4096 --n 4096 --k 4096 --group contiguous64:4 --recipe sm90
+expect 1 "tcj-ptx: --recipe sm90: grouped GEMM on the sm90 recipe needs 16-byte aligned A and B" "$tcj_ptx" --arch sm_90a \
+  --dtype bf16 --m 4096 --n 4096 --k 4096 --op-b T --align-b 8 --group contiguous64:4 --recipe sm90
+# Groups of 128 expected rows take the sm90 recipe on sm_90a, groups of 16 the sm80 recipe, and
+# sm_80 the sm80 recipe at any size.
 for mode in contiguous32:1 contiguous64:2 masked:3; do
-  "$tcj_ptx" --arch sm_90a --dtype bf16 --m 4096 --n 4096 --k 7168 --op-b T --group "${mode%:*}:32" >"$dir/group" 2>&1 || true
-  if ! head -1 "$dir/group" | grep -q "^// recipe=sm80 .* group=${mode#*:}\$"; then
-    echo "FAIL: tcj-ptx --group ${mode%:*}:32 on sm_90a: $(head -c 600 "$dir/group")"
-    fails=$((fails + 1))
-  fi
+  for run in "sm_90a 32:128 sm90" "sm_90a 256:16 sm80" "sm_80 32:128 sm80"; do
+    set -- $run
+    "$tcj_ptx" --arch "$1" --dtype bf16 --m 4096 --n 4096 --k 7168 --op-b T --group "${mode%:*}:$2" >"$dir/group" 2>&1 || true
+    if ! head -1 "$dir/group" | grep -q "^// recipe=$3 .* group=${mode#*:}\$"; then
+      echo "FAIL: tcj-ptx --group ${mode%:*}:$2 on $1 (wanted $3): $(head -c 600 "$dir/group")"
+      fails=$((fails + 1))
+    fi
+  done
 done
 [ $fails -eq 0 ] || exit 1
 echo "tool messages: all as documented"

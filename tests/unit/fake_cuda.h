@@ -30,6 +30,9 @@ typedef struct fake_cuda {
 /* Called at every launch with its grid and kernelParams, when a test sets it (the test knows
  * which entry it launched, and so what args holds). */
 static void (*fake_on_launch)(unsigned gx, unsigned gy, unsigned gz, void **args);
+/* Called at every tensor map encoded, when a test sets it: its rank, global address, dims and
+ * strides (rank - 1 of them, bytes). */
+static void (*fake_on_encode)(unsigned rank, const void *addr, const cuuint64_t *dims, const cuuint64_t *strides);
 
 static fake_cuda fake = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .next_handle = 0x1000};
 static int fake_ctx_object;
@@ -141,6 +144,7 @@ static CUresult f_cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType t, 
                                          const cuuint32_t *es, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                          CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
   (void)t, (void)rank, (void)dims, (void)strides, (void)box, (void)es, (void)il, (void)sw, (void)l2, (void)oob;
+  if (fake_on_encode) fake_on_encode(rank, addr, dims, strides);
   memset(m, 0, sizeof *m);
   memcpy(m, &addr, sizeof addr); /* the address it holds, as a real map does */
   atomic_fetch_add(&fake.encodes, 1);

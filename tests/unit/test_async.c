@@ -89,6 +89,7 @@ static int setup(void **state) {
   atomic_store(&fake.fail_links, 0);
   atomic_store(&fake.fail_links_off_main, 0);
   fake_on_launch = NULL;
+  fake_on_encode = NULL;
   return 0;
 }
 
@@ -324,6 +325,29 @@ static void record_launch(unsigned gx, unsigned gy, unsigned gz, void **args) {
   launched_y = gy;
 }
 
+/* The same for the sm90 entry, whose three tensor maps come first. */
+static void record_launch_sm90(unsigned gx, unsigned gy, unsigned gz, void **args) {
+  record_launch(gx, gy, gz, args + 3);
+}
+
+/* The tensor maps encoded since the test reset the count. */
+typedef struct encoded_map {
+  unsigned rank;
+  uintptr_t addr;
+  uint64_t dims[3], strides[2];
+} encoded_map;
+static encoded_map encoded[8];
+static int encoded_count;
+static void record_encode(unsigned rank, const void *addr, const cuuint64_t *dims, const cuuint64_t *strides) {
+  if (encoded_count >= 8) return;
+  encoded_map *m = &encoded[encoded_count++];
+  memset(m, 0, sizeof *m);
+  m->rank = rank;
+  m->addr = (uintptr_t)addr;
+  for (unsigned i = 0; i < rank && i < 3; i++) m->dims[i] = dims[i];
+  for (unsigned i = 0; i + 1 < rank && i < 2; i++) m->strides[i] = strides[i];
+}
+
 #define GROUP_ARRAY ((uintptr_t)0x50000000)
 /* An MoE up-projection: m rows in 8 contiguous groups (int32 ends), B nn.Linear's [8, n, k]. */
 static tcj_gemm_desc moe(int64_t m, int64_t n, int64_t k) {
@@ -353,7 +377,9 @@ static int64_t units_of(tcj_engine *e, const tcj_gemm_desc *g) {
  * launch with p_groups, p_group_count, p_m and the strides of the spec on the 1-D grouped grid. */
 static void grouped_calls_launch_once_with_their_groups_on_the_grouped_grid(void **state) {
   (void)state;
+  setenv("TCJ_RECIPE", "sm80", 1); /* the fake is an sm_90a part: these groups would take sm90 */
   tcj_engine *e = engine(TCJ_JIT_ASYNC, NULL);
+  unsetenv("TCJ_RECIPE");
   fake_on_launch = record_launch;
   tcj_gemm_desc g = moe(4096, 4096, 512);
   int launches = atomic_load(&fake.launches);
@@ -402,6 +428,80 @@ static void grouped_calls_launch_once_with_their_groups_on_the_grouped_grid(void
   assert_int_equal(launched.stride_c, 256 * 4096);
   assert_int_equal(launched.stride_d, 256 * 4096);
   assert_int_equal(launched_x, units_of(e, &mk));
+  assert_int_equal(stats(e).generic_launches, 0);
+  tcj_destroy(e);
+}
+
+/* On the fake sm_90a part the same groups take the sm90 recipe: one launch of min(units, SMs)
+ * persistent CTAs with the spec's parameters after the three tensor maps; A's map is the whole
+ * m rows (contiguous) or the G entries of stride_a (masked), B's the G entries of stride_b, and
+ * D has none (grouped kernels store through the staged path). */
+static void grouped_calls_on_sm_90a_launch_the_sm90_kernel_with_grouped_tensor_maps(void **state) {
+  (void)state;
+  tcj_engine *e = engine(TCJ_JIT_SYNC, NULL);
+  fake_on_launch = record_launch_sm90;
+  fake_on_encode = record_encode;
+  encoded_count = 0;
+  tcj_gemm_desc g = moe(4096, 4096, 512);
+  int launches = atomic_load(&fake.launches);
+  call(e, &g);
+  assert_int_equal(atomic_load(&fake.launches) - launches, 1);
+  eng_problem p;
+  eng_plan plan;
+  const char *why = NULL;
+  assert_int_equal(eng_validate_desc(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.grouped, PTX_GROUP_ENDS32);
+  int64_t units = eng_grouped_units(&p, &plan.cfg);
+  assert_true(units > 132);
+  assert_int_equal(launched_x, 132);
+  assert_int_equal(launched_y, 1);
+  assert_int_equal(launched.groups, GROUP_ARRAY);
+  assert_int_equal(launched.group_count, 8);
+  assert_int_equal(launched.m, 4096);
+  assert_int_equal(launched.batch, 1);
+  assert_int_equal(launched.stride_a, 0);
+  assert_int_equal(launched.stride_b, 4096 * 512);
+  assert_int_equal(launched.stride_d, 0);
+  assert_int_equal(encoded_count, 2); /* A and B; no D map */
+  assert_int_equal(encoded[0].rank, 2);
+  assert_int_equal(encoded[0].addr, 0x10000000);
+  assert_int_equal(encoded[0].dims[0], 512); /* K-major A: k, then all m rows */
+  assert_int_equal(encoded[0].dims[1], 4096);
+  assert_int_equal(encoded[1].rank, 3);
+  assert_int_equal(encoded[1].addr, 0x20000000);
+  assert_int_equal(encoded[1].dims[0], 512);
+  assert_int_equal(encoded[1].dims[1], 4096);
+  assert_int_equal(encoded[1].dims[2], 8);
+  assert_int_equal(encoded[1].strides[1], 4096 * 512 * 2);
+  /* One B for every group (stride_b 0): a map of one entry. */
+  g.stride_b = 0;
+  encoded_count = 0;
+  call(e, &g);
+  assert_int_equal(encoded_count, 2);
+  assert_int_equal(encoded[1].rank, 3);
+  assert_int_equal(encoded[1].dims[2], 1);
+  assert_int_equal(launched.stride_b, 0);
+  /* Masked: A's map holds the 8 entries of 256 rows. */
+  tcj_gemm_desc mk = moe(256, 4096, 512);
+  mk.group_mode = TCJ_GROUP_M_MASKED;
+  mk.group_ends32 = NULL;
+  mk.group_counts = (const int32_t *)(GROUP_ARRAY + 64);
+  mk.stride_a = 256 * 512;
+  mk.stride_c = 256 * 4096;
+  encoded_count = 0;
+  call(e, &mk);
+  assert_int_equal(launched.groups, GROUP_ARRAY + 64);
+  assert_int_equal(launched.m, 256);
+  assert_int_equal(launched.stride_a, 256 * 512);
+  assert_int_equal(launched.stride_d, 256 * 4096);
+  assert_int_equal(launched_x, 132);
+  assert_int_equal(encoded_count, 2);
+  assert_int_equal(encoded[0].rank, 3);
+  assert_int_equal(encoded[0].dims[1], 256);
+  assert_int_equal(encoded[0].dims[2], 8);
+  assert_int_equal(encoded[0].strides[1], 256 * 512 * 2);
   assert_int_equal(stats(e).generic_launches, 0);
   tcj_destroy(e);
 }
@@ -459,6 +559,7 @@ int main(void) {
     cmocka_unit_test_setup(fork_waits_for_a_compile_in_a_callers_thread, setup),
     cmocka_unit_test_setup(a_tuned_engine_needs_no_tcj_tune_variable, setup),
     cmocka_unit_test_setup(grouped_calls_launch_once_with_their_groups_on_the_grouped_grid, setup),
+    cmocka_unit_test_setup(grouped_calls_on_sm_90a_launch_the_sm90_kernel_with_grouped_tensor_maps, setup),
     cmocka_unit_test_setup(grouped_calls_with_nothing_to_do_launch_nothing, setup),
     cmocka_unit_test_setup(grouped_calls_need_no_workspace_and_run_specialised_under_generic, setup),
   };

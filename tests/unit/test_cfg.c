@@ -579,8 +579,8 @@ static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has)
 }
 
 /* Grouped kernels (tcj_kernel_cfg.grouped): " group=N" round-trips for each mode; the sm80
- * recipe takes them (masked ones with A op T too), and the check names what this slice refuses:
- * other recipes, batches, K splits, generic kernels, 3xTF32, block scales, operands other than
+ * recipe takes them (masked ones with A op T too), the sm90 recipe without clusters or ping-pong,
+ * and the check names what this slice refuses: the dmma recipe, batches, K splits, generic kernels, 3xTF32, block scales, operands other than
  * f16 / bf16, a row bias, a column-major call, and A op T with contiguous groups. */
 static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void **state) {
   (void)state;
@@ -627,12 +627,50 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   r = c; r.bias = PTX_BIAS_ROW; r.bias_t = PTX_E_F32; assert_rejected_for(&r, "column bias");
   r = c; r.user = 0x1234; r.user_t = 1; assert_rejected_for(&r, "row-major");
   r = c; r.n = 0; assert_rejected_for(&r, "n >= 1");
-  /* The other rows refuse groups themselves: sm90's check, and dmma's (called directly: f64
-   * operands meet the common rule first). */
+  /* The sm90 row takes groups with cooperative consumers and no cluster (each CTA finds its
+   * own units' groups): every mode, both op pairs it reads, a fused epilogue, D in f32; it
+   * refuses clusters along M or N and ping-pong, and the common rules still apply. */
   tcj_kernel_cfg s = sm90_cfg();
   assert_null(tcj_cfg_check(&s));
   s.grouped = PTX_GROUP_ENDS32;
-  assert_rejected_for(&s, "sm80 recipe");
+  assert_rejected_for(&s, "no clusters"); /* the fixture's cluster_m = 2 */
+  s.cluster_m = 0;
+  for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_MASKED; mode++) {
+    tcj_kernel_cfg g = s;
+    g.grouped = mode;
+    assert_null(tcj_cfg_check(&g));
+    g.op_b_t = 0;
+    g.bias = PTX_BIAS_COL;
+    g.bias_t = PTX_E_BF16;
+    g.act = PTX_ACT_GELU;
+    assert_null(tcj_cfg_check(&g));
+    g.c = g.d = PTX_E_F32;
+    g.vec_c = 4;
+    assert_null(tcj_cfg_check(&g));
+  }
+  tcj_kernel_cfg r9 = s;
+  r9.cluster_n = 2;
+  r9.bn = 128;
+  r9.grouped = 0;
+  assert_null(tcj_cfg_check(&r9)); /* a cluster along N without groups is fine */
+  r9.grouped = PTX_GROUP_MASKED;
+  assert_rejected_for(&r9, "no clusters");
+  r9 = s;
+  r9.grouped = 0;
+  r9.bm = 64;
+  r9.pingpong = 1; /* two 64 x 256 tiles, one per consumer */
+  assert_null(tcj_cfg_check(&r9));
+  r9.grouped = PTX_GROUP_ENDS64;
+  assert_rejected_for(&r9, "ping-pong");
+  r9 = s;
+  r9.split_k = 2;
+  assert_rejected_for(&r9, "split");
+  r9 = s;
+  r9.ab = PTX_E_TF32;
+  r9.c = r9.d = PTX_E_F32;
+  r9.bk = 32;
+  r9.vec_c = 4;
+  assert_rejected_for(&r9, "f16 or bf16");
   tcj_kernel_cfg d = dmma_cfg();
   assert_null(tcj_cfg_check(&d));
   d.grouped = PTX_GROUP_MASKED;

@@ -228,11 +228,58 @@ static void contiguous_grid_covers_the_worst_split(void **state) {
   assert_int_equal(ptx_group_units(PTX_GROUP_MASKED, -1, 10, 16, 16, 1), -1);
 }
 
+/* The sm90 recipe's persistent loop: CTA c of P walks units c, c + P, ... below the grid's
+ * units, stops where the model says done and passes over units that run nothing. Every real
+ * tile runs exactly once across the CTAs, and done holds its promise: no later unit runs. */
+static void a_persistent_walk_that_stops_at_done_runs_every_tile_once(void **state) {
+  (void)state;
+  static gcase c;
+  static uint8_t seen[1 << 20];
+  static const uint32_t counts[] = {1, 3, 32, 33, 100, 1024};
+  static const uint32_t ctas[] = {1, 7, 132};
+  int walks = 0;
+  for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_MASKED; mode++)
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+      for (int kind = 0; kind < 3; kind++) {
+        random_case(&c, mode, counts[i], kind);
+        int64_t units = ptx_group_units(c.mode, c.m, (int64_t)c.tiles_n * 8, c.bm, 8, c.count);
+        if (units > (int64_t)sizeof seen) continue;
+        int64_t first_done = -1, tiles = 0;
+        for (int64_t u = 0; u < units; u++) {
+          ptx_group_tile t = ptx_group_unit_model(c.mode, array(&c), c.count, c.m, c.bm, c.tiles_n, (uint32_t)u);
+          assert_false(t.runs && t.done);
+          if (t.done && first_done < 0) first_done = u;
+          if (t.runs && first_done >= 0)
+            fail_msg("mode %d, %u groups: unit %lld runs past done at unit %lld", mode, c.count, (long long)u,
+                     (long long)first_done);
+          tiles += t.runs;
+        }
+        for (size_t p = 0; p < sizeof ctas / sizeof *ctas; p++) {
+          memset(seen, 0, (size_t)units);
+          int64_t ran = 0;
+          for (uint32_t cta = 0; cta < ctas[p]; cta++)
+            for (int64_t u = cta; u < units; u += ctas[p]) {
+              ptx_group_tile t = ptx_group_unit_model(c.mode, array(&c), c.count, c.m, c.bm, c.tiles_n, (uint32_t)u);
+              if (t.done) break;
+              if (!t.runs) continue;
+              assert_int_equal(seen[u], 0);
+              seen[u] = 1;
+              ran++;
+            }
+          assert_int_equal(ran, tiles);
+          walks++;
+        }
+      }
+  print_message("%d walks\n", walks);
+  assert_true(walks > 100);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(model_matches_the_spec_for_random_groups),
     cmocka_unit_test(model_handles_empty_unsorted_and_clamped_groups),
     cmocka_unit_test(contiguous_grid_covers_the_worst_split),
+    cmocka_unit_test(a_persistent_walk_that_stops_at_done_runs_every_tile_once),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Grouped kernels (tcj_kernel_cfg.grouped, sm80 recipe): a dozen configs over the group modes,
+/* Grouped kernels (tcj_kernel_cfg.grouped, sm80 recipe; ten sm90 configs after them): a dozen configs over the group modes,
  * op pairs, tiles, types and epilogues (bias + activation, a user function) generate
  * deterministic PTX that reads p_groups and p_group_count, leaves before any barrier or
  * cp.async, and compiles through nvJitLink for sm_80, sm_89 and sm_90a with no spills (the
@@ -225,10 +225,166 @@ static void grouped_configs_compile_without_spills(void **state) {
   assert_true(compiled >= N_CASES - 2);
 }
 
+/* ---- the sm90 recipe's grouped kernels (sm_90a): cooperative consumers, no cluster ---- */
+
+typedef struct g90case {
+  int group;
+  ptx_elem ab, c, d;
+  int op; /* op_a_t << 1 | op_b_t */
+  int bm, bn, consumers;
+  int64_t n, k;
+  ptx_bias bias;
+  ptx_act act;
+  int user;
+} g90case;
+
+static const g90case cases90[] = {
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 256, 128, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0},
+  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 3, 128, 128, 2, 4096, 4096, PTX_BIAS_COL, PTX_ACT_SILU, 0},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 64, 128, 1, 2048, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 0, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0},
+  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_RELU, 0},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
+  /* Contiguous groups with A op T: the kernel takes them (TMA loads a box at any row), the
+   * engine refuses them in this release (the sm80 kernel cannot). */
+  {PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 3, 64, 64, 1, 1024, 1024, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+};
+#define N_CASES90 (int)(sizeof cases90 / sizeof *cases90)
+enum { ARCH_SM90A = 2, SM90_SMEM = 232448 /* H100 / H200: 227 KiB per CTA */ };
+
+static tcj_kernel_cfg case90_cfg(const g90case *g) {
+  tcj_kernel_cfg c;
+  memset(&c, 0, sizeof c);
+  c.recipe = PTX_RECIPE_SM90;
+  c.sm = 90;
+  c.arch_suffix = 'a';
+  c.ab = g->ab;
+  c.c = g->c;
+  tcj_cfg_plain_epilogue(&c);
+  c.d = g->d;
+  c.op_a_t = g->op >> 1;
+  c.op_b_t = g->op & 1;
+  c.n = g->n;
+  c.k = g->k;
+  c.bm = g->bm;
+  c.bn = g->bn;
+  c.bk = 64;
+  c.warps_m = g->consumers;
+  c.warps_n = 1;
+  c.align_a = c.align_b = 16;
+  int es = ptx_elem_size(g->c) > ptx_elem_size(g->d) ? ptx_elem_size(g->c) : ptx_elem_size(g->d);
+  c.vec_c = 16 / es;
+  while (c.n % c.vec_c) c.vec_c /= 2;
+  c.bias = g->bias;
+  c.bias_t = g->bias ? PTX_E_BF16 : PTX_E_F32;
+  c.act = g->act;
+  c.user = g->user ? eng_epilogue_hash(user_source) : 0;
+  c.grouped = g->group;
+  for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM; c.stages--) continue;
+  return c;
+}
+
+/* Occurrences of what in text. */
+static int count_of(const char *text, const char *what) {
+  int n = 0;
+  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
+  return n;
+}
+
+/* Every sm90 case passes the check and its PTX is the same twice; the producer and the
+ * consumers each run the scheduler (two reads of p_groups, after setmaxnreg.dec and after
+ * setmaxnreg.inc: inside their loops over units), a warp scan for contiguous groups and a
+ * division for masked ones; a unit without a tile branches on in the loop and never returns
+ * (no predicated ret: the CTA's other warpgroups still run); D leaves by predicated stores,
+ * never the TMA store (it would write the next group's rows); B is read through a rank-3 map,
+ * A through rank 3 for masked groups only. */
+static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state) {
+  (void)state;
+  int nvrtc = have_nvrtc(), done = 0;
+  for (int i = 0; i < N_CASES90; i++) {
+    tcj_kernel_cfg c = case90_cfg(&cases90[i]);
+    char text[256];
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    const char *why = tcj_cfg_check(&c);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    if (c.user && !nvrtc) continue;
+    size_t len = 0, len2 = 0;
+    char *ptx = generate(&c, ARCH_SM90A, &len), *again = generate(&c, ARCH_SM90A, &len2);
+    assert_true(len == len2 && memcmp(ptx, again, len) == 0);
+    char entry[96];
+    snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
+    const char *body = strstr(ptx, entry);
+    assert_non_null(body);
+    if (count_of(body, "[p_groups]") != 2) print_error("%s: p_groups read %d times\n", text, count_of(body, "[p_groups]"));
+    assert_int_equal(count_of(body, "[p_groups]"), 2);
+    assert_true(count_of(body, "[p_group_count]") >= 3); /* the unit count and both schedulers */
+    const char *dec = strstr(body, "setmaxnreg.dec"), *inc = strstr(body, "setmaxnreg.inc");
+    assert_non_null(dec);
+    assert_non_null(inc);
+    const char *first = strstr(body, "[p_groups]"), *second = strstr(first + 1, "[p_groups]");
+    assert_true(first > dec && first < inc && second > inc);
+    int contiguous = c.grouped != PTX_GROUP_MASKED;
+    assert_int_equal(count_of(body, "vote.sync.ballot.b32"), contiguous ? 2 : 0);
+    assert_int_equal(strstr(body, "ld.global.s64") != NULL, c.grouped == PTX_GROUP_ENDS64);
+    assert_int_equal(count_of(body, " ret;"), 0); /* only the final "\tret;" */
+    assert_null(strstr(body, "cp.async.bulk.tensor.2d.global.shared")); /* no TMA store */
+    assert_null(strstr(body, "p_tmap_d]"));
+    assert_non_null(strstr(body, "cp.async.bulk.tensor.3d.shared::cluster.global")); /* B by group */
+    assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.shared::cluster.global") != NULL, contiguous);
+    free(ptx);
+    free(again);
+    done++;
+  }
+  assert_true(done >= N_CASES90 - 2);
+}
+
+static void grouped_sm90_configs_compile_without_spills(void **state) {
+  (void)state;
+  char version[128] = "";
+  if (!eng_nvjitlink_available(version, sizeof version)) {
+    if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the grouped kernels must compile in CI");
+    print_message("[  SKIPPED ] nvJitLink is not available; compiling the grouped sm90 kernels needs it (CI fails here)\n");
+    skip();
+  }
+  int nvrtc = have_nvrtc(), failures = 0, compiled = 0;
+  for (int i = 0; i < N_CASES90; i++) {
+    tcj_kernel_cfg c = case90_cfg(&cases90[i]);
+    if (c.user && !nvrtc) continue;
+    char text[256], err[4096] = "";
+    tcj_cfg_format(&c, text, sizeof text);
+    size_t len = 0;
+    char *ptx = generate(&c, ARCH_SM90A, &len);
+    eng_cubin cubin;
+    memset(&cubin, 0, sizeof cubin);
+    tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[ARCH_SM90A].name, &cubin, err, sizeof err);
+    int regs = -1, spills = -1;
+    if (st == TCJ_SUCCESS) spills = eng_info_log_spills(cubin.info_log, &regs);
+    if (st != TCJ_SUCCESS || spills != 0) {
+      print_error("FAIL %s: %s spills %d, %d registers\n%s\n", text, st == TCJ_SUCCESS ? "compiled," : err, spills,
+                  regs, cubin.info_log ? cubin.info_log : "");
+      failures++;
+    } else {
+      print_message("%3d registers, 0 spills: %s\n", regs, text);
+      compiled++;
+    }
+    eng_cubin_free(&cubin);
+    free(ptx);
+  }
+  print_message("grouped sm90: %d configs compiled (%s), %d failed\n", compiled, version, failures);
+  assert_int_equal(failures, 0);
+  assert_true(compiled >= N_CASES90 - 2);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first),
     cmocka_unit_test(grouped_configs_compile_without_spills),
+    cmocka_unit_test(grouped_sm90_configs_generate_ptx_that_walks_the_units),
+    cmocka_unit_test(grouped_sm90_configs_compile_without_spills),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

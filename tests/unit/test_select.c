@@ -1611,6 +1611,8 @@ static eng_plan sm80_plan_of_one_group(const eng_problem *g, const char *arch, i
   return plan;
 }
 
+/* Off sm_90a, and on it for groups of fewer than 64 expected rows (the sm90 plan's own test is
+ * below). */
 static void grouped_problems_take_the_sm80_plan_of_their_expected_rows(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
@@ -1623,6 +1625,7 @@ static void grouped_problems_take_the_sm80_plan_of_their_expected_rows(void **st
   };
   for (size_t a = 0; a < sizeof arches / sizeof *arches; a++)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      if (!strcmp(arches[a], "sm_90a") && cases[i].rows >= 64) continue;
       eng_problem p = grouped(cases[i].kind, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
       eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&p, arches[a], cases[i].rows);
       if (memcmp(&plan.cfg, &want.cfg, sizeof plan.cfg) != 0) {
@@ -1642,13 +1645,90 @@ static void grouped_problems_take_the_sm80_plan_of_their_expected_rows(void **st
   eng_problem tall = grouped(PTX_GROUP_ENDS32, 4096, 4096, 7168, 256, 4096);
   assert_int_equal(select_ok(&small, "sm_90a", 1).cfg.bm, 16);
   assert_true(select_ok(&tall, "sm_90a", 1).cfg.bm >= 64);
+  assert_int_equal(select_ok(&small, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
   /* The plain problem of the same rows splits K where the grouped one does not. */
   eng_problem plain = problem(PTX_E_BF16, PTX_E_BF16, 16, 4096, 14336);
   plain.op_b_t = 1, plain.ldb = 14336;
   assert_true(select_ok(&plain, "sm_80", 1).cfg.split_k >= 2);
-  /* And sm_90a runs the plain problem of the total rows on the sm90 recipe, the grouped one not. */
+  /* And sm_90a runs the plain problem of the total rows on the sm90 recipe (the grouped one too:
+   * below). */
   plain = problem(PTX_E_BF16, PTX_E_BF16, 32768, 4096, 7168);
   assert_int_equal(select_ok(&plain, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
+}
+
+/* A grouped sm90 plan: the grouped config of cooperative consumers, no cluster, no K split,
+ * nothing packed. */
+static void assert_grouped_sm90(const eng_plan *plan, int kind) {
+  assert_int_equal(plan->cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan->cfg.grouped, kind);
+  assert_int_equal(plan->cfg.cluster_m + plan->cfg.cluster_n + plan->cfg.pingpong + plan->cfg.split_k, 0);
+  assert_int_equal(plan->pack_a + plan->pack_b, 0);
+  assert_null(tcj_cfg_check(&plan->cfg));
+}
+
+/* On sm_90a groups of 64 expected rows or more take the sm90 recipe (wgmma), with a tile for
+ * all the groups' tiles together: DeepGEMM's 4 x 8192 rows a 256-row tile, 32 groups of 128
+ * rows a 128-row one (not the small tile one group alone would get); 63 rows, another arch, an
+ * operand TMA cannot read (8-byte rows, a group stride off 16 bytes) take the sm80 plan. */
+static void grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a(void **state) {
+  (void)state;
+  eng_problem deep = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
+  eng_plan plan = select_ok(&deep, "sm_90a", 1);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+  assert_int_equal(plan.cfg.bm * plan.cfg.bn, 256 * 128);
+  eng_problem ep = grouped(PTX_GROUP_ENDS64, 4096, 4096, 7168, 32, 128);
+  plan = select_ok(&ep, "sm_90a", 1);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS64);
+  assert_int_equal(plan.cfg.bm, 128);
+  eng_problem masked = grouped(PTX_GROUP_MASKED, 256, 4096, 7168, 8, 64);
+  masked.stride_a = 256 * 7168;
+  plan = select_ok(&masked, "sm_90a", 1);
+  assert_grouped_sm90(&plan, PTX_GROUP_MASKED);
+  /* A fused epilogue still runs cooperative (a plain 128x256 fused problem takes ping-pong). */
+  eng_problem fused = deep;
+  fused.bias = PTX_BIAS_COL;
+  fused.bias_t = PTX_E_BF16;
+  fused.act = PTX_ACT_GELU;
+  assert_grouped_sm90((plan = select_ok(&fused, "sm_90a", 1), &plan), PTX_GROUP_ENDS32);
+  /* 63 rows, and other arches: sm80. */
+  eng_problem small = grouped(PTX_GROUP_ENDS32, 63 * 64, 4096, 7168, 64, 63);
+  assert_int_equal(select_ok(&small, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  small.group_rows = 64;
+  assert_int_equal(select_ok(&small, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(select_ok(&deep, "sm_90", 1).cfg.recipe, PTX_RECIPE_SM80);
+  assert_int_equal(select_ok(&deep, "sm_100", 1).cfg.recipe, PTX_RECIPE_SM80);
+  /* What TMA cannot read falls back to sm80. */
+  eng_problem narrow = deep;
+  narrow.align_b = 8;
+  assert_int_equal(select_ok(&narrow, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  eng_problem odd = masked;
+  odd.stride_a = 256 * 7168 + 4; /* 8 bytes off */
+  assert_int_equal(select_ok(&odd, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  /* Forced: TCJ_RECIPE=sm80 keeps large groups on sm80, sm90 takes small ones, and names why
+   * where it cannot run. */
+  eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90 = {&ptx_recipe_sm90, {0}, 0};
+  assert_int_equal(select_tuned_ok(&deep, "sm_90a", &sm80).cfg.recipe, PTX_RECIPE_SM80);
+  small.group_rows = 4;
+  plan = select_tuned_ok(&small, "sm_90a", &sm90);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+  eng_device_caps caps = caps_of("sm_90a");
+  const char *why = NULL;
+  assert_int_equal(eng_select_tuned(&narrow, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
+  assert_non_null(strstr(why, "16-byte aligned"));
+  assert_int_equal(eng_select_tuned(&odd, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "TMA"));
+  caps = caps_of("sm_80");
+  assert_int_equal(eng_select_tuned(&deep, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "sm_90a"));
+  /* The launch's grid for it: persistent CTAs, at most one per SM, at most the units. */
+  plan = select_ok(&deep, "sm_90a", 1);
+  ptx_grid g = ptx_recipe_of(&plan.cfg)->grid(&plan.cfg, deep.m, deep.groups, 132);
+  assert_int_equal(g.x, 132);
+  assert_int_equal(g.y, 1);
+  g = ptx_recipe_of(&plan.cfg)->grid(&plan.cfg, 128, 1, 132);
+  assert_int_equal(g.x, eng_grouped_units(&(eng_problem){.grouped = PTX_GROUP_ENDS32, .m = 128, .n = 4096, .groups = 1},
+                                          &plan.cfg));
 }
 
 static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels(void **state) {
@@ -1658,9 +1738,8 @@ static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernel
   eng_plan plan;
   const char *why = NULL;
   eng_tuning sm90 = {&ptx_recipe_sm90, {0}, 0};
-  assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-  assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
-  assert_non_null(strstr(why, "grouped"));
+  plan = select_tuned_ok(&p, "sm_90a", &sm90);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
   /* TCJ_JIT=generic: the specialised plan (no generic kernel exists for groups). */
   eng_tuning generic = {NULL, {0}, 1};
   plan = select_tuned_ok(&p, "sm_90a", &generic);
@@ -1669,7 +1748,7 @@ static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernel
   assert_int_equal(eng_select_generic(&p, &caps, 1, NULL, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
   assert_non_null(strstr(why, "grouped"));
   /* TCJ_TILE applies, and the check sees the grouped config. */
-  eng_tuning tile = {NULL, {0}, 0};
+  eng_tuning tile = {&ptx_recipe_sm80, {0}, 0};
   assert_int_equal(eng_tile_override_parse("64x64x64/2x2/3", &tile.tile), 0);
   plan = select_tuned_ok(&p, "sm_90a", &tile);
   assert_int_equal(plan.cfg.bm, 64);
@@ -1678,6 +1757,15 @@ static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernel
   assert_int_equal(eng_tile_override_parse("64x64x64/2x2/3/s4", &tile.tile), 0);
   assert_int_equal(eng_select_tuned(&p, &caps, 1, &tile, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
   assert_non_null(strstr(why, "split"));
+  /* An sm90 tile applies to the sm90 grouped plan; a cluster is refused by its check. */
+  eng_tuning tile90 = {NULL, {0}, 0};
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6", &tile90.tile), 0);
+  plan = select_tuned_ok(&p, "sm_90a", &tile90);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+  assert_int_equal(plan.cfg.bm * 1000 + plan.cfg.bn, 128128);
+  assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4/c2", &tile90.tile), 0);
+  assert_int_equal(eng_select_tuned(&p, &caps, 1, &tile90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "no clusters"));
 }
 
 /* No packing for grouped calls: below 4 bytes is refused, 8-byte rows are copied 8 bytes at a
@@ -1786,6 +1874,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tuning_comes_from_the_environment),
     cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
+    cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(grouped_operands_are_never_packed),
     cmocka_unit_test(grouped_grid_units_follow_the_formula),
   };
