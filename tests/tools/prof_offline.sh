@@ -86,9 +86,11 @@ for name in "${rows[@]}"; do
     else
       [[ $line =~ \ recipe=[a-z0-9]+\ arch=sm_90a\ ab=f64\ c=f64\  ]] || fail "$name: $line"
     fi ;;
-  moe_*) # grouped: the sm80 recipe's grouped kernel (group=1 int32 ends, 3 masked counts) and G/layout
-    [[ $line =~ \ bf16\>bf16\ +NT\ .*\ none\ +G[0-9]+/(contig|masked)\ +recipe=sm80\ arch=sm_90a\ ab=bf16\ c=bf16\ op=NT\ .*\ group=([13])$ ]] ||
-      fail "$name has no grouped sm80 config: $line"
+  moe_*) # grouped: group=1 int32 ends, 3 masked counts, and G/layout; decode rows (groups under
+    # 64 rows) on the sm80 recipe, prefill rows on the sm90 one
+    case $name in *decode*) recipe=sm80 ;; *) recipe=sm90 ;; esac
+    [[ $line =~ \ bf16\>bf16\ +NT\ .*\ none\ +G[0-9]+/(contig|masked)\ +recipe=$recipe\ arch=sm_90a\ ab=bf16\ c=bf16\ op=NT\ .*\ group=([13])$ ]] ||
+      fail "$name has no grouped $recipe config: $line"
     [ "${BASH_REMATCH[2]}" = "$([ "${BASH_REMATCH[1]}" = masked ] && echo 3 || echo 1)" ] || fail "$name: layout and group= differ: $line" ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac

@@ -262,8 +262,10 @@ for row in "${grouped_rows[@]}"; do
   name=${row% *} mode=${row#* }
   case $mode in masked) g=3 ;; *) g=1 ;; esac
   [ "$name" = moe_ends64 ] && g=2
-  grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ group=$mode:[0-9]+( ends=int64)? sm_90a \([0-9]+ SMs\) recipe=sm80 arch=sm_90a ab=bf16 c=bf16 op=NT .* group=$g( \(already listed\))?$" "$dir/out" ||
-    { show; fail "grouped --dry-run: no group=$g sm80 kernel for $name"; }
+  # Decode rows (groups under 64 rows) take the sm80 recipe, prefill rows the sm90 one.
+  case $name in *decode*) recipe=sm80 ;; *) recipe=sm90 ;; esac
+  grep -qE "^$name m=[0-9]+ n=[0-9]+ k=[0-9]+ group=$mode:[0-9]+( ends=int64)? sm_90a \([0-9]+ SMs\) recipe=$recipe arch=sm_90a ab=bf16 c=bf16 op=NT .* group=$g( \(already listed\))?$" "$dir/out" ||
+    { show; fail "grouped --dry-run: no group=$g $recipe kernel for $name"; }
 done
 [ ! -e "$gcache" ] || fail "grouped --dry-run created $gcache"
 run --arch sm_90a --cache-dir "$gcache" -j 2 "$gmanifest"
