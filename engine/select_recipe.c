@@ -40,7 +40,9 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
   *why = ok;
   if (p->ab == PTX_E_F64) return select_plan_dmma(p, caps, allow_packing, plan, why);
   if (p->grouped) {
-    if (forced == &ptx_recipe_sm90) {
+    /* k == 0 (a host alpha of 0) runs the sm80 recipe's kernel, as below: the sm90 one needs a
+     * mainloop. */
+    if (p->k > 0 && forced == &ptx_recipe_sm90) {
       tcj_status st = select_plan_sm90_grouped(p, caps, plan, why);
       if (st != TCJ_SUCCESS) {
         static _Thread_local char msg[256];

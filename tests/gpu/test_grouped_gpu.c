@@ -125,6 +125,7 @@ typedef struct grp_case {
   const int64_t *given; /* SIZES_GIVEN: groups device values (ends or counts), as stored */
   int shared_b;         /* stride_b 0: one B for every group */
   float alpha;          /* 0: 1.5 / sqrt(k), which keeps alpha * AB where the activations bend */
+  int alpha_zero;       /* a host alpha of exactly 0: the call runs as k == 0 (no mainloop) */
   float beta;
   int dev_scalars; /* alpha and beta through alpha_ptr / beta_ptr (the fields hold junk) */
   c_mode cm;
@@ -160,7 +161,7 @@ static int describe(const grp_case *c, char *buf, size_t size) {
                   c->what, LAYOUT_NAMES[c->lay], tcj_dtype_name(c->ab), tcj_dtype_name(c->d_type),
                   c->op_a ? 'T' : 'N', c->op_b ? 'T' : 'N', (long long)c->m, (long long)c->n, (long long)c->k,
                   (long long)c->groups, (long long)c->unused, (int)c->sizes, c->shared_b ? "0" : "n*k",
-                  CM_NAMES[c->cm], c->alpha != 0 ? c->alpha : 1.5 / sqrt((double)(c->k > 0 ? c->k : 1)), c->beta, c->dev_scalars ? " (device)" : "",
+                  CM_NAMES[c->cm], c->alpha_zero ? 0.0 : c->alpha != 0 ? c->alpha : 1.5 / sqrt((double)(c->k > 0 ? c->k : 1)), c->beta, c->dev_scalars ? " (device)" : "",
                   c->bias == TCJ_BIAS_COL ? (c->shared_bias ? "col/shared " : "col/per-group ") : "none",
                   c->bias == TCJ_BIAS_COL ? tcj_dtype_name(c->bias_type) : "", act_name(c->act), c->user,
                   (long long)c->hint, (unsigned long long)c->seed);
@@ -325,7 +326,7 @@ static int prepare(grp_run *r, const grp_case *c, char *msg, size_t size) {
   r->sb = c->shared_b ? 0 : n * k;
   r->sd = r->masked ? m * n : 0;
   r->sbias = c->shared_bias ? 0 : n;
-  r->alpha = c->alpha != 0 ? c->alpha : (float)(1.5 / sqrt((double)(k > 0 ? k : 1)));
+  r->alpha = c->alpha_zero ? 0.0f : c->alpha != 0 ? c->alpha : (float)(1.5 / sqrt((double)(k > 0 ? k : 1)));
   r->beta = c->beta;
   r->raw = calloc((size_t)G + 1, sizeof *r->raw);
   r->lo = calloc((size_t)G + 1, sizeof *r->lo);
@@ -635,8 +636,8 @@ static void contiguous_layouts_and_shapes_match_reference(void **state) {
 /* ---- 3. epilogues, C and scalars ---------------------------------------------------------- */
 
 /* beta != 0 with C apart and in place, C given but beta 0 (NaN there, not read), device alpha
- * and beta, a column bias per group (stride_bias n) and shared (0), each activation, contiguous
- * and masked. */
+ * and beta, a host alpha of 0 (the call runs with no mainloop), a column bias per group
+ * (stride_bias n) and shared (0), each activation, contiguous and masked. */
 static void epilogues_per_group_match_reference(void **state) {
   (void)state;
   static const grp_case cases[] = {
@@ -660,6 +661,11 @@ static void epilogues_per_group_match_reference(void **state) {
       {.what = "masked, C==D, shared bias, gelu", .lay = L_MASKED, .ab = TCJ_BF16, .d_type = TCJ_BF16,
        .op_b = TCJ_OP_T, .m = 200, .n = 200, .k = 72, .groups = 6, .cm = C_IN_PLACE, .beta = -0.5f,
        .bias = TCJ_BIAS_COL, .shared_bias = 1, .bias_type = TCJ_BF16, .act = TCJ_ACT_GELU},
+      {.what = "host alpha 0: beta C + bias per group", .lay = L_ENDS32, .ab = TCJ_BF16, .d_type = TCJ_F32,
+       .op_b = TCJ_OP_T, .m = 1200, .n = 256, .k = 128, .groups = 7, .unused = 30, .cm = C_APART, .alpha_zero = 1,
+       .beta = 0.5f, .bias = TCJ_BIAS_COL, .bias_type = TCJ_F32, .act = TCJ_ACT_RELU},
+      {.what = "masked, host alpha 0, C==D", .lay = L_MASKED, .ab = TCJ_F16, .d_type = TCJ_F16,
+       .op_b = TCJ_OP_N, .m = 150, .n = 200, .k = 72, .groups = 5, .cm = C_IN_PLACE, .alpha_zero = 1, .beta = -0.5f},
       {.what = "masked, device scalars, silu", .lay = L_MASKED, .ab = TCJ_BF16, .d_type = TCJ_F16,
        .op_b = TCJ_OP_T, .m = 64, .n = 256, .k = 128, .groups = 64, .cm = C_APART, .alpha = 0.1f, .beta = 2.0f,
        .dev_scalars = 1, .bias = TCJ_BIAS_COL, .bias_type = TCJ_F16, .act = TCJ_ACT_SILU},

@@ -1708,6 +1708,11 @@ static void grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a(voi
    * where it cannot run. */
   eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90 = {&ptx_recipe_sm90, {0}, 0};
   assert_int_equal(select_tuned_ok(&deep, "sm_90a", &sm80).cfg.recipe, PTX_RECIPE_SM80);
+  /* k == 0 (a host alpha of 0) has no mainloop: the sm80 kernel, TCJ_RECIPE=sm90 or not. */
+  eng_problem no_k = deep;
+  no_k.k = 0;
+  assert_int_equal(select_tuned_ok(&no_k, "sm_90a", &sm90).cfg.recipe, PTX_RECIPE_SM80);
+  assert_int_equal(select_ok(&no_k, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
   small.group_rows = 4;
   plan = select_tuned_ok(&small, "sm_90a", &sm90);
   assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
