@@ -22,7 +22,7 @@ run() {
 }
 show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
 
-"$tool" --help | grep -q "prune --max-bytes" || fail "--help does not print the usage"
+usage=$("$tool" --help) && grep -q "prune --max-bytes" <<<"$usage" || fail "--help does not print the usage" # not a pipe: grep -q leaving early would SIGPIPE the writer
 for bad in "" "bogus" "ls extra" "prune" "ls --max-bytes 1K" "prune --max-bytes 12Q" "prune --older-than 3w"; do
   # shellcheck disable=SC2086
   run $bad
