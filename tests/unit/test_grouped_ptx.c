@@ -187,38 +187,53 @@ static int plain_registers(const tcj_kernel_cfg *grouped, int arch) {
   return regs;
 }
 
+/* Skips the test without nvJitLink (fails when CI is set: the kernels must compile in CI). */
+static void need_nvjitlink(char *version, size_t size, const char *what) {
+  if (!eng_nvjitlink_available(version, size)) {
+    if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the grouped kernels must compile in CI");
+    print_message("[  SKIPPED ] nvJitLink is not available; compiling the %s needs it (CI fails here)\n", what);
+    skip();
+  }
+}
+
+/* Compiles c for archs[arch]: 1 with no spills and at most limit registers (0: no limit), else
+ * 0 with the reason printed. *regs: the registers, text: the config. */
+static int compiles_cleanly(const tcj_kernel_cfg *c, int arch, int limit, int *regs, char *text, size_t text_size) {
+  char err[4096] = "";
+  tcj_cfg_format(c, text, text_size);
+  size_t len = 0;
+  char *ptx = generate(c, arch, &len);
+  eng_cubin cubin;
+  memset(&cubin, 0, sizeof cubin);
+  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[arch].name, &cubin, err, sizeof err);
+  int spills = -1;
+  *regs = -1;
+  if (st == TCJ_SUCCESS) spills = eng_info_log_spills(cubin.info_log, regs);
+  int ok = st == TCJ_SUCCESS && spills == 0 && (!limit || *regs <= limit);
+  if (!ok)
+    print_error("FAIL %s: %s spills %d, %d registers (at most %d)\n%s\n", text, st == TCJ_SUCCESS ? "compiled," : err,
+                spills, *regs, limit, cubin.info_log ? cubin.info_log : "");
+  eng_cubin_free(&cubin);
+  free(ptx);
+  return ok;
+}
+
 static void grouped_configs_compile_without_spills(void **state) {
   (void)state;
   char version[128] = "";
-  if (!eng_nvjitlink_available(version, sizeof version)) {
-    if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the grouped kernels must compile in CI");
-    print_message("[  SKIPPED ] nvJitLink is not available; compiling the grouped kernels needs it (CI fails here)\n");
-    skip();
-  }
+  need_nvjitlink(version, sizeof version, "grouped kernels");
   int nvrtc = have_nvrtc(), failures = 0, compiled = 0;
   for (int i = 0; i < N_CASES; i++) {
     tcj_kernel_cfg c = case_cfg(&cases[i]);
     if (c.user && !nvrtc) continue;
-    char text[256], err[4096] = "";
-    tcj_cfg_format(&c, text, sizeof text);
-    size_t len = 0;
-    char *ptx = generate(&c, cases[i].arch, &len);
-    eng_cubin cubin;
-    memset(&cubin, 0, sizeof cubin);
-    tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[cases[i].arch].name, &cubin, err, sizeof err);
-    int regs = -1, spills = -1;
-    if (st == TCJ_SUCCESS) spills = eng_info_log_spills(cubin.info_log, &regs);
-    int limit = reg_limit(tcj_cfg_threads(&c));
-    if (st != TCJ_SUCCESS || spills != 0 || regs > limit) {
-      print_error("FAIL %s: %s spills %d, %d registers (at most %d)\n%s\n", text, st == TCJ_SUCCESS ? "compiled," : err,
-                  spills, regs, limit, cubin.info_log ? cubin.info_log : "");
+    char text[256];
+    int regs;
+    if (!compiles_cleanly(&c, cases[i].arch, reg_limit(tcj_cfg_threads(&c)), &regs, text, sizeof text)) {
       failures++;
-    } else {
-      print_message("%3d registers (%3d without groups), 0 spills: %s\n", regs, plain_registers(&c, cases[i].arch), text);
-      compiled++;
+      continue;
     }
-    eng_cubin_free(&cubin);
-    free(ptx);
+    print_message("%3d registers (%3d without groups), 0 spills: %s\n", regs, plain_registers(&c, cases[i].arch), text);
+    compiled++;
   }
   print_message("grouped: %d configs compiled (%s), %d failed\n", compiled, version, failures);
   assert_int_equal(failures, 0);
@@ -345,34 +360,19 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
 static void grouped_sm90_configs_compile_without_spills(void **state) {
   (void)state;
   char version[128] = "";
-  if (!eng_nvjitlink_available(version, sizeof version)) {
-    if (getenv("CI")) fail_msg("nvJitLink is not available and CI is set: the grouped kernels must compile in CI");
-    print_message("[  SKIPPED ] nvJitLink is not available; compiling the grouped sm90 kernels needs it (CI fails here)\n");
-    skip();
-  }
+  need_nvjitlink(version, sizeof version, "grouped sm90 kernels");
   int nvrtc = have_nvrtc(), failures = 0, compiled = 0;
   for (int i = 0; i < N_CASES90; i++) {
     tcj_kernel_cfg c = case90_cfg(&cases90[i]);
     if (c.user && !nvrtc) continue;
-    char text[256], err[4096] = "";
-    tcj_cfg_format(&c, text, sizeof text);
-    size_t len = 0;
-    char *ptx = generate(&c, ARCH_SM90A, &len);
-    eng_cubin cubin;
-    memset(&cubin, 0, sizeof cubin);
-    tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[ARCH_SM90A].name, &cubin, err, sizeof err);
-    int regs = -1, spills = -1;
-    if (st == TCJ_SUCCESS) spills = eng_info_log_spills(cubin.info_log, &regs);
-    if (st != TCJ_SUCCESS || spills != 0) {
-      print_error("FAIL %s: %s spills %d, %d registers\n%s\n", text, st == TCJ_SUCCESS ? "compiled," : err, spills,
-                  regs, cubin.info_log ? cubin.info_log : "");
+    char text[256];
+    int regs;
+    if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) {
       failures++;
-    } else {
-      print_message("%3d registers, 0 spills: %s\n", regs, text);
-      compiled++;
+      continue;
     }
-    eng_cubin_free(&cubin);
-    free(ptx);
+    print_message("%3d registers, 0 spills: %s\n", regs, text);
+    compiled++;
   }
   print_message("grouped sm90: %d configs compiled (%s), %d failed\n", compiled, version, failures);
   assert_int_equal(failures, 0);
