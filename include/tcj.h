@@ -242,12 +242,18 @@ typedef enum tcj_activation {
   TCJ_ACT_GELU = 2,      /* v * Phi(v), the erf form (PyTorch's default); |error| <= 2e-7 * |v| */
   TCJ_ACT_GELU_TANH = 3, /* 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
   TCJ_ACT_SILU = 4,      /* v / (1 + e^-v) */
+  /* Gated: D has n columns and op(B) 2n, gate first: columns [0, n) of op(A) op(B) are the gate
+   * g, columns [n, 2n) the up projection u, and D[i, j] = silu(g[i, j]) * u[i, j] (with alpha
+   * and a bias of 2n values applied to both halves first). The MoE and Llama MLP up-projection
+   * (vLLM's w13 layout: [2n, k] gate rows then up rows). Details at tcj_gemm_desc.activation. */
+  TCJ_ACT_SWIGLU = 5,
 } tcj_activation;
 
 /* How the fp8 scales of tcj_gemm_desc are given. */
 typedef enum tcj_scale_mode {
   TCJ_SCALE_TENSOR = 0, /* one scale per operand (or none) */
   TCJ_SCALE_BLOCK = 1,  /* A per row and 128 K; B per 128 x 128 block (DeepSeek-V3) */
+  TCJ_SCALE_ROW = 2,    /* A per row, B per column (torch._scaled_mm's rowwise scales) */
 } tcj_scale_mode;
 
 /* How the products of fp32 data are formed: cuBLAS's compute types (cublasComputeType_t), and
@@ -294,6 +300,7 @@ typedef enum tcj_group_mode {
   TCJ_GROUP_NONE = 0,         /* one GEMM, or a strided batch */
   TCJ_GROUP_M_CONTIGUOUS = 1, /* groups of rows one after another in A, C and D */
   TCJ_GROUP_M_MASKED = 2,     /* group g: the first counts[g] rows of entry g of a strided batch */
+  TCJ_GROUP_K_CONTIGUOUS = 3, /* groups of K one after another (weight gradients); one D each */
 } tcj_group_mode;
 
 /* Start from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init() (alpha and alpha_f64 1, everything else
@@ -446,6 +453,27 @@ typedef struct tcj_gemm_desc {
   /* Host: the rows a group is expected to have, for kernel selection only (the real sizes stay
      on the device); >= 0. 0: m / G (CONTIGUOUS), m (MASKED). */
   int64_t group_rows_hint;
+
+  /* ---- Mixture-of-Experts extras (since 1.0) ----------------------------------------------
+     Each is 0 (NULL) in TCJ_GEMM_DESC_INIT, which leaves it out. */
+  /* Grouped calls with fp8 scales: elements from group g's scale_b to group g + 1's (0: one
+     scale_b for every group). TCJ_SCALE_TENSOR: group g's B scale is scale_b[g * stride]; a
+     per-expert weight scale is stride 1. */
+  int64_t stride_scale_b;
+  /* Grouped calls: a device array of G device pointers, group g's B (laid out as b would be:
+     op_b, ldb), instead of b + g * stride_b; b must then be NULL and stride_b 0. Each pointer
+     must be aligned as b would be (16 bytes serves every layout). */
+  const void *const *group_b_ptrs;
+  /* TCJ_GROUP_M_CONTIGUOUS with op_a N: a device array of m row indices; row r of the problem
+     reads row gather_a[r] of A (tokens sorted by expert without a permute copy). A then has
+     gather_a_rows rows, lda elements apart; an index outside [0, gather_a_rows) reads a row of
+     zeros. D (and C) stay in the problem's row order. */
+  const int32_t *gather_a;
+  int64_t gather_a_rows;
+  /* A device array of floats that scales D's rows after the epilogue (and before scale_d):
+     D[i, j] = row_scale[i] * (the value above): the router weights of a MoE down-projection.
+     m values; with TCJ_GROUP_M_MASKED, G entries of m. */
+  const float *row_scale;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
 
