@@ -30,44 +30,62 @@ static uint32_t clamped(int grouped, const void *groups, uint32_t i, uint32_t m)
 /* The PTX below computes this, round for round: lane l of a round of 32 is group base + l, the
  * max scan gives the ends, the sum scan the tiles up to and including each group, and the
  * first lane whose sum passes r holds the unit's group. */
+/* Tile l of a group of tiles_m x tiles_n tiles, in bands of PTX_GROUP_BAND columns: a band's
+ * tiles go row by row (W columns each), bands left to right, the last band as wide as the
+ * columns left. So the CTAs in flight share a band's B tiles across the group's tile rows. */
+static void band_tile(uint32_t l, uint32_t tiles_m, uint32_t tiles_n, uint32_t *tm, uint32_t *tn) {
+  uint32_t w = PTX_GROUP_BAND, full = tiles_n / w, band_units = tiles_m * w;
+  if (l < full * band_units) {
+    uint32_t band = l / band_units, rem = l - band * band_units;
+    *tm = rem / w;
+    *tn = band * w + rem % w;
+    return;
+  }
+  uint32_t rem = l - full * band_units, tail = tiles_n - full * w;
+  *tm = rem / tail;
+  *tn = full * w + rem % tail;
+}
+
+/* The PTX below computes this, round for round: lane l of a round of 32 is group base + l, the
+ * max scan gives the ends, the sum scan the units up to and including each group, and the
+ * first lane whose sum passes the unit holds the unit's group. */
 ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, int bm,
                                     uint32_t tiles_n, uint32_t unit) {
   ptx_group_tile t = {0, 0, 0, 0, 0, 0, 1};
   if (tiles_n == 0 || bm < 1) return t;
-  uint32_t r = unit / tiles_n, ubm = (uint32_t)bm;
-  t.tn = unit % tiles_n;
+  uint32_t ubm = (uint32_t)bm;
   if (grouped == PTX_GROUP_MASKED) {
     if (m == 0) return t;
-    uint32_t tiles_m = (m + ubm - 1) / ubm;
-    t.g = r / tiles_m;
-    t.tm = r % tiles_m;
+    uint32_t tiles_m = (m + ubm - 1) / ubm, group_units = tiles_m * tiles_n;
+    t.g = unit / group_units;
     if (t.g >= group_count) return t;
+    band_tile(unit % group_units, tiles_m, tiles_n, &t.tm, &t.tn);
     t.rows = clamped(grouped, groups, t.g, m);
     t.runs = t.tm * ubm < t.rows;
     t.done = 0; /* a later tile row of this group, or a later group, may run */
     return t;
   }
-  uint32_t carry_end = 0, carry_tiles = 0;
+  uint32_t carry_end = 0, carry_units = 0;
   for (uint32_t base = 0; base < group_count; base += PTX_GROUP_ROUND) {
-    uint32_t end = carry_end, sum = carry_tiles;
+    uint32_t end = carry_end, sum = carry_units;
     for (uint32_t lane = 0; lane < PTX_GROUP_ROUND; lane++) {
       uint32_t idx = base + lane, prev = end;
       uint32_t v = idx < group_count ? clamped(grouped, groups, idx, m) : 0;
       if (v > end) end = v;
-      uint32_t tiles = (end - prev + ubm - 1) / ubm;
-      sum += tiles;
-      if (r < sum) {
+      uint32_t tiles_m = (end - prev + ubm - 1) / ubm;
+      sum += tiles_m * tiles_n;
+      if (unit < sum) {
         t.runs = 1;
         t.done = 0;
         t.g = idx;
-        t.tm = r - (sum - tiles);
+        band_tile(unit - (sum - tiles_m * tiles_n), tiles_m, tiles_n, &t.tm, &t.tn);
         t.row0 = prev;
         t.rows = end - prev;
         return t;
       }
     }
     carry_end = end;
-    carry_tiles = sum;
+    carry_units = sum;
   }
   return t;
 }
@@ -115,20 +133,54 @@ static void emit_leave(ptx_builder *b, ptx_reg p, int label) {
   else ptx_ins_if(b, p, 0, "bra.uni %L", label);
 }
 
-/* Masked: g = r / ceil(m / bm), tm = r % ceil(m / bm), one count read; m == 0 has no tiles (and
- * must not divide by 0). Units go group by group, so past the last group (or with m == 0) none
- * runs; a tile past its group's count is one unit left out. */
-static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg r, ptx_reg m,
-                        ptx_reg groups, ptx_reg count, int done, int skip) {
-  ptx_reg tiles_m = ptx_new(b, PTX_B32), first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
+/* band_tile() above in PTX: (tm, tn) of tile l of a group of tiles_m (a register) by the
+ * kernel's baked tiles_n tiles. tiles_m >= 1 wherever l is a real tile. The band is l / (tiles_m
+ * W) for the last, narrower band too (its tiles are fewer than tiles_m W), so only the width
+ * differs: one form, no branch. */
+static void emit_band_tile(ptx_builder *b, ptx_group_sched *s, ptx_reg l, ptx_reg tiles_m, int64_t tiles_n) {
+  int w = PTX_GROUP_BAND, shift = log2i(w);
+  int64_t full = tiles_n / w, tail = tiles_n - full * w;
+  if (full == 0) {
+    ptx_ins(b, "div.u32 %R, %R, %lld", s->tm, l, (long long)tail);
+    ptx_ins(b, "rem.u32 %R, %R, %lld", s->tn, l, (long long)tail);
+    return;
+  }
+  ptx_reg band_units = ptx_new(b, PTX_B32), band = ptx_new(b, PTX_B32), rem = ptx_new(b, PTX_B32);
+  ptx_ins(b, "shl.b32 %R, %R, %d", band_units, tiles_m, shift);
+  ptx_ins(b, "div.u32 %R, %R, %R", band, l, band_units);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %R", rem, band, band_units);
+  ptx_ins(b, "sub.u32 %R, %R, %R", rem, l, rem);
+  if (tail == 0) { /* every band W wide */
+    ptx_ins(b, "shr.u32 %R, %R, %d", s->tm, rem, shift);
+    ptx_ins(b, "and.b32 %R, %R, %d", rem, rem, w - 1);
+  } else {
+    ptx_reg width = ptx_new(b, PTX_B32), last = ptx_new(b, PTX_PRED);
+    ptx_ins(b, "setp.ge.u32 %R, %R, %lld", last, band, (long long)full);
+    ptx_ins(b, "selp.u32 %R, %lld, %d, %R", width, (long long)tail, w, last);
+    ptx_ins(b, "div.u32 %R, %R, %R", s->tm, rem, width);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %R", width, s->tm, width);
+    ptx_ins(b, "sub.u32 %R, %R, %R", rem, rem, width);
+  }
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s->tn, band, w, rem);
+}
+
+/* Masked: each group has ceil(m / bm) x tiles_n units, g = unit / that, one count read; m == 0
+ * has no tiles (and must not divide by 0). Units go group by group, so past the last group (or
+ * with m == 0) none runs; a tile past its group's count is one unit left out. */
+static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
+                        ptx_reg groups, ptx_reg count, int64_t tiles_n, int done, int skip) {
+  ptx_reg tiles_m = ptx_new(b, PTX_B32), group_units = ptx_new(b, PTX_B32), l = ptx_new(b, PTX_B32);
+  ptx_reg first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
   emit_leave(b, out, done);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
-  ptx_ins(b, "div.u32 %R, %R, %R", s->g, r, tiles_m);
-  ptx_ins(b, "rem.u32 %R, %R, %R", s->tm, r, tiles_m);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles_m, (long long)tiles_n);
+  ptx_ins(b, "div.u32 %R, %R, %R", s->g, unit, group_units);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
   emit_leave(b, out, done);
+  ptx_ins(b, "rem.u32 %R, %R, %R", l, unit, group_units);
+  emit_band_tile(b, s, l, tiles_m, tiles_n);
   emit_clamped(b, c->grouped, s->rows, groups, s->g, (ptx_reg){0, 0}, m);
   ptx_ins(b, "shl.b32 %R, %R, %d", first, s->tm, log2i(c->bm));
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, first, s->rows);
@@ -137,22 +189,22 @@ static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched
 }
 
 /* Contiguous: rounds of 32 groups per warp, O(G / 32) of them: each lane loads its group's end
- * (clamped), a max scan makes the ends ascending, a sum scan adds up the groups' tiles from the
- * rounds before (carry), and a ballot finds the first lane whose sum passes r. Every value is
- * the same in every warp, so every branch is uniform across the CTA. A unit past every group's
- * tiles is past them for every later unit too (r only grows): done. */
-static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg r, ptx_reg m,
-                            ptx_reg groups, ptx_reg count, ptx_reg lane, int done) {
-  ptx_reg base = ptx_new(b, PTX_B32), carry_end = ptx_new(b, PTX_B32), carry_tiles = ptx_new(b, PTX_B32);
+ * (clamped), a max scan makes the ends ascending, a sum scan adds up the groups' units (tile
+ * rows x tiles_n) from the rounds before (carry), and a ballot finds the first lane whose sum
+ * passes the unit. Every value is the same in every warp, so every branch is uniform across the
+ * CTA. A unit past every group's tiles is past them for every later unit too: done. */
+static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
+                            ptx_reg groups, ptx_reg count, ptx_reg lane, int64_t tiles_n, int done) {
+  ptx_reg base = ptx_new(b, PTX_B32), carry_end = ptx_new(b, PTX_B32), carry_units = ptx_new(b, PTX_B32);
   ptx_reg idx = ptx_new(b, PTX_B32), end = ptx_new(b, PTX_B32), prev = ptx_new(b, PTX_B32);
   ptx_reg tiles = ptx_new(b, PTX_B32), sum = ptx_new(b, PTX_B32), mask = ptx_new(b, PTX_B32);
   ptx_reg src = ptx_new(b, PTX_B32), in = ptx_new(b, PTX_PRED), p = ptx_new(b, PTX_PRED);
   int loop = ptx_new_label(b), found = ptx_new_label(b);
   ptx_ins(b, "mov.u32 %R, 0", base);
   ptx_ins(b, "mov.u32 %R, 0", carry_end);
-  ptx_ins(b, "mov.u32 %R, 0", carry_tiles);
+  ptx_ins(b, "mov.u32 %R, 0", carry_units);
   ptx_label(b, loop);
-  ptx_ins(b, "setp.ge.u32 %R, %R, %R", p, base, count); /* every group read, r not reached */
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", p, base, count); /* every group read, unit not reached */
   emit_leave(b, p, done);
   ptx_ins(b, "add.u32 %R, %R, %R", idx, base, lane);
   ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, idx, count);
@@ -164,15 +216,15 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_ins(b, "sub.u32 %R, %R, %R", tiles, end, prev);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles, tiles, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(c->bm));
-  ptx_ins(b, "mov.u32 %R, %R", sum, tiles);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", sum, tiles, (long long)tiles_n);
   emit_scan(b, "add.u32", sum);
-  ptx_ins(b, "add.u32 %R, %R, %R", sum, sum, carry_tiles);
-  ptx_ins(b, "setp.lt.u32 %R, %R, %R", p, r, sum);
+  ptx_ins(b, "add.u32 %R, %R, %R", sum, sum, carry_units);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %R", p, unit, sum);
   ptx_ins(b, "vote.sync.ballot.b32 %R, %R, -1", mask, p);
   ptx_ins(b, "setp.ne.u32 %R, %R, 0", p, mask);
   ptx_ins_if(b, p, 0, "bra.uni %L", found);
   ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_end, end, PTX_GROUP_ROUND - 1);
-  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_tiles, sum, PTX_GROUP_ROUND - 1);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_units, sum, PTX_GROUP_ROUND - 1);
   ptx_ins(b, "add.u32 %R, %R, %d", base, base, PTX_GROUP_ROUND);
   ptx_ins(b, "bra.uni %L", loop);
   ptx_label(b, found);
@@ -185,8 +237,11 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", sum, sum, src);
   ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", tiles, tiles, src);
   ptx_ins(b, "sub.u32 %R, %R, %R", s->rows, end, s->row0);
-  ptx_ins(b, "sub.u32 %R, %R, %R", sum, sum, tiles); /* the group's first tile */
-  ptx_ins(b, "sub.u32 %R, %R, %R", s->tm, r, sum);
+  ptx_reg group_units = ptx_new(b, PTX_B32);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles, (long long)tiles_n);
+  ptx_ins(b, "sub.u32 %R, %R, %R", sum, sum, group_units); /* the group's first unit */
+  ptx_ins(b, "sub.u32 %R, %R, %R", sum, unit, sum);
+  emit_band_tile(b, s, sum, tiles, tiles_n);
 }
 
 ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
@@ -202,14 +257,13 @@ ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg 
   s.tn = ptx_new(b, PTX_B32);
   s.row0 = ptx_new(b, PTX_B32);
   s.rows = ptx_new(b, PTX_B32);
-  ptx_reg r = ptx_new(b, PTX_B32), groups = ptx_new(b, PTX_B64), count = ptx_new(b, PTX_B32);
-  ptx_ins(b, "div.u32 %R, %R, %lld", r, unit, (long long)tiles_n);
-  ptx_ins(b, "rem.u32 %R, %R, %lld", s.tn, unit, (long long)tiles_n);
+  ptx_reg groups = ptx_new(b, PTX_B64), count = ptx_new(b, PTX_B32);
   ptx_ins(b, "ld.param.u64 %R, [p_groups]", groups);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", groups, groups);
   ptx_ins(b, "ld.param.u32 %R, [p_group_count]", count);
-  if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, r, m, groups, count, done, skip);
-  else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64) emit_contiguous(b, c, &s, r, m, groups, count, lane, done);
+  if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, unit, m, groups, count, tiles_n, done, skip);
+  else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64)
+    emit_contiguous(b, c, &s, unit, m, groups, count, lane, tiles_n, done);
   else ptx_fail(b, "no scheduler for group mode %d", c->grouped);
   return s;
 }

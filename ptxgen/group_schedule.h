@@ -17,6 +17,12 @@ static inline int ptx_cols_by_entry(const tcj_kernel_cfg *c) { return c->batched
 
 /* Groups a warp reads per round of the contiguous scan: one per lane. */
 #define PTX_GROUP_ROUND 32
+/* Tile columns per band: within a group, units walk a band of this many tile columns row by
+ * row, then the next band. Walking whole tile rows instead made every tile row re-read its
+ * group's whole B from HBM once B outgrew L2 (Mixtral's up-projection, 235 MB per expert:
+ * 15 GB read where 1.9 GB hold the weights); a band's B tiles stay in L2 while the CTAs in
+ * flight go down the group's rows. */
+#define PTX_GROUP_BAND 8
 
 /* The CTAs of a grouped launch (x; y = 1) for m rows (CONTIGUOUS: all rows; MASKED: rows per
  * entry), n columns and G groups: tiles_n * (ceil(m / bm) + G) for contiguous groups (an upper
@@ -25,7 +31,8 @@ static inline int ptx_cols_by_entry(const tcj_kernel_cfg *c) { return c->batched
  * more than 2^31 - 1. */
 int64_t ptx_group_units(int grouped, int64_t m, int64_t n, int bm, int bn, int64_t groups);
 
-/* What unit u of a grouped launch runs. */
+/* What unit u of a grouped launch runs: units go group by group, each group's tiles in bands of
+ * PTX_GROUP_BAND tile columns (row by row within a band). */
 typedef struct ptx_group_tile {
   int runs;      /* 0: past the real tiles, the CTA exits at once */
   uint32_t g;    /* group */

@@ -7,8 +7,9 @@
 #include "sm90_kernel.h"
 
 /* Grouped: the sm80 kernel's unit -> tile function (ptx_group_unit_model), evaluated by each
- * warp for every unit of the persistent loop; no raster (tn = u % tiles_n sweeps a tile row's
- * columns, and with them one group's B, together). A contiguous group's tile starts at row0 +
+ * warp for every unit of the persistent loop; its raster is the scheduler's bands of tile
+ * columns (PTX_GROUP_BAND), which keep a band of the group's B in L2 while the CTAs go down
+ * the group's rows. A contiguous group's tile starts at row0 +
  * tm * bm of the whole A, C and D, guarded by its end row0 + m_g (rows past it belong to the
  * next group, or lie past m where TMA fills zeros: computed, never stored); a masked group's
  * at tm * bm of entry g, guarded by m_g. */

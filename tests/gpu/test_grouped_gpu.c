@@ -629,6 +629,12 @@ static void contiguous_layouts_and_shapes_match_reference(void **state) {
        .m = 200, .n = 1536, .k = 1024, .groups = 3},
       {.what = "k 2048", .lay = L_ENDS64, .ab = TCJ_F16, .d_type = TCJ_F32, .op_b = TCJ_OP_N,
        .m = 120, .n = 256, .k = 2048, .groups = 3, .unused = 5},
+      /* Tile columns past one band (PTX_GROUP_BAND) and a narrower last band: 11 of 256 columns
+       * (sm90), 21 to 41 (sm80). */
+      {.what = "n 2600: bands of tile columns and a tail", .lay = L_ENDS32, .ab = TCJ_BF16, .d_type = TCJ_BF16,
+       .op_b = TCJ_OP_T, .m = 3000, .n = 2600, .k = 64, .groups = 5, .unused = 7},
+      {.what = "masked, n 2600, op_b N", .lay = L_MASKED, .ab = TCJ_F16, .d_type = TCJ_F32,
+       .op_b = TCJ_OP_N, .m = 300, .n = 2600, .k = 64, .groups = 4},
   };
   run_list("contiguous layouts and shapes", cases, NCASES(cases), 200);
 }

@@ -62,8 +62,9 @@ static void spec_groups(const gcase *c, int64_t *row0, int64_t *rows) {
 }
 
 /* Every unit of the spec's grid (and a few past it) against the brute force: the real tiles in
- * the spec's order (group by group, tile rows, then columns: u = r * tiles_n + tn), each exactly
- * once; every other unit runs nothing. Returns the real tiles. */
+ * the spec's order (group by group; within a group, bands of PTX_GROUP_BAND tile columns left to
+ * right, the last one narrower; within a band, tile rows, then its columns), each exactly once;
+ * every other unit runs nothing. Returns the real tiles. */
 static int64_t check_case(const gcase *c) {
   static int64_t row0[MAX_GROUPS], rows[MAX_GROUPS];
   spec_groups(c, row0, rows);
@@ -72,8 +73,9 @@ static int64_t check_case(const gcase *c) {
   int64_t u = 0, tiles_m = ((int64_t)c->m + c->bm - 1) / c->bm;
   for (uint32_t g = 0; g < c->count; g++) {
     int64_t group_tiles = c->mode == PTX_GROUP_MASKED ? tiles_m : (rows[g] + c->bm - 1) / c->bm;
+    for (uint32_t band = 0; band < c->tiles_n; band += PTX_GROUP_BAND)
     for (int64_t tm = 0; tm < group_tiles; tm++)
-      for (uint32_t tn = 0; tn < c->tiles_n; tn++, u++) {
+      for (uint32_t tn = band; tn < c->tiles_n && tn < band + PTX_GROUP_BAND; tn++, u++) {
         int real = tm * c->bm < rows[g];
         /* The grid covers the tile. */
         if (real && u >= units)
@@ -108,7 +110,7 @@ static void random_case(gcase *c, int mode, uint32_t count, int kind) {
   c->count = count;
   c->m = rnd(4) == 0 ? rnd(40) : rnd(6000);
   c->bm = bms[rnd(5)];
-  c->tiles_n = 1 + rnd(3);
+  c->tiles_n = rnd(2) ? 1 + rnd(3) : 1 + rnd(3 * PTX_GROUP_BAND); /* one band, or several and a tail */
   uint32_t m = c->m;
   for (uint32_t g = 0; g < count; g++) {
     int64_t v;
