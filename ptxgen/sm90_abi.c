@@ -73,9 +73,11 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (c->ab == PTX_E_S8 && (fused || acc > 96)) return 0;
   /* fp8's D scale, saturation and amax are written once, in the staged path. */
   if (ptx_elem_is_fp8(c->ab)) return 0;
-  /* A grouped tile's rows past its group's end are the next group's: the staged path's row
-   * guard keeps them; a TMA store clips at m only. */
-  if (c->grouped) return 0;
+  /* A grouped tile's rows past its group's end are the next group's, and a TMA store clips at m
+   * only: contiguous groups store their tiles that end inside the group through TMA and the
+   * tile that crosses the group's end staged, with the row guard (sm90_epilogue.c). Masked
+   * groups' entries would need a rank-3 map for the same; they stay staged. */
+  if (c->grouped == PTX_GROUP_MASKED) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 

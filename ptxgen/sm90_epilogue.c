@@ -320,6 +320,12 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
   }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni %L", staged);
+  if (k->cfg->grouped) { /* a tile crossing its group's end keeps the staged path's row guard */
+    ptx_reg last = r32(k), crosses = pred(k);
+    ptx_ins(b, "add.u32 %R, %R, %d", last, m0, k->cfg->bm);
+    ptx_ins(b, "setp.gt.u32 %R, %R, %R", crosses, last, k->row_end);
+    ptx_ins_if(b, crosses, 0, "bra.uni %L", staged);
+  }
   begin_tile(k, &pe);
   emit_epilogue_tma(k, &pe, m0, n0);
   ptx_ins(b, "bra.uni %L", done);

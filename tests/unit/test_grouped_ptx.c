@@ -346,8 +346,14 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     assert_int_equal(count_of(body, "vote.sync.ballot.b32"), contiguous ? 2 : 0);
     assert_int_equal(strstr(body, "ld.global.s64") != NULL, c.grouped == PTX_GROUP_ENDS64);
     assert_int_equal(count_of(body, " ret;"), 0); /* only the final "\tret;" */
-    assert_null(strstr(body, "cp.async.bulk.tensor.2d.global.shared")); /* no TMA store */
-    assert_null(strstr(body, "p_tmap_d]"));
+    /* D through TMA where the config takes it (contiguous groups, 16-byte rows, no fused
+     * epilogue in these cooperative kernels): a tile inside its group stores by TMA, and the
+     * row guard of the staged path (p_m's bound replaced by the group's end) serves the tile
+     * that crosses it, so the branch compares the tile's last row with the group's end. */
+    int tma_d = ptx_sm90_tma_store(&c);
+    assert_int_equal(tma_d, contiguous && c.vec_c * ptx_elem_size(c.d) == 16 && !tcj_cfg_fused(&c));
+    assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.global.shared") != NULL, tma_d);
+    assert_int_equal(strstr(body, ", p_tmap_d;") != NULL, tma_d); /* its address taken */
     assert_non_null(strstr(body, "cp.async.bulk.tensor.3d.shared::cluster.global")); /* B by group */
     assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.shared::cluster.global") != NULL, contiguous);
     free(ptx);
