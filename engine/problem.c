@@ -24,7 +24,7 @@ int64_t eng_grouped_units(const eng_problem *p, const tcj_kernel_cfg *c) {
   typedef unsigned __int128 u128;
   u128 tiles_n = (u128)((p->n + c->bn - 1) / c->bn), tiles_m = (u128)((p->m + c->bm - 1) / c->bm);
   u128 g = (u128)(p->groups > 0 ? p->groups : 0);
-  u128 units = tiles_n * (p->grouped == PTX_GROUP_MASKED ? g * tiles_m : tiles_m + g);
+  u128 units = tiles_n * (p->grouped == PTX_GROUP_MASKED || ptx_group_k(p->grouped) ? g * tiles_m : tiles_m + g);
   return units > (u128)INT64_MAX ? INT64_MAX : (int64_t)units;
 }
 

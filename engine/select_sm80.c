@@ -92,15 +92,19 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
 }
 
 /* A grouped problem's plan (eng_problem.grouped): the sm80 plan of one group of the expected
- * rows (group_rows) with n and k, without a K split (the groups fill the GPU, and a grouped
+ * rows (group_rows) with n and k (K groups: all m rows and the expected depth, group_rows;
+ * their kernel reads its K range on the device, so its config keeps k = 0 and one kernel
+ * serves every token count), without a K split (the groups fill the GPU, and a grouped
  * kernel has none) and without packing (the sm80 recipe copies 4, 8 or 16 bytes; an operand
  * aligned below 4 bytes is refused). tcj_cfg_check sees the grouped config, so a tile or
  * layout the grouped kernel does not take is passed over before anything is generated. */
 tcj_status select_plan_sm80_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
                                     const char **why) {
   eng_problem one = *p;
-  one.m = p->group_rows;
+  if (ptx_group_k(p->grouped)) one.k = p->group_rows;
+  else one.m = p->group_rows;
   tcj_status st = select_plan_sm80(&one, caps, 0, plan, why);
+  if (st == TCJ_SUCCESS && ptx_group_k(p->grouped)) plan->cfg.k = 0;
   /* No tile the grouped kernel takes (tcj_cfg_check refused each): a limit of the grouped
    * kernel, not a selection bug. */
   if (st == TCJ_ERROR_INTERNAL) st = TCJ_ERROR_NOT_SUPPORTED;
@@ -111,8 +115,8 @@ tcj_status select_plan_sm80_grouped(const eng_problem *p, const eng_device_caps 
     return st;
   }
   if (eng_grouped_units(p, &plan->cfg) > GRID_MAX) {
-    *why = "grouped GEMM: ceil(n / bn) * (ceil(m / bm) + group_count) tiles (masked: ceil(n / bn) * group_count * "
-           "ceil(m / bm)) exceed the 2^31 - 1 CTAs of a grid";
+    *why = "grouped GEMM: ceil(n / bn) * (ceil(m / bm) + group_count) tiles (masked and K groups: ceil(n / bn) * "
+           "group_count * ceil(m / bm)) exceed the 2^31 - 1 CTAs of a grid";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   return TCJ_SUCCESS;

@@ -381,6 +381,10 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
 tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
                                     const char **why) {
   memset(plan, 0, sizeof *plan);
+  /* The sm90 kernel's tensor maps would take K groups with per-group K coordinates: not built. */
+  if (ptx_group_k(p->grouped))
+    return sm90_no(why, "group_mode TCJ_GROUP_K_CONTIGUOUS runs on the sm80 recipe (the sm90 grouped kernel has no K "
+                   "groups in this release)");
   /* TMA reads 16-byte aligned rows, and grouped calls pack nothing (their groups' rows are
    * known on the device only). */
   if (p->align_a < 16 || p->align_b < 16)

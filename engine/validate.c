@@ -476,7 +476,6 @@ static const char *group_mode_name(tcj_group_mode m) {
 static tcj_status check_unbuilt(const tcj_gemm_desc *g) {
   const char *what = g->activation == TCJ_ACT_SWIGLU ? "activation TCJ_ACT_SWIGLU"
                      : g->scale_mode == TCJ_SCALE_ROW ? "scale_mode TCJ_SCALE_ROW"
-                     : g->group_mode == TCJ_GROUP_K_CONTIGUOUS ? "group_mode TCJ_GROUP_K_CONTIGUOUS"
                      : g->stride_scale_b ? "stride_scale_b"
                      : g->group_b_ptrs ? "group_b_ptrs"
                      : g->gather_a || g->gather_a_rows ? "gather_a"
@@ -500,7 +499,7 @@ static tcj_status check_group_fields(const tcj_gemm_desc *g) {
     return TCJ_SUCCESS;
   }
   const char *mode = group_mode_name(g->group_mode);
-  int contiguous = g->group_mode == TCJ_GROUP_M_CONTIGUOUS;
+  int contiguous = g->group_mode == TCJ_GROUP_M_CONTIGUOUS, by_k = g->group_mode == TCJ_GROUP_K_CONTIGUOUS;
   int64_t groups = g->group_count;
   if (groups < 0)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_count = %" PRId64 " is negative", groups);
@@ -509,7 +508,7 @@ static tcj_status check_group_fields(const tcj_gemm_desc *g) {
   if (g->group_rows_hint < 0)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_rows_hint = %" PRId64 " is negative (0: tcj's default)",
                          g->group_rows_hint);
-  if (contiguous) {
+  if (contiguous || by_k) {
     if (g->group_counts)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_counts is set but group_mode is %s, which takes "
                            "group_ends32 or group_ends64", mode);
@@ -559,6 +558,22 @@ static tcj_status check_group_fields(const tcj_gemm_desc *g) {
   if (contiguous && g->op_a == TCJ_OP_T)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "op_a TCJ_OP_T with group_mode %s: contiguous groups need A "
                          "op N (A stored m x k) in this release; masked groups take either", mode);
+  if (by_k) {
+    /* K is the stored row of both operands (dY [tokens, m], X [tokens, n]): a group starting at
+     * any token starts at a row, as aligned as the matrix. */
+    if (g->op_a != TCJ_OP_T || g->op_b != TCJ_OP_N)
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s with group_mode %s: K groups need op_a TCJ_OP_T (A stored k x m) "
+                           "and op_b TCJ_OP_N (B stored k x n)", g->op_a != TCJ_OP_T ? "op_a TCJ_OP_N" : "op_b TCJ_OP_T",
+                           mode);
+    /* The groups are ranges of one A and one B; C, D and the bias are entries (stride_c, stride_d,
+     * stride_bias). */
+    if (g->stride_a || g->stride_b)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " with group_mode %s: the groups are K ranges of "
+                           "one A and one B (it must be 0)", g->stride_a ? "stride_a" : "stride_b",
+                           g->stride_a ? g->stride_a : g->stride_b, mode);
+    if (g->group_b_ptrs)
+      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs with group_mode %s: K groups read one B", mode);
+  }
   return TCJ_SUCCESS;
 }
 
@@ -571,7 +586,11 @@ static tcj_status check_group_types(const tcj_gemm_desc *g, eng_problem *out) {
                          "f16 or bf16 operands only in this release", eng_dtype_name(g->a_type),
                          eng_dtype_name(g->b_type), group_mode_name(g->group_mode));
   int64_t m = g->m, groups = g->group_count, rows = g->group_rows_hint;
-  if (g->group_mode == TCJ_GROUP_M_CONTIGUOUS) {
+  if (g->group_mode == TCJ_GROUP_K_CONTIGUOUS) { /* group_rows: the expected depth of a group */
+    out->grouped = g->group_ends64 ? PTX_GROUP_K_ENDS64 : PTX_GROUP_K_ENDS32;
+    m = g->k;
+    if (!rows) rows = groups > 0 ? m / groups : m;
+  } else if (g->group_mode == TCJ_GROUP_M_CONTIGUOUS) {
     out->grouped = g->group_ends64 ? PTX_GROUP_ENDS64 : PTX_GROUP_ENDS32;
     if (!rows) rows = groups > 0 ? m / groups : m;
   } else {

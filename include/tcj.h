@@ -421,10 +421,20 @@ typedef struct tcj_gemm_desc {
        of G entries of m rows each (entry g starts g * stride_a, stride_c, stride_d elements
        in); group g is the first counts[g] rows of its entry, and only those are computed and
        written. B and the bias as above.
+     TCJ_GROUP_K_CONTIGUOUS (weight gradients, dW_g = dY_g^T X_g): k is the total of the groups'
+       depths (tokens); A is stored k x m (op_a T, lda >= m: dY [tokens, m]) and B k x n (op_b N,
+       ldb >= n: X [tokens, n]), other ops are refused (TCJ_ERROR_NOT_SUPPORTED naming op_a or
+       op_b). Group g is K range [end[g-1], end[g]) of both, and
+         D_g = act(alpha * sum over the group's K of A^T B + beta * C_g + bias_g)
+       with C and D strided batches of G entries of m x n (stride_c, stride_d; stride_c may be 0)
+       and bias_g as above. An empty group still writes its D_g (beta * C_g + bias_g through the
+       epilogue). stride_a and stride_b must be 0 (TCJ_ERROR_INVALID_VALUE); group_b_ptrs is not
+       taken (TCJ_ERROR_NOT_SUPPORTED). Ends clamp to k as M's ends clamp to m. It runs on the
+       sm80 recipe on every arch (sm_90a too; TCJ_RECIPE=sm90 refuses it).
      nn.Linear weights [G, N, K] are op_b T with ldb = k, stride_b = n * k; [G, K, N] are
      op_b N with ldb = n, stride_b = k * n; stride_b 0 gives every group the same B.
      A user epilogue gets batch = the group index, row = the row of D (CONTIGUOUS: the global
-     row; MASKED: the row within the entry) and col the column.
+     row; MASKED and K_CONTIGUOUS: the row within the entry) and col the column.
      Device values cannot be checked on the host, so the kernel clamps them: a bad array never
      makes it read or write outside the operands. end[g] is taken as min(max(end[g], end[g-1]),
      m) (an end below its predecessor makes an empty group), counts[g] as min(max(counts[g], 0),
@@ -435,9 +445,9 @@ typedef struct tcj_gemm_desc {
      (TCJ_ERROR_INVALID_VALUE, naming the field). Not supported yet (TCJ_ERROR_NOT_SUPPORTED,
      naming it): other operand types (fp8, s8, tf32, f32, f64) and their scales, TCJ_BIAS_ROW,
      TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would need packing,
-     which grouped calls do not do yet), more than 2^31 - 1 tiles, and the K-grouped layout, B
-     by an array of pointers, row-gather indices, a per-row output scale and fused SwiGLU, for
-     which there are no fields yet. Grouped calls run on the sm80 recipe (mma.sync) on every
+     which grouped calls do not do yet), more than 2^31 - 1 tiles, and B by an array of
+     pointers, row-gather indices, a per-row output scale and fused SwiGLU, for which there are
+     no fields yet. Grouped calls run on the sm80 recipe (mma.sync) on every
      arch, sm_90a included, never split K and have no generic kernel: in every tcj_jit_mode
      (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
      the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
@@ -445,13 +455,15 @@ typedef struct tcj_gemm_desc {
   tcj_group_mode group_mode;
   /* G. 0: no group, nothing to do (TCJ_SUCCESS, as m == 0); at most 2^31 - 1. */
   int64_t group_count;
-  /* TCJ_GROUP_M_CONTIGUOUS: exactly one of these, device arrays of G ascending end rows. */
+  /* TCJ_GROUP_M_CONTIGUOUS: exactly one of these, device arrays of G ascending end rows
+     (TCJ_GROUP_K_CONTIGUOUS: ascending end K indices). */
   const int32_t *group_ends32;
   const int64_t *group_ends64;
   /* TCJ_GROUP_M_MASKED: a device array of G row counts, each 0..m. */
   const int32_t *group_counts;
   /* Host: the rows a group is expected to have, for kernel selection only (the real sizes stay
-     on the device); >= 0. 0: m / G (CONTIGUOUS), m (MASKED). */
+     on the device); >= 0. 0: m / G (CONTIGUOUS), m (MASKED). TCJ_GROUP_K_CONTIGUOUS: the K a
+     group is expected to have (0: k / G). */
   int64_t group_rows_hint;
 
   /* ---- Mixture-of-Experts extras (since 1.0) ----------------------------------------------

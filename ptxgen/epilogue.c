@@ -185,8 +185,9 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
     ptx_ins(b, "cvt.f64.f32 %R, %R", e->alpha, alpha);
     ptx_ins(b, "cvt.f64.f32 %R, %R", e->beta, beta);
   }
-  /* A contiguous group's rows are rows of the whole C and D (the recipe's row coordinates). */
-  ptx_reg rows_z64 = ptx_rows_by_entry(cfg) ? z64 : (ptx_reg){0};
+  /* A contiguous group's rows are rows of the whole C and D (the recipe's row coordinates); a K
+   * group's C and D are entry g of a batch. */
+  ptx_reg rows_z64 = ptx_cd_by_entry(cfg) ? z64 : (ptx_reg){0};
   e->c_base = emit_entry_base(b, "p_c", "p_stride_c", ptx_elem_size(cfg->c), rows_z64);
   e->d_base = emit_entry_base(b, "p_d", "p_stride_d", ptx_elem_size(cfg->d), rows_z64);
   e->ldc_bytes = r64(b);

@@ -55,6 +55,7 @@ typedef struct kernel {
   ptx_reg rank; /* cluster split: this CTA's rank in the tile's cluster */
   ptx_reg slices_reg; /* workspace split: p_slices */
   ptx_reg z; /* batch entry (batched configs) */
+  ptx_reg kstart, kdepth; /* K groups: the group's first K index and its depth */
   operand op[2];
   ptx_reg acc[MAX_FRAG_BLOCKS][MAX_N_FRAGS][4];
   /* 3xTF32: the chunk's partial sums and this K tile's place in its chunk (emit_mma_step). */
@@ -113,18 +114,26 @@ static void emit_params(kernel *k) {
  * bm with the row guard row0 + m_g (its end), which are the addresses and the guard of a tile
  * of an m_g-row GEMM whose A, C and D start at row0, and the user epilogue's row is the global
  * row of D as the spec asks; a masked group's (row0 = 0) starts at tm * bm in entry g (z = g,
- * the batched kernels' strides), guarded by m_g. k->m holds that guard. */
+ * the batched kernels' strides), guarded by m_g. k->m holds that guard. A K group's tile is tile
+ * (tm, tn) of its own D (entry g of C and D) with all m rows; its K range (row0, rows) becomes
+ * the mainloop's (ptx_gen_gemm_sm80). */
 static void emit_group_indices(kernel *k, ptx_reg unit, int64_t tiles_n) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   ptx_group_sched s = ptx_emit_group_schedule(b, c, unit, k->m, tiles_n, k->lane);
+  int by_k = ptx_group_k(c->grouped);
   k->z = s.g;
-  k->m = reg32(k);
   k->m0 = reg32(k);
   k->n0 = reg32(k);
-  ptx_ins(b, "add.u32 %R, %R, %R", k->m, s.row0, s.rows);
   ptx_ins(b, "shl.b32 %R, %R, %d", k->m0, s.tm, log2i(c->bm));
-  ptx_ins(b, "add.u32 %R, %R, %R", k->m0, k->m0, s.row0);
+  if (by_k) {
+    k->kstart = s.row0;
+    k->kdepth = s.rows;
+  } else {
+    k->m = reg32(k);
+    ptx_ins(b, "add.u32 %R, %R, %R", k->m, s.row0, s.rows);
+    ptx_ins(b, "add.u32 %R, %R, %R", k->m0, k->m0, s.row0);
+  }
   ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, s.tn, log2i(c->bn));
 }
 
@@ -215,7 +224,7 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
   /* Copies past K need clipping unless the tiles a CTA runs end at k: a cluster split's baked
    * slices cover K exactly, or K is whole tiles (a workspace split's slices stop at its last
    * tile). Never known of a generic kernel's run-time k. */
-  int k_edge = c->generic || (c->split_cluster ? tcj_cfg_slice_tiles(c) * c->bk * k->slices != c->k : c->k % c->bk != 0);
+  int k_edge = c->generic || ptx_group_k(c->grouped) || (c->split_cluster ? tcj_cfg_slice_tiles(c) * c->bk * k->slices != c->k : c->k % c->bk != 0);
   int mn_edge = is_b ? c->generic || c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
   o->check_row = o->k_major ? mn_edge : k_edge;
   o->check_col = o->k_major ? k_edge : mn_edge;
@@ -274,7 +283,7 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", col64, col_idx, k->es);
   ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, row64, o->ld_bytes, o->base);
   ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, col64);
-  if (k->slices > 1 || k->split) { /* this slice starts kbase elements into K */
+  if (k->slices > 1 || k->split || ptx_group_k(c->grouped)) { /* this slice (K group) starts kbase elements into K */
     ptx_reg kb = reg64(k);
     ptx_ins(b, "cvt.u64.u32 %R, %R", kb, k->kbase);
     if (o->k_major)
@@ -806,6 +815,14 @@ int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
     k.slice = reg32(&k);
     ptx_ins(b, "mov.u32 %R, %%ctaid.y", k.slice);
     ptx_ins(b, "mul.lo.u32 %R, %R, %d", k.kbase, k.slice, (int)k.kt_count.imm * cfg->bk);
+  } else if (ptx_group_k(cfg->grouped)) { /* the group's K range: tiles from kstart, clipped at its end */
+    ptx_reg kend = reg32(&k), tiles = reg32(&k);
+    ptx_ins(b, "mov.u32 %R, %R", k.kbase, k.kstart);
+    ptx_ins(b, "add.u32 %R, %R, %R", kend, k.kstart, k.kdepth);
+    ptx_ins(b, "add.u32 %R, %R, %d", tiles, k.kdepth, cfg->bk - 1);
+    ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(cfg->bk));
+    k.k = ptx_in_reg(kend);
+    k.kt_count = ptx_in_reg(tiles);
   } else {
     ptx_ins(b, "mov.u32 %R, 0", k.kbase);
   }

@@ -12,17 +12,18 @@ static int log2i(int x) {
 }
 
 int64_t ptx_group_units(int grouped, int64_t m, int64_t n, int bm, int bn, int64_t groups) {
-  if (grouped < PTX_GROUP_ENDS32 || grouped > PTX_GROUP_MASKED || m < 0 || n < 0 || bm < 1 || bn < 1 || groups < 0)
+  if (grouped < PTX_GROUP_ENDS32 || grouped > PTX_GROUP_K_ENDS64 || m < 0 || n < 0 || bm < 1 || bn < 1 || groups < 0)
     return -1;
   int64_t tiles_n = (n + bn - 1) / bn, tiles_m = (m + bm - 1) / bm;
-  if (grouped == PTX_GROUP_MASKED) return tiles_n * groups * tiles_m;
+  if (grouped == PTX_GROUP_MASKED || ptx_group_k(grouped)) return tiles_n * groups * tiles_m;
   return tiles_n * (tiles_m + groups);
 }
 
-/* Group i's end (contiguous) or count (masked), clamped to [0, m]: the running maximum of these
- * is the spec's end[g] = min(max(end[g], end[g-1]), m), as min(., m) commutes with max. */
+/* Group i's end (contiguous, K groups) or count (masked), clamped to [0, m] (K groups: [0, k]):
+ * the running maximum of these is the spec's end[g] = min(max(end[g], end[g-1]), m), as
+ * min(., m) commutes with max. */
 static uint32_t clamped(int grouped, const void *groups, uint32_t i, uint32_t m) {
-  int64_t v = grouped == PTX_GROUP_ENDS64 ? ((const int64_t *)groups)[i] : ((const int32_t *)groups)[i];
+  int64_t v = ptx_group_wide(grouped) ? ((const int64_t *)groups)[i] : ((const int32_t *)groups)[i];
   if (v < 0) v = 0;
   return v > (int64_t)m ? m : (uint32_t)v;
 }
@@ -49,11 +50,29 @@ static void band_tile(uint32_t l, uint32_t tiles_m, uint32_t tiles_n, uint32_t *
 /* The PTX below computes this, round for round: lane l of a round of 32 is group base + l, the
  * max scan gives the ends, the sum scan the units up to and including each group, and the
  * first lane whose sum passes the unit holds the unit's group. */
-ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, int bm,
-                                    uint32_t tiles_n, uint32_t unit) {
+ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, uint32_t k,
+                                    int bm, uint32_t tiles_n, uint32_t unit) {
   ptx_group_tile t = {0, 0, 0, 0, 0, 0, 1};
   if (tiles_n == 0 || bm < 1) return t;
   uint32_t ubm = (uint32_t)bm;
+  if (ptx_group_k(grouped)) { /* the PTX reads the ends up to g in rounds of 32; the maxima are these */
+    if (m == 0) return t;
+    uint32_t tiles_m = (m + ubm - 1) / ubm, group_units = tiles_m * tiles_n;
+    t.g = unit / group_units;
+    if (t.g >= group_count) return t;
+    band_tile(unit % group_units, tiles_m, tiles_n, &t.tm, &t.tn);
+    uint32_t start = 0, end = 0;
+    for (uint32_t i = 0; i <= t.g; i++) {
+      uint32_t v = clamped(grouped, groups, i, k);
+      if (i < t.g && v > start) start = v;
+      if (v > end) end = v;
+    }
+    t.row0 = start;
+    t.rows = end - start;
+    t.runs = 1;
+    t.done = 0;
+    return t;
+  }
   if (grouped == PTX_GROUP_MASKED) {
     if (m == 0) return t;
     uint32_t tiles_m = (m + ubm - 1) / ubm, group_units = tiles_m * tiles_n;
@@ -103,7 +122,7 @@ static void emit_scan(ptx_builder *b, const char *op, ptx_reg x) {
 /* v = group idx's end or count clamped to [0, m] where `in`, else 0 (clamped() above). */
 static void emit_clamped(ptx_builder *b, int grouped, ptx_reg v, ptx_reg groups, ptx_reg idx, ptx_reg in,
                          ptx_reg m) {
-  int wide = grouped == PTX_GROUP_ENDS64;
+  int wide = ptx_group_wide(grouped);
   ptx_reg addr = ptx_new(b, PTX_B64);
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", addr, idx, wide ? 8 : 4);
   ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, groups);
@@ -244,6 +263,54 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   emit_band_tile(b, s, sum, tiles, tiles_n);
 }
 
+/* K groups: units as masked ones (ceil(m / bm) x tiles_n per group, in bands); then the group's
+ * K range, the maxima of the clamped ends before g (its start) and up to g (its end), read 32
+ * per round (lane l: end base + l), each lane keeping its own maxima, one butterfly reduction
+ * after. g is the warp's, so the loop is uniform. Every unit below G groups' tiles runs: an
+ * empty group writes D. */
+static void emit_k_groups(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
+                          ptx_reg groups, ptx_reg count, ptx_reg lane, int64_t tiles_n, int done) {
+  ptx_reg tiles_m = ptx_new(b, PTX_B32), group_units = ptx_new(b, PTX_B32), l = ptx_new(b, PTX_B32);
+  ptx_reg k = ptx_new(b, PTX_B32), base = ptx_new(b, PTX_B32);
+  ptx_reg idx = ptx_new(b, PTX_B32), v = ptx_new(b, PTX_B32), before = ptx_new(b, PTX_B32);
+  ptx_reg start = ptx_new(b, PTX_B32), end = ptx_new(b, PTX_B32), t = ptx_new(b, PTX_B32);
+  ptx_reg out = ptx_new(b, PTX_PRED), in = ptx_new(b, PTX_PRED);
+  int loop = ptx_new_label(b);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
+  emit_leave(b, out, done);
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
+  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles_m, (long long)tiles_n);
+  ptx_ins(b, "div.u32 %R, %R, %R", s->g, unit, group_units);
+  ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
+  emit_leave(b, out, done);
+  ptx_ins(b, "rem.u32 %R, %R, %R", l, unit, group_units);
+  emit_band_tile(b, s, l, tiles_m, tiles_n);
+  ptx_ins(b, "ld.param.u32 %R, [p_k]", k);
+  ptx_ins(b, "mov.u32 %R, 0", base);
+  ptx_ins(b, "mov.u32 %R, 0", start);
+  ptx_ins(b, "mov.u32 %R, 0", end);
+  ptx_label(b, loop);
+  ptx_ins(b, "add.u32 %R, %R, %R", idx, base, lane);
+  ptx_ins(b, "setp.le.u32 %R, %R, %R", in, idx, s->g); /* g < count: idx <= g is in the array */
+  emit_clamped(b, c->grouped, v, groups, idx, in, k);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, idx, s->g);
+  ptx_ins(b, "selp.b32 %R, %R, 0, %R", before, v, in);
+  ptx_ins(b, "max.u32 %R, %R, %R", start, start, before);
+  ptx_ins(b, "max.u32 %R, %R, %R", end, end, v);
+  ptx_ins(b, "add.u32 %R, %R, %d", base, base, PTX_GROUP_ROUND);
+  ptx_ins(b, "setp.le.u32 %R, %R, %R", in, base, s->g);
+  ptx_ins_if(b, in, 0, "bra.uni %L", loop);
+  for (int d = PTX_GROUP_ROUND / 2; d >= 1; d /= 2) {
+    ptx_ins(b, "shfl.sync.bfly.b32 %R, %R, %d, 31, -1", t, start, d);
+    ptx_ins(b, "max.u32 %R, %R, %R", start, start, t);
+    ptx_ins(b, "shfl.sync.bfly.b32 %R, %R, %d, 31, -1", t, end, d);
+    ptx_ins(b, "max.u32 %R, %R, %R", end, end, t);
+  }
+  ptx_ins(b, "mov.u32 %R, %R", s->row0, start);
+  ptx_ins(b, "sub.u32 %R, %R, %R", s->rows, end, start);
+}
+
 ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
                                         int64_t tiles_n, ptx_reg lane) {
   return ptx_emit_group_schedule_to(b, c, unit, m, tiles_n, lane, -1, -1);
@@ -262,6 +329,7 @@ ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg 
   ptx_ins(b, "cvta.to.global.u64 %R, %R", groups, groups);
   ptx_ins(b, "ld.param.u32 %R, [p_group_count]", count);
   if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, unit, m, groups, count, tiles_n, done, skip);
+  else if (ptx_group_k(c->grouped)) emit_k_groups(b, c, &s, unit, m, groups, count, lane, tiles_n, done);
   else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64)
     emit_contiguous(b, c, &s, unit, m, groups, count, lane, tiles_n, done);
   else ptx_fail(b, "no scheduler for group mode %d", c->grouped);

@@ -11,8 +11,10 @@
 #include "ptx_builder.h"
 
 /* Whether A, C and D of entry z start z * stride elements in (a batch entry, a masked group),
- * and whether B and the bias do (every batched or grouped kernel: B_g = b + g * stride_b). */
+ * whether C and D do (those, and a K group: its own D over one A), and whether B and the bias
+ * do (every batched or grouped kernel: B_g = b + g * stride_b). */
 static inline int ptx_rows_by_entry(const tcj_kernel_cfg *c) { return c->batched || c->grouped == PTX_GROUP_MASKED; }
+static inline int ptx_cd_by_entry(const tcj_kernel_cfg *c) { return ptx_rows_by_entry(c) || ptx_group_k(c->grouped); }
 static inline int ptx_cols_by_entry(const tcj_kernel_cfg *c) { return c->batched || c->grouped; }
 
 /* Groups a warp reads per round of the contiguous scan: one per lane. */
@@ -25,9 +27,9 @@ static inline int ptx_cols_by_entry(const tcj_kernel_cfg *c) { return c->batched
 #define PTX_GROUP_BAND 8
 
 /* The CTAs of a grouped launch (x; y = 1) for m rows (CONTIGUOUS: all rows; MASKED: rows per
- * entry), n columns and G groups: tiles_n * (ceil(m / bm) + G) for contiguous groups (an upper
- * bound of sum_g ceil(m_g / bm), as ceil(a / b) <= a / b + 1), tiles_n * G * ceil(m / bm) for
- * masked ones. -1 for a bad argument (negative, bm or bn < 1, grouped 0). The engine refuses
+ * entry; K groups: D's rows), n columns and G groups: tiles_n * (ceil(m / bm) + G) for
+ * contiguous groups (an upper bound of sum_g ceil(m_g / bm), as ceil(a / b) <= a / b + 1),
+ * tiles_n * G * ceil(m / bm) for masked ones and K groups (every group's whole D). -1 for a bad argument (negative, bm or bn < 1, grouped 0). The engine refuses
  * more than 2^31 - 1. */
 int64_t ptx_group_units(int grouped, int64_t m, int64_t n, int bm, int bn, int64_t groups);
 
@@ -38,17 +40,21 @@ typedef struct ptx_group_tile {
   uint32_t g;    /* group */
   uint32_t tm;   /* tile row within the group (rows tm * bm ...) */
   uint32_t tn;   /* tile column */
-  uint32_t row0; /* the group's first row: CONTIGUOUS its clamped end[g-1], MASKED 0 */
-  uint32_t rows; /* m_g, clamped */
+  uint32_t row0; /* the group's first row: CONTIGUOUS its clamped end[g-1], MASKED 0; K groups:
+                    its first K index, the clamped end[g-1] */
+  uint32_t rows; /* m_g, clamped (K groups: k_g, the group's depth, 0 for an empty group) */
   int done;      /* runs 0 and no later unit runs a tile either (ptx_emit_group_schedule_to's done) */
 } ptx_group_tile;
 
 /* The kernel's unit -> tile map (ptx_emit_group_schedule computes this same function in PTX;
- * a change to one is a change to both). groups: int32 ends (PTX_GROUP_ENDS32), int64 ends
- * (ENDS64) or int32 counts (MASKED), group_count of them; m as p_m. Ends are clamped to
- * [end[g-1], m] and counts to [0, m], so no array makes a tile leave the operands. */
-ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, int bm,
-                                    uint32_t tiles_n, uint32_t unit);
+ * a change to one is a change to both). groups: int32 ends (PTX_GROUP_ENDS32, K_ENDS32), int64
+ * ends (ENDS64, K_ENDS64) or int32 counts (MASKED), group_count of them; m as p_m, k as p_k
+ * (read by K groups only). Ends are clamped to [end[g-1], m] (K groups: [end[g-1], k]) and
+ * counts to [0, m], so no array makes a tile leave the operands. K groups: group g has
+ * ceil(m / bm) x tiles_n units (its whole D, in bands like the others), and every unit of the
+ * grid runs (an empty group's tiles write beta * C + bias). */
+ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, uint32_t k,
+                                    int bm, uint32_t tiles_n, uint32_t unit);
 
 /* The scheduler's registers (u32): the group, the tile's row and column within the group, the
  * group's first row and its rows. */
@@ -56,7 +62,8 @@ typedef struct ptx_group_sched {
   ptx_reg g, tm, tn, row0, rows;
 } ptx_group_sched;
 
-/* PTX of ptx_group_unit_model for unit (a u32 register), m (p_m) and the kernel's baked tiles_n;
+/* PTX of ptx_group_unit_model for unit (a u32 register), m (p_m; K groups load p_k themselves)
+ * and the kernel's baked tiles_n;
  * lane: the thread's lane. Every thread of the CTA runs it (each warp on its own: no shared
  * memory, no barrier) and a unit that runs no tile returns at once, uniformly: call it before
  * any barrier, cp.async or mbarrier. */

@@ -230,7 +230,8 @@ const char *tcj_cfg_check_generic(const tcj_kernel_cfg *c) {
  * GEMM: 16-bit operands, row-major D, a column bias; the recipe rows refuse it where they do
  * not run it). */
 const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
-  if ((unsigned)c->grouped > PTX_GROUP_MASKED) return "group must be 0 (none), 1 (ends32), 2 (ends64) or 3 (masked)";
+  if ((unsigned)c->grouped > PTX_GROUP_K_ENDS64)
+    return "group must be 0 (none), 1 (ends32), 2 (ends64), 3 (masked), 4 (K ends32) or 5 (K ends64)";
   if (!c->grouped) return NULL;
   if (c->batched) return "a grouped kernel is not batched (its groups are its entries)";
   if (c->split_k || c->split_cluster) return "grouped kernels do not split K";
@@ -240,5 +241,8 @@ const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
   if (c->bias == PTX_BIAS_ROW) return "grouped kernels take a column bias only (bias=col)";
   if (c->user_t) return "grouped kernels write row-major D (user_t 0)";
   if (c->n < 1) return "a grouped kernel has n >= 1 (its tile columns divide the units)";
+  /* K groups start at any K index: only where K is the stored row of both operands (A stored
+   * k x m, B k x n) is every group's first copy as aligned as the matrix. */
+  if (ptx_group_k(c->grouped) && (!c->op_a_t || c->op_b_t)) return "K groups need A op T and B op N (K is their row)";
   return NULL;
 }

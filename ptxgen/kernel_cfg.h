@@ -115,12 +115,26 @@ typedef struct tcj_kernel_cfg {
    * row of each group in A, C and D (ascending; group g is rows [end[g-1], end[g]), end[-1] =
    * 0); PTX_GROUP_MASKED: group g is the first count[g] rows (int32 p_groups) of entry g of a
    * strided batch of p_m rows each. B (and a bias) of group g are entry g of a strided batch
-   * (p_stride_b, p_stride_bias). */
+   * (p_stride_b, p_stride_bias). PTX_GROUP_K_ENDS32 / K_ENDS64: groups along K (weight
+   * gradients): p_groups the int32 / int64 end of each group's K range (clamped likewise, to p_k),
+   * A and B one matrix each (op_a T, op_b N: K is their row), C, D and the bias entry g of a
+   * strided batch; every group writes its D, an empty one too. */
   int grouped;
 } tcj_kernel_cfg;
 
 /* tcj_kernel_cfg.grouped. */
-enum { PTX_GROUP_NONE = 0, PTX_GROUP_ENDS32 = 1, PTX_GROUP_ENDS64 = 2, PTX_GROUP_MASKED = 3 };
+enum {
+  PTX_GROUP_NONE = 0,
+  PTX_GROUP_ENDS32 = 1,
+  PTX_GROUP_ENDS64 = 2,
+  PTX_GROUP_MASKED = 3,
+  PTX_GROUP_K_ENDS32 = 4,
+  PTX_GROUP_K_ENDS64 = 5,
+};
+
+/* Groups along K (PTX_GROUP_K_*), and whether the ends (M or K) are int64. */
+static inline int ptx_group_k(int grouped) { return grouped == PTX_GROUP_K_ENDS32 || grouped == PTX_GROUP_K_ENDS64; }
+static inline int ptx_group_wide(int grouped) { return grouped == PTX_GROUP_ENDS64 || grouped == PTX_GROUP_K_ENDS64; }
 
 /* Sets the epilogue fields to "none" with D of type c (what a plain tcj_gemm needs). Config
  * initialisers that zero the struct get d = f16; every producer of configs calls this. */

@@ -18,7 +18,7 @@ static const char *check_sm80(const tcj_kernel_cfg *c) {
   /* A contiguous group starts at any row, so with A op T (rows contiguous in memory) a tile's
    * first row has any alignment: its copies would have to be single 2-byte elements, and the
    * narrowest copy here is 4 bytes. The engine transposes such an A first, or refuses. */
-  if (c->grouped && c->grouped != PTX_GROUP_MASKED && c->op_a_t)
+  if ((c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64) && c->op_a_t)
     return "contiguous groups need A op N on the sm80 recipe (a group may start at any row)";
   const char *c_rule = tcj_cfg_check_c_type(c->ab, c->c);
   if (c_rule) return c_rule;

@@ -18,6 +18,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * finds its own units' groups, so no cluster (its CTAs would need tiles of one group) and no
    * ping-pong (its consumers step through the ring a whole tile's K at a time). */
   if (c->grouped && (c->cluster_m || c->cluster_n)) return "grouped sm90 kernels run no clusters";
+  /* Its tensor maps would take the same K groups with per-group K coordinates: not built yet. */
+  if (ptx_group_k(c->grouped)) return "K groups run on the sm80 recipe";
   if (c->grouped && c->pingpong) return "grouped sm90 kernels run cooperative consumers, not ping-pong";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
   if (why) return why;

@@ -1364,9 +1364,6 @@ static void unbuilt_moe_fields_are_not_supported(void **state) {
   d.scale_mode = TCJ_SCALE_ROW;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "TCJ_SCALE_ROW");
   d = good_grouped();
-  d.group_mode = TCJ_GROUP_K_CONTIGUOUS;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "TCJ_GROUP_K_CONTIGUOUS");
-  d = good_grouped();
   d.stride_scale_b = 1;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "stride_scale_b");
   d = good_grouped();
@@ -1378,6 +1375,76 @@ static void unbuilt_moe_fields_are_not_supported(void **state) {
   d = good_grouped();
   d.row_scale = (const float *)PSCAL;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "row_scale");
+}
+
+/* A weight gradient as K groups: dY [32 tokens, 64] (A op T, lda 64) and X [32, 48] (B op N, ldb
+ * 48) in GROUPS K groups whose int32 ends lie at PSCAL; C and D batches of GROUPS entries of 64 x
+ * 48; a bias per group. */
+static tcj_gemm_desc good_kgrouped(void) {
+  tcj_gemm_desc d = good_grouped();
+  d.group_mode = TCJ_GROUP_K_CONTIGUOUS;
+  d.op_a = TCJ_OP_T, d.lda = 64;
+  d.op_b = TCJ_OP_N, d.ldb = 48;
+  d.stride_b = 0;
+  d.stride_c = d.stride_d = 64 * 48;
+  return d;
+}
+
+/* K groups: the problem is G entries of D with the K hint (k / G by default), its ops are A T
+ * and B N only (NOT_SUPPORTED naming the op), one A and one B (stride_a / stride_b INVALID_VALUE),
+ * no pointer array, D entries that do not overlap, and the ends arrays as the M mode's. */
+static void k_grouped_descriptors_check_ops_strides_and_fill_the_problem(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good_kgrouped();
+  eng_problem p;
+  fill(&d, &p);
+  assert_int_equal(p.grouped, PTX_GROUP_K_ENDS32);
+  assert_int_equal(p.groups, GROUPS);
+  assert_int_equal(p.group_rows, 32 / GROUPS); /* the expected depth: k / G */
+  assert_int_equal(p.m, 64);
+  assert_int_equal(p.k, 32);
+  assert_int_equal(p.batch, 1);
+  assert_int_equal(p.stride_d, 64 * 48);
+  assert_int_equal(p.stride_c, 64 * 48);
+  assert_int_equal(p.stride_bias, 48);
+  assert_int_equal(p.op_a_t, 1);
+  assert_int_equal(p.op_b_t, 0);
+  d.group_ends32 = NULL;
+  d.group_ends64 = (const int64_t *)PSCAL;
+  d.group_rows_hint = 1000; /* past k: k */
+  fill(&d, &p);
+  assert_int_equal(p.grouped, PTX_GROUP_K_ENDS64);
+  assert_int_equal(p.group_rows, 32);
+  d = good_kgrouped();
+  d.stride_c = 0; /* one C for every group */
+  fill(&d, &p);
+  d = good_kgrouped();
+  d.op_a = TCJ_OP_N;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "op_a");
+  d = good_kgrouped();
+  d.op_b = TCJ_OP_T, d.ldb = 32;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "op_b");
+  d = good_kgrouped();
+  d.stride_a = 64;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_a");
+  d = good_kgrouped();
+  d.stride_b = 48;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_b");
+  d = good_kgrouped();
+  d.stride_d = 48; /* the entries of D overlap */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_d");
+  d = good_kgrouped();
+  d.group_ends32 = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "group_ends32");
+  d = good_kgrouped();
+  d.group_counts = (const int32_t *)PSCAL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "group_counts");
+  d = good_kgrouped();
+  d.group_ends32 = (const int32_t *)(PSCAL + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "group_ends32");
+  d = good_kgrouped();
+  d.b = NULL, d.group_b_ptrs = (const void *const *)PSCAL;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs");
 }
 
 /* Extents: masked D entries must not overlap; B's and the bias's G entries (not only the first)
@@ -1477,6 +1544,7 @@ int main(void) {
     cmocka_unit_test(what_grouped_gemm_does_not_do_yet_is_not_supported),
     cmocka_unit_test(grouped_extents_cover_every_group),
     cmocka_unit_test(unbuilt_moe_fields_are_not_supported),
+    cmocka_unit_test(k_grouped_descriptors_check_ops_strides_and_fill_the_problem),
     cmocka_unit_test(descriptors_before_the_group_fields_are_not_grouped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -604,8 +604,22 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   }
   tcj_kernel_cfg c = base_cfg(), r;
   assert_int_equal(tcj_cfg_parse("recipe=sm80 arch=sm_80 ab=f16 c=f32 op=NT n=4096 k=4096 tile=128x256x32 warps=2x4 "
-                                 "stages=4 align=16,16,2 group=4", &r), 0);
+                                 "stages=4 align=16,16,2 group=6", &r), 0);
   assert_rejected_for(&r, "group must be");
+  /* K groups (group=4, 5): K is the row of both operands, A op T and B op N only. */
+  for (int mode = PTX_GROUP_K_ENDS32; mode <= PTX_GROUP_K_ENDS64; mode++) {
+    tcj_kernel_cfg kc = base_cfg(), back;
+    kc.grouped = mode;
+    char text[256];
+    assert_true(tcj_cfg_format(&kc, text, sizeof text) > 0);
+    assert_int_equal(tcj_cfg_parse(text, &back), 0);
+    assert_cfg_equal(&kc, &back);
+    assert_rejected_for(&kc, "A op T and B op N"); /* the fixture is NT */
+    kc.op_a_t = 1;
+    kc.op_b_t = 0;
+    kc.k = 0; /* the kernel reads its K range: selection leaves k 0 */
+    assert_null(tcj_cfg_check(&kc));
+  }
   c.grouped = PTX_GROUP_MASKED;
   c.op_a_t = 1; /* a masked entry starts where the batch's stride puts it */
   assert_null(tcj_cfg_check(&c));

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Grouped kernels (tcj_kernel_cfg.grouped, sm80 recipe; ten sm90 configs after them): a dozen configs over the group modes,
+/* Grouped kernels (tcj_kernel_cfg.grouped, sm80 recipe; ten sm90 configs after them): configs over the group modes (K groups too),
  * op pairs, tiles, types and epilogues (bias + activation, a user function) generate
  * deterministic PTX that reads p_groups and p_group_count, leaves before any barrier or
  * cp.async, and compiles through nvJitLink for sm_80, sm_89 and sm_90a with no spills (the
@@ -63,6 +63,11 @@ static const gcase cases[] = {
   {2, PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 2, 1, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0},
   {2, PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 0, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
   {2, PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 3, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  /* K groups (weight gradients): A op T, B op N. */
+  {0, PTX_GROUP_K_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 0, 2048, 16384, PTX_BIAS_COL, PTX_ACT_NONE, 0},
+  {1, PTX_GROUP_K_ENDS64, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 2, 1, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0},
+  {2, PTX_GROUP_K_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 2, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {2, PTX_GROUP_K_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 3, 768, 1000, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
 };
 #define N_CASES (int)(sizeof cases / sizeof *cases)
 
@@ -150,9 +155,11 @@ static void grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first(v
     assert_true(len == len2 && memcmp(ptx, again, len) == 0);
     assert_non_null(strstr(ptx, "[p_groups]"));
     assert_non_null(strstr(ptx, "[p_group_count]"));
-    int contiguous = c.grouped != PTX_GROUP_MASKED;
+    int contiguous = c.grouped == PTX_GROUP_ENDS32 || c.grouped == PTX_GROUP_ENDS64;
     assert_int_equal(strstr(ptx, "vote.sync.ballot.b32") != NULL, contiguous);
-    assert_int_equal(strstr(ptx, "ld.global.s64") != NULL, c.grouped == PTX_GROUP_ENDS64);
+    assert_int_equal(strstr(ptx, "shfl.sync.bfly.b32") != NULL, ptx_group_k(c.grouped)); /* the K range's maxima */
+    assert_int_equal(strstr(ptx, "[p_k]") != NULL, ptx_group_k(c.grouped));
+    assert_int_equal(strstr(ptx, "ld.global.s64") != NULL, ptx_group_wide(c.grouped));
     char entry[96];
     snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
     const char *body = strstr(ptx, entry); /* past a joined user function */
@@ -172,7 +179,7 @@ static void grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first(v
  * only, what the scheduler and the group's bases cost. -1 if it does not compile. */
 static int plain_registers(const tcj_kernel_cfg *grouped, int arch) {
   tcj_kernel_cfg c = *grouped;
-  c.batched = c.grouped == PTX_GROUP_MASKED;
+  c.batched = c.grouped == PTX_GROUP_MASKED || ptx_group_k(c.grouped);
   c.grouped = 0;
   size_t len = 0;
   char *ptx = generate(&c, arch, &len), err[4096];
@@ -385,8 +392,40 @@ static void grouped_sm90_configs_compile_without_spills(void **state) {
   assert_true(compiled >= N_CASES90 - 2);
 }
 
+/* K groups run where K is both operands' row (A op T, B op N) on the sm80 recipe; the sm90
+ * kernel refuses them, and the M modes' rules stay as they were. */
+static void k_groups_take_a_t_b_n_on_the_sm80_recipe_only(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = case_cfg(&cases[N_CASES - 3]); /* K ends64, bf16 */
+  assert_true(ptx_group_k(c.grouped));
+  assert_null(tcj_cfg_check(&c));
+  char text[256];
+  tcj_kernel_cfg back;
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " group=5"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(back.grouped, PTX_GROUP_K_ENDS64);
+  for (int op = 0; op < 4; op++) {
+    c.op_a_t = op >> 1;
+    c.op_b_t = op & 1;
+    const char *why = tcj_cfg_check(&c);
+    if (op == 2) assert_null(why);
+    else assert_non_null(why);
+  }
+  c.grouped = 6;
+  assert_non_null(tcj_cfg_check(&c));
+  g90case g = cases90[0];
+  g.group = PTX_GROUP_K_ENDS32;
+  g.op = 2;
+  tcj_kernel_cfg c90 = case90_cfg(&g);
+  const char *why = tcj_cfg_check(&c90);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "sm80"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(k_groups_take_a_t_b_n_on_the_sm80_recipe_only),
     cmocka_unit_test(grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first),
     cmocka_unit_test(grouped_configs_compile_without_spills),
     cmocka_unit_test(grouped_sm90_configs_generate_ptx_that_walks_the_units),
