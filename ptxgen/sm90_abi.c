@@ -76,6 +76,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   /* A grouped tile's rows past its group's end are the next group's: the staged path's row
    * guard keeps them; a TMA store clips at m only. */
   if (c->grouped) return 0;
+  /* row_scale needs each value's row, which the TMA path does not track. */
+  if (c->row_scale) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 
