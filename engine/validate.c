@@ -304,8 +304,8 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
             g->stride_scale_b;
   if (!ptx_elem_is_fp8(out->ab)) {
     if (any)
-      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set but the operands are %s: scales, stride_scale_b, amax_d "
-                           "and fast_accum are for e4m3/e5m2 operands",
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set but the operands are %s: scales, amax_d and fast_accum "
+                           "are for e4m3/e5m2 operands",
                            g->scale_mode != TCJ_SCALE_TENSOR ? "scale_mode" : g->scale_a ? "scale_a" : g->scale_b ? "scale_b"
                            : g->scale_d ? "scale_d" : g->amax_d ? "amax_d" : g->stride_scale_b ? "stride_scale_b"
                            : "fast_accum",
@@ -332,8 +332,8 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
                          ptx_elem_name(out->d));
   int block = g->scale_mode == TCJ_SCALE_BLOCK, row = g->scale_mode == TCJ_SCALE_ROW;
   if ((block || row) && out->batch > 1)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s scales with batch_count = %" PRId64 ": not supported (one GEMM, "
-                         "or a grouped call, per call)", block ? "block" : "row", out->batch);
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s scales with batch_count = %" PRId64 ": not supported (one GEMM per "
+                         "call)", block ? "block" : "row", out->batch);
   /* The groups' entries: B's scales step by stride_scale_b; A's rows are those of D (all m of
    * contiguous groups, G entries of m when masked). */
   int64_t groups = out->grouped && out->groups > 1 ? out->groups : 1;

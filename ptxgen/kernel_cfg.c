@@ -212,8 +212,8 @@ const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *c, int promotion) {
   int fp8 = ptx_elem_is_fp8(c->ab);
   if (c->b_other && !fp8) return "b differs from a only between the two fp8 types";
   if ((c->fast_accum || c->block_scale) && !fp8) return "fast accumulation and block scales are fp8 options";
-  if ((unsigned)c->fast_accum > 1 || (unsigned)c->block_scale > 1 || (unsigned)c->scale_row > 1)
-    return "fast, scale=block and scale=row are flags";
+  if ((unsigned)c->fast_accum > 1 || (unsigned)c->block_scale > 1) return "fast and scale=block are flags";
+  if ((unsigned)c->scale_row > 1) return "scale=row is a flag";
   if (c->scale_row && (!fp8 || c->block_scale)) return "row scales (scale=row) are an fp8 scale mode, not with scale=block";
   if ((unsigned)c->row_scale > 1) return "rowscale is a flag";
   /* Row scales are epilogue work as a bias is (in f32; f64 for exact s8): the types that take one. */
