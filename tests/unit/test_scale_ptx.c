@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fp8 scales in grouped kernels (a group's B scales at p_stride_scale_b, block scales per group
  * on sm90), fp8 row scales (scale=row) and row_scale (rowscale), grouped and not, on the sm80
- * recipe (sm_89) and the sm90 recipe (sm_90a): each config passes the check, generates the same
+ * recipe (fp8 on sm_89, other types on sm_80) and the sm90 recipe (sm_90a): each config passes the check, generates the same
  * PTX twice that reads the parameters its scales need (and no others), and compiles through
  * nvJitLink with no spills. Without nvJitLink the compile test is skipped with a message and
  * fails when CI is set. */
@@ -65,14 +65,17 @@ static const scase cases[] = {
 };
 #define N_CASES (int)(sizeof cases / sizeof *cases)
 
-static const char *arch_of(const scase *s) { return s->recipe == PTX_RECIPE_SM90 ? "sm_90a" : "sm_89"; }
+/* sm_90a for the sm90 recipe; the sm80 recipe's fp8 on sm_89, its other types on sm_80. */
+static const char *arch_of(const scase *s) {
+  return s->recipe == PTX_RECIPE_SM90 ? "sm_90a" : ptx_elem_is_fp8(s->ab) ? "sm_89" : "sm_80";
+}
 
 static tcj_kernel_cfg case_cfg(const scase *s) {
   tcj_kernel_cfg c;
   memset(&c, 0, sizeof c);
   c.recipe = s->recipe;
   int sm90 = s->recipe == PTX_RECIPE_SM90;
-  c.sm = sm90 ? 90 : 89;
+  c.sm = sm90 ? 90 : ptx_elem_is_fp8(s->ab) ? 89 : 80;
   c.arch_suffix = sm90 ? 'a' : 0;
   c.ab = s->ab;
   c.b_other = s->b_other;
