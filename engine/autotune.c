@@ -82,13 +82,14 @@ int eng_autotune_key(const eng_problem *p, const eng_device_caps *caps, const ch
                    "tcj-tune format=1\ncodegen=%s\n"
                    "cfg=tuned %s%s %" PRId64 "x%" PRId64 "x%" PRId64 " %s->%s/%s ld=%" PRId64 ",%" PRId64 ",%" PRId64
                    ",%" PRId64 " align=%d,%d,%d c=%d bias=%d/%s act=%s batch=%" PRId64 " strides=%" PRId64 ",%" PRId64
-                   ",%" PRId64 ",%" PRId64 ",%" PRId64 " user=%016" PRIx64 "%s fp8=%d,%d,%d%s\n"
+                   ",%" PRId64 ",%" PRId64 ",%" PRId64 " user=%016" PRIx64 "%s fp8=%d,%d,%d%s%s%s\n"
                    "arch=%s\ndevice=%s sms=%d\n",
                    TCJ_CODEGEN_ID, p->op_a_t ? "T" : "N", p->op_b_t ? "T" : "N", p->m, p->n, p->k,
                    ptx_elem_name(p->ab), ptx_elem_name(p->c), ptx_elem_name(p->d), p->lda, p->ldb, p->ldc, p->ldd,
                    p->align_a, p->align_b, p->align_c, p->reads_c, (int)p->bias, ptx_elem_name(p->bias_t),
                    ptx_act_name(p->act), p->batch, p->stride_a, p->stride_b, p->stride_c, p->stride_d,
-                   p->stride_bias, p->user, p->user_t ? "/t" : "", p->b_other, p->fast_accum, p->block_scale, p->tf32x3 ? " x3" : "", arch, device,
+                   p->stride_bias, p->user, p->user_t ? "/t" : "", p->b_other, p->fast_accum, p->block_scale, p->tf32x3 ? " x3" : "",
+                   p->scale_row ? " scale=row" : "", p->row_scale ? " rowscale" : "", arch, device,
                    caps->sm_count);
   return n >= 0 && (size_t)n < size ? n : -1;
 }

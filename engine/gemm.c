@@ -238,6 +238,7 @@ typedef struct call_args {
   CUdeviceptr groups; /* grouped: the ends or counts array (p_groups) */
   float alpha, beta;
   double alpha64, beta64; /* f64 operands */
+  CUdeviceptr row_scale;  /* tcj_gemm_desc.row_scale, or 0 */
 } call_args;
 
 /* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
@@ -322,6 +323,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.amax = ca->amax;
   prm.groups = ca->groups;
   prm.group_count = (uint32_t)p->groups; /* 0 without groups */
+  prm.stride_scale_b = (uint64_t)p->stride_scale_b;
+  prm.row_scale = p->row_scale ? ca->row_scale : 0;
   prm.lda = (uint64_t)pa.ld;
   prm.ldb = (uint64_t)pb.ld;
   prm.ldc = (uint64_t)p->ldc;
@@ -664,7 +667,7 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                   (CUdeviceptr)(uintptr_t)(g->group_ends32 ? (const void *)g->group_ends32
                                            : g->group_ends64 ? (const void *)g->group_ends64
                                                              : (const void *)g->group_counts),
-                  g->alpha, g->beta, g->alpha_f64, g->beta_f64};
+                  g->alpha, g->beta, g->alpha_f64, g->beta_f64, (CUdeviceptr)(uintptr_t)g->row_scale};
   if (eng_desc_swaps_ab(g)) { /* column-major: p is the swapped problem */
     CUdeviceptr t = ca.a;
     ca.a = ca.b, ca.b = t;

@@ -55,6 +55,10 @@ typedef struct eng_problem {
    * step per group, stride_a, stride_c and stride_d per masked entry. */
   int grouped;
   int64_t groups, group_rows;
+  /* fp8 row scales and row_scale (tcj_kernel_cfg's scale_row, row_scale), and the elements
+   * from one group's B scales to the next (tcj_gemm_desc.stride_scale_b, a launch value). */
+  int scale_row, row_scale;
+  int64_t stride_scale_b;
 } eng_problem;
 
 /* Whether a call of p has nothing to compute: D is empty (m or n 0), or a grouped call has no
@@ -93,6 +97,8 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
   p->user = 0;
   p->user_t = 0;
   p->fast_accum = p->block_scale = 0;
+  p->scale_row = p->row_scale = 0;
+  p->stride_scale_b = 0;
 }
 
 /* What select decides beyond the kernel: whether an operand is first packed into 16-byte

@@ -52,8 +52,9 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
       return st;
     }
     /* Groups of a wgmma tile's rows or more take the sm90 recipe where it runs (sm_90a), and
-     * fall back to the sm80 plan where it cannot address them (alignment, strides). */
-    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' && p->group_rows >= SM90_GROUP_MIN_ROWS) {
+     * fall back to the sm80 plan where it cannot address them (alignment, strides); block
+     * scales, which only the sm90 recipe has, take it at any group size. */
+    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' && (p->group_rows >= SM90_GROUP_MIN_ROWS || p->block_scale)) {
       eng_plan sm90;
       const char *no = NULL;
       if (select_plan_sm90_grouped(p, caps, &sm90, &no) == TCJ_SUCCESS) {

@@ -35,6 +35,8 @@ void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, cons
   c->block_scale = p->block_scale;
   c->tf32x3 = p->tf32x3;
   c->grouped = p->grouped;
+  c->scale_row = p->scale_row;
+  c->row_scale = p->row_scale;
 }
 
 /* Split-K: when a problem's tiles leave SMs idle (less than one wave) and K is long, slices

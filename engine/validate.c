@@ -297,15 +297,18 @@ static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, g->n, (g->
 static stored desc_cd(const tcj_gemm_desc *g) { return stored_as(g->m, g->n, col_major(g)); }
 
 /* The fp8 fields (tcj.h): only fp8 operands take them; block scales need both arrays, the
- * promoted accumulation and one GEMM; the D scale needs an fp8 D. */
+ * promoted accumulation and one GEMM (or groups); row scales one GEMM (or groups); a group stride
+ * of B's scales needs groups; the D scale needs an fp8 D. */
 static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const void *d, int64_t ldd, int es_d) {
-  int any = g->scale_mode != TCJ_SCALE_TENSOR || g->scale_a || g->scale_b || g->scale_d || g->amax_d || g->fast_accum;
+  int any = g->scale_mode != TCJ_SCALE_TENSOR || g->scale_a || g->scale_b || g->scale_d || g->amax_d || g->fast_accum ||
+            g->stride_scale_b;
   if (!ptx_elem_is_fp8(out->ab)) {
     if (any)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set but the operands are %s: scales, amax_d and fast_accum "
                            "are for e4m3/e5m2 operands",
                            g->scale_mode != TCJ_SCALE_TENSOR ? "scale_mode" : g->scale_a ? "scale_a" : g->scale_b ? "scale_b"
-                           : g->scale_d ? "scale_d" : g->amax_d ? "amax_d" : "fast_accum",
+                           : g->scale_d ? "scale_d" : g->amax_d ? "amax_d" : g->stride_scale_b ? "stride_scale_b"
+                           : "fast_accum",
                            eng_dtype_name(g->a_type));
     return TCJ_SUCCESS;
   }
@@ -313,6 +316,12 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_mode = %d is not a tcj_scale_mode", (int)g->scale_mode);
   if (g->fast_accum != 0 && g->fast_accum != 1)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "fast_accum = %d is not 0 or 1", g->fast_accum);
+  if (g->stride_scale_b < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "stride_scale_b = %" PRId64 " is negative (0: one scale_b for every "
+                         "group)", g->stride_scale_b);
+  if (g->stride_scale_b && !out->grouped)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "stride_scale_b = %" PRId64 " without group_mode: it steps the B "
+                         "scales of a grouped call's groups", g->stride_scale_b);
   const void *ptrs[4] = {g->scale_a, g->scale_b, g->scale_d, g->amax_d};
   static const char *const names[4] = {"scale_a", "scale_b", "scale_d", "amax_d"};
   for (int i = 0; i < 4; i++)
@@ -321,16 +330,37 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
   if (g->scale_d && !ptx_elem_is_fp8(out->d))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_d is set but D is %s: the D scale applies to an fp8 D only",
                          ptx_elem_name(out->d));
-  int64_t m = g->m, n = g->n, k = g->k, kb = (k + 127) / 128, batch = out->batch;
+  int block = g->scale_mode == TCJ_SCALE_BLOCK, row = g->scale_mode == TCJ_SCALE_ROW;
+  if ((block || row) && out->batch > 1)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s scales with batch_count = %" PRId64 ": not supported (one GEMM per "
+                         "call)", block ? "block" : "row", out->batch);
+  /* The groups' entries: B's scales step by stride_scale_b; A's rows are those of D (all m of
+   * contiguous groups, G entries of m when masked). */
+  int64_t groups = out->grouped && out->groups > 1 ? out->groups : 1;
+  int64_t entries = out->grouped && out->groups > 1 ? out->groups : out->batch;
+  int64_t a_rows = g->m * (out->grouped == PTX_GROUP_MASKED ? groups : 1);
+  int64_t m = g->m, n = g->n, k = g->k, kb = (k + 127) / 128, nb = (n + 127) / 128, step = g->stride_scale_b;
+  if (block && step && step < nb * kb)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "stride_scale_b = %" PRId64 " is below one group's %" PRId64 " x %" PRId64
+                         " block scales of B (ceil(n / 128) x ceil(k / 128))", step, nb, kb);
+  /* What each mode reads of the scale arrays. */
+  span sa = block ? span_of(g->scale_a, a_rows, kb, kb, 4) : span_of(g->scale_a, 1, row ? a_rows : 1, 1, 4);
+  span sb = block ? span_batch(g->scale_b, nb, kb, kb, 4, groups, step)
+                  : span_batch(g->scale_b, 1, row ? n : 1, 1, 4, groups, step);
+  int reads = m > 0 && n > 0 && (!block || kb > 0) && (!row || a_rows > 0);
   stored shape_a = desc_a(g), shape_b = desc_b(g), shape_d = desc_cd(g);
-  span sd = span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, batch, out->stride_d);
-  int block = g->scale_mode == TCJ_SCALE_BLOCK;
-  /* Per-tensor scales are read by every tile while others write D. */
-  const float *scalars[3] = {block ? NULL : g->scale_a, block ? NULL : g->scale_b, g->scale_d};
-  static const char *const scalar_names[3] = {"scale_a", "scale_b", "scale_d"};
-  for (int i = 0; i < 3; i++)
-    if (scalars[i] && m > 0 && n > 0 && spans_overlap(span_of(scalars[i], 1, 1, 1, 4), sd))
-      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s overlaps D", scalar_names[i]);
+  span sd = span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, entries, out->stride_d);
+  /* Scales are read by every tile while others write D. */
+  if (!block) {
+    const void *read[3] = {g->scale_a, g->scale_b, g->scale_d};
+    span spans[3] = {sa, sb, span_of(g->scale_d, 1, 1, 1, 4)};
+    static const char *const read_names[3] = {"scale_a", "scale_b", "scale_d"};
+    for (int i = 0; i < 3; i++)
+      if (read[i] && reads && spans_overlap(spans[i], sd))
+        return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s overlaps D", read_names[i]);
+  } else if (g->scale_d && m > 0 && n > 0 && spans_overlap(span_of(g->scale_d, 1, 1, 1, 4), sd)) {
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scale_d overlaps D");
+  }
   /* amax_d is zeroed before the kernels run: it must not hold anything they read. */
   if (g->amax_d) {
     span sm = span_of(g->amax_d, 1, 1, 1, 4);
@@ -338,36 +368,33 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
     const char *with = NULL;
     if (m > 0 && n > 0 && spans_overlap(sm, sd)) with = "D";
     else if (m > 0 && k > 0 &&
-             spans_overlap(sm, span_batch(g->a, shape_a.rows, shape_a.cols, g->lda, es_ab, batch, g->stride_a)))
+             spans_overlap(sm, span_batch(g->a, shape_a.rows, shape_a.cols, g->lda, es_ab, entries, g->stride_a)))
       with = "a";
     else if (n > 0 && k > 0 &&
-             spans_overlap(sm, span_batch(g->b, shape_b.rows, shape_b.cols, g->ldb, es_ab, batch, g->stride_b)))
+             spans_overlap(sm, span_batch(g->b, shape_b.rows, shape_b.cols, g->ldb, es_ab, entries, g->stride_b)))
       with = "b";
     else if (out->reads_c && g->c && m > 0 && n > 0 &&
-             spans_overlap(sm, span_batch(g->c, shape_d.rows, shape_d.cols, g->ldc, ptx_elem_size(out->c), batch,
+             spans_overlap(sm, span_batch(g->c, shape_d.rows, shape_d.cols, g->ldc, ptx_elem_size(out->c), entries,
                                           g->stride_c)))
       with = "c";
     else if (g->bias && spans_overlap(sm, span_batch(g->bias, 1, g->bias_kind == TCJ_BIAS_ROW ? m : n,
                                                      g->bias_kind == TCJ_BIAS_ROW ? m : n, ptx_elem_size(out->bias_t),
-                                                     batch, g->stride_bias)))
+                                                     entries, g->stride_bias)))
       with = "bias";
     else if ((g->alpha_ptr && spans_overlap(sm, span_of(g->alpha_ptr, 1, 1, 1, 4))) ||
              (g->beta_ptr && spans_overlap(sm, span_of(g->beta_ptr, 1, 1, 1, 4))))
       with = "alpha_ptr or beta_ptr";
     else if (g->scale_d && spans_overlap(sm, span_of(g->scale_d, 1, 1, 1, 4)))
       with = "scale_d";
-    else if (!block && ((g->scale_a && spans_overlap(sm, span_of(g->scale_a, 1, 1, 1, 4))) ||
-                        (g->scale_b && spans_overlap(sm, span_of(g->scale_b, 1, 1, 1, 4)))))
+    else if (!block && reads && ((g->scale_a && spans_overlap(sm, sa)) || (g->scale_b && spans_overlap(sm, sb))))
       with = "scale_a or scale_b";
-    else if (block && m > 0 && n > 0 && kb > 0 &&
-             ((g->scale_a && spans_overlap(sm, span_of(g->scale_a, m, kb, kb, 4))) ||
-              (g->scale_b && spans_overlap(sm, span_of(g->scale_b, (n + 127) / 128, kb, kb, 4)))))
+    else if (block && reads && ((g->scale_a && spans_overlap(sm, sa)) || (g->scale_b && spans_overlap(sm, sb))))
       with = "a block-scale array";
     if (with)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "amax_d overlaps %s: it is zeroed before the GEMM reads its inputs",
                            with);
   }
-  if (g->scale_mode == TCJ_SCALE_BLOCK) {
+  if (block) {
     if (col_major(g))
       return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scale_mode TCJ_SCALE_BLOCK with order TCJ_ORDER_COL_MAJOR: block "
                            "scales are per row of A and per 128 x 128 block of B, which the column-major swap "
@@ -378,18 +405,45 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
     if (g->fast_accum)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "fast_accum with TCJ_SCALE_BLOCK: block scales are applied where "
                            "the partial sums are promoted, which fast accumulation skips");
-    if (out->batch > 1)
-      return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "block scales with batch_count = %" PRId64 ": not supported (one GEMM "
-                           "per call)", out->batch);
-    if (m > 0 && n > 0 && kb > 0 &&
-        (spans_overlap(span_of(g->scale_a, m, kb, kb, 4), span_batch(d, m, n, ldd, es_d, 1, 0)) ||
-         spans_overlap(span_of(g->scale_b, (n + 127) / 128, kb, kb, 4), span_batch(d, m, n, ldd, es_d, 1, 0))))
+    if (reads && (spans_overlap(sa, sd) || spans_overlap(sb, sd)))
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "a block-scale array overlaps D");
     /* k == 0 has no partial sums to scale (D = beta * C + ...): a plain kernel, which sm_90a's
      * sm90 recipe would not run (it needs k >= 1). */
     out->block_scale = k > 0;
   }
+  /* Row scales: scale_a per row of D, scale_b per column. A column-major call's D^T takes
+   * them swapped, as the engine swaps the pointers with A and B (eng_desc_swaps_ab). */
+  out->scale_row = row;
+  out->stride_scale_b = step;
   out->fast_accum = g->fast_accum;
+  return TCJ_SUCCESS;
+}
+
+/* row_scale (tcj.h): m floats per entry (G entries of m for masked groups, a batch's entries
+ * likewise), read while D is written; not for column-major calls (their D^T would need a
+ * column scale) nor for operand types without a fused epilogue (f64). */
+static tcj_status validate_row_scale(const tcj_gemm_desc *g, eng_problem *out, const void *d, int64_t ldd, int es_d,
+                                     int64_t entries) {
+  if (!g->row_scale) return TCJ_SUCCESS;
+  if ((uintptr_t)g->row_scale % 4)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "row_scale = %p is not 4-byte aligned", (const void *)g->row_scale);
+  if (col_major(g))
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "row_scale with order TCJ_ORDER_COL_MAJOR: tcj runs the row-major "
+                         "D^T, whose rows are the caller's columns; pass the operands row-major");
+  if (ptx_elem_check_epilogue(out->ab, 1, PTX_ACT_NONE, 0) != PTX_EPI_OK)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "row_scale with %s operands: %s", ptx_elem_name(out->ab),
+                         ptx_elem_row_of(out->ab)->epi_rule ? ptx_elem_row_of(out->ab)->epi_rule
+                                                            : "the type takes no fused epilogue");
+  int64_t per_entry = out->grouped == PTX_GROUP_ENDS32 || out->grouped == PTX_GROUP_ENDS64 ? 1 : entries;
+  stored shape_d = desc_cd(g);
+  if (g->m > 0 && g->n > 0 &&
+      spans_overlap(span_of(g->row_scale, 1, g->m * per_entry, 1, 4),
+                    span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, entries, out->stride_d)))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "row_scale overlaps D: it is read while D is written");
+  if (g->amax_d && spans_overlap(span_of(g->amax_d, 1, 1, 1, 4), span_of(g->row_scale, 1, g->m * per_entry, 1, 4)))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "amax_d overlaps row_scale: it is zeroed before the GEMM reads its "
+                         "inputs");
+  out->row_scale = 1;
   return TCJ_SUCCESS;
 }
 
@@ -475,11 +529,8 @@ static const char *group_mode_name(tcj_group_mode m) {
  * change that builds one removes its line. */
 static tcj_status check_unbuilt(const tcj_gemm_desc *g) {
   const char *what = g->activation == TCJ_ACT_SWIGLU ? "activation TCJ_ACT_SWIGLU"
-                     : g->scale_mode == TCJ_SCALE_ROW ? "scale_mode TCJ_SCALE_ROW"
-                     : g->stride_scale_b ? "stride_scale_b"
                      : g->group_b_ptrs ? "group_b_ptrs"
                      : g->gather_a || g->gather_a_rows ? "gather_a"
-                     : g->row_scale ? "row_scale"
                      : NULL;
   if (what) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s is not built yet", what);
   return TCJ_SUCCESS;
@@ -577,15 +628,20 @@ static tcj_status check_group_fields(const tcj_gemm_desc *g) {
   return TCJ_SUCCESS;
 }
 
-/* The operand types a grouped kernel runs (f16 and bf16; C and D as the element table lets
- * them), and the problem's group facts (eng_problem.grouped, groups, group_rows). */
+/* The operand types a grouped kernel runs (f16, bf16 and the fp8 pairs; C and D as the element
+ * table lets them), and the problem's group facts (eng_problem.grouped, groups, group_rows). */
 static tcj_status check_group_types(const tcj_gemm_desc *g, eng_problem *out) {
   if (g->group_mode == TCJ_GROUP_NONE) return TCJ_SUCCESS;
-  if (out->ab != PTX_E_F16 && out->ab != PTX_E_BF16)
+  if (out->ab != PTX_E_F16 && out->ab != PTX_E_BF16 && !ptx_elem_is_fp8(out->ab))
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a_type = %s, b_type = %s with group_mode %s: grouped GEMM takes "
-                         "f16 or bf16 operands only in this release", eng_dtype_name(g->a_type),
+                         "f16, bf16, e4m3 or e5m2 operands in this release", eng_dtype_name(g->a_type),
                          eng_dtype_name(g->b_type), group_mode_name(g->group_mode));
   int64_t m = g->m, groups = g->group_count, rows = g->group_rows_hint;
+  /* fp8 mma reads K-major operands only, and a K group's A and B are stored with K as their
+   * rows (MN-major): they would need the transposing pack, which grouped calls do not run. */
+  if (g->group_mode == TCJ_GROUP_K_CONTIGUOUS && ptx_elem_is_fp8(out->ab))
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "a_type = %s with group_mode TCJ_GROUP_K_CONTIGUOUS: K groups take "
+                         "f16 or bf16 operands in this release", eng_dtype_name(g->a_type));
   if (g->group_mode == TCJ_GROUP_K_CONTIGUOUS) { /* group_rows: the expected depth of a group */
     out->grouped = g->group_ends64 ? PTX_GROUP_K_ENDS64 : PTX_GROUP_K_ENDS32;
     m = g->k;
@@ -763,6 +819,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   }
   if (g->epilogue_source) out->user = 1; /* the engine puts the source's hash here */
   if ((st = validate_fp8(g, out, d, ldd, es_d)) != TCJ_SUCCESS) return st;
+  if ((st = validate_row_scale(g, out, d, ldd, es_d, batch)) != TCJ_SUCCESS) return st;
   if (cm) swap_to_row_major(out);
   fold_batch_into_rows(out);
   return validate_compute(g, out);

@@ -360,8 +360,18 @@ typedef struct tcj_gemm_desc {
      op(A)[i, 128 kb .. 128 kb + 127]. scale_b: ceil(n / 128) x ceil(k / 128), row-major, one
      per 128 x 128 block of op(B): scale_b[(j / 128) * ceil(k / 128) + kb]. Each 128-long
      partial sum is multiplied by its two scales in fp32. Block scales run on sm_90a only, one
-     GEMM per call (no batch); operands other than op_a N / op_b T are first transposed into
-     scratch, so they need packing (not tcj_options.disable_packing). */
+     GEMM (or a grouped call) per call, no batch; operands other than op_a N / op_b T are first
+     transposed into scratch, so they need packing (not tcj_options.disable_packing; grouped
+     calls, which pack nothing, need op_a N and op_b T). Grouped: scale_a is indexed by D's row
+     as above with m the total rows (TCJ_GROUP_M_MASKED: G entries of m rows, entry g's at
+     scale_a + g * m * ceil(k / 128)); group g's B blocks are at scale_b + g * stride_scale_b.
+     TCJ_SCALE_ROW (torch._scaled_mm's rowwise scales): device arrays, NULL meaning all 1:
+     scale_a one float per row of D (m values; TCJ_GROUP_M_MASKED: G entries of m, row i of
+     group g at g * m + i), scale_b one per column (n values; group g's at scale_b + g *
+     stride_scale_b), and v = alpha * scale_a[i] * scale_b[j] * sum_k ... + beta * C[i,j]. One
+     GEMM or a grouped call (a batch: TCJ_ERROR_NOT_SUPPORTED); every arch fp8 runs on. A
+     column-major call's scale_a still scales the caller's rows of D and scale_b its columns.
+     Every scale array must not overlap D (TCJ_ERROR_INVALID_VALUE). */
   const float *scale_a, *scale_b;
   const float *scale_d; /* device pointer to one float (NULL: 1); only with an fp8 D */
   float *amax_d;        /* device pointer to one float, or NULL; written by the call */
@@ -439,15 +449,17 @@ typedef struct tcj_gemm_desc {
      makes it read or write outside the operands. end[g] is taken as min(max(end[g], end[g-1]),
      m) (an end below its predecessor makes an empty group), counts[g] as min(max(counts[g], 0),
      m). The arrays must hold G values when the kernel runs (stream order).
-     Both modes: batch_count 0 or 1; f16 or bf16 operands with C and D f16, bf16 or f32; host or
-     device alpha and beta, a TCJ_BIAS_COL bias, any activation, a user epilogue. Group fields set
+     Both modes: batch_count 0 or 1; f16 or bf16 operands with C and D f16, bf16 or f32, or the
+     fp8 pairs (e4m3/e5m2, C and D as ungrouped fp8 calls take them) with every scale mode
+     (scale_mode, stride_scale_b; fp8 needs sm_89, and on sm_90a runs on wgmma where op_a is N
+     and op_b T, else on the sm80 recipe); host or device alpha and beta, a TCJ_BIAS_COL bias,
+     any activation, a user epilogue, row_scale. Group fields set
      with TCJ_GROUP_NONE, a mode without its array or with the other mode's, are refused
      (TCJ_ERROR_INVALID_VALUE, naming the field). Not supported yet (TCJ_ERROR_NOT_SUPPORTED,
-     naming it): other operand types (fp8, s8, tf32, f32, f64) and their scales, TCJ_BIAS_ROW,
+     naming it): other operand types (s8, tf32, f32, f64), TCJ_BIAS_ROW,
      TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would need packing,
      which grouped calls do not do yet), more than 2^31 - 1 tiles, and B by an array of
-     pointers, row-gather indices, a per-row output scale and fused SwiGLU, for which there are
-     no fields yet. Grouped calls run on the sm80 recipe (mma.sync) on every
+     pointers, row-gather indices and fused SwiGLU. Grouped calls run on the sm80 recipe (mma.sync) on every
      arch, sm_90a included, never split K and have no generic kernel: in every tcj_jit_mode
      (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
      the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
@@ -469,8 +481,11 @@ typedef struct tcj_gemm_desc {
   /* ---- Mixture-of-Experts extras (since 1.0) ----------------------------------------------
      Each is 0 (NULL) in TCJ_GEMM_DESC_INIT, which leaves it out. */
   /* Grouped calls with fp8 scales: elements from group g's scale_b to group g + 1's (0: one
-     scale_b for every group). TCJ_SCALE_TENSOR: group g's B scale is scale_b[g * stride]; a
-     per-expert weight scale is stride 1. */
+     scale_b for every group); >= 0. TCJ_SCALE_TENSOR: group g's B scale is scale_b[g * stride]
+     (a per-expert weight scale is stride 1); TCJ_SCALE_ROW: group g's n column scales start at
+     scale_b + g * stride; TCJ_SCALE_BLOCK: group g's ceil(n / 128) x ceil(k / 128) blocks start
+     there (a nonzero stride is at least that many). Set on a call that is not grouped or not
+     fp8: TCJ_ERROR_INVALID_VALUE. */
   int64_t stride_scale_b;
   /* Grouped calls: a device array of G device pointers, group g's B (laid out as b would be:
      op_b, ldb), instead of b + g * stride_b; b must then be NULL and stride_b 0. Each pointer
@@ -482,9 +497,14 @@ typedef struct tcj_gemm_desc {
      zeros. D (and C) stay in the problem's row order. */
   const int32_t *gather_a;
   int64_t gather_a_rows;
-  /* A device array of floats that scales D's rows after the epilogue (and before scale_d):
-     D[i, j] = row_scale[i] * (the value above): the router weights of a MoE down-projection.
-     m values; with TCJ_GROUP_M_MASKED, G entries of m. */
+  /* A device array of floats that scales D's rows after the epilogue: D[i, j] = row_scale[i] *
+     (the value after the bias, activation and user function), before scale_d and amax_d (amax_d
+     sees the scaled value): the router weights of a MoE down-projection. m values (the row of D;
+     contiguous groups: all m rows); TCJ_GROUP_M_MASKED: G entries of m (row i of group g at
+     g * m + i); a strided batch: batch_count entries of m likewise. 4-byte aligned, apart from
+     D (TCJ_ERROR_INVALID_VALUE). Every operand type that takes a fused epilogue (not f64:
+     TCJ_ERROR_NOT_SUPPORTED), not with TCJ_ORDER_COL_MAJOR (TCJ_ERROR_NOT_SUPPORTED: the
+     caller's rows are the columns of the D^T tcj runs). */
   const float *row_scale;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */

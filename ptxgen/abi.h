@@ -47,7 +47,9 @@
   X(beta64, f64, double)                                                                       \
   X(groups, u64, uint64_t)      /* grouped kernels (tcj_kernel_cfg.grouped): each group's end  \
                                    row or row count, device memory; else 0 */                  \
-  X(group_count, u32, uint32_t) /* groups (grouped kernels), else 0 */
+  X(group_count, u32, uint32_t) /* groups (grouped kernels), else 0 */                         \
+  X(stride_scale_b, u64, uint64_t) /* grouped fp8: floats from group g's B scales to g + 1's */ \
+  X(row_scale, u64, uint64_t)   /* row_scale configs: D's row scales (m per entry), else 0 */
 
 typedef struct ptx_gemm_params {
 #define PTX_PARAM_FIELD(name, ptype, ctype) ctype name;

@@ -147,6 +147,43 @@ static ptx_reg emit_scalar(ptx_builder *b, const char *value, const char *ptr) {
   return v;
 }
 
+/* A float array's base for entry z64 (invalid: entry 0) as a u64 global address, 0 where the
+ * pointer parameter p_<ptr> is 0 (its values are then 1): p_<ptr> + z * stride floats, stride
+ * the u64 parameter `stride`, or p_m (u32) when stride is NULL (one value per row of an entry). */
+static ptx_reg emit_scale_base(ptx_builder *b, const char *ptr, const char *stride, ptx_reg z64) {
+  ptx_reg p = r64(b), given = ptx_new(b, PTX_PRED);
+  ptx_text(b, "\tld.param.u64 %R, [%s];\n", p, ptr);
+  ptx_ins(b, "setp.ne.u64 %R, %R, 0", given, p);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", p, p);
+  if (z64.id) {
+    ptx_reg s = r64(b);
+    if (stride) {
+      ptx_text(b, "\tld.param.u64 %R, [%s];\n", s, stride);
+    } else {
+      ptx_reg m = r32(b);
+      ptx_ins(b, "ld.param.u32 %R, [p_m]", m);
+      ptx_ins(b, "cvt.u64.u32 %R, %R", s, m);
+    }
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", s, s, z64);
+    ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", p, s, p);
+  }
+  ptx_ins(b, "selp.b64 %R, %R, 0, %R", p, p, given);
+  return p;
+}
+
+/* base[index + offset] (f32), 1 where base is 0 or index + offset >= limit. */
+static ptx_reg emit_scale_at(ptx_builder *b, ptx_reg base, ptx_reg index, int offset, ptx_val limit) {
+  ptx_reg v = ptx_new(b, PTX_F32), i = r32(b), in = ptx_new(b, PTX_PRED), addr = r64(b);
+  ptx_ins(b, "mov.f32 %R, 0f3F800000", v);
+  ptx_ins(b, "add.u32 %R, %R, %d", i, index, offset);
+  ptx_ins(b, "setp.lt.u32 %R, %R, %V", in, i, limit);
+  ptx_ins(b, "setp.ne.and.u64 %R, %R, 0, %R", in, base, in);
+  ptx_ins(b, "mul.wide.u32 %R, %R, 4", addr, i);
+  ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, base);
+  ptx_ins_if(b, in, 0, "ld.global.nc.f32 %R, [%R]", v, addr);
+  return v;
+}
+
 ptx_reg ptx_epi_beta_nonzero(ptx_builder *b) {
   ptx_reg beta = emit_scalar(b, "p_beta", "p_beta_ptr"), nz = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.neu.f32 %R, %R, 0f00000000", nz, beta);
@@ -170,11 +207,29 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   e->alpha_zero = ptx_new(b, PTX_PRED);
   ptx_ins(b, "setp.eq.f32 %R, %R, 0f00000000", e->alpha_zero, alpha);
   e->products_dropped = 0;
-  /* fp8 per-tensor scales multiply alpha (block scales were applied in the mainloop). */
-  if (ptx_elem_is_fp8(cfg->ab) && !cfg->block_scale) {
+  /* fp8 per-tensor scales multiply alpha (block scales were applied in the mainloop, row
+   * scales are per element); a group's B scale is p_stride_scale_b floats after the previous
+   * group's. */
+  /* Rows of C, D and the per-row arrays: a contiguous group's are rows of the whole matrices
+   * (the recipe's row coordinates); a masked group's and a K group's, of entry g. */
+  ptx_reg rows_z64 = ptx_cd_by_entry(cfg) ? z64 : (ptx_reg){0};
+  ptx_reg group_z64 = cfg->grouped ? z64 : (ptx_reg){0};
+  e->scale_rows = e->scale_cols = e->row_scale = (ptx_reg){0};
+  if (ptx_elem_is_fp8(cfg->ab) && !cfg->block_scale && !cfg->scale_row) {
     ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_a"));
-    ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_b"));
+    if (group_z64.id) {
+      ptx_reg base = emit_scale_base(b, "p_scale_b", "p_stride_scale_b", group_z64), zero = r32(b);
+      ptx_ins(b, "mov.u32 %R, 0", zero);
+      ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scale_at(b, base, zero, 0, ptx_imm(1)));
+    } else {
+      ptx_ins(b, "mul.f32 %R, %R, %R", alpha, alpha, emit_scalar(b, NULL, "p_scale_b"));
+    }
   }
+  if (cfg->scale_row) {
+    e->scale_rows = emit_scale_base(b, "p_scale_a", NULL, rows_z64);
+    e->scale_cols = emit_scale_base(b, "p_scale_b", "p_stride_scale_b", group_z64);
+  }
+  if (cfg->row_scale) e->row_scale = emit_scale_base(b, "p_row_scale", NULL, rows_z64);
   e->scale_d = ptx_elem_is_fp8(cfg->d) ? emit_scalar(b, NULL, "p_scale_d") : (ptx_reg){0};
   e->amax = (ptx_reg){0}; /* the recipe's, set after this call */
   e->alpha = alpha;
@@ -185,9 +240,7 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
     ptx_ins(b, "cvt.f64.f32 %R, %R", e->alpha, alpha);
     ptx_ins(b, "cvt.f64.f32 %R, %R", e->beta, beta);
   }
-  /* A contiguous group's rows are rows of the whole C and D (the recipe's row coordinates); a K
-   * group's C and D are entry g of a batch. */
-  ptx_reg rows_z64 = ptx_cd_by_entry(cfg) ? z64 : (ptx_reg){0};
+  /* A contiguous group's rows are rows of the whole C and D (the recipe's row coordinates). */
   e->c_base = emit_entry_base(b, "p_c", "p_stride_c", ptx_elem_size(cfg->c), rows_z64);
   e->d_base = emit_entry_base(b, "p_d", "p_stride_d", ptx_elem_size(cfg->d), rows_z64);
   e->ldc_bytes = r64(b);
@@ -456,8 +509,19 @@ void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *
 void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                         ptx_reg col, const ptx_reg *given) {
   const tcj_kernel_cfg *cfg = e->cfg;
-  ptx_reg row_bias = {0}, col_addr = {0};
+  ptx_reg row_bias = {0}, col_addr = {0}, row_factor = {0}, row_after = {0};
   if (given && e->exact) ptx_fail(b, "given bias values are f32: not for exact (s32) epilogues");
+  if ((cfg->scale_row || cfg->row_scale) && (!row.id || !col.id))
+    ptx_fail(b, "per-row and per-column scales need each value's row and column");
+  if (cfg->scale_row) row_factor = emit_scale_at(b, e->scale_rows, row, 0, ptx_in_reg(e->m));
+  if (cfg->row_scale) {
+    row_after = emit_scale_at(b, e->row_scale, row, 0, ptx_in_reg(e->m));
+    if (e->exact) {
+      ptx_reg d = ptx_new(b, PTX_F64);
+      ptx_ins(b, "cvt.f64.f32 %R, %R", d, row_after);
+      row_after = d;
+    }
+  }
   if (!given && cfg->bias == PTX_BIAS_ROW) row_bias = emit_bias_value(b, e, emit_bias_addr(b, e, row), row, 0, ptx_in_reg(e->m));
   if (!given && cfg->bias == PTX_BIAS_COL) col_addr = emit_bias_addr(b, e, col);
   for (int i = 0; i < count; i++) {
@@ -476,8 +540,14 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
       if (bias.id) ptx_ins(b, "add.f64 %R, %R, %R", x, x, bias);
       if (cfg->act == PTX_ACT_RELU) ptx_ins(b, "max.f64 %R, %R, 0d0000000000000000", x, x);
       else if (cfg->act != PTX_ACT_NONE) ptx_fail(b, "activation %s on s32 output", ptx_act_name(cfg->act));
+      if (row_after.id) ptx_ins(b, "mul.f64 %R, %R, %R", x, x, row_after);
       ptx_ins(b, "cvt.rni.sat.s32.f64 %R, %R", v[i], x);
       continue;
+    }
+    if (cfg->scale_row) { /* fp8 row scales: scale_a[row] * scale_b[col], with alpha */
+      ptx_reg f = emit_scale_at(b, e->scale_cols, col, i, e->n);
+      ptx_ins(b, "mul.f32 %R, %R, %R", f, f, row_factor);
+      ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], f);
     }
     ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], e->alpha);
     if (!e->products_dropped) ptx_ins(b, "selp.f32 %R, 0f00000000, %R, %R", v[i], v[i], e->alpha_zero);
@@ -491,6 +561,7 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
       ptx_ins(b, "add.u32 %R, %R, %d", cc, col, i);
       emit_user_call(b, e, v[i], c, row, cc);
     }
+    if (row_after.id) ptx_ins(b, "mul.f32 %R, %R, %R", v[i], v[i], row_after);
   }
 }
 

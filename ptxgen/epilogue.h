@@ -26,14 +26,18 @@ typedef struct ptx_epi {
   ptx_reg batch;          /* u64: the entry, for tcj_epilogue */
   ptx_reg params;         /* u64: p_user_params */
   ptx_reg scale_d;        /* f32: fp8 D's scale (invalid unless D is fp8) */
+  ptx_reg scale_rows;     /* u64 global or 0: fp8 row scales' A array, this entry's (scale_row configs) */
+  ptx_reg scale_cols;     /* u64 global or 0: their B array, this group's */
+  ptx_reg row_scale;      /* u64 global or 0: row_scale's array, this entry's (row_scale configs) */
   ptx_reg amax;           /* f32: the running max |D| of fp8 kernels (ptx_epi_amax_begin), or invalid */
 } ptx_epi;
 
 /* Reads the epilogue's parameters: alpha and beta (from their device pointers when given),
  * C, D and bias of batch entry z (a u32 register; invalid register: entry 0). A grouped
- * kernel's z is its group: the bias's entry and the user epilogue's `batch`, and C's and D's
- * entry for masked groups only (contiguous groups' rows are rows of the whole C and D). m: the
- * row guard. */
+ * kernel's z is its group: the bias's entry, its fp8 B scales' (p_stride_scale_b) and the user
+ * epilogue's `batch`, and C's, D's and the per-row scales' entry for masked groups only
+ * (contiguous groups' rows are rows of the whole C and D). m: the row guard (per-row values are
+ * read below it only). */
 void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_reg m, ptx_reg z);
 
 /* A predicate: beta (the parameter, or the value behind beta_ptr) is not 0, so C is read.
@@ -66,8 +70,9 @@ void ptx_epi_amax_flush(ptx_builder *b, ptx_reg amax);
 int ptx_epi_drop_products(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg *acc, int rows, int stride, int count);
 
 /* The element-wise epilogue of count adjacent accumulators v (row, columns col..col+count-1;
- * u32 registers), in place: alpha and beta (with the C values cin; NULL when beta is known to
- * be 0), bias, activation, user function. alpha == 0 gives beta * C whatever the accumulators
+ * u32 registers), in place: fp8 row scales, alpha and beta (with the C values cin; NULL when
+ * beta is known to be 0), bias, activation, user function, row_scale. Configs with per-row or
+ * per-column scales need row and col. alpha == 0 gives beta * C whatever the accumulators
  * hold (BLAS: A and B are not referenced, so their NaNs and infinities must not show). Exact
  * configs leave s32 in v. Out-of-range rows and columns compute garbage but read no bias
  * outside the vector and never call the user function: the caller does not store them. */

@@ -67,6 +67,10 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " generic=%d", c->generic);
   if (n >= 0 && (size_t)n < size && c->grouped)
     n += snprintf(buf + n, size - (size_t)n, " group=%d", c->grouped);
+  if (n >= 0 && (size_t)n < size && c->scale_row)
+    n += snprintf(buf + n, size - (size_t)n, " scale=row");
+  if (n >= 0 && (size_t)n < size && c->row_scale)
+    n += snprintf(buf + n, size - (size_t)n, " rowscale");
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -128,6 +132,14 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " generic=%d%n", &c.generic, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " group=%d%n", &c.grouped, &more) == 1) rest += more;
+  if (strncmp(rest, " scale=row", 10) == 0) {
+    c.scale_row = 1;
+    rest += 10;
+  }
+  if (strncmp(rest, " rowscale", 9) == 0) {
+    c.row_scale = 1;
+    rest += 9;
+  }
   if (*rest != '\0') return -1;
   char suffix = 0;
   int arch_len = 0;
@@ -201,6 +213,12 @@ const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *c, int promotion) {
   if (c->b_other && !fp8) return "b differs from a only between the two fp8 types";
   if ((c->fast_accum || c->block_scale) && !fp8) return "fast accumulation and block scales are fp8 options";
   if ((unsigned)c->fast_accum > 1 || (unsigned)c->block_scale > 1) return "fast and scale=block are flags";
+  if ((unsigned)c->scale_row > 1) return "scale=row is a flag";
+  if (c->scale_row && (!fp8 || c->block_scale)) return "row scales (scale=row) are an fp8 scale mode, not with scale=block";
+  if ((unsigned)c->row_scale > 1) return "rowscale is a flag";
+  /* Row scales are epilogue work as a bias is (in f32; f64 for exact s8): the types that take one. */
+  if (c->row_scale && ptx_elem_check_epilogue(c->ab, 1, PTX_ACT_NONE, 0) != PTX_EPI_OK)
+    return "rowscale is a fused epilogue, which the operand type does not take";
   if ((unsigned)c->tf32x3 > 1) return "x3 is a flag";
   if (c->tf32x3 && (c->ab != PTX_E_TF32 || c->op_a_t || !c->op_b_t))
     return "3xTF32 parts are tf32, K-major (A op N, B op T): the split pass writes them so";
@@ -227,7 +245,7 @@ const char *tcj_cfg_check_generic(const tcj_kernel_cfg *c) {
 
 /* A grouped kernel (tcj_kernel_cfg.grouped) finds its group's rows on the device: what takes the
  * rows, the batch or the K range apart some other way it cannot have (this slice of grouped
- * GEMM: 16-bit operands, row-major D, a column bias; the recipe rows refuse it where they do
+ * GEMM: 16-bit and fp8 operands, row-major D, a column bias; the recipe rows refuse it where they do
  * not run it). */
 const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
   if ((unsigned)c->grouped > PTX_GROUP_K_ENDS64)
@@ -236,8 +254,9 @@ const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
   if (c->batched) return "a grouped kernel is not batched (its groups are its entries)";
   if (c->split_k || c->split_cluster) return "grouped kernels do not split K";
   if (c->generic) return "grouped kernels are not generic (n and k are baked)";
-  if (c->tf32x3 || c->block_scale) return "grouped kernels have no 3xTF32 or block scales";
-  if (c->ab != PTX_E_F16 && c->ab != PTX_E_BF16) return "grouped kernels take f16 or bf16 operands";
+  if (c->tf32x3) return "grouped kernels have no 3xTF32";
+  if (c->ab != PTX_E_F16 && c->ab != PTX_E_BF16 && !ptx_elem_is_fp8(c->ab))
+    return "grouped kernels take f16, bf16, e4m3 or e5m2 operands";
   if (c->bias == PTX_BIAS_ROW) return "grouped kernels take a column bias only (bias=col)";
   if (c->user_t) return "grouped kernels write row-major D (user_t 0)";
   if (c->n < 1) return "a grouped kernel has n >= 1 (its tile columns divide the units)";

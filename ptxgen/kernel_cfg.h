@@ -120,6 +120,13 @@ typedef struct tcj_kernel_cfg {
    * A and B one matrix each (op_a T, op_b N: K is their row), C, D and the bias entry g of a
    * strided batch; every group writes its D, an empty one too. */
   int grouped;
+  /* fp8 row scales (tcj.h, TCJ_SCALE_ROW): p_scale_a holds one float per row of D (a masked
+   * group's or a batch entry's m at z * m), p_scale_b one per column (a group's at
+   * g * p_stride_scale_b); either pointer 0 means 1. They multiply each value with alpha. */
+  int scale_row;
+  /* 1: D's row i is multiplied by p_row_scale[i] (z * m + i for a masked group or a batch
+   * entry) after the activation and user function, before the D scale and amax. */
+  int row_scale;
 } tcj_kernel_cfg;
 
 /* tcj_kernel_cfg.grouped. */
@@ -232,9 +239,10 @@ int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of t
  * a pitch of 32 modulo 128 bytes puts the four rows (K-major) or K rows (MN-major) that a
  * half-warp's f64 fragment load spans on banks 8 apart, so the 16 lanes take one wavefront. */
 #define TCJ_DMMA_ROW_PAD 32
-/* The epilogue does more than alpha and beta: a bias, an activation or a user function. */
+/* The epilogue does more than alpha and beta: a bias, an activation, a user function, or
+ * per-element scales (fp8 row scales, row_scale). */
 static inline int tcj_cfg_fused(const tcj_kernel_cfg *c) {
-  return c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user != 0;
+  return c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user != 0 || c->scale_row || c->row_scale;
 }
 /* sm90: fp32 (s32) accumulators per consumer thread: the consumer's rows (the tile's, or its
  * share of them when cooperative) in 64-row wgmma blocks, bn / 2 each. */

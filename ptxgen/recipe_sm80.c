@@ -54,6 +54,11 @@ static const char *check_sm80(const tcj_kernel_cfg *c) {
   /* 3xTF32 keeps each mma's four partial sums beside the accumulators: 16 bytes spilled at a
    * 64x64 warp tile on sm_80 and sm_89 (ptxas 13.0). */
   if (c->tf32x3 && wm * wn > 64 * 32) return "3xTF32 needs a warp tile of at most 64x32";
+  /* fp8 row scales and row_scale read a scale per row (and column) of each fragment in the
+   * epilogue: at a 64x64 warp tile on sm_89 (ptxas 13.0) row scales spilled 24 bytes, row_scale
+   * beside a bias and GELU 12. */
+  if ((c->scale_row || c->row_scale) && wm * wn > 64 * 32)
+    return "fp8 row scales and row_scale need a warp tile of at most 64x32";
   if (es != 2 && (c->op_a_t || !c->op_b_t) && wm * wn > 64 * 32)
     return "tf32 or s8 with an MN-major operand needs a warp tile of at most 64x32";
   /* Narrow copies keep one swizzled destination register per copy: with 64x64 warp tiles

@@ -113,26 +113,42 @@ static void emit_block_scale_setup(sm90 *k, block_scales *bs, ptx_reg cw, ptx_re
 }
 
 /* The tile's scale rows: A's rows past m read row m - 1 and B's blocks past n the last one
- * (their results are never stored). */
+ * (their results are never stored). A grouped tile's B scales are its group's, p_stride_scale_b
+ * floats per group; a masked group's A scales are rows of entry z (m rows each), a contiguous
+ * group's rows of the whole A. */
 static void emit_block_scale_tile(sm90 *k, block_scales *bs, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   int row_bytes = (int)k->kt.imm * 4; /* kb_count floats; K is baked (never generic), so kt is kb_count */
-  ptx_reg last = r32(k), row = r32(k), col = r32(k);
+  ptx_reg last = r32(k), row = r32(k), col = r32(k), base_a = bs->base_a, base_b = bs->base_b;
+  if (k->cfg->grouped) {
+    ptx_reg z64 = r64(k), t = r64(k);
+    ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->z);
+    ptx_ins(b, "ld.param.u64 %R, [p_stride_scale_b]", t);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", t, t, z64);
+    base_b = r64(k);
+    ptx_ins(b, "mad.lo.u64 %R, %R, 4, %R", base_b, t, bs->base_b);
+    if (k->cfg->grouped == PTX_GROUP_MASKED) {
+      ptx_ins(b, "cvt.u64.u32 %R, %R", t, k->m);
+      ptx_ins(b, "mul.lo.u64 %R, %R, %R", t, t, z64);
+      base_a = r64(k);
+      ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", base_a, t, row_bytes, bs->base_a);
+    }
+  }
   ptx_ins(b, "sub.u32 %R, %R, 1", last, k->m);
   for (int j = 0; j < k->msub; j++)
     for (int h = 0; h < 2; h++) {
       ptx_ins(b, "add.u32 %R, %R, %R", row, m0, bs->frag_row);
       ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j + 8 * h);
       ptx_ins(b, "min.u32 %R, %R, %R", row, row, last);
-      ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->a_row[j][h], row, row_bytes, bs->base_a);
+      ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->a_row[j][h], row, row_bytes, base_a);
     }
   ptx_ins(b, "shr.u32 %R, %R, 7", col, n0);
-  ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[0], col, row_bytes, bs->base_b);
+  ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[0], col, row_bytes, base_b);
   if (bs->two) {
     int last_block = (int)((k->cfg->n + 127) / 128) - 1;
     ptx_ins(b, "add.u32 %R, %R, 1", col, col);
     ptx_ins(b, "min.u32 %R, %R, %d", col, col, last_block);
-    ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[1], col, row_bytes, bs->base_b);
+    ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[1], col, row_bytes, base_b);
     ptx_reg half = r32(k);
     ptx_ins(b, "and.b32 %R, %R, 64", half, n0);
     ptx_ins(b, "setp.ne.u32 %R, %R, 0", bs->odd, half);

@@ -113,7 +113,7 @@ fi
 expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]}" --m 64 --n 64 --k 64 --group ragged:4
 expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:0
 expect 2 "tcj-ptx: --group and --batch exclude each other" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:4 --batch 2
-expect 1 "grouped GEMM takes f16 or bf16 operands only" "$tcj_ptx" --arch sm_80 --dtype f32 --m 64 --n 64 --k 64 \
+expect 1 "grouped GEMM takes f16, bf16, e4m3 or e5m2 operands" "$tcj_ptx" --arch sm_80 --dtype f32 --m 64 --n 64 --k 64 \
   --group contiguous32:4
 expect 1 "tcj-ptx: --recipe sm90: grouped GEMM on the sm90 recipe needs 16-byte aligned A and B" "$tcj_ptx" --arch sm_90a \
   --dtype bf16 --m 4096 --n 4096 --k 4096 --op-b T --align-b 8 --group contiguous64:4 --recipe sm90

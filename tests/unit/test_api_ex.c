@@ -1342,7 +1342,7 @@ static void what_grouped_gemm_does_not_do_yet_is_not_supported(void **state) {
   d.lda = d.m;
   d.stride_a = d.m * d.k;
   expect_ok(&d);
-  static const tcj_dtype types[] = {TCJ_F32, TCJ_TF32, TCJ_S8, TCJ_E4M3, TCJ_F64};
+  static const tcj_dtype types[] = {TCJ_F32, TCJ_TF32, TCJ_S8, TCJ_F64};
   for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
     d = good_masked();
     d.a_type = d.b_type = types[i];
@@ -1361,20 +1361,147 @@ static void unbuilt_moe_fields_are_not_supported(void **state) {
   d.activation = TCJ_ACT_SWIGLU;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "TCJ_ACT_SWIGLU");
   d = good_grouped();
-  d.scale_mode = TCJ_SCALE_ROW;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "TCJ_SCALE_ROW");
-  d = good_grouped();
-  d.stride_scale_b = 1;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "stride_scale_b");
   d = good_grouped();
   d.group_b_ptrs = (const void *const *)PSCAL;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs");
   d = good_grouped();
   d.gather_a = (const int32_t *)PSCAL, d.gather_a_rows = 64;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a");
+}
+
+#define PSCALES ((uintptr_t)0x700000) /* fp8 scale arrays and row_scale: apart from everything else */
+
+/* good_grouped() (or good_masked()) with e4m3 operands and per-tensor scales at PSCALES. */
+static tcj_gemm_desc fp8_grouped(int masked) {
+  tcj_gemm_desc d = masked ? good_masked() : good_grouped();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.scale_a = (const float *)PSCALES;
+  d.scale_b = (const float *)(PSCALES + 0x1000);
+  return d;
+}
+
+/* fp8 grouped calls take every scale mode; B's scales step per group by stride_scale_b, which
+ * only fp8 grouped calls take (>= 0; block scales: at least one group's blocks). */
+static void fp8_grouped_calls_take_per_group_b_scales(void **state) {
+  (void)state;
+  eng_problem p;
+  for (int masked = 0; masked < 2; masked++) {
+    tcj_gemm_desc d = fp8_grouped(masked);
+    d.stride_scale_b = 1;
+    fill(&d, &p);
+    assert_int_equal(p.ab, PTX_E_E4M3);
+    assert_int_equal(p.grouped, masked ? PTX_GROUP_MASKED : PTX_GROUP_ENDS32);
+    assert_int_equal(p.stride_scale_b, 1);
+    assert_int_equal(p.scale_row, 0);
+    d.b_type = TCJ_E5M2;
+    fill(&d, &p);
+    assert_int_equal(p.b_other, 1);
+    d.scale_mode = TCJ_SCALE_ROW;
+    d.stride_scale_b = 48;
+    fill(&d, &p);
+    assert_int_equal(p.scale_row, 1);
+    d.scale_mode = TCJ_SCALE_BLOCK;
+    d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+    d.stride_scale_b = 1; /* ceil(48 / 128) x ceil(32 / 128) = 1 block per group */
+    fill(&d, &p);
+    assert_int_equal(p.block_scale, 1);
+    assert_int_equal(p.batch, 1);
+  }
+  tcj_gemm_desc d = fp8_grouped(0);
+  d.stride_scale_b = -1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_scale_b", "negative");
+  d = fp8_grouped(0);
+  d.scale_mode = TCJ_SCALE_BLOCK;
+  d.k = 129, d.lda = 129, d.ldb = 129, d.stride_b = 48 * 129;
+  d.stride_scale_b = 1; /* one group's B blocks are 1 x 2 */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_scale_b", "block scales");
+  d.stride_scale_b = 2;
+  expect_ok(&d);
   d = good_grouped();
-  d.row_scale = (const float *)PSCAL;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "row_scale");
+  d.stride_scale_b = 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_scale_b", "e4m3");
+  d = good();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.stride_scale_b = 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "stride_scale_b", "group_mode");
+  /* The last group's B scales reach D: checked as far as they go. */
+  d = fp8_grouped(0);
+  d.stride_scale_b = 4;
+  d.d = (void *)(PSCALES + 0x1000 + 4 * 4 * (GROUPS - 1));
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scale_b", "overlaps D");
+  d.group_count = GROUPS - 1;
+  expect_ok(&d);
+}
+
+/* TCJ_SCALE_ROW: m scales of A, n of B; one GEMM or groups (a batch is refused by name), and
+ * the arrays must not reach D. */
+static void row_scales_take_one_gemm_or_groups(void **state) {
+  (void)state;
+  eng_problem p;
+  tcj_gemm_desc d = good();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.scale_mode = TCJ_SCALE_ROW;
+  d.scale_a = (const float *)PSCALES;
+  fill(&d, &p);
+  assert_int_equal(p.scale_row, 1);
+  d.scale_b = (const float *)(PSCALES + 0x1000);
+  d.order = TCJ_ORDER_COL_MAJOR; /* D^T takes them swapped */
+  d.lda = 64, d.ldb = 32, d.ldc = d.ldd = 64;
+  fill(&d, &p);
+  assert_int_equal(p.scale_row, 1);
+  d = good_batch();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.scale_mode = TCJ_SCALE_ROW;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "row scales", "batch_count");
+  d = good();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.scale_mode = TCJ_SCALE_ROW;
+  d.scale_a = (const float *)(PD - 4 * 63); /* its last value is D's first element */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scale_a", "overlaps D");
+  d.scale_a = (const float *)(PD - 4 * 64);
+  expect_ok(&d);
+  d.scale_mode = TCJ_SCALE_TENSOR; /* one value there */
+  d.scale_a = (const float *)(PD - 4);
+  expect_ok(&d);
+}
+
+/* row_scale: every type with a fused epilogue, one GEMM, a batch or groups; 4-byte aligned,
+ * apart from D; not for column-major calls nor f64. */
+static void row_scale_scales_rows_of_d(void **state) {
+  (void)state;
+  eng_problem p;
+  tcj_gemm_desc d = good();
+  d.row_scale = (const float *)PSCALES;
+  fill(&d, &p);
+  assert_int_equal(p.row_scale, 1);
+  d = good_batch();
+  d.row_scale = (const float *)PSCALES;
+  fill(&d, &p);
+  assert_int_equal(p.row_scale, 1);
+  d = good_masked();
+  d.row_scale = (const float *)PSCALES;
+  fill(&d, &p);
+  assert_int_equal(p.row_scale, 1);
+  d.row_scale = (const float *)(PD - 4 * 64 * GROUPS + 4); /* G entries of 64: the last reaches D */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "row_scale", "overlaps D");
+  d.row_scale = (const float *)(PSCALES + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "row_scale", "aligned");
+  d = fp8_grouped(0);
+  d.row_scale = (const float *)(PSCALES + 0x2000);
+  fill(&d, &p);
+  assert_int_equal(p.row_scale, 1);
+  d = good();
+  d.row_scale = (const float *)PSCALES;
+  d.order = TCJ_ORDER_COL_MAJOR;
+  d.lda = 64, d.ldb = 32, d.ldc = d.ldd = 64;
+  d.bias_kind = TCJ_BIAS_NONE, d.bias = NULL;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "row_scale", "TCJ_ORDER_COL_MAJOR");
+  d = good();
+  d.a_type = d.b_type = d.c_type = d.d_type = TCJ_F64;
+  d.alpha_f64 = 1, d.beta_f64 = 0.5, d.alpha = 1, d.beta = 0;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  d.row_scale = (const float *)PSCALES;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "row_scale", "f64");
 }
 
 /* A weight gradient as K groups: dY [32 tokens, 64] (A op T, lda 64) and X [32, 48] (B op N, ldb
@@ -1418,6 +1545,11 @@ static void k_grouped_descriptors_check_ops_strides_and_fill_the_problem(void **
   d = good_kgrouped();
   d.stride_c = 0; /* one C for every group */
   fill(&d, &p);
+  d = good_kgrouped(); /* fp8 mma reads K-major operands only */
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.c_type = d.d_type = TCJ_BF16;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "a_type", "TCJ_GROUP_K_CONTIGUOUS");
   d = good_kgrouped();
   d.op_a = TCJ_OP_N;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "op_a");
@@ -1545,6 +1677,9 @@ int main(void) {
     cmocka_unit_test(grouped_extents_cover_every_group),
     cmocka_unit_test(unbuilt_moe_fields_are_not_supported),
     cmocka_unit_test(k_grouped_descriptors_check_ops_strides_and_fill_the_problem),
+    cmocka_unit_test(fp8_grouped_calls_take_per_group_b_scales),
+    cmocka_unit_test(row_scales_take_one_gemm_or_groups),
+    cmocka_unit_test(row_scale_scales_rows_of_d),
     cmocka_unit_test(descriptors_before_the_group_fields_are_not_grouped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -634,9 +634,9 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   r = c; r.sm = 90; r.split_k = 2; r.split_cluster = 1; assert_rejected_for(&r, "do not split K");
   r = c; r.generic = 1; r.n = r.k = 0; assert_rejected_for(&r, "not generic");
   r = c; r.ab = PTX_E_TF32; r.bk = 16; r.op_a_t = 0; r.tf32x3 = 1; assert_rejected_for(&r, "3xTF32");
-  r = c; r.ab = PTX_E_TF32; r.bk = 16; assert_rejected_for(&r, "f16 or bf16");
-  r = c; r.ab = PTX_E_S8; r.bk = 64; r.c = r.d = PTX_E_S32; assert_rejected_for(&r, "f16 or bf16");
-  r = c; r.sm = 89; r.ab = PTX_E_E4M3; r.bk = 64; r.c = r.d = PTX_E_BF16; assert_rejected_for(&r, "f16 or bf16");
+  r = c; r.ab = PTX_E_TF32; r.bk = 16; assert_rejected_for(&r, "f16, bf16, e4m3 or e5m2");
+  r = c; r.ab = PTX_E_S8; r.bk = 64; r.c = r.d = PTX_E_S32; assert_rejected_for(&r, "f16, bf16, e4m3 or e5m2");
+  r = c; r.sm = 89; r.ab = PTX_E_E4M3; r.bk = 64; r.c = r.d = PTX_E_BF16; assert_null(tcj_cfg_check(&r)); /* fp8 groups */
   r = c; r.sm = 89; r.ab = PTX_E_E4M3; r.bk = 64; r.c = r.d = PTX_E_BF16; r.block_scale = 1; assert_rejected_for(&r, "block scales");
   r = c; r.bias = PTX_BIAS_ROW; r.bias_t = PTX_E_F32; assert_rejected_for(&r, "column bias");
   r = c; r.user = 0x1234; r.user_t = 1; assert_rejected_for(&r, "row-major");
@@ -684,11 +684,11 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   r9.c = r9.d = PTX_E_F32;
   r9.bk = 32;
   r9.vec_c = 4;
-  assert_rejected_for(&r9, "f16 or bf16");
+  assert_rejected_for(&r9, "f16, bf16, e4m3 or e5m2");
   tcj_kernel_cfg d = dmma_cfg();
   assert_null(tcj_cfg_check(&d));
   d.grouped = PTX_GROUP_MASKED;
-  assert_rejected_for(&d, "f16 or bf16");
+  assert_rejected_for(&d, "f16, bf16, e4m3 or e5m2");
   const char *why = ptx_recipe_of(&d)->check(&d);
   assert_non_null(why);
   assert_non_null(strstr(why, "sm80 recipe"));

@@ -1788,6 +1788,69 @@ static void grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a(voi
                                           &plan.cfg));
 }
 
+/* fp8 grouped problems: DeepGEMM's block-scaled contiguous shape takes the sm90 plan with the
+ * promoted tile the ungrouped problem of one group gets (no cluster), at any group size (block
+ * scales exist on sm90 only); per-tensor and row scales run the sm80 plan off sm_90a (sm_89),
+ * and on sm_90a where wgmma cannot read the operands (fp8 is K-major only, and grouped calls
+ * pack nothing); forced sm90 names why. Row scales keep sm80 warp tiles of at most 64x32. */
+static void fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones(void **state) {
+  (void)state;
+  eng_problem deep = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
+  deep.ab = PTX_E_E4M3;
+  deep.block_scale = 1;
+  eng_plan plan = select_ok(&deep, "sm_90a", 1);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+  assert_int_equal(plan.cfg.block_scale, 1);
+  eng_problem one = deep;
+  one.grouped = 0;
+  one.groups = one.group_rows = 0;
+  one.m = 8192;
+  one.stride_b = 0;
+  eng_plan ungrouped = select_ok(&one, "sm_90a", 1);
+  assert_int_equal(ungrouped.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.bm, ungrouped.cfg.bm);
+  assert_int_equal(plan.cfg.bn, ungrouped.cfg.bn);
+  assert_true(plan.cfg.bm * plan.cfg.bn >= 128 * 128);
+  eng_problem small = deep;
+  small.group_rows = 4;
+  assert_grouped_sm90((plan = select_ok(&small, "sm_90a", 1), &plan), PTX_GROUP_ENDS32);
+  eng_device_caps caps = caps_of("sm_89");
+  const char *why = NULL;
+  assert_int_equal(eng_select_tuned(&deep, &caps, 1, NULL, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "block scales"));
+  /* Per-tensor scales: sm80 on sm_89, the grouped sm80 plan of one group. */
+  eng_problem tensor = deep;
+  tensor.block_scale = 0;
+  plan = select_ok(&tensor, "sm_89", 1);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+  assert_int_equal(plan.cfg.ab, PTX_E_E4M3);
+  assert_int_equal(plan.cfg.grouped, PTX_GROUP_ENDS32);
+  caps = caps_of("sm_80");
+  assert_int_equal(eng_select_tuned(&tensor, &caps, 1, NULL, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "sm_89"));
+  /* On sm_90a large groups take sm90 with K-major operands, sm80 with B N-major (op NN). */
+  assert_grouped_sm90((plan = select_ok(&tensor, "sm_90a", 1), &plan), PTX_GROUP_ENDS32);
+  eng_problem nn = tensor;
+  nn.op_b_t = 0;
+  nn.ldb = 4096;
+  assert_int_equal(select_ok(&nn, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
+  eng_tuning sm90 = {&ptx_recipe_sm90, {0}, 0};
+  caps = caps_of("sm_90a");
+  assert_int_equal(eng_select_tuned(&nn, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "K-major"));
+  /* Row scales: the sm80 plan's warp tile is at most 64x32 (a larger one spills). */
+  eng_problem row = tensor;
+  row.scale_row = 1;
+  row.row_scale = 1;
+  plan = select_ok(&row, "sm_89", 1);
+  assert_int_equal(plan.cfg.scale_row, 1);
+  assert_int_equal(plan.cfg.row_scale, 1);
+  assert_true(plan.cfg.bm / plan.cfg.warps_m * (plan.cfg.bn / plan.cfg.warps_n) <= 64 * 32);
+  plan = select_ok(&row, "sm_90a", 1);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+  assert_int_equal(plan.cfg.scale_row, 1);
+}
+
 static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels(void **state) {
   (void)state;
   eng_device_caps caps = caps_of("sm_90a");
@@ -1933,6 +1996,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(k_groups_take_the_sm80_plan_on_every_arch),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
+    cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
     cmocka_unit_test(grouped_operands_are_never_packed),
     cmocka_unit_test(grouped_grid_units_follow_the_formula),
   };
