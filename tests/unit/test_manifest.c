@@ -417,7 +417,8 @@ static void gemm_ex_keys_parse_with_their_defaults(void **state) {
   }
   assert_int_equal(m.problems[1].m, 1);
   assert_int_equal(m.problems[2].m, 2);
-  static const char *const names[] = {"none", "bias", "bias_relu", "bias_gelu", "bias_gelu_tanh", "bias_silu"};
+  static const char *const names[] = {"none", "bias", "bias_relu", "bias_gelu", "bias_gelu_tanh", "bias_silu",
+                                      "swiglu", "bias_swiglu"};
   for (int e = 0; e < MANIFEST_EPI_COUNT; e++) assert_string_equal(manifest_epilogue_name((manifest_epilogue)e), names[e]);
   assert_string_equal(manifest_epilogue_name(MANIFEST_EPI_COUNT), "?");
   manifest_free(&m);
@@ -576,12 +577,37 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: }\n", 3, 41, "epilogue_source: expected a file name",
    "nothing"},
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2, batch: 3}\n", 3, 34, "duplicate key 'batch'", "column 24"},
+  /* the MoE extras: each key's bad value, and each key where it means nothing, by name */
+  {"dtype: e4m3\nproblems:\n  - {m: 1, n: 1, k: 1, scale: rowwise}\n", 3, 31, "scale: unknown scale mode rowwise",
+   "tensor block row"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, scale: row}\n", 3, 31, "scale: row needs fp8 operands", "is bf16"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue: swiglu2}\n", 3, 34, "epilogue: unknown epilogue swiglu2",
+   "swiglu bias_swiglu"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, row_scale: yes}\n", 3, 35, "row_scale: expected true or false",
+   "yes"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, b_ptrs: 1}\n", 3, 32, "b_ptrs: expected true or false", "1"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, gather: on}\n", 3, 32, "gather: expected true or false", "on"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 1, n: 1, k: 1, b_ptrs: true}\n", 3, 41,
+   "b_ptrs: true needs group: mode: contiguous or masked", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 8, n: 8, b_ptrs: true, group: {mode: k, experts: 4, tokens: 8, "
+   "topk: 1}}\n", 3, 35, "b_ptrs: true needs group: mode: contiguous or masked", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, n: 8, k: 8, gather: true, group: {mode: masked, experts: 4, max_rows: 8, "
+   "tokens: 8, topk: 1}}\n", 3, 35, "gather: true needs group: mode: contiguous and op_a: N", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, n: 8, k: 8, op_a: T, gather: true, group: {mode: contiguous, experts: 4, "
+   "tokens: 8, topk: 1}}\n", 3, 44, "gather: true needs group: mode: contiguous and op_a: N", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 8, n: 8, k: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3,
+   30, "k: a K-grouped problem (group: mode: k) takes k from group:", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3, 5, "has no m:", "#1"},
+  {"dtype: bf16\nproblems:\n  - {m: 8, n: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1, max_rows: 8}}\n", 3, 77,
+   "group: max_rows: is for mode: masked", "k groups k ="},
+  {"dtype: bf16\nproblems:\n  - {m: 8, n: 8, batch: 2, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3, 25,
+   "batch: a grouped problem", "experts / ep"},
   /* group: */
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: 4}\n", 3, 25, "group: expected a mapping", "mode, experts"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {experts: 4, tokens: 8, topk: 1}}\n", 3, 25, "group: needs mode:",
-   "contiguous or masked"},
+   "contiguous, masked or k"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: ragged, experts: 4, tokens: 8, topk: 1}}\n", 3, 32,
-   "group: mode: expected contiguous or masked", "ragged"},
+   "group: mode: expected contiguous, masked or k", "ragged"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, tokens: 8, topk: 1}}\n", 3, 25,
    "group: needs experts:, tokens: and topk:", "experts: missing"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, shards: 2}}\n",
@@ -621,6 +647,51 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, seed: x}}\n", 3,
    82, "group: seed: expected a non-negative integer", "x"},
 };
+
+/* The MoE extras: swiglu epilogues, row scales, row_scale, B pointer arrays, row gathers and the
+ * K-grouped mode (k from group:, op_a T and op_b N by default, m: given). */
+static void moe_keys_parse(void **state) {
+  (void)state;
+  manifest m;
+  load_text("problems:\n"
+            "  - {name: up, dtype: bf16, n: 768, k: 2048, epilogue: swiglu, b_ptrs: true, gather: true, "
+            "group: {mode: contiguous, experts: 128, tokens: 64, topk: 8}}\n"
+            "  - {name: upb, dtype: bf16, m: 4, n: 8, k: 16, epilogue: bias_swiglu, row_scale: false}\n"
+            "  - {name: down, dtype: bf16, n: 2048, k: 768, row_scale: true, group: {mode: masked, experts: 8, "
+            "max_rows: 16, tokens: 16, topk: 2}}\n"
+            "  - {name: rows, dtype: e4m3, n: 4096, k: 7168, scale: row, fast_accum: true, group: {mode: contiguous, "
+            "experts: 4, tokens: 8, topk: 1}}\n"
+            "  - {name: wgrad, dtype: bf16, m: [768, 1536], n: 2048, group: {mode: k, experts: 128, tokens: 16384, "
+            "topk: 8, ends: int64}}\n",
+            &m);
+  assert_int_equal(m.nproblems, 6);
+  const manifest_problem *p = find(&m, "up");
+  assert_int_equal(p->epilogue, MANIFEST_EPI_SWIGLU);
+  assert_int_equal(manifest_epilogue_act(p->epilogue), TCJ_ACT_SWIGLU);
+  assert_int_equal(manifest_epilogue_bias(p->epilogue), TCJ_BIAS_NONE);
+  assert_true(p->b_ptrs == 1 && p->gather == 1 && p->row_scale == 0);
+  assert_int_equal(p->n, 768); /* D's columns; B holds 2n */
+  p = find(&m, "upb");
+  assert_int_equal(manifest_epilogue_act(p->epilogue), TCJ_ACT_SWIGLU);
+  assert_int_equal(manifest_epilogue_bias(p->epilogue), TCJ_BIAS_COL);
+  assert_int_equal(p->row_scale, 0);
+  p = find(&m, "down");
+  assert_true(p->row_scale == 1 && p->b_ptrs == 0 && p->gather == 0);
+  p = find(&m, "rows");
+  assert_int_equal(p->scale, TCJ_SCALE_ROW);
+  assert_int_equal(p->fast_accum, 1);
+  p = find(&m, "wgrad");
+  assert_int_equal(p->group.mode, TCJ_GROUP_K_CONTIGUOUS);
+  assert_int_equal(p->group.count, 128);
+  assert_int_equal(p->k, 16384 * 8); /* the routed rows are K */
+  assert_int_equal(p->m, 768);
+  assert_int_equal(m.problems[5].m, 1536);
+  assert_int_equal(p->n, 2048);
+  assert_int_equal(p->op_a, TCJ_OP_T); /* dY [tokens, m] */
+  assert_int_equal(p->op_b, TCJ_OP_N); /* X [tokens, n] */
+  assert_int_equal(p->group.ends64, 1);
+  manifest_free(&m);
+}
 
 /* group: a grouped problem's rows, groups and routing, with their defaults. */
 static void group_keys_parse_with_their_defaults(void **state) {
@@ -818,6 +889,7 @@ int main(void) {
     cmocka_unit_test(gemm_ex_keys_parse_with_their_defaults),
     cmocka_unit_test(fp8_keys_parse_with_their_defaults),
     cmocka_unit_test(group_keys_parse_with_their_defaults),
+    cmocka_unit_test(moe_keys_parse),
     cmocka_unit_test(group_sizes_follow_the_routing),
     cmocka_unit_test(epilogue_source_is_read_beside_the_manifest),
     cmocka_unit_test(lists_expand_to_the_cross_product),
