@@ -92,13 +92,74 @@ void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed) {
   }
 }
 
+static const float row_a_pattern[4] = {1, 0.5f, 2, 0.25f}, col_b_pattern[3] = {1, 2, 0.5f},
+                   router_pattern[4] = {0.5f, 0.25f, 1, 0.75f};
+
+void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int32_t *gather, int64_t *b_slot) {
+  int64_t rows = gemm_d_rows(p), G = gemm_is_grouped(p) ? p->groups : 1;
+  if (scales && p->scale != TCJ_SCALE_BLOCK) {
+    float *sb = scales + gemm_scale_b_at(p);
+    int64_t per = p->scale == TCJ_SCALE_ROW ? gemm_b_cols(p) : 1, stride = gemm_stride_scale_b(p);
+    for (int64_t i = 0; i < gemm_scale_b_at(p); i++)
+      scales[i] = p->scale == TCJ_SCALE_ROW && i < rows ? GR_SCALE_A * row_a_pattern[i % 4] : GR_SCALE_A;
+    for (int64_t g = 0; g < (stride ? G : 1); g++)
+      for (int64_t c = 0; c < per; c++) sb[g * stride + c] = GR_SCALE_B * col_b_pattern[(g + c) % 3];
+  }
+  if (row_scale)
+    for (int64_t i = 0; i < rows; i++) row_scale[i] = router_pattern[i % 4];
+  if (gather) {
+    uint64_t seed = 0x6a7e5ull;
+    for (int64_t r = 0; r < p->m; r++) gather[r] = (int32_t)(splitmix(&seed) % (uint64_t)p->gather_rows);
+  }
+  if (b_slot)
+    for (int64_t g = 0; g < G; g++) b_slot[g] = G - 1 - g;
+}
+
+/* The MoE extras' arrays (gr_buffers) on the device and their host copies. */
+static cudaError_t extras_alloc(const gemm_problem *p, gr_buffers *buf, size_t es) {
+  cudaError_t ce = cudaSuccess;
+  size_t rows = (size_t)gemm_d_rows(p), G = (size_t)p->groups;
+  if (p->row_scale) {
+    if (!(buf->h_row_scale = malloc(rows * sizeof(float)))) return cudaErrorMemoryAllocation;
+    gr_extras_fill(p, NULL, buf->h_row_scale, NULL, NULL);
+    if ((ce = cudaMalloc((void **)&buf->row_scale, rows * sizeof(float))) ||
+        (ce = cudaMemcpy(buf->row_scale, buf->h_row_scale, rows * sizeof(float), cudaMemcpyHostToDevice)))
+      return ce;
+  }
+  if (p->gather_rows > 0) {
+    if (!(buf->h_gather = malloc((size_t)p->m * sizeof(int32_t) + 1))) return cudaErrorMemoryAllocation;
+    gr_extras_fill(p, NULL, NULL, buf->h_gather, NULL);
+    if ((ce = cudaMalloc((void **)&buf->gather, (size_t)p->m * sizeof(int32_t) + 1)) ||
+        (ce = cudaMemcpy(buf->gather, buf->h_gather, (size_t)p->m * sizeof(int32_t), cudaMemcpyHostToDevice)))
+      return ce;
+  }
+  if (p->b_ptrs) {
+    void **h = malloc(G * sizeof *h + 1);
+    if (!h || !(buf->h_b_slot = malloc(G * sizeof(int64_t)))) {
+      free(h);
+      return cudaErrorMemoryAllocation;
+    }
+    gr_extras_fill(p, NULL, NULL, NULL, buf->h_b_slot);
+    for (int s = 0; s < buf->sets && ce == cudaSuccess; s++) {
+      for (size_t e = 0; e < G; e++)
+        h[e] = (char *)buf->b[s] + (size_t)buf->h_b_slot[e] * (size_t)(p->k * gemm_b_cols(p)) * es;
+      if (!(ce = cudaMalloc((void **)&buf->b_ptrs[s], G * sizeof *h)))
+        ce = cudaMemcpy(buf->b_ptrs[s], h, G * sizeof *h, cudaMemcpyHostToDevice);
+    }
+    free(h);
+  }
+  for (int s = 0; s < buf->sets; s++)
+    buf->extras[s] = (gemm_extras){buf->row_scale, buf->gather, (const void *const *)buf->b_ptrs[s]};
+  return ce;
+}
+
 int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, uint64_t seed_b,
                      gr_buffers *buf, char *note, size_t note_size) {
   tcj_dtype out = gemm_out_dtype(p), bias_t = gemm_bias_dtype(p);
   size_t es = gemm_dtype_size(p->ab), esc = gemm_dtype_size(out), esb = gemm_dtype_size(bias_t);
-  size_t batch = (size_t)gemm_entries(p), b_entries = (size_t)gemm_b_entries(p);
-  size_t na = batch * (size_t)(p->m * p->k), nb = b_entries * (size_t)(p->k * p->n), nc = batch * (size_t)(p->m * p->n);
-  size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n : 0;
+  size_t batch = (size_t)gemm_entries(p), b_entries = (size_t)gemm_b_entries(p), bc = (size_t)gemm_b_cols(p);
+  size_t na = (size_t)gemm_a_elems(p), nb = b_entries * (size_t)p->k * bc, nc = batch * (size_t)(p->m * p->n);
+  size_t nbias = p->bias != TCJ_BIAS_NONE ? (size_t)gemm_bias_entries(p) * bc : 0;
   size_t set_bytes = (na + nb) * es + nc * esc + nbias * esb;
   void *ha = malloc(na * es + 1), *hb = malloc(nb * es + 1), *hbias = malloc(nbias * esb + 1);
   cudaError_t ce = cudaSuccess;
@@ -139,11 +200,21 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
         (nbias && (ce = cudaMemcpy(buf->bias[s], hbias, nbias * esb, cudaMemcpyHostToDevice))))
       break;
   }
-  if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab) && p->scale == TCJ_SCALE_BLOCK) {
+  if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab) && p->scale != TCJ_SCALE_BLOCK &&
+      (p->scale == TCJ_SCALE_ROW || gemm_is_grouped(p))) {
+    /* Row scales, or a grouped call's per-group B scales (gr_extras_fill's values). */
+    size_t nf = (size_t)(gemm_scale_b_at(p) + gemm_scales_b(p));
+    if (!(buf->h_scales = malloc(nf * sizeof(float)))) ce = cudaErrorMemoryAllocation;
+    if (ce == cudaSuccess) {
+      gr_extras_fill(p, buf->h_scales, NULL, NULL, NULL);
+      if ((ce = cudaMalloc((void **)&buf->scales, nf * sizeof(float))) == cudaSuccess)
+        ce = cudaMemcpy(buf->scales, buf->h_scales, nf * sizeof(float), cudaMemcpyHostToDevice);
+    }
+  } else if (ce == cudaSuccess && gemm_dtype_is_fp8(p->ab) && p->scale == TCJ_SCALE_BLOCK) {
     /* Every block of A scaled by GR_SCALE_A, of B by GR_SCALE_B: the same products as the
      * per-tensor scales, so the same reference checks it, while the kernel reads and applies
      * every block's pair at each promotion, as with real block scales. */
-    size_t na = (size_t)gemm_block_scales_a(p), nbs = (size_t)gemm_block_scales_b(p);
+    size_t na = (size_t)gemm_scale_b_at(p), nbs = (size_t)gemm_scales_b(p);
     float *h = malloc((na + nbs) * sizeof *h);
     ce = h ? cudaMalloc((void **)&buf->scales, (na + nbs) * sizeof *h) : cudaErrorMemoryAllocation;
     if (ce == cudaSuccess) {
@@ -170,6 +241,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
     if (ce == cudaSuccess) ce = cudaMemcpy(buf->groups, h, G * es_g, cudaMemcpyHostToDevice);
     free(h);
   }
+  if (ce == cudaSuccess) ce = extras_alloc(p, buf, es);
   if (ce == cudaSuccess) ce = cudaDeviceSynchronize();
   if (ce != cudaSuccess) {
     snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
@@ -196,6 +268,13 @@ void gr_buffers_free(gr_buffers *buf) {
   }
   cudaFree(buf->scales);
   cudaFree(buf->groups);
+  cudaFree(buf->row_scale);
+  cudaFree(buf->gather);
+  for (int s = 0; s < GR_MAX_SETS; s++) cudaFree(buf->b_ptrs[s]);
+  free(buf->h_scales);
+  free(buf->h_row_scale);
+  free(buf->h_gather);
+  free(buf->h_b_slot);
   memset(buf, 0, sizeof *buf);
 }
 
@@ -260,7 +339,9 @@ double gr_time(const gr_gpu *g, const gemm_problem *p, gr_lib lib, const gr_base
     int s = r % buf->sets;
     cudaEventRecord(ev[2 * r], g->stream);
     if (lib == GR_TCJ) {
-      tcj_status st = gr_tcj(g, p, buf->a[s], buf->b[s], buf->c[s], buf->bias[s], buf->scales);
+      gemm_problem ps = *p;
+      ps.extras = &buf->extras[s];
+      tcj_status st = gr_tcj(g, &ps, buf->a[s], buf->b[s], buf->c[s], buf->bias[s], buf->scales);
       if (st != TCJ_SUCCESS) {
         snprintf(note, note_size, "%s (timed) %s: %s", gemm_is_ex(p) ? "tcj_gemm_ex" : "tcj_gemm",
                  tcj_status_string(st), tcj_last_error(g->eng));

@@ -18,9 +18,17 @@ static const char *fp8_unavailable(const gemm_problem *p) {
   return NULL;
 }
 
+/* Why cuBLAS has no dense baseline for p, or NULL: the MoE epilogues it does not fuse, fp8 that
+ * cuBLASLt does not take. */
+static const char *dense_unavailable(const gemm_problem *p) {
+  if (p->act == TCJ_ACT_SWIGLU) return "cuBLAS has no SwiGLU epilogue (a GEMM of 2n columns then a kernel is not built)";
+  if (p->row_scale) return "cuBLAS has no row scale of D (row_scale)";
+  return gemm_dtype_is_fp8(p->ab) ? fp8_unavailable(p) : NULL;
+}
+
 static gr_base_kind base_kind(const gemm_problem *p) {
   if (gemm_is_grouped(p)) return gr_grouped_unavailable(p) ? GR_BASE_NONE : GR_BASE_GROUPED;
-  if (gemm_dtype_is_fp8(p->ab) && fp8_unavailable(p)) return GR_BASE_NONE;
+  if (dense_unavailable(p)) return GR_BASE_NONE;
   if (p->act == TCJ_ACT_SILU || p->act == TCJ_ACT_GELU_TANH) return GR_BASE_LT_ACT;
   if (p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_dtype_is_fp8(p->ab)) return GR_BASE_LT;
   return gemm_batch(p) > 1 ? GR_BASE_STRIDED : GR_BASE_GEMMEX;
@@ -85,8 +93,15 @@ static int lt_layout(cublasLtMatrixLayout_t *l, tcj_dtype t, int64_t rows, int64
 
 /* fp8's attributes: the scales (cuBLAS's A is our B: A_SCALE is scale_b) and the accumulation. */
 static int lt_fp8(const gemm_problem *p, const gr_buffers *buf, gr_baseline *base, char *note, size_t note_size) {
-  const float *scale_a = buf->scales, *scale_b = buf->scales + GEMM_SCALE_B_AT;
+  const float *scale_a = buf->scales, *scale_b = buf->scales + gemm_scale_b_at(p);
   int8_t fast = (int8_t)(p->fast_accum != 0);
+  if (p->scale == TCJ_SCALE_ROW) { /* outer-vector scales: cuBLASLt's A (our B) per our column, its B per our row */
+    int32_t mode = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
+    LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode, sizeof mode),
+           "outer-vector A scale mode (cuBLAS 12.9 or later)");
+    LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof mode),
+           "outer-vector B scale mode (cuBLAS 12.9 or later)");
+  }
   LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b),
          "A scale pointer");
   LT_TRY(cublasLtMatmulDescSetAttribute(base->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a),
@@ -168,7 +183,7 @@ int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr
     return -1;
   }
   if (base->kind == GR_BASE_NONE) {
-    snprintf(note, note_size, "no baseline: %s", fp8_unavailable(p));
+    snprintf(note, note_size, "no baseline: %s", dense_unavailable(p));
     return 1;
   }
   if (base->kind == GR_BASE_LT_ACT) {
@@ -204,6 +219,8 @@ void gr_baseline_close(gr_baseline *base) {
   base->desc = NULL;
   gr_grouped_free(base->grouped);
   base->grouped = NULL;
+  gr_lt_groups_free(base->lt);
+  base->lt = NULL;
 }
 
 int gr_baseline_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a, const void *b,

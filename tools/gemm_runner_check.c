@@ -46,7 +46,7 @@ int gr_read_back(void *host, const void *dev, size_t bytes, cudaStream_t stream,
 typedef enum check_kind { BY_BASELINE, BY_REF_FROBENIUS, BY_REF_ACCURACY } check_kind;
 
 static check_kind check_kind_of(const gemm_problem *p) {
-  if (gemm_is_grouped(p)) return BY_REF_FROBENIUS; /* every group's sampled rows */
+  if (gemm_is_grouped(p) || gemm_ref_is_moe(p)) return BY_REF_FROBENIUS; /* every group's sampled rows */
   if (gemm_ref_checks_accuracy(p)) return BY_REF_ACCURACY;
   return gemm_dtype_is_fp8(p->ab) ? BY_REF_FROBENIUS : BY_BASELINE;
 }
@@ -54,10 +54,10 @@ static check_kind check_kind_of(const gemm_problem *p) {
 /* The float64 reference on host copies of set 0's inputs. Returns 0, or -1 with note. */
 static int reference(const gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gemm_ref *ref, char *note,
                      size_t note_size) {
-  size_t batch = (size_t)gemm_entries(p), b_entries = (size_t)gemm_b_entries(p);
-  size_t na = batch * (size_t)(p->m * p->k) * gemm_dtype_size(p->ab);
-  size_t nb = b_entries * (size_t)(p->k * p->n) * gemm_dtype_size(gemm_b_dtype(p));
-  size_t nbias = p->bias != TCJ_BIAS_NONE ? b_entries * (size_t)p->n * gemm_dtype_size(gemm_bias_dtype(p)) : 0;
+  size_t b_entries = (size_t)gemm_b_entries(p), bc = (size_t)gemm_b_cols(p);
+  size_t na = (size_t)gemm_a_elems(p) * gemm_dtype_size(p->ab);
+  size_t nb = b_entries * (size_t)p->k * bc * gemm_dtype_size(gemm_b_dtype(p));
+  size_t nbias = p->bias != TCJ_BIAS_NONE ? (size_t)gemm_bias_entries(p) * bc * gemm_dtype_size(gemm_bias_dtype(p)) : 0;
   void *a = malloc(na + 1), *b = malloc(nb + 1), *bias = malloc(nbias + 1);
   int rc = -1;
   if (!a || !b || !bias) {
@@ -65,8 +65,14 @@ static int reference(const gr_gpu *g, const gemm_problem *p, const gr_buffers *b
   } else if (!gr_read_back(a, buf->a[0], na, g->stream, note, note_size) &&
              !gr_read_back(b, buf->b[0], nb, g->stream, note, note_size) &&
              !gr_read_back(bias, buf->bias[0], nbias, g->stream, note, note_size)) {
-    gemm_ref_inputs in = {a, b, nbias ? bias : NULL,
-                          gemm_dtype_is_fp8(p->ab) ? (double)GR_SCALE_A * (double)GR_SCALE_B : 1.0};
+    gemm_ref_inputs in = {.a = a, .b = b, .bias = nbias ? bias : NULL,
+                          .scale = gemm_dtype_is_fp8(p->ab) ? (double)GR_SCALE_A * (double)GR_SCALE_B : 1.0,
+                          .row_scale = buf->h_row_scale, .gather = buf->h_gather, .b_slot = buf->h_b_slot};
+    if (buf->h_scales) { /* row scales, or grouped per-tensor ones: gr_extras_fill's */
+      in.scale = p->scale == TCJ_SCALE_ROW ? 1.0 : (double)buf->h_scales[0];
+      in.scale_a = p->scale == TCJ_SCALE_ROW ? buf->h_scales : NULL;
+      in.scale_b = buf->h_scales + gemm_scale_b_at(p);
+    }
     if ((gemm_is_grouped(p) ? gemm_ref_compute_grouped(p, &in, ref) : gemm_ref_compute(p, &in, ref)) == 0) rc = 0;
     else snprintf(note, note_size, "host out of memory (the reference)");
   }
@@ -133,7 +139,7 @@ static int64_t unwritten_row_written(const gemm_problem *p, const void *hc) {
   int64_t entries = gemm_entries(p), rows_total = 0;
   for (int64_t g = 0; g < p->groups; g++) rows_total += p->group_sizes[g];
   for (int64_t e = 0; e < entries; e++) {
-    int64_t from = p->group_mode == TCJ_GROUP_M_MASKED ? p->group_sizes[e] : rows_total;
+    int64_t from = p->group_mode == TCJ_GROUP_M_MASKED ? p->group_sizes[e] : gemm_is_kgrouped(p) ? p->m : rows_total;
     for (int64_t i = from < 0 ? 0 : from; i < p->m; i++) {
       const unsigned char *row = (const unsigned char *)hc + (size_t)(e * p->m + i) * row_bytes;
       for (size_t b = 0; b < row_bytes; b++)

@@ -55,6 +55,7 @@ const char *gr_grouped_unavailable(const gemm_problem *p);
 cublasStatus_t gr_grouped_run(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const void *a,
                               const void *b, void *c, char *note, size_t note_size);
 void gr_grouped_free(gr_grouped_args *ga);
+void gr_lt_groups_free(gr_lt_groups *lt);
 
 /* Copies bytes from the device on stream and waits. 0, or -1 with note. */
 int gr_read_back(void *host, const void *dev, size_t bytes, cudaStream_t stream, char *note, size_t note_size);

@@ -164,6 +164,10 @@ static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, 
       modes = o->fp8_accum & (p->fast_accum                ? ACCUM_FAST
                               : p->scale == TCJ_SCALE_BLOCK ? ACCUM_EXACT
                                                             : ACCUM_EXACT | ACCUM_FAST);
+    if (p->group.mode != TCJ_GROUP_NONE && gemm_dtype_is_fp8(p->ab)) { /* cuBLASLt per group, its one baseline */
+      jobs[nj++] = (prof_job){p, (size_t)i, p->fast_accum, 1};
+      continue;
+    }
     if (p->group.mode != TCJ_GROUP_NONE) { /* one row per baseline */
       jobs[nj++] = (prof_job){p, (size_t)i, 0, 0};
       jobs[nj++] = (prof_job){p, (size_t)i, 0, 1};
@@ -508,6 +512,7 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
     return 0;
   }
   p.group_dev = buf.groups; /* the ends or counts, uploaded once */
+  p.extras = &buf.extras[0]; /* the MoE extras' arrays of set 0 (gr_time passes each set's) */
   int use_tcj = 1, use_blas = !o->no_cublas, no_base = 0;
   const char *call = gemm_is_ex(&p) ? "tcj_gemm_ex" : "tcj_gemm";
   double t0 = gr_now_s();

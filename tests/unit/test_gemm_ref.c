@@ -72,8 +72,10 @@ static void definition(const gemm_problem *p, const gemm_ref_inputs *in, int64_t
 /* Computes p's reference on random operands and holds every sampled element to the definition. */
 static void check_against_definition(gemm_problem p, double scale) {
   size_t batch = (size_t)gemm_batch(&p), b_entries = p.broadcast_b ? 1 : batch;
-  gemm_ref_inputs in = {fill(p.ab, batch * (size_t)(p.m * p.k)), fill(gemm_b_dtype(&p), b_entries * (size_t)(p.k * p.n)),
-                        p.bias != TCJ_BIAS_NONE ? fill(gemm_bias_dtype(&p), b_entries * (size_t)p.n) : NULL, scale};
+  gemm_ref_inputs in = {.a = fill(p.ab, batch * (size_t)(p.m * p.k)),
+                        .b = fill(gemm_b_dtype(&p), b_entries * (size_t)(p.k * p.n)),
+                        .bias = p.bias != TCJ_BIAS_NONE ? fill(gemm_bias_dtype(&p), b_entries * (size_t)p.n) : NULL,
+                        .scale = scale};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
   size_t all = batch * (size_t)(p.m * p.n);
@@ -128,7 +130,7 @@ static void sample_shape(const gemm_problem *p, int64_t *rows, int64_t *cols, in
   /* Zero operands: the shape of the sample does not depend on the values. */
   void *a = calloc(batch * (size_t)(p->m * p->k) + 1, 4), *b = calloc(batch * (size_t)(p->k * p->n) + 1, 4);
   assert_true(a && b);
-  gemm_ref_inputs in = {a, b, NULL, 1};
+  gemm_ref_inputs in = {.a = a, .b = b, .scale = 1};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(p, &in, &r), 0);
   *cols = 0;
@@ -174,7 +176,7 @@ static void sample_spans_the_output_within_the_budget(void **state) {
   /* An empty D samples nothing. */
   gemm_problem empty = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 0, 8, 8);
   gemm_ref r;
-  gemm_ref_inputs in = {NULL, NULL, NULL, 1};
+  gemm_ref_inputs in = {.scale = 1};
   assert_int_equal(gemm_ref_compute(&empty, &in, &r), 0);
   assert_int_equal(r.count, 0);
   gemm_ref_free(&r);
@@ -188,7 +190,7 @@ static void f64_sums_are_compensated(void **state) {
   const double a[2][3] = {{1 + 0x1p-30, -1, 0}, {0x1p60, 1, -0x1p60 - 0x1p30}};
   const double b[3] = {1 + 0x1p-30, 1 + 0x1p-29, 1}; /* op_b T: B is 1 x 3 */
   gemm_problem p = GEMM_PLAIN(TCJ_F64, TCJ_F64, TCJ_OP_N, TCJ_OP_T, 2, 1, 3);
-  gemm_ref_inputs in = {a, b, NULL, 1};
+  gemm_ref_inputs in = {.a = a, .b = b, .scale = 1};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
   assert_int_equal(r.count, 2);
@@ -204,7 +206,7 @@ static void f64_sums_are_compensated(void **state) {
 static void errors_see_wrong_nan_and_exact_elements(void **state) {
   (void)state;
   gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 16, 16, 16);
-  gemm_ref_inputs in = {fill(TCJ_F32, 256), fill(TCJ_F32, 256), NULL, 1};
+  gemm_ref_inputs in = {.a = fill(TCJ_F32, 256), .b = fill(TCJ_F32, 256), .scale = 1};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
   assert_int_equal(r.count, 256);
@@ -265,7 +267,7 @@ static void grouped_reference_samples_every_group(void **state) {
       for (size_t i = 0; i < na; i++) a[i] = f32_to_bf16((float)((int)(i * 7 % 11) - 5));
       for (size_t i = 0; i < G * N * K; i++) b[i] = f32_to_bf16((float)((int)(i * 5 % 9) - 4));
       for (size_t i = 0; i < G * N; i++) bias[i] = f32_to_bf16((float)(i % 13));
-      gemm_ref_inputs in = {a, b, bias, 1.0};
+      gemm_ref_inputs in = {.a = a, .b = b, .bias = bias, .scale = 1.0};
       gemm_ref r;
       assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
       assert_true(r.count > 0);
@@ -293,7 +295,7 @@ static void grouped_reference_samples_every_group(void **state) {
   gemm_problem none = {.ab = TCJ_BF16, .c = TCJ_BF16, .m = 4, .n = 4, .k = 4, .group_mode = TCJ_GROUP_M_CONTIGUOUS,
                        .groups = 2};
   gemm_ref r;
-  gemm_ref_inputs in = {NULL, NULL, NULL, 1.0};
+  gemm_ref_inputs in = {.scale = 1.0};
   assert_int_equal(gemm_ref_compute_grouped(&none, &in, &r), -1);
   assert_int_equal(r.count, 0);
 }
