@@ -153,8 +153,9 @@ typedef struct prof_job {
 
 /* The rows of probs, in order (fp8: fast_accum 0, then 1, as --fast-accum asks, of the modes
  * the problem allows: fast_accum: true the fast one, scale: block the other; grouped: against
- * cublasGemmGroupedBatchedEx, then against the loop) into jobs, which holds 2n. Returns their
- * count. */
+ * cublasGemmGroupedBatchedEx, then against the loop; grouped fp8 rows as other fp8 rows, against
+ * a cuBLASLt call per group; grouped rows cuBLAS has no baseline for (an epilogue, row_scale, a
+ * gather), one row) into jobs, which holds 2n. Returns their count. */
 static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, prof_job *jobs) {
   int nj = 0;
   for (int i = 0; i < n; i++) {
@@ -164,11 +165,12 @@ static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, 
       modes = o->fp8_accum & (p->fast_accum                ? ACCUM_FAST
                               : p->scale == TCJ_SCALE_BLOCK ? ACCUM_EXACT
                                                             : ACCUM_EXACT | ACCUM_FAST);
-    if (p->group.mode != TCJ_GROUP_NONE && gemm_dtype_is_fp8(p->ab)) { /* cuBLASLt per group, its one baseline */
-      jobs[nj++] = (prof_job){p, (size_t)i, p->fast_accum, 1};
+    if (p->group.mode != TCJ_GROUP_NONE && !gemm_dtype_is_fp8(p->ab) &&
+        (p->epilogue != MANIFEST_EPI_NONE || p->row_scale || p->gather)) { /* no cuBLAS baseline: one row */
+      jobs[nj++] = (prof_job){p, (size_t)i, 0, 0};
       continue;
     }
-    if (p->group.mode != TCJ_GROUP_NONE) { /* one row per baseline */
+    if (p->group.mode != TCJ_GROUP_NONE && !gemm_dtype_is_fp8(p->ab)) { /* one row per baseline */
       jobs[nj++] = (prof_job){p, (size_t)i, 0, 0};
       jobs[nj++] = (prof_job){p, (size_t)i, 0, 1};
       continue;
@@ -285,7 +287,7 @@ static int dry_run(const prof_opts *o, int n, const prof_job *jobs, int nj) {
              p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
     if (p->group.mode != TCJ_GROUP_NONE)
       snprintf(batch, sizeof batch, "G%lld/%s", (long long)p->group.count,
-               p->group.mode == TCJ_GROUP_M_MASKED ? "masked" : "contig");
+               p->group.mode == TCJ_GROUP_M_MASKED ? "masked" : p->group.mode == TCJ_GROUP_K_CONTIGUOUS ? "k" : "contig");
     else
       snprintf(batch, sizeof batch, "%lld%s", (long long)p->batch, p->broadcast_b ? "/bcast_b" : "");
     job_name(&jobs[i], name, sizeof name);

@@ -105,6 +105,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 #define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
+#define MOE_EXTRA_ROWS 7 /* and the MoE extras' rows last */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -231,6 +232,43 @@ static void check_grouped_rows(const manifest *m) {
   assert_int_equal(find(m, "moe_deepgemm_contig")->group.skew, MANIFEST_SKEW_EVEN);
 }
 
+/* The MoE extras' rows: fp8 grouped with block and row scales, SwiGLU with n D's columns, the
+ * router weights as row_scale, the K-grouped weight gradient. */
+static void check_moe_extra_rows(const manifest *m) {
+  static const struct {
+    const char *name;
+    tcj_dtype ab;
+    tcj_scale_mode scale;
+    tcj_activation act;
+    int row_scale;
+    tcj_group_mode mode;
+    int64_t m, n, k, groups;
+  } want[MOE_EXTRA_ROWS] = {
+    {"moex_deepgemm_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4},
+    {"moex_deepgemm_e4m3_row", TCJ_E4M3, TCJ_SCALE_ROW, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4},
+    {"moex_dsv3_up_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32},
+    {"moex_qwen3_up_swiglu_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 16384, 768,
+     2048, 128},
+    {"moex_qwen3_up_swiglu_decode", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 512, 768, 2048,
+     128},
+    {"moex_qwen3_down_rowscale", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128},
+    {"moex_qwen3_wgrad", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_K_CONTIGUOUS, 768, 2048, 16384, 128},
+  };
+  for (int i = 0; i < MOE_EXTRA_ROWS; i++) {
+    const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + i];
+    assert_string_equal(p->name, want[i].name);
+    assert_int_equal(p->ab, want[i].ab);
+    assert_int_equal(p->scale, want[i].scale);
+    assert_int_equal(manifest_epilogue_act(p->epilogue), want[i].act);
+    assert_int_equal(p->row_scale, want[i].row_scale);
+    assert_int_equal(p->group.mode, want[i].mode);
+    assert_int_equal(p->m, want[i].m);
+    assert_int_equal(p->n, want[i].n);
+    assert_int_equal(p->k, want[i].k);
+    assert_int_equal(p->group.count, want[i].groups);
+  }
+}
+
 static void bench_suite_parses_with_its_defaults(void **state) {
   (void)state;
   manifest m;
@@ -263,15 +301,17 @@ static void committed_suite_is_the_bench_suite_then_its_own_rows(void **state) {
   int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
   if (rc != 0) print_error("manifest_load: %s\n", err);
   assert_int_equal(rc, 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS);
   check_own_rows(&m);
   check_grouped_rows(&m);
+  check_moe_extra_rows(&m);
   manifest_free(&m);
   /* The parser from memory agrees with the one from a file. */
   assert_int_equal(manifest_parse(text, len, "suite", &m, err, sizeof err), 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS);
   check_own_rows(&m);
   check_grouped_rows(&m);
+  check_moe_extra_rows(&m);
   manifest_free(&m);
   free(text);
 }
