@@ -275,13 +275,15 @@ static void load_a_row(const gemm_problem *p, const gemm_ref_inputs *in, const r
     outside = i < 0 || i >= p->gather_rows;
   }
   for (int64_t l = u->k0; l < u->k1; l++)
-    arow[l] = outside ? 0 : gemm_ref_get(p->ab, in->a, (size_t)(u->a_base + (p->op_a == TCJ_OP_N ? i * lda + l : l * lda + i)));
+    arow[l] = outside ? 0
+                      : gemm_ref_get(p->ab, in->a, (size_t)(u->a_base + (p->op_a == TCJ_OP_N ? i * lda + l : l * lda + i)));
 }
 
 static void load_b_col(const gemm_problem *p, const gemm_ref_inputs *in, const ref_unit *u, int64_t j, double *bcol) {
   int64_t ldb = gemm_ldb(p);
   for (int64_t l = u->k0; l < u->k1; l++)
-    bcol[l] = gemm_ref_get(gemm_b_dtype(p), in->b, (size_t)(u->b_base + (p->op_b == TCJ_OP_N ? l * ldb + j : j * ldb + l)));
+    bcol[l] =
+      gemm_ref_get(gemm_b_dtype(p), in->b, (size_t)(u->b_base + (p->op_b == TCJ_OP_N ? l * ldb + j : j * ldb + l)));
 }
 
 /* The scale of op(B)'s column c in unit u's row `row` (of D over the entries): fp8's per-tensor
@@ -339,7 +341,9 @@ int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, g
       if (swiglu) load_b_col(p, in, &u, n + j, bcol + kk);
       int64_t bias_at = (grouped ? g : p->broadcast_b ? 0 : g) * bc;
       double bias = p->bias != TCJ_BIAS_NONE ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(bias_at + j)) : 0;
-      double bias_u = p->bias != TCJ_BIAS_NONE && swiglu ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(bias_at + n + j)) : 0;
+      double bias_u = p->bias != TCJ_BIAS_NONE && swiglu
+                        ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(bias_at + n + j))
+                        : 0;
       for (int64_t r = 0; r < nrows; r++, e++) {
         double sum = 0, abs = 0, sum_u = 0, abs_u = 0;
         const double *a_r = arow + r * kk;
@@ -356,7 +360,8 @@ int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, g
         int64_t d_row = u.d_row0 + row[r];
         double f = scale_at(p, in, &u, d_row, j), v = f * sum + bias, unit = fabs(f) * abs + fabs(bias), value;
         if (swiglu) { /* silu(g) u; |silu'| <= 1.1 and |silu(g)| <= |g| bound how each error carries */
-          double f_u = scale_at(p, in, &u, d_row, n + j), w = f_u * sum_u + bias_u, unit_u = fabs(f_u) * abs_u + fabs(bias_u);
+          double f_u = scale_at(p, in, &u, d_row, n + j), w = f_u * sum_u + bias_u;
+          double unit_u = fabs(f_u) * abs_u + fabs(bias_u);
           value = activation(TCJ_ACT_SILU, v) * w;
           unit = 1.1 * fabs(w) * unit + fabs(v) * unit_u;
         } else {

@@ -6,7 +6,10 @@
  * tcj_gemm_ex problems (gemm_problem.h) run against what a cuBLAS user would call for them
  * (gr_baseline); fp8 problems run tcj_gemm_ex with per-tensor device scales against cuBLASLt's
  * fp8 GEMM. fp8, f32 and f64 are checked against a float64 reference (gemm_ref.h) instead, and
- * every floating-point problem without an epilogue gets both libraries' accuracy figures. */
+ * every floating-point problem without an epilogue gets both libraries' accuracy figures.
+ * Parts: gemm_runner.c (buffers, calls, timing), gemm_runner_act.c (the baselines' activation
+ * kernels), gemm_runner_base.c (dense baselines and the dispatch), gemm_runner_grouped.c (grouped
+ * baselines), gemm_runner_check.c (the check); gemm_runner_int.h what they share. */
 #ifndef TCJ_TOOLS_GEMM_RUNNER_H
 #define TCJ_TOOLS_GEMM_RUNNER_H
 
@@ -224,6 +227,13 @@ typedef struct gr_figures {
  * note: the cause of any result but PASS. */
 gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
                          gr_figures *fig, char *note, size_t note_size);
+
+/* The baseline alone, where tcj did not run p (it refused it as not supported): the baseline's
+ * output on set 0's inputs against the float64 reference, as gr_check holds it (problems checked
+ * against their baseline have nothing to compare: PASS). PASS, GR_CHECK_BLAS_ERROR (it failed,
+ * or is off the reference: note says which) or GR_CHECK_ERROR. */
+gr_check_result gr_check_baseline(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base,
+                                  const gr_buffers *buf, char *note, size_t note_size);
 
 /* Device-to-device copy bandwidth in GB/s (2 * bytes read and written / median time of `runs`
  * copies of `bytes`); 0 with the cause in note on failure. */

@@ -226,3 +226,39 @@ done:
   return res;
 }
 
+
+gr_check_result gr_check_baseline(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base,
+                                  const gr_buffers *buf, char *note, size_t note_size) {
+  check_kind kind = check_kind_of(p);
+  if (kind == BY_BASELINE || !base || base->kind == GR_BASE_NONE) return GR_CHECK_PASS;
+  tcj_dtype out = gemm_out_dtype(p);
+  size_t nc = (size_t)gemm_entries(p) * (size_t)(p->m * p->n) * gemm_dtype_size(out);
+  void *dref = NULL, *hr = malloc(nc + 1);
+  gemm_ref ref;
+  gr_check_result res = GR_CHECK_ERROR;
+  char why[256] = "";
+  cudaError_t ce;
+  memset(&ref, 0, sizeof ref);
+  if (!hr) {
+    snprintf(note, note_size, "host out of memory");
+    goto done;
+  }
+  if (reference(g, p, buf, &ref, note, note_size) != 0) goto done;
+  if ((ce = cudaMalloc(&dref, nc)) || (ce = cudaMemsetAsync(dref, 0xff, nc, g->stream))) {
+    snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
+    goto done;
+  }
+  if (gr_baseline_run(g, p, base, buf->a[0], buf->b[0], dref, buf->bias[0], why, sizeof why) != 0) {
+    snprintf(note, note_size, "cuBLAS: %s", why);
+    res = GR_CHECK_BLAS_ERROR;
+    goto done;
+  }
+  if (gr_read_back(hr, dref, nc, g->stream, note, note_size)) goto done;
+  res = within_ref(p, kind, &ref, hr, base->kind == GR_BASE_LT, base->label, note, note_size) ? GR_CHECK_PASS
+                                                                                             : GR_CHECK_BLAS_ERROR;
+done:
+  gemm_ref_free(&ref);
+  cudaFree(dref);
+  free(hr);
+  return res;
+}

@@ -290,7 +290,8 @@ int gr_baseline_open_grouped(gr_gpu *g, const gemm_problem *p, const gr_buffers 
   gr_grouped_args *ga = calloc(1, sizeof *ga);
   size_t G = (size_t)p->groups;
   /* Host arrays in one block: 2 op arrays, 7 int arrays, 2 float arrays, 3 offset arrays. */
-  size_t bytes = 2 * G * sizeof(cublasOperation_t) + 7 * G * sizeof(int) + 2 * G * sizeof(float) + 3 * G * sizeof(int64_t);
+  size_t bytes =
+    2 * G * sizeof(cublasOperation_t) + 7 * G * sizeof(int) + 2 * G * sizeof(float) + 3 * G * sizeof(int64_t);
   char *block = ga ? malloc(bytes + 64) : NULL;
   if (!block) {
     free(ga);
