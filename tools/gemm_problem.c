@@ -28,7 +28,8 @@ static int has_kernel_type(tcj_dtype t) {
 /* Stand-in device addresses for validation, 2^58 bytes apart so that no real operand reaches
  * the next (validation compares and aligns them, never dereferences them); 16-byte aligned, as
  * cudaMalloc's are. The scales' (block scales: both arrays, at most 2^57 bytes) are
- * the fifth, a grouped problem's ends or counts (when it has none of its own) the sixth. */
+ * the fifth, a grouped problem's ends or counts (when it has none of its own) the sixth, the MoE
+ * extras' (B pointer array, gather indices, row_scale) the seventh to ninth. */
 #define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
 
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
@@ -73,25 +74,38 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
     g->group_mode = p->group_mode;
     g->group_count = p->groups;
     g->group_rows_hint = p->group_rows_hint;
-    g->stride_b = p->k * p->n;
-    if (p->bias != TCJ_BIAS_NONE) g->stride_bias = p->n;
+    g->stride_b = gemm_is_kgrouped(p) ? 0 : p->k * gemm_b_cols(p);
+    if (p->bias != TCJ_BIAS_NONE) g->stride_bias = gemm_b_cols(p);
     const void *groups = p->group_dev ? p->group_dev : STAND_IN(6);
+    if (p->group_mode == TCJ_GROUP_M_MASKED || gemm_is_kgrouped(p)) { /* D: G entries */
+      if (p->separate_d) g->stride_d = p->m * p->n;
+      else g->stride_c = p->m * p->n;
+    }
     if (p->group_mode == TCJ_GROUP_M_MASKED) {
       g->group_counts = groups;
       g->stride_a = p->m * p->k;
-      if (p->separate_d) g->stride_d = p->m * p->n;
-      else g->stride_c = p->m * p->n;
     } else if (p->group_ends64) {
       g->group_ends64 = groups;
     } else {
       g->group_ends32 = groups;
     }
+    if (p->b_ptrs) { /* group g's B through the array: b NULL, stride_b 0 */
+      g->group_b_ptrs = p->extras ? p->extras->b_ptrs : (const void *const *)STAND_IN(7);
+      g->b = NULL;
+      g->stride_b = 0;
+    }
+    if (p->gather_rows > 0) {
+      g->gather_a = p->extras ? p->extras->gather : (const int32_t *)STAND_IN(8);
+      g->gather_a_rows = p->gather_rows;
+    }
   }
+  if (p->row_scale) g->row_scale = p->extras ? p->extras->row_scale : (const float *)STAND_IN(9);
   g->epilogue_source = p->epilogue_source;
   if (gemm_dtype_is_fp8(p->ab)) { /* only fp8 operands take these fields */
     g->scale_mode = p->scale;
     g->scale_a = scales;
-    g->scale_b = !scales ? NULL : p->scale == TCJ_SCALE_BLOCK ? scales + gemm_block_scales_a(p) : scales + GEMM_SCALE_B_AT;
+    g->scale_b = !scales ? NULL : scales + gemm_scale_b_at(p);
+    g->stride_scale_b = gemm_stride_scale_b(p);
     g->fast_accum = p->fast_accum;
   }
 }

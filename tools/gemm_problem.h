@@ -37,15 +37,34 @@ typedef struct gemm_problem {
   int64_t group_rows_hint;     /* tcj_gemm_desc.group_rows_hint (0: the engine's default) */
   const int64_t *group_sizes;  /* host, G rows per group (the runner's routing); NULL for selection */
   const void *group_dev;       /* device ends (CONTIGUOUS) or counts (MASKED); NULL: a stand-in */
+  /* The Mixture-of-Experts extras (tcj.h's since 1.0). act TCJ_ACT_SWIGLU: op(B) has 2n columns
+   * (gate then up), the bias 2n values; D n. TCJ_GROUP_K_CONTIGUOUS: group_sizes are K per group
+   * (summing to k), A is k x m (op_a T), B k x n (op_b N), D G entries of m x n. scale
+   * TCJ_SCALE_ROW: scale_a one per row of D, scale_b n per group (stride_scale_b n). Grouped fp8
+   * with TCJ_SCALE_TENSOR: one scale_b per group (stride_scale_b 1). */
+  int row_scale;               /* tcj_gemm_desc.row_scale: one float per row of D */
+  int b_ptrs;                  /* grouped: B through group_b_ptrs (b NULL) */
+  int64_t gather_rows;         /* CONTIGUOUS, op_a N: rows of A read through gather_a; 0: no gather */
+  const struct gemm_extras *extras; /* their device arrays; NULL: stand-ins */
 } gemm_problem;
+
+/* The device arrays of the MoE extras that gemm_problem_desc passes (NULL where p has none). */
+typedef struct gemm_extras {
+  const float *row_scale;
+  const int32_t *gather;
+  const void *const *b_ptrs;
+} gemm_extras;
 
 /* The initialiser of a plain tcj_gemm problem. */
 #define GEMM_PLAIN(ab_, c_, op_a_, op_b_, m_, n_, k_) \
   {.ab = (ab_), .c = (c_), .op_a = (op_a_), .op_b = (op_b_), .m = (m_), .n = (n_), .k = (k_)}
 
-/* Packed: A is m x k (N) or k x m (T), B is k x n (N) or n x k (T), C and D are m x n. */
+/* op(B)'s columns: 2n for SwiGLU (gate and up), else n. */
+static inline int64_t gemm_b_cols(const gemm_problem *p) { return p->act == TCJ_ACT_SWIGLU ? 2 * p->n : p->n; }
+/* Packed: A is m x k (N) or k x m (T), B is k x n (N) or n x k (T) (n: gemm_b_cols), C and D
+ * are m x n. */
 static inline int64_t gemm_lda(const gemm_problem *p) { return p->op_a == TCJ_OP_N ? p->k : p->m; }
-static inline int64_t gemm_ldb(const gemm_problem *p) { return p->op_b == TCJ_OP_N ? p->n : p->k; }
+static inline int64_t gemm_ldb(const gemm_problem *p) { return p->op_b == TCJ_OP_N ? gemm_b_cols(p) : p->k; }
 static inline int64_t gemm_batch(const gemm_problem *p) { return p->batch > 1 ? p->batch : 1; }
 /* B's type: b when it is apart from A's, else ab. */
 static inline tcj_dtype gemm_b_dtype(const gemm_problem *p) { return p->has_b ? p->b : p->ab; }
@@ -58,20 +77,32 @@ static inline tcj_dtype gemm_bias_dtype(const gemm_problem *p) {
   return out == TCJ_S32 ? TCJ_F32 : gemm_dtype_is_fp8(out) ? p->c : out;
 }
 static inline int gemm_is_grouped(const gemm_problem *p) { return p->group_mode != TCJ_GROUP_NONE; }
-/* Entries of A, C and D: a batch's, or a masked grouped problem's G; of B and the bias: those
- * entries, 1 when broadcast, G for any grouped problem. */
+static inline int gemm_is_kgrouped(const gemm_problem *p) { return p->group_mode == TCJ_GROUP_K_CONTIGUOUS; }
+/* Entries of C and D: a batch's, or a masked or K-grouped problem's G; of A: the same but 1 for
+ * the K mode (and gather_rows rows when gathered); of B and the bias: those entries, 1 when
+ * broadcast, G for an M-grouped problem, 1 (B) and G (bias) for the K mode. */
 static inline int64_t gemm_entries(const gemm_problem *p) {
-  return p->group_mode == TCJ_GROUP_M_MASKED ? p->groups : gemm_is_grouped(p) ? 1 : gemm_batch(p);
+  return p->group_mode == TCJ_GROUP_M_MASKED || gemm_is_kgrouped(p) ? p->groups : gemm_is_grouped(p) ? 1
+                                                                                                    : gemm_batch(p);
+}
+static inline int64_t gemm_a_elems(const gemm_problem *p) {
+  if (gemm_is_kgrouped(p)) return p->m * p->k;
+  return (p->gather_rows > 0 ? p->gather_rows : p->m) * p->k * gemm_entries(p);
 }
 static inline int64_t gemm_b_entries(const gemm_problem *p) {
-  return gemm_is_grouped(p) ? p->groups : p->broadcast_b ? 1 : gemm_batch(p);
+  return gemm_is_kgrouped(p) ? 1 : gemm_is_grouped(p) ? p->groups : p->broadcast_b ? 1 : gemm_batch(p);
 }
+static inline int64_t gemm_bias_entries(const gemm_problem *p) {
+  return gemm_is_kgrouped(p) ? p->groups : gemm_b_entries(p);
+}
+/* Rows of D over its entries: the per-row values (row scales, row_scale) hold one each. */
+static inline int64_t gemm_d_rows(const gemm_problem *p) { return gemm_entries(p) * p->m; }
 /* Batch strides in elements: every entry packed after the previous one; B and the bias 0 when
  * broadcast. */
 static inline int64_t gemm_stride_a(const gemm_problem *p) { return p->m * p->k; }
-static inline int64_t gemm_stride_b(const gemm_problem *p) { return p->broadcast_b ? 0 : p->k * p->n; }
+static inline int64_t gemm_stride_b(const gemm_problem *p) { return p->broadcast_b ? 0 : p->k * gemm_b_cols(p); }
 static inline int64_t gemm_stride_d(const gemm_problem *p) { return p->m * p->n; }
-static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadcast_b ? 0 : p->n; }
+static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadcast_b ? 0 : gemm_b_cols(p); }
 /* Per-tensor scales: scale_a at scales[0], scale_b GEMM_SCALE_B_AT floats after it. cuBLASLt
  * refuses fp8 scale pointers that are not 16-byte aligned (CUBLAS_STATUS_NOT_SUPPORTED, measured
  * with cuBLAS 13.1 on an H100), so the two lie 16 bytes apart. */
@@ -81,20 +112,42 @@ static inline int64_t gemm_stride_bias(const gemm_problem *p) { return p->broadc
  * ceil(n / 128) x ceil(k / 128); the tools keep them in one array, scale_a's first. */
 static inline int64_t gemm_block_scales_a(const gemm_problem *p) { return p->m * ((p->k + 127) / 128); }
 static inline int64_t gemm_block_scales_b(const gemm_problem *p) { return (p->n + 127) / 128 * ((p->k + 127) / 128); }
+/* Grouped fp8: elements from group g's scale_b to group g + 1's (tcj_gemm_desc.stride_scale_b):
+ * one per group (TENSOR), n (ROW), the block grid (BLOCK); 0 ungrouped. */
+static inline int64_t gemm_stride_scale_b(const gemm_problem *p) {
+  if (!gemm_is_grouped(p) || !gemm_dtype_is_fp8(p->ab)) return 0;
+  return p->scale == TCJ_SCALE_ROW ? gemm_b_cols(p) : p->scale == TCJ_SCALE_BLOCK ? gemm_block_scales_b(p) : 1;
+}
+/* Where scale_b starts in the tools' one scales array: GEMM_SCALE_B_AT for one per-tensor pair,
+ * else past scale_a's floats, rounded up to 16 bytes. */
+static inline int64_t gemm_scale_b_at(const gemm_problem *p);
+/* Floats of scale_a and scale_b (TENSOR: 1 and 1, or G per-group B scales). */
+static inline int64_t gemm_scales_a(const gemm_problem *p) {
+  return p->scale == TCJ_SCALE_ROW ? gemm_d_rows(p) : p->scale == TCJ_SCALE_BLOCK ? gemm_block_scales_a(p) : 1;
+}
+static inline int64_t gemm_scales_b(const gemm_problem *p) {
+  int64_t per = p->scale == TCJ_SCALE_ROW ? gemm_b_cols(p) : p->scale == TCJ_SCALE_BLOCK ? gemm_block_scales_b(p) : 1;
+  return gemm_is_grouped(p) && !gemm_is_kgrouped(p) ? per * p->groups : per;
+}
+static inline int64_t gemm_scale_b_at(const gemm_problem *p) {
+  if (p->scale == TCJ_SCALE_TENSOR && !gemm_is_grouped(p)) return GEMM_SCALE_B_AT;
+  return (gemm_scales_a(p) + 3) / 4 * 4;
+}
 /* Whether p needs tcj_gemm_ex (anything beyond a plain tcj_gemm): fp8 operands do, as the tools
  * run them with scales. */
 static inline int gemm_is_ex(const gemm_problem *p) {
   return gemm_is_grouped(p) || p->bias != TCJ_BIAS_NONE || p->act != TCJ_ACT_NONE || gemm_batch(p) > 1 || p->separate_d ||
-         p->epilogue_source != NULL || gemm_dtype_is_fp8(p->ab);
+         p->epilogue_source != NULL || gemm_dtype_is_fp8(p->ab) || p->row_scale;
 }
 
 size_t gemm_dtype_size(tcj_dtype t);
 
 /* The tcj_gemm_ex descriptor of p on these buffers (alpha 1, beta 0): d is the output, C when
  * it is not apart (then the descriptor's c), bias NULL without one. fp8 operands: p's scale
- * mode and fast_accum; per-tensor scales are scales[0] for A and scales[1] for B (device floats;
- * NULL: none), block scales scale_a's gemm_block_scales_a(p) floats from scales[0], then
- * scale_b's gemm_block_scales_b(p). */
+ * mode and fast_accum; per-tensor scales are scales[0] for A and scales[GEMM_SCALE_B_AT] for B
+ * (device floats; NULL: none); block and row scales and grouped per-tensor ones scale_a's
+ * gemm_scales_a(p) floats from scales[0], then scale_b's gemm_scales_b(p) (16-byte aligned).
+ * The MoE extras' arrays come from p->extras (NULL: stand-ins). */
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
                        const float *scales, tcj_gemm_desc *desc);
 

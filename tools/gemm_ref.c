@@ -183,6 +183,7 @@ static void finish(const gemm_problem *p, const gemm_ref_inputs *in, int64_t row
 }
 
 int gemm_ref_compute(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out) {
+  if (gemm_ref_is_moe(p) || gemm_is_grouped(p)) return gemm_ref_compute_grouped(p, in, out);
   sample s;
   sums acc = {NULL, NULL, NULL, p->ab == TCJ_F64};
   double *a_t = NULL, *tmp = NULL;
@@ -225,24 +226,94 @@ done:
   return rc;
 }
 
+int gemm_ref_is_moe(const gemm_problem *p) {
+  return p->act == TCJ_ACT_SWIGLU || p->row_scale || p->scale == TCJ_SCALE_ROW;
+}
+
+/* One group (or batch entry) of a problem as the reference reads it. */
+typedef struct ref_unit {
+  int64_t g, rows;    /* rows of D it owns */
+  int64_t d_row0;     /* its first row of D over the entries (the per-row values' index too) */
+  int64_t a_row0;     /* its first row of A within a_base (CONTIGUOUS: the problem's row) */
+  int64_t a_base;     /* A's entry offset in elements */
+  int64_t b_base;     /* B's entry offset in elements */
+  int64_t k0, k1;     /* its range of K */
+} ref_unit;
+
+static ref_unit unit_of(const gemm_problem *p, const gemm_ref_inputs *in, int64_t g, int64_t start) {
+  int64_t m = p->m, k = p->k, b_entry = in->b_slot ? in->b_slot[g] : g;
+  ref_unit u = {.g = g, .rows = m, .d_row0 = g * m, .k0 = 0, .k1 = k};
+  switch (p->group_mode) {
+  case TCJ_GROUP_M_CONTIGUOUS:
+    u.rows = p->group_sizes[g];
+    u.d_row0 = u.a_row0 = start;
+    u.b_base = b_entry * k * gemm_b_cols(p);
+    break;
+  case TCJ_GROUP_M_MASKED:
+    u.rows = p->group_sizes[g];
+    u.a_base = g * m * k;
+    u.b_base = b_entry * k * gemm_b_cols(p);
+    break;
+  case TCJ_GROUP_K_CONTIGUOUS:
+    u.k0 = start;
+    u.k1 = start + p->group_sizes[g];
+    break;
+  default: /* a batch entry */
+    u.a_base = g * gemm_stride_a(p);
+    u.b_base = g * gemm_stride_b(p);
+    break;
+  }
+  return u;
+}
+
+/* op(A)'s row (unit row r) into arow[l] for l in [k0, k1); a gathered row outside A reads zeros. */
+static void load_a_row(const gemm_problem *p, const gemm_ref_inputs *in, const ref_unit *u, int64_t r, double *arow) {
+  int64_t i = u->a_row0 + r, lda = gemm_lda(p);
+  int outside = 0;
+  if (in->gather) {
+    i = in->gather[i];
+    outside = i < 0 || i >= p->gather_rows;
+  }
+  for (int64_t l = u->k0; l < u->k1; l++)
+    arow[l] = outside ? 0
+                      : gemm_ref_get(p->ab, in->a, (size_t)(u->a_base + (p->op_a == TCJ_OP_N ? i * lda + l : l * lda + i)));
+}
+
+static void load_b_col(const gemm_problem *p, const gemm_ref_inputs *in, const ref_unit *u, int64_t j, double *bcol) {
+  int64_t ldb = gemm_ldb(p);
+  for (int64_t l = u->k0; l < u->k1; l++)
+    bcol[l] =
+      gemm_ref_get(gemm_b_dtype(p), in->b, (size_t)(u->b_base + (p->op_b == TCJ_OP_N ? l * ldb + j : j * ldb + l)));
+}
+
+/* The scale of op(B)'s column c in unit u's row `row` (of D over the entries): fp8's per-tensor
+ * product, times the row scales or the group's B scale. */
+static double scale_at(const gemm_problem *p, const gemm_ref_inputs *in, const ref_unit *u, int64_t row, int64_t c) {
+  double f = in->scale;
+  if (in->scale_a) f *= in->scale_a[row];
+  if (in->scale_b) f *= in->scale_b[u->g * gemm_stride_scale_b(p) + (p->scale == TCJ_SCALE_ROW ? c : 0)];
+  return f;
+}
+
 int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out) {
   memset(out, 0, sizeof *out);
-  if (!p->group_sizes) return -1;
-  int64_t G = p->groups, m = p->m, n = p->n, k = p->k, nonempty = 0, total_rows = 0;
-  int masked = p->group_mode == TCJ_GROUP_M_MASKED;
-  tcj_dtype bt = gemm_b_dtype(p);
+  int grouped = gemm_is_grouped(p), kmode = gemm_is_kgrouped(p), swiglu = p->act == TCJ_ACT_SWIGLU;
+  if (grouped && !p->group_sizes) return -1;
+  int64_t G = grouped ? p->groups : gemm_batch(p), m = p->m, n = p->n, k = p->k, nonempty = 0, total_rows = 0;
+  int64_t bc = gemm_b_cols(p);
   for (int64_t g = 0; g < G; g++) {
-    int64_t rows = p->group_sizes[g] < GEMM_REF_GROUP_ROWS ? p->group_sizes[g] : GEMM_REF_GROUP_ROWS;
+    int64_t rows = kmode || !grouped ? m : p->group_sizes[g];
+    if (rows > GEMM_REF_GROUP_ROWS) rows = GEMM_REF_GROUP_ROWS;
     nonempty += rows > 0;
     total_rows += rows;
   }
   if (nonempty == 0 || n == 0) return 0;
-  int64_t kk = k > 0 ? k : 1, cols = GEMM_REF_MACS / (total_rows * kk);
+  int64_t kk = k > 0 ? k : 1, cols = GEMM_REF_MACS / (total_rows * kk * (swiglu ? 2 : 1));
   if (cols > GEMM_REF_MAX_COLS) cols = GEMM_REF_MAX_COLS;
   if (cols < GEMM_REF_GROUP_MIN_COLS) cols = GEMM_REF_GROUP_MIN_COLS;
   if (cols > n) cols = n;
   size_t count = (size_t)(total_rows * cols);
-  double *arow = malloc((size_t)kk * GEMM_REF_GROUP_ROWS * sizeof *arow), *bcol = malloc((size_t)kk * sizeof *bcol);
+  double *arow = malloc((size_t)kk * GEMM_REF_GROUP_ROWS * sizeof *arow), *bcol = malloc(2 * (size_t)kk * sizeof *bcol);
   out->index = malloc(count * sizeof *out->index);
   out->value = malloc(count * sizeof *out->value);
   out->unit = malloc(count * sizeof *out->unit);
@@ -253,32 +324,56 @@ int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, g
     return -1;
   }
   size_t e = 0;
-  for (int64_t g = 0, start = 0; g < G; start += masked ? 0 : p->group_sizes[g], g++) {
-    int64_t mg = p->group_sizes[g], nrows = mg < GEMM_REF_GROUP_ROWS ? mg : GEMM_REF_GROUP_ROWS, row[GEMM_REF_GROUP_ROWS];
+  int64_t start = 0; /* CONTIGUOUS: the group's first row; K: its first K */
+  for (int64_t g = 0; g < G; g++) {
+    ref_unit u = unit_of(p, in, g, start);
+    if (grouped && !kmode && p->group_mode == TCJ_GROUP_M_CONTIGUOUS) start += p->group_sizes[g];
+    if (kmode) start += p->group_sizes[g] > 0 ? p->group_sizes[g] : 0;
+    int64_t nrows = u.rows < GEMM_REF_GROUP_ROWS ? u.rows : GEMM_REF_GROUP_ROWS, row[GEMM_REF_GROUP_ROWS];
     if (nrows <= 0) continue;
-    int64_t first = masked ? 0 : start, a_base = masked ? g * m * k : 0, d_row0 = masked ? g * m : start;
     for (int64_t r = 0; r < nrows; r++) {
-      row[r] = spread(r, nrows, mg);
-      int64_t i = first + row[r]; /* A's row within its entry (CONTIGUOUS: within all of A) */
-      for (int64_t l = 0; l < k; l++)
-        arow[r * kk + l] = gemm_ref_get(p->ab, in->a, (size_t)(a_base + (p->op_a == TCJ_OP_N ? i * k + l : l * m + i)));
+      row[r] = spread(r, nrows, u.rows);
+      load_a_row(p, in, &u, row[r], arow + r * kk);
     }
     for (int64_t c = 0; c < cols; c++) {
       int64_t j = spread(c, cols, n);
-      for (int64_t l = 0; l < k; l++)
-        bcol[l] = gemm_ref_get(bt, in->b, (size_t)(g * k * n + (p->op_b == TCJ_OP_N ? l * n + j : j * k + l)));
-      double bias = p->bias != TCJ_BIAS_NONE ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(g * n + j)) : 0;
+      load_b_col(p, in, &u, j, bcol);
+      if (swiglu) load_b_col(p, in, &u, n + j, bcol + kk);
+      int64_t bias_at = (grouped ? g : p->broadcast_b ? 0 : g) * bc;
+      double bias = p->bias != TCJ_BIAS_NONE ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(bias_at + j)) : 0;
+      double bias_u = p->bias != TCJ_BIAS_NONE && swiglu
+                        ? gemm_ref_get(gemm_bias_dtype(p), in->bias, (size_t)(bias_at + n + j))
+                        : 0;
       for (int64_t r = 0; r < nrows; r++, e++) {
-        double sum = 0, abs = 0;
-        for (int64_t l = 0; l < k; l++) {
-          double prod = arow[r * kk + l] * bcol[l];
+        double sum = 0, abs = 0, sum_u = 0, abs_u = 0;
+        const double *a_r = arow + r * kk;
+        for (int64_t l = u.k0; l < u.k1; l++) {
+          double prod = a_r[l] * bcol[l];
           sum += prod;
           abs += fabs(prod);
+          if (swiglu) {
+            double prod_u = a_r[l] * bcol[kk + l];
+            sum_u += prod_u;
+            abs_u += fabs(prod_u);
+          }
         }
-        double v = in->scale * sum + bias, u = fabs(in->scale) * abs + fabs(bias);
-        out->index[e] = (d_row0 + row[r]) * n + j;
-        out->value[e] = activation(p->act, v);
-        out->unit[e] = u > 0 ? u : 1;
+        int64_t d_row = u.d_row0 + row[r];
+        double f = scale_at(p, in, &u, d_row, j), v = f * sum + bias, unit = fabs(f) * abs + fabs(bias), value;
+        if (swiglu) { /* silu(g) u; |silu'| <= 1.1 and |silu(g)| <= |g| bound how each error carries */
+          double f_u = scale_at(p, in, &u, d_row, n + j), w = f_u * sum_u + bias_u;
+          double unit_u = fabs(f_u) * abs_u + fabs(bias_u);
+          value = activation(TCJ_ACT_SILU, v) * w;
+          unit = 1.1 * fabs(w) * unit + fabs(v) * unit_u;
+        } else {
+          value = activation(p->act, v);
+        }
+        if (in->row_scale) {
+          value *= in->row_scale[d_row];
+          unit *= fabs((double)in->row_scale[d_row]);
+        }
+        out->index[e] = d_row * n + j;
+        out->value[e] = value;
+        out->unit[e] = unit > 0 ? unit : 1;
       }
     }
   }

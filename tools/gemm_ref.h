@@ -28,6 +28,15 @@
 typedef struct gemm_ref_inputs {
   const void *a, *b, *bias;
   double scale;
+  /* The MoE extras, NULL where the problem has none (gemm_ref_compute_grouped's semantics):
+   * scale_a (TCJ_SCALE_ROW) and row_scale one float per row of D over its entries (CONTIGUOUS:
+   * the problem's row; else entry * m + i); scale_b group g's at g * gemm_stride_scale_b(p) (ROW:
+   * one per column of op(B), SwiGLU's 2n included; grouped TENSOR: one); gather one A row per
+   * problem row (CONTIGUOUS, gather_rows rows in A; out of range reads zeros); b_slot the B entry
+   * each group's pointer (group_b_ptrs) points at. */
+  const float *scale_a, *scale_b, *row_scale;
+  const int32_t *gather;
+  const int64_t *b_slot;
 } gemm_ref_inputs;
 
 typedef struct gemm_ref {
@@ -45,16 +54,24 @@ double gemm_ref_get(tcj_dtype t, const void *buf, size_t i);
 int gemm_ref_compute(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out);
 void gemm_ref_free(gemm_ref *r); /* an empty one: no-op */
 
-/* Grouped problems (p->group_mode with p->group_sizes, the rows of each group): in every
- * non-empty group its first and last row and up to GEMM_REF_GROUP_ROWS in all, spread between,
- * times columns spread over n (the last included), as many as GEMM_REF_MACS allow over all groups
- * but at least GEMM_REF_GROUP_MIN_COLS (or n); B and the bias of group g at g * k * n and g * n.
- * Indices are positions in D as the problem lays it out: CONTIGUOUS (start_g + i) * n + j,
- * MASKED (g * m + i) * n + j. Plain double sums (f16 and bf16 products are exact in double).
- * Returns 0, or -1 when out of host memory or p has no sizes (out is then empty). */
+/* Grouped problems (p->group_mode with p->group_sizes, the rows of each group; K mode: the K of
+ * each): in every non-empty group its first and last row and up to GEMM_REF_GROUP_ROWS in all,
+ * spread between (K mode: rows spread over m, in every group, an empty one too: its D is the
+ * epilogue of 0), times columns spread over n (the last included), as many as GEMM_REF_MACS allow
+ * over all groups but at least GEMM_REF_GROUP_MIN_COLS (or n); B and the bias of group g at
+ * g * k * gemm_b_cols and g * gemm_b_cols. Indices are positions in D as the problem lays it out:
+ * CONTIGUOUS (start_g + i) * n + j, MASKED and K (g * m + i) * n + j. Plain double sums (f16,
+ * bf16 and fp8 products are exact in double). The MoE semantics (tcj.h): SwiGLU D = silu(g) * u
+ * from op(B)'s columns j and n + j, each scaled and biased; row scales scale_a[row] *
+ * scale_b[col]; row_scale[row] times the activation's value; rows read through gather.
+ * Ungrouped problems with a MoE field (gemm_ref_is_moe) take this path too, as G = batch entries
+ * of m rows. Returns 0, or -1 when out of host memory or p has no sizes (out is then empty). */
 #define GEMM_REF_GROUP_ROWS 4
 #define GEMM_REF_GROUP_MIN_COLS 8
 int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, gemm_ref *out);
+/* Whether an ungrouped p uses a MoE field (SwiGLU, row scales, row_scale): gemm_ref_compute then
+ * samples it as gemm_ref_compute_grouped does. */
+int gemm_ref_is_moe(const gemm_problem *p);
 
 /* The largest |got - ref| / unit over the samples of d (a host copy of the whole output, of
  * type out); a NaN or infinite element counts as an infinite error. 0 without samples. */

@@ -6,7 +6,10 @@
  * tcj_gemm_ex problems (gemm_problem.h) run against what a cuBLAS user would call for them
  * (gr_baseline); fp8 problems run tcj_gemm_ex with per-tensor device scales against cuBLASLt's
  * fp8 GEMM. fp8, f32 and f64 are checked against a float64 reference (gemm_ref.h) instead, and
- * every floating-point problem without an epilogue gets both libraries' accuracy figures. */
+ * every floating-point problem without an epilogue gets both libraries' accuracy figures.
+ * Parts: gemm_runner.c (buffers, calls, timing), gemm_runner_act.c (the baselines' activation
+ * kernels), gemm_runner_base.c (dense baselines and the dispatch), gemm_runner_grouped.c (grouped
+ * baselines), gemm_runner_check.c (the check); gemm_runner_int.h what they share. */
 #ifndef TCJ_TOOLS_GEMM_RUNNER_H
 #define TCJ_TOOLS_GEMM_RUNNER_H
 
@@ -83,7 +86,24 @@ typedef struct gr_buffers {
   float *scales; /* fp8: {GR_SCALE_A, GR_SCALE_B} on the device, shared by every set; else NULL */
   void *groups;  /* grouped: the ends (int32 or int64) or counts of p->group_sizes on the device,
                     uploaded once and shared by every set (gemm_problem.group_dev); else NULL */
+  /* The MoE extras (gr_extras_fill's values), shared by every set but the B pointers, which point
+   * into their set's B; extras[s] is what gemm_problem.extras takes for set s. Host copies for
+   * the reference: scales (gemm_scale_b_at + gemm_scales_b floats, block scales excepted),
+   * row_scale, gather, b_slot (the B entry group g's pointer names: the groups reversed). */
+  float *row_scale;
+  int32_t *gather;
+  void **b_ptrs[GR_MAX_SETS];
+  gemm_extras extras[GR_MAX_SETS];
+  float *h_scales, *h_row_scale;
+  int32_t *h_gather;
+  int64_t *h_b_slot;
 } gr_buffers;
+
+/* The values of the MoE extras, exact in every product (powers of two but for row_scale's 0.75):
+ * row scales scale_a[i] = GR_SCALE_A * {1, 1/2, 2, 1/4}[i % 4], scale_b[g][c] = GR_SCALE_B *
+ * {1, 2, 1/2}[(g + c) % 3] (grouped per-tensor: c = 0); row_scale[i] = {1/2, 1/4, 1, 3/4}[i % 4];
+ * gather[r] a seeded draw from [0, gather_rows); b_slot[g] = G - 1 - g. Pure host code. */
+void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int32_t *gather, int64_t *b_slot);
 
 /* Returns 0, or -1 with the cause in note (buf is then empty: gr_buffers_free is a no-op). */
 int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, uint64_t seed_b,
@@ -129,6 +149,7 @@ typedef enum gr_base_kind {
 } gr_base_kind;
 
 typedef struct gr_grouped_args gr_grouped_args; /* cublasGemmGroupedBatchedEx's arrays */
+typedef struct gr_lt_groups gr_lt_groups;       /* a cuBLASLt fp8 GEMM per group */
 
 typedef struct gr_baseline {
   gr_base_kind kind;
@@ -139,6 +160,7 @@ typedef struct gr_baseline {
   cublasLtMatmulAlgo_t algo;
   CUfunction act;           /* GR_BASE_LT_ACT's kernel */
   gr_grouped_args *grouped; /* GR_BASE_GROUPED's */
+  gr_lt_groups *lt;         /* GR_BASE_GROUP_LOOP's for fp8 operands: cublasLtMatmul per group */
 } gr_baseline;
 
 /* The baseline's label for p, without preparing it: "-" where there is none. */
@@ -154,7 +176,12 @@ int gr_baseline_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr
                      size_t note_size);
 void gr_baseline_close(gr_baseline *base);
 /* A grouped problem's baseline: loop 0 cublasGemmGroupedBatchedEx (what gr_baseline_open opens for
- * one), 1 a cublasGemmEx per non-empty group. Returns as gr_baseline_open. */
+ * one), 1 a cublasGemmEx per non-empty group (the K mode: per group, an empty one included, k 0).
+ * fp8 operands (either loop): a cublasLtMatmul per non-empty group with the group's scale
+ * pointers (per-tensor: scale_a and group g's scale_b; row scales: cuBLASLt's outer-vector scale
+ * mode, the group's rows of scale_a and its n of scale_b), as a cuBLASLt user loops over experts;
+ * block scales have none. Pointer arrays: the loop reads the groups' B where the pointers point.
+ * Returns as gr_baseline_open. */
 int gr_baseline_open_grouped(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, int loop, gr_baseline *base,
                              char *note, size_t note_size);
 
@@ -200,6 +227,13 @@ typedef struct gr_figures {
  * note: the cause of any result but PASS. */
 gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base, const gr_buffers *buf,
                          gr_figures *fig, char *note, size_t note_size);
+
+/* The baseline alone, where tcj did not run p (it refused it as not supported): the baseline's
+ * output on set 0's inputs against the float64 reference, as gr_check holds it (problems checked
+ * against their baseline have nothing to compare: PASS). PASS, GR_CHECK_BLAS_ERROR (it failed,
+ * or is off the reference: note says which) or GR_CHECK_ERROR. */
+gr_check_result gr_check_baseline(const gr_gpu *g, const gemm_problem *p, const gr_baseline *base,
+                                  const gr_buffers *buf, char *note, size_t note_size);
 
 /* Device-to-device copy bandwidth in GB/s (2 * bytes read and written / median time of `runs`
  * copies of `bytes`); 0 with the cause in note on failure. */

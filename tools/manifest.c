@@ -46,8 +46,8 @@ static const type_set ab_set = SET(ab_list, 8), c_set = SET(out_list, 5), d_set 
                       b_set = SET(b_list, 2);
 #define PROBLEM_KEYS \
   "name, m, n, k, dtype, b_dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, " \
-  "fast_accum, scale, group, cublas_*"
-#define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu"
+  "fast_accum, scale, group, row_scale, b_ptrs, gather, cublas_*"
+#define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu swiglu bias_swiglu"
 #define TOP_KEYS "suite, dtype, targets, problems"
 #define GROUP_KEYS "mode, experts, ep, tokens, topk, max_rows, skew, exponent, seed, ends"
 #define ARCH_LIST "sm_80 sm_86 sm_87 sm_89 sm_90[a] sm_100[a] sm_120[a]"
@@ -287,6 +287,7 @@ static int parse_scale(ctx *c, const char *key, const yaml_node_t *n, tcj_scale_
   if (n->type == YAML_SCALAR_NODE && !is_null(n)) {
     if (strcmp(text(n), "tensor") == 0) return *out = TCJ_SCALE_TENSOR, 0;
     if (strcmp(text(n), "block") == 0) return *out = TCJ_SCALE_BLOCK, 0;
+    if (strcmp(text(n), "row") == 0) return *out = TCJ_SCALE_ROW, 0;
   }
   return failf(c, n->start_mark, "%s: unknown scale mode %s (" MANIFEST_SCALE_LIST ")", key,
                show(n, shown, sizeof shown));
@@ -447,7 +448,7 @@ void manifest_group_sizes(const manifest_group *g, int64_t *sizes) {
       free(rank);
     }
   }
-  if (g->mode == TCJ_GROUP_M_MASKED)
+  if (g->mode == TCJ_GROUP_M_MASKED) /* the K mode's split is the contiguous one's, along K */
     for (int64_t i = 0; i < G; i++)
       if (sizes[i] > g->max_rows) sizes[i] = g->max_rows;
 }
@@ -478,10 +479,12 @@ static int parse_group(ctx *c, const yaml_node_t *n, manifest_group *out) {
     else bad = failf(c, k->start_mark, "group: unknown key '%s' (" GROUP_KEYS ")", key);
     if (bad) return -1;
   }
-  if (!mode) return failf(c, n->start_mark, "group: needs mode: (contiguous or masked)");
+  if (!mode) return failf(c, n->start_mark, "group: needs mode: (contiguous, masked or k)");
   if (mode->type == YAML_SCALAR_NODE && strcmp(text(mode), "contiguous") == 0) g.mode = TCJ_GROUP_M_CONTIGUOUS;
   else if (mode->type == YAML_SCALAR_NODE && strcmp(text(mode), "masked") == 0) g.mode = TCJ_GROUP_M_MASKED;
-  else return failf(c, mode->start_mark, "group: mode: expected contiguous or masked, got %s", show(mode, shown, sizeof shown));
+  else if (mode->type == YAML_SCALAR_NODE && strcmp(text(mode), "k") == 0) g.mode = TCJ_GROUP_K_CONTIGUOUS;
+  else return failf(c, mode->start_mark, "group: mode: expected contiguous, masked or k, got %s",
+                    show(mode, shown, sizeof shown));
   if (!experts || !tokens || !topk)
     return failf(c, n->start_mark, "group: needs experts:, tokens: and topk: (%s missing)",
                  !experts ? "experts:" : !tokens ? "tokens:" : "topk:");
@@ -505,9 +508,9 @@ static int parse_group(ctx *c, const yaml_node_t *n, manifest_group *out) {
                  (long long)g.rows, MANIFEST_MAX_ROUTED);
   if (g.mode == TCJ_GROUP_M_MASKED && !max_rows)
     return failf(c, n->start_mark, "group: mode: masked needs max_rows: (the rows of each entry, m)");
-  if (g.mode == TCJ_GROUP_M_CONTIGUOUS && max_rows)
+  if (g.mode != TCJ_GROUP_M_MASKED && max_rows)
     return failf(c, max_rows->start_mark, "group: max_rows: is for mode: masked (contiguous groups have m = "
-                 "tokens * topk / ep rows in all)");
+                 "tokens * topk / ep rows in all, k groups k = tokens * topk / ep)");
   if (max_rows && g.max_rows < 1)
     return failf(c, max_rows->start_mark, "group: max_rows: 0, must be 1 or more");
   if (!skew || (skew->type == YAML_SCALAR_NODE && strcmp(text(skew), "uniform") == 0)) g.skew = MANIFEST_SKEW_UNIFORM;
@@ -528,8 +531,8 @@ static int parse_group(ctx *c, const yaml_node_t *n, manifest_group *out) {
     g.exponent = v;
   }
   if (ends) {
-    if (g.mode != TCJ_GROUP_M_CONTIGUOUS)
-      return failf(c, ends->start_mark, "group: ends: is for mode: contiguous (masked groups take int32 counts)");
+    if (g.mode == TCJ_GROUP_M_MASKED)
+      return failf(c, ends->start_mark, "group: ends: is for mode: contiguous or k (masked groups take int32 counts)");
     if (ends->type == YAML_SCALAR_NODE && strcmp(text(ends), "int64") == 0) g.ends64 = 1;
     else if (!(ends->type == YAML_SCALAR_NODE && strcmp(text(ends), "int32") == 0))
       return failf(c, ends->start_mark, "group: ends: expected int32 or int64, got %s", show(ends, shown, sizeof shown));
@@ -545,9 +548,11 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
   sizes dim[3] = {{0}};
   const yaml_node_t *dim_node[3] = {0}, *c_node = NULL, *d_node = NULL, *bcast_node = NULL, *b_node = NULL,
                     *fast_node = NULL, *scale_node = NULL, *group_node = NULL, *batch_node = NULL,
-                    *op_b_node = NULL;
+                    *op_b_node = NULL, *op_a_node = NULL, *row_scale_node = NULL, *b_ptrs_node = NULL,
+                    *gather_node = NULL;
   manifest_group group = {0};
-  int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, fast_accum = 0, rc = -1;
+  int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, fast_accum = 0, rc = -1, row_scale = 0, b_ptrs = 0,
+      gather = 0;
   tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, bd = TCJ_BF16, cd = TCJ_BF16, dd = TCJ_BF16;
   tcj_scale_mode scale = TCJ_SCALE_TENSOR;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
@@ -581,7 +586,7 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
       bad = parse_name(c, key, v, b_set, &bd), b_node = v;
     else if (strcmp(key, "c_dtype") == 0) bad = parse_name(c, key, v, c_set, &cd), have_c = 1, c_node = v;
     else if (strcmp(key, "d_dtype") == 0) bad = parse_name(c, key, v, d_set, &dd), d_node = v;
-    else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a);
+    else if (strcmp(key, "op_a") == 0) bad = parse_op(c, key, v, &op_a), op_a_node = v;
     else if (strcmp(key, "op_b") == 0) bad = parse_op(c, key, v, &op_b), op_b_node = v;
     else if (strcmp(key, "epilogue") == 0) bad = parse_epilogue(c, key, v, &epi);
     else if (strcmp(key, "batch") == 0) bad = parse_batch(c, key, v, &batch), batch_node = v;
@@ -590,6 +595,9 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     else if (strcmp(key, "epilogue_source") == 0) bad = parse_source(c, key, v, e);
     else if (strcmp(key, "fast_accum") == 0) bad = parse_bool(c, key, v, &fast_accum), fast_node = v;
     else if (strcmp(key, "scale") == 0) bad = parse_scale(c, key, v, &scale), scale_node = v;
+    else if (strcmp(key, "row_scale") == 0) bad = parse_bool(c, key, v, &row_scale), row_scale_node = v;
+    else if (strcmp(key, "b_ptrs") == 0) bad = parse_bool(c, key, v, &b_ptrs), b_ptrs_node = v;
+    else if (strcmp(key, "gather") == 0) bad = parse_bool(c, key, v, &gather), gather_node = v;
     else if (strncmp(key, "cublas_", 7) == 0) bad = parse_ref(c, key, v, e);
     else bad = failf(c, k->start_mark, "unknown key '%s' in a problem (" PROBLEM_KEYS ")", key);
     if (bad) goto done;
@@ -603,14 +611,24 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     }
   }
   /* A grouped problem's m is its group's: R rows (contiguous) or max_rows (masked). */
-  if (group_node && (dim_node[0] || batch_node || bcast_node)) {
-    const yaml_node_t *at = dim_node[0] ? dim_node[0] : batch_node ? batch_node : bcast_node;
+  const yaml_node_t *m_node = group.mode == TCJ_GROUP_K_CONTIGUOUS ? NULL : dim_node[0]; /* the K mode takes m: */
+  if (group_node && (m_node || batch_node || bcast_node)) {
+    const yaml_node_t *at = m_node ? m_node : batch_node ? batch_node : bcast_node;
     failf(c, at->start_mark, "%s: a grouped problem (group:) takes its rows from group: (contiguous: tokens * "
           "topk / ep, masked: max_rows) and its groups from experts / ep (problem %s)",
-          dim_node[0] ? "m" : batch_node ? "batch" : "broadcast_b", e->name);
+          m_node ? "m" : batch_node ? "batch" : "broadcast_b", e->name);
     goto done;
   }
-  if (group_node) {
+  if (group_node && group.mode == TCJ_GROUP_K_CONTIGUOUS) { /* the K mode takes m: and its k from group: */
+    if (dim_node[2]) {
+      failf(c, dim_node[2]->start_mark, "k: a K-grouped problem (group: mode: k) takes k from group: (tokens * "
+            "topk / ep, split into the groups) (problem %s)", e->name);
+      goto done;
+    }
+    if (push_size(c, "k", group_node, &dim[2], group.rows)) goto done;
+    dim_node[2] = group_node;
+    if (!op_a_node) op_a = TCJ_OP_T; /* dY [tokens, m] */
+  } else if (group_node) {
     int64_t m = group.mode == TCJ_GROUP_M_MASKED ? group.max_rows : group.rows;
     if (push_size(c, "m", group_node, &dim[0], m)) goto done;
     dim_node[0] = group_node;
@@ -650,6 +668,21 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
           b_node ? tcj_dtype_name(bd) : "", e->name, tcj_dtype_name(ab));
     goto done;
   }
+  if (!is_fp8(ab) && scale == TCJ_SCALE_ROW) {
+    failf(c, scale_node->start_mark, "scale: row needs fp8 operands, dtype: e4m3 or e5m2 (problem %s is %s)", e->name,
+          tcj_dtype_name(ab));
+    goto done;
+  }
+  /* The MoE extras' keys, each where tcj.h defines it. */
+  if (b_ptrs && !(group_node && group.mode != TCJ_GROUP_K_CONTIGUOUS)) {
+    failf(c, b_ptrs_node->start_mark, "b_ptrs: true needs group: mode: contiguous or masked (problem %s)", e->name);
+    goto done;
+  }
+  if (gather && !(group_node && group.mode == TCJ_GROUP_M_CONTIGUOUS && op_a == TCJ_OP_N)) {
+    failf(c, gather_node->start_mark, "gather: true needs group: mode: contiguous and op_a: N (problem %s)", e->name);
+    goto done;
+  }
+  (void)row_scale_node; /* every problem takes row_scale: true (the library refuses where it must) */
   if (fast_accum && scale == TCJ_SCALE_BLOCK) {
     failf(c, scale_node->start_mark, "scale: block with fast_accum: true: block scales are applied where the "
           "partial sums are promoted, which fast accumulation skips (problem %s)", e->name);
@@ -682,7 +715,8 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
           .k = dim[2].v[l], .ab = ab, .has_b = b_node != NULL, .b = b_node ? bd : ab, .c = cd, .op_a = op_a,
           .op_b = op_b, .epilogue = epi, .batch = batch, .broadcast_b = broadcast_b, .has_d = d_node != NULL,
           .d = d_node ? dd : cd, .fast_accum = fast_accum, .scale = scale, .epilogue_path = e->epilogue_path,
-          .epilogue_source = e->epilogue_text, .group = group};
+          .epilogue_source = e->epilogue_text, .group = group, .row_scale = row_scale, .b_ptrs = b_ptrs,
+          .gather = gather};
   rc = 0;
 done:
   for (int i = 0; i < 3; i++) free(dim[i].v);

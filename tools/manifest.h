@@ -9,7 +9,9 @@
  * and an activation), `batch:` (a strided batch, `broadcast_b: true` for one B), `d_dtype:` (a
  * D apart from C, which is then not read; e4m3 or e5m2 for fp8 operands), `epilogue_source:` (a
  * user epilogue's .cu file, relative to the manifest's directory), and for fp8 operands
- * `b_dtype:` (B of the other fp8 type), `fast_accum: true` and `scale: block` (block scales).
+ * `b_dtype:` (B of the other fp8 type), `fast_accum: true` and `scale: block` or `scale: row`
+ * (block or row scales). The MoE extras: `epilogue: swiglu` / `bias_swiglu`, `row_scale: true`,
+ * and for grouped problems `b_ptrs: true`, `gather: true` and `group: {mode: k, ...}`.
  * `group:` makes a grouped GEMM (a Mixture-of-Experts layer, tcj_gemm_desc.group_mode): see
  * manifest_group. */
 #ifndef TCJ_TOOLS_MANIFEST_H
@@ -26,14 +28,18 @@
 #define MANIFEST_MAX_SOURCE (1u << 20)    /* bytes of an epilogue_source file */
 
 /* `epilogue:` values: a per-column bias (TCJ_BIAS_COL, n values of D's type, f32 when D is s32,
- * C's type when D is fp8: nn.Linear's bias) and an activation. name, enum, bias, activation. */
+ * C's type when D is fp8: nn.Linear's bias) and an activation. name, enum, bias, activation.
+ * swiglu (TCJ_ACT_SWIGLU): n is D's columns; B holds 2n (gate rows then up rows with op_b T, as
+ * vLLM's w13), the bias 2n values. */
 #define MANIFEST_EPILOGUE_LIST(X)                                                 \
   X("none", MANIFEST_EPI_NONE, TCJ_BIAS_NONE, TCJ_ACT_NONE)                       \
   X("bias", MANIFEST_EPI_BIAS, TCJ_BIAS_COL, TCJ_ACT_NONE)                        \
   X("bias_relu", MANIFEST_EPI_BIAS_RELU, TCJ_BIAS_COL, TCJ_ACT_RELU)              \
   X("bias_gelu", MANIFEST_EPI_BIAS_GELU, TCJ_BIAS_COL, TCJ_ACT_GELU)              \
   X("bias_gelu_tanh", MANIFEST_EPI_BIAS_GELU_TANH, TCJ_BIAS_COL, TCJ_ACT_GELU_TANH) \
-  X("bias_silu", MANIFEST_EPI_BIAS_SILU, TCJ_BIAS_COL, TCJ_ACT_SILU)
+  X("bias_silu", MANIFEST_EPI_BIAS_SILU, TCJ_BIAS_COL, TCJ_ACT_SILU)                \
+  X("swiglu", MANIFEST_EPI_SWIGLU, TCJ_BIAS_NONE, TCJ_ACT_SWIGLU)                   \
+  X("bias_swiglu", MANIFEST_EPI_BIAS_SWIGLU, TCJ_BIAS_COL, TCJ_ACT_SWIGLU)
 
 typedef enum manifest_epilogue {
 #define MANIFEST_EPI_ENUM(name, e, bias, act) e,
@@ -61,7 +67,7 @@ typedef struct manifest_entry {
 } manifest_entry;
 
 /* `scale:` values: how fp8 operands are scaled (tcj_gemm_desc.scale_mode). */
-#define MANIFEST_SCALE_LIST "tensor block"
+#define MANIFEST_SCALE_LIST "tensor block row"
 
 /* `group:` values: how a grouped problem's rows are routed to its groups (experts). */
 typedef enum manifest_skew {
@@ -84,16 +90,19 @@ typedef enum manifest_skew {
  * the default) or int64. MASKED: m is `max_rows`, the rows of each of the G entries; a group drawn
  * more than max_rows rows keeps max_rows (a dispatch with that capacity drops the rest). n and k
  * as for any problem; B holds G weights (nn.Linear's [G, N, K]: op_b T is a grouped problem's
- * default), the bias G vectors. A grouped problem takes no m:, batch: or broadcast_b:. */
+ * default), the bias G vectors. A grouped problem takes no m:, batch: or broadcast_b:.
+ * `mode: k` (TCJ_GROUP_K_CONTIGUOUS, weight gradients dW_g = dY_g^T X_g): the R routed rows are
+ * the problem's k, split into G groups along K the same way (`ends:` as contiguous); m: and n:
+ * are given, k: is not; op_a T and op_b N are the defaults; D holds G entries of m x n. */
 typedef struct manifest_group {
-  tcj_group_mode mode; /* TCJ_GROUP_NONE (0): not grouped */
+  tcj_group_mode mode; /* TCJ_GROUP_NONE (0): not grouped; M_CONTIGUOUS, M_MASKED, K_CONTIGUOUS */
   int64_t experts, ep, count; /* count: G = experts / ep */
   int64_t tokens, topk, rows; /* rows: R = tokens * topk / ep */
   int64_t max_rows;           /* MASKED: m */
   manifest_skew skew;
   double exponent;            /* zipf's; 0 for the others */
   uint64_t seed;              /* default 1 */
-  int ends64;                 /* CONTIGUOUS: int64 ends (tcj_gemm_desc.group_ends64) */
+  int ends64;                 /* CONTIGUOUS and K: int64 ends (tcj_gemm_desc.group_ends64) */
 } manifest_group;
 
 /* The G group sizes of g (rows of each group: CONTIGUOUS summing to R, MASKED each at most
@@ -115,7 +124,11 @@ typedef struct manifest_problem {
   int has_d;         /* `d_dtype:` given: D apart from C, of type d; C is not read (beta 0) */
   tcj_dtype d;       /* D's type: d_dtype (also E4M3 E5M2 for fp8 operands), else c */
   int fast_accum;    /* `fast_accum: true` (fp8 operands): tcj_gemm_desc.fast_accum = 1 */
-  tcj_scale_mode scale; /* `scale:` (fp8 operands): TCJ_SCALE_TENSOR (default) or TCJ_SCALE_BLOCK */
+  tcj_scale_mode scale; /* `scale:` (fp8 operands): TCJ_SCALE_TENSOR (default), BLOCK or ROW */
+  int row_scale;     /* `row_scale: true`: tcj_gemm_desc.row_scale (the router weights), any problem */
+  int b_ptrs;        /* `b_ptrs: true`: grouped (M modes): B through tcj_gemm_desc.group_b_ptrs */
+  int gather;        /* `gather: true`: contiguous groups, op_a N: A's rows through gather_a: A holds
+                        group: tokens rows, routed row r reads a seeded shuffle of them */
   const char *epilogue_path, *epilogue_source; /* the entry's, or NULL */
   manifest_group group; /* `group:`; mode TCJ_GROUP_NONE without one */
 } manifest_problem;

@@ -12,10 +12,11 @@ static inline gemm_problem manifest_gemm(const manifest_problem *p) {
     .bias = manifest_epilogue_bias(p->epilogue), .act = manifest_epilogue_act(p->epilogue),
     .batch = p->batch, .broadcast_b = p->broadcast_b, .separate_d = p->has_d, .d = p->d,
     .epilogue_source = p->epilogue_source, .fast_accum = p->fast_accum, .has_b = p->has_b, .b = p->b,
-    .scale = p->scale,
+    .scale = p->scale, .row_scale = p->row_scale,
   };
   if (p->group.mode != TCJ_GROUP_NONE) {
-    /* Selection plans for the rows a group is expected to get: R / G, at most max_rows. */
+    /* Selection plans for the rows (K mode: the K) a group is expected to get: R / G, at most
+     * max_rows. */
     int64_t hint = p->group.count ? p->group.rows / p->group.count : 0;
     if (p->group.mode == TCJ_GROUP_M_MASKED && hint > p->m) hint = p->m;
     g.group_mode = p->group.mode;
@@ -23,6 +24,8 @@ static inline gemm_problem manifest_gemm(const manifest_problem *p) {
     g.group_ends64 = p->group.ends64;
     g.group_rows_hint = hint > 0 ? hint : 1;
     g.batch = 0;
+    g.b_ptrs = p->b_ptrs;
+    g.gather_rows = p->gather ? p->group.tokens : 0;
   }
   return g;
 }

@@ -58,7 +58,9 @@ void prof_epilogue_label(const prof_row *r, char *out, size_t size) {
 
 void prof_batch_label(const prof_row *r, char *out, size_t size) {
   if (grouped(r)) {
-    snprintf(out, size, "G%lld/%s", (long long)r->groups, r->group_mode == TCJ_GROUP_M_MASKED ? "masked" : "contig");
+    snprintf(out, size, "G%lld/%s", (long long)r->groups, r->group_mode == TCJ_GROUP_M_MASKED ? "masked"
+                                                                   : r->group_mode == TCJ_GROUP_K_CONTIGUOUS ? "k"
+                                                                                                            : "contig");
     return;
   }
   snprintf(out, size, "%lld%s", (long long)prof_batch(r), r->broadcast_b && prof_batch(r) > 1 ? "/bcast_b" : "");
@@ -538,7 +540,8 @@ int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) 
             r->broadcast_b && prof_batch(r) > 1 ? "true" : "false");
     if (grouped(r))
       fprintf(f, "\"group_mode\": \"%s\", \"groups\": %lld, \"group_rows\": %lld, \"nonempty_groups\": %lld, "
-                 "\"group_baseline\": \"%s\", ", r->group_mode == TCJ_GROUP_M_MASKED ? "masked" : "contiguous",
+                 "\"group_baseline\": \"%s\", ", r->group_mode == TCJ_GROUP_M_MASKED ? "masked"
+                 : r->group_mode == TCJ_GROUP_K_CONTIGUOUS ? "k" : "contiguous",
               (long long)r->groups, (long long)r->group_rows, (long long)r->group_nonempty,
               r->group_loop ? "loop" : "grouped_batched");
     json_key_str(f, "baseline", FIELD(r->baseline));

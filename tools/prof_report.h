@@ -42,6 +42,7 @@ typedef struct prof_row {
   tcj_op op_a, op_b;
   int64_t m, n, k;
   prof_status status;
+  int baseline_off;           /* tcj refused the row and its baseline failed or is off the reference: a failure */
   double tcj_us, blas_us;     /* medians; 0 when not timed */
   double floor_us;            /* prof_floor_us */
   double cold_ms;             /* first call with an empty cache (--cold), else 0 */

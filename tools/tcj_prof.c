@@ -68,8 +68,12 @@ static const char usage[] =
   "  the layout cuBLAS is fastest in: NN for f16, bf16, f32 (SGEMM), tf32 and f64 (DGEMM); NT\n"
   "  (cuBLAS's TN, both operands K-major) for s8, and for fp8 through cuBLASLt, the better of\n"
   "  FAST_ACCUM 0 and 1 (e5m2 with e4m3 operands: cuBLASLt has no e5m2 x e5m2 GEMM; both run at\n"
-  "  one tensor-core rate). A problem tcj refuses as not supported (fp8 on sm_80, say) is\n"
-  "  reported unsupported, cuBLAS timed alone.\n"
+  "  one tensor-core rate). A problem tcj refuses as not supported (fp8 on sm_80, say, or a\n"
+  "  MoE field this engine does not build: the note names it) is reported unsupported, not a\n"
+  "  failure; cuBLAS is timed alone, once its output matches the float64 reference.\n"
+  "  MoE extras (manifest keys epilogue: swiglu, scale: row, row_scale, b_ptrs, gather, group\n"
+  "  mode k): grouped fp8 against a cuBLASLt call per group with its scale pointers (row scales:\n"
+  "  its outer-vector mode); SwiGLU, row_scale and gathered rows against the reference alone.\n"
   "  Problems with epilogue:, batch: or d_dtype: run tcj_gemm_ex against what a cuBLAS user\n"
   "  would call (the baseline column): cublasGemmStridedBatchedEx for a batch (strideB 0 with\n"
   "  broadcast_b), cuBLASLt with the BIAS, RELU_BIAS or GELU_BIAS epilogue (its GELU is the\n"
@@ -127,8 +131,8 @@ static const char usage[] =
   "                    (default)\n"
   "  The engine runs in TCJ_JIT's mode when it is set, else sync: every timed call of a class runs\n"
   "  its specialised kernel (TCJ_JIT=generic times the generic kernels).\n"
-  "  Exit status: 0 ok, 1 a mismatch, a tcj error, no GPU or an output error, 2 bad usage or a\n"
-  "  suite error.\n";
+  "  Exit status: 0 ok, 1 a mismatch, a tcj error, a refused row's baseline off the reference, no\n"
+  "  GPU or an output error, 2 bad usage or a suite error.\n";
 
 enum { ACCUM_EXACT = 1, ACCUM_FAST = 2 }; /* --fast-accum: fp8 rows of fast_accum 0, 1 */
 
@@ -153,8 +157,9 @@ typedef struct prof_job {
 
 /* The rows of probs, in order (fp8: fast_accum 0, then 1, as --fast-accum asks, of the modes
  * the problem allows: fast_accum: true the fast one, scale: block the other; grouped: against
- * cublasGemmGroupedBatchedEx, then against the loop) into jobs, which holds 2n. Returns their
- * count. */
+ * cublasGemmGroupedBatchedEx, then against the loop; grouped fp8 rows as other fp8 rows, against
+ * a cuBLASLt call per group; grouped rows cuBLAS has no baseline for (an epilogue, row_scale, a
+ * gather), one row) into jobs, which holds 2n. Returns their count. */
 static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, prof_job *jobs) {
   int nj = 0;
   for (int i = 0; i < n; i++) {
@@ -164,7 +169,12 @@ static int make_jobs(const prof_opts *o, const manifest_problem **probs, int n, 
       modes = o->fp8_accum & (p->fast_accum                ? ACCUM_FAST
                               : p->scale == TCJ_SCALE_BLOCK ? ACCUM_EXACT
                                                             : ACCUM_EXACT | ACCUM_FAST);
-    if (p->group.mode != TCJ_GROUP_NONE) { /* one row per baseline */
+    if (p->group.mode != TCJ_GROUP_NONE && !gemm_dtype_is_fp8(p->ab) &&
+        (p->epilogue != MANIFEST_EPI_NONE || p->row_scale || p->gather)) { /* no cuBLAS baseline: one row */
+      jobs[nj++] = (prof_job){p, (size_t)i, 0, 0};
+      continue;
+    }
+    if (p->group.mode != TCJ_GROUP_NONE && !gemm_dtype_is_fp8(p->ab)) { /* one row per baseline */
       jobs[nj++] = (prof_job){p, (size_t)i, 0, 0};
       jobs[nj++] = (prof_job){p, (size_t)i, 0, 1};
       continue;
@@ -281,7 +291,7 @@ static int dry_run(const prof_opts *o, int n, const prof_job *jobs, int nj) {
              p->epilogue_source && p->epilogue != MANIFEST_EPI_NONE ? "+user" : "");
     if (p->group.mode != TCJ_GROUP_NONE)
       snprintf(batch, sizeof batch, "G%lld/%s", (long long)p->group.count,
-               p->group.mode == TCJ_GROUP_M_MASKED ? "masked" : "contig");
+               p->group.mode == TCJ_GROUP_M_MASKED ? "masked" : p->group.mode == TCJ_GROUP_K_CONTIGUOUS ? "k" : "contig");
     else
       snprintf(batch, sizeof batch, "%lld%s", (long long)p->batch, p->broadcast_b ? "/bcast_b" : "");
     job_name(&jobs[i], name, sizeof name);
@@ -508,6 +518,7 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
     return 0;
   }
   p.group_dev = buf.groups; /* the ends or counts, uploaded once */
+  p.extras = &buf.extras[0]; /* the MoE extras' arrays of set 0 (gr_time passes each set's) */
   int use_tcj = 1, use_blas = !o->no_cublas, no_base = 0;
   const char *call = gemm_is_ex(&p) ? "tcj_gemm_ex" : "tcj_gemm";
   double t0 = gr_now_s();
@@ -549,6 +560,16 @@ static int prof_one(prof_run *r, const prof_job *job, prof_row *row) {
     }
   }
 
+  if (!use_tcj && use_blas && row->status == PROF_UNSUPPORTED) {
+    /* tcj refused the row (a field this engine does not build): its baseline is still held to the
+     * float64 reference, so that a wrong baseline fails the run instead of timing nonsense. */
+    if (gr_check_baseline(&r->g, &p, &base, &buf, note, sizeof note) != GR_CHECK_PASS) {
+      row->baseline_off = 1;
+      size_t len = strlen(row->note);
+      snprintf(row->note + len, sizeof row->note - len, "; baseline: %s", note);
+      use_blas = 0;
+    }
+  }
   if (use_tcj && (use_blas || no_base)) {
     gr_figures fig;
     gr_check_result checked = gr_check(&r->g, &p, &base, &buf, &fig, note, sizeof note);
@@ -783,7 +804,7 @@ static int run_gpu(const prof_opts *o, const manifest_problem **probs, int n, co
   rc = 0;
   for (int i = 0; i < nj; i++) {
     rows[i].floor_us = prof_floor_us(&rows[i], r.dev.peak_tflops[rows[i].ab], r.dev.bandwidth_gbs);
-    rc |= rows[i].status == PROF_MISMATCH || rows[i].status == PROF_TCJ_ERROR;
+    rc |= rows[i].status == PROF_MISMATCH || rows[i].status == PROF_TCJ_ERROR || rows[i].baseline_off;
   }
   if (prof_print_table(stdout, &r.dev, rows, nj) != 0) rc = 1;
   if (o->out) {

@@ -190,11 +190,15 @@ static void describe(const manifest_problem *pr, char *out, size_t size) {
   if (n >= 0 && (size_t)n < size && pr->has_b)
     n += snprintf(out + n, size - (size_t)n, " b=%s", tcj_dtype_name(pr->b));
   if (n >= 0 && (size_t)n < size && pr->fast_accum) n += snprintf(out + n, size - (size_t)n, " fast_accum");
-  if (n >= 0 && (size_t)n < size && pr->scale == TCJ_SCALE_BLOCK)
-    n += snprintf(out + n, size - (size_t)n, " scale=block");
+  if (n >= 0 && (size_t)n < size && pr->scale != TCJ_SCALE_TENSOR)
+    n += snprintf(out + n, size - (size_t)n, " scale=%s", pr->scale == TCJ_SCALE_BLOCK ? "block" : "row");
   if (n >= 0 && (size_t)n < size && pr->group.mode != TCJ_GROUP_NONE)
     n += snprintf(out + n, size - (size_t)n, " group=%s:%lld%s", pr->group.mode == TCJ_GROUP_M_MASKED ? "masked"
-                  : "contiguous", (long long)pr->group.count, pr->group.ends64 ? " ends=int64" : "");
+                  : pr->group.mode == TCJ_GROUP_K_CONTIGUOUS ? "k" : "contiguous", (long long)pr->group.count,
+                  pr->group.ends64 ? " ends=int64" : "");
+  if (n >= 0 && (size_t)n < size && (pr->row_scale || pr->b_ptrs || pr->gather))
+    n += snprintf(out + n, size - (size_t)n, "%s%s%s", pr->row_scale ? " row_scale" : "", pr->b_ptrs ? " b_ptrs" : "",
+                  pr->gather ? " gather" : "");
   if (n >= 0 && (size_t)n < size && pr->epilogue_path)
     snprintf(out + n, size - (size_t)n, " source=%s", pr->epilogue_path);
 }
@@ -289,8 +293,10 @@ static void tune_all(const manifest *man, tcj_engine *engine, const char *gpu_ar
     char what[768], choice[512], err[1024];
     describe(pr, what, sizeof what);
     tcj_kernel_cfg cfg;
-    if (pr->group.mode != TCJ_GROUP_NONE) { /* the engine's autotuner does not tune grouped calls */
-      fprintf(stderr, "skip tuning %s %s: grouped calls are not tuned (TCJ_TUNE)\n", what, gpu_arch);
+    if (pr->group.mode != TCJ_GROUP_NONE || pr->row_scale) { /* the autotuner's calls have no grouped or
+                                                                 row_scale arrays to pass */
+      fprintf(stderr, "skip tuning %s %s: %s calls are not tuned (TCJ_TUNE)\n", what, gpu_arch,
+              pr->group.mode != TCJ_GROUP_NONE ? "grouped" : "row_scale");
       continue;
     }
     const char *skip = select_cfg(pr, &caps, NULL, &cfg);

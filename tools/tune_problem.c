@@ -66,11 +66,10 @@ tcj_status tune_problem(tcj_engine *e, const gemm_problem *p, char *choice, size
     snprintf(err, err_size, "%s", why);
     return st;
   }
-  int64_t batch = gemm_batch(p);
   size_t counts[BUF_COUNT] = {
-    (size_t)(p->m * p->k * batch), (size_t)(p->k * p->n * (p->broadcast_b ? 1 : batch)), (size_t)(p->m * p->n * batch),
-    p->bias != TCJ_BIAS_NONE ? (size_t)(p->n * (p->broadcast_b ? 1 : batch)) : 0,
-    p->scale == TCJ_SCALE_BLOCK ? (size_t)(gemm_block_scales_a(p) + gemm_block_scales_b(p)) : 2 * GEMM_SCALE_B_AT};
+    (size_t)gemm_a_elems(p), (size_t)(p->k * gemm_b_cols(p) * gemm_b_entries(p)), (size_t)(p->m * p->n * gemm_entries(p)),
+    p->bias != TCJ_BIAS_NONE ? (size_t)(gemm_b_cols(p) * gemm_bias_entries(p)) : 0,
+    (size_t)(gemm_scale_b_at(p) + gemm_scales_b(p))};
   tcj_dtype types[BUF_COUNT] = {p->ab, gemm_b_dtype(p), gemm_out_dtype(p), gemm_bias_dtype(p), TCJ_F32};
   CUdeviceptr bufs[BUF_COUNT] = {0};
   int pushed = 0;

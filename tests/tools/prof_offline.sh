@@ -59,8 +59,8 @@ mapfile -t names < <(sed -n 's/^ *- {name: *\([^,]*\),.*/\1/p' "$suite")
 rows=()
 for name in "${names[@]}"; do
   rows+=("$name")
-  [[ $name != fp8_* && $name != e5m2_* ]] || rows+=("$name+fastacc")
-  [[ $name != moe_* ]] || rows+=("$name+loop")
+  [[ $name != fp8_* && $name != e5m2_* && $name != moex_*e4m3_row ]] || rows+=("$name+fastacc")
+  [[ $name != moe_* && $name != moex_*wgrad* ]] || rows+=("$name+loop")
 done
 run --dry-run --arch sm_90a --suite "$suite"
 [ $rc -eq 0 ] || { show; fail "--dry-run exited $rc"; }
@@ -92,6 +92,19 @@ for name in "${rows[@]}"; do
     [[ $line =~ \ bf16\>bf16\ +NT\ .*\ none\ +G[0-9]+/(contig|masked)\ +recipe=$recipe\ arch=sm_90a\ ab=bf16\ c=bf16\ op=NT\ .*\ group=([13])$ ]] ||
       fail "$name has no grouped $recipe config: $line"
     [ "${BASH_REMATCH[2]}" = "$([ "${BASH_REMATCH[1]}" = masked ] && echo 3 || echo 1)" ] || fail "$name: layout and group= differ: $line" ;;
+  moex_*) # the MoE extras: a grouped config, or (an engine without the field) the reason naming it
+    if [[ $line == *"- (no tcj kernel: "* ]]; then
+      [[ $line =~ no\ tcj\ kernel:\ (activation\ TCJ_ACT_SWIGLU|scale_mode\ TCJ_SCALE_ROW|group_mode\ TCJ_GROUP_K_CONTIGUOUS|stride_scale_b|row_scale|group_b_ptrs|gather_a) ]] ||
+        fail "$name: the reason does not name the MoE field: $line"
+      without=$((without + 1))
+    else
+      [[ $line =~ \ recipe=sm[89]0\ arch=sm_90a\ .*\ group=[1-5] ]] || fail "$name has no grouped config: $line"
+    fi
+    case $name in
+    *e4m3*) [[ $line =~ \ e4m3\>bf16\ +NT\ .*\ G[0-9]+/contig\  ]] || fail "$name: $line" ;;
+    *swiglu*) [[ $line =~ \ bf16\>bf16\ +NT\ +[0-9]+\ +768\ +2048\ swiglu\ +G128/contig\  ]] || fail "$name: $line" ;;
+    *wgrad*) [[ $line =~ \ bf16\>bf16\ +TN\ +768\ +2048\ +16384\ none\ +G128/k\  ]] || fail "$name: $line" ;;
+    esac ;;
   *) [[ $line == *" recipe=sm"[89]"0 arch=sm_90a "* ]] || fail "$name has no sm_90a config: $line" ;;
   esac
 done
@@ -141,7 +154,7 @@ mapfile -t listed < <(awk 'NR > 2 && $4 ~ /^[0-9]+$/ { print $1 }' "$dir/out")
 [ "${listed[*]}" = "sq4096 fp8_sq8192+fastacc fp8_up_m128+fastacc fp8_nt_m16+fastacc e5m2_sq4096+fastacc tf32_nt_sq4096 gelu_sq4096 f32_sq4096 f64_sq4096" ] ||
   { show; fail "--fast-accum 1 listed: ${listed[*]}"; }
 run --dry-run --arch sm_90a --suite "$suite" --dtype e4m3 --fast-accum 0
-[ $rc -eq 0 ] && tail -n 1 "$dir/out" | grep -qE "^3 problems: [0-3] with a tcj kernel, [0-3] without$" ||
+[ $rc -eq 0 ] && tail -n 1 "$dir/out" | grep -qE "^6 problems: [0-6] with a tcj kernel, [0-6] without$" ||
   { show; fail "--fast-accum 0: rc $rc"; }
 # tcj-warmup's fp8 keys (tests/data/warmup_fp8.yaml): fast_accum: true makes the +fastacc row
 # only, scale: block the other one only; a b_dtype shows in the dtype column; every row has its

@@ -78,7 +78,7 @@ done <<'EOF'
 {dtype: e4m3, m: 8, n: 8, k: 8, b_dtype: bf16}|46: b_dtype: unknown type bf16 (e4m3 e5m2)
 {dtype: s8, m: 8, n: 8, k: 8, fast_accum: true}|47: fast_accum: true needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is s8)
 {dtype: e4m3, m: 8, n: 8, k: 8, fast_accum: 1}|49: fast_accum: expected true or false, got 1
-{dtype: e4m3, m: 8, n: 8, k: 8, scale: rows}|44: scale: unknown scale mode rows (tensor block)
+{dtype: e4m3, m: 8, n: 8, k: 8, scale: rows}|44: scale: unknown scale mode rows (tensor block row)
 {dtype: f16, m: 8, n: 8, k: 8, scale: block}|43: scale: block needs fp8 operands, dtype: e4m3 or e5m2 (problem #1 is f16)
 {name: x, dtype: e5m2, m: 8, n: 8, k: 8, fast_accum: true, scale: block}|71: scale: block with fast_accum: true: block scales are applied where the partial sums are promoted, which fast accumulation skips (problem x)
 {dtype: e4m3, m: 8, n: 8, k: 8, c_dtype: e4m3}|46: c_dtype: e4m3: C is f16, bf16, f32, f64 or s32; an fp8 output is a D apart from C (d_dtype: e4m3)

@@ -72,8 +72,10 @@ static void definition(const gemm_problem *p, const gemm_ref_inputs *in, int64_t
 /* Computes p's reference on random operands and holds every sampled element to the definition. */
 static void check_against_definition(gemm_problem p, double scale) {
   size_t batch = (size_t)gemm_batch(&p), b_entries = p.broadcast_b ? 1 : batch;
-  gemm_ref_inputs in = {fill(p.ab, batch * (size_t)(p.m * p.k)), fill(gemm_b_dtype(&p), b_entries * (size_t)(p.k * p.n)),
-                        p.bias != TCJ_BIAS_NONE ? fill(gemm_bias_dtype(&p), b_entries * (size_t)p.n) : NULL, scale};
+  gemm_ref_inputs in = {.a = fill(p.ab, batch * (size_t)(p.m * p.k)),
+                        .b = fill(gemm_b_dtype(&p), b_entries * (size_t)(p.k * p.n)),
+                        .bias = p.bias != TCJ_BIAS_NONE ? fill(gemm_bias_dtype(&p), b_entries * (size_t)p.n) : NULL,
+                        .scale = scale};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
   size_t all = batch * (size_t)(p.m * p.n);
@@ -128,7 +130,7 @@ static void sample_shape(const gemm_problem *p, int64_t *rows, int64_t *cols, in
   /* Zero operands: the shape of the sample does not depend on the values. */
   void *a = calloc(batch * (size_t)(p->m * p->k) + 1, 4), *b = calloc(batch * (size_t)(p->k * p->n) + 1, 4);
   assert_true(a && b);
-  gemm_ref_inputs in = {a, b, NULL, 1};
+  gemm_ref_inputs in = {.a = a, .b = b, .scale = 1};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(p, &in, &r), 0);
   *cols = 0;
@@ -174,7 +176,7 @@ static void sample_spans_the_output_within_the_budget(void **state) {
   /* An empty D samples nothing. */
   gemm_problem empty = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 0, 8, 8);
   gemm_ref r;
-  gemm_ref_inputs in = {NULL, NULL, NULL, 1};
+  gemm_ref_inputs in = {.scale = 1};
   assert_int_equal(gemm_ref_compute(&empty, &in, &r), 0);
   assert_int_equal(r.count, 0);
   gemm_ref_free(&r);
@@ -188,7 +190,7 @@ static void f64_sums_are_compensated(void **state) {
   const double a[2][3] = {{1 + 0x1p-30, -1, 0}, {0x1p60, 1, -0x1p60 - 0x1p30}};
   const double b[3] = {1 + 0x1p-30, 1 + 0x1p-29, 1}; /* op_b T: B is 1 x 3 */
   gemm_problem p = GEMM_PLAIN(TCJ_F64, TCJ_F64, TCJ_OP_N, TCJ_OP_T, 2, 1, 3);
-  gemm_ref_inputs in = {a, b, NULL, 1};
+  gemm_ref_inputs in = {.a = a, .b = b, .scale = 1};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
   assert_int_equal(r.count, 2);
@@ -204,7 +206,7 @@ static void f64_sums_are_compensated(void **state) {
 static void errors_see_wrong_nan_and_exact_elements(void **state) {
   (void)state;
   gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_N, 16, 16, 16);
-  gemm_ref_inputs in = {fill(TCJ_F32, 256), fill(TCJ_F32, 256), NULL, 1};
+  gemm_ref_inputs in = {.a = fill(TCJ_F32, 256), .b = fill(TCJ_F32, 256), .scale = 1};
   gemm_ref r;
   assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
   assert_int_equal(r.count, 256);
@@ -265,7 +267,7 @@ static void grouped_reference_samples_every_group(void **state) {
       for (size_t i = 0; i < na; i++) a[i] = f32_to_bf16((float)((int)(i * 7 % 11) - 5));
       for (size_t i = 0; i < G * N * K; i++) b[i] = f32_to_bf16((float)((int)(i * 5 % 9) - 4));
       for (size_t i = 0; i < G * N; i++) bias[i] = f32_to_bf16((float)(i % 13));
-      gemm_ref_inputs in = {a, b, bias, 1.0};
+      gemm_ref_inputs in = {.a = a, .b = b, .bias = bias, .scale = 1.0};
       gemm_ref r;
       assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
       assert_true(r.count > 0);
@@ -293,9 +295,140 @@ static void grouped_reference_samples_every_group(void **state) {
   gemm_problem none = {.ab = TCJ_BF16, .c = TCJ_BF16, .m = 4, .n = 4, .k = 4, .group_mode = TCJ_GROUP_M_CONTIGUOUS,
                        .groups = 2};
   gemm_ref r;
-  gemm_ref_inputs in = {NULL, NULL, NULL, 1.0};
+  gemm_ref_inputs in = {.scale = 1.0};
   assert_int_equal(gemm_ref_compute_grouped(&none, &in, &r), -1);
   assert_int_equal(r.count, 0);
+}
+
+/* r's values laid out as D (count elements), each sampled exactly once and every one sampled. */
+static void expect_d(const gemm_ref *r, const double *want, size_t count) {
+  int seen[16] = {0};
+  assert_true(count <= 16);
+  assert_int_equal(r->count, count);
+  for (size_t e = 0; e < r->count; e++) {
+    size_t i = (size_t)r->index[e];
+    assert_true(i < count);
+    seen[i]++;
+    if (fabs(r->value[e] - want[i]) > 1e-12 * (1 + fabs(want[i])))
+      fail_msg("D[%zu] = %.17g, want %.17g", i, r->value[e], want[i]);
+  }
+  for (size_t i = 0; i < count; i++) assert_int_equal(seen[i], 1);
+}
+
+static double silu(double v) { return v / (1 + exp(-v)); }
+
+/* The MoE semantics on small cases computed by hand: SwiGLU (gate columns [0, n), up [n, 2n),
+ * each biased), row scales (scale_a per row, scale_b per column of each group), row_scale after
+ * the activation, a row gather (an index outside A reads zeros), K groups (an empty group's D is
+ * its bias) and pointer arrays (group g's B at the entry b_slot names). */
+static void moe_reference_is_the_hand_computed_value(void **state) {
+  (void)state;
+  gemm_ref r;
+  { /* SwiGLU, one GEMM: A [1 2], B^T rows gate [1 1], up [1 1] (op_b T: 2n x k), bias [0.5 -1] */
+    float a[2] = {1, 2}, b[4] = {1, 1, 1, 1}, bias[2] = {0.5f, -1};
+    gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 1, 1, 2);
+    p.act = TCJ_ACT_SWIGLU;
+    gemm_ref_inputs in = {.a = a, .b = b, .scale = 1};
+    assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
+    double want[1] = {silu(3) * 3};
+    expect_d(&r, want, 1);
+    gemm_ref_free(&r);
+    p.bias = TCJ_BIAS_COL;
+    in.bias = bias;
+    assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
+    want[0] = silu(3.5) * 2;
+    expect_d(&r, want, 1);
+    gemm_ref_free(&r);
+    /* op_b N: B stored k x 2n, columns [0, n) gate: [[1 5] [1 -1]] gives g 3, u 3 */
+    float bn[4] = {1, 5, 1, -1};
+    p.op_b = TCJ_OP_N;
+    p.bias = TCJ_BIAS_NONE;
+    in.b = bn;
+    in.bias = NULL;
+    assert_int_equal(gemm_ref_compute(&p, &in, &r), 0);
+    want[0] = silu(3) * (5 - 2);
+    expect_d(&r, want, 1);
+    gemm_ref_free(&r);
+  }
+  { /* fp8 row scales, two contiguous groups of one row; then row_scale */
+    uint8_t a[2] = {f32_to_e4m3(1), f32_to_e4m3(2)};
+    uint8_t b[4] = {f32_to_e4m3(1), f32_to_e4m3(2), f32_to_e4m3(3), f32_to_e4m3(4)}; /* G x n x k, op_b T */
+    float sa[2] = {0.5f, 2}, sb[4] = {1, 0.25f, 2, 4}, rs[2] = {0.5f, 0.25f};
+    int64_t sizes[2] = {1, 1};
+    gemm_problem p = GEMM_PLAIN(TCJ_E4M3, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 2, 2, 1);
+    p.scale = TCJ_SCALE_ROW;
+    p.group_mode = TCJ_GROUP_M_CONTIGUOUS;
+    p.groups = 2;
+    p.group_sizes = sizes;
+    gemm_ref_inputs in = {.a = a, .b = b, .scale = 1, .scale_a = sa, .scale_b = sb};
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double want[4] = {0.5 * 1 * 1 * 1, 0.5 * 0.25 * 1 * 2, 2 * 2 * 2 * 3, 2 * 4 * 2 * 4};
+    expect_d(&r, want, 4);
+    gemm_ref_free(&r);
+    in.row_scale = rs;
+    p.row_scale = 1;
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double scaled[4] = {0.25, 0.125, 6, 16};
+    expect_d(&r, scaled, 4);
+    gemm_ref_free(&r);
+    /* grouped per-tensor: scale 0.5 for A, scale_b one per group (stride 1) */
+    p.scale = TCJ_SCALE_TENSOR;
+    p.row_scale = 0;
+    float sbt[2] = {4, 0.25f};
+    gemm_ref_inputs tin = {.a = a, .b = b, .scale = 0.5, .scale_b = sbt};
+    assert_int_equal(gemm_ref_compute_grouped(&p, &tin, &r), 0);
+    double tensor[4] = {0.5 * 4 * 1, 0.5 * 4 * 2, 0.5 * 0.25 * 2 * 3, 0.5 * 0.25 * 2 * 4};
+    expect_d(&r, tensor, 4);
+    gemm_ref_free(&r);
+  }
+  { /* gather: A holds 3 rows; problem rows read rows 2 and 5 (outside: zeros) */
+    float a[6] = {1, 1, 2, 2, 3, 3}, b[2] = {1, 10};
+    int32_t gather[2] = {2, 5};
+    int64_t sizes[1] = {2};
+    gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 2, 1, 2);
+    p.group_mode = TCJ_GROUP_M_CONTIGUOUS;
+    p.groups = 1;
+    p.group_sizes = sizes;
+    p.gather_rows = 3;
+    gemm_ref_inputs in = {.a = a, .b = b, .scale = 1, .gather = gather};
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double want[2] = {33, 0};
+    expect_d(&r, want, 2);
+    gemm_ref_free(&r);
+  }
+  { /* K groups {1, 0, 2} of k 3: A^T B per group, op_a T, op_b N; bias per group */
+    float a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, bias[3] = {0.5f, 1, -1};
+    int64_t sizes[3] = {1, 0, 2};
+    gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 1, 1, 3);
+    p.group_mode = TCJ_GROUP_K_CONTIGUOUS;
+    p.groups = 3;
+    p.group_sizes = sizes;
+    gemm_ref_inputs in = {.a = a, .b = b, .scale = 1};
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double want[3] = {4, 0, 28};
+    expect_d(&r, want, 3);
+    gemm_ref_free(&r);
+    p.bias = TCJ_BIAS_COL;
+    in.bias = bias;
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double biased[3] = {4.5, 1, 27};
+    expect_d(&r, biased, 3);
+    gemm_ref_free(&r);
+  }
+  { /* pointer arrays: masked groups, group 0's pointer at B entry 1, group 1's at entry 0 */
+    float a[2] = {2, 3}, b[2] = {10, 100};
+    int64_t sizes[2] = {1, 1}, slot[2] = {1, 0};
+    gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 1, 1, 1);
+    p.group_mode = TCJ_GROUP_M_MASKED;
+    p.groups = 2;
+    p.group_sizes = sizes;
+    p.b_ptrs = 1;
+    gemm_ref_inputs in = {.a = a, .b = b, .scale = 1, .b_slot = slot};
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double want[2] = {200, 30};
+    expect_d(&r, want, 2);
+    gemm_ref_free(&r);
+  }
 }
 
 int main(void) {
@@ -306,6 +439,7 @@ int main(void) {
     cmocka_unit_test(errors_see_wrong_nan_and_exact_elements),
     cmocka_unit_test(bounds_and_where_the_figures_apply),
     cmocka_unit_test(grouped_reference_samples_every_group),
+    cmocka_unit_test(moe_reference_is_the_hand_computed_value),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

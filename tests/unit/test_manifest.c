@@ -105,6 +105,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 #define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
+#define MOE_EXTRA_ROWS 7 /* and the MoE extras' rows last */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -231,6 +232,43 @@ static void check_grouped_rows(const manifest *m) {
   assert_int_equal(find(m, "moe_deepgemm_contig")->group.skew, MANIFEST_SKEW_EVEN);
 }
 
+/* The MoE extras' rows: fp8 grouped with block and row scales, SwiGLU with n D's columns, the
+ * router weights as row_scale, the K-grouped weight gradient. */
+static void check_moe_extra_rows(const manifest *m) {
+  static const struct {
+    const char *name;
+    tcj_dtype ab;
+    tcj_scale_mode scale;
+    tcj_activation act;
+    int row_scale;
+    tcj_group_mode mode;
+    int64_t m, n, k, groups;
+  } want[MOE_EXTRA_ROWS] = {
+    {"moex_deepgemm_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4},
+    {"moex_deepgemm_e4m3_row", TCJ_E4M3, TCJ_SCALE_ROW, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4},
+    {"moex_dsv3_up_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32},
+    {"moex_qwen3_up_swiglu_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 16384, 768,
+     2048, 128},
+    {"moex_qwen3_up_swiglu_decode", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 512, 768, 2048,
+     128},
+    {"moex_qwen3_down_rowscale", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128},
+    {"moex_qwen3_wgrad", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_K_CONTIGUOUS, 768, 2048, 16384, 128},
+  };
+  for (int i = 0; i < MOE_EXTRA_ROWS; i++) {
+    const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + i];
+    assert_string_equal(p->name, want[i].name);
+    assert_int_equal(p->ab, want[i].ab);
+    assert_int_equal(p->scale, want[i].scale);
+    assert_int_equal(manifest_epilogue_act(p->epilogue), want[i].act);
+    assert_int_equal(p->row_scale, want[i].row_scale);
+    assert_int_equal(p->group.mode, want[i].mode);
+    assert_int_equal(p->m, want[i].m);
+    assert_int_equal(p->n, want[i].n);
+    assert_int_equal(p->k, want[i].k);
+    assert_int_equal(p->group.count, want[i].groups);
+  }
+}
+
 static void bench_suite_parses_with_its_defaults(void **state) {
   (void)state;
   manifest m;
@@ -263,15 +301,17 @@ static void committed_suite_is_the_bench_suite_then_its_own_rows(void **state) {
   int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
   if (rc != 0) print_error("manifest_load: %s\n", err);
   assert_int_equal(rc, 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS);
   check_own_rows(&m);
   check_grouped_rows(&m);
+  check_moe_extra_rows(&m);
   manifest_free(&m);
   /* The parser from memory agrees with the one from a file. */
   assert_int_equal(manifest_parse(text, len, "suite", &m, err, sizeof err), 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS);
   check_own_rows(&m);
   check_grouped_rows(&m);
+  check_moe_extra_rows(&m);
   manifest_free(&m);
   free(text);
 }
@@ -417,7 +457,8 @@ static void gemm_ex_keys_parse_with_their_defaults(void **state) {
   }
   assert_int_equal(m.problems[1].m, 1);
   assert_int_equal(m.problems[2].m, 2);
-  static const char *const names[] = {"none", "bias", "bias_relu", "bias_gelu", "bias_gelu_tanh", "bias_silu"};
+  static const char *const names[] = {"none", "bias", "bias_relu", "bias_gelu", "bias_gelu_tanh", "bias_silu",
+                                      "swiglu", "bias_swiglu"};
   for (int e = 0; e < MANIFEST_EPI_COUNT; e++) assert_string_equal(manifest_epilogue_name((manifest_epilogue)e), names[e]);
   assert_string_equal(manifest_epilogue_name(MANIFEST_EPI_COUNT), "?");
   manifest_free(&m);
@@ -576,12 +617,37 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue_source: }\n", 3, 41, "epilogue_source: expected a file name",
    "nothing"},
   {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, batch: 2, batch: 3}\n", 3, 34, "duplicate key 'batch'", "column 24"},
+  /* the MoE extras: each key's bad value, and each key where it means nothing, by name */
+  {"dtype: e4m3\nproblems:\n  - {m: 1, n: 1, k: 1, scale: rowwise}\n", 3, 31, "scale: unknown scale mode rowwise",
+   "tensor block row"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, scale: row}\n", 3, 31, "scale: row needs fp8 operands", "is bf16"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, epilogue: swiglu2}\n", 3, 34, "epilogue: unknown epilogue swiglu2",
+   "swiglu bias_swiglu"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, row_scale: yes}\n", 3, 35, "row_scale: expected true or false",
+   "yes"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, b_ptrs: 1}\n", 3, 32, "b_ptrs: expected true or false", "1"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, gather: on}\n", 3, 32, "gather: expected true or false", "on"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 1, n: 1, k: 1, b_ptrs: true}\n", 3, 41,
+   "b_ptrs: true needs group: mode: contiguous or masked", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 8, n: 8, b_ptrs: true, group: {mode: k, experts: 4, tokens: 8, "
+   "topk: 1}}\n", 3, 35, "b_ptrs: true needs group: mode: contiguous or masked", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, n: 8, k: 8, gather: true, group: {mode: masked, experts: 4, max_rows: 8, "
+   "tokens: 8, topk: 1}}\n", 3, 35, "gather: true needs group: mode: contiguous and op_a: N", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, n: 8, k: 8, op_a: T, gather: true, group: {mode: contiguous, experts: 4, "
+   "tokens: 8, topk: 1}}\n", 3, 44, "gather: true needs group: mode: contiguous and op_a: N", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 8, n: 8, k: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3,
+   30, "k: a K-grouped problem (group: mode: k) takes k from group:", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {n: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3, 5, "has no m:", "#1"},
+  {"dtype: bf16\nproblems:\n  - {m: 8, n: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1, max_rows: 8}}\n", 3, 77,
+   "group: max_rows: is for mode: masked", "k groups k ="},
+  {"dtype: bf16\nproblems:\n  - {m: 8, n: 8, batch: 2, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3, 25,
+   "batch: a grouped problem", "experts / ep"},
   /* group: */
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: 4}\n", 3, 25, "group: expected a mapping", "mode, experts"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {experts: 4, tokens: 8, topk: 1}}\n", 3, 25, "group: needs mode:",
-   "contiguous or masked"},
+   "contiguous, masked or k"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: ragged, experts: 4, tokens: 8, topk: 1}}\n", 3, 32,
-   "group: mode: expected contiguous or masked", "ragged"},
+   "group: mode: expected contiguous, masked or k", "ragged"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, tokens: 8, topk: 1}}\n", 3, 25,
    "group: needs experts:, tokens: and topk:", "experts: missing"},
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, shards: 2}}\n",
@@ -621,6 +687,51 @@ static const bad_case bad_cases[] = {
   {"dtype: bf16\nproblems:\n  - {n: 8, k: 8, group: {mode: contiguous, experts: 4, tokens: 8, topk: 1, seed: x}}\n", 3,
    82, "group: seed: expected a non-negative integer", "x"},
 };
+
+/* The MoE extras: swiglu epilogues, row scales, row_scale, B pointer arrays, row gathers and the
+ * K-grouped mode (k from group:, op_a T and op_b N by default, m: given). */
+static void moe_keys_parse(void **state) {
+  (void)state;
+  manifest m;
+  load_text("problems:\n"
+            "  - {name: up, dtype: bf16, n: 768, k: 2048, epilogue: swiglu, b_ptrs: true, gather: true, "
+            "group: {mode: contiguous, experts: 128, tokens: 64, topk: 8}}\n"
+            "  - {name: upb, dtype: bf16, m: 4, n: 8, k: 16, epilogue: bias_swiglu, row_scale: false}\n"
+            "  - {name: down, dtype: bf16, n: 2048, k: 768, row_scale: true, group: {mode: masked, experts: 8, "
+            "max_rows: 16, tokens: 16, topk: 2}}\n"
+            "  - {name: rows, dtype: e4m3, n: 4096, k: 7168, scale: row, fast_accum: true, group: {mode: contiguous, "
+            "experts: 4, tokens: 8, topk: 1}}\n"
+            "  - {name: wgrad, dtype: bf16, m: [768, 1536], n: 2048, group: {mode: k, experts: 128, tokens: 16384, "
+            "topk: 8, ends: int64}}\n",
+            &m);
+  assert_int_equal(m.nproblems, 6);
+  const manifest_problem *p = find(&m, "up");
+  assert_int_equal(p->epilogue, MANIFEST_EPI_SWIGLU);
+  assert_int_equal(manifest_epilogue_act(p->epilogue), TCJ_ACT_SWIGLU);
+  assert_int_equal(manifest_epilogue_bias(p->epilogue), TCJ_BIAS_NONE);
+  assert_true(p->b_ptrs == 1 && p->gather == 1 && p->row_scale == 0);
+  assert_int_equal(p->n, 768); /* D's columns; B holds 2n */
+  p = find(&m, "upb");
+  assert_int_equal(manifest_epilogue_act(p->epilogue), TCJ_ACT_SWIGLU);
+  assert_int_equal(manifest_epilogue_bias(p->epilogue), TCJ_BIAS_COL);
+  assert_int_equal(p->row_scale, 0);
+  p = find(&m, "down");
+  assert_true(p->row_scale == 1 && p->b_ptrs == 0 && p->gather == 0);
+  p = find(&m, "rows");
+  assert_int_equal(p->scale, TCJ_SCALE_ROW);
+  assert_int_equal(p->fast_accum, 1);
+  p = find(&m, "wgrad");
+  assert_int_equal(p->group.mode, TCJ_GROUP_K_CONTIGUOUS);
+  assert_int_equal(p->group.count, 128);
+  assert_int_equal(p->k, 16384 * 8); /* the routed rows are K */
+  assert_int_equal(p->m, 768);
+  assert_int_equal(m.problems[5].m, 1536);
+  assert_int_equal(p->n, 2048);
+  assert_int_equal(p->op_a, TCJ_OP_T); /* dY [tokens, m] */
+  assert_int_equal(p->op_b, TCJ_OP_N); /* X [tokens, n] */
+  assert_int_equal(p->group.ends64, 1);
+  manifest_free(&m);
+}
 
 /* group: a grouped problem's rows, groups and routing, with their defaults. */
 static void group_keys_parse_with_their_defaults(void **state) {
@@ -818,6 +929,7 @@ int main(void) {
     cmocka_unit_test(gemm_ex_keys_parse_with_their_defaults),
     cmocka_unit_test(fp8_keys_parse_with_their_defaults),
     cmocka_unit_test(group_keys_parse_with_their_defaults),
+    cmocka_unit_test(moe_keys_parse),
     cmocka_unit_test(group_sizes_follow_the_routing),
     cmocka_unit_test(epilogue_source_is_read_beside_the_manifest),
     cmocka_unit_test(lists_expand_to_the_cross_product),
