@@ -1353,6 +1353,22 @@ static void what_grouped_gemm_does_not_do_yet_is_not_supported(void **state) {
   }
 }
 
+/* An empty operand is never read, so its pointer and ld narrow no copy (a K-grouped call with no
+ * tokens passes A and B that end where their data ends, at any 2-byte address). */
+static void empty_operands_narrow_no_copy(void **state) {
+  (void)state;
+  tcj_gemm_desc d = good();
+  d.k = 0;
+  d.a = (const void *)(PA + 2), d.b = (const void *)(PB + 6), d.lda = 1, d.ldb = 48;
+  eng_problem p;
+  fill(&d, &p);
+  assert_int_equal(p.align_a, 16);
+  assert_int_equal(p.align_b, 16);
+  d.k = 32, d.lda = 32; /* not empty: the pointer's alignment counts */
+  fill(&d, &p);
+  assert_int_equal(p.align_a, 2);
+}
+
 /* The MoE fields whose kernels are not built are refused by name, one case each (a change that
  * builds one moves its case to tests of what it does). */
 static void unbuilt_moe_fields_are_not_supported(void **state) {
@@ -1676,6 +1692,7 @@ int main(void) {
     cmocka_unit_test(what_grouped_gemm_does_not_do_yet_is_not_supported),
     cmocka_unit_test(grouped_extents_cover_every_group),
     cmocka_unit_test(unbuilt_moe_fields_are_not_supported),
+    cmocka_unit_test(empty_operands_narrow_no_copy),
     cmocka_unit_test(k_grouped_descriptors_check_ops_strides_and_fill_the_problem),
     cmocka_unit_test(fp8_grouped_calls_take_per_group_b_scales),
     cmocka_unit_test(row_scales_take_one_gemm_or_groups),
