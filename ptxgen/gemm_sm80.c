@@ -274,15 +274,15 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
     ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, t);
     ptx_ins(b, "bfe.u32 %R, %R, 3, 1", half, mn_in);
     ptx_ins(b, "mad.lo.u32 %R, %R, %V, %R", mn_idx, half, k->n, o->mn_t);
-  } else {
-    ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, mn_in);
   }
   if (o->k_major) {
+    if (!o->interleave) ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, mn_in);
     ptx_ins(b, "mov.u32 %R, %R", o->k_t, col_elems);
     row_idx = mn_idx;
     col_idx = o->k_t;
   } else {
     ptx_ins(b, "mov.u32 %R, %R", o->k_t, r_t);
+    if (!o->interleave) ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, mn_in);
     row_idx = o->k_t;
     col_idx = mn_idx;
   }
