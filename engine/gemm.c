@@ -603,7 +603,7 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
  * and before that the most any candidate the tuner may choose needs. */
 static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
   size_t most = scratch_of(p, plan).bytes;
-  if (p->grouped) return most; /* one plan: no generic kernel, no tuning (and it packs nothing) */
+  if (eng_problem_one_plan(p)) return most; /* one plan: no generic kernel, no tuning (and it packs nothing) */
   eng_plan gen; /* TCJ_JIT=async may run either kernel */
   if (e->jit_async && generic_plan(e, p, &gen) && scratch_of(p, &gen).bytes > most) most = scratch_of(p, &gen).bytes;
   if (!e->autotune) return most;
@@ -677,14 +677,14 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
   /* Grouped calls are not tuned (the tuner times whole calls of one shape; a grouped call's
    * shape is the routing of the moment), and have no generic kernel: under TCJ_JIT=async they
    * fetch their specialised kernel here, compiling it in this thread at the class's first call
-   * unless the disk cache has it. */
-  if (e->autotune && !p.grouped) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
+   * unless the disk cache has it. SwiGLU calls likewise (eng_problem_one_plan). */
+  if (e->autotune && !eng_problem_one_plan(&p)) st = autotune(e, &p, g->epilogue_source, &ca, stream, &plan);
   cache_kernel kern;
   eng_generic_memo memo;
   memo.key = 0;
   int memo_new = 0, encoded = 0;
   if (st == TCJ_SUCCESS)
-    st = e->jit_async && !p.grouped ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern, &memo, &memo_new)
+    st = e->jit_async && !eng_problem_one_plan(&p) ? async_kernel(e, &p, g->epilogue_source, stream, &plan, &kern, &memo, &memo_new)
                       : eng_kernel_get_user(e, &plan.cfg, g->epilogue_source, &kern, NULL);
   if (st == TCJ_SUCCESS && plan.cfg.generic) atomic_fetch_add_explicit(&e->stats.generic_launches, 1, memory_order_relaxed);
   if (st == TCJ_SUCCESS) st = launch(e, &p, &plan, &kern, &ca, stream, memo.key ? &memo.tmaps : NULL, &encoded);

@@ -18,7 +18,9 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
 
 tcj_status eng_select_tuned(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             const eng_tuning *tuning, eng_plan *plan, const char **why) {
-  /* A grouped problem has no generic kernel: TCJ_JIT=generic runs its specialised one (tcj.h). */
-  if (tuning && tuning->generic && !p->grouped) return eng_select_generic(p, caps, allow_packing, tuning, plan, why);
+  /* A grouped or SwiGLU problem has no generic kernel: TCJ_JIT=generic runs its specialised one
+   * (tcj.h), and it packs nothing (eng_problem_one_plan). */
+  if (eng_problem_one_plan(p)) allow_packing = 0;
+  if (tuning && tuning->generic && !eng_problem_one_plan(p)) return eng_select_generic(p, caps, allow_packing, tuning, plan, why);
   return select_forced(p, caps, allow_packing, tuning, plan, why);
 }

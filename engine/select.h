@@ -67,6 +67,16 @@ static inline int eng_problem_empty(const eng_problem *p) {
   return p->m == 0 || p->n == 0 || (p->grouped && p->groups == 0);
 }
 
+/* Columns of op(B), and of the accumulators a tile of n covers: n, or 2n with SwiGLU (its gate
+ * and up halves; tcj_cfg_b_cols). Tiles are sized by these. */
+static inline int64_t eng_problem_b_cols(const eng_problem *p) { return p->act == PTX_ACT_SWIGLU ? 2 * p->n : p->n; }
+
+/* A problem of one specialised plan: no generic kernel, no tuning, no packing (its kernel and
+ * its B's extent are of its own kind): grouped calls, and SwiGLU calls (their kernel bakes n,
+ * where the up half starts; its B has 2n columns, which packing does not know). Under
+ * TCJ_JIT=async their first call compiles in the caller's thread. */
+static inline int eng_problem_one_plan(const eng_problem *p) { return p->grouped || p->act == PTX_ACT_SWIGLU; }
+
 /* The CTAs of a grouped launch of config c (a 1-D grid): tiles_n = ceil(n / bn) times
  * ceil(m / bm) + G for contiguous groups (a bound on sum_g ceil(m_g / bm), as ceil(a / b) <=
  * a / b + 1: the kernel's units past the real tiles exit at once), G * ceil(m / bm) for masked

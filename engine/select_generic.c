@@ -118,8 +118,9 @@ static tcj_status generic_dmma(const eng_problem *p, const eng_device_caps *caps
 tcj_status eng_select_generic(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                               const eng_tuning *tuning, eng_plan *plan, const char **why) {
   static _Thread_local char msg[256];
-  if (p->grouped) {
-    *why = "grouped GEMM has no generic kernel (its specialised kernel serves every routing)";
+  if (eng_problem_one_plan(p)) {
+    *why = p->grouped ? "grouped GEMM has no generic kernel (its specialised kernel serves every routing)"
+                      : "SwiGLU has no generic kernel (its kernel bakes n, where B's up half starts)";
     return TCJ_ERROR_NOT_SUPPORTED;
   }
   if (p->block_scale) {

@@ -33,16 +33,16 @@ static const struct tile {
 #define MAX_STAGES 4 /* past four stages the sm80 mainloop gains nothing measurable */
 
 int64_t select_sm80_tile_count(const eng_problem *p, int t) {
-  return select_ceil_div(p->m, tiles[t].bm) * select_ceil_div(p->n, tiles[t].bn);
+  return select_ceil_div(p->m, tiles[t].bm) * select_ceil_div(eng_problem_b_cols(p), tiles[t].bn);
 }
 
 /* Shape heuristic: the biggest tile that still gives every SM work. Large tiles need a full
  * wave (tiles >= SMs); medium tiles accept half a wave because two CTAs fit per SM; m <= 32
  * (decode-like) takes the skinny tile; everything else the small tile. */
 static int pick_tile(const eng_problem *p, const eng_device_caps *caps) {
-  if (p->m <= 16) return select_ceil_div(p->n, 128) >= caps->sm_count ? TILE_DECODE : TILE_DECODE_NARROW;
+  if (p->m <= 16) return select_ceil_div(eng_problem_b_cols(p), 128) >= caps->sm_count ? TILE_DECODE : TILE_DECODE_NARROW;
   if (p->m <= 32) return TILE_SKINNY;
-  if (p->m >= 128 && p->n >= 256 && select_sm80_tile_count(p, TILE_LARGE) >= caps->sm_count) return TILE_LARGE;
+  if (p->m >= 128 && eng_problem_b_cols(p) >= 256 && select_sm80_tile_count(p, TILE_LARGE) >= caps->sm_count) return TILE_LARGE;
   if (p->m > 64 && select_sm80_tile_count(p, TILE_MEDIUM) >= caps->sm_count / 2) return TILE_MEDIUM;
   return TILE_SMALL;
 }

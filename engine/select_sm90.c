@@ -145,7 +145,7 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
       (select_ceil_div(p->k, c->bk) > SM90_PINGPONG_MAX_KT || select_ceil_div(p->m, t->bm) >= SM90_PITCH_CLUSTER_MANY_ROWS))
     c->cluster_m = 2;
   /* Fours and clusters along N were measured and GPU-tested with 16-bit operands only. */
-  int rows = (int)select_ceil_div(p->m, t->bm), cols = (int)select_ceil_div(p->n, t->bn), sixteen_bit = ptx_elem_size(p->ab) == 2;
+  int rows = (int)select_ceil_div(p->m, t->bm), cols = (int)select_ceil_div(eng_problem_b_cols(p), t->bn), sixteen_bit = ptx_elem_size(p->ab) == 2;
   if (sixteen_bit && c->cluster_m == 2 && b_sector_split && t->bn == 256 && rows >= SM90_PITCH_FOURS_MIN_ROWS) c->cluster_m = 4;
   c->cluster_n = 0;
   /* ...not where half of the tile's rows would be padding: 64 rows run 64-row tiles (64x5000x4096:
@@ -207,7 +207,7 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
   /* Fours along N that share A run as unclustered tiles do on a whole-line B (0.60-0.85 of pairs). */
   if (b_pitch_split && (!c->cluster_m || c->split_k) && c->cluster_n != 4) us *= SM90_PITCH_SPLIT_COST;
   /* No tile beats reading A and B and writing C once. */
-  double floor_us = ((double)(p->m + p->n) * (double)p->k * ptx_elem_size(p->ab) +
+  double floor_us = ((double)(p->m + eng_problem_b_cols(p)) * (double)p->k * ptx_elem_size(p->ab) +
                      (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)entries_of(p) /
                     SM90_BYTES_PER_US;
   /* At the floor, the tile that computes less padding wins the tie. */
@@ -295,7 +295,7 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
    * 76.1 us against 81.1 on 256x128, 4000^3 187 against 200, 2500x3000x5000 191 against 197). */
   int order[N_TILES90];
   for (int i = 0; i < N_TILES90; i++) order[i] = i;
-  if (p->m > p->n && !b_pitch_split) { order[0] = 1; order[1] = 0; }
+  if (p->m > eng_problem_b_cols(p) && !b_pitch_split) { order[0] = 1; order[1] = 0; }
   eng_candidate all[ENG_MAX_CANDIDATES];
   int n = 0;
   tcj_kernel_cfg c;

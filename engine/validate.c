@@ -94,8 +94,9 @@ typedef struct out_names { const char *ptr, *ld, *type; } out_names;
 static const out_names names_c = {"c", "ldc", "c_type"}, names_d = {"d", "ldd", "d_type"};
 
 /* eng_validate's rules with the output operand named `on`, for operands stored column-major
- * (cm) or row-major. The problem is filled as the caller states it (A, B and m, n not swapped). */
-static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t k,
+ * (cm) or row-major. The problem is filled as the caller states it (A, B and m, n not swapped).
+ * n_b: op(B)'s columns (n; 2n for SwiGLU, whose B holds the gate and the up half). */
+static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t n_b, int64_t k,
                                 const void *a, tcj_dtype a_type, int64_t lda,
                                 const void *b, tcj_dtype b_type, int64_t ldb,
                                 const void *c, tcj_dtype c_type, int64_t ldc, int cm, const out_names *on,
@@ -126,7 +127,7 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
   /* Stored shapes (row-major): A is m x k (N) or k x m (T); B is k x n (N) or n x k (T); C is
    * m x n. Column-major transposes each: cuBLAS's lda >= m for A N, ldc >= m. A row's length is
    * the leading dimension's minimum. */
-  stored sa = stored_as(m, k, ta ^ cm), sb = stored_as(k, n, tb ^ cm), sc = stored_as(m, n, cm);
+  stored sa = stored_as(m, k, ta ^ cm), sb = stored_as(k, n_b, tb ^ cm), sc = stored_as(m, n, cm);
   tcj_status st = check_operand("a", "lda", a, sa.rows, sa.cols, lda, sa.cols, es_ab, &out->align_a);
   if (st == TCJ_SUCCESS) st = check_operand("b", "ldb", b, sb.rows, sb.cols, ldb, sb.cols, es_ab, &out->align_b);
   if (st == TCJ_SUCCESS) st = check_operand(on->ptr, on->ld, c, sc.rows, sc.cols, ldc, sc.cols, es_c, &out->align_c);
@@ -172,7 +173,7 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
                         const void *a, tcj_dtype a_type, int64_t lda,
                         const void *b, tcj_dtype b_type, int64_t ldb,
                         const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out) {
-  tcj_status st = validate_core(op_a, op_b, m, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c, out);
+  tcj_status st = validate_core(op_a, op_b, m, n, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c, out);
   out->reads_c = 1;
   return st;
 }
@@ -295,7 +296,9 @@ static void fold_batch_into_rows(eng_problem *p) {
 /* The stored shapes of a descriptor's matrices as the caller gives them (tcj.h, order). */
 static int col_major(const tcj_gemm_desc *g) { return g->order == TCJ_ORDER_COL_MAJOR; }
 static stored desc_a(const tcj_gemm_desc *g) { return stored_as(g->m, g->k, (g->op_a == TCJ_OP_T) ^ col_major(g)); }
-static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, g->n, (g->op_b == TCJ_OP_T) ^ col_major(g)); }
+/* op(B)'s columns: n, or 2n for SwiGLU (the gate and the up half). */
+static int64_t desc_b_cols(const tcj_gemm_desc *g) { return g->activation == TCJ_ACT_SWIGLU ? 2 * g->n : g->n; }
+static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, desc_b_cols(g), (g->op_b == TCJ_OP_T) ^ col_major(g)); }
 static stored desc_cd(const tcj_gemm_desc *g) { return stored_as(g->m, g->n, col_major(g)); }
 
 /* The fp8 fields (tcj.h): only fp8 operands take them; block scales need both arrays, the
@@ -530,11 +533,29 @@ static const char *group_mode_name(tcj_group_mode m) {
 /* The API's Mixture-of-Experts fields and values that no kernel runs yet, one line each, so a
  * change that builds one removes its line. */
 static tcj_status check_unbuilt(const tcj_gemm_desc *g) {
-  const char *what = g->activation == TCJ_ACT_SWIGLU ? "activation TCJ_ACT_SWIGLU"
-                     : g->group_b_ptrs ? "group_b_ptrs"
+  const char *what = g->group_b_ptrs ? "group_b_ptrs"
                      : g->gather_a || g->gather_a_rows ? "gather_a"
                      : NULL;
   if (what) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s is not built yet", what);
+  return TCJ_SUCCESS;
+}
+
+/* TCJ_ACT_SWIGLU's rules on the descriptor (tcj.h): it pairs two whole products in registers
+ * and writes them, so nothing that reads C or follows another layout goes with it. reads_c: beta
+ * or beta_ptr may be nonzero. */
+static tcj_status check_swiglu_fields(const tcj_gemm_desc *g, int reads_c) {
+  if (g->activation != TCJ_ACT_SWIGLU) return TCJ_SUCCESS;
+  const char *why = reads_c ? (g->beta_ptr ? "beta_ptr (C is not read: leave it NULL)" : "beta != 0 (C is not read)")
+                    : g->epilogue_source ? "a user epilogue (epilogue_source)"
+                    : g->bias_kind == TCJ_BIAS_ROW ? "bias_kind TCJ_BIAS_ROW (a column bias of 2n values only)"
+                    : g->order == TCJ_ORDER_COL_MAJOR ? "order TCJ_ORDER_COL_MAJOR (row-major only)"
+                    : g->row_scale ? "row_scale (a MoE layer's router weights go with its down-projection)"
+                    : g->group_mode == TCJ_GROUP_K_CONTIGUOUS ? "group_mode TCJ_GROUP_K_CONTIGUOUS"
+                    : NULL;
+  if (why) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation TCJ_ACT_SWIGLU with %s", why);
+  if (g->n > INT32_MAX / 2)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation TCJ_ACT_SWIGLU with n = %" PRId64 ": op(B) has 2n "
+                         "columns, which exceed 2^31 - 1", g->n);
   return TCJ_SUCCESS;
 }
 
@@ -700,6 +721,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   /* C is read when beta may be nonzero: a host beta != 0, or any device beta. */
   int reads_c = (f64 ? g->beta_f64 != 0.0 : g->beta != 0.0f) || g->beta_ptr != NULL;
   int d_is_c = g->d == NULL;
+  if ((st = check_swiglu_fields(g, reads_c)) != TCJ_SUCCESS) return st;
   if (!g->c && reads_c && g->m > 0 && g->n > 0)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "c is NULL but %s: C would be read",
                          g->beta_ptr ? "beta_ptr is set" : "beta != 0");
@@ -709,7 +731,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   tcj_dtype d_type = d_is_c ? g->c_type : g->d_type;
   int64_t ldd = d_is_c ? g->ldc : g->ldd, stride_d = d_is_c ? g->stride_c : g->stride_d;
   int cm = col_major(g);
-  st = validate_core(g->op_a, g->op_b, g->m, g->n, g->k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, d, d_type,
+  st = validate_core(g->op_a, g->op_b, g->m, g->n, desc_b_cols(g), g->k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, d, d_type,
                      ldd, cm, d_is_c ? &names_c : &names_d, out);
   if (st != TCJ_SUCCESS) return st;
   if ((st = check_group_types(g, out)) != TCJ_SUCCESS) return st;
@@ -730,7 +752,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   /* C, when it is not D: its own type and layout, read while D is written. */
   if (!d_is_c && g->c) {
     eng_problem pc;
-    st = validate_core(g->op_a, g->op_b, m, n, k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, g->c, g->c_type,
+    st = validate_core(g->op_a, g->op_b, m, n, desc_b_cols(g), k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, g->c, g->c_type,
                        g->ldc, cm, &names_c, &pc);
     if (st != TCJ_SUCCESS) return st;
     out->c = pc.c;
@@ -777,7 +799,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias is set but bias_kind is TCJ_BIAS_NONE (say TCJ_BIAS_COL for "
                          "n values, TCJ_BIAS_ROW for m)");
   if (g->bias_kind != TCJ_BIAS_NONE) {
-    int64_t len = g->bias_kind == TCJ_BIAS_COL ? n : m;
+    int64_t len = g->bias_kind == TCJ_BIAS_COL ? desc_b_cols(g) : m; /* SwiGLU: gate and up values */
     if (!g->bias && len > 0)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "bias_kind is %s but bias is NULL",
                            g->bias_kind == TCJ_BIAS_COL ? "TCJ_BIAS_COL" : "TCJ_BIAS_ROW");
@@ -798,6 +820,12 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     out->stride_bias = g->stride_bias;
   }
   out->act = (ptx_act)g->activation;
+  if (out->act == PTX_ACT_SWIGLU && out->ab != PTX_E_F16 && out->ab != PTX_E_BF16)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "activation TCJ_ACT_SWIGLU with a_type = %s: f16 or bf16 operands "
+                         "only in this release", eng_dtype_name(g->a_type));
+  /* SwiGLU with B stored k x 2n: the up half starts n elements into each row, where the sm80
+   * recipe's copies of it start. */
+  if (out->act == PTX_ACT_SWIGLU && !out->op_b_t) fold_stride_alignment(&out->align_b, n, es_ab);
   /* Every entry's rows must share the alignment the kernel assumes for the first's. */
   if (batch > 1) {
     fold_stride_alignment(&out->align_a, g->stride_a, es_ab);

@@ -330,6 +330,22 @@ typedef struct tcj_gemm_desc {
   const void *bias; /* device pointer, bias_type elements; NULL with TCJ_BIAS_NONE */
   tcj_dtype bias_type; /* TCJ_BF16, TCJ_F16 or TCJ_F32 */
   tcj_bias_kind bias_kind;
+  /* TCJ_ACT_SWIGLU (gated; the MoE and Llama MLP up-projection): D has n columns and op(B) 2n.
+     op_b T: B is stored 2n x k (ldb >= k), rows [0, n) the gate weights, rows [n, 2n) the up
+     weights (vLLM's w13 [2I, H]); op_b N: B is stored k x 2n (ldb >= 2n), columns [0, n) gate,
+     [n, 2n) up. With g = alpha * (A B)[i, j] + bias[j] and u = alpha * (A B)[i, n + j] +
+     bias[n + j] (TCJ_BIAS_COL only, and then the bias holds 2n values: gate then up),
+     D[i, j] = silu(g) * u, silu(x) = x / (1 + e^-x). A batch's or a group's stride_b counts
+     the whole 2n-column B, stride_bias the whole 2n values (group g's bias at bias + g *
+     stride_bias). Grouped (both M modes) and ungrouped (one GEMM or a strided batch) calls, on
+     every recipe that runs f16 and bf16 (C and D f16, bf16 or f32). Refused
+     (TCJ_ERROR_NOT_SUPPORTED, naming the field): reading C (beta != 0 or beta_ptr set), a user
+     epilogue, TCJ_BIAS_ROW, TCJ_ORDER_COL_MAJOR, operands other than f16 and bf16 (fp8, tf32,
+     f32; s8 and f64 take no activation), 2n past 2^31 - 1. SwiGLU kernels never split K, have
+     no generic kernel and pack nothing (as grouped calls: in every tcj_jit_mode the first call
+     of a class compiles its kernel in the caller's thread, unless the disk cache has it; TCJ_TUNE
+     does not tune them): rows of A and B must be 4-byte aligned, and with op_b N so must n
+     elements (the up half's start), else TCJ_ERROR_NOT_SUPPORTED. */
   tcj_activation activation;
   /* Strided batch: 0 or 1 is one GEMM. Strides in elements, >= 0; 0 broadcasts. */
   int64_t batch_count;

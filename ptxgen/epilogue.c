@@ -501,6 +501,39 @@ ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val
   return emit_bias_value(b, e, emit_bias_addr(b, e, index), index, 0, limit);
 }
 
+void ptx_epi_swiglu_bias(ptx_builder *b, const ptx_epi *e, ptx_reg col, int count, ptx_reg *bias_g, ptx_reg *bias_u) {
+  if (e->cfg->bias == PTX_BIAS_NONE) return;
+  ptx_reg gate_addr = emit_bias_addr(b, e, col), up_addr = r64(b);
+  ptx_ins(b, "add.u64 %R, %R, %R", up_addr, gate_addr, ptx_epi_row_bytes(b, e->n, ptx_elem_size(e->cfg->bias_t)));
+  for (int i = 0; i < count; i++) {
+    bias_g[i] = emit_bias_value(b, e, gate_addr, col, i, e->n);
+    bias_u[i] = emit_bias_value(b, e, up_addr, col, i, e->n);
+  }
+}
+
+void ptx_epi_swiglu(ptx_builder *b, const ptx_epi *e, ptx_reg *gate, const ptx_reg *up, int count,
+                    const ptx_reg *bias_g, const ptx_reg *bias_u) {
+  if (e->exact || !tcj_cfg_swiglu(e->cfg)) {
+    ptx_fail(b, "swiglu on a config without act=swiglu or with s32 accumulators");
+    return;
+  }
+  for (int i = 0; i < count; i++) {
+    ptx_reg u = ptx_new(b, PTX_F32);
+    ptx_ins(b, "mul.f32 %R, %R, %R", gate[i], gate[i], e->alpha);
+    ptx_ins(b, "mul.f32 %R, %R, %R", u, up[i], e->alpha);
+    if (!e->products_dropped) {
+      ptx_ins(b, "selp.f32 %R, 0f00000000, %R, %R", gate[i], gate[i], e->alpha_zero);
+      ptx_ins(b, "selp.f32 %R, 0f00000000, %R, %R", u, u, e->alpha_zero);
+    }
+    if (bias_g) {
+      ptx_ins(b, "add.f32 %R, %R, %R", gate[i], gate[i], bias_g[i]);
+      ptx_ins(b, "add.f32 %R, %R, %R", u, u, bias_u[i]);
+    }
+    act_silu(b, gate[i]);
+    ptx_ins(b, "mul.f32 %R, %R, %R", gate[i], gate[i], u);
+  }
+}
+
 void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                    ptx_reg col) {
   ptx_epi_apply_bias(b, e, v, cin, count, row, col, NULL);
@@ -510,6 +543,9 @@ void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_
                         ptx_reg col, const ptx_reg *given) {
   const tcj_kernel_cfg *cfg = e->cfg;
   ptx_reg row_bias = {0}, col_addr = {0}, row_factor = {0}, row_after = {0};
+  /* SwiGLU: ptx_epi_swiglu made the values final (tcj_cfg_check: no C, no user function, no
+   * row scales). */
+  if (tcj_cfg_swiglu(cfg)) return;
   if (given && e->exact) ptx_fail(b, "given bias values are f32: not for exact (s32) epilogues");
   if ((cfg->scale_row || cfg->row_scale) && (!row.id || !col.id))
     ptx_fail(b, "per-row and per-column scales need each value's row and column");

@@ -83,6 +83,18 @@ void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *
  * NULL: read from global memory as ptx_epi_apply does. */
 void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                         ptx_reg col, const ptx_reg *bias);
+/* SwiGLU (tcj_cfg_swiglu), the rule both recipes call: gate[i] = silu(alpha gate[i] +
+ * bias[col + i]) * (alpha up[i] + bias[n + col + i]) for count gate accumulators (columns
+ * col + i of op(A) op(B)) and their up accumulators (columns n + col + i), in place in gate.
+ * alpha == 0 gives silu(bias) * bias (A and B not referenced). bias_g / bias_u: the count bias
+ * values of each half as f32 registers (ptx_epi_swiglu_bias), or NULL without a bias. The
+ * values are then final: ptx_epi_apply of a SwiGLU config only stores them (no alpha, C, bias
+ * or activation a second time). */
+void ptx_epi_swiglu(ptx_builder *b, const ptx_epi *e, ptx_reg *gate, const ptx_reg *up, int count,
+                    const ptx_reg *bias_g, const ptx_reg *bias_u);
+/* The bias values of count gate columns col.. and of their up columns (n + col..), 0 past
+ * column n of each half; nothing when the config has no bias. */
+void ptx_epi_swiglu_bias(ptx_builder *b, const ptx_epi *e, ptx_reg col, int count, ptx_reg *bias_g, ptx_reg *bias_u);
 /* bias[index] as f32, 0 where index >= limit (limit_reg, or the immediate limit when limit_reg
  * is invalid). Not for exact (s32) epilogues. */
 ptx_reg ptx_epi_bias_at(ptx_builder *b, const ptx_epi *e, ptx_reg index, ptx_val limit);

@@ -33,6 +33,10 @@ typedef struct operand {
   int width, cpr, chunks; /* cp.async bytes, chunks per row, chunks per thread */
   int smem_off;      /* offset of the tile inside a stage */
   int check_row, check_col; /* edge predication on rows / on columns of the stored tile */
+  /* SwiGLU's B (tcj_cfg_swiglu): tile column block 2t (8 columns) holds gate columns n0 + 8t..
+   * and block 2t + 1 up columns n + n0 + 8t..; mn_t is then the column within its half, and a
+   * copy's offset along MN in the tile is half as far in its half of B. */
+  int interleave;
   int warp_span;     /* rows of this operand one warp covers (WM or WN) */
   int blocks;        /* 16-row fragment blocks per warp: warp_span / 16 */
   ptx_reg base, ld_bytes, step, gptr, mn_t, k_t, mn_limit, warp_base;
@@ -134,7 +138,7 @@ static void emit_group_indices(kernel *k, ptx_reg unit, int64_t tiles_n) {
     ptx_ins(b, "add.u32 %R, %R, %R", k->m, s.row0, s.rows);
     ptx_ins(b, "add.u32 %R, %R, %R", k->m0, k->m0, s.row0);
   }
-  ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, s.tn, log2i(c->bn));
+  ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, s.tn, log2i(tcj_cfg_tile_cols(c)));
 }
 
 static void emit_indices(kernel *k) {
@@ -161,11 +165,12 @@ static void emit_indices(kernel *k) {
   }
 
   /* Grouped raster over a 1-D grid: GROUP_M tile rows sweep all tile columns together. */
-  ptx_val tiles_n = ptx_imm((c->n + c->bn - 1) / c->bn);
+  int cols = tcj_cfg_tile_cols(c); /* of D */
+  ptx_val tiles_n = ptx_imm((c->n + cols - 1) / cols);
   if (c->generic) {
     tiles_n = ptx_in_reg(reg32(k));
-    ptx_ins(b, "add.u32 %V, %V, %d", tiles_n, k->n, c->bn - 1);
-    ptx_ins(b, "shr.u32 %V, %V, %d", tiles_n, tiles_n, log2i(c->bn));
+    ptx_ins(b, "add.u32 %V, %V, %d", tiles_n, k->n, cols - 1);
+    ptx_ins(b, "shr.u32 %V, %V, %d", tiles_n, tiles_n, log2i(cols));
   }
   ptx_reg pid = reg32(k), tiles_m = reg32(k), tm = reg32(k), tn = reg32(k);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
@@ -186,7 +191,7 @@ static void emit_indices(kernel *k) {
   k->m0 = reg32(k);
   k->n0 = reg32(k);
   ptx_ins(b, "shl.b32 %R, %R, %d", k->m0, tm, log2i(c->bm));
-  ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, tn, log2i(c->bn));
+  ptx_ins(b, "shl.b32 %R, %R, %d", k->n0, tn, log2i(cols));
 }
 
 /* A workspace split: slice z = ctaid.y of p_slices runs K tiles [z * per, min(kt, (z + 1) * per)),
@@ -225,7 +230,8 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
    * slices cover K exactly, or K is whole tiles (a workspace split's slices stop at its last
    * tile). Never known of a generic kernel's run-time k. */
   int k_edge = c->generic || ptx_group_k(c->grouped) || (c->split_cluster ? tcj_cfg_slice_tiles(c) * c->bk * k->slices != c->k : c->k % c->bk != 0);
-  int mn_edge = is_b ? c->generic || c->n % c->bn != 0 : 1; /* m is a runtime value: always checked */
+  int mn_edge = is_b ? c->generic || c->n % tcj_cfg_tile_cols(c) != 0 : 1; /* m is a runtime value: always checked */
+  o->interleave = is_b && tcj_cfg_swiglu(c);
   o->check_row = o->k_major ? mn_edge : k_edge;
   o->check_col = o->k_major ? k_edge : mn_edge;
   o->warp_span = is_b ? k->wn : k->wm;
@@ -266,16 +272,28 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   ptx_reg col_elems = reg32(k);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", col_elems, cb_t, o->width / k->es);
   ptx_reg row_idx, col_idx; /* global (row, col) of the chunk in the stored matrix */
+  ptx_reg mn_in = o->k_major ? r_t : col_elems, mn_idx = o->mn_t; /* in the tile; in B */
+  if (o->interleave) { /* tile position p: 8 (p >> 4) + p % 8 of half (p >> 3) & 1 */
+    ptx_reg t = reg32(k), half = reg32(k);
+    mn_idx = reg32(k);
+    ptx_ins(b, "shr.u32 %R, %R, 4", t, mn_in);
+    ptx_ins(b, "shl.b32 %R, %R, 3", t, t);
+    ptx_ins(b, "and.b32 %R, %R, 7", half, mn_in);
+    ptx_ins(b, "add.u32 %R, %R, %R", t, t, half);
+    ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, t);
+    ptx_ins(b, "bfe.u32 %R, %R, 3, 1", half, mn_in);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %V, %R", mn_idx, half, k->n, o->mn_t);
+  }
   if (o->k_major) {
-    ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, r_t);
+    if (!o->interleave) ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, mn_in);
     ptx_ins(b, "mov.u32 %R, %R", o->k_t, col_elems);
-    row_idx = o->mn_t;
+    row_idx = mn_idx;
     col_idx = o->k_t;
   } else {
     ptx_ins(b, "mov.u32 %R, %R", o->k_t, r_t);
-    ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, col_elems);
+    if (!o->interleave) ptx_ins(b, "add.u32 %R, %R, %R", o->mn_t, mn0, mn_in);
     row_idx = o->k_t;
-    col_idx = o->mn_t;
+    col_idx = mn_idx;
   }
   ptx_reg row64 = reg64(k), col64 = reg64(k);
   o->gptr = reg64(k);
@@ -354,12 +372,20 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guar
   for (int i = 0; i < o->chunks; i++) {
     int dr = i * k->threads / o->cpr, dc = i * k->threads % o->cpr;
     int dc_elems = dc * o->width / k->es;
+    /* Interleaved B: whole 16-wide pairs of blocks apart in the tile (the recipe's check) are
+     * half as far apart in B's half. */
+    if (o->interleave && (o->k_major ? dr % 16 : dc_elems % 16)) {
+      ptx_fail(b, "swiglu B copies %d rows, %d columns apart: not whole pairs of n8 blocks", dr, dc_elems);
+      return;
+    }
+    if (o->interleave && o->k_major) dr /= 2;
+    if (o->interleave && !o->k_major) dc_elems /= 2;
     ptx_reg src = reg64(k), dst = reg32(k), bytes = {0, 0};
     if (dr)
       ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", src, o->ld_bytes, dr, o->gptr);
     else
       ptx_ins(b, "mov.u64 %R, %R", src, o->gptr);
-    if (dc) ptx_ins(b, "add.u64 %R, %R, %d", src, src, dc * o->width);
+    if (dc_elems) ptx_ins(b, "add.u64 %R, %R, %d", src, src, dc_elems * k->es);
     if (o->check_row || o->check_col) {
       bytes = reg32(k);
       if (o->check_col) { /* bytes left in this row, clamped to [0, width] */
@@ -695,7 +721,9 @@ static void emit_cluster_sum(kernel *k) {
 /* ---- epilogue: straight from the mma fragments (epilogue.c does the arithmetic) ---- */
 
 /* A thread holds, per 16-row block g and half h, row gid + 8h and the columns 2 * tig, +1 of each
- * n8 fragment: pairs of adjacent columns, stored as one vector where C's and D's rows allow. */
+ * n8 fragment: pairs of adjacent columns, stored as one vector where C's and D's rows allow.
+ * SwiGLU: fragment 2t holds gate block t and 2t + 1 the up block (operand_layout's interleave),
+ * so a warp's wn tile columns are wn / 2 columns of D, and fragments 2t and 2t + 1 pair. */
 static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
@@ -719,15 +747,16 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) 
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, z64, mn, dbase);
   }
   /* This thread's first column and first row (mma C fragment: row gid, columns 2*tig, +1). */
+  int swiglu = tcj_cfg_swiglu(c), nf_step = swiglu ? 2 : 1;
   ptx_reg col0 = reg32(k), row0 = reg32(k), t = reg32(k);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", col0, warp_n, k->wn, k->n0);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", col0, warp_n, k->wn / nf_step, k->n0);
   ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col0, k->tig, col0);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row0, warp_m, k->wm, k->m0);
   ptx_ins(b, "add.u32 %R, %R, %R", row0, row0, k->gid);
   /* A generic kernel's class promises vec_c divides its run-time n (tcj_cfg_check, select), so
    * pairs of columns (of D, or of a split's dense workspace rows) need an even vec_c there. */
   int n_even = c->generic ? c->vec_c % 2 == 0 : c->n % 2 == 0;
-  int n_edge = c->generic || c->n % c->bn != 0, pair = (c->vec_c == 2 || split) && n_even;
+  int n_edge = c->generic || c->n % tcj_cfg_tile_cols(c) != 0, pair = (c->vec_c == 2 || split) && n_even;
   for (int g = 0; g < k->op[0].blocks; g++)
     for (int h = 0; h < 2; h++) {
       ptx_reg row = reg32(k), row_ok = ptx_new(b, PTX_PRED), r64 = reg64(k), dptr = reg64(k), cptr = reg64(k);
@@ -742,8 +771,8 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) 
         ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cptr, r64, e.ldc_bytes, e.c_base);
         ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", cptr, col64, cs, cptr);
       }
-      for (int nf = 0; nf < k->ni; nf++) {
-        int skip = cluster ? ptx_new_label(b) : 0;
+      for (int nf = 0; nf < k->ni; nf += nf_step) {
+        int skip = cluster ? ptx_new_label(b) : 0, dcol = nf / nf_step * 8; /* the fragment's first column of D */
         if (cluster) { /* another CTA of the cluster stores this unit */
           ptx_reg other = ptx_new(b, PTX_PRED);
           ptx_ins(b, "setp.ne.u32 %R, %R, %d", other, k->rank, pair_unit(k, g, h, nf) % k->slices);
@@ -754,7 +783,7 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) 
           ok[x] = row_ok;
           if (n_edge && !(pair && x == 1)) {
             ok[x] = ptx_new(b, PTX_PRED);
-            ptx_ins(b, "add.u32 %R, %R, %d", t, col0, nf * 8 + x);
+            ptx_ins(b, "add.u32 %R, %R, %d", t, col0, dcol + x);
             ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", ok[x], t, e.n, row_ok);
           }
         }
@@ -763,15 +792,21 @@ static void emit_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) 
         for (int x0 = 0; x0 < 2; x0 += per) {
           ptx_reg v[2];
           for (int x = 0; x < per; x++) v[x] = k->acc[g][nf][2 * h + x0 + x];
-          if (!split) {
+          if (swiglu) { /* C is never read (tcj_cfg_check) */
+            ptx_reg up[2], bg[2], bu[2], col = reg32(k);
+            for (int x = 0; x < per; x++) up[x] = k->acc[g][nf + 1][2 * h + x0 + x];
+            ptx_ins(b, "add.u32 %R, %R, %d", col, col0, dcol + x0);
+            ptx_epi_swiglu_bias(b, &e, col, per, bg, bu);
+            ptx_epi_swiglu(b, &e, v, up, per, c->bias ? bg : NULL, c->bias ? bu : NULL);
+          } else if (!split) {
             ptx_reg ld_ok = ptx_new(b, PTX_PRED), cin[2], col = reg32(k);
             ptx_ins(b, "and.pred %R, %R, %R", ld_ok, ok[x0], e.has_beta);
-            ptx_epi_load(b, c->c, cptr, (nf * 8 + x0) * cs, ld_ok, per, cin);
-            ptx_ins(b, "add.u32 %R, %R, %d", col, col0, nf * 8 + x0);
+            ptx_epi_load(b, c->c, cptr, (dcol + x0) * cs, ld_ok, per, cin);
+            ptx_ins(b, "add.u32 %R, %R, %d", col, col0, dcol + x0);
             ptx_epi_apply(b, &e, v, cin, per, row, col);
           }
-          if (split) ptx_epi_store(b, dt, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
-          else ptx_epi_store_d(b, &e, dptr, (nf * 8 + x0) * ds, ok[x0], per, v);
+          if (split) ptx_epi_store(b, dt, dptr, (dcol + x0) * ds, ok[x0], per, v);
+          else ptx_epi_store_d(b, &e, dptr, (dcol + x0) * ds, ok[x0], per, v);
         }
         if (cluster) ptx_label(b, skip);
       }

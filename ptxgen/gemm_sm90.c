@@ -201,7 +201,7 @@ int ptx_gen_gemm_sm90(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
   k.a_bytes = cfg->bm * PTX_SWIZZLE_LINE;
   k.b_bytes = cfg->bn * PTX_SWIZZLE_LINE;
   k.stage_bytes = k.a_bytes + k.b_bytes;
-  int tiles_n = (int)((cfg->n + cfg->bn - 1) / cfg->bn);
+  int tiles_n = (int)((cfg->n + tcj_cfg_tile_cols(cfg) - 1) / tcj_cfg_tile_cols(cfg));
   k.kt = ptx_imm((cfg->k + cfg->bk - 1) / cfg->bk);
   k.unit_cols = ptx_imm(k.along_n ? (tiles_n + k.cluster - 1) / k.cluster : tiles_n);
   k.split_at_launch = tcj_cfg_splits_at_launch(cfg);

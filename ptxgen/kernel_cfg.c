@@ -195,6 +195,23 @@ const char *tcj_cfg_check_epilogue_type(const tcj_kernel_cfg *c) {
 }
 
 /* The epilogue's fields, common to every recipe. D takes the types C may have. */
+/* SwiGLU pairs a tile's gate and up accumulators in registers (tcj_cfg_tile_cols): every
+ * accumulator must be a whole product of the tile (no K slices), C is never read (the vector
+ * checks see D only), and its bias runs along the 2n columns. */
+static const char *check_swiglu(const tcj_kernel_cfg *c) {
+  if (c->ab != PTX_E_F16 && c->ab != PTX_E_BF16) return "swiglu takes f16 or bf16 operands";
+  if (c->bias == PTX_BIAS_ROW) return "swiglu takes a column bias only (2n values)";
+  if (c->user || c->user_t) return "swiglu takes no user epilogue";
+  if (c->row_scale || c->scale_row) return "swiglu takes no row scales";
+  if (ptx_group_k(c->grouped)) return "swiglu takes no K groups";
+  if (c->split_k || c->split_cluster) return "swiglu kernels do not split K (the halves pair whole sums)";
+  if (c->generic) return "swiglu kernels are not generic (n is baked: the up half starts at column n)";
+  if (c->cluster_m || c->cluster_n) return "swiglu kernels run no clusters";
+  if (c->bn % 32) return "swiglu needs bn a multiple of 32 (n8 blocks of gate and up in pairs)";
+  if (c->n < 1 || 2 * c->n > INT32_MAX) return "swiglu needs 1 <= 2n < 2^31";
+  return NULL;
+}
+
 const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *c, int promotion) {
   ptx_elem d = c->d;
   /* The operands' D types (elem.c): fp8 operands may write fp8 D (saturated, after the D scale),
@@ -209,6 +226,7 @@ const char *tcj_cfg_check_epilogue(const tcj_kernel_cfg *c, int promotion) {
   if ((unsigned)c->act >= PTX_ACT_COUNT) return "unknown activation";
   const char *type_why = tcj_cfg_check_epilogue_type(c);
   if (type_why) return type_why;
+  if (tcj_cfg_swiglu(c) && (type_why = check_swiglu(c)) != NULL) return type_why;
   int fp8 = ptx_elem_is_fp8(c->ab);
   if (c->b_other && !fp8) return "b differs from a only between the two fp8 types";
   if ((c->fast_accum || c->block_scale) && !fp8) return "fast accumulation and block scales are fp8 options";

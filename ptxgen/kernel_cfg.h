@@ -16,7 +16,8 @@
   X(PTX_ACT_RELU, "relu")          \
   X(PTX_ACT_GELU, "gelu")          \
   X(PTX_ACT_GELU_TANH, "gelu_tanh") \
-  X(PTX_ACT_SILU, "silu")
+  X(PTX_ACT_SILU, "silu")          \
+  X(PTX_ACT_SWIGLU, "swiglu")
 
 typedef enum ptx_act {
 #define PTX_ACT_ENUM(e, name) e,
@@ -244,6 +245,15 @@ int tcj_cfg_smem_bytes(const tcj_kernel_cfg *cfg); /* dynamic shared memory of t
 static inline int tcj_cfg_fused(const tcj_kernel_cfg *c) {
   return c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user != 0 || c->scale_row || c->row_scale;
 }
+/* SwiGLU (act swiglu): D has n columns and op(B) 2n, gate columns [0, n) then up columns
+ * [n, 2n). A tile's bn accumulator columns are bn / 2 gate columns and the matching bn / 2 up
+ * columns (sm90: the gate half then the up half; sm80: n8 blocks interleaved, even blocks gate,
+ * odd blocks up), paired in registers by ptx_epi_swiglu: each tile writes bn / 2 columns of D. */
+static inline int tcj_cfg_swiglu(const tcj_kernel_cfg *c) { return c->act == PTX_ACT_SWIGLU; }
+/* Columns of D a tile writes. */
+static inline int tcj_cfg_tile_cols(const tcj_kernel_cfg *c) { return tcj_cfg_swiglu(c) ? c->bn / 2 : c->bn; }
+/* Columns of op(B): 2n with SwiGLU, else n. */
+static inline int64_t tcj_cfg_b_cols(const tcj_kernel_cfg *c) { return tcj_cfg_swiglu(c) ? 2 * c->n : c->n; }
 /* sm90: fp32 (s32) accumulators per consumer thread: the consumer's rows (the tile's, or its
  * share of them when cooperative) in 64-row wgmma blocks, bn / 2 each. */
 static inline int tcj_cfg_sm90_accumulators(const tcj_kernel_cfg *c) {

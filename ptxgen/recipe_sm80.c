@@ -76,6 +76,17 @@ static const char *check_sm80(const tcj_kernel_cfg *c) {
   /* The recipe keeps each thread's copy destinations of an operand in 32 registers (MAX_CHUNKS). */
   if (c->bm * c->bk * es / c->align_a > 32 * threads || c->bn * c->bk * es / c->align_b > 32 * threads)
     return "more than 32 copies per thread and operand (narrow copies of a deep tile)";
+  /* SwiGLU interleaves B's halves by n8 blocks (gemm_sm80.c): a thread's copies must lie whole
+   * 16-wide block pairs apart along N, so that one offset maps them all into B. */
+  if (tcj_cfg_swiglu(c)) {
+    int cpr = c->op_b_t ? c->bk * es / c->align_b : c->bn * es / c->align_b, chunks = c->bn * c->bk * es / c->align_b / threads;
+    for (int i = 1; i < chunks; i++) {
+      int mn_apart = c->op_b_t ? i * threads / cpr : i * threads % cpr * c->align_b / es;
+      if (mn_apart % 16) return "swiglu: B's copies of a thread must lie 16 columns of op(B) apart (fewer threads per row)";
+    }
+    /* One copy holds columns of one n8 block. */
+    if (!c->op_b_t && c->align_b / es > 8) return "swiglu: a copy of MN-major B spans more than 8 columns";
+  }
   return NULL;
 }
 
@@ -89,10 +100,10 @@ static int smem_sm80(const tcj_kernel_cfg *c) {
 ptx_grid ptx_tile_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {
   (void)slots;
   if (c->grouped) { /* batch: the groups */
-    ptx_grid units = {ptx_group_units(c->grouped, m, c->n, c->bm, c->bn, batch), 1};
+    ptx_grid units = {ptx_group_units(c->grouped, m, c->n, c->bm, tcj_cfg_tile_cols(c), batch), 1};
     return units;
   }
-  ptx_grid g = {(m + c->bm - 1) / c->bm * ((c->n + c->bn - 1) / c->bn) * batch, tcj_cfg_slices(c)};
+  ptx_grid g = {(m + c->bm - 1) / c->bm * ((c->n + tcj_cfg_tile_cols(c) - 1) / tcj_cfg_tile_cols(c)) * batch, tcj_cfg_slices(c)};
   return g;
 }
 

@@ -40,6 +40,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   int rows = c->pingpong ? c->bm : c->bm / c->warps_m;
   if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
   if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
+  /* SwiGLU loads the gate and up halves of B's tile apart: an MN-major half is whole 64-column
+   * boxes (sm90_producer.c). */
+  if (tcj_cfg_swiglu(c) && !c->op_b_t && c->bn % 128) return "swiglu with MN-major B (op_b N) needs sm90 bn 128 or 256";
   int acc = tcj_cfg_sm90_accumulators(c);
   if (acc > 128) return "accumulators exceed 128 registers per thread";
   /* A user function is a call, with every live accumulator around it, and a batched kernel

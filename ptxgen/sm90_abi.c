@@ -35,8 +35,9 @@ int ptx_sm90_tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_
   int es = ptx_elem_size(c->ab);
   /* K-major: A with op N (m x k), B with op T (n x k). Otherwise the operand is MN-major. */
   int k_major = is_b ? c->op_b_t : !c->op_a_t;
-  int64_t mn = is_b ? c->n : m;
-  int mn_tile = is_b ? c->bn : c->bm;
+  int64_t mn = is_b ? tcj_cfg_b_cols(c) : m;
+  /* SwiGLU loads B's tile as a gate half and an up half (sm90_producer.c). */
+  int mn_tile = is_b ? (tcj_cfg_swiglu(c) ? c->bn / 2 : c->bn) : c->bm;
   /* Each CTA of a cluster loads its part of the operand the cluster shares: B along M, A along N. */
   int parts = is_b ? c->cluster_m : c->cluster_n;
   if (k_major && parts >= 2) mn_tile /= parts;
@@ -80,6 +81,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (c->grouped == PTX_GROUP_MASKED) return 0;
   /* row_scale needs each value's row, which the TMA path does not track. */
   if (c->row_scale) return 0;
+  /* SwiGLU pairs its accumulators before the staged path takes them (sm90_epilogue.c). */
+  if (tcj_cfg_swiglu(c)) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 
@@ -100,18 +103,18 @@ int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_ba
 }
 
 int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
-  return ceil_div(m, c->bm) * ceil_div(c->n, c->bn);
+  return ceil_div(m, c->bm) * ceil_div(c->n, tcj_cfg_tile_cols(c));
 }
 
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
   if (c->grouped) { /* batch: the groups; persistent CTAs over the spec's units (no clusters) */
-    int64_t units = ptx_group_units(c->grouped, m, c->n, c->bm, c->bn, batch);
+    int64_t units = ptx_group_units(c->grouped, m, c->n, c->bm, tcj_cfg_tile_cols(c), batch);
     int64_t slots = sm_count > 0 ? sm_count : 1;
     return units < 1 ? 1 : units < slots ? units : slots;
   }
   int cluster = tcj_cfg_cluster_ctas(c), along_m = c->cluster_m >= 2 ? cluster : 1, along_n = c->cluster_n >= 2 ? cluster : 1;
   /* Work units: single tiles, or a cluster's tiles along M or N, of every entry. */
-  int64_t units = ceil_div(ceil_div(m, c->bm), along_m) * ceil_div(ceil_div(c->n, c->bn), along_n) * tcj_cfg_slices(c) *
+  int64_t units = ceil_div(ceil_div(m, c->bm), along_m) * ceil_div(ceil_div(c->n, tcj_cfg_tile_cols(c)), along_n) * tcj_cfg_slices(c) *
                   (batch > 1 ? batch : 1);
   int64_t slots = sm_count / cluster;
   if (slots < 1) slots = 1;

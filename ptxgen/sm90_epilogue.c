@@ -102,7 +102,7 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
   }
   ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
   for (int j = 0; j < k->msub; j++) {
-    for (int ch = 0; ch < c->bn / TCJ_SM90_EPI_COLS; ch++) {
+    for (int ch = 0; ch < tcj_cfg_tile_cols(c) / TCJ_SM90_EPI_COLS; ch++) {
       /* Write: the previous chunk's readers must be done with the buffer. */
       ptx_ins(b, "bar.sync %R, %d", e->bar_id, WARPGROUP);
       for (int nb = 0; nb < TCJ_SM90_EPI_COLS / 8; nb++) {
@@ -304,6 +304,29 @@ static void begin_tile(sm90 *k, ptx_epi *pe) {
   pe->products_dropped = dropped;
 }
 
+/* SwiGLU: accumulator column c < bn / 2 is gate column n0 + c and c + bn / 2 its up column (the
+ * producer's halves). Fragment register 4 nb + x of a 64-row block holds column 8 nb +
+ * 2 (lane % 4) + x % 2 (ptx_wgmma_d_coord), so gate register i pairs with i + bn / 4, and the
+ * results take the first bn / 4 registers: the tile's bn / 2 columns of D, which the staged
+ * path then stores as a plain tile's (ptx_epi_apply leaves them as they are). Each n8 block's
+ * bias values are read once for every row block. */
+static void emit_swiglu_pairs(sm90 *k, const ptx_epi *pe, ptx_reg n0) {
+  ptx_builder *b = k->b;
+  int bias = k->cfg->bias != PTX_BIAS_NONE, up = k->cfg->bn / 4;
+  ptx_reg col0 = r32(k), col = r32(k);
+  ptx_ins(b, "and.b32 %R, %R, 3", col0, k->tid); /* lane % 4 */
+  ptx_ins(b, "mad.lo.u32 %R, %R, 2, %R", col0, col0, n0);
+  for (int nb = 0; nb < up / 4; nb++) {
+    ptx_reg bg[2], bu[2];
+    ptx_ins(b, "add.u32 %R, %R, %d", col, col0, 8 * nb);
+    ptx_epi_swiglu_bias(b, pe, col, 2, bg, bu);
+    for (int j = 0; j < k->msub; j++)
+      for (int x = 0; x < 4; x += 2)
+        ptx_epi_swiglu(b, pe, &k->acc[j][4 * nb + x], &k->acc[j][4 * nb + x + up], 2, bias ? bg : NULL,
+                       bias ? bu : NULL);
+  }
+}
+
 /* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
  * Each path reads the epilogue's parameters itself, after the branch: values computed before
  * it would be live into the TMA path, and with 128 accumulators there they spill. */
@@ -315,6 +338,7 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
     if (partial) ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
     else begin_tile(k, &pe);
     pe.amax = k->amax;
+    if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0); /* no split, no TMA stores (tcj_cfg_check) */
     emit_epilogue_staged(k, &pe, m0, n0, partial);
     return;
   }

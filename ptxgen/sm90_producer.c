@@ -133,7 +133,18 @@ void sm90_emit_producer(sm90 *k) {
   /* A at the stage's start, B after it; a cluster shares B (along M) or A (along N). */
   int share_a = k->cluster > 1 && k->along_n, share_b = k->cluster > 1 && !k->along_n;
   emit_operand_loads(k, k->tmap_a, k->a_kmajor, c->bm, sbase, 0, m0, kcoord, full, share_a ? mask : none);
-  emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord_b, full, share_b ? mask : none);
+  if (tcj_cfg_swiglu(c)) {
+    /* SwiGLU (no clusters): the tile's first bn / 2 rows (K-major) or 64-column boxes are gate
+     * columns n0.., the rest the up columns n + n0.. of B's 2n; rows past n of the gate half
+     * read up rows (their products are never stored), past 2n TMA fills zeros. */
+    ptx_reg up0 = r32(k);
+    ptx_ins(b, "add.u32 %R, %R, %lld", up0, n0, (long long)c->n);
+    emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn / 2, sbase, k->a_bytes, n0, kcoord_b, full, none);
+    emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn / 2, sbase, k->a_bytes + k->b_bytes / 2, up0, kcoord_b, full,
+                       none);
+  } else {
+    emit_operand_loads(k, k->tmap_b, k->b_kmajor, c->bn, sbase, k->a_bytes, n0, kcoord_b, full, share_b ? mask : none);
+  }
   sm90_advance(k, stage, phase);
   sm90_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni %L", k_loop);

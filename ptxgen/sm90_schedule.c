@@ -21,7 +21,7 @@ void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg la
   k->row_end = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", k->row_end, s.row0, s.rows);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", m0, s.tm, c->bm, s.row0);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, s.tn, c->bn);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, s.tn, tcj_cfg_tile_cols(c));
 }
 
 /* unit -> (m0, n0), grouped raster: GROUP_M unit rows sweep N together so their A rows and the
@@ -66,7 +66,7 @@ void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0) {
   if (k->cluster > 1 && k->along_n) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tn, tn, k->cluster, k->rank);
   else if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", tm, tm, k->cluster, k->rank);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, tm, c->bm);
-  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, c->bn);
+  ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, tn, tcj_cfg_tile_cols(c));
 }
 
 ptx_reg sm90_slices(sm90 *k) {
