@@ -46,7 +46,7 @@ int prof_fused(const prof_row *r) {
 }
 
 void prof_epilogue_label(const prof_row *r, char *out, size_t size) {
-  static const char *const acts[] = {"", "relu", "gelu", "gelu_tanh", "silu"};
+  static const char *const acts[] = {"", "relu", "gelu", "gelu_tanh", "silu", "swiglu"};
   const char *act = (unsigned)r->act < sizeof acts / sizeof *acts ? acts[r->act] : "?";
   const char *bias = r->bias == TCJ_BIAS_NONE ? "" : r->bias == TCJ_BIAS_ROW ? "bias_row" : "bias";
   if (!*bias && !*act) {
@@ -66,9 +66,14 @@ void prof_batch_label(const prof_row *r, char *out, size_t size) {
   snprintf(out, size, "%lld%s", (long long)prof_batch(r), r->broadcast_b && prof_batch(r) > 1 ? "/bcast_b" : "");
 }
 
+/* op(B)'s columns: SwiGLU's gate and up halves are 2n for D's n. */
+static double b_cols(const prof_row *r) { return (r->act == TCJ_ACT_SWIGLU ? 2.0 : 1.0) * (double)r->n; }
+
 double prof_flops(const prof_row *r) {
-  if (grouped(r)) return 2.0 * (double)r->group_rows * (double)r->n * (double)r->k;
-  return 2.0 * (double)r->m * (double)r->n * (double)r->k * (double)prof_batch(r);
+  /* K groups: group_rows is the routed rows, the K of all groups together */
+  if (grouped(r) && r->group_mode == TCJ_GROUP_K_CONTIGUOUS) return 2.0 * (double)r->m * b_cols(r) * (double)r->group_rows;
+  if (grouped(r)) return 2.0 * (double)r->group_rows * b_cols(r) * (double)r->k;
+  return 2.0 * (double)r->m * b_cols(r) * (double)r->k * (double)prof_batch(r);
 }
 
 double prof_tflops(const prof_row *r, double us) {
@@ -84,16 +89,20 @@ double prof_pct_floor(const prof_row *r, double us) {
 }
 
 double prof_bytes(const prof_row *r) {
-  double m = (double)r->m, n = (double)r->n, k = (double)r->k, z = (double)prof_batch(r);
+  double m = (double)r->m, n = (double)r->n, k = (double)r->k, z = (double)prof_batch(r), nb = b_cols(r);
   double z_b = r->broadcast_b ? 1 : z; /* entries of B and of the bias */
   tcj_dtype out = prof_out_dtype(r);
-  double bias_len = r->bias == TCJ_BIAS_NONE ? 0 : r->bias == TCJ_BIAS_ROW ? m : n;
+  double bias_len = r->bias == TCJ_BIAS_NONE ? 0 : r->bias == TCJ_BIAS_ROW ? m : nb;
   double bias = bias_len * dtype_bytes(out == TCJ_S32 ? TCJ_F32 : out);
+  if (grouped(r) && r->group_mode == TCJ_GROUP_K_CONTIGUOUS) { /* the routed rows of A and B; every group's D */
+    double rows = (double)r->group_rows, g = (double)r->groups;
+    return rows * (m + n) * dtype_bytes(r->ab) + g * m * n * dtype_bytes(out) + g * bias;
+  }
   if (grouped(r)) { /* the rows computed; the weights (and biases) of the non-empty groups only */
     double rows = (double)r->group_rows, g = (double)r->group_nonempty;
-    return (rows * k + g * k * n) * dtype_bytes(r->ab) + rows * n * dtype_bytes(out) + g * bias;
+    return (rows * k + g * k * nb) * dtype_bytes(r->ab) + rows * n * dtype_bytes(out) + g * bias;
   }
-  return (z * m * k + z_b * k * n) * dtype_bytes(r->ab) + z * m * n * dtype_bytes(out) + z_b * bias;
+  return (z * m * k + z_b * k * nb) * dtype_bytes(r->ab) + z * m * n * dtype_bytes(out) + z_b * bias;
 }
 
 double prof_floor_us(const prof_row *r, double peak_tflops, double bandwidth_gbs) {

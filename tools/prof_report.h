@@ -84,7 +84,7 @@ void prof_epilogue_label(const prof_row *r, char *out, size_t size);
 void prof_batch_label(const prof_row *r, char *out, size_t size); /* grouped: "G32/contig", "G32/masked" */
 
 /* Derived figures of a row (0 when the times are missing). */
-double prof_flops(const prof_row *r); /* 2mnk per entry */
+double prof_flops(const prof_row *r); /* 2mnk per entry (SwiGLU: 2n columns of op(B); K groups: the routed K) */
 double prof_tflops(const prof_row *r, double us);
 double prof_ratio(const prof_row *r);    /* cuBLAS time / tcj time: > 1 means tcj is faster */
 double prof_pct_floor(const prof_row *r, double us); /* 100 * floor / time */

@@ -171,6 +171,25 @@ static void batches_bias_and_separate_d_count_in_flops_and_bytes(void **state) {
   assert_true(prof_fused(&r));
 }
 
+/* Grouped rows count the rows computed and the weights of non-empty groups; SwiGLU's op(B) has
+ * 2n columns (gate and up) for D's n; K groups count the routed K and every group's D. */
+static void grouped_swiglu_and_k_groups_count_what_they_compute(void **state) {
+  (void)state;
+  prof_row r = row("g", TCJ_BF16, TCJ_BF16, 100, 5, 7);
+  r.group_mode = TCJ_GROUP_M_CONTIGUOUS;
+  r.groups = 4, r.group_nonempty = 3, r.group_rows = 90;
+  assert_close(prof_flops(&r), 2.0 * 90 * 5 * 7);
+  assert_close(prof_bytes(&r), (90 * 7 + 3 * 7 * 5) * 2.0 + 90 * 5 * 2.0);
+  r.act = TCJ_ACT_SWIGLU;
+  assert_close(prof_flops(&r), 2.0 * 90 * 10 * 7);
+  assert_close(prof_bytes(&r), (90 * 7 + 3 * 7 * 10) * 2.0 + 90 * 5 * 2.0);
+  prof_row kg = row("k", TCJ_BF16, TCJ_BF16, 3, 5, 700);
+  kg.group_mode = TCJ_GROUP_K_CONTIGUOUS;
+  kg.groups = 4, kg.group_nonempty = 3, kg.group_rows = 600; /* 600 of k's 700 rows routed */
+  assert_close(prof_flops(&kg), 2.0 * 3 * 5 * 600);
+  assert_close(prof_bytes(&kg), 600 * (3 + 5) * 2.0 + 4 * 3 * 5 * 2.0);
+}
+
 static void epilogue_and_batch_labels_follow_the_manifest_names(void **state) {
   (void)state;
   static const struct { tcj_bias_kind bias; tcj_activation act; int user; const char *want; } cases[] = {
@@ -866,6 +885,7 @@ int main(void) {
     cmocka_unit_test(floor_uses_the_term_that_is_known),
     cmocka_unit_test(bytes_count_each_operand_at_its_dtype_size),
     cmocka_unit_test(batches_bias_and_separate_d_count_in_flops_and_bytes),
+    cmocka_unit_test(grouped_swiglu_and_k_groups_count_what_they_compute),
     cmocka_unit_test(epilogue_and_batch_labels_follow_the_manifest_names),
     cmocka_unit_test(derived_figures_follow_the_times_and_are_zero_without_them),
     cmocka_unit_test(geomean_counts_ok_rows_of_the_dtype_only),
