@@ -465,18 +465,19 @@ typedef struct tcj_gemm_desc {
      makes it read or write outside the operands. end[g] is taken as min(max(end[g], end[g-1]),
      m) (an end below its predecessor makes an empty group), counts[g] as min(max(counts[g], 0),
      m). The arrays must hold G values when the kernel runs (stream order).
-     Both modes: batch_count 0 or 1; f16 or bf16 operands with C and D f16, bf16 or f32, or the
-     fp8 pairs (e4m3/e5m2, C and D as ungrouped fp8 calls take them) with every scale mode
-     (scale_mode, stride_scale_b; fp8 needs sm_89, and on sm_90a runs on wgmma where op_a is N
-     and op_b T, else on the sm80 recipe); host or device alpha and beta, a TCJ_BIAS_COL bias,
-     any activation, a user epilogue, row_scale. Group fields set
-     with TCJ_GROUP_NONE, a mode without its array or with the other mode's, are refused
-     (TCJ_ERROR_INVALID_VALUE, naming the field). Not supported yet (TCJ_ERROR_NOT_SUPPORTED,
-     naming it): other operand types (s8, tf32, f32, f64), TCJ_BIAS_ROW,
-     TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would need packing,
-     which grouped calls do not do yet), more than 2^31 - 1 tiles, and B by an array of
-     pointers, row-gather indices and fused SwiGLU. Grouped calls run on the sm80 recipe (mma.sync) on every
-     arch, sm_90a included, never split K and have no generic kernel: in every tcj_jit_mode
+     Every mode: batch_count 0 or 1; f16 or bf16 operands with C and D f16, bf16 or f32, or
+     (M modes) the fp8 pairs (e4m3/e5m2, C and D as ungrouped fp8 calls take them) with every
+     scale mode (scale_mode, stride_scale_b; fp8 needs sm_89); host or device alpha and beta, a
+     TCJ_BIAS_COL bias, any activation, TCJ_ACT_SWIGLU (M modes), a user epilogue, row_scale.
+     Group fields set with TCJ_GROUP_NONE, a mode without its array or with another mode's, are
+     refused (TCJ_ERROR_INVALID_VALUE, naming the field). Not supported yet
+     (TCJ_ERROR_NOT_SUPPORTED, naming it): other operand types (s8, tf32, f32, f64),
+     TCJ_BIAS_ROW, TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would
+     need packing, which grouped calls do not do), more than 2^31 - 1 tiles.
+     Kernels: on sm_90a, M groups of 64 rows or more (group_rows_hint) with K-major fp8 or any
+     f16/bf16 layout TMA can read run on the sm90 recipe's persistent wgmma kernel; smaller
+     groups (decode), the K mode, and every group on other GPUs run on the sm80 recipe
+     (mma.sync). Grouped calls never split K and have no generic kernel: in every tcj_jit_mode
      (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
      the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
      not tune them, and they take no scratch (tcj_gemm_ex_workspace_size gives 0). */
