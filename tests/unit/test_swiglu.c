@@ -267,6 +267,15 @@ static void selection_never_splits_or_goes_generic_and_counts_tiles_over_2n(void
       eng_plan p80 = select_ok(__LINE__, &d, (sel){"sm_90a", &ptx_recipe_sm80, 0});
       assert_int_equal(p80.cfg.recipe, PTX_RECIPE_SM80);
     }
+  /* Decode-sized groups keep a 16-row tile: 16x64 refuses SwiGLU's interleaved B (its copies lie
+   * 8 columns apart), and the fallback goes to the other decode tile, not to 128x256. */
+  for (int a = 0; a < 3; a++) {
+    tcj_gemm_desc dec = grouped(TCJ_GROUP_M_CONTIGUOUS);
+    dec.group_rows_hint = 4;
+    eng_plan pd = select_ok(__LINE__, &dec, (sel){arches[a], NULL, 0});
+    assert_int_equal(pd.cfg.recipe, PTX_RECIPE_SM80);
+    assert_int_equal(pd.cfg.bm, 16);
+  }
   /* The grid of a grouped plan counts tiles of bn / 2 columns of D. */
   tcj_gemm_desc d = grouped(TCJ_GROUP_M_MASKED);
   eng_plan plan = select_ok(__LINE__, &d, (sel){"sm_80", NULL, 0});
