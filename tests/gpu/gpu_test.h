@@ -3,7 +3,8 @@
  * label, without a usable GPU; bind the primary context; create the engine; read TCJ_TEST_SEED,
  * TCJ_TEST_FILTER and TCJ_TEST_SKIP), host values of every tcj_dtype, poison, the splitmix64
  * generator, device buffers with their host images, and cuBLAS. The judges stay apart: oracle.h
- * (the fp64 reference and its bounds), tail_mem.h (buffers that fault one byte past the end). */
+ * (the fp64 reference and its bounds), tail_mem.h (buffers that fault one byte past the end) and
+ * guard_buf.h (those with poison before them). */
 #ifndef TCJ_TEST_GPU_TEST_H
 #define TCJ_TEST_GPU_TEST_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Two promises of tcj.h at the edges of the epilogue, on the GPU, through the public API only,
- * with every buffer ending where its mapping ends (tail_mem.h), so a read or write one element
+ * with every buffer ending where its mapping ends (guard_buf.h), so a read or write one element
  * past the data faults:
  *   - a user epilogue is called for elements of D only: a residual add that indexes its own
  *     m x n (x batch) buffer by (row, col, batch) never reads past it, on every recipe, split-K
@@ -22,14 +22,13 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
-#include "tail_mem.h"
+#include "guard_buf.h"
 #include "tcj.h"
 
 static tcj_engine *g_eng;
 static uint64_t g_seed_base = 0x5eed0e41ull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device, g_sm;
+static guard_ctx g_ctx; /* the buffers' vmm API, device and stream; no guard */
+static int g_sm;
 
 /* ---- host values of each type -------------------------------------------------------------- */
 
@@ -50,37 +49,10 @@ static double runit(void) { /* uniform in [-1, 1) */
   return (double)(g_rng >> 11) * 0x1p-52 - 1.0;
 }
 
-/* ---- buffers that end where their mapping ends --------------------------------------------- */
+/* ---- buffers that end where their mapping ends (no guard before them) --------------------- */
 
-typedef struct dbuf {
-  tail_buf t;
-  CUdeviceptr p; /* the data: its last byte is the mapping's last */
-  size_t bytes;
-  unsigned char *host; /* the data as uploaded (or read back) */
-} dbuf;
-
-static void dbuf_alloc(dbuf *d, size_t bytes) {
-  memset(d, 0, sizeof *d);
-  if (bytes == 0) bytes = 1;
-  if (!tail_buf_create(&g_vmm, g_device, &d->t, bytes)) fail_msg("cannot map %zu bytes", bytes);
-  d->bytes = bytes;
-  d->p = tail_buf_place(&d->t, bytes);
-  d->host = malloc(bytes);
-  assert_non_null(d->host);
-}
-
-static void dbuf_upload(dbuf *d) {
-  assert_int_equal(cudaMemcpy((void *)(uintptr_t)d->p, d->host, d->bytes, cudaMemcpyHostToDevice), cudaSuccess);
-}
-
-static void dbuf_download(dbuf *d) {
-  assert_int_equal(cudaMemcpy(d->host, (void *)(uintptr_t)d->p, d->bytes, cudaMemcpyDeviceToHost), cudaSuccess);
-}
-
-static void dbuf_free(dbuf *d) {
-  tail_buf_destroy(&g_vmm, &d->t);
-  free(d->host);
-  memset(d, 0, sizeof *d);
+static void buf_alloc(guard_buf *d, size_t bytes) {
+  if (!guard_buf_alloc(&g_ctx, d, bytes, 0xFF)) fail_msg("cannot map %zu bytes", bytes);
 }
 
 /* An engine of the given JIT mode, with TCJ_RECIPE set to recipe (NULL: auto) while it is
@@ -140,15 +112,15 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
   int64_t a_rows = c->op_a == TCJ_OP_N ? m : k, a_cols = c->op_a == TCJ_OP_N ? k : m;
   int64_t b_rows = c->op_b == TCJ_OP_N ? k : n, b_cols = c->op_b == TCJ_OP_N ? n : k;
   size_t ea = gpu_esize(c->ab), ed = gpu_esize(c->d_type);
-  dbuf A, B, C, D, R, bias, prm;
-  dbuf_alloc(&A, (size_t)(nb * a_rows * a_cols) * ea);
-  dbuf_alloc(&B, (size_t)(nb * b_rows * b_cols) * ea);
-  dbuf_alloc(&D, (size_t)(nb * m * n) * ed);
-  dbuf_alloc(&C, c->beta != 0 ? (size_t)(nb * m * n) * ed : 1);
-  dbuf_alloc(&R, (size_t)(nb * m * n) * 4);
+  guard_buf A, B, C, D, R, bias, prm;
+  buf_alloc(&A, (size_t)(nb * a_rows * a_cols) * ea);
+  buf_alloc(&B, (size_t)(nb * b_rows * b_cols) * ea);
+  buf_alloc(&D, (size_t)(nb * m * n) * ed);
+  buf_alloc(&C, c->beta != 0 ? (size_t)(nb * m * n) * ed : 1);
+  buf_alloc(&R, (size_t)(nb * m * n) * 4);
   int64_t blen = c->bias == TCJ_BIAS_COL ? n : c->bias == TCJ_BIAS_ROW ? m : 0;
-  dbuf_alloc(&bias, (size_t)blen * 4 + (blen == 0));
-  dbuf_alloc(&prm, sizeof(residual_params));
+  buf_alloc(&bias, (size_t)blen * 4 + (blen == 0));
+  buf_alloc(&prm, sizeof(residual_params));
   double *a = malloc(sizeof(double) * (size_t)(nb * m * k)), *b = malloc(sizeof(double) * (size_t)(nb * k * n));
   double *cv = calloc((size_t)(nb * m * n), sizeof(double)), *rv = malloc(sizeof(double) * (size_t)(nb * m * n));
   double *bv = calloc((size_t)(blen + 1), sizeof(double));
@@ -156,27 +128,29 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
   for (int64_t z = 0; z < nb; z++) {
     for (int64_t i = 0; i < a_rows; i++)
       for (int64_t j = 0; j < a_cols; j++) {
-        double v = gpu_put(c->ab, A.host, (size_t)((z * a_rows + i) * a_cols + j), runit());
+        double v = gpu_put(c->ab, guard_buf_data(&A), (size_t)((z * a_rows + i) * a_cols + j), runit());
         int64_t r = c->op_a == TCJ_OP_N ? i : j, q = c->op_a == TCJ_OP_N ? j : i; /* op(A)[r, q] */
         a[(z * m + r) * k + q] = v;
       }
     for (int64_t i = 0; i < b_rows; i++)
       for (int64_t j = 0; j < b_cols; j++) {
-        double v = gpu_put(c->ab, B.host, (size_t)((z * b_rows + i) * b_cols + j), runit());
+        double v = gpu_put(c->ab, guard_buf_data(&B), (size_t)((z * b_rows + i) * b_cols + j), runit());
         int64_t r = c->op_b == TCJ_OP_N ? i : j, q = c->op_b == TCJ_OP_N ? j : i; /* op(B)[r, q] */
         b[(z * k + r) * n + q] = v;
       }
     for (int64_t i = 0; i < m * n; i++) {
-      rv[z * m * n + i] = gpu_put(TCJ_F32, R.host, (size_t)(z * m * n + i), runit());
-      if (c->beta != 0) cv[z * m * n + i] = gpu_put(c->d_type, C.host, (size_t)(z * m * n + i), runit());
+      rv[z * m * n + i] = gpu_put(TCJ_F32, guard_buf_data(&R), (size_t)(z * m * n + i), runit());
+      if (c->beta != 0) cv[z * m * n + i] = gpu_put(c->d_type, guard_buf_data(&C), (size_t)(z * m * n + i), runit());
     }
   }
-  for (int64_t i = 0; i < blen; i++) bv[i] = gpu_put(TCJ_F32, bias.host, (size_t)i, runit());
-  residual_params rp = {R.p, n, m * n, 0.75f};
-  memcpy(prm.host, &rp, sizeof rp);
-  memset(D.host, 0xff, D.bytes); /* NaN in every float type: every element must be written */
-  dbuf *up[] = {&A, &B, &C, &D, &R, &bias, &prm};
-  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_upload(up[i]);
+  for (int64_t i = 0; i < blen; i++) bv[i] = gpu_put(TCJ_F32, guard_buf_data(&bias), (size_t)i, runit());
+  residual_params rp = {(uint64_t)(uintptr_t)guard_buf_dev(&R), n, m * n, 0.75f};
+  memcpy(guard_buf_data(&prm), &rp, sizeof rp);
+  memset(guard_buf_data(&D), 0xff, D.bytes); /* NaN in every float type: every element must be written */
+  guard_buf *up[] = {&A, &B, &C, &D, &R, &bias, &prm};
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++)
+    assert_int_equal(guard_buf_upload(&g_ctx, up[i]), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
 
   tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
   d.op_a = c->op_a;
@@ -184,21 +158,21 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
   d.m = m;
   d.n = n;
   d.k = k;
-  d.a = (const void *)(uintptr_t)A.p;
+  d.a = guard_buf_dev(&A);
   d.a_type = c->ab;
   d.lda = a_cols;
-  d.b = (const void *)(uintptr_t)B.p;
+  d.b = guard_buf_dev(&B);
   d.b_type = c->ab;
   d.ldb = b_cols;
-  d.c = c->beta != 0 ? (const void *)(uintptr_t)C.p : NULL;
+  d.c = c->beta != 0 ? guard_buf_dev(&C) : NULL;
   d.c_type = c->d_type;
   d.ldc = n;
-  d.d = (void *)(uintptr_t)D.p;
+  d.d = guard_buf_dev(&D);
   d.d_type = c->d_type;
   d.ldd = n;
   d.alpha = c->alpha;
   d.beta = c->beta;
-  d.bias = blen ? (const void *)(uintptr_t)bias.p : NULL;
+  d.bias = blen ? guard_buf_dev(&bias) : NULL;
   d.bias_type = TCJ_F32;
   d.bias_kind = c->bias;
   d.activation = c->act;
@@ -208,14 +182,15 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
   d.stride_c = d.stride_d = m * n;
   d.stride_bias = 0;
   d.epilogue_source = RESIDUAL_SRC;
-  d.epilogue_params = (const void *)(uintptr_t)prm.p;
+  d.epilogue_params = guard_buf_dev(&prm);
   if (c->ab == TCJ_F32) d.compute = TCJ_COMPUTE_32F_FAST_TF32; /* tf32 here: the 3xTF32 path has its own tests */
-  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
+  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_ctx.stream);
   if (st != TCJ_SUCCESS) fail_msg("%s: %s: tcj_gemm_ex: %s: %s", label, c->what, tcj_status_string(st), tcj_last_error(e));
-  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  cudaError_t ce = cudaStreamSynchronize(g_ctx.stream);
   if (ce != cudaSuccess) fail_msg("%s: %s: the GEMM failed on the GPU: %s (a read past a buffer?)", label, c->what,
                                   cudaGetErrorName(ce));
-  dbuf_download(&D);
+  assert_int_equal(guard_buf_download(&g_ctx, &D), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
 
   /* |got - ref| <= (eps_p + (k + 2) 2^-23) L |alpha| (|A||B|)_ij + 2 u_out (|ref| + |terms|) + floor, with
    * eps_p the products' rounding (tf32: both operands rounded to 10 bits) and L = 1.2 the
@@ -239,7 +214,7 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
         if (c->act == TCJ_ACT_GELU) v = gelu(v);
         else if (c->act == TCJ_ACT_RELU) v = v > 0 ? v : 0;
         double ref = v + 0.75 * rv[at];
-        double got = gpu_get(c->d_type, D.host, (size_t)at);
+        double got = gpu_get(c->d_type, guard_buf_back(&D), (size_t)at);
         double bound = (eps_p + (double)(k + 2) * 0x1p-23) * 1.2 * fabs(c->alpha) * t +
                        2 * u * (fabs(ref) + terms + fabs(0.75 * rv[at])) + 1e-6 * fabs(v) + floor_abs;
         double ratio = isnan(got) ? INFINITY : fabs(got - ref) / bound;
@@ -255,7 +230,7 @@ static void run_user_case(tcj_engine *e, const char *label, const user_case *c, 
       }
   printf("  %-8s %-44s %4lld x %4lld x %4lld (batch %lld): worst |err|/bound %.3g\n", label, c->what, (long long)m,
          (long long)n, (long long)k, (long long)nb, worst);
-  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++) guard_buf_free(&g_ctx, up[i]);
   free(a);
   free(b);
   free(cv);
@@ -329,41 +304,44 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
   int64_t m = c->m, n = c->n, k = c->k;
   size_t ea = gpu_esize(c->ab), ec = gpu_esize(c->cd);
   int f64 = c->ab == TCJ_F64;
-  dbuf A, B, C, D, S, bias;
-  dbuf_alloc(&A, (size_t)(m * k) * ea);
-  dbuf_alloc(&B, (size_t)(k * n) * ea);
-  dbuf_alloc(&C, (size_t)(m * n) * ec);
-  dbuf_alloc(&D, (size_t)(m * n) * ec);
-  dbuf_alloc(&S, 8);
-  dbuf_alloc(&bias, (size_t)n * 4);
+  guard_buf A, B, C, D, S, bias;
+  buf_alloc(&A, (size_t)(m * k) * ea);
+  buf_alloc(&B, (size_t)(k * n) * ea);
+  buf_alloc(&C, (size_t)(m * n) * ec);
+  buf_alloc(&D, (size_t)(m * n) * ec);
+  buf_alloc(&S, 8);
+  buf_alloc(&bias, (size_t)n * 4);
   for (int64_t i = 0; i < m * k; i++) {
     double v = c->ab == TCJ_S8 ? 100 * runit() : (i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : runit());
-    gpu_put(c->ab, A.host, (size_t)i, v);
+    gpu_put(c->ab, guard_buf_data(&A), (size_t)i, v);
   }
   for (int64_t i = 0; i < k * n; i++) {
     double v = c->ab == TCJ_S8 ? 100 * runit() : (i % 2 ? -INFINITY : INFINITY);
-    gpu_put(c->ab, B.host, (size_t)i, v);
+    gpu_put(c->ab, guard_buf_data(&B), (size_t)i, v);
   }
-  for (int64_t i = 0; i < m * n; i++) gpu_put(c->cd, C.host, (size_t)i, c->cd == TCJ_S32 ? 1000 * runit() : runit());
-  for (int64_t i = 0; i < n; i++) gpu_put(TCJ_F32, bias.host, (size_t)i, runit());
-  memset(S.host, 0, 8); /* the device alpha: +0.0 as float or double */
-  memset(D.host, 0xff, D.bytes);
-  dbuf *up[] = {&A, &B, &C, &D, &S, &bias};
-  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_upload(up[i]);
+  for (int64_t i = 0; i < m * n; i++)
+    gpu_put(c->cd, guard_buf_data(&C), (size_t)i, c->cd == TCJ_S32 ? 1000 * runit() : runit());
+  for (int64_t i = 0; i < n; i++) gpu_put(TCJ_F32, guard_buf_data(&bias), (size_t)i, runit());
+  memset(guard_buf_data(&S), 0, 8); /* the device alpha: +0.0 as float or double */
+  memset(guard_buf_data(&D), 0xff, D.bytes);
+  guard_buf *up[] = {&A, &B, &C, &D, &S, &bias};
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++)
+    assert_int_equal(guard_buf_upload(&g_ctx, up[i]), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
 
   tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
   d.m = m;
   d.n = n;
   d.k = k;
-  d.a = (const void *)(uintptr_t)A.p;
+  d.a = guard_buf_dev(&A);
   d.a_type = d.b_type = c->ab;
   d.lda = k;
-  d.b = (const void *)(uintptr_t)B.p;
+  d.b = guard_buf_dev(&B);
   d.ldb = n;
-  d.c = (const void *)(uintptr_t)C.p;
+  d.c = guard_buf_dev(&C);
   d.c_type = d.d_type = c->cd;
   d.ldc = d.ldd = n;
-  d.d = (void *)(uintptr_t)D.p;
+  d.d = guard_buf_dev(&D);
   if (f64) {
     d.alpha = 1.0f;
     d.alpha_f64 = device_alpha ? 1.0 : 0.0;
@@ -372,34 +350,35 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
     d.alpha = device_alpha ? 1.0f : 0.0f;
     d.beta = 0.5f;
   }
-  if (device_alpha) d.alpha_ptr = (const float *)(uintptr_t)S.p;
+  if (device_alpha) d.alpha_ptr = (const float *)guard_buf_dev(&S);
   if (with_bias) {
-    d.bias = (const void *)(uintptr_t)bias.p;
+    d.bias = guard_buf_dev(&bias);
     d.bias_type = TCJ_F32;
     d.bias_kind = TCJ_BIAS_COL;
     d.activation = TCJ_ACT_RELU;
   }
-  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_stream);
+  tcj_status st = tcj_gemm_ex(e, &d, (CUstream)g_ctx.stream);
   if (st == TCJ_ERROR_NOT_SUPPORTED && forced) { /* a tuning knob's limit (e.g. sm90 generic tiles and m < 64) */
     printf("  %-8s %s %lld x %lld x %lld: not run: %s\n", label, tcj_dtype_name(c->ab), (long long)m, (long long)n,
            (long long)k, tcj_last_error(e));
-    for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
+    for (size_t i = 0; i < sizeof up / sizeof *up; i++) guard_buf_free(&g_ctx, up[i]);
     return 0;
   }
   if (st != TCJ_SUCCESS) fail_msg("%s: tcj_gemm_ex: %s: %s", label, tcj_status_string(st), tcj_last_error(e));
-  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  cudaError_t ce = cudaStreamSynchronize(g_ctx.stream);
   if (ce != cudaSuccess) fail_msg("%s: the GEMM failed on the GPU: %s", label, cudaGetErrorName(ce));
-  dbuf_download(&D);
+  assert_int_equal(guard_buf_download(&g_ctx, &D), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
   int64_t bad = 0, first = -1;
   double first_got = 0, first_want = 0;
   for (int64_t i = 0; i < m * n; i++) {
-    double cv = gpu_get(c->cd, C.host, (size_t)i), want = 0.5 * cv;
+    double cv = gpu_get(c->cd, guard_buf_data(&C), (size_t)i), want = 0.5 * cv;
     if (with_bias) {
       /* fp32 arithmetic, then rounded to D's type: within its rounding of the exact value. */
-      double x = (double)(float)(0.5 * cv) + gpu_get(TCJ_F32, bias.host, (size_t)(i % n));
+      double x = (double)(float)(0.5 * cv) + gpu_get(TCJ_F32, guard_buf_data(&bias), (size_t)(i % n));
       want = x > 0 ? x : 0;
     }
-    double got = gpu_get(c->cd, D.host, (size_t)i);
+    double got = gpu_get(c->cd, guard_buf_back(&D), (size_t)i);
     double tol = with_bias ? 2 * unit_roundoff(c->cd) * fabs(want) + 1e-30 : 0;
     if (c->cd == TCJ_S32) want = nearbyint(want), tol = 0.5; /* s32: rounded to nearest, either on a tie */
     if (!(fabs(got - want) <= tol)) {
@@ -409,7 +388,7 @@ static int run_zero_case(tcj_engine *e, const char *label, int forced, const zer
   }
   printf("  %-8s %-4s %s alpha 0%s: %lld x %lld x %lld: %lld wrong\n", label, tcj_dtype_name(c->ab), device_alpha ? "device" : "host",
          with_bias ? " +bias+ReLU" : "", (long long)m, (long long)n, (long long)k, (long long)bad);
-  for (size_t i = 0; i < sizeof up / sizeof *up; i++) dbuf_free(up[i]);
+  for (size_t i = 0; i < sizeof up / sizeof *up; i++) guard_buf_free(&g_ctx, up[i]);
   if (!bad) return 1;
     fail_msg("%s: %s alpha 0 (%s): %lld of %lld elements are not beta * C; first (%lld, %lld): got %.9g, want %.9g",
              label, tcj_dtype_name(c->ab), device_alpha ? "device" : "host", (long long)bad, (long long)(m * n),
@@ -469,26 +448,11 @@ static void alpha_zero_does_not_reference_a_and_b_of_any_type(void **state) {
   }
 }
 
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("epilogue edge checks", &g_eng, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
-  cudaGetDevice(&g_device);
+  if (!guard_ctx_init(&g_ctx, 0)) return 1;
   g_sm = prop.major * 10 + prop.minor;
   printf("GPU: %s (sm_%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, g_sm, (unsigned long long)g_seed_base);
   const struct CMUnitTest tests[] = {
@@ -496,7 +460,7 @@ int main(void) {
       cmocka_unit_test(alpha_zero_does_not_reference_a_and_b),
       cmocka_unit_test(alpha_zero_does_not_reference_a_and_b_of_any_type),
   };
-  int failures = cmocka_run_group_tests_name("epilogue_edges_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("epilogue_edges_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_eng);
   return failures ? 1 : 0;
 }

@@ -10,7 +10,7 @@
  *   err = L pre + act error; with row_scale r: |r| err + u32 |r act(v)|; then D's rounding.
  * Block scales sit inside the sums (s and t of each 128-long K block times its two scales).
  *
- * Every buffer ends where its mapping ends (tail_mem.h), scale arrays included, so a read one
+ * Every buffer ends where its mapping ends (guard_buf.h), scale arrays included, so a read one
  * element past any of them faults; D has poison before it and is poisoned itself, and every byte
  * outside the groups' rows (rows past the last end, past counts[g], the guard) must come back as
  * it was. Group counts run from 1 to 300, with empty and one-row groups.
@@ -36,11 +36,10 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
+#include "guard_buf.h"
 #include "oracle.h"
-#include "tail_mem.h"
 #include "tcj.h"
 
-#define GUARD_BYTES 256
 #define MSG_SIZE 2048
 #define BLOCK_K 128                /* block scales: per 128 of K and per 128 columns of B */
 #define TC_FP8 (4 * 0x1p-10)       /* fp8 tensor cores between fp32 adds (test_fp8_gpu.c's c_tc) */
@@ -48,43 +47,11 @@
 
 static tcj_engine *g_eng;
 static uint64_t g_seed_base = 0x5ca1e5f8ull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device, g_cc;
+static guard_ctx g_ctx; /* the buffers' vmm API, device, guard and stream */
+static int g_cc;
 /* The pass: 0 default, 1 TCJ_RECIPE=sm80, 2 TCJ_RECIPE=sm90. */
 enum { PASS_DEFAULT, PASS_SM80, PASS_SM90 };
 static int g_pass;
-
-/* ---- buffers that end where their mapping ends, with poison before them --------------------- */
-
-typedef struct dbuf {
-  tail_buf t;
-  size_t bytes;
-  unsigned char *before, *after; /* images of guard + data: as uploaded, as read back */
-} dbuf;
-
-static int dbuf_alloc(dbuf *d, size_t bytes, unsigned char poison) {
-  memset(d, 0, sizeof *d);
-  d->bytes = bytes;
-  if (!tail_buf_create(&g_vmm, g_device, &d->t, GUARD_BYTES + bytes)) return 0;
-  d->before = malloc(GUARD_BYTES + bytes);
-  d->after = malloc(GUARD_BYTES + bytes);
-  if (!d->before || !d->after) return 0;
-  memset(d->before, poison, GUARD_BYTES + bytes);
-  return 1;
-}
-
-static void dbuf_free(dbuf *d) {
-  if (d->t.reserved) tail_buf_destroy(&g_vmm, &d->t);
-  free(d->before);
-  free(d->after);
-  memset(d, 0, sizeof *d);
-}
-
-static CUdeviceptr dbuf_lo(const dbuf *d) { return tail_buf_place(&d->t, GUARD_BYTES + d->bytes); }
-static void *dbuf_dev(const dbuf *d) { return (void *)(uintptr_t)(dbuf_lo(d) + GUARD_BYTES); }
-static unsigned char *dbuf_data(const dbuf *d) { return d->before + GUARD_BYTES; }
-static unsigned char *dbuf_back(const dbuf *d) { return d->after + GUARD_BYTES; }
 
 /* ---- cases ---------------------------------------------------------------------------------- */
 
@@ -187,12 +154,12 @@ typedef struct frun {
   int64_t a_scales, b_group, b_scales, stride_scale_b; /* scale array lengths (floats) */
   float alpha;
   int64_t *raw, *lo, *hi; /* groups' device values (ends or counts) and their row ranges */
-  dbuf a, b, cb, d, bias, sca, scb, rs, grp;
+  guard_buf a, b, cb, d, bias, sca, scb, rs, grp;
 } frun;
 
 static void run_free(frun *r) {
-  dbuf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->sca, &r->scb, &r->rs, &r->grp};
-  for (int i = 0; i < NCASES(all); i++) dbuf_free(all[i]);
+  guard_buf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->sca, &r->scb, &r->rs, &r->grp};
+  for (int i = 0; i < NCASES(all); i++) guard_buf_free(&g_ctx, all[i]);
   free(r->raw);
   free(r->lo);
   free(r->hi);
@@ -251,10 +218,10 @@ static void make_groups(frun *r, rng *g) {
       r->lo[i] = prev, r->hi[i] = prev = r->raw[i];
     }
     if (c->lay == L_ENDS64) {
-      memcpy(dbuf_data(&r->grp) + 8 * i, &r->raw[i], 8);
+      memcpy(guard_buf_data(&r->grp) + 8 * i, &r->raw[i], 8);
     } else {
       int32_t v = (int32_t)r->raw[i];
-      memcpy(dbuf_data(&r->grp) + 4 * i, &v, 4);
+      memcpy(guard_buf_data(&r->grp) + 4 * i, &v, 4);
     }
   }
 }
@@ -305,39 +272,38 @@ static int prepare(frun *r, const fcase *c, char *msg, size_t size) {
   r->hi = calloc((size_t)G + 1, sizeof *r->hi);
   size_t ea = gpu_esize(c->ta), ed = gpu_esize(c->td);
   int64_t d_elems = r->entries * m * n;
-  int ok = r->raw && r->lo && r->hi && dbuf_alloc(&r->a, (size_t)(r->entries * m * k) * ea, 0xFF) &&
-           dbuf_alloc(&r->b, (size_t)(b_entries * n * k) * ea, 0xFF) &&
-           dbuf_alloc(&r->d, (size_t)d_elems * ed, gpu_poison_byte(c->td));
-  if (ok && r->grouped) ok = dbuf_alloc(&r->grp, (size_t)G * (c->lay == L_ENDS64 ? 8 : 4), 0xA5);
-  if (ok && c->beta != 0) ok = dbuf_alloc(&r->cb, (size_t)d_elems * ed, 0xFF);
-  if (ok && c->bias == TCJ_BIAS_COL) ok = dbuf_alloc(&r->bias, (size_t)((r->grouped ? G : 1) * n) * 4, 0xFF);
-  if (ok && r->fp8 && !c->null_a) ok = dbuf_alloc(&r->sca, (size_t)r->a_scales * 4, 0xFF);
-  if (ok && r->fp8 && !c->null_b) ok = dbuf_alloc(&r->scb, (size_t)r->b_scales * 4, 0xFF);
-  if (ok && c->row_scale) ok = dbuf_alloc(&r->rs, (size_t)rows * 4, 0xFF);
+  int ok = r->raw && r->lo && r->hi && guard_buf_alloc(&g_ctx, &r->a, (size_t)(r->entries * m * k) * ea, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &r->b, (size_t)(b_entries * n * k) * ea, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &r->d, (size_t)d_elems * ed, gpu_poison_byte(c->td));
+  if (ok && r->grouped) ok = guard_buf_alloc(&g_ctx, &r->grp, (size_t)G * (c->lay == L_ENDS64 ? 8 : 4), 0xA5);
+  if (ok && c->beta != 0) ok = guard_buf_alloc(&g_ctx, &r->cb, (size_t)d_elems * ed, 0xFF);
+  if (ok && c->bias == TCJ_BIAS_COL)
+    ok = guard_buf_alloc(&g_ctx, &r->bias, (size_t)((r->grouped ? G : 1) * n) * 4, 0xFF);
+  if (ok && r->fp8 && !c->null_a) ok = guard_buf_alloc(&g_ctx, &r->sca, (size_t)r->a_scales * 4, 0xFF);
+  if (ok && r->fp8 && !c->null_b) ok = guard_buf_alloc(&g_ctx, &r->scb, (size_t)r->b_scales * 4, 0xFF);
+  if (ok && c->row_scale) ok = guard_buf_alloc(&g_ctx, &r->rs, (size_t)rows * 4, 0xFF);
   if (!ok) return failf(msg, size, c, "cannot allocate (host or device)");
   rng g = {c->seed};
-  for (int64_t i = 0; i < r->entries * m * k; i++) gpu_put(c->ta, dbuf_data(&r->a), (size_t)i, 2 * rng_sym(&g));
-  for (int64_t i = 0; i < b_entries * n * k; i++) gpu_put(c->tb, dbuf_data(&r->b), (size_t)i, 2 * rng_sym(&g));
+  for (int64_t i = 0; i < r->entries * m * k; i++) gpu_put(c->ta, guard_buf_data(&r->a), (size_t)i, 2 * rng_sym(&g));
+  for (int64_t i = 0; i < b_entries * n * k; i++) gpu_put(c->tb, guard_buf_data(&r->b), (size_t)i, 2 * rng_sym(&g));
   if (r->cb.before)
-    for (int64_t i = 0; i < d_elems; i++) gpu_put(c->td, dbuf_data(&r->cb), (size_t)i, rng_sym(&g));
+    for (int64_t i = 0; i < d_elems; i++) gpu_put(c->td, guard_buf_data(&r->cb), (size_t)i, rng_sym(&g));
   if (r->bias.before)
-    for (size_t i = 0; i < r->bias.bytes / 4; i++) gpu_put(TCJ_F32, dbuf_data(&r->bias), i, rng_sym(&g));
+    for (size_t i = 0; i < r->bias.bytes / 4; i++) gpu_put(TCJ_F32, guard_buf_data(&r->bias), i, rng_sym(&g));
   /* Scales: per tensor in [0.25, 2), per row and column of either sign, per block in [0.5, 2). */
   for (int64_t i = 0; r->sca.before && i < r->a_scales; i++)
-    gpu_put(TCJ_F32, dbuf_data(&r->sca), (size_t)i,
+    gpu_put(TCJ_F32, guard_buf_data(&r->sca), (size_t)i,
             c->scale == S_ROW ? 1.5 * rng_sym(&g) : c->scale == S_BLOCK ? 0.5 + 1.5 * runit(&g) : 0.25 + 1.75 * runit(&g));
   for (int64_t i = 0; r->scb.before && i < r->b_scales; i++)
-    gpu_put(TCJ_F32, dbuf_data(&r->scb), (size_t)i,
+    gpu_put(TCJ_F32, guard_buf_data(&r->scb), (size_t)i,
             c->scale == S_ROW ? 1.5 * rng_sym(&g) : c->scale == S_BLOCK ? 0.5 + 1.5 * runit(&g) : 0.25 + 1.75 * runit(&g));
-  for (int64_t i = 0; r->rs.before && i < rows; i++) gpu_put(TCJ_F32, dbuf_data(&r->rs), (size_t)i, rng_sym(&g));
+  for (int64_t i = 0; r->rs.before && i < rows; i++) gpu_put(TCJ_F32, guard_buf_data(&r->rs), (size_t)i, rng_sym(&g));
   make_groups(r, &g);
-  dbuf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->sca, &r->scb, &r->rs, &r->grp};
+  guard_buf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->sca, &r->scb, &r->rs, &r->grp};
   cudaError_t e = cudaSuccess;
   for (int i = 0; i < NCASES(all) && !e; i++)
-    if (all[i]->before)
-      e = cudaMemcpyAsync((void *)(uintptr_t)dbuf_lo(all[i]), all[i]->before, GUARD_BYTES + all[i]->bytes,
-                          cudaMemcpyHostToDevice, g_stream);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+    if (all[i]->before) e = guard_buf_upload(&g_ctx, all[i]);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) return failf(msg, size, c, "upload failed: %s", cudaGetErrorName(e));
   return 1;
 }
@@ -351,18 +317,18 @@ static void make_desc(const frun *r, tcj_gemm_desc *d) {
   d->m = c->m;
   d->n = c->n;
   d->k = c->k;
-  d->a = dbuf_dev(&r->a);
+  d->a = guard_buf_dev(&r->a);
   d->a_type = c->ta;
   d->lda = r->lda;
-  d->b = dbuf_dev(&r->b);
+  d->b = guard_buf_dev(&r->b);
   d->b_type = c->tb;
   d->ldb = r->ldb;
-  d->d = dbuf_dev(&r->d);
+  d->d = guard_buf_dev(&r->d);
   d->c_type = d->d_type = c->td;
   d->ldc = d->ldd = r->ldd;
   d->alpha = r->alpha;
   if (c->beta != 0) {
-    d->c = dbuf_dev(&r->cb);
+    d->c = guard_buf_dev(&r->cb);
     d->beta = c->beta;
     d->stride_c = r->entries > 1 ? r->sd : 0;
   }
@@ -371,7 +337,7 @@ static void make_desc(const frun *r, tcj_gemm_desc *d) {
   d->stride_b = r->sb;
   if (!r->grouped && c->groups > 1) d->batch_count = c->groups;
   if (c->bias == TCJ_BIAS_COL) {
-    d->bias = dbuf_dev(&r->bias);
+    d->bias = guard_buf_dev(&r->bias);
     d->bias_type = TCJ_F32;
     d->bias_kind = TCJ_BIAS_COL;
     d->stride_bias = r->grouped ? c->n : 0;
@@ -380,33 +346,30 @@ static void make_desc(const frun *r, tcj_gemm_desc *d) {
   d->order = c->col_major ? TCJ_ORDER_COL_MAJOR : TCJ_ORDER_ROW_MAJOR;
   if (r->fp8) {
     d->scale_mode = c->scale == S_ROW ? TCJ_SCALE_ROW : c->scale == S_BLOCK ? TCJ_SCALE_BLOCK : TCJ_SCALE_TENSOR;
-    d->scale_a = r->sca.before ? (const float *)dbuf_dev(&r->sca) : NULL;
-    d->scale_b = r->scb.before ? (const float *)dbuf_dev(&r->scb) : NULL;
+    d->scale_a = r->sca.before ? (const float *)guard_buf_dev(&r->sca) : NULL;
+    d->scale_b = r->scb.before ? (const float *)guard_buf_dev(&r->scb) : NULL;
     d->stride_scale_b = r->stride_scale_b;
   }
-  if (c->row_scale) d->row_scale = (const float *)dbuf_dev(&r->rs);
+  if (c->row_scale) d->row_scale = (const float *)guard_buf_dev(&r->rs);
   if (r->grouped) {
     d->group_mode = r->masked ? TCJ_GROUP_M_MASKED : TCJ_GROUP_M_CONTIGUOUS;
     d->group_count = c->groups;
-    if (c->lay == L_ENDS32) d->group_ends32 = (const int32_t *)dbuf_dev(&r->grp);
-    if (c->lay == L_ENDS64) d->group_ends64 = (const int64_t *)dbuf_dev(&r->grp);
-    if (c->lay == L_MASKED) d->group_counts = (const int32_t *)dbuf_dev(&r->grp);
+    if (c->lay == L_ENDS32) d->group_ends32 = (const int32_t *)guard_buf_dev(&r->grp);
+    if (c->lay == L_ENDS64) d->group_ends64 = (const int64_t *)guard_buf_dev(&r->grp);
+    if (c->lay == L_MASKED) d->group_counts = (const int32_t *)guard_buf_dev(&r->grp);
   }
 }
 
-static double scale_at(const dbuf *s, int64_t i) { return s->before ? gpu_get(TCJ_F32, dbuf_data(s), (size_t)i) : 1.0; }
+static double scale_at(const guard_buf *s, int64_t i) { return s->before ? gpu_get(TCJ_F32, guard_buf_data(s), (size_t)i) : 1.0; }
 
 /* Reads D (and C) back and checks: no byte of D outside the groups' rows changed (its guard
  * included), C unchanged, every element of every group within its bound. */
 static int verify(frun *r, double *worst, char *msg, size_t size) {
   const fcase *c = &r->c;
   int64_t G = r->grouped ? c->groups : r->entries, n = c->n, k = c->k;
-  cudaError_t e = cudaMemcpyAsync(r->d.after, (void *)(uintptr_t)dbuf_lo(&r->d), GUARD_BYTES + r->d.bytes,
-                                  cudaMemcpyDeviceToHost, g_stream);
-  if (!e && r->cb.before)
-    e = cudaMemcpyAsync(r->cb.after, (void *)(uintptr_t)dbuf_lo(&r->cb), GUARD_BYTES + r->cb.bytes,
-                        cudaMemcpyDeviceToHost, g_stream);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+  cudaError_t e = guard_buf_download(&g_ctx, &r->d);
+  if (!e && r->cb.before) e = guard_buf_download(&g_ctx, &r->cb);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) return failf(msg, size, c, "the call or the read-back failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
   size_t es = gpu_esize(c->td), total = GUARD_BYTES + r->d.bytes;
   unsigned char *inside = calloc(total, 1);
@@ -427,7 +390,7 @@ static int verify(frun *r, double *worst, char *msg, size_t size) {
   double tc = r->fp8 ? TC_FP8 : 0, lip = oracle_act_lipschitz(c->act), ud = oracle_unit_roundoff(c->td);
   int64_t bad = 0, checked = 0, wg = -1, wi = -1, wj = -1;
   double wratio = 0, wgot = 0, wref = 0, wbound = 0;
-  const unsigned char *ai = dbuf_data(&r->a), *bi = dbuf_data(&r->b);
+  const unsigned char *ai = guard_buf_data(&r->a), *bi = guard_buf_data(&r->b);
   for (int64_t g = 0; g < G; g++) {
     int64_t sbase = r->grouped ? g * r->stride_scale_b : 0;
     for (int64_t i = r->lo[g]; i < r->hi[g]; i++) {
@@ -453,8 +416,8 @@ static int verify(frun *r, double *worst, char *msg, size_t size) {
         if (r->fp8 && c->scale == S_TENSOR) f *= scale_at(&r->sca, 0) * scale_at(&r->scb, sbase);
         if (r->fp8 && c->scale == S_ROW) f *= scale_at(&r->sca, ri) * scale_at(&r->scb, sbase + j);
         int64_t at = d_at(r, g, i, j);
-        double cv = c->beta != 0 ? c->beta * gpu_get(c->td, dbuf_data(&r->cb), (size_t)at) : 0;
-        double bv = r->bias.before ? gpu_get(TCJ_F32, dbuf_data(&r->bias), (size_t)((r->grouped ? g * n : 0) + j)) : 0;
+        double cv = c->beta != 0 ? c->beta * gpu_get(c->td, guard_buf_data(&r->cb), (size_t)at) : 0;
+        double bv = r->bias.before ? gpu_get(TCJ_F32, guard_buf_data(&r->bias), (size_t)((r->grouped ? g * n : 0) + j)) : 0;
         double v = f * sum + cv + bv;
         double acc = oracle_ck(k) + tc + (c->scale == S_BLOCK && r->fp8 ? 0x1p-23 : 0);
         double pre = acc * fabs(f) * tabs + 5 * U32 * (fabs(f * sum) + fabs(cv) + fabs(bv));
@@ -465,7 +428,7 @@ static int verify(frun *r, double *worst, char *msg, size_t size) {
           err = fabs(rs) * err + U32 * fabs(ref);
         }
         double bound = err * (1 + ud) + 2 * ud * fabs(ref) + oracle_abs_floor(c->td);
-        double got = gpu_get(c->td, dbuf_back(&r->d), (size_t)at), diff = fabs(got - ref);
+        double got = gpu_get(c->td, guard_buf_back(&r->d), (size_t)at), diff = fabs(got - ref);
         double ratio = diff != diff ? INFINITY : diff == 0 ? 0 : bound > 0 ? diff / bound : INFINITY;
         checked++;
         if (!(ratio <= 1)) bad++;
@@ -510,14 +473,15 @@ static int run_case(const fcase *c, double *worst, int *refused, char *msg, size
   if (ok) {
     tcj_gemm_desc d;
     make_desc(&r, &d);
-    tcj_status want = expected(c), st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+    tcj_status want = expected(c), st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
     if (st != want) {
       ok = failf(msg, size, c, "tcj_gemm_ex returned %s (wanted %s): %s", tcj_status_string(st), tcj_status_string(want),
                  st != TCJ_SUCCESS ? tcj_last_error(g_eng) : "");
     } else if (st != TCJ_SUCCESS) {
       (*refused)++;
       /* Nothing launched: D is as it was. */
-      cudaError_t e = cudaMemcpy(r.d.after, (void *)(uintptr_t)dbuf_lo(&r.d), GUARD_BYTES + r.d.bytes, cudaMemcpyDeviceToHost);
+      cudaError_t e = guard_buf_download(&g_ctx, &r.d);
+      if (!e) e = cudaStreamSynchronize(g_ctx.stream);
       if (e || memcmp(r.d.after, r.d.before, GUARD_BYTES + r.d.bytes) != 0)
         ok = failf(msg, size, c, "a refused call changed D");
       run_free(&r);
@@ -632,15 +596,15 @@ static void host_side_refusals_name_the_field(void **state) {
       break;
     case 3:
       d.group_mode = TCJ_GROUP_NONE, d.group_count = 0, d.group_ends32 = NULL, d.stride_b = 0, d.stride_scale_b = 0;
-      d.order = TCJ_ORDER_COL_MAJOR, d.row_scale = (const float *)dbuf_dev(&r.sca);
+      d.order = TCJ_ORDER_COL_MAJOR, d.row_scale = (const float *)guard_buf_dev(&r.sca);
       d.op_a = TCJ_OP_T, d.op_b = TCJ_OP_N, d.ldc = d.ldd = d.m; /* the same extents, column-major */
       break;
-    case 4: d.row_scale = (const float *)((const char *)dbuf_dev(&r.sca) + 2); break;
+    case 4: d.row_scale = (const float *)((const char *)guard_buf_dev(&r.sca) + 2); break;
     case 5:
       d.a_type = d.b_type = TCJ_BF16, d.scale_a = d.scale_b = NULL, d.lda = d.k, d.ldb = d.k;
       break;
     }
-    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
     const char *text = tcj_last_error(g_eng);
     if (st != want[i].st || !text || !strstr(text, want[i].field))
       printf("  refusal %d: %s (%s), wanted %s naming %s\n", i, tcj_status_string(st), text ? text : "",
@@ -648,30 +612,15 @@ static void host_side_refusals_name_the_field(void **state) {
     assert_int_equal(st, want[i].st);
     assert_non_null(strstr(text, want[i].field));
   }
-  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
   run_free(&r);
-}
-
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
 }
 
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped fp8 and row-scale checks", &g_eng, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
-  cudaGetDevice(&g_device);
+  if (!guard_ctx_init(&g_ctx, GUARD_BYTES)) return 1;
   g_cc = 10 * prop.major + prop.minor;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
          (unsigned long long)g_seed_base);
@@ -681,7 +630,7 @@ int main(void) {
       cmocka_unit_test(scales_match_reference_on_the_sm80_recipe),
       cmocka_unit_test(scales_match_reference_on_the_sm90_recipe),
   };
-  int failures = cmocka_run_group_tests_name("grouped_fp8_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("grouped_fp8_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_eng);
   return failures ? 1 : 0;
 }

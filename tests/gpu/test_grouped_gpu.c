@@ -5,7 +5,7 @@
  * against the float64 reference of tests/gpu/oracle.h (oracle_ep_element: a bound per element
  * from |A||B|, the epilogue's fp32 adds, the activation, D's rounding).
  *
- * Every buffer ends where its mapping ends (tail_mem.h), so a read or write one element past A,
+ * Every buffer ends where its mapping ends (guard_buf.h), so a read or write one element past A,
  * B, C, D, the bias, the residual or the ends/counts array faults; D has poison before it and
  * is poisoned itself before every call, and every byte of it outside the groups' rows (rows past
  * the last end; rows past counts[g] in entry g; the guard) must come back as it was, while every
@@ -39,61 +39,19 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
+#include "guard_buf.h"
 #include "oracle.h"
-#include "tail_mem.h"
 #include "tcj.h"
 
-#define GUARD_BYTES 256 /* poison before D's (and every buffer's) first element */
 #define MSG_SIZE 2048
 
 static tcj_engine *g_eng;
 static uint64_t g_seed_base = 0x96009ed5eedull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device;
+static guard_ctx g_ctx; /* the buffers' vmm API, device, guard and stream */
 static int g_cc; /* compute capability, 10 * major + minor */
 /* The sm90 pass (TCJ_RECIPE=sm90): cases whose operands TMA cannot read (rows or bases off 16
  * bytes, which the forced recipe refuses) are left out, and counted. */
 static int g_tma_only, g_left_out;
-
-/* ---- buffers that end where their mapping ends, with poison before them --------------------- */
-
-typedef struct dbuf {
-  tail_buf t;
-  size_t bytes;                  /* the data's; GUARD_BYTES of poison lie before it */
-  unsigned char *before, *after; /* images of guard + data: as uploaded, as read back */
-} dbuf;
-
-static int dbuf_alloc(dbuf *d, size_t bytes, unsigned char poison) {
-  memset(d, 0, sizeof *d);
-  d->bytes = bytes;
-  if (!tail_buf_create(&g_vmm, g_device, &d->t, GUARD_BYTES + bytes)) return 0;
-  d->before = malloc(GUARD_BYTES + bytes);
-  d->after = malloc(GUARD_BYTES + bytes);
-  if (!d->before || !d->after) return 0;
-  memset(d->before, poison, GUARD_BYTES + bytes);
-  return 1;
-}
-
-static void dbuf_free(dbuf *d) {
-  if (d->t.reserved) tail_buf_destroy(&g_vmm, &d->t);
-  free(d->before);
-  free(d->after);
-  memset(d, 0, sizeof *d);
-}
-
-static CUdeviceptr dbuf_lo(const dbuf *d) { return tail_buf_place(&d->t, GUARD_BYTES + d->bytes); }
-static void *dbuf_dev(const dbuf *d) { return (void *)(uintptr_t)(dbuf_lo(d) + GUARD_BYTES); }
-static unsigned char *dbuf_data(const dbuf *d) { return d->before + GUARD_BYTES; }
-static unsigned char *dbuf_back(const dbuf *d) { return d->after + GUARD_BYTES; }
-
-static cudaError_t dbuf_upload(const dbuf *d, cudaStream_t s) {
-  return cudaMemcpyAsync((void *)(uintptr_t)dbuf_lo(d), d->before, GUARD_BYTES + d->bytes, cudaMemcpyHostToDevice, s);
-}
-
-static cudaError_t dbuf_download(dbuf *d, cudaStream_t s) {
-  return cudaMemcpyAsync(d->after, (void *)(uintptr_t)dbuf_lo(d), GUARD_BYTES + d->bytes, cudaMemcpyDeviceToHost, s);
-}
 
 /* ---- cases --------------------------------------------------------------------------------- */
 
@@ -259,12 +217,12 @@ typedef struct grp_run {
   int64_t lda, ldb, sa, sb, sd, sbias; /* sd: C's and D's entry stride (masked: m * n) */
   float alpha, beta;
   int64_t *raw, *lo, *hi; /* device values as stored (int64 images), clamped row ranges */
-  dbuf a, b, cb, d, bias, res, prm, scal, grp;
+  guard_buf a, b, cb, d, bias, res, prm, scal, grp;
 } grp_run;
 
 static void run_free(grp_run *r) {
-  dbuf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->res, &r->prm, &r->scal, &r->grp};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dbuf_free(all[i]);
+  guard_buf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->res, &r->prm, &r->scal, &r->grp};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) guard_buf_free(&g_ctx, all[i]);
   free(r->raw);
   free(r->lo);
   free(r->hi);
@@ -279,10 +237,10 @@ static void fill_uniform(tcj_dtype t, unsigned char *img, int64_t count, rng *g)
 static void store_groups(grp_run *r) {
   for (int64_t g = 0; g < r->c.groups; g++) {
     if (r->c.lay == L_ENDS64) {
-      memcpy(dbuf_data(&r->grp) + 8 * g, &r->raw[g], 8);
+      memcpy(guard_buf_data(&r->grp) + 8 * g, &r->raw[g], 8);
     } else {
       int32_t v = (int32_t)r->raw[g];
-      memcpy(dbuf_data(&r->grp) + 4 * g, &v, 4);
+      memcpy(guard_buf_data(&r->grp) + 4 * g, &v, 4);
     }
   }
   clamp_groups(&r->c, r->raw, r->lo, r->hi);
@@ -333,35 +291,37 @@ static int prepare(grp_run *r, const grp_case *c, char *msg, size_t size) {
   r->hi = calloc((size_t)G + 1, sizeof *r->hi);
   size_t ea = gpu_esize(c->ab), ed = gpu_esize(c->d_type);
   int64_t d_elems = r->entries * m * n, b_entries = c->shared_b ? 1 : G;
-  int ok = r->raw && r->lo && r->hi && dbuf_alloc(&r->a, (size_t)(r->entries * m * k) * ea, 0xFF) &&
-           dbuf_alloc(&r->b, (size_t)(b_entries * n * k) * ea, 0xFF) &&
-           dbuf_alloc(&r->d, (size_t)d_elems * ed, gpu_poison_byte(c->d_type)) &&
-           dbuf_alloc(&r->grp, (size_t)G * (c->lay == L_ENDS64 ? 8 : 4), 0xA5) &&
-           dbuf_alloc(&r->scal, 2 * sizeof(float), 0);
-  if (ok && c->cm == C_APART) ok = dbuf_alloc(&r->cb, (size_t)d_elems * ed, gpu_poison_byte(c->d_type));
+  int ok = r->raw && r->lo && r->hi && guard_buf_alloc(&g_ctx, &r->a, (size_t)(r->entries * m * k) * ea, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &r->b, (size_t)(b_entries * n * k) * ea, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &r->d, (size_t)d_elems * ed, gpu_poison_byte(c->d_type)) &&
+           guard_buf_alloc(&g_ctx, &r->grp, (size_t)G * (c->lay == L_ENDS64 ? 8 : 4), 0xA5) &&
+           guard_buf_alloc(&g_ctx, &r->scal, 2 * sizeof(float), 0);
+  if (ok && c->cm == C_APART)
+    ok = guard_buf_alloc(&g_ctx, &r->cb, (size_t)d_elems * ed, gpu_poison_byte(c->d_type));
   if (ok && c->bias == TCJ_BIAS_COL)
-    ok = dbuf_alloc(&r->bias, (size_t)((c->shared_bias ? 1 : G) * n) * gpu_esize(c->bias_type), 0xFF);
-  if (ok && c->user) ok = dbuf_alloc(&r->res, (size_t)d_elems * 4, 0xFF) && dbuf_alloc(&r->prm, 24, 0);
+    ok = guard_buf_alloc(&g_ctx, &r->bias, (size_t)((c->shared_bias ? 1 : G) * n) * gpu_esize(c->bias_type), 0xFF);
+  if (ok && c->user)
+    ok = guard_buf_alloc(&g_ctx, &r->res, (size_t)d_elems * 4, 0xFF) && guard_buf_alloc(&g_ctx, &r->prm, 24, 0);
   if (!ok) return failf(msg, size, c, "cannot allocate (host or device)");
   rng g = {c->seed};
-  fill_uniform(c->ab, dbuf_data(&r->a), r->entries * m * k, &g);
-  fill_uniform(c->ab, dbuf_data(&r->b), b_entries * n * k, &g);
-  if (r->bias.before) fill_uniform(c->bias_type, dbuf_data(&r->bias), (int64_t)(r->bias.bytes / gpu_esize(c->bias_type)), &g);
-  if (r->res.before) fill_uniform(TCJ_F32, dbuf_data(&r->res), d_elems, &g);
-  if (c->cm == C_APART && c->beta != 0) fill_uniform(c->d_type, dbuf_data(&r->cb), d_elems, &g);
-  if (c->cm == C_IN_PLACE) fill_uniform(c->d_type, dbuf_data(&r->d), d_elems, &g); /* C's values, in D */
+  fill_uniform(c->ab, guard_buf_data(&r->a), r->entries * m * k, &g);
+  fill_uniform(c->ab, guard_buf_data(&r->b), b_entries * n * k, &g);
+  if (r->bias.before) fill_uniform(c->bias_type, guard_buf_data(&r->bias), (int64_t)(r->bias.bytes / gpu_esize(c->bias_type)), &g);
+  if (r->res.before) fill_uniform(TCJ_F32, guard_buf_data(&r->res), d_elems, &g);
+  if (c->cm == C_APART && c->beta != 0) fill_uniform(c->d_type, guard_buf_data(&r->cb), d_elems, &g);
+  if (c->cm == C_IN_PLACE) fill_uniform(c->d_type, guard_buf_data(&r->d), d_elems, &g); /* C's values, in D */
   if (c->user) {
-    struct { uint64_t r; long long ld, bs; } p = {(uint64_t)(uintptr_t)dbuf_dev(&r->res), n, r->masked ? m * n : 0};
-    memcpy(dbuf_data(&r->prm), &p, sizeof p);
+    struct { uint64_t r; long long ld, bs; } p = {(uint64_t)(uintptr_t)guard_buf_dev(&r->res), n, r->masked ? m * n : 0};
+    memcpy(guard_buf_data(&r->prm), &p, sizeof p);
   }
   float sc[2] = {r->alpha, r->beta};
-  memcpy(dbuf_data(&r->scal), sc, sizeof sc);
+  memcpy(guard_buf_data(&r->scal), sc, sizeof sc);
   make_groups(r, &g);
-  dbuf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->res, &r->prm, &r->scal, &r->grp};
+  guard_buf *all[] = {&r->a, &r->b, &r->cb, &r->d, &r->bias, &r->res, &r->prm, &r->scal, &r->grp};
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; i < sizeof all / sizeof *all && !e; i++)
-    if (all[i]->before) e = dbuf_upload(all[i], g_stream);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+    if (all[i]->before) e = guard_buf_upload(&g_ctx, all[i]);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) return failf(msg, size, c, "upload failed: %s", cudaGetErrorName(e));
   return 1;
 }
@@ -375,25 +335,25 @@ static void make_desc(const grp_run *r, tcj_gemm_desc *d) {
   d->m = c->m;
   d->n = c->n;
   d->k = c->k;
-  d->a = dbuf_dev(&r->a);
+  d->a = guard_buf_dev(&r->a);
   d->a_type = d->b_type = c->ab;
   d->lda = r->lda;
-  d->b = dbuf_dev(&r->b);
+  d->b = guard_buf_dev(&r->b);
   d->ldb = r->ldb;
   d->c_type = d->d_type = c->d_type;
   d->ldc = d->ldd = c->n;
-  d->d = dbuf_dev(&r->d);
-  d->c = c->cm == C_APART ? dbuf_dev(&r->cb) : c->cm == C_IN_PLACE ? d->d : NULL;
+  d->d = guard_buf_dev(&r->d);
+  d->c = c->cm == C_APART ? guard_buf_dev(&r->cb) : c->cm == C_IN_PLACE ? d->d : NULL;
   d->stride_c = c->cm == C_NONE ? 0 : r->sd;
   d->stride_d = r->sd;
   d->alpha = c->dev_scalars ? 1000.0f : r->alpha;
   d->beta = c->dev_scalars ? -777.0f : r->beta;
   if (c->dev_scalars) {
-    d->alpha_ptr = (const float *)dbuf_dev(&r->scal);
-    d->beta_ptr = (const float *)dbuf_dev(&r->scal) + 1;
+    d->alpha_ptr = (const float *)guard_buf_dev(&r->scal);
+    d->beta_ptr = (const float *)guard_buf_dev(&r->scal) + 1;
   }
   if (c->bias == TCJ_BIAS_COL) {
-    d->bias = dbuf_dev(&r->bias);
+    d->bias = guard_buf_dev(&r->bias);
     d->bias_type = c->bias_type;
     d->bias_kind = TCJ_BIAS_COL;
     d->stride_bias = r->sbias;
@@ -403,13 +363,13 @@ static void make_desc(const grp_run *r, tcj_gemm_desc *d) {
   d->stride_b = r->sb;
   if (c->user) {
     d->epilogue_source = USER_SRC;
-    d->epilogue_params = dbuf_dev(&r->prm);
+    d->epilogue_params = guard_buf_dev(&r->prm);
   }
   d->group_mode = r->masked ? TCJ_GROUP_M_MASKED : TCJ_GROUP_M_CONTIGUOUS;
   d->group_count = c->groups;
-  if (c->lay == L_ENDS32) d->group_ends32 = (const int32_t *)dbuf_dev(&r->grp);
-  if (c->lay == L_ENDS64) d->group_ends64 = (const int64_t *)dbuf_dev(&r->grp);
-  if (c->lay == L_MASKED) d->group_counts = (const int32_t *)dbuf_dev(&r->grp);
+  if (c->lay == L_ENDS32) d->group_ends32 = (const int32_t *)guard_buf_dev(&r->grp);
+  if (c->lay == L_ENDS64) d->group_ends64 = (const int64_t *)guard_buf_dev(&r->grp);
+  if (c->lay == L_MASKED) d->group_counts = (const int32_t *)guard_buf_dev(&r->grp);
   d->group_rows_hint = c->hint;
 }
 
@@ -425,9 +385,9 @@ static int64_t d_index(const grp_run *r, int64_t g, int64_t i, int64_t j) {
 static int verify(grp_run *r, double *worst, char *msg, size_t size) {
   const grp_case *c = &r->c;
   int64_t G = c->groups, n = c->n, k = c->k;
-  cudaError_t e = dbuf_download(&r->d, g_stream);
-  if (!e && r->cb.before) e = dbuf_download(&r->cb, g_stream);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+  cudaError_t e = guard_buf_download(&g_ctx, &r->d);
+  if (!e && r->cb.before) e = guard_buf_download(&g_ctx, &r->cb);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) return failf(msg, size, c, "the call or the read-back failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
   size_t es = gpu_esize(c->d_type), total = GUARD_BYTES + r->d.bytes;
   unsigned char *inside = calloc(total, 1);
@@ -451,7 +411,7 @@ static int verify(grp_run *r, double *worst, char *msg, size_t size) {
     return failf(msg, size, c, "C (apart from D) changed");
 
   oracle_ep ep = {k, r->alpha, r->beta, c->act, c->d_type, c->user ? 2 : 0, 0};
-  const unsigned char *cimg = c->cm == C_IN_PLACE ? dbuf_data(&r->d) : c->cm == C_APART ? dbuf_data(&r->cb) : NULL;
+  const unsigned char *cimg = c->cm == C_IN_PLACE ? guard_buf_data(&r->d) : c->cm == C_APART ? guard_buf_data(&r->cb) : NULL;
   double *arow = malloc(sizeof *arow * (size_t)(k + 1)), *bt = malloc(sizeof *bt * (size_t)(n * k + 1));
   if (!arow || !bt) {
     free(arow);
@@ -464,7 +424,7 @@ static int verify(grp_run *r, double *worst, char *msg, size_t size) {
     if (r->hi[g] <= r->lo[g]) continue;
     int64_t bg = c->shared_b ? 0 : g;
     if (bt_of != bg) { /* op(B_g)^T, n x k */
-      const unsigned char *bimg = dbuf_data(&r->b);
+      const unsigned char *bimg = guard_buf_data(&r->b);
       for (int64_t j = 0; j < n; j++)
         for (int64_t p = 0; p < k; p++)
           bt[j * k + p] = gpu_get(c->ab, bimg, (size_t)(bg * r->sb + (c->op_b == TCJ_OP_T ? j * k + p : p * n + j)));
@@ -472,21 +432,21 @@ static int verify(grp_run *r, double *worst, char *msg, size_t size) {
     }
     for (int64_t i = r->lo[g]; i < r->hi[g]; i++) {
       for (int64_t p = 0; p < k; p++)
-        arow[p] = gpu_get(c->ab, dbuf_data(&r->a),
+        arow[p] = gpu_get(c->ab, guard_buf_data(&r->a),
                           (size_t)(g * r->sa + (c->op_a == TCJ_OP_N ? i * k + p : p * r->lda + i)));
       for (int64_t j = 0; j < n; j++) {
         double s, t;
         oracle_dot(arow, bt + j * k, k, &s, &t);
         int64_t at = d_index(r, g, i, j);
         double cv = cimg && r->beta != 0 ? gpu_get(c->d_type, cimg, (size_t)at) : 0;
-        double bv = c->bias == TCJ_BIAS_COL ? gpu_get(c->bias_type, dbuf_data(&r->bias), (size_t)(g * r->sbias + j)) : 0;
+        double bv = c->bias == TCJ_BIAS_COL ? gpu_get(c->bias_type, guard_buf_data(&r->bias), (size_t)(g * r->sbias + j)) : 0;
         double ua = 0, uabs = 0;
         if (c->user) {
-          double res = gpu_get(TCJ_F32, dbuf_data(&r->res), (size_t)at), idx = 0.0625 * (double)(float)g;
+          double res = gpu_get(TCJ_F32, guard_buf_data(&r->res), (size_t)at), idx = 0.0625 * (double)(float)g;
           ua = res + idx;
           uabs = fabs(res) + fabs(idx);
         }
-        double got = gpu_get(c->d_type, dbuf_back(&r->d), (size_t)at), ref, bound;
+        double got = gpu_get(c->d_type, guard_buf_back(&r->d), (size_t)at), ref, bound;
         double ratio = oracle_ep_element(&ep, s, t, cv, bv, ua, uabs, got, &ref, &bound);
         checked++;
         if (!(ratio <= 1)) bad++;
@@ -518,7 +478,7 @@ static int run_case(const grp_case *c, double *worst, char *msg, size_t size) {
   if (ok) {
     tcj_gemm_desc d;
     make_desc(&r, &d);
-    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
     if (st != TCJ_SUCCESS) ok = failf(msg, size, c, "tcj_gemm_ex returned %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
   }
   if (ok) ok = verify(&r, worst, msg, size);
@@ -789,7 +749,7 @@ static void graph_replays_read_new_ends(void **state) {
   tcj_gemm_desc d;
   make_desc(&r, &d);
   /* Eager first: it loads the kernel, and its result is checked too. */
-  tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
   if (st != TCJ_SUCCESS) {
     failf(msg, sizeof msg, &r.c, "eager tcj_gemm_ex: %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
     run_free(&r);
@@ -801,9 +761,9 @@ static void graph_replays_read_new_ends(void **state) {
   }
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
-  assert_int_equal(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-  st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
-  cudaError_t ce = cudaStreamEndCapture(g_stream, &graph);
+  assert_int_equal(cudaStreamBeginCapture(g_ctx.stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+  st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
+  cudaError_t ce = cudaStreamEndCapture(g_ctx.stream, &graph);
   if (st != TCJ_SUCCESS || ce != cudaSuccess) {
     printf("  FAIL capture: tcj_gemm_ex %s (%s), end capture %s\n", tcj_status_string(st), st ? tcj_last_error(g_eng) : "",
            cudaGetErrorName(ce));
@@ -818,10 +778,10 @@ static void graph_replays_read_new_ends(void **state) {
     r.c.sizes = rep == 2 ? SIZES_ONE_GROUP : SIZES_SKEWED; /* the last: every row in group 4 */
     r.c.unused = rep == 1 ? 0 : 100 + 300 * rep;
     make_groups(&r, &g);
-    memset(dbuf_data(&r.d), gpu_poison_byte(c.d_type), r.d.bytes);
-    cudaError_t e = dbuf_upload(&r.grp, g_stream);
-    if (!e) e = dbuf_upload(&r.d, g_stream);
-    if (!e) e = cudaGraphLaunch(exec, g_stream);
+    memset(guard_buf_data(&r.d), gpu_poison_byte(c.d_type), r.d.bytes);
+    cudaError_t e = guard_buf_upload(&g_ctx, &r.grp);
+    if (!e) e = guard_buf_upload(&g_ctx, &r.d);
+    if (!e) e = cudaGraphLaunch(exec, g_ctx.stream);
     if (e) {
       printf("  FAIL replay %d: %s\n", rep, cudaGetErrorName(e));
       failed++;
@@ -931,54 +891,57 @@ static int names_one_of(const char *text, const char *names) {
  * nothing launched (D keeps its poison). A good call on the same buffers runs first. */
 static void host_side_refusals_name_the_field_and_launch_nothing(void **state) {
   (void)state;
-  dbuf a, b, dd, e32, e64, cnt, bias;
-  int ok = dbuf_alloc(&a, (size_t)RG * RM * RK * 4, 0) && dbuf_alloc(&b, (size_t)RG * RN * RK * 4, 0) &&
-           dbuf_alloc(&dd, (size_t)RG * RM * RN * 2, 0xFF) && dbuf_alloc(&e32, RG * 4, 0) && dbuf_alloc(&e64, RG * 8, 0) &&
-           dbuf_alloc(&cnt, RG * 4, 0) && dbuf_alloc(&bias, RM * 4, 0);
+  guard_buf a, b, dd, e32, e64, cnt, bias;
+  int ok = guard_buf_alloc(&g_ctx, &a, (size_t)RG * RM * RK * 4, 0) &&
+           guard_buf_alloc(&g_ctx, &b, (size_t)RG * RN * RK * 4, 0) &&
+           guard_buf_alloc(&g_ctx, &dd, (size_t)RG * RM * RN * 2, 0xFF) && guard_buf_alloc(&g_ctx, &e32, RG * 4, 0) &&
+           guard_buf_alloc(&g_ctx, &e64, RG * 8, 0) && guard_buf_alloc(&g_ctx, &cnt, RG * 4, 0) &&
+           guard_buf_alloc(&g_ctx, &bias, RM * 4, 0);
   if (!ok) fail_msg("cannot allocate");
   rng g = {g_seed_base + 900};
-  fill_uniform(TCJ_BF16, dbuf_data(&a), RG * RM * RK, &g);
-  fill_uniform(TCJ_BF16, dbuf_data(&b), RG * RN * RK, &g);
-  fill_uniform(TCJ_F32, dbuf_data(&bias), RM, &g);
+  fill_uniform(TCJ_BF16, guard_buf_data(&a), RG * RM * RK, &g);
+  fill_uniform(TCJ_BF16, guard_buf_data(&b), RG * RN * RK, &g);
+  fill_uniform(TCJ_F32, guard_buf_data(&bias), RM, &g);
   int32_t ends32[RG] = {20, RM}, counts[RG] = {30, RM};
   int64_t ends64[RG] = {20, RM};
-  memcpy(dbuf_data(&e32), ends32, sizeof ends32);
-  memcpy(dbuf_data(&e64), ends64, sizeof ends64);
-  memcpy(dbuf_data(&cnt), counts, sizeof counts);
-  dbuf *all[] = {&a, &b, &dd, &e32, &e64, &cnt, &bias};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) assert_int_equal(dbuf_upload(all[i], g_stream), cudaSuccess);
-  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
+  memcpy(guard_buf_data(&e32), ends32, sizeof ends32);
+  memcpy(guard_buf_data(&e64), ends64, sizeof ends64);
+  memcpy(guard_buf_data(&cnt), counts, sizeof counts);
+  guard_buf *all[] = {&a, &b, &dd, &e32, &e64, &cnt, &bias};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    assert_int_equal(guard_buf_upload(&g_ctx, all[i]), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
 
   tcj_gemm_desc good = TCJ_GEMM_DESC_INIT;
   good.op_a = TCJ_OP_N;
   good.op_b = TCJ_OP_T;
   good.m = RM, good.n = RN, good.k = RK;
-  good.a = dbuf_dev(&a), good.lda = RK;
-  good.b = dbuf_dev(&b), good.ldb = RK, good.stride_b = RN * RK;
+  good.a = guard_buf_dev(&a), good.lda = RK;
+  good.b = guard_buf_dev(&b), good.ldb = RK, good.stride_b = RN * RK;
   good.a_type = good.b_type = good.c_type = good.d_type = TCJ_BF16;
-  good.d = dbuf_dev(&dd), good.ldd = good.ldc = RN;
-  good.bias = dbuf_dev(&bias), good.bias_type = TCJ_F32, good.bias_kind = TCJ_BIAS_COL, good.stride_bias = 0;
+  good.d = guard_buf_dev(&dd), good.ldd = good.ldc = RN;
+  good.bias = guard_buf_dev(&bias), good.bias_type = TCJ_F32, good.bias_kind = TCJ_BIAS_COL, good.stride_bias = 0;
   good.group_mode = TCJ_GROUP_M_CONTIGUOUS;
   good.group_count = RG;
-  good.group_ends32 = (const int32_t *)dbuf_dev(&e32);
-  refusal_bufs x = {dbuf_dev(&b), (const int64_t *)dbuf_dev(&e64), (const int32_t *)dbuf_dev(&cnt)};
+  good.group_ends32 = (const int32_t *)guard_buf_dev(&e32);
+  refusal_bufs x = {guard_buf_dev(&b), (const int64_t *)guard_buf_dev(&e64), (const int32_t *)guard_buf_dev(&cnt)};
 
   tcj_gemm_desc d = good;
-  tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
   if (st != TCJ_SUCCESS) fail_msg("the good call failed: %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
-  assert_int_equal(cudaStreamSynchronize(g_stream), cudaSuccess);
-  assert_int_equal(dbuf_upload(&dd, g_stream), cudaSuccess); /* poison again */
+  assert_int_equal(cudaStreamSynchronize(g_ctx.stream), cudaSuccess);
+  assert_int_equal(guard_buf_upload(&g_ctx, &dd), cudaSuccess); /* poison again */
 
   int failed = 0;
   for (int i = 0; i < NCASES(REFUSALS); i++) {
     const refusal *f = &REFUSALS[i];
     d = good;
     apply_refusal(i, &d, &x);
-    st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+    st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
     const char *err = tcj_last_error(g_eng) ? tcj_last_error(g_eng) : "";
-    cudaError_t ce = cudaStreamSynchronize(g_stream);
-    if (!ce) ce = dbuf_download(&dd, g_stream);
-    if (!ce) ce = cudaStreamSynchronize(g_stream);
+    cudaError_t ce = cudaStreamSynchronize(g_ctx.stream);
+    if (!ce) ce = guard_buf_download(&g_ctx, &dd);
+    if (!ce) ce = cudaStreamSynchronize(g_ctx.stream);
     int untouched = !ce && memcmp(dd.before, dd.after, GUARD_BYTES + dd.bytes) == 0;
     int pass = st == f->want && names_one_of(err, f->names) && untouched;
     printf("  %s %-44s %s: %s\n", pass ? "ok  " : "FAIL", f->what, tcj_status_string(st), err);
@@ -987,10 +950,10 @@ static void host_side_refusals_name_the_field_and_launch_nothing(void **state) {
       if (st != f->want) printf("       want %s\n", tcj_status_string(f->want));
       else if (!names_one_of(err, f->names)) printf("       the message names none of \"%s\"\n", f->names);
       if (!untouched) printf("       D changed (or the stream failed: %s): something ran\n", cudaGetErrorName(ce));
-      if (!untouched && !ce) assert_int_equal(dbuf_upload(&dd, g_stream), cudaSuccess);
+      if (!untouched && !ce) assert_int_equal(guard_buf_upload(&g_ctx, &dd), cudaSuccess);
     }
   }
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dbuf_free(all[i]);
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) guard_buf_free(&g_ctx, all[i]);
   printf("  refusals: %d cases, %d failed\n", NCASES(REFUSALS), failed);
   if (failed) fail_msg("%d of %d refusals wrong (see FAIL lines above)", failed, NCASES(REFUSALS));
 }
@@ -1053,26 +1016,11 @@ static void sm90_recipe_runs_the_grouped_cases(void **state) {
 
 /* ---- setup ------------------------------------------------------------------------------------ */
 
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped GEMM checks", &g_eng, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
-  cudaGetDevice(&g_device);
+  if (!guard_ctx_init(&g_ctx, GUARD_BYTES)) return 1;
   g_cc = 10 * prop.major + prop.minor;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
          (unsigned long long)g_seed_base);
@@ -1088,7 +1036,7 @@ int main(void) {
       cmocka_unit_test(graph_replays_read_new_ends),
       cmocka_unit_test_setup_teardown(sm90_recipe_runs_the_grouped_cases, sm90_setup, sm90_teardown),
   };
-  int failures = cmocka_run_group_tests_name("grouped_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("grouped_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_eng);
   return failures ? 1 : 0;
 }

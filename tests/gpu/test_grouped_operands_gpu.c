@@ -6,7 +6,7 @@
  * tests/gpu/oracle.h (oracle_ep_element: a bound from |A||B| over the group's K, the epilogue's
  * fp32 adds, the activation, D's rounding); an empty group's D_g must be act(beta C_g + bias_g).
  *
- * Every buffer ends where its mapping ends (tail_mem.h) with poison before it, so a read or write
+ * Every buffer ends where its mapping ends (guard_buf.h) with poison before it, so a read or write
  * one element past A, B, C, D, the bias or the ends faults; D (entries, the padding between its
  * rows and the guard) is poisoned before every call, and the padding and guard must come back
  * unchanged; the padding of A and B holds NaN, which must never reach D; C apart from D must not
@@ -35,60 +35,17 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
+#include "guard_buf.h"
 #include "oracle.h"
-#include "tail_mem.h"
 #include "tcj.h"
 
-#define GUARD_BYTES 256 /* poison before every buffer's first element */
 
 static tcj_engine *g_eng;        /* the engine the tables run on */
 static tcj_engine *g_default;    /* made with default options */
 static uint64_t g_seed_base = 0x6b9e5eedull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device, g_cc;
+static guard_ctx g_ctx; /* the buffers' vmm API, device, guard and stream */
+static int g_cc;
 static tcj_status g_last_status; /* run_case's tcj_gemm_ex */
-
-/* ---- buffers that end where their mapping ends, with poison before them --------------------- */
-
-typedef struct dbuf {
-  tail_buf t;
-  size_t bytes;                  /* the data's; GUARD_BYTES of poison lie before it */
-  unsigned char *before, *after; /* images of guard + data: as uploaded, as read back */
-} dbuf;
-
-static void dbuf_alloc(dbuf *d, size_t bytes, unsigned char poison) {
-  memset(d, 0, sizeof *d);
-  d->bytes = bytes;
-  assert_true(tail_buf_create(&g_vmm, g_device, &d->t, GUARD_BYTES + bytes));
-  d->before = malloc(GUARD_BYTES + bytes);
-  d->after = malloc(GUARD_BYTES + bytes);
-  assert_non_null(d->before);
-  assert_non_null(d->after);
-  memset(d->before, poison, GUARD_BYTES + bytes);
-}
-
-static void dbuf_free(dbuf *d) {
-  if (d->t.reserved) tail_buf_destroy(&g_vmm, &d->t);
-  free(d->before);
-  free(d->after);
-  memset(d, 0, sizeof *d);
-}
-
-static CUdeviceptr dbuf_lo(const dbuf *d) { return tail_buf_place(&d->t, GUARD_BYTES + d->bytes); }
-static void *dbuf_dev(const dbuf *d) { return (void *)(uintptr_t)(dbuf_lo(d) + GUARD_BYTES); }
-static unsigned char *dbuf_data(const dbuf *d) { return d->before + GUARD_BYTES; }
-static unsigned char *dbuf_back(const dbuf *d) { return d->after + GUARD_BYTES; }
-
-static void dbuf_upload(const dbuf *d) {
-  assert_int_equal(cudaMemcpyAsync((void *)(uintptr_t)dbuf_lo(d), d->before, GUARD_BYTES + d->bytes,
-                                   cudaMemcpyHostToDevice, g_stream), cudaSuccess);
-}
-
-static void dbuf_download(dbuf *d) {
-  assert_int_equal(cudaMemcpyAsync(d->after, (void *)(uintptr_t)dbuf_lo(d), GUARD_BYTES + d->bytes,
-                                   cudaMemcpyDeviceToHost, g_stream), cudaSuccess);
-}
 
 /* ---- cases --------------------------------------------------------------------------------- */
 
@@ -186,61 +143,63 @@ static int run_case(const kcase *c, char *msg, size_t size) {
   size_t a_elems = k > 0 ? (size_t)((k - 1) * lda + m) : 1, b_elems = k > 0 ? (size_t)((k - 1) * ldb + n) : 1;
   size_t d_entry = (size_t)((m - 1) * ldd + n), stride_d = (size_t)(m * ldd);
   size_t d_elems = (size_t)(G - 1) * stride_d + d_entry, c_elems = c->shared_c ? d_entry : d_elems;
-  dbuf A, B, C, D, bias, ends;
-  dbuf_alloc(&A, a_elems * es, 0xFF);
-  dbuf_alloc(&B, b_elems * es, 0xFF);
-  dbuf_alloc(&C, c_elems * ed, 0xFF);
-  dbuf_alloc(&D, d_elems * ed, 0xFF);
+  guard_buf A, B, C, D, bias, ends;
+  assert_true(guard_buf_alloc(&g_ctx, &A, a_elems * es, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &B, b_elems * es, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &C, c_elems * ed, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &D, d_elems * ed, 0xFF));
   int64_t bias_elems = c->bias == 1 ? G * n : n;
-  dbuf_alloc(&bias, (size_t)bias_elems * 4, 0xFF);
-  dbuf_alloc(&ends, (size_t)G * (c->wide ? 8 : 4), 0xFF);
+  assert_true(guard_buf_alloc(&g_ctx, &bias, (size_t)bias_elems * 4, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &ends, (size_t)G * (c->wide ? 8 : 4), 0xFF));
   double *a = calloc((size_t)(k * m + 1), sizeof *a), *b = calloc((size_t)(k * n + 1), sizeof *b);
   assert_true(a && b);
   /* a: A^T as m rows of k (the oracle's dot reads contiguous K); b: B^T as n rows of k. */
   for (int64_t t = 0; t < k; t++) {
-    for (int64_t i = 0; i < m; i++) a[i * k + t] = gpu_put(c->ab, dbuf_data(&A), (size_t)(t * lda + i), rng_sym(&r));
-    for (int64_t j = 0; j < n; j++) b[j * k + t] = gpu_put(c->ab, dbuf_data(&B), (size_t)(t * ldb + j), rng_sym(&r));
+    for (int64_t i = 0; i < m; i++) a[i * k + t] = gpu_put(c->ab, guard_buf_data(&A), (size_t)(t * lda + i), rng_sym(&r));
+    for (int64_t j = 0; j < n; j++) b[j * k + t] = gpu_put(c->ab, guard_buf_data(&B), (size_t)(t * ldb + j), rng_sym(&r));
   }
   if (c->beta != 0)
-    for (size_t e = 0; e < c_elems; e++) gpu_put(c->d_type, dbuf_data(&C), e, rng_sym(&r));
-  for (int64_t e = 0; e < bias_elems; e++) gpu_put(TCJ_F32, dbuf_data(&bias), (size_t)e, 0.5 * rng_sym(&r));
+    for (size_t e = 0; e < c_elems; e++) gpu_put(c->d_type, guard_buf_data(&C), e, rng_sym(&r));
+  for (int64_t e = 0; e < bias_elems; e++) gpu_put(TCJ_F32, guard_buf_data(&bias), (size_t)e, 0.5 * rng_sym(&r));
   for (int64_t g = 0; g < G; g++) {
-    if (c->wide) memcpy(dbuf_data(&ends) + g * 8, &value[g], 8);
+    if (c->wide) memcpy(guard_buf_data(&ends) + g * 8, &value[g], 8);
     else {
       int32_t v = (int32_t)value[g];
-      memcpy(dbuf_data(&ends) + g * 4, &v, 4);
+      memcpy(guard_buf_data(&ends) + g * 4, &v, 4);
     }
   }
-  dbuf *all[] = {&A, &B, &C, &D, &bias, &ends};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dbuf_upload(all[i]);
+  guard_buf *all[] = {&A, &B, &C, &D, &bias, &ends};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    assert_int_equal(guard_buf_upload(&g_ctx, all[i]), cudaSuccess);
 
   const float alpha = (float)(1.5 / sqrt((double)(k > G ? k / G : 1)));
   tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
   d.op_a = TCJ_OP_T, d.op_b = TCJ_OP_N;
   d.m = m, d.n = n, d.k = k;
-  d.a = dbuf_dev(&A), d.a_type = c->ab, d.lda = lda;
-  d.b = dbuf_dev(&B), d.b_type = c->ab, d.ldb = ldb;
-  d.c = dbuf_dev(&C), d.c_type = c->d_type, d.ldc = ldc, d.stride_c = c->shared_c ? 0 : (int64_t)stride_d;
-  d.d = dbuf_dev(&D), d.d_type = c->d_type, d.ldd = ldd, d.stride_d = (int64_t)stride_d;
+  d.a = guard_buf_dev(&A), d.a_type = c->ab, d.lda = lda;
+  d.b = guard_buf_dev(&B), d.b_type = c->ab, d.ldb = ldb;
+  d.c = guard_buf_dev(&C), d.c_type = c->d_type, d.ldc = ldc, d.stride_c = c->shared_c ? 0 : (int64_t)stride_d;
+  d.d = guard_buf_dev(&D), d.d_type = c->d_type, d.ldd = ldd, d.stride_d = (int64_t)stride_d;
   d.alpha = alpha, d.beta = c->beta;
   if (c->bias) {
-    d.bias = dbuf_dev(&bias), d.bias_type = TCJ_F32, d.bias_kind = TCJ_BIAS_COL;
+    d.bias = guard_buf_dev(&bias), d.bias_type = TCJ_F32, d.bias_kind = TCJ_BIAS_COL;
     d.stride_bias = c->bias == 1 ? n : 0;
   }
   d.activation = c->act;
   d.group_mode = TCJ_GROUP_K_CONTIGUOUS;
   d.group_count = G;
-  if (c->wide) d.group_ends64 = dbuf_dev(&ends);
-  else d.group_ends32 = dbuf_dev(&ends);
-  tcj_status st = g_last_status = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  if (c->wide) d.group_ends64 = guard_buf_dev(&ends);
+  else d.group_ends32 = guard_buf_dev(&ends);
+  tcj_status st = g_last_status = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
   int ok = 1;
   int len = describe(c, msg, size);
   if (st != TCJ_SUCCESS) {
     snprintf(msg + len, size - (size_t)len, ": tcj_gemm_ex %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
     ok = 0;
   }
-  for (size_t i = 0; ok && i < sizeof all / sizeof *all; i++) dbuf_download(all[i]);
-  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  for (size_t i = 0; ok && i < sizeof all / sizeof *all; i++)
+    assert_int_equal(guard_buf_download(&g_ctx, all[i]), cudaSuccess);
+  cudaError_t ce = cudaStreamSynchronize(g_ctx.stream);
   if (ok && ce != cudaSuccess) {
     snprintf(msg + len, size - (size_t)len, ": %s", cudaGetErrorName(ce));
     ok = 0;
@@ -257,9 +216,9 @@ static int run_case(const kcase *c, char *msg, size_t size) {
         double s, t, ref, bound;
         oracle_dot(a + i * k + start[g], b + j * k + start[g], end[g] - start[g], &s, &t);
         size_t at = (size_t)g * stride_d + (size_t)(i * ldd + j);
-        double cv = c->beta != 0 ? gpu_get(c->d_type, dbuf_data(&C), c->shared_c ? (size_t)(i * ldc + j) : at) : 0;
-        double bv = c->bias ? gpu_get(TCJ_F32, dbuf_data(&bias), (size_t)((c->bias == 1 ? g * n : 0) + j)) : 0;
-        double got = gpu_get(c->d_type, dbuf_back(&D), at);
+        double cv = c->beta != 0 ? gpu_get(c->d_type, guard_buf_data(&C), c->shared_c ? (size_t)(i * ldc + j) : at) : 0;
+        double bv = c->bias ? gpu_get(TCJ_F32, guard_buf_data(&bias), (size_t)((c->bias == 1 ? g * n : 0) + j)) : 0;
+        double got = gpu_get(c->d_type, guard_buf_back(&D), at);
         double ratio = oracle_ep_element(&ep, s, t, cv, bv, 0, 0, got, &ref, &bound);
         if (!(ratio <= 1)) {
           if (!bad)
@@ -272,7 +231,7 @@ static int run_case(const kcase *c, char *msg, size_t size) {
   }
   if (ok && bad) ok = 0;
   for (size_t i = 0; ok && i < sizeof all / sizeof *all; i++) {
-    const dbuf *x = all[i];
+    const guard_buf *x = all[i];
     for (size_t byte = 0; byte < GUARD_BYTES + x->bytes; byte++) {
       if (x == &D && byte >= GUARD_BYTES) { /* inside D: only the padding between rows is kept */
         size_t e = (byte - GUARD_BYTES) / ed, in_entry = e % stride_d;
@@ -286,7 +245,7 @@ static int run_case(const kcase *c, char *msg, size_t size) {
     }
   }
   if (ok && worst > 0.5) print_message("  worst error %.2f of its bound: %s\n", worst, msg);
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dbuf_free(all[i]);
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) guard_buf_free(&g_ctx, all[i]);
   free(a);
   free(b);
   free(value);
@@ -374,7 +333,7 @@ static void k_group_refusals_name_the_field(void **state) {
     if (cases[i].field == 1) x.op_b = TCJ_OP_T;
     if (cases[i].field == 2) x.stride_a = 64;
     if (cases[i].field == 3) x.stride_b = 64;
-    tcj_status st = tcj_gemm_ex(g_eng, &x, (CUstream)g_stream);
+    tcj_status st = tcj_gemm_ex(g_eng, &x, (CUstream)g_ctx.stream);
     const char *why = tcj_last_error(g_eng);
     if (st != cases[i].want || !strstr(why, cases[i].name))
       print_error("case %zu: %s: %s (wanted %s naming %s)\n", i, tcj_status_string(st), why,
@@ -433,27 +392,12 @@ static void sm90_recipe_refuses_k_groups_by_name(void **state) {
   tcj_destroy(e);
 }
 
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped operand checks", &g_default, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
+  if (!guard_ctx_init(&g_ctx, GUARD_BYTES)) return 1;
   g_eng = g_default;
-  cudaGetDevice(&g_device);
   g_cc = 10 * prop.major + prop.minor;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
          (unsigned long long)g_seed_base);
@@ -464,7 +408,7 @@ int main(void) {
       cmocka_unit_test(sm80_recipe_runs_the_k_groups),
       cmocka_unit_test(sm90_recipe_refuses_k_groups_by_name),
   };
-  int failures = cmocka_run_group_tests_name("grouped_operands_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("grouped_operands_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);
   return failures ? 1 : 0;
 }

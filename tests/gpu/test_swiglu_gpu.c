@@ -13,7 +13,7 @@
  * selection, under TCJ_RECIPE=sm80 and, on compute capability 9.0, under TCJ_RECIPE=sm90 (cases
  * whose rows TMA cannot read are left out there, and counted).
  *
- * Every buffer ends where its mapping ends (tail_mem.h): a read one element past A, B, the
+ * Every buffer ends where its mapping ends (guard_buf.h): a read one element past A, B, the
  * bias, the ends or D faults. D has poison before it and is poisoned before every call: every
  * byte outside the groups' rows must come back unchanged, every element inside within its
  * bound (poison, a NaN, never is). Without a GPU: SKIP, exit 77. TCJ_TEST_SEED changes the data,
@@ -32,62 +32,19 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
+#include "guard_buf.h"
 #include "oracle.h"
-#include "tail_mem.h"
 #include "tcj.h"
 
-#define GUARD_BYTES 256 /* poison before D's (and every buffer's) first element */
 #define MSG_SIZE 2048
 
 static tcj_engine *g_eng;     /* the engine of the pass running */
 static tcj_engine *g_default; /* default selection */
 static tcj_engine *g_forced;  /* a pass's engine under TCJ_RECIPE (destroyed by its teardown) */
 static uint64_t g_seed_base = 0x5e1f9b1a11ull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device, g_cc;
+static guard_ctx g_ctx; /* the buffers' vmm API, device, guard and stream */
+static int g_cc;
 static int g_tma_only, g_left_out; /* the sm90 pass: cases TMA cannot read are left out */
-
-/* ---- buffers that end where their mapping ends, with poison before them --------------------- */
-
-typedef struct dbuf {
-  tail_buf t;
-  size_t bytes;
-  unsigned char *before, *after; /* guard + data: as uploaded, as read back */
-} dbuf;
-
-static int dbuf_alloc(dbuf *d, size_t bytes, unsigned char poison) {
-  memset(d, 0, sizeof *d);
-  d->bytes = bytes;
-  if (!tail_buf_create(&g_vmm, g_device, &d->t, GUARD_BYTES + bytes)) return 0;
-  d->before = malloc(GUARD_BYTES + bytes);
-  d->after = malloc(GUARD_BYTES + bytes);
-  if (!d->before || !d->after) return 0;
-  memset(d->before, poison, GUARD_BYTES + bytes);
-  return 1;
-}
-
-static void dbuf_free(dbuf *d) {
-  if (d->t.reserved) tail_buf_destroy(&g_vmm, &d->t);
-  free(d->before);
-  free(d->after);
-  memset(d, 0, sizeof *d);
-}
-
-static CUdeviceptr dbuf_lo(const dbuf *d) { return tail_buf_place(&d->t, GUARD_BYTES + d->bytes); }
-static void *dbuf_dev(const dbuf *d) { return (void *)(uintptr_t)(dbuf_lo(d) + GUARD_BYTES); }
-static unsigned char *dbuf_data(const dbuf *d) { return d->before + GUARD_BYTES; }
-static unsigned char *dbuf_back(const dbuf *d) { return d->after + GUARD_BYTES; }
-
-static cudaError_t dbuf_upload(const dbuf *d) {
-  return cudaMemcpyAsync((void *)(uintptr_t)dbuf_lo(d), d->before, GUARD_BYTES + d->bytes, cudaMemcpyHostToDevice,
-                         g_stream);
-}
-
-static cudaError_t dbuf_download(dbuf *d) {
-  return cudaMemcpyAsync(d->after, (void *)(uintptr_t)dbuf_lo(d), GUARD_BYTES + d->bytes, cudaMemcpyDeviceToHost,
-                         g_stream);
-}
 
 /* ---- cases --------------------------------------------------------------------------------- */
 
@@ -190,12 +147,12 @@ typedef struct sw_run {
   int64_t lda, ldb, sa, sb, sd, sbias;
   float alpha;
   int64_t *raw, *lo, *hi;
-  dbuf a, b, d, bias, grp;
+  guard_buf a, b, d, bias, grp;
 } sw_run;
 
 static void run_free(sw_run *r) {
-  dbuf *all[] = {&r->a, &r->b, &r->d, &r->bias, &r->grp};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dbuf_free(all[i]);
+  guard_buf *all[] = {&r->a, &r->b, &r->d, &r->bias, &r->grp};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) guard_buf_free(&g_ctx, all[i]);
   free(r->raw);
   free(r->lo);
   free(r->hi);
@@ -227,31 +184,31 @@ static int prepare(sw_run *r, const sw_case *c, char *msg, size_t size) {
   r->lo = calloc((size_t)E + 1, sizeof *r->lo);
   r->hi = calloc((size_t)E + 1, sizeof *r->hi);
   size_t ea = gpu_esize(c->ab), ed = gpu_esize(c->d_type);
-  int ok = r->raw && r->lo && r->hi && dbuf_alloc(&r->a, (size_t)(r->a_entries * m * k) * ea, 0xFF) &&
-           dbuf_alloc(&r->b, (size_t)(r->b_entries * 2 * n * k) * ea, 0xFF) &&
-           dbuf_alloc(&r->d, (size_t)(r->d_entries * m * n) * ed, gpu_poison_byte(c->d_type));
-  if (ok && r->grouped) ok = dbuf_alloc(&r->grp, (size_t)E * (c->md == M_ENDS64 ? 8 : 4), 0xA5);
+  int ok = r->raw && r->lo && r->hi && guard_buf_alloc(&g_ctx, &r->a, (size_t)(r->a_entries * m * k) * ea, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &r->b, (size_t)(r->b_entries * 2 * n * k) * ea, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &r->d, (size_t)(r->d_entries * m * n) * ed, gpu_poison_byte(c->d_type));
+  if (ok && r->grouped) ok = guard_buf_alloc(&g_ctx, &r->grp, (size_t)E * (c->md == M_ENDS64 ? 8 : 4), 0xA5);
   if (ok && c->bias != BIAS_NONE)
-    ok = dbuf_alloc(&r->bias, (size_t)(r->bias_entries * 2 * n) * gpu_esize(c->bias_type), 0xFF);
+    ok = guard_buf_alloc(&g_ctx, &r->bias, (size_t)(r->bias_entries * 2 * n) * gpu_esize(c->bias_type), 0xFF);
   if (!ok) return failf(msg, size, c, "cannot allocate (host or device)");
   rng g = {c->seed};
-  fill_uniform(c->ab, dbuf_data(&r->a), r->a_entries * m * k, &g);
-  fill_uniform(c->ab, dbuf_data(&r->b), r->b_entries * 2 * n * k, &g);
-  if (c->bias != BIAS_NONE) fill_uniform(c->bias_type, dbuf_data(&r->bias), r->bias_entries * 2 * n, &g);
+  fill_uniform(c->ab, guard_buf_data(&r->a), r->a_entries * m * k, &g);
+  fill_uniform(c->ab, guard_buf_data(&r->b), r->b_entries * 2 * n * k, &g);
+  if (c->bias != BIAS_NONE) fill_uniform(c->bias_type, guard_buf_data(&r->bias), r->bias_entries * 2 * n, &g);
   draw_rows(c, &g, r->raw, r->lo, r->hi);
   for (int64_t e = 0; r->grouped && e < E; e++) {
     if (c->md == M_ENDS64) {
-      memcpy(dbuf_data(&r->grp) + 8 * e, &r->raw[e], 8);
+      memcpy(guard_buf_data(&r->grp) + 8 * e, &r->raw[e], 8);
     } else {
       int32_t v = (int32_t)r->raw[e];
-      memcpy(dbuf_data(&r->grp) + 4 * e, &v, 4);
+      memcpy(guard_buf_data(&r->grp) + 4 * e, &v, 4);
     }
   }
-  dbuf *all[] = {&r->a, &r->b, &r->d, &r->bias, &r->grp};
+  guard_buf *all[] = {&r->a, &r->b, &r->d, &r->bias, &r->grp};
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; i < sizeof all / sizeof *all && !e; i++)
-    if (all[i]->before) e = dbuf_upload(all[i]);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+    if (all[i]->before) e = guard_buf_upload(&g_ctx, all[i]);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) return failf(msg, size, c, "upload failed: %s", cudaGetErrorName(e));
   return 1;
 }
@@ -265,20 +222,20 @@ static void make_desc(const sw_run *r, tcj_gemm_desc *d) {
   d->m = c->m;
   d->n = c->n;
   d->k = c->k;
-  d->a = dbuf_dev(&r->a);
+  d->a = guard_buf_dev(&r->a);
   d->a_type = d->b_type = c->ab;
   d->lda = r->lda;
-  d->b = dbuf_dev(&r->b);
+  d->b = guard_buf_dev(&r->b);
   d->ldb = r->ldb;
   d->c = NULL;
   d->c_type = d->d_type = c->d_type;
-  d->d = dbuf_dev(&r->d);
+  d->d = guard_buf_dev(&r->d);
   d->ldc = d->ldd = c->n;
   d->alpha = r->alpha;
   d->beta = 0;
   d->activation = TCJ_ACT_SWIGLU;
   if (c->bias != BIAS_NONE) {
-    d->bias = dbuf_dev(&r->bias);
+    d->bias = guard_buf_dev(&r->bias);
     d->bias_type = c->bias_type;
     d->bias_kind = TCJ_BIAS_COL;
     d->stride_bias = r->sbias;
@@ -290,9 +247,9 @@ static void make_desc(const sw_run *r, tcj_gemm_desc *d) {
   if (r->grouped) {
     d->group_mode = r->masked ? TCJ_GROUP_M_MASKED : TCJ_GROUP_M_CONTIGUOUS;
     d->group_count = c->entries;
-    if (c->md == M_ENDS32) d->group_ends32 = (const int32_t *)dbuf_dev(&r->grp);
-    if (c->md == M_ENDS64) d->group_ends64 = (const int64_t *)dbuf_dev(&r->grp);
-    if (c->md == M_MASKED) d->group_counts = (const int32_t *)dbuf_dev(&r->grp);
+    if (c->md == M_ENDS32) d->group_ends32 = (const int32_t *)guard_buf_dev(&r->grp);
+    if (c->md == M_ENDS64) d->group_ends64 = (const int64_t *)guard_buf_dev(&r->grp);
+    if (c->md == M_MASKED) d->group_counts = (const int32_t *)guard_buf_dev(&r->grp);
   }
 }
 
@@ -328,8 +285,8 @@ static int64_t d_index(const sw_run *r, int64_t e, int64_t i, int64_t j) {
 static int verify(sw_run *r, double *worst, char *msg, size_t size) {
   const sw_case *c = &r->c;
   int64_t E = c->entries, n = c->n, k = c->k;
-  cudaError_t e = dbuf_download(&r->d);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+  cudaError_t e = guard_buf_download(&g_ctx, &r->d);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) return failf(msg, size, c, "the call or the read-back failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
   size_t es = gpu_esize(c->d_type), total = GUARD_BYTES + r->d.bytes;
   unsigned char *inside = calloc(total, 1);
@@ -360,16 +317,16 @@ static int verify(sw_run *r, double *worst, char *msg, size_t size) {
     if (bt_of != bx) { /* op(B_x)^T: 2n rows of k */
       for (int64_t j = 0; j < 2 * n; j++)
         for (int64_t p = 0; p < k; p++)
-          bt[j * k + p] = gpu_get(c->ab, dbuf_data(&r->b),
+          bt[j * k + p] = gpu_get(c->ab, guard_buf_data(&r->b),
                                   (size_t)(bx * r->sb + (c->op_b == TCJ_OP_T ? j * k + p : p * 2 * n + j)));
       bt_of = bx;
     }
     int64_t ax = r->a_entries > 1 ? x : 0;
-    const unsigned char *bimg = c->bias != BIAS_NONE ? dbuf_data(&r->bias) : NULL;
+    const unsigned char *bimg = c->bias != BIAS_NONE ? guard_buf_data(&r->bias) : NULL;
     int64_t bias0 = c->bias == BIAS_PER ? x * r->sbias : 0;
     for (int64_t i = r->lo[x]; i < r->hi[x]; i++) {
       for (int64_t p = 0; p < k; p++)
-        arow[p] = gpu_get(c->ab, dbuf_data(&r->a),
+        arow[p] = gpu_get(c->ab, guard_buf_data(&r->a),
                           (size_t)(ax * r->sa + (c->op_a == TCJ_OP_N ? i * k + p : p * r->lda + i)));
       for (int64_t j = 0; j < n; j++) {
         double sg, tg, su, tu, ref, bound;
@@ -377,7 +334,7 @@ static int verify(sw_run *r, double *worst, char *msg, size_t size) {
         oracle_dot(arow, bt + (n + j) * k, k, &su, &tu);
         double bg = bimg ? gpu_get(c->bias_type, bimg, (size_t)(bias0 + j)) : 0;
         double bu = bimg ? gpu_get(c->bias_type, bimg, (size_t)(bias0 + n + j)) : 0;
-        double got = gpu_get(c->d_type, dbuf_back(&r->d), (size_t)d_index(r, x, i, j));
+        double got = gpu_get(c->d_type, guard_buf_back(&r->d), (size_t)d_index(r, x, i, j));
         double ratio = swiglu_judge(r->alpha, k, sg, tg, su, tu, bg, bu, c->d_type, got, &ref, &bound);
         checked++;
         if (!(ratio <= 1)) bad++;
@@ -407,7 +364,7 @@ static int run_case(const sw_case *c, double *worst, char *msg, size_t size) {
   if (ok) {
     tcj_gemm_desc d;
     make_desc(&r, &d);
-    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+    tcj_status st = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
     if (st != TCJ_SUCCESS)
       ok = failf(msg, size, c, "tcj_gemm_ex returned %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
   }
@@ -572,27 +529,12 @@ static void sm90_recipe_runs_every_case_tma_reads(void **state) {
 
 /* ---- setup ------------------------------------------------------------------------------------ */
 
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("SwiGLU checks", &g_default, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
+  if (!guard_ctx_init(&g_ctx, GUARD_BYTES)) return 1;
   g_eng = g_default;
-  cudaGetDevice(&g_device);
   g_cc = 10 * prop.major + prop.minor;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
          (unsigned long long)g_seed_base);
@@ -603,7 +545,7 @@ int main(void) {
       cmocka_unit_test_teardown(sm80_recipe_runs_every_case, restore_default),
       cmocka_unit_test_teardown(sm90_recipe_runs_every_case_tma_reads, restore_default),
   };
-  int failures = cmocka_run_group_tests_name("swiglu_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("swiglu_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);
   return failures ? 1 : 0;
 }
