@@ -542,6 +542,7 @@ static const char *group_mode_name(tcj_group_mode m) {
  * M groups (K groups refuse it in check_group_fields), b NULL and no B stride; gathered rows need
  * contiguous groups over A op N, both fields together and at least one row. */
 static tcj_status check_operand_arrays(const tcj_gemm_desc *g) {
+  if ((unsigned)g->group_mode > TCJ_GROUP_K_CONTIGUOUS) return TCJ_SUCCESS; /* check_group_fields says so */
   if (g->group_b_ptrs) {
     if (g->group_mode == TCJ_GROUP_NONE)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs is set but group_mode is TCJ_GROUP_NONE: it gives each "
@@ -765,8 +766,9 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
 
   if ((unsigned)g->order > TCJ_ORDER_COL_MAJOR)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "order = %d is not a tcj_order", (int)g->order);
-  if ((st = check_group_fields(g)) != TCJ_SUCCESS) return st;
+  /* The arrays' rules first: a gather names gather_a where contiguous groups would name op_a. */
   if ((st = check_operand_arrays(g)) != TCJ_SUCCESS) return st;
+  if ((st = check_group_fields(g)) != TCJ_SUCCESS) return st;
   int f64 = g->a_type == TCJ_F64;
   if ((st = check_unread_scalars(g, f64)) != TCJ_SUCCESS) return st;
   if ((uintptr_t)g->alpha_ptr % (f64 ? 8 : 4) || (uintptr_t)g->beta_ptr % (f64 ? 8 : 4))
