@@ -239,6 +239,7 @@ typedef struct call_args {
   float alpha, beta;
   double alpha64, beta64; /* f64 operands */
   CUdeviceptr row_scale;  /* tcj_gemm_desc.row_scale, or 0 */
+  CUdeviceptr gather;     /* tcj_gemm_desc.gather_a, or 0 (b is group_b_ptrs where given) */
 } call_args;
 
 /* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
@@ -325,6 +326,8 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   prm.group_count = (uint32_t)p->groups; /* 0 without groups */
   prm.stride_scale_b = (uint64_t)p->stride_scale_b;
   prm.row_scale = p->row_scale ? ca->row_scale : 0;
+  prm.gather = p->gather ? ca->gather : 0;
+  prm.gather_rows = p->gather ? (uint64_t)p->gather_rows : 0;
   prm.lda = (uint64_t)pa.ld;
   prm.ldb = (uint64_t)pb.ld;
   prm.ldc = (uint64_t)p->ldc;
@@ -657,7 +660,9 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
   /* Block-scale arrays are read only by block-scaled kernels; a k == 0 call runs a plain one
    * (validation), which would read them as per-tensor scales. */
   int block_arrays = g->scale_mode == TCJ_SCALE_BLOCK && !p.block_scale;
-  call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)g->b, (CUdeviceptr)(uintptr_t)g->c,
+  /* B by a pointer array: p_b carries the array (tcj_kernel_cfg.b_ptrs). */
+  const void *b_arg = g->group_b_ptrs ? (const void *)g->group_b_ptrs : g->b;
+  call_args ca = {(CUdeviceptr)(uintptr_t)g->a, (CUdeviceptr)(uintptr_t)b_arg, (CUdeviceptr)(uintptr_t)g->c,
                   (CUdeviceptr)(uintptr_t)(g->d ? g->d : g->c), (CUdeviceptr)(uintptr_t)g->bias,
                   (CUdeviceptr)(uintptr_t)g->alpha_ptr, (CUdeviceptr)(uintptr_t)g->beta_ptr,
                   (CUdeviceptr)(uintptr_t)g->epilogue_params,
@@ -667,7 +672,8 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                   (CUdeviceptr)(uintptr_t)(g->group_ends32 ? (const void *)g->group_ends32
                                            : g->group_ends64 ? (const void *)g->group_ends64
                                                              : (const void *)g->group_counts),
-                  g->alpha, g->beta, g->alpha_f64, g->beta_f64, (CUdeviceptr)(uintptr_t)g->row_scale};
+                  g->alpha, g->beta, g->alpha_f64, g->beta_f64, (CUdeviceptr)(uintptr_t)g->row_scale,
+                  (CUdeviceptr)(uintptr_t)g->gather_a};
   if (eng_desc_swaps_ab(g)) { /* column-major: p is the swapped problem */
     CUdeviceptr t = ca.a;
     ca.a = ca.b, ca.b = t;

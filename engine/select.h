@@ -59,6 +59,11 @@ typedef struct eng_problem {
    * from one group's B scales to the next (tcj_gemm_desc.stride_scale_b, a launch value). */
   int scale_row, row_scale;
   int64_t stride_scale_b;
+  /* Grouped: B through a pointer array (tcj_gemm_desc.group_b_ptrs: tcj_kernel_cfg.b_ptrs), A's
+   * rows through gather indices (gather_a: tcj_kernel_cfg.gather) into A of gather_rows rows (a
+   * launch value). */
+  int b_ptrs, gather;
+  int64_t gather_rows;
 } eng_problem;
 
 /* Whether a call of p has nothing to compute: D is empty (m or n 0), or a grouped call has no
@@ -109,6 +114,8 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
   p->fast_accum = p->block_scale = 0;
   p->scale_row = p->row_scale = 0;
   p->stride_scale_b = 0;
+  p->b_ptrs = p->gather = 0;
+  p->gather_rows = 0;
 }
 
 /* What select decides beyond the kernel: whether an operand is first packed into 16-byte

@@ -37,6 +37,8 @@ void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, cons
   c->grouped = p->grouped;
   c->scale_row = p->scale_row;
   c->row_scale = p->row_scale;
+  c->b_ptrs = p->b_ptrs;
+  c->gather = p->gather;
 }
 
 /* Split-K: when a problem's tiles leave SMs idle (less than one wave) and K is long, slices

@@ -385,6 +385,13 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
   if (ptx_group_k(p->grouped))
     return sm90_no(why, "group_mode TCJ_GROUP_K_CONTIGUOUS runs on the sm80 recipe (the sm90 grouped kernel has no K "
                    "groups in this release)");
+  /* Its TMA reads A and B through tensor maps over one base address each: per-group B pointers
+   * would need a map per group (tensormap.replace), gathered rows a copy per row. */
+  if (p->b_ptrs || p->gather)
+    return sm90_no(why, p->b_ptrs ? "group_b_ptrs runs on the sm80 recipe (the sm90 grouped kernel reads B through one "
+                                    "tensor map over one base address)"
+                                  : "gather_a runs on the sm80 recipe (the sm90 grouped kernel reads A through one tensor "
+                                    "map over one base address)");
   /* TMA reads 16-byte aligned rows, and grouped calls pack nothing (their groups' rows are
    * known on the device only). */
   if (p->align_a < 16 || p->align_b < 16)

@@ -95,9 +95,12 @@ static const out_names names_c = {"c", "ldc", "c_type"}, names_d = {"d", "ldd", 
 
 /* eng_validate's rules with the output operand named `on`, for operands stored column-major
  * (cm) or row-major. The problem is filled as the caller states it (A, B and m, n not swapped).
- * n_b: op(B)'s columns (n; 2n for SwiGLU, whose B holds the gate and the up half). */
+ * n_b: op(B)'s columns (n; 2n for SwiGLU, whose B holds the gate and the up half). a_rows: A's
+ * rows where op_a is N (m; gathered rows: gather_a_rows). b_array: B comes through a pointer
+ * array (b NULL): only ldb is checked, and B's alignment is its row pitch's (each pointer is
+ * aligned as b would be, tcj.h). */
 static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t n_b, int64_t k,
-                                const void *a, tcj_dtype a_type, int64_t lda,
+                                int64_t a_rows, int b_array, const void *a, tcj_dtype a_type, int64_t lda,
                                 const void *b, tcj_dtype b_type, int64_t ldb,
                                 const void *c, tcj_dtype c_type, int64_t ldc, int cm, const out_names *on,
                                 eng_problem *out) {
@@ -127,11 +130,13 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
   /* Stored shapes (row-major): A is m x k (N) or k x m (T); B is k x n (N) or n x k (T); C is
    * m x n. Column-major transposes each: cuBLAS's lda >= m for A N, ldc >= m. A row's length is
    * the leading dimension's minimum. */
-  stored sa = stored_as(m, k, ta ^ cm), sb = stored_as(k, n_b, tb ^ cm), sc = stored_as(m, n, cm);
+  stored sa = stored_as(ta ^ cm ? m : a_rows, k, ta ^ cm), sb = stored_as(k, n_b, tb ^ cm), sc = stored_as(m, n, cm);
   tcj_status st = check_operand("a", "lda", a, sa.rows, sa.cols, lda, sa.cols, es_ab, &out->align_a);
-  if (st == TCJ_SUCCESS) st = check_operand("b", "ldb", b, sb.rows, sb.cols, ldb, sb.cols, es_ab, &out->align_b);
+  if (st == TCJ_SUCCESS)
+    st = check_operand("b", "ldb", b, b_array ? 0 : sb.rows, sb.cols, ldb, sb.cols, es_ab, &out->align_b);
   if (st == TCJ_SUCCESS) st = check_operand(on->ptr, on->ld, c, sc.rows, sc.cols, ldc, sc.cols, es_c, &out->align_c);
   if (st != TCJ_SUCCESS) return st;
+  if (b_array && sb.rows > 0 && sb.cols > 0) out->align_b = row_alignment(NULL, ldb, es_ab);
 
   /* The kernel does its index arithmetic in 32 bits, signed where it clips edges (M is a
    * runtime argument; N and K are baked in). */
@@ -144,7 +149,7 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
   if (m > 0 && n > 0 && k > 0) {
     span xc = span_of(c, sc.rows, sc.cols, ldc, es_c);
     span xa = span_of(a, sa.rows, sa.cols, lda, es_ab), xb = span_of(b, sb.rows, sb.cols, ldb, es_ab);
-    const char *with = spans_overlap(xc, xa) ? "a" : spans_overlap(xc, xb) ? "b" : NULL;
+    const char *with = spans_overlap(xc, xa) ? "a" : !b_array && spans_overlap(xc, xb) ? "b" : NULL;
     if (with)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s overlaps %s: %s's bytes [%p, +%" PRIu64 ") and %s's [%p, +%" PRIu64
                            ") share memory; %s must not alias an operand",
@@ -173,7 +178,8 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
                         const void *a, tcj_dtype a_type, int64_t lda,
                         const void *b, tcj_dtype b_type, int64_t ldb,
                         const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out) {
-  tcj_status st = validate_core(op_a, op_b, m, n, n, k, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c, out);
+  tcj_status st = validate_core(op_a, op_b, m, n, n, k, m, 0, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c,
+                                out);
   out->reads_c = 1;
   return st;
 }
@@ -295,7 +301,9 @@ static void fold_batch_into_rows(eng_problem *p) {
 
 /* The stored shapes of a descriptor's matrices as the caller gives them (tcj.h, order). */
 static int col_major(const tcj_gemm_desc *g) { return g->order == TCJ_ORDER_COL_MAJOR; }
-static stored desc_a(const tcj_gemm_desc *g) { return stored_as(g->m, g->k, (g->op_a == TCJ_OP_T) ^ col_major(g)); }
+/* A's rows (op_a N): m, or gather_a_rows when its rows are gathered. */
+static int64_t desc_a_rows(const tcj_gemm_desc *g) { return g->gather_a ? g->gather_a_rows : g->m; }
+static stored desc_a(const tcj_gemm_desc *g) { return stored_as(desc_a_rows(g), g->k, (g->op_a == TCJ_OP_T) ^ col_major(g)); }
 /* op(B)'s columns: n, or 2n for SwiGLU (the gate and the up half). */
 static int64_t desc_b_cols(const tcj_gemm_desc *g) { return g->activation == TCJ_ACT_SWIGLU ? 2 * g->n : g->n; }
 static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, desc_b_cols(g), (g->op_b == TCJ_OP_T) ^ col_major(g)); }
@@ -375,7 +383,7 @@ static tcj_status validate_fp8(const tcj_gemm_desc *g, eng_problem *out, const v
     else if (m > 0 && k > 0 &&
              spans_overlap(sm, span_batch(g->a, shape_a.rows, shape_a.cols, g->lda, es_ab, entries, g->stride_a)))
       with = "a";
-    else if (n > 0 && k > 0 &&
+    else if (n > 0 && k > 0 && g->b &&
              spans_overlap(sm, span_batch(g->b, shape_b.rows, shape_b.cols, g->ldb, es_ab, entries, g->stride_b)))
       with = "b";
     else if (out->reads_c && g->c && m > 0 && n > 0 &&
@@ -530,13 +538,59 @@ static const char *group_mode_name(tcj_group_mode m) {
                                        : "TCJ_GROUP_NONE";
 }
 
-/* The API's Mixture-of-Experts fields and values that no kernel runs yet, one line each, so a
- * change that builds one removes its line. */
-static tcj_status check_unbuilt(const tcj_gemm_desc *g) {
-  const char *what = g->group_b_ptrs ? "group_b_ptrs"
-                     : g->gather_a || g->gather_a_rows ? "gather_a"
-                     : NULL;
-  if (what) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "%s is not built yet", what);
+/* group_b_ptrs and gather_a by themselves and with the group fields (tcj.h): B by pointers needs
+ * M groups (K groups refuse it in check_group_fields), b NULL and no B stride; gathered rows need
+ * contiguous groups over A op N, both fields together and at least one row. */
+static tcj_status check_operand_arrays(const tcj_gemm_desc *g) {
+  if ((unsigned)g->group_mode > TCJ_GROUP_K_CONTIGUOUS) return TCJ_SUCCESS; /* check_group_fields says so */
+  if (g->group_b_ptrs) {
+    if (g->group_mode == TCJ_GROUP_NONE)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs is set but group_mode is TCJ_GROUP_NONE: it gives each "
+                           "group's B");
+    if (g->b || g->stride_b)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs is set with %s: B comes through the array, so b must be "
+                           "NULL and stride_b 0", g->b ? "b" : "stride_b");
+    if ((uintptr_t)g->group_b_ptrs % 8)
+      return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs = %p is not aligned to its 8-byte pointers",
+                           (const void *)g->group_b_ptrs);
+  }
+  if (!g->gather_a != !g->gather_a_rows)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set without %s: gathered rows need both",
+                         g->gather_a ? "gather_a" : "gather_a_rows", g->gather_a ? "gather_a_rows" : "gather_a");
+  if (!g->gather_a) return TCJ_SUCCESS;
+  if (g->gather_a_rows < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "gather_a_rows = %" PRId64 " is negative", g->gather_a_rows);
+  if ((uintptr_t)g->gather_a % 4)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "gather_a = %p is not aligned to its 4-byte indices",
+                         (const void *)g->gather_a);
+  if (g->group_mode != TCJ_GROUP_M_CONTIGUOUS)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "gather_a with group_mode %s: gathered rows take "
+                         "TCJ_GROUP_M_CONTIGUOUS only", group_mode_name(g->group_mode));
+  if (g->op_a != TCJ_OP_N)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "gather_a with op_a TCJ_OP_T: gathered rows are rows of A stored "
+                         "m x k (op_a TCJ_OP_N)");
+  return TCJ_SUCCESS;
+}
+
+/* What the arrays rule out among the scales (after validate_fp8) and what they must not share
+ * with D: fp8 row and block scales on A are per row of D, which a gather does not carry to A's
+ * rows' own order on the kernel that runs it; block scales run on the sm90 recipe only, which
+ * reads B through one tensor map. The arrays are read while D is written. */
+static tcj_status check_operand_array_uses(const tcj_gemm_desc *g, const void *d, int64_t ldd, int es_d,
+                                           int64_t entries, int64_t stride_d) {
+  if (g->gather_a && (g->scale_mode == TCJ_SCALE_ROW || g->scale_mode == TCJ_SCALE_BLOCK))
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "gather_a with scale_mode %s: gathered rows take per-tensor fp8 "
+                         "scales only", g->scale_mode == TCJ_SCALE_ROW ? "TCJ_SCALE_ROW" : "TCJ_SCALE_BLOCK");
+  if (g->group_b_ptrs && g->scale_mode == TCJ_SCALE_BLOCK)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs with scale_mode TCJ_SCALE_BLOCK: block scales run on "
+                         "the sm90 recipe, whose B is one tensor map");
+  if (g->m <= 0 || g->n <= 0) return TCJ_SUCCESS;
+  stored shape_d = desc_cd(g);
+  span sd = span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, entries, stride_d);
+  if (g->group_b_ptrs && g->group_count > 0 && spans_overlap(span_of(g->group_b_ptrs, 1, g->group_count, 1, 8), sd))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs overlaps D: it is read while D is written");
+  if (g->gather_a && spans_overlap(span_of(g->gather_a, 1, g->m, 1, 4), sd))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "gather_a overlaps D: it is read while D is written");
   return TCJ_SUCCESS;
 }
 
@@ -702,7 +756,6 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     if (strides[i] < 0 && !(i == 3 && !g->d)) /* with D NULL, stride_d is ignored */
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s = %" PRId64 " is negative (0 broadcasts one entry)",
                            stride_names[i], strides[i]);
-  if ((st = check_unbuilt(g)) != TCJ_SUCCESS) return st;
   if ((unsigned)g->activation >= PTX_ACT_COUNT)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "activation = %d is not a tcj_activation", (int)g->activation);
   if ((unsigned)g->bias_kind > TCJ_BIAS_ROW)
@@ -713,6 +766,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
 
   if ((unsigned)g->order > TCJ_ORDER_COL_MAJOR)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "order = %d is not a tcj_order", (int)g->order);
+  /* The arrays' rules first: a gather names gather_a where contiguous groups would name op_a. */
+  if ((st = check_operand_arrays(g)) != TCJ_SUCCESS) return st;
   if ((st = check_group_fields(g)) != TCJ_SUCCESS) return st;
   int f64 = g->a_type == TCJ_F64;
   if ((st = check_unread_scalars(g, f64)) != TCJ_SUCCESS) return st;
@@ -731,8 +786,9 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   tcj_dtype d_type = d_is_c ? g->c_type : g->d_type;
   int64_t ldd = d_is_c ? g->ldc : g->ldd, stride_d = d_is_c ? g->stride_c : g->stride_d;
   int cm = col_major(g);
-  st = validate_core(g->op_a, g->op_b, g->m, g->n, desc_b_cols(g), g->k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, d, d_type,
-                     ldd, cm, d_is_c ? &names_c : &names_d, out);
+  int b_array = g->group_b_ptrs != NULL;
+  st = validate_core(g->op_a, g->op_b, g->m, g->n, desc_b_cols(g), g->k, desc_a_rows(g), b_array, g->a, g->a_type, g->lda,
+                     g->b, g->b_type, g->ldb, d, d_type, ldd, cm, d_is_c ? &names_c : &names_d, out);
   if (st != TCJ_SUCCESS) return st;
   if ((st = check_group_types(g, out)) != TCJ_SUCCESS) return st;
   out->d = out->c;
@@ -752,8 +808,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   /* C, when it is not D: its own type and layout, read while D is written. */
   if (!d_is_c && g->c) {
     eng_problem pc;
-    st = validate_core(g->op_a, g->op_b, m, n, desc_b_cols(g), k, g->a, g->a_type, g->lda, g->b, g->b_type, g->ldb, g->c, g->c_type,
-                       g->ldc, cm, &names_c, &pc);
+    st = validate_core(g->op_a, g->op_b, m, n, desc_b_cols(g), k, desc_a_rows(g), b_array, g->a, g->a_type, g->lda, g->b,
+                       g->b_type, g->ldb, g->c, g->c_type, g->ldc, cm, &names_c, &pc);
     if (st != TCJ_SUCCESS) return st;
     out->c = pc.c;
     out->ldc = g->ldc;
@@ -788,7 +844,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
     span sd = span_batch(d, shape_d.rows, shape_d.cols, ldd, es_d, batch, stride_d);
     span sa = span_batch(g->a, shape_a.rows, shape_a.cols, g->lda, es_ab, batch, g->stride_a);
     span sb = span_batch(g->b, shape_b.rows, shape_b.cols, g->ldb, es_ab, batch, g->stride_b);
-    const char *with = spans_overlap(sd, sa) ? "a" : spans_overlap(sd, sb) ? "b" : NULL;
+    const char *with = spans_overlap(sd, sa) ? "a" : g->b && spans_overlap(sd, sb) ? "b" : NULL;
     if (with)
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "the batch entries of %s overlap those of %s: %s must not alias an operand",
                            d_is_c ? "c" : "d", with, d_is_c ? "C" : "D");
@@ -850,6 +906,10 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   if (g->epilogue_source) out->user = 1; /* the engine puts the source's hash here */
   if ((st = validate_fp8(g, out, d, ldd, es_d)) != TCJ_SUCCESS) return st;
   if ((st = validate_row_scale(g, out, d, ldd, es_d, batch)) != TCJ_SUCCESS) return st;
+  if ((st = check_operand_array_uses(g, d, ldd, es_d, batch, stride_d)) != TCJ_SUCCESS) return st;
+  out->b_ptrs = b_array;
+  out->gather = g->gather_a != NULL;
+  out->gather_rows = g->gather_a ? g->gather_a_rows : 0;
   if (cm) swap_to_row_major(out);
   fold_batch_into_rows(out);
   return validate_compute(g, out);

@@ -476,8 +476,10 @@ typedef struct tcj_gemm_desc {
      need packing, which grouped calls do not do), more than 2^31 - 1 tiles.
      Kernels: on sm_90a, M groups of 64 rows or more (group_rows_hint) with K-major fp8 or any
      f16/bf16 layout TMA can read run on the sm90 recipe's persistent wgmma kernel; smaller
-     groups (decode), the K mode, and every group on other GPUs run on the sm80 recipe
-     (mma.sync). Grouped calls never split K and have no generic kernel: in every tcj_jit_mode
+     groups (decode), the K mode, B by an array of pointers (group_b_ptrs), gathered rows of A
+     (gather_a), and every group on other GPUs run on the sm80 recipe (mma.sync; TCJ_RECIPE=sm90
+     refuses the pointers and gathers, naming the field). Grouped calls never split K and have no
+     generic kernel: in every tcj_jit_mode
      (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
      the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
      not tune them, and they take no scratch (tcj_gemm_ex_workspace_size gives 0). */
@@ -504,14 +506,27 @@ typedef struct tcj_gemm_desc {
      there (a nonzero stride is at least that many). Set on a call that is not grouped or not
      fp8: TCJ_ERROR_INVALID_VALUE. */
   int64_t stride_scale_b;
-  /* Grouped calls: a device array of G device pointers, group g's B (laid out as b would be:
-     op_b, ldb), instead of b + g * stride_b; b must then be NULL and stride_b 0. Each pointer
-     must be aligned as b would be (16 bytes serves every layout). */
+  /* Grouped calls (TCJ_GROUP_M_CONTIGUOUS and TCJ_GROUP_M_MASKED): a device array of G device
+     pointers, group g's B (laid out as b would be: op_b, ldb; with TCJ_ACT_SWIGLU its whole
+     2n-column B), instead of b + g * stride_b; b must then be NULL and stride_b 0, and the array
+     8-byte aligned and apart from D (TCJ_ERROR_INVALID_VALUE naming the field). Each pointer
+     must be aligned as b would be: to 16 bytes, or to the largest power of two dividing ldb
+     times the element size where that is less (16 bytes serves every layout). The pointers
+     are device values: the kernel cannot check them and validation checks no extent of B (ldb
+     is checked). fp8 scales index B's as without the array (stride_scale_b); not with
+     TCJ_SCALE_BLOCK nor TCJ_GROUP_K_CONTIGUOUS (TCJ_ERROR_NOT_SUPPORTED). The array must hold
+     G pointers when the kernel runs (stream order); each group's pointer is read once per
+     tile. */
   const void *const *group_b_ptrs;
-  /* TCJ_GROUP_M_CONTIGUOUS with op_a N: a device array of m row indices; row r of the problem
-     reads row gather_a[r] of A (tokens sorted by expert without a permute copy). A then has
-     gather_a_rows rows, lda elements apart; an index outside [0, gather_a_rows) reads a row of
-     zeros. D (and C) stay in the problem's row order. */
+  /* TCJ_GROUP_M_CONTIGUOUS with op_a N only (TCJ_ERROR_NOT_SUPPORTED naming gather_a
+     otherwise): a device array of m int32 row indices, 4-byte aligned and apart from D; row r
+     of the problem reads row gather_a[r] of A (tokens sorted by expert without a permute copy).
+     A then has gather_a_rows rows (a host value >= 1), lda elements apart, and its extent is
+     checked with that many rows; an index outside [0, gather_a_rows) reads a row of zeros (so
+     D's row is beta * C + bias through the epilogue). Indices may repeat. C, D, row_scale and
+     every other per-row value stay in the problem's row order. gather_a without gather_a_rows
+     or the reverse: TCJ_ERROR_INVALID_VALUE. fp8 operands take it with TCJ_SCALE_TENSOR only
+     (TCJ_SCALE_ROW and TCJ_SCALE_BLOCK: TCJ_ERROR_NOT_SUPPORTED). */
   const int32_t *gather_a;
   int64_t gather_a_rows;
   /* A device array of floats that scales D's rows after the epilogue: D[i, j] = row_scale[i] *

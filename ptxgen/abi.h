@@ -49,7 +49,9 @@
                                    row or row count, device memory; else 0 */                  \
   X(group_count, u32, uint32_t) /* groups (grouped kernels), else 0 */                         \
   X(stride_scale_b, u64, uint64_t) /* grouped fp8: floats from group g's B scales to g + 1's */ \
-  X(row_scale, u64, uint64_t)   /* row_scale configs: D's row scales (m per entry), else 0 */
+  X(row_scale, u64, uint64_t)   /* row_scale configs: D's row scales (m per entry), else 0 */ \
+  X(gather, u64, uint64_t)      /* gather configs: int32 A row of each problem row, else 0 */  \
+  X(gather_rows, u64, uint64_t) /* gather configs: rows of A (an index past them reads 0) */
 
 typedef struct ptx_gemm_params {
 #define PTX_PARAM_FIELD(name, ptype, ctype) ctype name;

@@ -44,6 +44,12 @@ typedef struct operand {
   ptx_reg dst[MAX_CHUNKS];
   ptx_reg frag_off[MAX_FRAG_BLOCKS];
   int kk_offsets;    /* MN-major: frag_off per (block, K step) rather than per block */
+  /* Gathered A (tcj_kernel_cfg.gather): gptr is the tile's column in row 0 of A, and copy i
+   * adds row_off[i], the bytes to A's row p_gather[r] of its problem row r, and copies at most
+   * row_cap[i] bytes: the copy width where r lies in the group and the index in A, else 0
+   * (zeros). Copies of one row share both. */
+  int gather;
+  ptx_reg row_off[MAX_CHUNKS], row_cap[MAX_CHUNKS];
 } operand;
 
 typedef struct kernel {
@@ -237,6 +243,58 @@ static void operand_layout(kernel *k, operand *o, int is_b) {
   o->warp_span = is_b ? k->wn : k->wm;
   o->blocks = o->warp_span / 16;
   o->n_limit = k->n;
+  o->gather = !is_b && c->gather;
+}
+
+/* Group g's B (tcj_kernel_cfg.b_ptrs): entry g of the pointer array at p_b, read once per tile
+ * (the array is not written while the kernel runs). */
+static void emit_b_from_array(kernel *k, ptx_reg arr, ptx_reg base) {
+  ptx_builder *b = k->b;
+  ptx_reg at = reg64(k), raw = reg64(k);
+  ptx_ins(b, "mul.wide.u32 %R, %R, 8", at, k->z);
+  ptx_ins(b, "add.u64 %R, %R, %R", at, arr, at);
+  ptx_ins(b, "ld.global.nc.u64 %R, [%R]", raw, at);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", base, raw);
+}
+
+/* Gathered A's rows (operand.gather): for each of this thread's copies, its problem row
+ * mn_t + dr (K-major A: a copy's row is a row of A), the index p_gather holds for it when the
+ * row lies in the group (below mn_limit, the group's end), and from that the copy's row offset
+ * and byte cap. An index outside [0, p_gather_rows) and a row past the group read nothing. */
+static void emit_gather_rows(kernel *k, operand *o) {
+  ptx_builder *b = k->b;
+  if (!o->k_major) {
+    ptx_fail(b, "gathered rows of an MN-major A");
+    return;
+  }
+  ptx_reg raw = reg64(k), idx_base = reg64(k), rows = reg64(k);
+  ptx_ins(b, "ld.param.u64 %R, [p_gather]", raw);
+  ptx_ins(b, "cvta.to.global.u64 %R, %R", idx_base, raw);
+  ptx_ins(b, "ld.param.u64 %R, [p_gather_rows]", rows);
+  for (int i = 0; i < o->chunks; i++) {
+    int dr = i * k->threads / o->cpr, j = 0;
+    while (j < i && j * k->threads / o->cpr != dr) j++;
+    if (j < i) { /* a copy of a row this thread has already looked up */
+      o->row_off[i] = o->row_off[j];
+      o->row_cap[i] = o->row_cap[j];
+      continue;
+    }
+    ptx_reg row = emit_add_imm(k, o->mn_t, dr), at = reg64(k), idx = reg32(k), idx64 = reg64(k);
+    ptx_reg in = ptx_new(b, PTX_PRED), ok = ptx_new(b, PTX_PRED);
+    ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, row, o->mn_limit);
+    ptx_ins(b, "mov.u32 %R, -1", idx);
+    ptx_ins(b, "mul.wide.u32 %R, %R, 4", at, row);
+    ptx_ins(b, "add.u64 %R, %R, %R", at, idx_base, at);
+    ptx_ins_if(b, in, 0, "ld.global.nc.u32 %R, [%R]", idx, at);
+    /* A negative index is past every row as unsigned. */
+    ptx_ins(b, "cvt.s64.s32 %R, %R", idx64, idx);
+    ptx_ins(b, "setp.lt.u64 %R, %R, %R", ok, idx64, rows);
+    o->row_off[i] = reg64(k);
+    o->row_cap[i] = reg32(k);
+    ptx_ins(b, "mul.lo.u64 %R, %R, %R", o->row_off[i], idx64, o->ld_bytes);
+    ptx_ins(b, "selp.b64 %R, %R, 0, %R", o->row_off[i], o->row_off[i], ok);
+    ptx_ins(b, "selp.b32 %R, %d, 0, %R", o->row_cap[i], o->width, ok);
+  }
 }
 
 static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, const char *ld_param,
@@ -252,7 +310,9 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   o->ld_bytes = reg64(k);
   ptx_ins(b, "ld.param.u64 %R, [%s]", raw, ptr_param);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", o->base, raw);
-  if (o->is_b ? ptx_cols_by_entry(c) : ptx_rows_by_entry(c)) { /* entry z starts z * stride elements in (stride 0: one operand for all) */
+  if (o->is_b && c->b_ptrs) {
+    emit_b_from_array(k, o->base, o->base);
+  } else if (o->is_b ? ptx_cols_by_entry(c) : ptx_rows_by_entry(c)) { /* entry z starts z * stride elements in (stride 0: one operand for all) */
     ptx_reg st = reg64(k), z64 = reg64(k);
     ptx_ins(b, "ld.param.u64 %R, [%s]", st, stride_param);
     ptx_ins(b, "cvt.u64.u32 %R, %R", z64, k->z);
@@ -297,10 +357,14 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   }
   ptx_reg row64 = reg64(k), col64 = reg64(k);
   o->gptr = reg64(k);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", row64, row_idx);
   ptx_ins(b, "mul.wide.u32 %R, %R, %d", col64, col_idx, k->es);
-  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, row64, o->ld_bytes, o->base);
-  ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, col64);
+  if (o->gather) { /* row 0: each copy adds its gathered row (emit_gather_rows) */
+    ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->base, col64);
+  } else {
+    ptx_ins(b, "cvt.u64.u32 %R, %R", row64, row_idx);
+    ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", o->gptr, row64, o->ld_bytes, o->base);
+    ptx_ins(b, "add.u64 %R, %R, %R", o->gptr, o->gptr, col64);
+  }
   if (k->slices > 1 || k->split || ptx_group_k(c->grouped)) { /* this slice (K group) starts kbase elements into K */
     ptx_reg kb = reg64(k);
     ptx_ins(b, "cvt.u64.u32 %R, %R", kb, k->kbase);
@@ -315,6 +379,7 @@ static void emit_operand_setup(kernel *k, operand *o, const char *ptr_param, con
   else
     ptx_ins(b, "mul.lo.u64 %R, %R, %d", o->step, o->ld_bytes, c->bk);
   o->mn_limit = o->is_b ? (ptx_reg){0, 0} : k->m;
+  if (o->gather) emit_gather_rows(k, o);
 
   /* Shared destinations of each chunk, swizzled once here: they do not change per tile. */
   for (int i = 0; i < o->chunks; i++) {
@@ -381,7 +446,9 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guar
     if (o->interleave && o->k_major) dr /= 2;
     if (o->interleave && !o->k_major) dc_elems /= 2;
     ptx_reg src = reg64(k), dst = reg32(k), bytes = {0, 0};
-    if (dr)
+    if (o->gather)
+      ptx_ins(b, "add.u64 %R, %R, %R", src, o->gptr, o->row_off[i]);
+    else if (dr)
       ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", src, o->ld_bytes, dr, o->gptr);
     else
       ptx_ins(b, "mov.u64 %R, %R", src, o->gptr);
@@ -402,10 +469,15 @@ static void emit_load_operand(kernel *k, operand *o, ptx_reg stage, ptx_reg guar
         ptx_ins(b, "max.s32 %R, %R, 0", bytes, bytes);
         ptx_ins(b, "mul.lo.u32 %R, %R, %d", bytes, bytes, k->es);
         ptx_ins(b, "min.u32 %R, %R, %d", bytes, bytes, o->width);
-      } else {
+      } else if (!o->gather) {
         ptx_ins(b, "mov.u32 %R, %d", bytes, o->width);
       }
-      if (o->check_row) {
+      if (o->gather) { /* the gathered row's cap: 0 past the group or outside A */
+        if (o->check_col)
+          ptx_ins(b, "min.u32 %R, %R, %R", bytes, bytes, o->row_cap[i]);
+        else
+          bytes = o->row_cap[i];
+      } else if (o->check_row) {
         ptx_reg idx = reg32(k), ok = ptx_new(b, PTX_PRED);
         if (o->k_major) { /* row = mn index */
           ptx_ins(b, "add.u32 %R, %R, %d", idx, o->mn_t, dr);

@@ -71,6 +71,10 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
     n += snprintf(buf + n, size - (size_t)n, " scale=row");
   if (n >= 0 && (size_t)n < size && c->row_scale)
     n += snprintf(buf + n, size - (size_t)n, " rowscale");
+  if (n >= 0 && (size_t)n < size && c->b_ptrs)
+    n += snprintf(buf + n, size - (size_t)n, " bptrs");
+  if (n >= 0 && (size_t)n < size && c->gather)
+    n += snprintf(buf + n, size - (size_t)n, " gather");
   return (n < 0 || (size_t)n >= size) ? -1 : n;
 }
 
@@ -139,6 +143,14 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (strncmp(rest, " rowscale", 9) == 0) {
     c.row_scale = 1;
     rest += 9;
+  }
+  if (strncmp(rest, " bptrs", 6) == 0) {
+    c.b_ptrs = 1;
+    rest += 6;
+  }
+  if (strncmp(rest, " gather", 7) == 0) {
+    c.gather = 1;
+    rest += 7;
   }
   if (*rest != '\0') return -1;
   char suffix = 0;
@@ -268,6 +280,14 @@ const char *tcj_cfg_check_generic(const tcj_kernel_cfg *c) {
 const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
   if ((unsigned)c->grouped > PTX_GROUP_K_ENDS64)
     return "group must be 0 (none), 1 (ends32), 2 (ends64), 3 (masked), 4 (K ends32) or 5 (K ends64)";
+  if ((unsigned)c->b_ptrs > 1 || (unsigned)c->gather > 1) return "bptrs and gather are flags";
+  /* B by pointers: one B per M group (K groups read one B); gathered rows: one A whose rows the
+   * contiguous groups read through the indices, K-major (A op N) so that a row is a copy's row. */
+  if (c->b_ptrs && (!c->grouped || ptx_group_k(c->grouped))) return "bptrs needs M groups (group 1, 2 or 3)";
+  if (c->gather && ((c->grouped != PTX_GROUP_ENDS32 && c->grouped != PTX_GROUP_ENDS64) || c->op_a_t))
+    return "gather needs contiguous groups (group 1 or 2) and A op N";
+  /* fp8 row and block scales on A are per row of A's own order: not through a gather. */
+  if (c->gather && (c->scale_row || c->block_scale)) return "gather takes no fp8 row or block scales";
   if (!c->grouped) return NULL;
   if (c->batched) return "a grouped kernel is not batched (its groups are its entries)";
   if (c->split_k || c->split_cluster) return "grouped kernels do not split K";

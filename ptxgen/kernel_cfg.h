@@ -128,6 +128,13 @@ typedef struct tcj_kernel_cfg {
   /* 1: D's row i is multiplied by p_row_scale[i] (z * m + i for a masked group or a batch
    * entry) after the activation and user function, before the D scale and amax. */
   int row_scale;
+  /* Grouped (M groups) only: 1: p_b holds the device address of an array of G device pointers,
+   * group g's B at its entry g (loaded once per tile) instead of p_b + g * p_stride_b. */
+  int b_ptrs;
+  /* Contiguous groups with A op N only: 1: row r of the problem reads row p_gather[r] (int32) of
+   * A, which has p_gather_rows rows; an index outside [0, p_gather_rows) reads zeros. C, D and
+   * every per-row value stay in the problem's row order. */
+  int gather;
 } tcj_kernel_cfg;
 
 /* tcj_kernel_cfg.grouped. */

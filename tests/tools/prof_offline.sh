@@ -60,7 +60,7 @@ rows=()
 for name in "${names[@]}"; do
   rows+=("$name")
   [[ $name != fp8_* && $name != e5m2_* && $name != moex_*e4m3_row ]] || rows+=("$name+fastacc")
-  [[ $name != moe_* && $name != moex_*wgrad* ]] || rows+=("$name+loop")
+  [[ $name != moe_* && $name != moex_*wgrad* && $name != moex_*bptrs* ]] || rows+=("$name+loop")
 done
 run --dry-run --arch sm_90a --suite "$suite"
 [ $rc -eq 0 ] || { show; fail "--dry-run exited $rc"; }

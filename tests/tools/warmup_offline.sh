@@ -263,7 +263,7 @@ mapfile -t grouped_rows < <(sed -n 's/^ *- {name: *\([^,]*\),.*group: {mode: \([
 for row in "${grouped_rows[@]}"; do
   name=${row% *} mode=${row#* }
   if [[ $name == moex_* ]]; then # the MoE extras: a kernel, or a skip that names the field this engine refuses
-    grep -qE "^$name .* sm_90a .* group=[1-5]( (scale=row|rowscale))*( \(already listed\))?$" "$dir/out" ||
+    grep -qE "^$name .* sm_90a .* group=[1-5]( (scale=row|rowscale|bptrs|gather))*( \(already listed\))?$" "$dir/out" ||
       grep -qE "^skip $name .*(activation TCJ_ACT_SWIGLU|scale_mode TCJ_SCALE_ROW|group_mode TCJ_GROUP_K_CONTIGUOUS|stride_scale_b|row_scale|group_b_ptrs|gather_a)" "$dir/err" ||
       { show; fail "grouped --dry-run: $name has neither a kernel nor a skip naming its field"; }
     continue

@@ -1369,17 +1369,134 @@ static void empty_operands_narrow_no_copy(void **state) {
   assert_int_equal(p.align_a, 2);
 }
 
-/* The MoE fields whose kernels are not built are refused by name, one case each (a change that
- * builds one moves its case to tests of what it does). */
-static void unbuilt_moe_fields_are_not_supported(void **state) {
+#define PARRAYS ((uintptr_t)0x900000) /* group_b_ptrs and gather_a: apart from everything else */
+
+/* group_b_ptrs (grouped, M modes): b NULL and stride_b 0, the array 8-byte aligned and apart
+ * from D; B's extent is not checked and its alignment is its row pitch's. Named in every
+ * refusal; K groups and block scales refuse it. */
+static void b_pointer_arrays_validate_by_name(void **state) {
   (void)state;
-  tcj_gemm_desc d = good_grouped();
+  eng_problem p;
+  for (int masked = 0; masked < 2; masked++) {
+    tcj_gemm_desc d = masked ? good_masked() : good_grouped();
+    d.b = NULL, d.stride_b = 0;
+    d.group_b_ptrs = (const void *const *)PARRAYS;
+    fill(&d, &p);
+    assert_int_equal(p.b_ptrs, 1);
+    assert_int_equal(p.gather, 0);
+    assert_int_equal(p.align_b, 16); /* ldb 32 bf16: 64-byte rows */
+    d.ldb = 33;
+    fill(&d, &p);
+    assert_int_equal(p.align_b, 2);
+    d.ldb = 31; /* below k */
+    expect(&d, TCJ_ERROR_INVALID_VALUE, "ldb");
+    d.ldb = 32;
+    d.b = (const void *)PB;
+    expect(&d, TCJ_ERROR_INVALID_VALUE, "group_b_ptrs", "b");
+    d.b = NULL, d.stride_b = 48 * 32;
+    expect(&d, TCJ_ERROR_INVALID_VALUE, "group_b_ptrs", "stride_b");
+    d.stride_b = 0;
+    d.group_b_ptrs = (const void *const *)(PARRAYS + 4);
+    expect(&d, TCJ_ERROR_INVALID_VALUE, "group_b_ptrs");
+    d.group_b_ptrs = (const void *const *)(PD + 8); /* read while D is written */
+    expect(&d, TCJ_ERROR_INVALID_VALUE, "group_b_ptrs");
+  }
+  tcj_gemm_desc d = good();
+  d.group_b_ptrs = (const void *const *)PARRAYS;
+  d.b = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "group_b_ptrs", "TCJ_GROUP_NONE");
   d = good_grouped();
-  d.group_b_ptrs = (const void *const *)PSCAL;
+  d.b = NULL, d.stride_b = 0;
+  d.group_b_ptrs = (const void *const *)PARRAYS;
+  d.group_mode = TCJ_GROUP_K_CONTIGUOUS;
+  d.op_a = TCJ_OP_T, d.op_b = TCJ_OP_N, d.lda = 64, d.ldb = 48;
+  d.stride_c = d.stride_d = 64 * 48;
   expect(&d, TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs");
+  /* fp8: per-tensor and row scales keep their B scale stride; block scales run on sm90 only. */
   d = good_grouped();
-  d.gather_a = (const int32_t *)PSCAL, d.gather_a_rows = 64;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a");
+  d.b = NULL, d.stride_b = 0;
+  d.group_b_ptrs = (const void *const *)PARRAYS;
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  d.scale_a = (const float *)(PARRAYS + 0x1000), d.scale_b = (const float *)(PARRAYS + 0x2000);
+  d.stride_scale_b = 1;
+  fill(&d, &p);
+  assert_int_equal(p.b_ptrs, 1);
+  assert_int_equal(p.stride_scale_b, 1);
+  d.scale_mode = TCJ_SCALE_ROW, d.stride_scale_b = 48;
+  fill(&d, &p);
+  assert_int_equal(p.scale_row, 1);
+  d.scale_mode = TCJ_SCALE_BLOCK, d.stride_scale_b = 1;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs", "TCJ_SCALE_BLOCK");
+  /* SwiGLU: each pointer is its group's whole 2n-column B. */
+  d = good_grouped();
+  d.b = NULL, d.stride_b = 0;
+  d.group_b_ptrs = (const void *const *)PARRAYS;
+  d.activation = TCJ_ACT_SWIGLU, d.beta = 0, d.c = NULL, d.stride_bias = 96;
+  fill(&d, &p);
+  assert_int_equal(p.act, PTX_ACT_SWIGLU);
+  assert_int_equal(p.b_ptrs, 1);
+}
+
+/* gather_a (contiguous groups, op_a N): both fields, gather_a_rows >= 1, the indices 4-byte
+ * aligned and apart from D; A's extent is gather_a_rows rows. Named in every refusal; fp8 row
+ * and block scales refuse it. */
+static void gathered_rows_validate_by_name(void **state) {
+  (void)state;
+  eng_problem p;
+  tcj_gemm_desc d = good_grouped();
+  d.gather_a = (const int32_t *)PARRAYS, d.gather_a_rows = 100;
+  fill(&d, &p);
+  assert_int_equal(p.gather, 1);
+  assert_int_equal(p.gather_rows, 100);
+  assert_int_equal(p.m, 64);
+  d.gather_a_rows = 1; /* fewer rows than the problem: indices may repeat */
+  fill(&d, &p);
+  /* A's extent: 0x200000 bytes of rows from PA reach C at PC (64-byte rows). */
+  d.gather_a_rows = 0x200000 / 64 + 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "a", "c");
+  d.gather_a_rows = 0x200000 / 64;
+  fill(&d, &p);
+  d.gather_a_rows = 0;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "gather_a", "gather_a_rows");
+  d.gather_a_rows = -5;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "gather_a_rows");
+  d.gather_a = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "gather_a", "gather_a_rows");
+  d.gather_a = (const int32_t *)(PARRAYS + 2), d.gather_a_rows = 100;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "gather_a");
+  d.gather_a = (const int32_t *)(PD + 64); /* read while D is written */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "gather_a");
+  d.gather_a = (const int32_t *)PARRAYS;
+  d.op_a = TCJ_OP_T, d.lda = 64;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a", "op_a");
+  d = good_masked();
+  d.gather_a = (const int32_t *)PARRAYS, d.gather_a_rows = 100;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a", "TCJ_GROUP_M_MASKED");
+  d = good();
+  d.gather_a = (const int32_t *)PARRAYS, d.gather_a_rows = 100;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a", "TCJ_GROUP_NONE");
+  /* With B by pointers, and with fp8 per-tensor scales; not with row or block scales. */
+  d = good_grouped();
+  d.gather_a = (const int32_t *)PARRAYS, d.gather_a_rows = 100;
+  d.b = NULL, d.stride_b = 0;
+  d.group_b_ptrs = (const void *const *)(PARRAYS + 0x1000);
+  fill(&d, &p);
+  assert_int_equal(p.gather + p.b_ptrs, 2);
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  d.scale_a = (const float *)(PARRAYS + 0x2000), d.scale_b = (const float *)(PARRAYS + 0x3000);
+  fill(&d, &p);
+  d.scale_mode = TCJ_SCALE_ROW;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a", "TCJ_SCALE_ROW");
+  d.scale_mode = TCJ_SCALE_BLOCK;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "gather_a", "TCJ_SCALE_BLOCK");
+  /* row_scale stays in the problem's order: m values, taken as without a gather. */
+  d = good_grouped();
+  d.gather_a = (const int32_t *)PARRAYS, d.gather_a_rows = 100;
+  d.row_scale = (const float *)(PARRAYS + 0x1000);
+  fill(&d, &p);
+  assert_int_equal(p.row_scale, 1);
 }
 
 #define PSCALES ((uintptr_t)0x700000) /* fp8 scale arrays and row_scale: apart from everything else */
@@ -1688,7 +1805,8 @@ int main(void) {
     cmocka_unit_test(group_count_hint_batch_and_strides_are_checked),
     cmocka_unit_test(what_grouped_gemm_does_not_do_yet_is_not_supported),
     cmocka_unit_test(grouped_extents_cover_every_group),
-    cmocka_unit_test(unbuilt_moe_fields_are_not_supported),
+    cmocka_unit_test(b_pointer_arrays_validate_by_name),
+    cmocka_unit_test(gathered_rows_validate_by_name),
     cmocka_unit_test(empty_operands_narrow_no_copy),
     cmocka_unit_test(k_grouped_descriptors_check_ops_strides_and_fill_the_problem),
     cmocka_unit_test(fp8_grouped_calls_take_per_group_b_scales),

@@ -423,8 +423,151 @@ static void k_groups_take_a_t_b_n_on_the_sm80_recipe_only(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
+/* ---- B by pointer arrays (bptrs) and gathered rows of A (gather): sm80 recipe only ---- */
+
+typedef struct opcase {
+  gcase base;
+  int b_ptrs, gather;
+} opcase;
+
+static const opcase op_cases[] = {
+  {{0, PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 0, 4096, 4096, PTX_BIAS_COL, PTX_ACT_GELU, 0}, 1, 1},
+  {{0, PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 0, 1, 1000, 999, PTX_BIAS_NONE, PTX_ACT_NONE, 0}, 0, 1},
+  {{0, PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 3, 1, 999, 1000, PTX_BIAS_NONE, PTX_ACT_NONE, 0}, 1, 0},
+  {{1, PTX_GROUP_ENDS32, PTX_E_E4M3, PTX_E_BF16, PTX_E_BF16, 1, 2, 7168, 2048, PTX_BIAS_NONE, PTX_ACT_NONE, 0}, 1, 1},
+  {{1, PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 3, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0}, 0, 1},
+  {{2, PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 2, 768, 2048, PTX_BIAS_COL, PTX_ACT_SWIGLU, 0}, 1, 1},
+  {{2, PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 4, 2048, 1000, PTX_BIAS_COL, PTX_ACT_SILU, 0}, 1, 0},
+  {{2, PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 4, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 1}, 1, 1},
+};
+#define N_OP_CASES (int)(sizeof op_cases / sizeof *op_cases)
+
+static tcj_kernel_cfg op_case_cfg(const opcase *o) {
+  tcj_kernel_cfg c = case_cfg(&o->base);
+  c.b_ptrs = o->b_ptrs;
+  c.gather = o->gather;
+  if (ptx_elem_is_fp8(c.ab)) c.bk = tiles[o->base.tile].bkb; /* one byte each */
+  return c;
+}
+
+/* The flags' rules, their text (parse(format(c)) == c) and the sm90 recipe's refusal. */
+static void operand_arrays_check_and_round_trip(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = op_case_cfg(&op_cases[0]), back;
+  char text[256];
+  assert_null(tcj_cfg_check(&c));
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " bptrs gather"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(back.b_ptrs, 1);
+  assert_int_equal(back.gather, 1);
+  assert_int_equal(memcmp(&back, &c, sizeof c), 0);
+  c.gather = 0;
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(back.b_ptrs, 1);
+  assert_int_equal(back.gather, 0);
+  /* gather: contiguous groups over A op N, no fp8 row scales; bptrs: M groups. */
+  c = op_case_cfg(&op_cases[1]);
+  c.grouped = PTX_GROUP_MASKED;
+  assert_non_null(strstr(tcj_cfg_check(&c), "gather"));
+  c = op_case_cfg(&op_cases[1]);
+  c.grouped = 0;
+  assert_non_null(strstr(tcj_cfg_check(&c), "gather"));
+  c = op_case_cfg(&op_cases[3]);
+  c.scale_row = 1;
+  assert_non_null(strstr(tcj_cfg_check(&c), "gather"));
+  c.gather = 0; /* the row scales' own rules may refuse the tile, gather is no reason any more */
+  assert_true(tcj_cfg_check(&c) == NULL || strstr(tcj_cfg_check(&c), "gather") == NULL);
+  c = op_case_cfg(&op_cases[2]);
+  c.b_ptrs = 2;
+  assert_non_null(tcj_cfg_check(&c));
+  c.b_ptrs = 1;
+  c.grouped = 0;
+  assert_non_null(strstr(tcj_cfg_check(&c), "bptrs"));
+  tcj_kernel_cfg k = case_cfg(&cases[N_CASES - 3]); /* K groups */
+  k.b_ptrs = 1;
+  assert_non_null(strstr(tcj_cfg_check(&k), "bptrs"));
+  tcj_kernel_cfg a_t = case_cfg(&cases[N_CASES - 3]);
+  a_t.grouped = PTX_GROUP_ENDS32, a_t.gather = 1; /* A op T */
+  assert_non_null(tcj_cfg_check(&a_t));
+  for (int flag = 0; flag < 2; flag++) {
+    tcj_kernel_cfg c90 = case90_cfg(&cases90[0]);
+    assert_null(tcj_cfg_check(&c90));
+    if (flag) c90.gather = 1;
+    else c90.b_ptrs = 1;
+    const char *why = tcj_cfg_check(&c90);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "sm80"));
+  }
+}
+
+/* The registers of c without its arrays, for the report only; -1 if it does not compile or
+ * spills (some plain configs here are wider than selection takes). */
+static int array_free_registers(const tcj_kernel_cfg *with, int arch) {
+  tcj_kernel_cfg c = *with;
+  c.b_ptrs = c.gather = 0;
+  size_t len = 0;
+  char *ptx = generate(&c, arch, &len), err[4096];
+  eng_cubin cubin;
+  memset(&cubin, 0, sizeof cubin);
+  int regs = -1;
+  if (eng_jit_compile_nvjitlink(ptx, len, archs[arch].name, &cubin, err, sizeof err) != TCJ_SUCCESS ||
+      eng_info_log_spills(cubin.info_log, &regs) != 0)
+    regs = -1;
+  eng_cubin_free(&cubin);
+  free(ptx);
+  return regs;
+}
+
+/* Each case's PTX reads the pointer array (one 64-bit load of group g's entry) where it takes
+ * one, and the indices and the row count where it gathers, and nothing of them otherwise; it
+ * compiles with no spills for its arch. */
+static void operand_array_configs_read_their_arrays_and_compile(void **state) {
+  (void)state;
+  int nvrtc = have_nvrtc(), failures = 0, compiled = 0;
+  char version[128] = "";
+  int jit = eng_nvjitlink_available(version, sizeof version);
+  for (int i = 0; i < N_OP_CASES; i++) {
+    tcj_kernel_cfg c = op_case_cfg(&op_cases[i]);
+    char text[256];
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    const char *why = tcj_cfg_check(&c);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    if (c.user && !nvrtc) continue;
+    size_t len = 0;
+    char *ptx = generate(&c, op_cases[i].base.arch, &len);
+    char entry[96];
+    snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
+    const char *body = strstr(ptx, entry);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "p_gather_rows")); /* declared by every kernel (the ABI) */
+    assert_int_equal(count_of(body, "[p_gather]"), c.gather);
+    assert_int_equal(count_of(body, "[p_gather_rows]"), c.gather);
+    assert_int_equal(count_of(body, "ld.global.nc.u32") > 0, c.gather);
+    assert_int_equal(count_of(body, "ld.global.nc.u64"), c.b_ptrs);
+    free(ptx);
+    if (!jit) continue;
+    int regs;
+    if (!compiles_cleanly(&c, op_cases[i].base.arch, reg_limit(tcj_cfg_threads(&c)), &regs, text, sizeof text)) {
+      failures++;
+      continue;
+    }
+    print_message("%3d registers (%3d without the arrays), 0 spills, %s: %s\n", regs, array_free_registers(&c, op_cases[i].base.arch),
+                  archs[op_cases[i].base.arch].name, text);
+    compiled++;
+  }
+  if (!jit) need_nvjitlink(version, sizeof version, "B pointer array and gather kernels");
+  print_message("bptrs / gather: %d configs compiled (%s), %d failed\n", compiled, version, failures);
+  assert_int_equal(failures, 0);
+  assert_true(compiled >= N_OP_CASES - 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(operand_arrays_check_and_round_trip),
+    cmocka_unit_test(operand_array_configs_read_their_arrays_and_compile),
     cmocka_unit_test(k_groups_take_a_t_b_n_on_the_sm80_recipe_only),
     cmocka_unit_test(grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first),
     cmocka_unit_test(grouped_configs_compile_without_spills),

@@ -105,7 +105,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 #define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
-#define MOE_EXTRA_ROWS 7 /* and the MoE extras' rows last */
+#define MOE_EXTRA_ROWS 9 /* and the MoE extras' rows last */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -243,16 +243,21 @@ static void check_moe_extra_rows(const manifest *m) {
     int row_scale;
     tcj_group_mode mode;
     int64_t m, n, k, groups;
+    int b_ptrs, gather;
   } want[MOE_EXTRA_ROWS] = {
-    {"moex_deepgemm_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4},
-    {"moex_deepgemm_e4m3_row", TCJ_E4M3, TCJ_SCALE_ROW, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4},
-    {"moex_dsv3_up_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32},
+    {"moex_deepgemm_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 0, 0},
+    {"moex_deepgemm_e4m3_row", TCJ_E4M3, TCJ_SCALE_ROW, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 0, 0},
+    {"moex_dsv3_up_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32, 0, 0},
     {"moex_qwen3_up_swiglu_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 16384, 768,
-     2048, 128},
+     2048, 128, 0, 0},
     {"moex_qwen3_up_swiglu_decode", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 512, 768, 2048,
-     128},
-    {"moex_qwen3_down_rowscale", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128},
-    {"moex_qwen3_wgrad", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_K_CONTIGUOUS, 768, 2048, 16384, 128},
+     128, 0, 0},
+    {"moex_qwen3_down_rowscale", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128, 0, 0},
+    {"moex_qwen3_wgrad", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_K_CONTIGUOUS, 768, 2048, 16384, 128, 0, 0},
+    {"moex_qwen3_up_gather_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 16384, 1536, 2048,
+     128, 0, 1},
+    {"moex_dsv3_down_bptrs_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 7168, 2048, 32,
+     1, 0},
   };
   for (int i = 0; i < MOE_EXTRA_ROWS; i++) {
     const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + i];
@@ -266,6 +271,8 @@ static void check_moe_extra_rows(const manifest *m) {
     assert_int_equal(p->n, want[i].n);
     assert_int_equal(p->k, want[i].k);
     assert_int_equal(p->group.count, want[i].groups);
+    assert_int_equal(p->b_ptrs, want[i].b_ptrs);
+    assert_int_equal(p->gather, want[i].gather);
   }
 }
 

@@ -1708,6 +1708,60 @@ static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
+/* B by pointer arrays and gathered rows of A run on the sm80 grouped kernel on every arch: on
+ * sm_90a groups of any size take the sm80 plan of their expected rows with the flags set (the
+ * sm90 kernel reads A and B through one tensor map each), TCJ_RECIPE=sm80 gives the same plan,
+ * and TCJ_RECIPE=sm90 refuses them naming the field. */
+static void b_pointer_arrays_and_gathers_take_the_sm80_plan_on_every_arch(void **state) {
+  (void)state;
+  static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
+  static const struct { int kind, b_ptrs, gather; int64_t m, n, k, groups, rows; } cases[] = {
+    {PTX_GROUP_ENDS32, 0, 1, 65536, 1536, 2048, 128, 512}, /* Qwen3-30B-A3B up at prefill (SwiGLU's 2n) */
+    {PTX_GROUP_ENDS64, 1, 0, 32768, 7168, 2048, 32, 1024}, /* DeepSeek-V3 EP8 down at prefill */
+    {PTX_GROUP_ENDS32, 1, 1, 32768, 4096, 7168, 4, 8192},
+    {PTX_GROUP_MASKED, 1, 0, 256, 4096, 7168, 8, 256},
+  };
+  eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90 = {&ptx_recipe_sm90, {0}, 0};
+  for (size_t a = 0; a < sizeof arches / sizeof *arches; a++)
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      eng_problem p = grouped(cases[i].kind, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
+      p.b_ptrs = cases[i].b_ptrs;
+      p.gather = cases[i].gather;
+      p.gather_rows = cases[i].gather ? cases[i].m / 8 : 0;
+      if (p.b_ptrs) p.stride_b = 0;
+      eng_problem bare = p;
+      bare.b_ptrs = bare.gather = 0;
+      eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&bare, arches[a], cases[i].rows);
+      want.cfg.b_ptrs = cases[i].b_ptrs;
+      want.cfg.gather = cases[i].gather;
+      assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
+      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+      assert_int_equal(plan.pack_a + plan.pack_b, 0);
+      eng_plan forced = select_tuned_ok(&p, arches[a], &sm80);
+      assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
+      /* The same problem without the arrays takes the sm90 plan on sm_90a where its groups are
+       * large: the arrays are what routes it. */
+      eng_problem plain = p;
+      plain.b_ptrs = plain.gather = 0;
+      plain.gather_rows = 0;
+      plain.stride_b = p.n * p.k;
+      if (!strcmp(arches[a], "sm_90a") && cases[i].rows >= 64)
+        assert_int_equal(select_ok(&plain, arches[a], 1).cfg.recipe, PTX_RECIPE_SM90);
+    }
+  eng_device_caps caps = caps_of("sm_90a");
+  for (int field = 0; field < 2; field++) {
+    eng_problem p = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
+    if (field) p.gather = 1, p.gather_rows = 4096;
+    else p.b_ptrs = 1, p.stride_b = 0;
+    eng_plan plan;
+    const char *why = NULL;
+    assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
+    assert_non_null(strstr(why, field ? "gather_a" : "group_b_ptrs"));
+    assert_non_null(strstr(why, "sm80"));
+  }
+}
+
 /* A grouped sm90 plan: the grouped config of cooperative consumers, no cluster, no K split,
  * nothing packed. */
 static void assert_grouped_sm90(const eng_plan *plan, int kind) {
@@ -1994,6 +2048,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tuning_comes_from_the_environment),
     cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
     cmocka_unit_test(k_groups_take_the_sm80_plan_on_every_arch),
+    cmocka_unit_test(b_pointer_arrays_and_gathers_take_the_sm80_plan_on_every_arch),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),

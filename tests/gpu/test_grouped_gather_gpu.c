@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GPU correctness of grouped GEMM with gathered rows of A (tcj_gemm_desc.gather_a,
+ * gather_a_rows) and B by an array of pointers (group_b_ptrs), through the public API only.
+ * Every element of every group's rows of D is judged against the float64 reference of
+ * tests/gpu/oracle.h (oracle_ep_element: a bound from |A||B|, the epilogue's fp32 adds, the
+ * activation, D's rounding): row r of a gathered problem is A's row gather_a[r], or a row of
+ * zeros for an index outside [0, gather_a_rows); group g's B is the buffer its pointer names.
+ *
+ * Every buffer ends where its mapping ends (tail_mem.h) with poison before it: A ends where its
+ * gather_a_rows-th row ends, each group's B is its own allocation (the pointer array lists them
+ * in shuffled order), so a read one element past any of them faults. D (its rows, the padding
+ * between them, rows no group owns and the guard) is poisoned before every call; what no group
+ * writes must come back unchanged, as must A, the B buffers, C, the bias and the arrays.
+ *
+ * Covered: gathers that permute the token rows, repeat rows, hold out-of-range indices (-1,
+ * gather_a_rows, INT32_MAX, INT32_MIN) and reach A's last row; A with fewer and with more rows
+ * than the problem; pointer arrays in contiguous and masked modes, op_b N and T; both together;
+ * bf16 and f16 into bf16, f16 and f32; C read or not; a per-group bias; activations; empty
+ * groups. Each table runs on the default engine and on one made under TCJ_RECIPE=sm80; on
+ * compute capability 9.0 the default engine routes the calls to the sm80 kernel (they must run)
+ * and TCJ_RECIPE=sm90 refuses them, naming the field.
+ *
+ * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
+ * TCJ_TEST_SKIP select tests (cmocka patterns). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime.h>
+
+#include "gpu_test.h"
+#include "oracle.h"
+#include "tail_mem.h"
+#include "tcj.h"
+
+#define GUARD_BYTES 256 /* poison before every buffer's first element */
+#define MAX_GROUPS 64
+
+static tcj_engine *g_eng;        /* the engine the tables run on */
+static tcj_engine *g_default;    /* made with default options */
+static uint64_t g_seed_base = 0x9a7e5eedull;
+static cudaStream_t g_stream;
+static vmm_api g_vmm;
+static int g_device, g_cc;
+static tcj_status g_last_status; /* run_case's tcj_gemm_ex */
+
+/* ---- buffers that end where their mapping ends, with poison before them --------------------- */
+
+typedef struct dbuf {
+  tail_buf t;
+  size_t bytes;                  /* the data's; GUARD_BYTES of poison lie before it */
+  unsigned char *before, *after; /* images of guard + data: as uploaded, as read back */
+} dbuf;
+
+static void dbuf_alloc(dbuf *d, size_t bytes, unsigned char poison) {
+  memset(d, 0, sizeof *d);
+  d->bytes = bytes;
+  assert_true(tail_buf_create(&g_vmm, g_device, &d->t, GUARD_BYTES + bytes));
+  d->before = malloc(GUARD_BYTES + bytes);
+  d->after = malloc(GUARD_BYTES + bytes);
+  assert_non_null(d->before);
+  assert_non_null(d->after);
+  memset(d->before, poison, GUARD_BYTES + bytes);
+}
+
+static void dbuf_free(dbuf *d) {
+  if (d->t.reserved) tail_buf_destroy(&g_vmm, &d->t);
+  free(d->before);
+  free(d->after);
+  memset(d, 0, sizeof *d);
+}
+
+static CUdeviceptr dbuf_lo(const dbuf *d) { return tail_buf_place(&d->t, GUARD_BYTES + d->bytes); }
+static void *dbuf_dev(const dbuf *d) { return (void *)(uintptr_t)(dbuf_lo(d) + GUARD_BYTES); }
+static unsigned char *dbuf_data(const dbuf *d) { return d->before + GUARD_BYTES; }
+static unsigned char *dbuf_back(const dbuf *d) { return d->after + GUARD_BYTES; }
+
+static void dbuf_upload(const dbuf *d) {
+  assert_int_equal(cudaMemcpyAsync((void *)(uintptr_t)dbuf_lo(d), d->before, GUARD_BYTES + d->bytes,
+                                   cudaMemcpyHostToDevice, g_stream), cudaSuccess);
+}
+
+static void dbuf_download(dbuf *d) {
+  assert_int_equal(cudaMemcpyAsync(d->after, (void *)(uintptr_t)dbuf_lo(d), GUARD_BYTES + d->bytes,
+                                   cudaMemcpyDeviceToHost, g_stream), cudaSuccess);
+}
+
+/* ---- cases --------------------------------------------------------------------------------- */
+
+typedef struct gcase {
+  const char *what;
+  tcj_dtype ab, d_type; /* C has D's type */
+  int masked;           /* TCJ_GROUP_M_MASKED (counts), else contiguous (int32 ends) */
+  int64_t m, n, k, groups;
+  int op_b_t;
+  int64_t pad_a, pad_b, pad_d; /* lda = k + pad_a; ldb = (op_b T: k, N: n) + pad_b; ldd = ldc = n + pad_d */
+  int64_t gather_rows;         /* 0: no gather (contiguous only) */
+  int b_ptrs;
+  float beta;                  /* 0: C (apart) holds NaN and must not be read */
+  int bias;                    /* per group (stride_bias n) */
+  tcj_activation act;
+  uint64_t seed;
+} gcase;
+
+static int describe(const gcase *c, char *buf, size_t size) {
+  return snprintf(buf, size, "[%s] %s->%s %s m=%lld n=%lld k=%lld G=%lld op_b=%c pads=%lld/%lld/%lld gather_rows=%lld%s "
+                  "beta=%g bias=%d act=%d seed=0x%llx", c->what, tcj_dtype_name(c->ab), tcj_dtype_name(c->d_type),
+                  c->masked ? "masked" : "contiguous", (long long)c->m, (long long)c->n, (long long)c->k,
+                  (long long)c->groups, c->op_b_t ? 'T' : 'N', (long long)c->pad_a, (long long)c->pad_b,
+                  (long long)c->pad_d, (long long)c->gather_rows, c->b_ptrs ? " b_ptrs" : "", c->beta, c->bias,
+                  (int)c->act, (unsigned long long)c->seed);
+}
+
+/* Group g's rows: contiguous, [start, end) of the m rows (ragged, some empty, the last few rows
+ * owned by no group); masked, rows [0, count) of entry g (some 0, some m). */
+static void draw_groups(const gcase *c, rng *r, int64_t *start, int64_t *end, int32_t *value) {
+  int64_t G = c->groups, at = 0, owned = c->masked ? c->m : c->m - c->m / 16;
+  for (int64_t g = 0; g < G; g++) {
+    if (c->masked) {
+      int64_t u = (int64_t)(rng_next(r) % 4);
+      int64_t count = u == 0 ? 0 : u == 1 ? c->m : (int64_t)(rng_next(r) % (uint64_t)(c->m + 1));
+      start[g] = 0, end[g] = count, value[g] = (int32_t)count;
+      continue;
+    }
+    int64_t left = owned - at, rows = g == G - 1 ? left : rng_next(r) % 5 == 0 ? 0 : (int64_t)(rng_next(r) % (uint64_t)(2 * owned / G + 1));
+    if (rows > left) rows = left;
+    start[g] = at, end[g] = at += rows;
+    value[g] = (int32_t)at;
+  }
+}
+
+/* The gather: a permutation of A's rows (gather_rows >= m: m of them; else every row of A, then
+ * repeats), then about one row in eight repeating another and one in twelve out of range;
+ * A's last row is always read. */
+static void draw_gather(const gcase *c, rng *r, int32_t *idx) {
+  int64_t m = c->m, rows = c->gather_rows;
+  int32_t *perm = malloc((size_t)rows * sizeof *perm);
+  assert_non_null(perm);
+  for (int64_t i = 0; i < rows; i++) perm[i] = (int32_t)i;
+  for (int64_t i = rows - 1; i > 0; i--) {
+    int64_t j = (int64_t)(rng_next(r) % (uint64_t)(i + 1));
+    int32_t t = perm[i];
+    perm[i] = perm[j], perm[j] = t;
+  }
+  for (int64_t i = 0; i < m; i++) idx[i] = perm[i % rows];
+  static const int32_t outside[4] = {-1, 0, INT32_MAX, INT32_MIN};
+  for (int64_t i = 0; i < m; i++) {
+    uint64_t u = rng_next(r) % 24;
+    if (u < 3) idx[i] = idx[rng_next(r) % (uint64_t)m];
+    else if (u < 5) {
+      int32_t o = outside[rng_next(r) % 4];
+      idx[i] = o == 0 ? (int32_t)rows : o;
+    }
+  }
+  /* Always: A's last row, and both kinds of outside index where there are rows enough. */
+  idx[m - 1] = (int32_t)(rows - 1);
+  if (m >= 3) idx[0] = -1, idx[m / 2] = (int32_t)rows;
+  free(perm);
+}
+
+/* Runs one case on g_eng and judges every element; returns 1, or 0 with msg set. */
+static int run_case(const gcase *c, char *msg, size_t size) {
+  const int64_t m = c->m, n = c->n, k = c->k, G = c->groups;
+  assert_true(G <= MAX_GROUPS);
+  const int64_t lda = k + c->pad_a, ldb = (c->op_b_t ? k : n) + c->pad_b, ldd = n + c->pad_d, ldc = ldd;
+  const size_t es = gpu_esize(c->ab), ed = gpu_esize(c->d_type);
+  const int64_t entries = c->masked ? G : 1, a_rows = c->gather_rows ? c->gather_rows : m * entries;
+  rng r = {g_seed_base ^ c->seed};
+  int64_t start[MAX_GROUPS], end[MAX_GROUPS];
+  int32_t value[MAX_GROUPS];
+  draw_groups(c, &r, start, end, value);
+
+  /* A: a_rows rows of lda (k values, then NaN padding), the last row ending at k. */
+  size_t a_elems = (size_t)((a_rows - 1) * lda + k);
+  size_t b_elems = c->op_b_t ? (size_t)((n - 1) * ldb + k) : (size_t)((k - 1) * ldb + n);
+  size_t d_entry = (size_t)((m - 1) * ldd + n), stride_d = c->masked ? (size_t)(m * ldd) : 0;
+  size_t d_elems = (size_t)(entries - 1) * stride_d + d_entry;
+  dbuf A, Bs[MAX_GROUPS], C, D, bias, groups, gather, ptrs;
+  int nb = c->b_ptrs ? (int)G : 1;
+  dbuf_alloc(&A, a_elems * es, 0xFF);
+  for (int i = 0; i < nb; i++) dbuf_alloc(&Bs[i], (c->b_ptrs ? b_elems : (size_t)(G - 1) * b_elems + b_elems) * es, 0xFF);
+  dbuf_alloc(&C, d_elems * ed, 0xFF);
+  dbuf_alloc(&D, d_elems * ed, 0xFF);
+  dbuf_alloc(&bias, (size_t)(G * n) * 4, 0xFF);
+  dbuf_alloc(&groups, (size_t)G * 4, 0xFF);
+  dbuf_alloc(&gather, (size_t)(c->gather_rows ? m : 1) * 4, 0xFF);
+  dbuf_alloc(&ptrs, (size_t)G * 8, 0xFF);
+  double *a = calloc((size_t)(a_rows * k), sizeof *a), *bt = calloc((size_t)(G * n * k), sizeof *bt);
+  assert_true(a && bt);
+  for (int64_t i = 0; i < a_rows; i++)
+    for (int64_t t = 0; t < k; t++) a[i * k + t] = gpu_put(c->ab, dbuf_data(&A), (size_t)(i * lda + t), rng_sym(&r));
+  /* Group g's B: buffer slot[g] (a shuffle) with pointers, else entry g of one buffer. bt: B^T. */
+  int slot[MAX_GROUPS];
+  for (int g = 0; g < (int)G; g++) slot[g] = g;
+  for (int g = (int)G - 1; g > 0 && c->b_ptrs; g--) {
+    int j = (int)(rng_next(&r) % (uint64_t)(g + 1)), t = slot[g];
+    slot[g] = slot[j], slot[j] = t;
+  }
+  for (int64_t g = 0; g < G; g++) {
+    unsigned char *base = c->b_ptrs ? dbuf_data(&Bs[slot[g]]) : dbuf_data(&Bs[0]) + (size_t)g * b_elems * es;
+    for (int64_t j = 0; j < n; j++)
+      for (int64_t t = 0; t < k; t++)
+        bt[(g * n + j) * k + t] = gpu_put(c->ab, base, (size_t)(c->op_b_t ? j * ldb + t : t * ldb + j), rng_sym(&r));
+  }
+  if (c->beta != 0)
+    for (size_t e = 0; e < d_elems; e++) gpu_put(c->d_type, dbuf_data(&C), e, rng_sym(&r));
+  for (int64_t e = 0; e < G * n; e++) gpu_put(TCJ_F32, dbuf_data(&bias), (size_t)e, 0.5 * rng_sym(&r));
+  memcpy(dbuf_data(&groups), value, (size_t)G * 4);
+  int32_t *idx = NULL;
+  if (c->gather_rows) {
+    idx = malloc((size_t)m * sizeof *idx);
+    assert_non_null(idx);
+    draw_gather(c, &r, idx);
+    memcpy(dbuf_data(&gather), idx, (size_t)m * 4);
+  }
+  for (int64_t g = 0; g < G; g++) {
+    void *p = dbuf_dev(&Bs[c->b_ptrs ? slot[g] : 0]);
+    memcpy(dbuf_data(&ptrs) + g * 8, &p, 8);
+  }
+  dbuf *all[4 + MAX_GROUPS + 4] = {&A, &C, &D, &bias, &groups, &gather, &ptrs};
+  size_t n_all = 7;
+  for (int i = 0; i < nb; i++) all[n_all++] = &Bs[i];
+  for (size_t i = 0; i < n_all; i++) dbuf_upload(all[i]);
+
+  const float alpha = (float)(1.5 / sqrt((double)k));
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.op_a = TCJ_OP_N, d.op_b = c->op_b_t ? TCJ_OP_T : TCJ_OP_N;
+  d.m = m, d.n = n, d.k = k;
+  d.a = dbuf_dev(&A), d.a_type = c->ab, d.lda = lda, d.stride_a = c->masked ? m * lda : 0;
+  d.b_type = c->ab, d.ldb = ldb;
+  if (c->b_ptrs) d.group_b_ptrs = (const void *const *)dbuf_dev(&ptrs);
+  else d.b = dbuf_dev(&Bs[0]), d.stride_b = (int64_t)b_elems;
+  d.c = dbuf_dev(&C), d.c_type = c->d_type, d.ldc = ldc, d.stride_c = (int64_t)stride_d;
+  d.d = dbuf_dev(&D), d.d_type = c->d_type, d.ldd = ldd, d.stride_d = (int64_t)stride_d;
+  d.alpha = alpha, d.beta = c->beta;
+  if (c->bias) d.bias = dbuf_dev(&bias), d.bias_type = TCJ_F32, d.bias_kind = TCJ_BIAS_COL, d.stride_bias = n;
+  d.activation = c->act;
+  d.group_mode = c->masked ? TCJ_GROUP_M_MASKED : TCJ_GROUP_M_CONTIGUOUS;
+  d.group_count = G;
+  if (c->masked) d.group_counts = dbuf_dev(&groups);
+  else d.group_ends32 = dbuf_dev(&groups);
+  if (c->gather_rows) d.gather_a = dbuf_dev(&gather), d.gather_a_rows = c->gather_rows;
+  tcj_status st = g_last_status = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  int ok = 1;
+  int len = describe(c, msg, size);
+  if (st != TCJ_SUCCESS) {
+    snprintf(msg + len, size - (size_t)len, ": tcj_gemm_ex %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
+    ok = 0;
+  }
+  for (size_t i = 0; ok && i < n_all; i++) dbuf_download(all[i]);
+  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  if (ok && ce != cudaSuccess) {
+    snprintf(msg + len, size - (size_t)len, ": %s", cudaGetErrorName(ce));
+    ok = 0;
+  }
+  /* Every element of every group's rows within its bound; a row gathered from outside A is a
+   * row of zeros (s = t = 0). written: D's elements some group owns. */
+  unsigned char *written = calloc(d_elems, 1);
+  assert_non_null(written);
+  oracle_ep ep = {k, alpha, c->beta, c->act, c->d_type, 0, 0};
+  int64_t bad = 0, zero_rows = 0;
+  double worst = 0, *zeros = calloc((size_t)k, sizeof *zeros);
+  assert_non_null(zeros);
+  for (int64_t g = 0; ok && g < G; g++)
+    for (int64_t i = start[g]; i < end[g]; i++) {
+      int64_t src = c->masked ? g * m + i : i;
+      const double *arow = a + src * k;
+      if (idx) {
+        int outside = idx[i] < 0 || idx[i] >= c->gather_rows;
+        zero_rows += outside;
+        arow = outside ? zeros : a + (int64_t)idx[i] * k;
+      }
+      for (int64_t j = 0; j < n; j++) {
+        double s, t, ref, bound;
+        oracle_dot(arow, bt + (g * n + j) * k, k, &s, &t);
+        size_t at = (size_t)g * stride_d + (size_t)(i * ldd + j);
+        written[at] = 1;
+        double cv = c->beta != 0 ? gpu_get(c->d_type, dbuf_data(&C), at) : 0;
+        double bv = c->bias ? gpu_get(TCJ_F32, dbuf_data(&bias), (size_t)(g * n + j)) : 0;
+        double got = gpu_get(c->d_type, dbuf_back(&D), at);
+        double ratio = oracle_ep_element(&ep, s, t, cv, bv, 0, 0, got, &ref, &bound);
+        if (!(ratio <= 1)) {
+          if (!bad)
+            snprintf(msg + len, size - (size_t)len, ": group %lld D[%lld, %lld] (A row %lld) = %.9g, reference %.9g, bound %.3g",
+                     (long long)g, (long long)i, (long long)j, idx ? (long long)idx[i] : (long long)src, got, ref, bound);
+          bad++;
+        }
+        if (ratio > worst) worst = ratio;
+      }
+    }
+  if (ok && bad) ok = 0;
+  for (size_t i = 0; ok && i < n_all; i++) {
+    const dbuf *x = all[i];
+    for (size_t byte = 0; byte < GUARD_BYTES + x->bytes; byte++) {
+      if (x == &D && byte >= GUARD_BYTES && written[(byte - GUARD_BYTES) / ed]) continue;
+      if (x->before[byte] != x->after[byte]) {
+        snprintf(msg + len, size - (size_t)len, ": buffer %zu changed at byte %zu (guard %d)", i, byte, GUARD_BYTES);
+        ok = 0;
+        break;
+      }
+    }
+  }
+  if (ok && idx && m >= 3) assert_true(zero_rows > 0); /* out-of-range rows were judged */
+  if (ok && worst > 0.5) print_message("  worst error %.2f of its bound: %s\n", worst, msg);
+  for (size_t i = 0; i < n_all; i++) dbuf_free(all[i]);
+  free(written);
+  free(zeros);
+  free(idx);
+  free(a);
+  free(bt);
+  return ok;
+}
+
+static void run_table(const gcase *cases, size_t count) {
+  char msg[1024];
+  int failures = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!run_case(&cases[i], msg, sizeof msg)) {
+      print_error("FAIL %s\n", msg);
+      failures++;
+    }
+  }
+  print_message("  %zu cases, %d failed\n", count, failures);
+  assert_int_equal(failures, 0);
+}
+
+/* ---- tables ---------------------------------------------------------------------------------- */
+
+#define BF TCJ_BF16
+#define F16 TCJ_F16
+#define F32 TCJ_F32
+
+/* Gathered rows (contiguous groups): A with more rows than the problem (a permutation of some),
+ * fewer (every row of A, repeated), one row; op_b N and T; with B by pointers too. */
+static const gcase GATHERS[] = {
+  {"permute", BF, BF, 0, 300, 128, 256, 4, 1, 0, 0, 0, 512, 0, 0, 0, TCJ_ACT_NONE, 1},
+  {"fewer rows", F16, F32, 0, 517, 96, 136, 7, 1, 8, 0, 4, 200, 0, 0.5f, 1, TCJ_ACT_GELU, 2},
+  {"one row", BF, F32, 0, 64, 64, 64, 3, 0, 0, 8, 0, 1, 0, 0, 1, TCJ_ACT_NONE, 3},
+  {"op_b N", BF, BF, 0, 1000, 200, 520, 16, 0, 0, 0, 2, 1200, 0, 1.0f, 1, TCJ_ACT_SILU, 4},
+  {"decode", F16, F16, 0, 40, 256, 512, 32, 1, 0, 0, 0, 4096, 0, 0, 1, TCJ_ACT_RELU, 5},
+  {"odd n, ragged k", BF, BF, 0, 333, 50, 999, 5, 1, 16, 0, 6, 400, 0, 0.5f, 0, TCJ_ACT_NONE, 6},
+  {"prefill", BF, BF, 0, 2048, 512, 1024, 8, 1, 0, 0, 0, 4096, 0, 0, 0, TCJ_ACT_NONE, 7},
+  {"with b_ptrs", BF, F32, 0, 700, 192, 384, 12, 1, 0, 0, 0, 800, 1, 0, 1, TCJ_ACT_GELU_TANH, 8},
+  {"with b_ptrs, op_b N", F16, F16, 0, 257, 128, 200, 9, 0, 8, 8, 0, 100, 1, 0.5f, 1, TCJ_ACT_NONE, 9},
+};
+
+static void gathered_rows_match_reference(void **state) {
+  (void)state;
+  run_table(GATHERS, sizeof GATHERS / sizeof *GATHERS);
+}
+
+/* B by pointers in both M modes: each group's B its own allocation, the array shuffled. */
+static const gcase POINTERS[] = {
+  {"contiguous T", BF, BF, 0, 600, 256, 512, 8, 1, 0, 0, 0, 0, 1, 0, 1, TCJ_ACT_NONE, 21},
+  {"contiguous N", F16, F32, 0, 333, 136, 300, 5, 0, 0, 8, 4, 0, 1, 0.5f, 1, TCJ_ACT_GELU, 22},
+  {"contiguous, many groups", BF, BF, 0, 2048, 128, 256, 64, 1, 0, 0, 0, 0, 1, 0, 0, TCJ_ACT_NONE, 23},
+  {"masked T", BF, F32, 1, 96, 192, 256, 6, 1, 0, 0, 0, 0, 1, 0, 1, TCJ_ACT_SILU, 24},
+  {"masked N", F16, F16, 1, 40, 100, 170, 9, 0, 8, 4, 2, 0, 1, 1.0f, 1, TCJ_ACT_NONE, 25},
+  {"masked decode", BF, BF, 1, 16, 512, 1024, 32, 1, 0, 0, 0, 0, 1, 0, 0, TCJ_ACT_RELU, 26},
+};
+
+static void b_pointer_arrays_match_reference(void **state) {
+  (void)state;
+  run_table(POINTERS, sizeof POINTERS / sizeof *POINTERS);
+}
+
+/* ---- the recipes ------------------------------------------------------------------------------ */
+
+/* An engine made under TCJ_RECIPE=recipe (read at creation), or NULL with the reason printed. */
+static tcj_engine *engine_under(const char *recipe) {
+  const char *prev = getenv("TCJ_RECIPE");
+  char saved[64] = "";
+  if (prev) snprintf(saved, sizeof saved, "%s", prev);
+  setenv("TCJ_RECIPE", recipe, 1);
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, NULL);
+  if (prev) setenv("TCJ_RECIPE", saved, 1);
+  else unsetenv("TCJ_RECIPE");
+  if (st != TCJ_SUCCESS) print_error("tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
+  return st == TCJ_SUCCESS ? e : NULL;
+}
+
+/* The tables again under TCJ_RECIPE=sm80. */
+static void sm80_recipe_runs_gathers_and_pointer_arrays(void **state) {
+  tcj_engine *e = engine_under("sm80");
+  assert_non_null(e);
+  g_eng = e;
+  gathered_rows_match_reference(state);
+  b_pointer_arrays_match_reference(state);
+  g_eng = g_default;
+  tcj_destroy(e);
+}
+
+/* On compute capability 9.0: the default engine ran the tables above (routed to the sm80
+ * kernel, groups of 64 rows and more included); TCJ_RECIPE=sm90 refuses each field by name. */
+static void sm90_recipe_refuses_them_by_name(void **state) {
+  (void)state;
+  if (g_cc != 90) {
+    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
+    skip();
+  }
+  tcj_engine *e = engine_under("sm90");
+  assert_non_null(e);
+  g_eng = e;
+  static const struct { const gcase *c; const char *name; } cases[] = {
+    {&GATHERS[6], "gather_a"}, {&POINTERS[0], "group_b_ptrs"}, {&POINTERS[3], "group_b_ptrs"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char msg[1024];
+    int ran = run_case(cases[i].c, msg, sizeof msg);
+    const char *why = tcj_last_error(e);
+    print_message("  TCJ_RECIPE=sm90: %s\n", why);
+    assert_false(ran);
+    assert_int_equal(g_last_status, TCJ_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(why, cases[i].name));
+  }
+  g_eng = g_default;
+  tcj_destroy(e);
+}
+
+static int group_setup(void **state) {
+  (void)state;
+  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  if (g_stream) cudaStreamDestroy(g_stream);
+  return 0;
+}
+
+int main(void) {
+  struct cudaDeviceProp prop;
+  int rc = gpu_test_start("grouped gathers and B pointer arrays", &g_default, &g_seed_base, &prop);
+  if (rc != GPU_START_GO_ON) return rc;
+  if (!vmm_load(&g_vmm)) {
+    fprintf(stderr, "the driver's virtual memory API is not available\n");
+    return 1;
+  }
+  g_eng = g_default;
+  cudaGetDevice(&g_device);
+  g_cc = 10 * prop.major + prop.minor;
+  printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
+         (unsigned long long)g_seed_base);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gathered_rows_match_reference),
+      cmocka_unit_test(b_pointer_arrays_match_reference),
+      cmocka_unit_test(sm80_recipe_runs_gathers_and_pointer_arrays),
+      cmocka_unit_test(sm90_recipe_refuses_them_by_name),
+  };
+  int failures = cmocka_run_group_tests_name("grouped_gather_gpu", tests, group_setup, group_teardown);
+  tcj_destroy(g_default);
+  return failures ? 1 : 0;
+}
