@@ -48,6 +48,8 @@ static inline int guard_group_teardown(void **state) {
   return 0;
 }
 
+/* before and after lie in the tail_buf's own host images (t.host, t.back), at the offset the
+ * guard takes in the mapping: no second copy of a large buffer's images on the host. */
 typedef struct guard_buf {
   tail_buf t;
   size_t guard, bytes;           /* the guard's and the data's */
@@ -55,16 +57,15 @@ typedef struct guard_buf {
 } guard_buf;
 
 /* Maps guard + bytes (at least 1) and fills `before` with poison; returns 1, or 0 (either way
- * guard_buf_free frees what there is). */
+ * guard_buf_free frees what there is; before and after are set only on success). */
 static inline int guard_buf_alloc(const guard_ctx *g, guard_buf *d, size_t bytes, unsigned char poison) {
   memset(d, 0, sizeof *d);
   if (g->guard + bytes == 0) bytes = 1;
   d->guard = g->guard;
   d->bytes = bytes;
   if (!tail_buf_create(&g->vmm, g->device, &d->t, d->guard + bytes)) return 0;
-  d->before = malloc(d->guard + bytes);
-  d->after = malloc(d->guard + bytes);
-  if (!d->before || !d->after) return 0;
+  d->before = d->t.host + d->t.size - (d->guard + bytes);
+  d->after = d->t.back + d->t.size - (d->guard + bytes);
   memset(d->before, poison, d->guard + bytes);
   return 1;
 }
@@ -72,8 +73,6 @@ static inline int guard_buf_alloc(const guard_ctx *g, guard_buf *d, size_t bytes
 /* A buffer that was never allocated (all zero) is freed as a no-op. */
 static inline void guard_buf_free(const guard_ctx *g, guard_buf *d) {
   if (d->t.reserved) tail_buf_destroy(&g->vmm, &d->t);
-  free(d->before);
-  free(d->after);
   memset(d, 0, sizeof *d);
 }
 
@@ -82,6 +81,9 @@ static inline CUdeviceptr guard_buf_lo(const guard_buf *d) { return tail_buf_pla
 static inline void *guard_buf_dev(const guard_buf *d) { return (void *)(uintptr_t)(guard_buf_lo(d) + d->guard); }
 static inline unsigned char *guard_buf_data(const guard_buf *d) { return d->before + d->guard; }
 static inline unsigned char *guard_buf_back(const guard_buf *d) { return d->after + d->guard; }
+
+/* Whether the guard as read back is the guard as uploaded (no write before the data). */
+static inline int guard_buf_guard_intact(const guard_buf *d) { return memcmp(d->after, d->before, d->guard) == 0; }
 
 /* Queue on g's stream: guard + data from `before` to the device; from the device to `after`. */
 static inline cudaError_t guard_buf_upload(const guard_ctx *g, const guard_buf *d) {

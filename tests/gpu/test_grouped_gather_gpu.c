@@ -6,7 +6,7 @@
  * activation, D's rounding): row r of a gathered problem is A's row gather_a[r], or a row of
  * zeros for an index outside [0, gather_a_rows); group g's B is the buffer its pointer names.
  *
- * Every buffer ends where its mapping ends (tail_mem.h) with poison before it: A ends where its
+ * Every buffer ends where its mapping ends with poison before it (guard_buf.h): A ends where its
  * gather_a_rows-th row ends, each group's B is its own allocation (the pointer array lists them
  * in shuffled order), so a read one element past any of them faults. D (its rows, the padding
  * between them, rows no group owns and the guard) is poisoned before every call; what no group
@@ -35,61 +35,18 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
+#include "guard_buf.h"
 #include "oracle.h"
-#include "tail_mem.h"
 #include "tcj.h"
 
-#define GUARD_BYTES 256 /* poison before every buffer's first element */
 #define MAX_GROUPS 64
 
 static tcj_engine *g_eng;        /* the engine the tables run on */
 static tcj_engine *g_default;    /* made with default options */
 static uint64_t g_seed_base = 0x9a7e5eedull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device, g_cc;
+static guard_ctx g_ctx;          /* the buffers' vmm API, device, guard and stream */
+static int g_cc;
 static tcj_status g_last_status; /* run_case's tcj_gemm_ex */
-
-/* ---- buffers that end where their mapping ends, with poison before them --------------------- */
-
-typedef struct dbuf {
-  tail_buf t;
-  size_t bytes;                  /* the data's; GUARD_BYTES of poison lie before it */
-  unsigned char *before, *after; /* images of guard + data: as uploaded, as read back */
-} dbuf;
-
-static void dbuf_alloc(dbuf *d, size_t bytes, unsigned char poison) {
-  memset(d, 0, sizeof *d);
-  d->bytes = bytes;
-  assert_true(tail_buf_create(&g_vmm, g_device, &d->t, GUARD_BYTES + bytes));
-  d->before = malloc(GUARD_BYTES + bytes);
-  d->after = malloc(GUARD_BYTES + bytes);
-  assert_non_null(d->before);
-  assert_non_null(d->after);
-  memset(d->before, poison, GUARD_BYTES + bytes);
-}
-
-static void dbuf_free(dbuf *d) {
-  if (d->t.reserved) tail_buf_destroy(&g_vmm, &d->t);
-  free(d->before);
-  free(d->after);
-  memset(d, 0, sizeof *d);
-}
-
-static CUdeviceptr dbuf_lo(const dbuf *d) { return tail_buf_place(&d->t, GUARD_BYTES + d->bytes); }
-static void *dbuf_dev(const dbuf *d) { return (void *)(uintptr_t)(dbuf_lo(d) + GUARD_BYTES); }
-static unsigned char *dbuf_data(const dbuf *d) { return d->before + GUARD_BYTES; }
-static unsigned char *dbuf_back(const dbuf *d) { return d->after + GUARD_BYTES; }
-
-static void dbuf_upload(const dbuf *d) {
-  assert_int_equal(cudaMemcpyAsync((void *)(uintptr_t)dbuf_lo(d), d->before, GUARD_BYTES + d->bytes,
-                                   cudaMemcpyHostToDevice, g_stream), cudaSuccess);
-}
-
-static void dbuf_download(dbuf *d) {
-  assert_int_equal(cudaMemcpyAsync(d->after, (void *)(uintptr_t)dbuf_lo(d), GUARD_BYTES + d->bytes,
-                                   cudaMemcpyDeviceToHost, g_stream), cudaSuccess);
-}
 
 /* ---- cases --------------------------------------------------------------------------------- */
 
@@ -181,20 +138,22 @@ static int run_case(const gcase *c, char *msg, size_t size) {
   size_t b_elems = c->op_b_t ? (size_t)((n - 1) * ldb + k) : (size_t)((k - 1) * ldb + n);
   size_t d_entry = (size_t)((m - 1) * ldd + n), stride_d = c->masked ? (size_t)(m * ldd) : 0;
   size_t d_elems = (size_t)(entries - 1) * stride_d + d_entry;
-  dbuf A, Bs[MAX_GROUPS], C, D, bias, groups, gather, ptrs;
+  guard_buf A, Bs[MAX_GROUPS], C, D, bias, groups, gather, ptrs;
   int nb = c->b_ptrs ? (int)G : 1;
-  dbuf_alloc(&A, a_elems * es, 0xFF);
-  for (int i = 0; i < nb; i++) dbuf_alloc(&Bs[i], (c->b_ptrs ? b_elems : (size_t)(G - 1) * b_elems + b_elems) * es, 0xFF);
-  dbuf_alloc(&C, d_elems * ed, 0xFF);
-  dbuf_alloc(&D, d_elems * ed, 0xFF);
-  dbuf_alloc(&bias, (size_t)(G * n) * 4, 0xFF);
-  dbuf_alloc(&groups, (size_t)G * 4, 0xFF);
-  dbuf_alloc(&gather, (size_t)(c->gather_rows ? m : 1) * 4, 0xFF);
-  dbuf_alloc(&ptrs, (size_t)G * 8, 0xFF);
+  assert_true(guard_buf_alloc(&g_ctx, &A, a_elems * es, 0xFF));
+  size_t b_bytes = (c->b_ptrs ? b_elems : (size_t)(G - 1) * b_elems + b_elems) * es;
+  for (int i = 0; i < nb; i++) assert_true(guard_buf_alloc(&g_ctx, &Bs[i], b_bytes, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &C, d_elems * ed, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &D, d_elems * ed, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &bias, (size_t)(G * n) * 4, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &groups, (size_t)G * 4, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &gather, (size_t)(c->gather_rows ? m : 1) * 4, 0xFF));
+  assert_true(guard_buf_alloc(&g_ctx, &ptrs, (size_t)G * 8, 0xFF));
   double *a = calloc((size_t)(a_rows * k), sizeof *a), *bt = calloc((size_t)(G * n * k), sizeof *bt);
   assert_true(a && bt);
   for (int64_t i = 0; i < a_rows; i++)
-    for (int64_t t = 0; t < k; t++) a[i * k + t] = gpu_put(c->ab, dbuf_data(&A), (size_t)(i * lda + t), rng_sym(&r));
+    for (int64_t t = 0; t < k; t++)
+      a[i * k + t] = gpu_put(c->ab, guard_buf_data(&A), (size_t)(i * lda + t), rng_sym(&r));
   /* Group g's B: buffer slot[g] (a shuffle) with pointers, else entry g of one buffer. bt: B^T. */
   int slot[MAX_GROUPS];
   for (int g = 0; g < (int)G; g++) slot[g] = g;
@@ -203,58 +162,58 @@ static int run_case(const gcase *c, char *msg, size_t size) {
     slot[g] = slot[j], slot[j] = t;
   }
   for (int64_t g = 0; g < G; g++) {
-    unsigned char *base = c->b_ptrs ? dbuf_data(&Bs[slot[g]]) : dbuf_data(&Bs[0]) + (size_t)g * b_elems * es;
+    unsigned char *base = c->b_ptrs ? guard_buf_data(&Bs[slot[g]]) : guard_buf_data(&Bs[0]) + (size_t)g * b_elems * es;
     for (int64_t j = 0; j < n; j++)
       for (int64_t t = 0; t < k; t++)
         bt[(g * n + j) * k + t] = gpu_put(c->ab, base, (size_t)(c->op_b_t ? j * ldb + t : t * ldb + j), rng_sym(&r));
   }
   if (c->beta != 0)
-    for (size_t e = 0; e < d_elems; e++) gpu_put(c->d_type, dbuf_data(&C), e, rng_sym(&r));
-  for (int64_t e = 0; e < G * n; e++) gpu_put(TCJ_F32, dbuf_data(&bias), (size_t)e, 0.5 * rng_sym(&r));
-  memcpy(dbuf_data(&groups), value, (size_t)G * 4);
+    for (size_t e = 0; e < d_elems; e++) gpu_put(c->d_type, guard_buf_data(&C), e, rng_sym(&r));
+  for (int64_t e = 0; e < G * n; e++) gpu_put(TCJ_F32, guard_buf_data(&bias), (size_t)e, 0.5 * rng_sym(&r));
+  memcpy(guard_buf_data(&groups), value, (size_t)G * 4);
   int32_t *idx = NULL;
   if (c->gather_rows) {
     idx = malloc((size_t)m * sizeof *idx);
     assert_non_null(idx);
     draw_gather(c, &r, idx);
-    memcpy(dbuf_data(&gather), idx, (size_t)m * 4);
+    memcpy(guard_buf_data(&gather), idx, (size_t)m * 4);
   }
   for (int64_t g = 0; g < G; g++) {
-    void *p = dbuf_dev(&Bs[c->b_ptrs ? slot[g] : 0]);
-    memcpy(dbuf_data(&ptrs) + g * 8, &p, 8);
+    void *p = guard_buf_dev(&Bs[c->b_ptrs ? slot[g] : 0]);
+    memcpy(guard_buf_data(&ptrs) + g * 8, &p, 8);
   }
-  dbuf *all[4 + MAX_GROUPS + 4] = {&A, &C, &D, &bias, &groups, &gather, &ptrs};
+  guard_buf *all[4 + MAX_GROUPS + 4] = {&A, &C, &D, &bias, &groups, &gather, &ptrs};
   size_t n_all = 7;
   for (int i = 0; i < nb; i++) all[n_all++] = &Bs[i];
-  for (size_t i = 0; i < n_all; i++) dbuf_upload(all[i]);
+  for (size_t i = 0; i < n_all; i++) assert_int_equal(guard_buf_upload(&g_ctx, all[i]), cudaSuccess);
 
   const float alpha = (float)(1.5 / sqrt((double)k));
   tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
   d.op_a = TCJ_OP_N, d.op_b = c->op_b_t ? TCJ_OP_T : TCJ_OP_N;
   d.m = m, d.n = n, d.k = k;
-  d.a = dbuf_dev(&A), d.a_type = c->ab, d.lda = lda, d.stride_a = c->masked ? m * lda : 0;
+  d.a = guard_buf_dev(&A), d.a_type = c->ab, d.lda = lda, d.stride_a = c->masked ? m * lda : 0;
   d.b_type = c->ab, d.ldb = ldb;
-  if (c->b_ptrs) d.group_b_ptrs = (const void *const *)dbuf_dev(&ptrs);
-  else d.b = dbuf_dev(&Bs[0]), d.stride_b = (int64_t)b_elems;
-  d.c = dbuf_dev(&C), d.c_type = c->d_type, d.ldc = ldc, d.stride_c = (int64_t)stride_d;
-  d.d = dbuf_dev(&D), d.d_type = c->d_type, d.ldd = ldd, d.stride_d = (int64_t)stride_d;
+  if (c->b_ptrs) d.group_b_ptrs = (const void *const *)guard_buf_dev(&ptrs);
+  else d.b = guard_buf_dev(&Bs[0]), d.stride_b = (int64_t)b_elems;
+  d.c = guard_buf_dev(&C), d.c_type = c->d_type, d.ldc = ldc, d.stride_c = (int64_t)stride_d;
+  d.d = guard_buf_dev(&D), d.d_type = c->d_type, d.ldd = ldd, d.stride_d = (int64_t)stride_d;
   d.alpha = alpha, d.beta = c->beta;
-  if (c->bias) d.bias = dbuf_dev(&bias), d.bias_type = TCJ_F32, d.bias_kind = TCJ_BIAS_COL, d.stride_bias = n;
+  if (c->bias) d.bias = guard_buf_dev(&bias), d.bias_type = TCJ_F32, d.bias_kind = TCJ_BIAS_COL, d.stride_bias = n;
   d.activation = c->act;
   d.group_mode = c->masked ? TCJ_GROUP_M_MASKED : TCJ_GROUP_M_CONTIGUOUS;
   d.group_count = G;
-  if (c->masked) d.group_counts = dbuf_dev(&groups);
-  else d.group_ends32 = dbuf_dev(&groups);
-  if (c->gather_rows) d.gather_a = dbuf_dev(&gather), d.gather_a_rows = c->gather_rows;
-  tcj_status st = g_last_status = tcj_gemm_ex(g_eng, &d, (CUstream)g_stream);
+  if (c->masked) d.group_counts = guard_buf_dev(&groups);
+  else d.group_ends32 = guard_buf_dev(&groups);
+  if (c->gather_rows) d.gather_a = guard_buf_dev(&gather), d.gather_a_rows = c->gather_rows;
+  tcj_status st = g_last_status = tcj_gemm_ex(g_eng, &d, (CUstream)g_ctx.stream);
   int ok = 1;
   int len = describe(c, msg, size);
   if (st != TCJ_SUCCESS) {
     snprintf(msg + len, size - (size_t)len, ": tcj_gemm_ex %s: %s", tcj_status_string(st), tcj_last_error(g_eng));
     ok = 0;
   }
-  for (size_t i = 0; ok && i < n_all; i++) dbuf_download(all[i]);
-  cudaError_t ce = cudaStreamSynchronize(g_stream);
+  for (size_t i = 0; ok && i < n_all; i++) assert_int_equal(guard_buf_download(&g_ctx, all[i]), cudaSuccess);
+  cudaError_t ce = cudaStreamSynchronize(g_ctx.stream);
   if (ok && ce != cudaSuccess) {
     snprintf(msg + len, size - (size_t)len, ": %s", cudaGetErrorName(ce));
     ok = 0;
@@ -281,9 +240,9 @@ static int run_case(const gcase *c, char *msg, size_t size) {
         oracle_dot(arow, bt + (g * n + j) * k, k, &s, &t);
         size_t at = (size_t)g * stride_d + (size_t)(i * ldd + j);
         written[at] = 1;
-        double cv = c->beta != 0 ? gpu_get(c->d_type, dbuf_data(&C), at) : 0;
-        double bv = c->bias ? gpu_get(TCJ_F32, dbuf_data(&bias), (size_t)(g * n + j)) : 0;
-        double got = gpu_get(c->d_type, dbuf_back(&D), at);
+        double cv = c->beta != 0 ? gpu_get(c->d_type, guard_buf_data(&C), at) : 0;
+        double bv = c->bias ? gpu_get(TCJ_F32, guard_buf_data(&bias), (size_t)(g * n + j)) : 0;
+        double got = gpu_get(c->d_type, guard_buf_back(&D), at);
         double ratio = oracle_ep_element(&ep, s, t, cv, bv, 0, 0, got, &ref, &bound);
         if (!(ratio <= 1)) {
           if (!bad)
@@ -296,7 +255,7 @@ static int run_case(const gcase *c, char *msg, size_t size) {
     }
   if (ok && bad) ok = 0;
   for (size_t i = 0; ok && i < n_all; i++) {
-    const dbuf *x = all[i];
+    const guard_buf *x = all[i];
     for (size_t byte = 0; byte < GUARD_BYTES + x->bytes; byte++) {
       if (x == &D && byte >= GUARD_BYTES && written[(byte - GUARD_BYTES) / ed]) continue;
       if (x->before[byte] != x->after[byte]) {
@@ -308,7 +267,7 @@ static int run_case(const gcase *c, char *msg, size_t size) {
   }
   if (ok && idx && m >= 3) assert_true(zero_rows > 0); /* out-of-range rows were judged */
   if (ok && worst > 0.5) print_message("  worst error %.2f of its bound: %s\n", worst, msg);
-  for (size_t i = 0; i < n_all; i++) dbuf_free(all[i]);
+  for (size_t i = 0; i < n_all; i++) guard_buf_free(&g_ctx, all[i]);
   free(written);
   free(zeros);
   free(idx);
@@ -423,27 +382,12 @@ static void sm90_recipe_refuses_them_by_name(void **state) {
   tcj_destroy(e);
 }
 
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped gathers and B pointer arrays", &g_default, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
+  if (!guard_ctx_init(&g_ctx, GUARD_BYTES)) return 1;
   g_eng = g_default;
-  cudaGetDevice(&g_device);
   g_cc = 10 * prop.major + prop.minor;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED)\n", prop.name, prop.major, prop.minor,
          (unsigned long long)g_seed_base);
@@ -453,7 +397,7 @@ int main(void) {
       cmocka_unit_test(sm80_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_recipe_refuses_them_by_name),
   };
-  int failures = cmocka_run_group_tests_name("grouped_gather_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("grouped_gather_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);
   return failures ? 1 : 0;
 }

@@ -18,7 +18,7 @@
  * tokens, offsets and row weights written into the same buffers) and then the first routing
  * again, checking every replay.
  *
- * Every buffer ends where its mapping ends (tail_mem.h) with poison before it; h and y are
+ * Every buffer ends where its mapping ends with poison before it (guard_buf.h); h and y are
  * poisoned before every run. Without a GPU: SKIP, exit 77. TCJ_TEST_SEED changes the data,
  * TCJ_TEST_FILTER / TCJ_TEST_SKIP select tests (cmocka patterns). */
 #include <math.h>
@@ -36,8 +36,8 @@
 #include <cuda_runtime.h>
 
 #include "gpu_test.h"
+#include "guard_buf.h"
 #include "oracle.h"
-#include "tail_mem.h"
 #include "tcj.h"
 
 /* ---- the layer (README: "An MoE layer end to end") ------------------------------------------- */
@@ -80,52 +80,10 @@ static tcj_status moe_layer_forward(tcj_engine *e, int64_t rows, int64_t H, int6
 
 /* ---- state -------------------------------------------------------------------------------- */
 
-#define GUARD_BYTES 256 /* poison before every buffer's first element */
-
 static tcj_engine *g_default, *g_sm80, *g_sm90; /* g_sm90: compute capability 9.0 only */
 static uint64_t g_seed_base = 0x30e1a7e5ull;
-static cudaStream_t g_stream;
-static vmm_api g_vmm;
-static int g_device, g_cc, g_threads, g_not_run;
-
-/* A device buffer whose data ends where its mapping ends, GUARD_BYTES of poison before it; the
- * tail_buf's host images hold what is uploaded (host) and what came back (back). */
-typedef struct dev_buf {
-  tail_buf t;
-  size_t bytes;
-} dev_buf;
-
-static size_t buf_off(const dev_buf *b) { return b->t.size - b->bytes; }
-static void *buf_dev(const dev_buf *b) { return (void *)(uintptr_t)(b->t.base + buf_off(b)); }
-static unsigned char *buf_host(const dev_buf *b) { return b->t.host + buf_off(b); }
-static unsigned char *buf_back(const dev_buf *b) { return b->t.back + buf_off(b); }
-
-static int buf_make(dev_buf *b, size_t bytes, unsigned char poison) {
-  memset(b, 0, sizeof *b);
-  b->bytes = bytes;
-  if (!tail_buf_create(&g_vmm, g_device, &b->t, GUARD_BYTES + bytes)) return 0;
-  memset(buf_host(b) - GUARD_BYTES, poison, GUARD_BYTES + bytes);
-  return 1;
-}
-
-static void buf_free(dev_buf *b) {
-  if (b->t.reserved) tail_buf_destroy(&g_vmm, &b->t);
-  memset(b, 0, sizeof *b);
-}
-
-static cudaError_t buf_upload(const dev_buf *b) {
-  return cudaMemcpyAsync((char *)buf_dev(b) - GUARD_BYTES, buf_host(b) - GUARD_BYTES, GUARD_BYTES + b->bytes,
-                         cudaMemcpyHostToDevice, g_stream);
-}
-
-static cudaError_t buf_download(dev_buf *b) {
-  return cudaMemcpyAsync(buf_back(b) - GUARD_BYTES, (char *)buf_dev(b) - GUARD_BYTES, GUARD_BYTES + b->bytes,
-                         cudaMemcpyDeviceToHost, g_stream);
-}
-
-static int buf_guard_intact(const dev_buf *b) {
-  return memcmp(buf_back(b) - GUARD_BYTES, buf_host(b) - GUARD_BYTES, GUARD_BYTES) == 0;
-}
+static guard_ctx g_ctx; /* the buffers' vmm API, device, guard and stream */
+static int g_cc, g_threads, g_not_run;
 
 /* ---- routing (on the host, as a serving stack's router kernel would on the device) ------------ */
 
@@ -410,32 +368,33 @@ static void ref_layer(const layer_case *c, const routing *rt, const uint16_t *w1
 typedef struct layer_dev {
   const layer_case *c;
   int64_t rows;
-  dev_buf w13, w2, xs, offs, rw, h, y;
+  guard_buf w13, w2, xs, offs, rw, h, y;
 } layer_dev;
 
 static void layer_dev_free(layer_dev *d) {
-  dev_buf *all[] = {&d->w13, &d->w2, &d->xs, &d->offs, &d->rw, &d->h, &d->y};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) buf_free(all[i]);
+  guard_buf *all[] = {&d->w13, &d->w2, &d->xs, &d->offs, &d->rw, &d->h, &d->y};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) guard_buf_free(&g_ctx, all[i]);
 }
 
 static tcj_status layer_run(tcj_engine *e, const layer_dev *d) {
   const layer_case *c = d->c;
-  return moe_layer_forward(e, d->rows, c->H, c->I, c->E, buf_dev(&d->xs), (const int32_t *)buf_dev(&d->offs),
-                           (const float *)buf_dev(&d->rw), buf_dev(&d->w13), buf_dev(&d->w2), buf_dev(&d->h),
-                           (float *)buf_dev(&d->y), (CUstream)g_stream);
+  return moe_layer_forward(e, d->rows, c->H, c->I, c->E, guard_buf_dev(&d->xs),
+                           (const int32_t *)guard_buf_dev(&d->offs), (const float *)guard_buf_dev(&d->rw),
+                           guard_buf_dev(&d->w13), guard_buf_dev(&d->w2), guard_buf_dev(&d->h),
+                           (float *)guard_buf_dev(&d->y), (CUstream)g_ctx.stream);
 }
 
 /* Writes routing rt into the layer's input buffers and poisons h and y (host images, uploaded on
- * g_stream before whatever runs next there). */
+ * g_ctx.stream before whatever runs next there). */
 static cudaError_t layer_load(layer_dev *d, const routing *rt) {
-  memcpy(buf_host(&d->xs), rt->x_sorted, d->xs.bytes);
-  memcpy(buf_host(&d->offs), rt->offs, d->offs.bytes);
-  memcpy(buf_host(&d->rw), rt->weight, d->rw.bytes);
-  memset(buf_host(&d->h), 0xFF, d->h.bytes);
-  memset(buf_host(&d->y), 0xFF, d->y.bytes);
-  dev_buf *in[] = {&d->xs, &d->offs, &d->rw, &d->h, &d->y};
+  memcpy(guard_buf_data(&d->xs), rt->x_sorted, d->xs.bytes);
+  memcpy(guard_buf_data(&d->offs), rt->offs, d->offs.bytes);
+  memcpy(guard_buf_data(&d->rw), rt->weight, d->rw.bytes);
+  memset(guard_buf_data(&d->h), 0xFF, d->h.bytes);
+  memset(guard_buf_data(&d->y), 0xFF, d->y.bytes);
+  guard_buf *in[] = {&d->xs, &d->offs, &d->rw, &d->h, &d->y};
   cudaError_t e = cudaSuccess;
-  for (size_t i = 0; i < sizeof in / sizeof *in && !e; i++) e = buf_upload(in[i]);
+  for (size_t i = 0; i < sizeof in / sizeof *in && !e; i++) e = guard_buf_upload(&g_ctx, in[i]);
   return e;
 }
 
@@ -470,26 +429,26 @@ static int judge_report(const judge *j, const char *pass, const char *what, cons
 static int layer_check(layer_dev *d, const routing *rt, const layer_ref *ref, const char *pass, double worst[3]) {
   const layer_case *c = d->c;
   int64_t H = c->H, I = c->I, K = c->topk;
-  cudaError_t e = buf_download(&d->h);
-  if (!e) e = buf_download(&d->y);
-  if (!e) e = cudaStreamSynchronize(g_stream);
+  cudaError_t e = guard_buf_download(&g_ctx, &d->h);
+  if (!e) e = guard_buf_download(&g_ctx, &d->y);
+  if (!e) e = cudaStreamSynchronize(g_ctx.stream);
   if (e) {
     printf("  FAIL %s: the run or the read-back failed: %s (%s)\n", pass, cudaGetErrorName(e), cudaGetErrorString(e));
     return 0;
   }
-  if (!buf_guard_intact(&d->h) || !buf_guard_intact(&d->y)) {
+  if (!guard_buf_guard_intact(&d->h) || !guard_buf_guard_intact(&d->y)) {
     printf("  FAIL %s: a write before h or y (their guard bytes changed)\n", pass);
     return 0;
   }
-  const uint16_t *hg = (const uint16_t *)buf_back(&d->h);
-  const float *yg = (const float *)buf_back(&d->y);
+  const uint16_t *hg = (const uint16_t *)guard_buf_back(&d->h);
+  const float *yg = (const float *)guard_buf_back(&d->y);
   judge jh = {0}, jl = {0}, js = {0};
   for (int64_t r = 0; r < d->rows; r++)
     for (int64_t col = 0; col < I; col++)
       judge_one(&jh, r, col, bf16_to_f32(hg[r * I + col]), ref->h[r * I + col], ref->h_bound[r * I + col]);
   double *stage = malloc(sizeof *stage * (size_t)(c->T * H)), *stage_bound = malloc(sizeof *stage_bound * (size_t)(c->T * H));
   assert_true(stage && stage_bound);
-  ref_job sj = {.c = c, .rt = rt, .w2 = (const uint16_t *)buf_host(&d->w2), .h_given = hg};
+  ref_job sj = {.c = c, .rt = rt, .w2 = (const uint16_t *)guard_buf_data(&d->w2), .h_given = hg};
   ref_run(&sj, stage, stage_bound);
   for (int64_t t = 0; t < c->T; t++)
     for (int64_t col = 0; col < H; col++) {
@@ -531,9 +490,9 @@ static int layer_pass(tcj_engine *eng, const char *name, layer_dev *d, const rou
   failed += !layer_check(d, rt[0], ref[0], pass, worst);
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
-  ce = cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal);
+  ce = cudaStreamBeginCapture(g_ctx.stream, cudaStreamCaptureModeGlobal);
   st = ce ? TCJ_SUCCESS : layer_run(eng, d);
-  cudaError_t end = ce ? ce : cudaStreamEndCapture(g_stream, &graph);
+  cudaError_t end = ce ? ce : cudaStreamEndCapture(g_ctx.stream, &graph);
   if (!ce && !end && st == TCJ_SUCCESS) ce = cudaGraphInstantiate(&exec, graph, 0);
   if (ce || end || st != TCJ_SUCCESS) {
     printf("  FAIL %s, %s: capture: %s, tcj %s %s, end capture %s\n", c->name, name, cudaGetErrorName(ce),
@@ -545,7 +504,7 @@ static int layer_pass(tcj_engine *eng, const char *name, layer_dev *d, const rou
   for (int i = 1; i >= 0; i--) { /* the new routing, then the first one again */
     snprintf(pass, sizeof pass, "%s, %s, %s", c->name, name, replay[i]);
     ce = layer_load(d, rt[i]);
-    if (!ce) ce = cudaGraphLaunch(exec, g_stream);
+    if (!ce) ce = cudaGraphLaunch(exec, g_ctx.stream);
     if (ce) {
       printf("  FAIL %s: %s\n", pass, cudaGetErrorName(ce));
       failed++;
@@ -571,22 +530,25 @@ static void run_layer(const layer_case *c, uint64_t salt) {
   memset(&d, 0, sizeof d);
   d.c = c;
   d.rows = rows;
-  int ok = buf_make(&d.w13, (size_t)(E * 2 * I * H) * 2, 0xFF) && buf_make(&d.w2, (size_t)(E * H * I) * 2, 0xFF) &&
-           buf_make(&d.xs, (size_t)(rows * H) * 2, 0xFF) && buf_make(&d.offs, (size_t)E * 4, 0xA5) &&
-           buf_make(&d.rw, (size_t)rows * 4, 0xFF) && buf_make(&d.h, (size_t)(rows * I) * 2, 0xFF) &&
-           buf_make(&d.y, (size_t)(rows * H) * 4, 0xFF);
+  int ok = guard_buf_alloc(&g_ctx, &d.w13, (size_t)(E * 2 * I * H) * 2, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &d.w2, (size_t)(E * H * I) * 2, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &d.xs, (size_t)(rows * H) * 2, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &d.offs, (size_t)E * 4, 0xA5) &&
+           guard_buf_alloc(&g_ctx, &d.rw, (size_t)rows * 4, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &d.h, (size_t)(rows * I) * 2, 0xFF) &&
+           guard_buf_alloc(&g_ctx, &d.y, (size_t)(rows * H) * 4, 0xFF);
   if (!ok) {
     layer_dev_free(&d);
     fail_msg("%s: cannot allocate (host or device)", c->name);
   }
   /* Weights of unit-variance products: x in [-1, 1), w in [-sqrt(3/k), sqrt(3/k)). */
   rng g = {seed};
-  uint16_t *w13 = (uint16_t *)buf_host(&d.w13), *w2 = (uint16_t *)buf_host(&d.w2);
+  uint16_t *w13 = (uint16_t *)guard_buf_data(&d.w13), *w2 = (uint16_t *)guard_buf_data(&d.w2);
   double s13 = sqrt(3.0 / (double)H), s2 = sqrt(3.0 / (double)I);
   for (int64_t i = 0; i < E * 2 * I * H; i++) w13[i] = f32_to_bf16((float)(s13 * rng_sym(&g)));
   for (int64_t i = 0; i < E * H * I; i++) w2[i] = f32_to_bf16((float)(s2 * rng_sym(&g)));
-  cudaError_t ce = buf_upload(&d.w13);
-  if (!ce) ce = buf_upload(&d.w2);
+  cudaError_t ce = guard_buf_upload(&g_ctx, &d.w13);
+  if (!ce) ce = guard_buf_upload(&g_ctx, &d.w2);
   if (ce) {
     layer_dev_free(&d);
     fail_msg("%s: weight upload: %s", c->name, cudaGetErrorName(ce));
@@ -655,26 +617,11 @@ static tcj_engine *engine_under(const char *recipe) {
   return st == TCJ_SUCCESS ? e : NULL;
 }
 
-static int group_setup(void **state) {
-  (void)state;
-  return cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) == cudaSuccess ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  if (g_stream) cudaStreamDestroy(g_stream);
-  return 0;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("MoE layer checks", &g_default, &g_seed_base, &prop);
   if (rc != GPU_START_GO_ON) return rc;
-  if (!vmm_load(&g_vmm)) {
-    fprintf(stderr, "the driver's virtual memory API is not available\n");
-    return 1;
-  }
-  cudaGetDevice(&g_device);
+  if (!guard_ctx_init(&g_ctx, GUARD_BYTES)) return 1;
   g_cc = 10 * prop.major + prop.minor;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   g_threads = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
@@ -688,7 +635,7 @@ int main(void) {
       cmocka_unit_test(qwen3_30b_a3b_slice_matches_reference_eager_and_replayed),
       cmocka_unit_test(decode_with_most_experts_empty_matches_reference_eager_and_replayed),
   };
-  int failures = cmocka_run_group_tests_name("moe_layer_gpu", tests, group_setup, group_teardown);
+  int failures = cmocka_run_group_tests_name("moe_layer_gpu", tests, guard_group_setup, guard_group_teardown);
   if (g_not_run) printf("TCJ_RECIPE=sm90: %d layer passes not run (not compute capability 9.0)\n", g_not_run);
   tcj_destroy(g_sm90);
   tcj_destroy(g_sm80);
