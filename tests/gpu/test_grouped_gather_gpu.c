@@ -14,7 +14,9 @@
  *
  * Covered: gathers that permute the token rows, repeat rows, hold out-of-range indices (-1,
  * gather_a_rows, INT32_MAX, INT32_MIN) and reach A's last row; A with fewer and with more rows
- * than the problem; pointer arrays in contiguous and masked modes, op_b N and T; both together;
+ * than the problem; pointer arrays in contiguous and masked modes, op_b N and T, which this
+ * release refuses by name (one stopped at an illegal address on an H100: the table stays for
+ * when they are enabled);
  * bf16 and f16 into bf16, f16 and f32; C read or not; a per-group bias; activations; empty
  * groups. Each table runs on the default engine and on one made under TCJ_RECIPE=sm80; on
  * compute capability 9.0 the default engine routes the calls to the sm80 kernel (they must run)
@@ -296,7 +298,8 @@ static void run_table(const gcase *cases, size_t count) {
 #define F32 TCJ_F32
 
 /* Gathered rows (contiguous groups): A with more rows than the problem (a permutation of some),
- * fewer (every row of A, repeated), one row; op_b N and T; with B by pointers too. */
+ * fewer (every row of A, repeated), one row; op_b N and T. (B by pointers is refused in this
+ * release: see below.) */
 static const gcase GATHERS[] = {
   {"permute", BF, BF, 0, 300, 128, 256, 4, 1, 0, 0, 0, 512, 0, 0, 0, TCJ_ACT_NONE, 1},
   {"fewer rows", F16, F32, 0, 517, 96, 136, 7, 1, 8, 0, 4, 200, 0, 0.5f, 1, TCJ_ACT_GELU, 2},
@@ -307,8 +310,9 @@ static const gcase GATHERS[] = {
    * 4 bytes or more, so A (which ends where its last row's data ends) must start 4-byte aligned */
   {"odd n, ragged k", BF, BF, 0, 333, 50, 998, 5, 1, 16, 0, 6, 400, 0, 0.5f, 0, TCJ_ACT_NONE, 6},
   {"prefill", BF, BF, 0, 2048, 512, 1024, 8, 1, 0, 0, 0, 4096, 0, 0, 0, TCJ_ACT_NONE, 7},
-  {"with b_ptrs", BF, F32, 0, 700, 192, 384, 12, 1, 0, 0, 0, 800, 1, 0, 1, TCJ_ACT_GELU_TANH, 8},
-  {"with b_ptrs, op_b N", F16, F16, 0, 257, 128, 200, 9, 0, 8, 8, 0, 100, 1, 0.5f, 1, TCJ_ACT_NONE, 9},
+  /* These two ran with B by pointers too (passed on an H100), until group_b_ptrs was refused. */
+  {"G 12, gelu_tanh", BF, F32, 0, 700, 192, 384, 12, 1, 0, 0, 0, 800, 0, 0, 1, TCJ_ACT_GELU_TANH, 8},
+  {"G 9, op_b N", F16, F16, 0, 257, 128, 200, 9, 0, 8, 8, 0, 100, 0, 0.5f, 1, TCJ_ACT_NONE, 9},
 };
 
 static void gathered_rows_match_reference(void **state) {
@@ -326,9 +330,20 @@ static const gcase POINTERS[] = {
   {"masked decode", BF, BF, 1, 16, 512, 1024, 32, 1, 0, 0, 0, 0, 1, 0, 0, TCJ_ACT_RELU, 26},
 };
 
-static void b_pointer_arrays_match_reference(void **state) {
+/* B by pointer arrays: refused in this release, naming the field (a case of this table stopped
+ * at an illegal address on an H100, cause not found; tcj_gemm_ex's prepare). When it is enabled
+ * again, this runs run_table(POINTERS, ...) instead. */
+static void b_pointer_arrays_are_refused_by_name(void **state) {
   (void)state;
-  run_table(POINTERS, sizeof POINTERS / sizeof *POINTERS);
+  for (size_t i = 0; i < sizeof POINTERS / sizeof *POINTERS; i++) {
+    char msg[1024];
+    int ran = run_case(&POINTERS[i], msg, sizeof msg);
+    const char *why = tcj_last_error(g_eng);
+    assert_false(ran);
+    assert_int_equal(g_last_status, TCJ_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(why, "group_b_ptrs"));
+  }
+  print_message("  %zu pointer-array cases refused by name\n", sizeof POINTERS / sizeof *POINTERS);
 }
 
 /* ---- the recipes ------------------------------------------------------------------------------ */
@@ -353,7 +368,7 @@ static void sm80_recipe_runs_gathers_and_pointer_arrays(void **state) {
   assert_non_null(e);
   g_eng = e;
   gathered_rows_match_reference(state);
-  b_pointer_arrays_match_reference(state);
+  b_pointer_arrays_are_refused_by_name(state);
   g_eng = g_default;
   tcj_destroy(e);
 }
@@ -395,7 +410,7 @@ int main(void) {
          (unsigned long long)g_seed_base);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gathered_rows_match_reference),
-      cmocka_unit_test(b_pointer_arrays_match_reference),
+      cmocka_unit_test(b_pointer_arrays_are_refused_by_name),
       cmocka_unit_test(sm80_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_recipe_refuses_them_by_name),
   };
