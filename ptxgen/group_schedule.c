@@ -183,13 +183,13 @@ static void emit_band_tile(ptx_builder *b, ptx_group_sched *s, ptx_reg l, ptx_re
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s->tn, band, w, rem);
 }
 
-/* Masked: each group has ceil(m / bm) x tiles_n units, g = unit / that, one count read; m == 0
- * has no tiles (and must not divide by 0). Units go group by group, so past the last group (or
- * with m == 0) none runs; a tile past its group's count is one unit left out. */
-static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
-                        ptx_reg groups, ptx_reg count, int64_t tiles_n, int done, int skip) {
-  ptx_reg tiles_m = ptx_new(b, PTX_B32), group_units = ptx_new(b, PTX_B32), l = ptx_new(b, PTX_B32);
-  ptx_reg first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
+/* Masked and K groups: every group owns ceil(m / bm) x tiles_n units, so the unit's group is a
+ * division (s->g) and its tile within the group the band of the remainder (s->tm, s->tn). m == 0
+ * has no tiles (and must not divide by 0); past the last group no unit runs (done). The
+ * caller's registers, in order: tiles_m, group_units, the remainder and a predicate. */
+static void emit_entry_unit(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
+                            ptx_reg count, int64_t tiles_n, int done, const ptx_reg r[4]) {
+  ptx_reg tiles_m = r[0], group_units = r[1], l = r[2], out = r[3];
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
   emit_leave(b, out, done);
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
@@ -200,6 +200,15 @@ static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched
   emit_leave(b, out, done);
   ptx_ins(b, "rem.u32 %R, %R, %R", l, unit, group_units);
   emit_band_tile(b, s, l, tiles_m, tiles_n);
+}
+
+/* Masked: the entry's unit (emit_entry_unit), then one count read: a tile past its group's
+ * count is one unit left out (skip). */
+static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
+                        ptx_reg groups, ptx_reg count, int64_t tiles_n, int done, int skip) {
+  ptx_reg tiles_m = ptx_new(b, PTX_B32), group_units = ptx_new(b, PTX_B32), l = ptx_new(b, PTX_B32);
+  ptx_reg first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
+  emit_entry_unit(b, c, s, unit, m, count, tiles_n, done, (ptx_reg[]){tiles_m, group_units, l, out});
   emit_clamped(b, c->grouped, s->rows, groups, s->g, (ptx_reg){0, 0}, m);
   ptx_ins(b, "shl.b32 %R, %R, %d", first, s->tm, log2i(c->bm));
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, first, s->rows);
@@ -263,8 +272,7 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   emit_band_tile(b, s, sum, tiles, tiles_n);
 }
 
-/* K groups: units as masked ones (ceil(m / bm) x tiles_n per group, in bands); then the group's
- * K range, the maxima of the clamped ends before g (its start) and up to g (its end), read 32
+/* K groups: the entry's unit as masked ones (emit_entry_unit); then the group's K range, the maxima of the clamped ends before g (its start) and up to g (its end), read 32
  * per round (lane l: end base + l), each lane keeping its own maxima, one butterfly reduction
  * after. g is the warp's, so the loop is uniform. Every unit below G groups' tiles runs: an
  * empty group writes D. */
@@ -276,16 +284,7 @@ static void emit_k_groups(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sch
   ptx_reg start = ptx_new(b, PTX_B32), end = ptx_new(b, PTX_B32), t = ptx_new(b, PTX_B32);
   ptx_reg out = ptx_new(b, PTX_PRED), in = ptx_new(b, PTX_PRED);
   int loop = ptx_new_label(b);
-  ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
-  emit_leave(b, out, done);
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
-  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
-  ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles_m, (long long)tiles_n);
-  ptx_ins(b, "div.u32 %R, %R, %R", s->g, unit, group_units);
-  ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
-  emit_leave(b, out, done);
-  ptx_ins(b, "rem.u32 %R, %R, %R", l, unit, group_units);
-  emit_band_tile(b, s, l, tiles_m, tiles_n);
+  emit_entry_unit(b, c, s, unit, m, count, tiles_n, done, (ptx_reg[]){tiles_m, group_units, l, out});
   ptx_ins(b, "ld.param.u32 %R, [p_k]", k);
   ptx_ins(b, "mov.u32 %R, 0", base);
   ptx_ins(b, "mov.u32 %R, 0", start);

@@ -68,15 +68,6 @@ void gr_baseline_label(const gemm_problem *p, char *out, size_t size) {
   snprintf(out, size, "%s%s", s, fast ? "+fast_accum" : "");
 }
 
-#define LT_TRY(call, what)                                                               \
-  do {                                                                                   \
-    cublasStatus_t st_ = (call);                                                         \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                  \
-      snprintf(note, note_size, "cuBLASLt %s: %s", what, cublasGetStatusName(st_));      \
-      return -1;                                                                         \
-    }                                                                                    \
-  } while (0)
-
 /* A column-major layout of rows x cols (ld rows), batched when batch > 1. */
 static int lt_layout(cublasLtMatrixLayout_t *l, tcj_dtype t, int64_t rows, int64_t cols, int64_t ld, int64_t batch,
                      int64_t stride, char *note, size_t note_size) {

@@ -104,22 +104,13 @@ void gr_lt_groups_free(gr_lt_groups *lt) {
   free(lt);
 }
 
-#define LT_GROUP_TRY(call, what)                                                                 \
-  do {                                                                                           \
-    cublasStatus_t st_ = (call);                                                                 \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                          \
-      snprintf(note, note_size, "cuBLASLt %s: %s", what, cublasGetStatusName(st_));              \
-      return -1;                                                                                 \
-    }                                                                                            \
-  } while (0)
-
 /* Prepares lt for p: the descriptor (fp8 scales' modes, fast accumulation), B's layout and each
  * non-empty group's layouts and heuristic algorithm. 0, 1 (no algorithm: cuBLASLt has none for
  * it here, note says which) or -1 with note. */
 static int lt_groups_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *buf, gr_lt_groups *lt, char *note,
                           size_t note_size) {
   size_t G = (size_t)p->groups;
-  if (!g->lt) LT_GROUP_TRY(cublasLtCreate(&g->lt), "create");
+  if (!g->lt) LT_TRY(cublasLtCreate(&g->lt), "create");
   if (!g->lt_workspace && cudaMalloc(&g->lt_workspace, GR_LT_WORKSPACE) != cudaSuccess) {
     g->lt_workspace = NULL;
     snprintf(note, note_size, "cuBLASLt workspace: cudaMalloc of %u MiB failed", GR_LT_WORKSPACE >> 20);
@@ -138,23 +129,23 @@ static int lt_groups_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *bu
   lt->scale_b = buf->scales + gemm_scale_b_at(p);
   cublasOperation_t ta = gr_blas_op(p->op_b), tb = gr_blas_op(p->op_a);
   int8_t fast = (int8_t)(p->fast_accum != 0);
-  LT_GROUP_TRY(cublasLtMatmulDescCreate(&lt->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "matmul descriptor");
-  LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "transa");
-  LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "transb");
-  LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast),
+  LT_TRY(cublasLtMatmulDescCreate(&lt->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "matmul descriptor");
+  LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "transa");
+  LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "transb");
+  LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast),
                "fast accum");
   if (p->scale == TCJ_SCALE_ROW) { /* cuBLASLt's A (our B) per its row = our column; its B per our row */
     int32_t mode = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
-    LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode, sizeof mode),
+    LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode, sizeof mode),
                  "outer-vector A scale mode (cuBLAS 12.9 or later)");
-    LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof mode),
+    LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof mode),
                  "outer-vector B scale mode (cuBLAS 12.9 or later)");
   }
-  LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &lt->scale_b,
+  LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &lt->scale_b,
                                               sizeof lt->scale_b), "A scale pointer");
-  LT_GROUP_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &lt->scale_a,
+  LT_TRY(cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &lt->scale_a,
                                               sizeof lt->scale_a), "B scale pointer");
-  LT_GROUP_TRY(cublasLtMatrixLayoutCreate(&lt->la, gr_cuda_type(gemm_b_dtype(p)), (uint64_t)p->k, (uint64_t)p->n,
+  LT_TRY(cublasLtMatrixLayoutCreate(&lt->la, gr_cuda_type(gemm_b_dtype(p)), (uint64_t)p->k, (uint64_t)p->n,
                                           gemm_ldb(p)), "layout");
   tcj_dtype out = gemm_out_dtype(p);
   uint64_t ws = GR_LT_WORKSPACE;
@@ -162,9 +153,9 @@ static int lt_groups_open(gr_gpu *g, const gemm_problem *p, const gr_buffers *bu
     int64_t rows, kg, ao, bo, co;
     lt->row0[e] = p->group_mode == TCJ_GROUP_M_MASKED ? e * p->m : start;
     if (!group_geom(p, e, start, &rows, &kg, &ao, &bo, &co)) continue;
-    LT_GROUP_TRY(cublasLtMatrixLayoutCreate(&lt->lb[e], gr_cuda_type(p->ab), (uint64_t)p->k, (uint64_t)rows,
+    LT_TRY(cublasLtMatrixLayoutCreate(&lt->lb[e], gr_cuda_type(p->ab), (uint64_t)p->k, (uint64_t)rows,
                                             gemm_lda(p)), "layout");
-    LT_GROUP_TRY(cublasLtMatrixLayoutCreate(&lt->ld[e], gr_cuda_type(out), (uint64_t)p->n, (uint64_t)rows, p->n),
+    LT_TRY(cublasLtMatrixLayoutCreate(&lt->ld[e], gr_cuda_type(out), (uint64_t)p->n, (uint64_t)rows, p->n),
                  "layout");
     cublasLtMatmulPreference_t pref = NULL;
     cublasLtMatmulHeuristicResult_t result;

@@ -60,4 +60,15 @@ void gr_lt_groups_free(gr_lt_groups *lt);
 /* Copies bytes from the device on stream and waits. 0, or -1 with note. */
 int gr_read_back(void *host, const void *dev, size_t bytes, cudaStream_t stream, char *note, size_t note_size);
 
+/* In a function with `char *note, size_t note_size` that returns int: a failed cuBLASLt call
+ * writes its name and status to note and returns -1. */
+#define LT_TRY(call, what)                                                               \
+  do {                                                                                   \
+    cublasStatus_t st_ = (call);                                                         \
+    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                  \
+      snprintf(note, note_size, "cuBLASLt %s: %s", what, cublasGetStatusName(st_));      \
+      return -1;                                                                         \
+    }                                                                                    \
+  } while (0)
+
 #endif
