@@ -31,7 +31,8 @@ static const char usage[] =
   "  (same messages).\n"
   "  TCJ_RECIPE and TCJ_TILE apply as in tcj_gemm; --recipe overrides TCJ_RECIPE.\n"
   "  tcj_gemm_ex (as tcj-warmup's and tcj-prof's manifest keys):\n"
-  "  --epilogue NAME   none (default), bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu:\n"
+  "  --epilogue NAME   none (default), bias, bias_relu, bias_gelu, bias_gelu_tanh, bias_silu,\n"
+  "                    swiglu or bias_swiglu (--n is D's columns; op(B) has 2n, gate then up):\n"
   "                    a per-column bias (n values of D's type, f32 when D is s32, C's type\n"
   "                    when D is fp8) and the activation\n"
   "  --batch N         a strided batch of N >= 1 entries, each operand packed after the last\n"
@@ -40,7 +41,9 @@ static const char usage[] =
   "                    a grouped GEMM (tcj_gemm_desc.group_mode) of G >= 1 groups, MODE contiguous32\n"
   "                    or contiguous64 (m rows in all; int32 or int64 ends) or masked (entries of m\n"
   "                    rows, packed one after the other); B and the bias per group (one for all\n"
-  "                    with --broadcast-b); ROWS: group_rows_hint (default m / G, masked m)\n"
+  "                    with --broadcast-b); ROWS: group_rows_hint (default m / G, masked m).\n"
+  "                    k32 or k64: K groups (weight gradients; --op-a T --op-b N), int32 or int64\n"
+  "                    ends along k, one D of m x n per group; ROWS is then the expected K\n"
   "  --d-dtype T       D of type T apart from C; C is then not read (beta 0), and D's leading\n"
   "                    dimension is --ldc's\n"
   "  --epilogue-source FILE.cu\n"
@@ -90,6 +93,7 @@ static const struct { const char *name; tcj_bias_kind bias; tcj_activation act; 
   {"none", TCJ_BIAS_NONE, TCJ_ACT_NONE},          {"bias", TCJ_BIAS_COL, TCJ_ACT_NONE},
   {"bias_relu", TCJ_BIAS_COL, TCJ_ACT_RELU},       {"bias_gelu", TCJ_BIAS_COL, TCJ_ACT_GELU},
   {"bias_gelu_tanh", TCJ_BIAS_COL, TCJ_ACT_GELU_TANH}, {"bias_silu", TCJ_BIAS_COL, TCJ_ACT_SILU},
+  {"swiglu", TCJ_BIAS_NONE, TCJ_ACT_SWIGLU},      {"bias_swiglu", TCJ_BIAS_COL, TCJ_ACT_SWIGLU},
 };
 
 /* The whole of a source file, NUL-terminated (caller frees); NULL with the reason printed. */
@@ -132,6 +136,8 @@ static int parse_group(const char *s, tcj_group_mode *mode, int *ends64, int64_t
     {"contiguous32:", TCJ_GROUP_M_CONTIGUOUS, 0},
     {"contiguous64:", TCJ_GROUP_M_CONTIGUOUS, 1},
     {"masked:", TCJ_GROUP_M_MASKED, 0},
+    {"k32:", TCJ_GROUP_K_CONTIGUOUS, 0},
+    {"k64:", TCJ_GROUP_K_CONTIGUOUS, 1},
   };
   for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
     size_t len = strlen(modes[i].name);
@@ -279,7 +285,8 @@ int main(int argc, char **argv) {
       for (int i = 0; i < (int)(sizeof epilogues / sizeof *epilogues); i++)
         if (strcmp(optarg, epilogues[i].name) == 0) found = i;
       if (found < 0)
-        return bad("--epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu", optarg);
+        return bad("--epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh, bias_silu, swiglu or "
+                   "bias_swiglu", optarg);
       epi = found;
       break;
     }
@@ -287,8 +294,8 @@ int main(int argc, char **argv) {
     case O_BCAST: broadcast_b = 1; break;
     case O_GROUP:
       if (parse_group(optarg, &group_mode, &group_ends64, &groups, &group_rows))
-        return bad("--group wants contiguous32, contiguous64 or masked, a group count >= 1 and optionally the rows "
-                   "per group (MODE:G[:ROWS])", optarg);
+        return bad("--group wants contiguous32, contiguous64, masked, k32 or k64, a group count >= 1 and "
+                   "optionally the rows (k32/k64: the depth) per group (MODE:G[:ROWS])", optarg);
       break;
     case O_SOURCE: source_path = optarg; break;
     case O_OPA: case O_OPB: {
@@ -344,7 +351,8 @@ int main(int argc, char **argv) {
    * given, batch entries packed one after the other (B and the bias once when broadcast), block
    * scales after them. */
   if (lda < 0) lda = op_a == TCJ_OP_T ? m : k;
-  if (ldb < 0) ldb = op_b == TCJ_OP_T ? k : n;
+  int64_t b_cols = epilogues[epi].act == TCJ_ACT_SWIGLU ? 2 * n : n; /* op(B)'s columns */
+  if (ldb < 0) ldb = op_b == TCJ_OP_T ? k : b_cols;
   if (ldc < 0) ldc = n;
   tcj_dtype out = have_d ? de : ce;
   tcj_gemm_desc g = TCJ_GEMM_DESC_INIT;
@@ -385,9 +393,9 @@ int main(int argc, char **argv) {
   if (batch > 1) {
     g.batch_count = batch;
     g.stride_a = (op_a == TCJ_OP_T ? k : m) * lda;
-    g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? n : k) * ldb;
+    g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? b_cols : k) * ldb;
     *(have_d ? &g.stride_d : &g.stride_c) = m * ldc;
-    g.stride_bias = broadcast_b ? 0 : n;
+    g.stride_bias = broadcast_b ? 0 : b_cols;
   }
   if (group_mode != TCJ_GROUP_NONE) { /* the arrays at an aligned address apart from every operand */
     g.group_mode = group_mode;
@@ -402,8 +410,12 @@ int main(int argc, char **argv) {
     } else {
       g.group_ends32 = (const int32_t *)(uintptr_t)(7ull << 44);
     }
-    g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? n : k) * ldb;
-    g.stride_bias = broadcast_b ? 0 : n;
+    g.stride_b = broadcast_b ? 0 : (op_b == TCJ_OP_T ? b_cols : k) * ldb;
+    g.stride_bias = broadcast_b ? 0 : b_cols;
+    if (group_mode == TCJ_GROUP_K_CONTIGUOUS) { /* one A and one B along k; a D (and bias) per group */
+      g.stride_b = 0;
+      *(have_d ? &g.stride_d : &g.stride_c) = m * ldc;
+    }
   }
   char *source = NULL;
   if (source_path) {

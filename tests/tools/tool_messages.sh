@@ -48,7 +48,7 @@ expect 1 "tcj-ptx: block scales run on the sm90 recipe only" "${fp8[@]}" --arch 
 expect 1 "tcj-ptx: block scales with batch_count = 2: not supported (one GEMM per call)" "${fp8[@]}" --arch sm_90a \
   --op-b T --block-scales --batch 2
 expect 2 "tcj-ptx: a = 0x100000000001 is not aligned to its 2-byte element" "${ptx[@]}" --m 8 --n 8 --k 8 --align-a 1
-expect 2 "tcj-ptx: --epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh or bias_silu: gelu" "${ptx[@]}" \
+expect 2 "tcj-ptx: --epilogue wants none, bias, bias_relu, bias_gelu, bias_gelu_tanh, bias_silu, swiglu or bias_swiglu: gelu" "${ptx[@]}" \
   --m 8 --n 8 --k 8 --epilogue gelu
 expect 2 "tcj-ptx: --broadcast-b needs --batch 2 or more" "${ptx[@]}" --m 8 --n 8 --k 8 --broadcast-b
 expect 1 "tcj-ptx: activation gelu on s32 output: s8 GEMMs take ReLU only" "$tcj_ptx" --arch sm_80 --dtype s8 --m 64 --n 64 \
@@ -110,8 +110,8 @@ if "$tcj_ptx" --arch sm_80 --dtype bf16 --m 1 --n 6144 --k 4096 --candidates >"$
   fails=$((fails + 1))
 fi
 # Grouped GEMM (--group): the mode's kernel config, and the engine's refusals.
-expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]}" --m 64 --n 64 --k 64 --group ragged:4
-expect 2 "tcj-ptx: --group wants contiguous32, contiguous64 or masked" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:0
+expect 2 "tcj-ptx: --group wants contiguous32, contiguous64, masked, k32 or k64" "${ptx[@]}" --m 64 --n 64 --k 64 --group ragged:4
+expect 2 "tcj-ptx: --group wants contiguous32, contiguous64, masked, k32 or k64" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:0
 expect 2 "tcj-ptx: --group and --batch exclude each other" "${ptx[@]}" --m 64 --n 64 --k 64 --group masked:4 --batch 2
 expect 1 "grouped GEMM takes f16, bf16, e4m3 or e5m2 operands" "$tcj_ptx" --arch sm_80 --dtype f32 --m 64 --n 64 --k 64 \
   --group contiguous32:4
@@ -129,5 +129,24 @@ for mode in contiguous32:1 contiguous64:2 masked:3; do
     fi
   done
 done
+# K groups (the sm80 recipe on every arch, k left to the kernel) and SwiGLU (n is D's columns).
+check_first_line() { # WANT-REGEX ARGS...: the config line of tcj-ptx ARGS matches
+  local want=$1
+  shift
+  "$tcj_ptx" "$@" >"$dir/line" 2>&1 || true
+  if ! head -1 "$dir/line" | grep -qE "$want"; then
+    echo "FAIL: tcj-ptx $* (wanted $want): $(head -c 600 "$dir/line")"
+    fails=$((fails + 1))
+  fi
+}
+check_first_line '^// recipe=sm80 arch=sm_90a .* op=TN n=2048 k=0 .* group=4$' --arch sm_90a --dtype bf16 --m 768 --n 2048 \
+  --k 16384 --op-a T --op-b N --group k32:128
+check_first_line '^// recipe=sm80 arch=sm_80 .* group=5$' --arch sm_80 --dtype f16 --m 64 --n 64 --k 1000 --op-a T --op-b N \
+  --group k64:7
+expect 1 "op_a" "$tcj_ptx" --arch sm_80 --dtype bf16 --m 64 --n 64 --k 64 --op-b N --group k32:4
+check_first_line '^// recipe=sm90 .* n=768 .* act=swiglu group=1$' --arch sm_90a --dtype bf16 --m 16384 --n 768 --k 2048 \
+  --op-b T --epilogue swiglu --group contiguous32:128
+check_first_line '^// recipe=sm80 arch=sm_80 .* n=300 .* bias=col:bf16 act=swiglu$' --arch sm_80 --dtype bf16 --m 64 --n 300 \
+  --k 128 --epilogue bias_swiglu
 [ $fails -eq 0 ] || exit 1
 echo "tool messages: all as documented"
