@@ -534,8 +534,8 @@ typedef struct tcj_gemm_desc {
   /* A device array of floats that scales D's rows after the epilogue: D[i, j] = row_scale[i] *
      (the value after the bias, activation and user function), before scale_d and amax_d (amax_d
      sees the scaled value): the router weights of a MoE down-projection. m values (the row of D;
-     contiguous groups: all m rows); TCJ_GROUP_M_MASKED: G entries of m (row i of group g at
-     g * m + i); a strided batch: batch_count entries of m likewise. 4-byte aligned, apart from
+     contiguous groups: all m rows); TCJ_GROUP_M_MASKED and TCJ_GROUP_K_CONTIGUOUS: G entries
+     of m (row i of group g at g * m + i); a strided batch: batch_count entries of m likewise. 4-byte aligned, apart from
      D (TCJ_ERROR_INVALID_VALUE). Every operand type that takes a fused epilogue (not f64:
      TCJ_ERROR_NOT_SUPPORTED), not with TCJ_ORDER_COL_MAJOR (TCJ_ERROR_NOT_SUPPORTED: the
      caller's rows are the columns of the D^T tcj runs). */
