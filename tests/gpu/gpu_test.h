@@ -38,6 +38,22 @@ static inline int gpu_skip(const char *why, const char *what) {
 /* For tests that make their own engines: returns GPU_START_GO_ON with the primary context bound
  * (tcj binds to the context current at create) and *prop filled, or the code main returns (77:
  * skipped, saying why and that none of `what` ran; 1: a failure). */
+/* An engine made with TCJ_RECIPE=recipe in the environment (tcj reads it at creation; the
+ * variable is put back as it was), or NULL with the reason printed: the GPU tests' forced-recipe
+ * passes. */
+static inline tcj_engine *gpu_engine_under(const char *recipe) {
+  const char *prev = getenv("TCJ_RECIPE");
+  char saved[64] = "";
+  if (prev) snprintf(saved, sizeof saved, "%s", prev);
+  setenv("TCJ_RECIPE", recipe, 1);
+  tcj_engine *e = NULL;
+  tcj_status st = tcj_create(&e, NULL);
+  if (prev) setenv("TCJ_RECIPE", saved, 1);
+  else unsetenv("TCJ_RECIPE");
+  if (st != TCJ_SUCCESS) printf("  tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
+  return st == TCJ_SUCCESS ? e : NULL;
+}
+
 static inline int gpu_test_device(const char *what, struct cudaDeviceProp *prop) {
   int count = 0;
   char why[512];

@@ -523,23 +523,8 @@ static void scales_match_reference_on_the_default_recipe(void **state) {
   run_list("default", CASES, NCASES(CASES), 0);
 }
 
-/* An engine made under TCJ_RECIPE=<recipe> (the engine reads it at creation), in g_eng for the
- * test; NULL where it cannot be made. */
-static tcj_engine *engine_under(const char *recipe) {
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", recipe, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
-  if (st != TCJ_SUCCESS) printf("  tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
-  return st == TCJ_SUCCESS ? e : NULL;
-}
-
 static void run_pass(int pass, const char *recipe) {
-  tcj_engine *e = engine_under(recipe), *keep = g_eng;
+  tcj_engine *e = gpu_engine_under(recipe), *keep = g_eng;
   assert_non_null(e);
   g_eng = e;
   g_pass = pass;

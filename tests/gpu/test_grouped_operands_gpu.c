@@ -345,23 +345,9 @@ static void k_group_refusals_name_the_field(void **state) {
 
 /* ---- the recipes ------------------------------------------------------------------------------ */
 
-/* An engine made under TCJ_RECIPE=recipe (read at creation), or NULL with the reason printed. */
-static tcj_engine *engine_under(const char *recipe) {
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", recipe, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
-  if (st != TCJ_SUCCESS) print_error("tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
-  return st == TCJ_SUCCESS ? e : NULL;
-}
-
 /* The tables again under TCJ_RECIPE=sm80. */
 static void sm80_recipe_runs_the_k_groups(void **state) {
-  tcj_engine *e = engine_under("sm80");
+  tcj_engine *e = gpu_engine_under("sm80");
   assert_non_null(e);
   g_eng = e;
   k_groups_of_every_count_match_reference(state);
@@ -378,7 +364,7 @@ static void sm90_recipe_refuses_k_groups_by_name(void **state) {
     print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
     skip();
   }
-  tcj_engine *e = engine_under("sm90");
+  tcj_engine *e = gpu_engine_under("sm90");
   assert_non_null(e);
   g_eng = e;
   char msg[1024];

@@ -603,20 +603,6 @@ static void decode_with_most_experts_empty_matches_reference_eager_and_replayed(
   run_layer(&c, 0x300);
 }
 
-/* An engine created under TCJ_RECIPE=recipe (read at creation); NULL with a message. */
-static tcj_engine *engine_under(const char *recipe) {
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", recipe, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
-  if (st != TCJ_SUCCESS) printf("tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
-  return st == TCJ_SUCCESS ? e : NULL;
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("MoE layer checks", &g_default, &g_seed_base, &prop);
@@ -625,8 +611,8 @@ int main(void) {
   g_cc = 10 * prop.major + prop.minor;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   g_threads = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
-  g_sm80 = engine_under("sm80");
-  g_sm90 = g_cc == 90 ? engine_under("sm90") : NULL;
+  g_sm80 = gpu_engine_under("sm80");
+  g_sm90 = g_cc == 90 ? gpu_engine_under("sm90") : NULL;
   if (!g_sm80 || (g_cc == 90 && !g_sm90)) return 1;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED); reference on %d threads; %s\n", prop.name, prop.major,
          prop.minor, (unsigned long long)g_seed_base, g_threads, layer_bound_note);
