@@ -15,7 +15,7 @@ typedef struct cache_kernel {
   int threads, smem_bytes, bm, bn; /* a split's slice count is the plan's (a launch value) */
   int recipe;    /* ptx_recipe: which kernel ABI (ptxgen/ptxgen.h) the launch follows */
   int cluster_ctas; /* sm90: CTAs per cluster (tcj_cfg_cluster_ctas, 1: none); the grid is a multiple of it */
-  int max_ctas;  /* sm90 clusters: CTAs of whole clusters resident at once; 0: the SM count */
+  int max_ctas;  /* CTAs resident at once: sm90 clusters (whole clusters), sm80 grouped kernels (occupancy); 0: the SM count */
 } cache_kernel;
 
 typedef struct cache_kernel_table cache_kernel_table;

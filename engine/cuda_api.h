@@ -45,12 +45,14 @@
 
 /* Entries only some recipes need (CUDA 12.0): NULL when the driver lacks them, and the recipe
  * that needs one reports it. cuTensorMapEncodeTiled: the sm90 recipe's TMA maps;
- * cuOccupancyMaxActiveClusters: how many of its clusters fit on the GPU at once. The
+ * cuOccupancyMaxActiveClusters: how many of its clusters fit on the GPU at once;
+ * cuOccupancyMaxActiveBlocksPerMultiprocessor: how many CTAs of a grouped kernel do. The
  * event calls: the autotuner's timing (engine/autotune.h); cuda.h names cuEventElapsedTime_v2,
  * which drivers older than CUDA 12.8 lack. */
 #define ENG_CUDA_API_OPTIONAL_LIST(X) \
   X(cuTensorMapEncodeTiled)           \
   X(cuOccupancyMaxActiveClusters)     \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuEventCreate)                    \
   X(cuEventRecord)                    \
   X(cuEventSynchronize)               \

@@ -264,10 +264,12 @@ static tcj_status launch_gemm(tcj_engine *e, const eng_problem *p, const ptx_rec
                               const cache_kernel *k, CUtensorMap *tmaps, void **args, CUstream stream) {
   void *all[3 + PTX_GEMM_PARAM_COUNT] = {&tmaps[0], &tmaps[1], &tmaps[2]};
   memcpy(all + 3, args, sizeof(void *) * PTX_GEMM_PARAM_COUNT);
-  int slots = e->caps.sm_count;
-  if (k->max_ctas > 0 && k->max_ctas < slots) slots = k->max_ctas;
-  /* A grouped kernel's grid (the row's, given the group count for the batch) is one unit per
-   * possible tile, in x; selection refused more than a grid holds (eng_grouped_units). */
+  /* The CTAs resident at once where the kernel said (whole clusters; a grouped kernel's
+   * occupancy), else one per SM. */
+  int slots = k->max_ctas > 0 ? k->max_ctas : e->caps.sm_count;
+  /* A grouped kernel's grid (the row's, given the group count for the batch) is persistent: at
+   * most slots CTAs over the units (selection refused more units than a grid holds:
+   * eng_grouped_units). */
   ptx_grid grid = row->grid(cfg, p->m, p->grouped ? p->groups : p->batch, slots);
   if (grid.x > INT32_MAX)
     return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "the grid needs %lld CTAs, more than 2^31 - 1", (long long)grid.x);

@@ -40,6 +40,21 @@ static int resident_cluster_ctas(tcj_engine *e, const tcj_kernel_cfg *cfg, CUfun
   return clusters * ctas;
 }
 
+/* A grouped kernel is persistent (group_schedule.h): its grid is the CTAs that fit at once,
+ * every SM holding as many as its registers and shared memory allow. 0 where the driver cannot
+ * say (the launch then assumes one per SM). */
+static int resident_ctas(tcj_engine *e, CUfunction fn, int threads, int smem) {
+  int per_sm = 0;
+  if (!e->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor) return 0;
+  CUresult r = e->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, (size_t)smem);
+  if (r != CUDA_SUCCESS || per_sm < 1) {
+    eng_log(e->log, ENG_LOG_WARN, "cuOccupancyMaxActiveBlocksPerMultiprocessor: %s; the grouped grid assumes one CTA per SM",
+            r != CUDA_SUCCESS ? eng_cuda_error_name(r) : "no CTA fits");
+    return 0;
+  }
+  return per_sm * e->caps.sm_count;
+}
+
 int eng_kernel_text(const tcj_kernel_cfg *cfg, char *buf, size_t size) {
   tcj_kernel_cfg kernel = tcj_cfg_kernel_form(cfg);
   return tcj_cfg_format(&kernel, buf, size);
@@ -126,9 +141,10 @@ static tcj_status finish_kernel(tcj_engine *e, const tcj_kernel_cfg *cfg, const 
       goto fail;
     }
   }
+  int resident = row->persistent ? resident_cluster_ctas(e, cfg, fn, smem) : 0;
+  if (!row->persistent && cfg->grouped) resident = resident_ctas(e, fn, row->threads(cfg), smem);
   cache_kernel k = {mod, fn, extra[PTX_EXTRA_REDUCE], extra[PTX_EXTRA_TRANSPOSE], extra[PTX_EXTRA_SPLIT],
-                    row->threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg),
-                    row->persistent ? resident_cluster_ctas(e, cfg, fn, smem) : 0};
+                    row->threads(cfg), smem, cfg->bm, cfg->bn, (int)cfg->recipe, tcj_cfg_cluster_ctas(cfg), resident};
   int ins = cache_kernel_table_insert(e->kernels, text, &k, out);
   if (ins < 0) {
     st = eng_set_error(TCJ_ERROR_OUT_OF_MEMORY, "out of host memory");

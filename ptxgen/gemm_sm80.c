@@ -62,6 +62,7 @@ typedef struct kernel {
   /* K tiles (of a slice), n and k: baked, or registers from p_n and p_k in a generic kernel. */
   ptx_val kt_count, n, k;
   ptx_reg tid, lane, gid, tig, m, smem, m0, n0, kbase, slice;
+  ptx_reg p_m; /* p_m; m is the row guard, a grouped tile's end of rows (emit_group_indices) */
   ptx_reg rank; /* cluster split: this CTA's rank in the tile's cluster */
   ptx_reg slices_reg; /* workspace split: p_slices */
   ptx_reg z; /* batch entry (batched configs) */
@@ -127,10 +128,11 @@ static void emit_params(kernel *k) {
  * the batched kernels' strides), guarded by m_g. k->m holds that guard. A K group's tile is tile
  * (tm, tn) of its own D (entry g of C and D) with all m rows; its K range (row0, rows) becomes
  * the mainloop's (ptx_gen_gemm_sm80). */
-static void emit_group_indices(kernel *k, ptx_reg unit, int64_t tiles_n) {
+static void emit_group_indices(kernel *k, ptx_reg unit, int done, const ptx_group_scan *scan) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  ptx_group_sched s = ptx_emit_group_schedule(b, c, unit, k->m, tiles_n, k->lane);
+  int64_t tiles_n = (c->n + tcj_cfg_tile_cols(c) - 1) / tcj_cfg_tile_cols(c);
+  ptx_group_sched s = ptx_emit_group_schedule(b, c, unit, k->p_m, tiles_n, k->lane, done, scan);
   int by_k = ptx_group_k(c->grouped);
   k->z = s.g;
   k->m0 = reg32(k);
@@ -161,6 +163,7 @@ static void emit_indices(kernel *k) {
   ptx_ins(b, "shr.u32 %R, %R, 2", k->gid, k->lane);
   ptx_ins(b, "and.b32 %R, %R, 3", k->tig, k->lane);
   ptx_ins(b, "ld.param.u32 %R, [p_m]", k->m);
+  k->p_m = k->m;
   ptx_ins(b, "mov.u32 %R, tcj_smem", k->smem);
   k->n = ptx_kernel_n(b, c);
   k->k = ptx_kernel_k(b, c);
@@ -178,12 +181,9 @@ static void emit_indices(kernel *k) {
     ptx_ins(b, "add.u32 %V, %V, %d", tiles_n, k->n, cols - 1);
     ptx_ins(b, "shr.u32 %V, %V, %d", tiles_n, tiles_n, log2i(cols));
   }
+  if (c->grouped) return; /* the persistent loop's units (ptx_gen_gemm_sm80) */
   ptx_reg pid = reg32(k), tiles_m = reg32(k), tm = reg32(k), tn = reg32(k);
   ptx_ins(b, "mov.u32 %R, %%ctaid.x", pid);
-  if (c->grouped) {
-    emit_group_indices(k, pid, tiles_n.imm);
-    return;
-  }
   ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, k->m, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
   if (c->batched) { /* ctaid.x = z * tiles + tile: the batch entries' grids side by side */
@@ -909,6 +909,22 @@ int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
 
   emit_params(&k);
   emit_indices(&k);
+  /* A grouped kernel is persistent: CTA i runs units i, i + grid, ... (ascending, as the
+   * scheduler's carried scan needs) until the first without a tile, so the grid is the CTAs
+   * that fit at once, whatever the groups' sizes (256 empty groups: one scan per CTA). */
+  int next_unit = -1, done = -1;
+  ptx_reg unit = {0, 0}, unit_step = {0, 0};
+  if (cfg->grouped) {
+    unit = reg32(&k);
+    unit_step = reg32(&k);
+    next_unit = ptx_new_label(b);
+    done = ptx_new_label(b);
+    ptx_ins(b, "mov.u32 %R, %%ctaid.x", unit);
+    ptx_ins(b, "mov.u32 %R, %%nctaid.x", unit_step);
+    ptx_group_scan scan = ptx_group_scan_start(b);
+    ptx_label(b, next_unit);
+    emit_group_indices(&k, unit, done, &scan);
+  }
   ptx_reg warp = reg32(&k), warp_m = reg32(&k), warp_n = reg32(&k);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, k.tid);
   ptx_ins(b, "and.b32 %R, %R, %d", warp_m, warp, cfg->warps_m - 1);
@@ -953,6 +969,13 @@ int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
     emit_epilogue(&k, warp_m, warp_n, k.split);
   }
   if (cfg->split_cluster) ptx_ins(b, "barrier.cluster.wait.acquire.aligned");
+  if (cfg->grouped) { /* the next unit refills the ring: every copy landed, every warp past its reads */
+    ptx_ins(b, "cp.async.wait_all");
+    ptx_bar_sync(b);
+    ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, unit_step);
+    ptx_ins(b, "bra.uni %L", next_unit);
+    ptx_label(b, done);
+  }
   ptx_ins(b, "ret");
   ptx_finish(b);
   return 0;

@@ -25,10 +25,10 @@
  *
  * Grouped configs (tcj_kernel_cfg.grouped) walk the spec's units instead of tiles: producer and
  * consumers each find a unit's group and tile (sm90_group_origin, the sm80 kernel's scheduler)
- * and pass over units without one. A contiguous group's A tile is rows of the whole A (rows
+ * and stop at the first unit without one. A contiguous group's A tile is rows of the whole A (rows
  * past the group are computed, not stored), a masked group's an entry of the batched map; B is
- * batched by group; D leaves by the staged path only, guarded by the group's rows (a TMA store
- * would write the next group's). No clusters or ping-pong: a cluster's CTAs, or the two
+ * batched by group; D leaves by TMA where the tile ends inside its group, else by the staged
+ * path guarded by the group's rows (a TMA store would write the next group's). No clusters or ping-pong: a cluster's CTAs, or the two
  * consumers' alternate tiles, would need units of the same shape.
  *
  * Edges need little code: TMA zero-fills loads outside the tensor (K tails included), TMA

@@ -52,6 +52,12 @@ static void band_tile(uint32_t l, uint32_t tiles_m, uint32_t tiles_n, uint32_t *
  * first lane whose sum passes the unit holds the unit's group. */
 ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, uint32_t k,
                                     int bm, uint32_t tiles_n, uint32_t unit) {
+  ptx_group_scan_pos from_start = {0, 0, 0};
+  return ptx_group_unit_model_from(grouped, groups, group_count, m, k, bm, tiles_n, unit, &from_start);
+}
+
+ptx_group_tile ptx_group_unit_model_from(int grouped, const void *groups, uint32_t group_count, uint32_t m, uint32_t k,
+                                         int bm, uint32_t tiles_n, uint32_t unit, ptx_group_scan_pos *pos) {
   ptx_group_tile t = {0, 0, 0, 0, 0, 0, 1};
   if (tiles_n == 0 || bm < 1) return t;
   uint32_t ubm = (uint32_t)bm;
@@ -73,33 +79,29 @@ ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t gr
     t.done = 0;
     return t;
   }
-  if (grouped == PTX_GROUP_MASKED) {
-    if (m == 0) return t;
-    uint32_t tiles_m = (m + ubm - 1) / ubm, group_units = tiles_m * tiles_n;
-    t.g = unit / group_units;
-    if (t.g >= group_count) return t;
-    band_tile(unit % group_units, tiles_m, tiles_n, &t.tm, &t.tn);
-    t.rows = clamped(grouped, groups, t.g, m);
-    t.runs = t.tm * ubm < t.rows;
-    t.done = 0; /* a later tile row of this group, or a later group, may run */
-    return t;
-  }
-  uint32_t carry_end = 0, carry_units = 0;
-  for (uint32_t base = 0; base < group_count; base += PTX_GROUP_ROUND) {
+  /* Contiguous and masked: the groups' tiles one after another (a masked group's rows are its
+   * count, from row 0 of its entry). */
+  int masked = grouped == PTX_GROUP_MASKED;
+  uint32_t carry_end = pos->carry_end, carry_units = pos->carry_units;
+  for (uint32_t base = pos->base; base < group_count; base += PTX_GROUP_ROUND) {
+    pos->base = base;
+    pos->carry_end = carry_end;
+    pos->carry_units = carry_units;
     uint32_t end = carry_end, sum = carry_units;
     for (uint32_t lane = 0; lane < PTX_GROUP_ROUND; lane++) {
       uint32_t idx = base + lane, prev = end;
       uint32_t v = idx < group_count ? clamped(grouped, groups, idx, m) : 0;
       if (v > end) end = v;
-      uint32_t tiles_m = (end - prev + ubm - 1) / ubm;
+      uint32_t rows = masked ? v : end - prev;
+      uint32_t tiles_m = (rows + ubm - 1) / ubm;
       sum += tiles_m * tiles_n;
       if (unit < sum) {
         t.runs = 1;
         t.done = 0;
         t.g = idx;
         band_tile(unit - (sum - tiles_m * tiles_n), tiles_m, tiles_n, &t.tm, &t.tn);
-        t.row0 = prev;
-        t.rows = end - prev;
+        t.row0 = masked ? 0 : prev;
+        t.rows = rows;
         return t;
       }
     }
@@ -183,7 +185,7 @@ static void emit_band_tile(ptx_builder *b, ptx_group_sched *s, ptx_reg l, ptx_re
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s->tn, band, w, rem);
 }
 
-/* Masked and K groups: every group owns ceil(m / bm) x tiles_n units, so the unit's group is a
+/* K groups: every group owns ceil(m / bm) x tiles_n units, so the unit's group is a
  * division (s->g) and its tile within the group the band of the remainder (s->tm, s->tn). m == 0
  * has no tiles (and must not divide by 0); past the last group no unit runs (done). The
  * caller's registers, in order: tiles_m, group_units, the remainder and a predicate. */
@@ -202,47 +204,40 @@ static void emit_entry_unit(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   emit_band_tile(b, s, l, tiles_m, tiles_n);
 }
 
-/* Masked: the entry's unit (emit_entry_unit), then one count read: a tile past its group's
- * count is one unit left out (skip). */
-static void emit_masked(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
-                        ptx_reg groups, ptx_reg count, int64_t tiles_n, int done, int skip) {
-  ptx_reg tiles_m = ptx_new(b, PTX_B32), group_units = ptx_new(b, PTX_B32), l = ptx_new(b, PTX_B32);
-  ptx_reg first = ptx_new(b, PTX_B32), out = ptx_new(b, PTX_PRED);
-  emit_entry_unit(b, c, s, unit, m, count, tiles_n, done, (ptx_reg[]){tiles_m, group_units, l, out});
-  emit_clamped(b, c->grouped, s->rows, groups, s->g, (ptx_reg){0, 0}, m);
-  ptx_ins(b, "shl.b32 %R, %R, %d", first, s->tm, log2i(c->bm));
-  ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, first, s->rows);
-  emit_leave(b, out, skip);
-  ptx_ins(b, "mov.u32 %R, 0", s->row0);
-}
-
-/* Contiguous: rounds of 32 groups per warp, O(G / 32) of them: each lane loads its group's end
- * (clamped), a max scan makes the ends ascending, a sum scan adds up the groups' units (tile
- * rows x tiles_n) from the rounds before (carry), and a ballot finds the first lane whose sum
- * passes the unit. Every value is the same in every warp, so every branch is uniform across the
- * CTA. A unit past every group's tiles is past them for every later unit too: done. */
-static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
-                            ptx_reg groups, ptx_reg count, ptx_reg lane, int64_t tiles_n, int done) {
-  ptx_reg base = ptx_new(b, PTX_B32), carry_end = ptx_new(b, PTX_B32), carry_units = ptx_new(b, PTX_B32);
+/* Contiguous and masked groups: rounds of 32 groups per warp, O(G / 32) of them: each lane
+ * loads its group's end or count (clamped); contiguous ends take a max scan (ascending ends) and
+ * the difference from the lane before (the group's rows), a masked count is its group's rows; a
+ * sum scan adds up the groups' units (tile rows x tiles_n) from the rounds before (carry), and a
+ * ballot finds the first lane whose sum passes the unit. Every value is the same in every warp,
+ * so every branch is uniform across the CTA. A unit past every group's tiles is past them for
+ * every later unit too: done. The scan starts at the round and carry in scan (a persistent
+ * loop's units ascend, so a unit's group is never in a round before the last unit's) and leaves
+ * there the round where it found this unit. */
+static void emit_scan_groups(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sched *s, ptx_reg unit, ptx_reg m,
+                             ptx_reg groups, ptx_reg count, ptx_reg lane, int64_t tiles_n, int done,
+                             const ptx_group_scan *scan) {
+  int masked = c->grouped == PTX_GROUP_MASKED;
+  ptx_reg base = scan->base, carry_end = scan->carry_end, carry_units = scan->carry_units;
   ptx_reg idx = ptx_new(b, PTX_B32), end = ptx_new(b, PTX_B32), prev = ptx_new(b, PTX_B32);
-  ptx_reg tiles = ptx_new(b, PTX_B32), sum = ptx_new(b, PTX_B32), mask = ptx_new(b, PTX_B32);
-  ptx_reg src = ptx_new(b, PTX_B32), in = ptx_new(b, PTX_PRED), p = ptx_new(b, PTX_PRED);
+  ptx_reg rows = ptx_new(b, PTX_B32), tiles = ptx_new(b, PTX_B32), sum = ptx_new(b, PTX_B32);
+  ptx_reg mask = ptx_new(b, PTX_B32), src = ptx_new(b, PTX_B32), in = ptx_new(b, PTX_PRED), p = ptx_new(b, PTX_PRED);
   int loop = ptx_new_label(b), found = ptx_new_label(b);
-  ptx_ins(b, "mov.u32 %R, 0", base);
-  ptx_ins(b, "mov.u32 %R, 0", carry_end);
-  ptx_ins(b, "mov.u32 %R, 0", carry_units);
   ptx_label(b, loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", p, base, count); /* every group read, unit not reached */
   emit_leave(b, p, done);
   ptx_ins(b, "add.u32 %R, %R, %R", idx, base, lane);
   ptx_ins(b, "setp.lt.u32 %R, %R, %R", in, idx, count);
   emit_clamped(b, c->grouped, end, groups, idx, in, m);
-  ptx_ins(b, "max.u32 %R, %R, %R", end, end, carry_end);
-  emit_scan(b, "max.u32", end);
-  ptx_ins(b, "shfl.sync.up.b32 %R|%R, %R, 1, 0, -1", prev, p, end);
-  ptx_ins_if(b, p, 1, "mov.u32 %R, %R", prev, carry_end);
-  ptx_ins(b, "sub.u32 %R, %R, %R", tiles, end, prev);
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles, tiles, c->bm - 1);
+  if (masked) {
+    ptx_ins(b, "mov.u32 %R, %R", rows, end);
+  } else {
+    ptx_ins(b, "max.u32 %R, %R, %R", end, end, carry_end);
+    emit_scan(b, "max.u32", end);
+    ptx_ins(b, "shfl.sync.up.b32 %R|%R, %R, 1, 0, -1", prev, p, end);
+    ptx_ins_if(b, p, 1, "mov.u32 %R, %R", prev, carry_end);
+    ptx_ins(b, "sub.u32 %R, %R, %R", rows, end, prev);
+  }
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles, rows, c->bm - 1);
   ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(c->bm));
   ptx_ins(b, "mul.lo.u32 %R, %R, %lld", sum, tiles, (long long)tiles_n);
   emit_scan(b, "add.u32", sum);
@@ -251,7 +246,7 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_ins(b, "vote.sync.ballot.b32 %R, %R, -1", mask, p);
   ptx_ins(b, "setp.ne.u32 %R, %R, 0", p, mask);
   ptx_ins_if(b, p, 0, "bra.uni %L", found);
-  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_end, end, PTX_GROUP_ROUND - 1);
+  if (!masked) ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_end, end, PTX_GROUP_ROUND - 1);
   ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %d, 31, -1", carry_units, sum, PTX_GROUP_ROUND - 1);
   ptx_ins(b, "add.u32 %R, %R, %d", base, base, PTX_GROUP_ROUND);
   ptx_ins(b, "bra.uni %L", loop);
@@ -260,11 +255,11 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_ins(b, "brev.b32 %R, %R", src, mask);
   ptx_ins(b, "bfind.shiftamt.u32 %R, %R", src, src);
   ptx_ins(b, "add.u32 %R, %R, %R", s->g, base, src);
-  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", s->row0, prev, src);
-  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", end, end, src);
+  if (masked) ptx_ins(b, "mov.u32 %R, 0", s->row0);
+  else ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", s->row0, prev, src);
+  ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", s->rows, rows, src);
   ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", sum, sum, src);
   ptx_ins(b, "shfl.sync.idx.b32 %R, %R, %R, 31, -1", tiles, tiles, src);
-  ptx_ins(b, "sub.u32 %R, %R, %R", s->rows, end, s->row0);
   ptx_reg group_units = ptx_new(b, PTX_B32);
   ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles, (long long)tiles_n);
   ptx_ins(b, "sub.u32 %R, %R, %R", sum, sum, group_units); /* the group's first unit */
@@ -272,7 +267,7 @@ static void emit_contiguous(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   emit_band_tile(b, s, sum, tiles, tiles_n);
 }
 
-/* K groups: the entry's unit as masked ones (emit_entry_unit); then the group's K range, the maxima of the clamped ends before g (its start) and up to g (its end), read 32
+/* K groups: the entry's unit (emit_entry_unit); then the group's K range, the maxima of the clamped ends before g (its start) and up to g (its end), read 32
  * per round (lane l: end base + l), each lane keeping its own maxima, one butterfly reduction
  * after. g is the warp's, so the loop is uniform. Every unit below G groups' tiles runs: an
  * empty group writes D. */
@@ -310,13 +305,16 @@ static void emit_k_groups(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_sch
   ptx_ins(b, "sub.u32 %R, %R, %R", s->rows, end, start);
 }
 
-ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
-                                        int64_t tiles_n, ptx_reg lane) {
-  return ptx_emit_group_schedule_to(b, c, unit, m, tiles_n, lane, -1, -1);
+ptx_group_scan ptx_group_scan_start(ptx_builder *b) {
+  ptx_group_scan scan = {ptx_new(b, PTX_B32), ptx_new(b, PTX_B32), ptx_new(b, PTX_B32)};
+  ptx_ins(b, "mov.u32 %R, 0", scan.base);
+  ptx_ins(b, "mov.u32 %R, 0", scan.carry_end);
+  ptx_ins(b, "mov.u32 %R, 0", scan.carry_units);
+  return scan;
 }
 
-ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
-                                           int64_t tiles_n, ptx_reg lane, int done, int skip) {
+ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg unit, ptx_reg m,
+                                        int64_t tiles_n, ptx_reg lane, int done, const ptx_group_scan *scan) {
   ptx_group_sched s;
   s.g = ptx_new(b, PTX_B32);
   s.tm = ptx_new(b, PTX_B32);
@@ -327,10 +325,14 @@ ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg 
   ptx_ins(b, "ld.param.u64 %R, [p_groups]", groups);
   ptx_ins(b, "cvta.to.global.u64 %R, %R", groups, groups);
   ptx_ins(b, "ld.param.u32 %R, [p_group_count]", count);
-  if (c->grouped == PTX_GROUP_MASKED) emit_masked(b, c, &s, unit, m, groups, count, tiles_n, done, skip);
-  else if (ptx_group_k(c->grouped)) emit_k_groups(b, c, &s, unit, m, groups, count, lane, tiles_n, done);
-  else if (c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64)
-    emit_contiguous(b, c, &s, unit, m, groups, count, lane, tiles_n, done);
-  else ptx_fail(b, "no scheduler for group mode %d", c->grouped);
+  if (ptx_group_k(c->grouped)) {
+    emit_k_groups(b, c, &s, unit, m, groups, count, lane, tiles_n, done);
+  } else if (c->grouped == PTX_GROUP_MASKED || c->grouped == PTX_GROUP_ENDS32 || c->grouped == PTX_GROUP_ENDS64) {
+    ptx_group_scan fresh;
+    if (!scan) fresh = ptx_group_scan_start(b);
+    emit_scan_groups(b, c, &s, unit, m, groups, count, lane, tiles_n, done, scan ? scan : &fresh);
+  } else {
+    ptx_fail(b, "no scheduler for group mode %d", c->grouped);
+  }
   return s;
 }

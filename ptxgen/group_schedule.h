@@ -34,16 +34,18 @@ static inline int ptx_cols_by_entry(const tcj_kernel_cfg *c) { return c->batched
 int64_t ptx_group_units(int grouped, int64_t m, int64_t n, int bm, int bn, int64_t groups);
 
 /* What unit u of a grouped launch runs: units go group by group, each group's tiles in bands of
- * PTX_GROUP_BAND tile columns (row by row within a band). */
+ * PTX_GROUP_BAND tile columns (row by row within a band). Contiguous and masked groups have only
+ * the tiles of their rows (a masked group of 0 rows has none, so 256 empty groups cost one scan
+ * per CTA); a K group has its whole D. */
 typedef struct ptx_group_tile {
-  int runs;      /* 0: past the real tiles, the CTA exits at once */
+  int runs;      /* 0: past the real tiles (no later unit runs one: done) */
   uint32_t g;    /* group */
   uint32_t tm;   /* tile row within the group (rows tm * bm ...) */
   uint32_t tn;   /* tile column */
   uint32_t row0; /* the group's first row: CONTIGUOUS its clamped end[g-1], MASKED 0; K groups:
                     its first K index, the clamped end[g-1] */
   uint32_t rows; /* m_g, clamped (K groups: k_g, the group's depth, 0 for an empty group) */
-  int done;      /* runs 0 and no later unit runs a tile either (ptx_emit_group_schedule_to's done) */
+  int done;      /* runs 0 and no later unit runs a tile either (ptx_emit_group_schedule's done) */
 } ptx_group_tile;
 
 /* The kernel's unit -> tile map (ptx_emit_group_schedule computes this same function in PTX;
@@ -56,25 +58,43 @@ typedef struct ptx_group_tile {
 ptx_group_tile ptx_group_unit_model(int grouped, const void *groups, uint32_t group_count, uint32_t m, uint32_t k,
                                     int bm, uint32_t tiles_n, uint32_t unit);
 
+/* The contiguous and masked scans' position between units (ptx_group_scan below, as values):
+ * the first group of the round to start at, and the last clamped end and the units of the
+ * groups before it. {0, 0, 0}: group 0. */
+typedef struct ptx_group_scan_pos {
+  uint32_t base, carry_end, carry_units;
+} ptx_group_scan_pos;
+
+/* The same function as the PTX of a persistent loop computes it: the scan starts at *pos and
+ * leaves there the round where it found unit (or the last round read). Valid while each call's
+ * unit is at least the last one's. K groups do not use pos. */
+ptx_group_tile ptx_group_unit_model_from(int grouped, const void *groups, uint32_t group_count, uint32_t m, uint32_t k,
+                                         int bm, uint32_t tiles_n, uint32_t unit, ptx_group_scan_pos *pos);
+
 /* The scheduler's registers (u32): the group, the tile's row and column within the group, the
  * group's first row and its rows. */
 typedef struct ptx_group_sched {
   ptx_reg g, tm, tn, row0, rows;
 } ptx_group_sched;
 
-/* PTX of ptx_group_unit_model for unit (a u32 register), m (p_m; K groups load p_k themselves)
- * and the kernel's baked tiles_n;
- * lane: the thread's lane. Every thread of the CTA runs it (each warp on its own: no shared
- * memory, no barrier) and a unit that runs no tile returns at once, uniformly: call it before
- * any barrier, cp.async or mbarrier. */
-ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg unit, ptx_reg m,
-                                        int64_t tiles_n, ptx_reg lane);
+/* Where the contiguous and masked scans resume (u32 registers): the round's first group and
+ * the rounds before it (their last clamped end, their units). A persistent loop's units ascend,
+ * so the next unit's group is in the round where the last one's was, or later: carried from
+ * unit to unit, the scan costs O(G / 32) rounds per CTA, not per unit. Set to 0 by
+ * ptx_group_scan_start before the loop. */
+typedef struct ptx_group_scan {
+  ptx_reg base, carry_end, carry_units;
+} ptx_group_scan;
 
-/* The same for a persistent loop over units (the sm90 recipe): where the unit runs no tile the
- * warp branches to done when no later unit runs one either (past the last group), else to
- * skip (a masked group's tile past its count); a label of -1 returns instead. Every warp that
- * runs it takes the same branches (no barrier, no shared memory). */
-ptx_group_sched ptx_emit_group_schedule_to(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg unit, ptx_reg m,
-                                           int64_t tiles_n, ptx_reg lane, int done, int skip);
+ptx_group_scan ptx_group_scan_start(ptx_builder *b);
+
+/* PTX of ptx_group_unit_model for unit (a u32 register), m (p_m; K groups load p_k themselves)
+ * and the kernel's baked tiles_n; lane: the thread's lane. Every thread of a warp runs it (each
+ * warp on its own: no shared memory, no barrier; every warp of a CTA that runs it takes the
+ * same branches). Where the unit runs no tile, no later unit does either: the warp branches to
+ * done (-1: returns). scan: the position carried across a persistent loop, whose units must
+ * ascend (NULL: from group 0). Call it before any barrier, cp.async or mbarrier of the unit. */
+ptx_group_sched ptx_emit_group_schedule(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg unit, ptx_reg m,
+                                        int64_t tiles_n, ptx_reg lane, int done, const ptx_group_scan *scan);
 
 #endif

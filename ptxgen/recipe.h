@@ -44,7 +44,8 @@ typedef struct ptx_recipe_row {
   int (*threads)(const tcj_kernel_cfg *cfg);    /* per CTA */
   int (*smem_bytes)(const tcj_kernel_cfg *cfg); /* dynamic shared memory per CTA */
   /* The GEMM entry's grid for m rows and batch entries; slots: the CTAs that may be resident
-   * at once (the SM count, or fewer where whole clusters do not fit). */
+   * at once (the SM count, fewer where whole clusters do not fit; for a grouped kernel, which
+   * is persistent on every recipe, the SM count times the CTAs that fit on one). */
   ptx_grid (*grid)(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int slots);
   /* Writes the GEMM entry into b, after the module's header, and finishes it. Returns 0 (a
    * builder failure is the builder's), or -1 with err. */

@@ -98,10 +98,10 @@ static int smem_sm80(const tcj_kernel_cfg *c) {
 }
 
 ptx_grid ptx_tile_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {
-  (void)slots;
-  if (c->grouped) { /* batch: the groups */
-    ptx_grid units = {ptx_group_units(c->grouped, m, c->n, c->bm, tcj_cfg_tile_cols(c), batch), 1};
-    return units;
+  if (c->grouped) { /* batch: the groups; a persistent grid of the CTAs that fit (slots) */
+    int64_t units = ptx_group_units(c->grouped, m, c->n, c->bm, tcj_cfg_tile_cols(c), batch);
+    ptx_grid g = {slots > 0 && units > slots ? slots : units, 1};
+    return g;
   }
   ptx_grid g = {(m + c->bm - 1) / c->bm * ((c->n + tcj_cfg_tile_cols(c) - 1) / tcj_cfg_tile_cols(c)) * batch, tcj_cfg_slices(c)};
   return g;

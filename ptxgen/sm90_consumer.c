@@ -269,7 +269,6 @@ void sm90_emit_consumer(sm90 *k) {
   if (c->block_scale) emit_block_scale_setup(k, &bs, cw, lane);
 
   int tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b), done = ptx_new_label(b);
-  int next = c->grouped ? ptx_new_label(b) : -1;
   ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), m0 = r32(k), n0 = r32(k), kb = r32(k);
   ptx_reg soff = r32(k), prev = r32(k), end = pred(k), more = pred(k), not_first = pred(k), rel = pred(k);
   ptx_reg stage_desc = r64(k);
@@ -313,10 +312,12 @@ void sm90_emit_consumer(sm90 *k) {
     ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
     ptx_ins(b, "setp.eq.u32 %R, %R, 0", leader, t);
   }
+  ptx_group_scan scan = {{0, 0}, {0, 0}, {0, 0}};
+  if (c->grouped) scan = ptx_group_scan_start(b);
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
   ptx_ins_if(b, end, 0, "bra.uni %L", done);
-  if (c->grouped) sm90_group_origin(k, unit, m0, n0, lane, done, next);
+  if (c->grouped) sm90_group_origin(k, unit, m0, n0, lane, done, &scan);
   else sm90_tile_origin(k, unit, m0, n0);
   if (k->pingpong) {
     ptx_ins(b, "rem.u32 %R, %R, %d", stage, kpos, k->cfg->stages);
@@ -387,7 +388,6 @@ void sm90_emit_consumer(sm90 *k) {
     emit_release(k, prev, is_lane0);
   }
   sm90_emit_epilogue(k, m0, n0);
-  if (c->grouped) ptx_label(b, next);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, step);
   ptx_ins(b, "bra.uni %L", tile_loop);
   ptx_label(b, done);

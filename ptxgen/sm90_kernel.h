@@ -6,6 +6,7 @@
 #ifndef TCJ_PTX_SM90_KERNEL_H
 #define TCJ_PTX_SM90_KERNEL_H
 
+#include "group_schedule.h"
 #include "kernel_cfg.h"
 #include "ptx_builder.h"
 #include "ptx_layout.h"
@@ -77,9 +78,11 @@ ptx_reg sm90_slices(sm90 *k);
 /* unit -> (m0, n0) of its tile (and the slice's K range, the batch entry). */
 void sm90_tile_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0);
 /* A grouped kernel's unit -> (m0, n0), k->z (the group) and k->row_end, by the scheduler of
- * group_schedule.h (lane: the thread's lane; the whole warp runs it): a unit without a tile
- * branches to skip, or to done when no later unit has one. */
-void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done, int skip);
+ * group_schedule.h (lane: the thread's lane; the whole warp runs it; scan: the warp's position,
+ * carried over its ascending units): a unit without a tile branches to done (no later unit has
+ * one). */
+void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done,
+                       const ptx_group_scan *scan);
 /* Spins until the mbarrier at addr (or bar_base + stage_off) completes the phase of parity. */
 void sm90_wait_at(sm90 *k, ptx_reg addr, ptx_reg parity);
 void sm90_wait(sm90 *k, ptx_reg bar_base, ptx_reg stage_off, ptx_reg parity);

@@ -96,7 +96,7 @@ void sm90_emit_producer(sm90 *k) {
     ptx_ins(b, "mov.b16 %R, %d", mask, (1 << k->cluster) - 1);
   }
   ptx_reg end = pred(k), more = pred(k), a_batched = pred(k), b_batched = pred(k);
-  int by_entry = c->batched || c->grouped, next = c->grouped ? ptx_new_label(b) : -1;
+  int by_entry = c->batched || c->grouped;
   if (by_entry) {
     ptx_reg sa = r64(k), sb = r64(k);
     ptx_ins(b, "ld.param.u64 %R, [p_stride_a]", sa);
@@ -104,10 +104,12 @@ void sm90_emit_producer(sm90 *k) {
     ptx_ins(b, "setp.ne.u64 %R, %R, 0", a_batched, sa);
     ptx_ins(b, "setp.ne.u64 %R, %R, 0", b_batched, sb);
   }
+  ptx_group_scan scan = {{0, 0}, {0, 0}, {0, 0}};
+  if (c->grouped) scan = ptx_group_scan_start(b);
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
   ptx_ins_if(b, end, 0, "bra.uni %L", done);
-  if (c->grouped) sm90_group_origin(k, unit, m0, n0, k->tid, done, next);
+  if (c->grouped) sm90_group_origin(k, unit, m0, n0, k->tid, done, &scan);
   else sm90_tile_origin(k, unit, m0, n0);
   if (by_entry) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
@@ -148,7 +150,6 @@ void sm90_emit_producer(sm90 *k) {
   sm90_advance(k, stage, phase);
   sm90_k_next(k, kb, more);
   ptx_ins_if(b, more, 0, "bra.uni %L", k_loop);
-  if (c->grouped) ptx_label(b, next);
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
   ptx_ins(b, "bra.uni %L", tile_loop);
   ptx_label(b, done);

@@ -13,10 +13,11 @@
  * tm * bm of the whole A, C and D, guarded by its end row0 + m_g (rows past it belong to the
  * next group, or lie past m where TMA fills zeros: computed, never stored); a masked group's
  * at tm * bm of entry g, guarded by m_g. */
-void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done, int skip) {
+void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done,
+                       const ptx_group_scan *scan) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  ptx_group_sched s = ptx_emit_group_schedule_to(b, c, unit, k->m, k->unit_cols.imm, lane, done, skip);
+  ptx_group_sched s = ptx_emit_group_schedule(b, c, unit, k->m, k->unit_cols.imm, lane, done, scan);
   ptx_ins(b, "mov.u32 %R, %R", k->z, s.g);
   k->row_end = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", k->row_end, s.row0, s.rows);

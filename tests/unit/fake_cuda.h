@@ -151,6 +151,14 @@ static CUresult f_cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType t, 
   return CUDA_SUCCESS;
 }
 
+/* Every kernel fits FAKE_CTAS_PER_SM CTAs on an SM (a grouped kernel's persistent grid). */
+#define FAKE_CTAS_PER_SM 3
+static CUresult f_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int threads, size_t smem) {
+  (void)f, (void)threads, (void)smem;
+  *n = FAKE_CTAS_PER_SM;
+  return CUDA_SUCCESS;
+}
+
 /* Installs the fake as the process's driver. */
 static void fake_cuda_install(void) {
   static eng_cuda_api api;
@@ -186,6 +194,7 @@ static void fake_cuda_install(void) {
   api.cuLinkComplete = f_cuLinkComplete;
   api.cuLinkDestroy = f_cuLinkDestroy;
   api.cuTensorMapEncodeTiled = f_cuTensorMapEncodeTiled;
+  api.cuOccupancyMaxActiveBlocksPerMultiprocessor = f_cuOccupancyMaxActiveBlocksPerMultiprocessor;
   api.driver_version = 13000;
   fake.main = pthread_self();
   eng_cuda_use_fake(&api);

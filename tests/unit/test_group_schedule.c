@@ -74,7 +74,7 @@ static int64_t check_case(const gcase *c) {
   assert_true(units >= 0);
   int64_t u = 0, tiles_m = ((int64_t)c->m + c->bm - 1) / c->bm;
   for (uint32_t g = 0; g < c->count; g++) {
-    int64_t group_tiles = c->mode == PTX_GROUP_MASKED || is_k(c) ? tiles_m : (rows[g] + c->bm - 1) / c->bm;
+    int64_t group_tiles = is_k(c) ? tiles_m : (rows[g] + c->bm - 1) / c->bm;
     for (uint32_t band = 0; band < c->tiles_n; band += PTX_GROUP_BAND)
       for (int64_t tm = 0; tm < group_tiles; tm++)
         for (uint32_t tn = band; tn < c->tiles_n && tn < band + PTX_GROUP_BAND; tn++, u++) {
@@ -95,8 +95,8 @@ static int64_t check_case(const gcase *c) {
   int64_t real_tiles = 0;
   for (uint32_t g = 0; g < c->count; g++)
     real_tiles += (is_k(c) ? tiles_m : (rows[g] + c->bm - 1) / c->bm) * c->tiles_n;
-  /* Contiguous: past the real tiles, every unit of the grid (and beyond) exits. */
-  int64_t from = c->mode == PTX_GROUP_MASKED || is_k(c) ? u : real_tiles;
+  /* Contiguous and masked: past the real tiles, every unit of the grid (and beyond) exits. */
+  int64_t from = is_k(c) ? u : real_tiles;
   for (int64_t v = from; v < units + 3 * (int64_t)c->tiles_n; v++) {
     ptx_group_tile t = ptx_group_unit_model(c->mode, array(c), c->count, c->m, c->k, c->bm, c->tiles_n, (uint32_t)v);
     if (t.runs) fail_msg("mode %d, %u groups, m %u: unit %lld past the tiles runs group %u", c->mode, c->count, c->m,
@@ -249,7 +249,7 @@ static void contiguous_grid_covers_the_worst_split(void **state) {
     assert_int_equal(tiles, (worst ? 1 : 2) * (int64_t)c.count * c.tiles_n);
   }
   assert_int_equal(ptx_group_units(0, 10, 10, 16, 16, 1), -1);
-  /* The sm80 row's grid for a grouped config is the same (batch: the groups), one slice. */
+  /* The sm80 row's grid for a grouped config: every unit where slots allow (batch: the groups), one slice. */
   tcj_kernel_cfg cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.recipe = PTX_RECIPE_SM80;
@@ -258,17 +258,21 @@ static void contiguous_grid_covers_the_worst_split(void **state) {
   cfg.bn = 64;
   for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_K_ENDS64; mode++) {
     cfg.grouped = mode;
-    ptx_grid grid = ptx_recipe_of(&cfg)->grid(&cfg, 5000, 8, 132);
+    ptx_grid grid = ptx_recipe_of(&cfg)->grid(&cfg, 5000, 8, 1 << 20);
     assert_int_equal(grid.x, ptx_group_units(mode, 5000, 1000, 128, 64, 8));
     assert_int_equal(grid.x, 16 * (mode >= PTX_GROUP_MASKED ? 8 * 40 : 40 + 8));
     assert_int_equal(grid.y, 1);
+    /* Persistent: no more CTAs than fit at once (slots). */
+    assert_int_equal(ptx_recipe_of(&cfg)->grid(&cfg, 5000, 8, 264).x, 264);
   }
   assert_int_equal(ptx_group_units(PTX_GROUP_MASKED, -1, 10, 16, 16, 1), -1);
 }
 
-/* The sm90 recipe's persistent loop: CTA c of P walks units c, c + P, ... below the grid's
- * units, stops where the model says done and passes over units that run nothing. Every real
- * tile runs exactly once across the CTAs, and done holds its promise: no later unit runs. */
+/* The recipes' persistent loops: CTA c of P walks units c, c + P, ... below the grid's units,
+ * carrying its scan's position from unit to unit (ptx_group_unit_model_from, as the PTX does),
+ * and stops at the first unit without a tile, which the model marks done. Every real tile runs
+ * exactly once across the CTAs, the carried scan answers as a fresh one, and done holds its
+ * promise: no later unit runs. */
 static void a_persistent_walk_that_stops_at_done_runs_every_tile_once(void **state) {
   (void)state;
   static gcase c;
@@ -295,15 +299,24 @@ static void a_persistent_walk_that_stops_at_done_runs_every_tile_once(void **sta
         for (size_t p = 0; p < sizeof ctas / sizeof *ctas; p++) {
           memset(seen, 0, (size_t)units);
           int64_t ran = 0;
-          for (uint32_t cta = 0; cta < ctas[p]; cta++)
+          for (uint32_t cta = 0; cta < ctas[p]; cta++) {
+            ptx_group_scan_pos pos = {0, 0, 0};
             for (int64_t u = cta; u < units; u += ctas[p]) {
-              ptx_group_tile t = ptx_group_unit_model(c.mode, array(&c), c.count, c.m, c.k, c.bm, c.tiles_n, (uint32_t)u);
-              if (t.done) break;
-              if (!t.runs) continue;
+              ptx_group_tile t = ptx_group_unit_model_from(c.mode, array(&c), c.count, c.m, c.k, c.bm, c.tiles_n,
+                                                           (uint32_t)u, &pos);
+              ptx_group_tile fresh = ptx_group_unit_model(c.mode, array(&c), c.count, c.m, c.k, c.bm, c.tiles_n, (uint32_t)u);
+              if (memcmp(&t, &fresh, sizeof t))
+                fail_msg("mode %d, %u groups, CTA %u of %u: unit %lld carried g %u tm %u tn %u, fresh g %u tm %u tn %u",
+                         mode, c.count, cta, ctas[p], (long long)u, t.g, t.tm, t.tn, fresh.g, fresh.tm, fresh.tn);
+              if (!t.runs) { /* no unit is passed over: the first without a tile ends the walk */
+                assert_true(t.done);
+                break;
+              }
               assert_int_equal(seen[u], 0);
               seen[u] = 1;
               ran++;
             }
+          }
           assert_int_equal(ran, tiles);
           walks++;
         }

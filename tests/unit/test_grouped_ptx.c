@@ -136,9 +136,16 @@ static int have_nvrtc(void) {
   return 0;
 }
 
+/* Occurrences of what in text. */
+static int count_of(const char *text, const char *what) {
+  int n = 0;
+  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
+  return n;
+}
+
 /* Every case passes the check and its PTX: the same twice, reads the groups and their count,
- * finds its group with a warp scan (contiguous) or a division (masked), and has a predicated
- * ret (the uniform exit of a unit past the tiles) before its first barrier and cp.async. */
+ * finds its group with a warp scan (contiguous, masked) or a division (K groups), and walks its
+ * units in a persistent loop whose one exit is the unit past the tiles. */
 static void grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first(void **state) {
   (void)state;
   int nvrtc = have_nvrtc(), done = 0;
@@ -155,8 +162,7 @@ static void grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first(v
     assert_true(len == len2 && memcmp(ptx, again, len) == 0);
     assert_non_null(strstr(ptx, "[p_groups]"));
     assert_non_null(strstr(ptx, "[p_group_count]"));
-    int contiguous = c.grouped == PTX_GROUP_ENDS32 || c.grouped == PTX_GROUP_ENDS64;
-    assert_int_equal(strstr(ptx, "vote.sync.ballot.b32") != NULL, contiguous);
+    assert_int_equal(strstr(ptx, "vote.sync.ballot.b32") != NULL, !ptx_group_k(c.grouped)); /* the scan's */
     assert_int_equal(strstr(ptx, "shfl.sync.bfly.b32") != NULL, ptx_group_k(c.grouped)); /* the K range's maxima */
     assert_int_equal(strstr(ptx, "[p_k]") != NULL, ptx_group_k(c.grouped));
     assert_int_equal(strstr(ptx, "ld.global.s64") != NULL, ptx_group_wide(c.grouped));
@@ -164,10 +170,14 @@ static void grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first(v
     snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
     const char *body = strstr(ptx, entry); /* past a joined user function */
     assert_non_null(body);
-    size_t exit_at = first_at(body, " ret;"); /* predicated ("@%p1 ret;"); the last one is "\tret;" */
-    assert_true(exit_at < strlen(body));
-    assert_true(exit_at < first_at(body, "bar.sync"));
-    assert_true(exit_at < first_at(body, "cp.async"));
+    /* Persistent: units ctaid.x, + nctaid.x, ...; the scheduler reads the groups before the
+     * unit's first barrier and copy, and no unit leaves but by the loop's one exit. */
+    assert_non_null(strstr(body, "%nctaid.x"));
+    assert_int_equal(count_of(body, " ret;"), 0); /* only the final "\tret;" */
+    size_t groups_at = first_at(body, "[p_groups]");
+    assert_true(groups_at < first_at(body, "bar.sync"));
+    assert_true(groups_at < first_at(body, "cp.async"));
+    assert_non_null(strstr(body, "cp.async.wait_all")); /* the ring is idle before the next unit */
     free(ptx);
     free(again);
     done++;
@@ -309,12 +319,6 @@ static tcj_kernel_cfg case90_cfg(const g90case *g) {
   return c;
 }
 
-/* Occurrences of what in text. */
-static int count_of(const char *text, const char *what) {
-  int n = 0;
-  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
-  return n;
-}
 
 /* Every sm90 case passes the check and its PTX is the same twice; the producer and the
  * consumers each run the scheduler (two reads of p_groups, after setmaxnreg.dec and after
@@ -350,7 +354,7 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     const char *first = strstr(body, "[p_groups]"), *second = strstr(first + 1, "[p_groups]");
     assert_true(first > dec && first < inc && second > inc);
     int contiguous = c.grouped != PTX_GROUP_MASKED;
-    assert_int_equal(count_of(body, "vote.sync.ballot.b32"), contiguous ? 2 : 0);
+    assert_int_equal(count_of(body, "vote.sync.ballot.b32"), 2); /* the producer's scan and the consumers' */
     assert_int_equal(strstr(body, "ld.global.s64") != NULL, c.grouped == PTX_GROUP_ENDS64);
     assert_int_equal(count_of(body, " ret;"), 0); /* only the final "\tret;" */
     /* D through TMA where the config takes it (contiguous groups, 16-byte rows, no fused
