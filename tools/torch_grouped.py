@@ -6,7 +6,8 @@ Reads the JSON lines of `tcj-prof --groups-out FILE` (one per grouped row, with 
 sizes tcj-prof drew) and, for each row torch can express, times torch._grouped_mm (bf16) or
 torch._scaled_grouped_mm (fp8 e4m3 with row scales) and a loop of one torch.matmul /
 torch._scaled_mm per non-empty group, as tcj-prof times tcj: random normal operands rotated over
-buffer sets that exceed 3x L2, 3 warm-up calls, then the median of --repeat CUDA-event-timed calls.
+buffer sets that exceed 3x L2, 3 warm-up calls, then the median of --repeat CUDA-event-timed calls
+(each allocating its output, as torch code does; tcj-prof's tcj writes a preallocated D).
 Each op's output is first checked against a float32 torch reference on sampled rows of sampled
 groups (a wrong layout shows as a large error; a mismatch is not timed). TFLOP/s use the row's
 `flops` (tcj-prof's count: 2 rows n k over the rows computed, SwiGLU 2n columns, the K mode the
