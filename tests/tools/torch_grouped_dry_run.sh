@@ -23,7 +23,9 @@ run() {
   set -e
 }
 
-python3 -m py_compile "$script" || fail "tools/torch_grouped.py does not compile"
+# Compiled into the scratch directory: nothing is written beside the source.
+python3 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' \
+  "$script" "$dir/torch_grouped.pyc" || fail "tools/torch_grouped.py does not compile"
 run --help
 [ $rc -eq 0 ] && grep -q -- "--dry-run" "$dir/out" && grep -q -- "--csv FILE" "$dir/out" || { show; fail "--help"; }
 
