@@ -472,7 +472,7 @@ static size_t utf8_len(const unsigned char *s, size_t len) {
   return need;
 }
 
-static void json_str(FILE *f, const char *str, size_t len) {
+void prof_json_str(FILE *f, const char *str, size_t len) {
   const unsigned char *s = (const unsigned char *)str;
   fputc('"', f);
   for (size_t i = 0; i < len; i++) {
@@ -506,7 +506,7 @@ static void json_num(FILE *f, double v) {
 
 static void json_key_str(FILE *f, const char *key, const char *s, size_t len) {
   fprintf(f, "\"%s\": ", key);
-  json_str(f, s, len);
+  prof_json_str(f, s, len);
 }
 
 int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n) {

@@ -111,6 +111,9 @@ int prof_print_table(FILE *f, const prof_device *d, const prof_row *rows, int n)
 int prof_write_csv(FILE *f, const prof_device *d, const prof_row *rows, int n);
 int prof_write_json(FILE *f, const prof_device *d, const prof_row *rows, int n);
 
+/* len bytes of str as a JSON string, quoted and escaped (invalid UTF-8 as U+FFFD). */
+void prof_json_str(FILE *f, const char *str, size_t len);
+
 /* Whether an accuracy figure (err_tcj, err_blas) was measured. */
 int prof_has_err(double err);
 

@@ -25,6 +25,7 @@
 #include "tools/gemm_runner.h"
 #include "tools/manifest.h"
 #include "tools/manifest_gemm.h"
+#include "tools/prof_groups.h"
 #include "tools/prof_report.h"
 
 extern char **environ;
@@ -56,7 +57,7 @@ static char g_default_suite[4096], g_plot_script[4096];
 static const char usage[] =
   "usage: tcj-prof [--suite FILE.yaml] [--filter SUBSTR]... [--dtype T] [--repeat N] [--out DIR]\n"
   "                [--no-cublas] [--cold] [--dry-run] [--arch ARCH] [--peak-tflops X]\n"
-  "                [--bandwidth-gbs X] [--fast-accum 0|1|both] [--help]\n"
+  "                [--bandwidth-gbs X] [--fast-accum 0|1|both] [--groups-out FILE] [--help]\n"
   "  Profiles tcj against cuBLAS over a suite of GEMM problems: for each, tcj_gemm on fresh\n"
   "  random data checked against cuBLAS (a mismatch is a failure and is not timed), then both\n"
   "  timed on the same rotated buffers and stream (warm-up, median of N cudaEvent-timed runs).\n"
@@ -129,6 +130,19 @@ static const char usage[] =
   "  --bandwidth-gbs X use X as the memory bandwidth instead of measuring\n"
   "  --fast-accum M    fp8 rows: 0 (fast_accum 0 only), 1 (the +fastacc rows only) or both\n"
   "                    (default)\n"
+  "  --groups-out FILE write a JSON line per grouped row to FILE (with --dry-run too; before any\n"
+  "                    row runs), for timing the same problems elsewhere (tools/torch_grouped.py:\n"
+  "                    torch._grouped_mm): name, problem, mode (contiguous, masked, k), ab, b, c,\n"
+  "                    d (the types), op_a, op_b (op_b T: weights [G, N, K]; N: [G, K, N]), m, n,\n"
+  "                    k (masked: m is max_rows; k mode: k is the routed rows), b_cols (op(B)'s\n"
+  "                    columns: 2n with SwiGLU), groups, experts, ep, tokens, topk, routed_rows,\n"
+  "                    skew, exponent, seed, ends (int32, int64; null when masked), max_rows\n"
+  "                    (masked, else null), rows (computed in all) and nonempty (groups with\n"
+  "                    rows), flops (as the table counts them), scale (fp8: tensor, block, row;\n"
+  "                    else null), fast_accum, epilogue, row_scale, b_ptrs, gather, gather_rows\n"
+  "                    and sizes: every group's rows in order as this run draws them (masked:\n"
+  "                    the counts, each at most max_rows; k mode: each group's K). A +loop row\n"
+  "                    is its problem's NAME row again: it gets no line of its own\n"
   "  The engine runs in TCJ_JIT's mode when it is set, else sync: every timed call of a class runs\n"
   "  its specialised kernel (TCJ_JIT=generic times the generic kernels).\n"
   "  Exit status: 0 ok, 1 a mismatch, a tcj error, a refused row's baseline off the reference, no\n"
@@ -138,6 +152,7 @@ enum { ACCUM_EXACT = 1, ACCUM_FAST = 2 }; /* --fast-accum: fp8 rows of fast_accu
 
 typedef struct prof_opts {
   const char *suite, *out, *arch;
+  const char *groups_out; /* --groups-out FILE, or NULL */
   const char *cache_dir; /* --cold: the fresh kernel cache, else NULL (TCJ_CACHE_DIR or the default) */
   const char *filter[MAX_FILTERS];
   int nfilter;
@@ -246,6 +261,22 @@ static void device_caps(eng_device_caps *caps) {
   if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess) caps->sm_count = v;
   if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0) == cudaSuccess)
     caps->max_smem_optin = v;
+}
+
+/* --groups-out: a line per grouped row but the +loop ones (the same problem as the row before).
+ * Returns 0, or 1 with the cause on stderr. */
+static int write_groups(const char *path, const prof_job *jobs, int nj) {
+  FILE *f = fopen(path, "w");
+  int bad = !f;
+  for (int i = 0; i < nj && !bad; i++) {
+    if (jobs[i].p->group.mode == TCJ_GROUP_NONE || jobs[i].loop) continue;
+    char name[64];
+    job_name(&jobs[i], name, sizeof name);
+    bad = prof_groups_write(f, name, jobs[i].p, jobs[i].fast_accum) != 0;
+  }
+  if (f && fclose(f) != 0) bad = 1;
+  if (bad) fprintf(stderr, "tcj-prof: cannot write %s: %s\n", path, strerror(errno));
+  return bad;
 }
 
 /* ---- dry run ------------------------------------------------------------------------------ */
@@ -822,7 +853,7 @@ done:
 
 int main(int argc, char **argv) {
   enum { O_SUITE = 256, O_FILTER, O_DTYPE, O_REPEAT, O_OUT, O_NO_CUBLAS, O_COLD, O_DRY_RUN, O_ARCH,
-         O_PEAK, O_BW, O_FAST_ACCUM, O_HELP };
+         O_PEAK, O_BW, O_FAST_ACCUM, O_GROUPS_OUT, O_HELP };
   static const struct option longopts[] = {
     {"suite", required_argument, 0, O_SUITE},   {"filter", required_argument, 0, O_FILTER},
     {"dtype", required_argument, 0, O_DTYPE},   {"repeat", required_argument, 0, O_REPEAT},
@@ -830,7 +861,8 @@ int main(int argc, char **argv) {
     {"cold", no_argument, 0, O_COLD},           {"dry-run", no_argument, 0, O_DRY_RUN},
     {"arch", required_argument, 0, O_ARCH},     {"peak-tflops", required_argument, 0, O_PEAK},
     {"bandwidth-gbs", required_argument, 0, O_BW}, {"fast-accum", required_argument, 0, O_FAST_ACCUM},
-    {"help", no_argument, 0, O_HELP},          {0, 0, 0, 0}};
+    {"groups-out", required_argument, 0, O_GROUPS_OUT}, {"help", no_argument, 0, O_HELP},
+    {0, 0, 0, 0}};
   data_file("plot_perf.py", g_plot_script, sizeof g_plot_script);
   prof_opts o = {.suite = data_file("suite.yaml", g_default_suite, sizeof g_default_suite), .dtype = -1,
                  .repeat = MIN_REPEAT, .fp8_accum = ACCUM_EXACT | ACCUM_FAST};
@@ -857,6 +889,7 @@ int main(int argc, char **argv) {
       break;
     }
     case O_OUT: o.out = optarg; break;
+    case O_GROUPS_OUT: o.groups_out = optarg; break;
     case O_NO_CUBLAS: o.no_cublas = 1; break;
     case O_COLD: o.cold = 1; break;
     case O_DRY_RUN: o.dry_run = 1; break;
@@ -915,6 +948,10 @@ int main(int argc, char **argv) {
   if (nj == 0) { /* only fp8 problems, none of them in the asked mode */
     fprintf(stderr, "tcj-prof: --fast-accum %s leaves no row of %s (fast_accum: true problems run fast only, "
             "scale: block ones fast_accum 0 only)\n", o.fp8_accum == ACCUM_FAST ? "1" : "0", o.suite);
+    goto done;
+  }
+  if (o.groups_out && write_groups(o.groups_out, jobs, nj) != 0) {
+    rc = 1;
     goto done;
   }
   if (o.dry_run) {
