@@ -596,14 +596,6 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
     if ((st = eng_validate_desc(&no_products, p)) != TCJ_SUCCESS) return st;
   }
   if (p->user) p->user = eng_epilogue_hash(g->epilogue_source);
-  /* B by an array of pointers is validated, selected and generated (tcj_kernel_cfg.b_ptrs), but
-   * its GPU check (test_grouped_gather_gpu's pointer table) faulted on an H100: refused until it
-   * passes. The likely cause was the table's: its "masked N" row gave every B pointer 8 bytes off
-   * the 16 that tcj.h asks for its pitch, and the kernel copied B 16 bytes at a time (the row is
-   * fixed and test_gpu_cases checks the tables). Row gathers, checked on the same GPU, run. */
-  if (p->b_ptrs)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "group_b_ptrs is not enabled in this release (its kernel has not "
-                         "passed its GPU check): give B as b + g * stride_b");
   if (eng_problem_empty(p)) return TCJ_SUCCESS;
   const char *why = NULL;
   if ((st = eng_select_tuned(p, &e->caps, e->allow_packing, &e->tuning, plan, &why)) != TCJ_SUCCESS)

@@ -516,9 +516,9 @@ typedef struct tcj_gemm_desc {
      is checked). fp8 scales index B's as without the array (stride_scale_b); not with
      TCJ_SCALE_BLOCK nor TCJ_GROUP_K_CONTIGUOUS (TCJ_ERROR_NOT_SUPPORTED). The array must hold
      G pointers when the kernel runs (stream order); each group's pointer is read once per
-     tile. Not enabled in this release: a descriptor that passes the checks above is refused
-     with TCJ_ERROR_NOT_SUPPORTED naming group_b_ptrs (its kernel has not passed its GPU
-     check yet). */
+     tile. A pointer less aligned than asked is undefined behaviour: the kernel copies B in units
+     of that alignment (compute-sanitizer reports the read past B's end). Runs on the sm80
+     recipe on every arch (sm_90a routes it there; TCJ_RECIPE=sm90 refuses it). */
   const void *const *group_b_ptrs;
   /* TCJ_GROUP_M_CONTIGUOUS with op_a N only (TCJ_ERROR_NOT_SUPPORTED naming gather_a
      otherwise): a device array of m int32 row indices, 4-byte aligned and apart from D; row r

@@ -100,8 +100,7 @@ static inline tcj_gemm_desc gcase_desc(const gcase *c, const gcase_at *at, float
 #define F32 TCJ_F32
 
 /* Gathered rows (contiguous groups): A with more rows than the problem (a permutation of some),
- * fewer (every row of A, repeated), one row; op_b N and T. (B by pointers is refused in this
- * release: see below.) */
+ * fewer (every row of A, repeated), one row; op_b N and T. */
 static const gcase GATHERS[] = {
   {"permute", BF, BF, 0, 300, 128, 256, 4, 1, 0, 0, 0, 512, 0, 0, 0, TCJ_ACT_NONE, 1},
   {"fewer rows", F16, F32, 0, 517, 96, 136, 7, 1, 8, 0, 4, 200, 0, 0.5f, 1, TCJ_ACT_GELU, 2},
@@ -112,17 +111,17 @@ static const gcase GATHERS[] = {
    * 4 bytes or more, so A (which ends where its last row's data ends) must start 4-byte aligned */
   {"odd n, ragged k", BF, BF, 0, 333, 50, 998, 5, 1, 16, 0, 6, 400, 0, 0.5f, 0, TCJ_ACT_NONE, 6},
   {"prefill", BF, BF, 0, 2048, 512, 1024, 8, 1, 0, 0, 0, 4096, 0, 0, 0, TCJ_ACT_NONE, 7},
-  /* These two ran with B by pointers too (passed on an H100), until group_b_ptrs was refused. */
   {"G 12, gelu_tanh", BF, F32, 0, 700, 192, 384, 12, 1, 0, 0, 0, 800, 0, 0, 1, TCJ_ACT_GELU_TANH, 8},
   {"G 9, op_b N", F16, F16, 0, 257, 128, 200, 9, 0, 8, 8, 0, 100, 0, 0.5f, 1, TCJ_ACT_NONE, 9},
 };
 
 /* B by pointers in both M modes: each group's B its own allocation, the array shuffled. A B that
  * ends where its data ends starts as aligned as its size in bytes: each must start as tcj.h asks
- * of the pointers (gcase_b_ptr_align), which the library cannot check. "masked N" had pad_b 4
- * (ldb 104: a 208-byte pitch asks 16 bytes) with B 35352 bytes long, so every B started 8 bytes
- * off 16 and the kernel's 16-byte copies faulted; pad_b 2 (a 204-byte pitch: 4 bytes, 4-byte
- * copies) keeps a ragged n with narrow copies that the pointers meet. */
+ * of the pointers (gcase_b_ptr_align), which the library cannot check. "masked N" once had pad_b
+ * 4 (ldb 104: a 208-byte pitch asks 16 bytes) with B 35352 bytes long, so every B started 8
+ * bytes off 16 and compute-sanitizer caught the kernel's 16-byte copies reading past B's end;
+ * pad_b 2 (a 204-byte pitch: 4 bytes, 4-byte copies) keeps a ragged n with narrow copies that
+ * the pointers meet. */
 static const gcase POINTERS[] = {
   {"contiguous T", BF, BF, 0, 600, 256, 512, 8, 1, 0, 0, 0, 0, 1, 0, 1, TCJ_ACT_NONE, 21},
   {"contiguous N", F16, F32, 0, 333, 136, 300, 5, 0, 0, 8, 4, 0, 1, 0.5f, 1, TCJ_ACT_GELU, 22},

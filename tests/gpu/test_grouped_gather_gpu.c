@@ -14,9 +14,7 @@
  *
  * Covered: gathers that permute the token rows, repeat rows, hold out-of-range indices (-1,
  * gather_a_rows, INT32_MAX, INT32_MIN) and reach A's last row; A with fewer and with more rows
- * than the problem; pointer arrays in contiguous and masked modes, op_b N and T, which this
- * release refuses by name (the table faulted on an H100, most likely at a row whose B pointers
- * broke tcj.h's alignment, since fixed: it stays for when they are enabled);
+ * than the problem; pointer arrays in contiguous and masked modes, op_b N and T;
  * bf16 and f16 into bf16, f16 and f32; C read or not; a per-group bias; activations; empty
  * groups. Each table runs on the default engine and on one made under TCJ_RECIPE=sm80; on
  * compute capability 9.0 the default engine routes the calls to the sm80 kernel (they must run)
@@ -273,20 +271,10 @@ static void gathered_rows_match_reference(void **state) {
   run_table(GATHERS, sizeof GATHERS / sizeof *GATHERS);
 }
 
-/* B by pointer arrays: refused in this release, naming the field (tcj_gemm_ex's prepare; the
- * table faulted on an H100, see POINTERS in gather_cases.h). When it is enabled again, this
- * runs run_table(POINTERS, ...) instead. */
-static void b_pointer_arrays_are_refused_by_name(void **state) {
+/* B by pointer arrays (POINTERS in gather_cases.h: each group's B its own allocation). */
+static void b_pointer_arrays_match_reference(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof POINTERS / sizeof *POINTERS; i++) {
-    char msg[1024];
-    int ran = run_case(&POINTERS[i], msg, sizeof msg);
-    const char *why = tcj_last_error(g_eng);
-    assert_false(ran);
-    assert_int_equal(g_last_status, TCJ_ERROR_NOT_SUPPORTED);
-    assert_non_null(strstr(why, "group_b_ptrs"));
-  }
-  print_message("  %zu pointer-array cases refused by name\n", sizeof POINTERS / sizeof *POINTERS);
+  run_table(POINTERS, sizeof POINTERS / sizeof *POINTERS);
 }
 
 /* ---- the recipes ------------------------------------------------------------------------------ */
@@ -297,7 +285,7 @@ static void sm80_recipe_runs_gathers_and_pointer_arrays(void **state) {
   assert_non_null(e);
   g_eng = e;
   gathered_rows_match_reference(state);
-  b_pointer_arrays_are_refused_by_name(state);
+  b_pointer_arrays_match_reference(state);
   g_eng = g_default;
   tcj_destroy(e);
 }
@@ -339,7 +327,7 @@ int main(void) {
          (unsigned long long)g_seed_base);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gathered_rows_match_reference),
-      cmocka_unit_test(b_pointer_arrays_are_refused_by_name),
+      cmocka_unit_test(b_pointer_arrays_match_reference),
       cmocka_unit_test(sm80_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_recipe_refuses_them_by_name),
   };
