@@ -13,14 +13,9 @@ prof=$1 data=$2 dir=$3
 unset TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
-show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
-run() {
-  set +e
-  "$prof" "$@" >"$dir/out" 2>"$dir/err" </dev/null
-  rc=$?
-  set -e
-}
+# shellcheck source=tests/tools/harness.sh
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
+run() { capture "$prof" "$@"; }
 # field LINE KEY: the value of a number, string (unquoted), null or boolean key of LINE.
 field() { sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" <<<"$1"; }
 # sizes LINE: the sizes array, one per line.

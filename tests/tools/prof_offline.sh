@@ -12,15 +12,10 @@ mode=$1 prof=$2 data=$3 dir=$4
 unset TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
-show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
+# shellcheck source=tests/tools/harness.sh
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 # run ARGS...: tcj-prof with stdout and stderr in $dir/out and $dir/err; status in $rc.
-run() {
-  set +e
-  "$prof" "$@" >"$dir/out" 2>"$dir/err" </dev/null
-  rc=$?
-  set -e
-}
+run() { capture "$prof" "$@"; }
 
 if [ "$mode" = no-gpu ]; then
   if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then

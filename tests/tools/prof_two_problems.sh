@@ -18,14 +18,9 @@ unset TCJ_TILE TCJ_RECIPE
 rm -rf "$dir"
 mkdir -p "$dir"
 suite=$data/prof_two.yaml
-fail() { echo "FAIL: $*"; exit 1; }
-show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
-run() {
-  set +e
-  "$prof" "$@" >"$dir/out" 2>"$dir/err" </dev/null
-  rc=$?
-  set -e
-}
+# shellcheck source=tests/tools/harness.sh
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
+run() { capture "$prof" "$@"; }
 
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "SKIP: no GPU (nvidia-smi finds none)"

@@ -12,16 +12,11 @@ prof=$1 src=$2 dir=$3
 command -v python3 >/dev/null || { echo "SKIP: no python3 to run tools/torch_grouped.py"; exit 77; }
 rm -rf "$dir"
 mkdir -p "$dir/fake/torch"
-fail() { echo "FAIL: $*"; exit 1; }
-show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
+# shellcheck source=tests/tools/harness.sh
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 echo 'raise ImportError("torch was imported")' >"$dir/fake/torch/__init__.py"
 script=$src/tools/torch_grouped.py
-run() {
-  set +e
-  PYTHONPATH=$dir/fake python3 "$script" "$@" >"$dir/out" 2>"$dir/err" </dev/null
-  rc=$?
-  set -e
-}
+run() { PYTHONPATH=$dir/fake capture python3 "$script" "$@"; }
 
 # Compiled into the scratch directory: nothing is written beside the source.
 python3 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' \

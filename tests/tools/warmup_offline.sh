@@ -27,14 +27,11 @@ rm -rf "$dir"
 mkdir -p "$dir"
 cache=$dir/cache manifest=$data/warmup_small.yaml
 archs=(--arch sm_80 --arch sm_90a)
-fail() { echo "FAIL: $*"; exit 1; }
-show() { echo "--- stdout"; cat "$dir/out"; echo "--- stderr"; cat "$dir/err"; }
+# shellcheck source=tests/tools/harness.sh
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 # run ARGS...: runs tcj-warmup with stdout and stderr in $dir/out and $dir/err; rc in $rc.
 run() {
-  set +e
-  "$warmup" "$@" >"$dir/out" 2>"$dir/err" </dev/null
-  rc=$?
-  set -e
+  capture "$warmup" "$@"
   last=$(tail -n 1 "$dir/out")
 }
 summary='^compiled=([0-9]+) hit=([0-9]+) failed=([0-9]+) seconds=[0-9]+\.[0-9]$'
