@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds tcj with warnings as errors and runs every test: the CPU tests, and the GPU tests
-# (label `gpu`), which skip with a message when no GPU is present. Then a packager's build, with
+# (label `gpu`), which skip with a message when no GPU is present, and the Python package's CPU
+# tests against that build's library (scripts/test-python.sh). Then a packager's build, with
 # CMake's default generator (Unix Makefiles), -flto, a non-default prefix and an absolute libdir,
 # in BUILD_DIR-pkg: the library and tools only, installed into a DESTDIR and checked there
 # (tests/install/check.sh --destdir: consumers, exports, installed tools run without
@@ -58,6 +59,7 @@ build_asan() {
 phase "dependencies" bash scripts/ensure-deps.sh
 phase "build (release, -Werror)" build_release
 phase "tests (release)" ctest --test-dir "$build" --output-on-failure -j "$jobs"
+phase "Python package: CPU tests (against $build's libtcj)" bash scripts/test-python.sh "$build"
 phase "build (Unix Makefiles, -flto, absolute libdir; library and tools)" build_packager
 phase "install (DESTDIR; consumers; installed tools without LD_LIBRARY_PATH)" \
   bash tests/install/check.sh --destdir "$pkg" "$PWD" "$pkg/install-check"

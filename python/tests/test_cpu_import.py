@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: Apache-2.0
+# The package without a GPU: import without torch, the version, a missing library's error, the
+# library's own functions, and engine creation failing with the library's message where there is
+# no driver or device.
+import ctypes
+import subprocess
+import sys
+
+import pytest
+
+from conftest import header_version, need, subprocess_env
+import tcj
+from tcj import _lib
+
+# Imports tcj with torch made unimportable, and checks that nothing imported it.
+_NO_TORCH = r"""
+import sys
+class _NoTorch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ImportError("torch is blocked by this test")
+sys.meta_path.insert(0, _NoTorch())
+import tcj
+assert "torch" not in sys.modules
+print(tcj.__version__)
+print(sorted(tcj.stats()))
+print(tcj.Dtype.BF16, tcj.Act.SWIGLU, tcj.GroupMode.M_MASKED)
+"""
+
+
+def _run(code, **env):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(**env))
+
+
+def test_import_without_torch_or_gpu():
+    r = _run(_NO_TORCH)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == tcj.__version__
+
+
+def test_version_is_the_headers():
+    assert tcj.__version__ == "%d.%d.%d" % header_version()
+
+
+def test_missing_library_names_what_was_tried():
+    code = ("import tcj\ntry:\n    tcj.version()\nexcept tcj.TcjError as e:\n"
+            "    print(e.status.name); print(e)\nelse:\n    print('no error')")
+    r = _run(code, TCJ_LIBRARY="/nonexistent/libtcj.so.1")
+    assert r.returncode == 0, r.stderr
+    status, message = r.stdout.splitlines()[:2]
+    assert status == "ERROR_NO_DEVICE"
+    assert "/nonexistent/libtcj.so.1" in message and "TCJ_LIBRARY" in message
+
+
+def test_library_version(libtcj):
+    assert tcj.version() == header_version()
+
+
+def test_new_desc_has_the_init_defaults(libtcj):
+    d = libtcj.new_desc()
+    assert d.struct_size == ctypes.sizeof(libtcj.GemmDesc)
+    assert d.alpha == 1.0 and d.alpha_f64 == 1.0 and d.beta == 0.0 and d.m == 0
+    assert d.group_mode == tcj.GroupMode.NONE and d.a is None
+
+
+def test_stats_before_any_engine(libtcj):
+    s = tcj.stats()
+    assert set(s) == {f for f, _ in libtcj.Stats._fields_} - {"struct_size"}
+    assert all(v == 0 for v in s.values())
+
+
+def test_set_jit_mode(libtcj, monkeypatch):
+    monkeypatch.setattr(libtcj, "_engine_options", {})
+    tcj.set_jit_mode("generic")
+    assert libtcj._engine_options == {"jit_mode": tcj.JitMode.GENERIC}
+    tcj.set_jit_mode(tcj.JitMode.SYNC)
+    assert libtcj._engine_options == {"jit_mode": tcj.JitMode.SYNC}
+    with pytest.raises(ValueError, match="fast"):
+        tcj.set_jit_mode("fast")
+    with pytest.raises(ValueError, match="not a tcj_options field"):
+        libtcj.set_engine_option("no_such_field", 1)
+
+
+def _gpu_present():
+    cu = _lib._driver()
+    if cu is None or cu.cuInit(0) != 0:
+        return False
+    count = ctypes.c_int(0)
+    return cu.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+def test_engine_without_gpu_raises_the_librarys_error(libtcj):
+    if _gpu_present():
+        pytest.skip("a CUDA device is present: this test is for machines without one")
+    with pytest.raises(tcj.TcjError) as info:
+        libtcj.engine(0)
+    e = info.value
+    assert e.status in (tcj.Status.ERROR_NO_DEVICE, tcj.Status.ERROR_CUDA)
+    # The library's own words (tcj_last_error), e.g. "cannot open libcuda.so.1 (no CUDA driver)".
+    assert e.message and e.message == libtcj.lib().tcj_last_error(None).decode()
+    assert 0 not in libtcj._engines  # a failed creation is not cached: the next call tries again
