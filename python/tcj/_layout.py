@@ -293,6 +293,10 @@ def plan_matmul(a, b, d, *, c=None, bias=None, act="none", alpha=1.0, beta=0.0):
     if bias is not None and bc > 1 and len(bias.shape) == 2:
         if bias.shape[0] not in (1, bc):
             raise ValueError(f"{bias.name}: {bias.shape[0]} rows, expected 1 or {bc}")
+    if p["a_type"] == "F64":  # fp64 operands take their scalars in alpha_f64 and beta_f64
+        p["alpha_f64"] = p.pop("alpha")
+        if "beta" in p:
+            p["beta_f64"] = p.pop("beta")
     return p
 
 

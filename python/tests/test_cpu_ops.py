@@ -180,6 +180,13 @@ def test_grouped_fp8_per_expert_scales_set_stride_scale_b():
     assert (p["scale_mode"], p["stride_scale_b"]) == ("ROW", n)
 
 
+def test_float64_takes_its_scalars_in_the_f64_fields():
+    p = _layout.plan_matmul(info("a", (4, 8), dtype="float64"), info("b", (8, 2), dtype="float64"),
+                            info("out", (4, 2), dtype="float64"), c=info("c", (4, 2), dtype="float64"),
+                            alpha=0.5, beta=2.0)
+    assert (p["alpha_f64"], p["beta_f64"]) == (0.5, 2.0) and "alpha" not in p and "beta" not in p
+
+
 # ---- writing a plan into the descriptor -----------------------------------------------------
 
 class _StandInDesc(ctypes.Structure):
@@ -210,7 +217,7 @@ def test_apply_fills_the_real_descriptor_when_the_binding_is_there():
     d = lib.GemmDesc()
     p = _layout.plan_grouped(info("a", (10, 8)), info("b", (2, 8, 4), (32, 1, 8)),
                              info("out", (10, 4), ptr=0x3000), offs=info("offs", (2,), dtype="int32", ptr=0x4000),
-                             act="swiglu" if False else "relu", row_scale=info("rs", (10,), dtype="float32", ptr=0x5000))
+                             act="relu", row_scale=info("rs", (10,), dtype="float32", ptr=0x5000))
     ops._apply(d, p, [])
     assert d.group_mode == lib.GroupMode.M_CONTIGUOUS and d.op_b == lib.Op.T
     assert d.activation == lib.Act.RELU and d.group_count == 2 and d.ldb == 8
