@@ -286,3 +286,43 @@ def _wrap_public():
 
 
 _wrap_public()
+
+
+def warmup(problems, device=None):
+    """Runs each problem once on zero-filled tensors, so that its kernel is compiled (and in
+    the disk cache) before the first real call or a CUDA-graph capture, then synchronizes.
+
+    problems: an iterable of dicts with "op" ("matmul", "linear" or "grouped_mm"), "m", "n",
+    "k", and optionally "dtype" (a torch dtype, default bf16), "activation", "bias" (bool),
+    "groups" (grouped_mm: G, with m the total rows) and "out_dtype"; a tuple (m, n, k) is a
+    bf16 matmul. A manifest file is the tcj-warmup tool's job (it needs no tensors)."""
+    _need_torch()
+    if isinstance(problems, (str, bytes)):
+        raise ValueError("tcj.warmup takes a list of problems; for a manifest file run the "
+                         "tcj-warmup tool")
+    dev = torch.device("cuda", torch.cuda.current_device() if device is None else device)
+    for p in problems:
+        if not isinstance(p, dict):
+            m, n, k = p[:3]
+            p = {"op": "matmul", "m": m, "n": n, "k": k}
+        op, m, n, k = p.get("op", "matmul"), p["m"], p["n"], p["k"]
+        dt = p.get("dtype", torch.bfloat16)
+        act = p.get("activation")
+        ncols = 2 * n if _layout.activation(act) == "swiglu" else n
+        z = dict(device=dev, dtype=dt)
+        bias = torch.zeros(ncols, **z) if p.get("bias") else None
+        if op == "matmul":
+            matmul(torch.zeros(m, k, **z), torch.zeros(k, ncols, **z), bias=bias,
+                   activation=act, out_dtype=p.get("out_dtype"))
+        elif op == "linear":
+            linear(torch.zeros(m, k, **z), torch.zeros(ncols, k, **z), bias, activation=act,
+                   out_dtype=p.get("out_dtype"))
+        elif op == "grouped_mm":
+            g = p["groups"]
+            offs = torch.full((g,), m, device=dev, dtype=torch.int32)
+            grouped_mm(torch.zeros(m, k, **z), torch.zeros(g, ncols, k, **z).transpose(1, 2),
+                       offs=offs, bias=None if bias is None else bias.expand(g, ncols),
+                       activation=act, out_dtype=p.get("out_dtype"))
+        else:
+            raise ValueError(f"warmup: op {op!r}: expected matmul, linear or grouped_mm")
+    torch.cuda.synchronize(dev)
