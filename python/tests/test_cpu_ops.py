@@ -236,7 +236,8 @@ def test_import_without_torch_in_a_subprocess():
     code = ("import sys; sys.modules['torch'] = None\n"
             "import tcj.ops, tcj._layout\n"
             "try:\n    tcj.ops.matmul(1, 2)\nexcept ImportError as e:\n    print('ok', e)\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    from conftest import subprocess_env
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env())
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("ok") and "needs torch" in r.stdout
 
