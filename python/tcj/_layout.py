@@ -222,6 +222,14 @@ def linear_shape(x_shape, w_shape, act="none"):
     return tuple(x_shape[:-1]) + (n,)
 
 
+def problem_rows_shape(a_shape, gather):
+    """a's shape as the problem sees it: with gather (contiguous groups, a [gather_rows, K]), one
+    row per index (tcj.h: C, D and row_scale stay in the problem's row order)."""
+    if gather is None or len(a_shape) != 2 or len(gather.shape) != 1:
+        return tuple(a_shape)
+    return (gather.shape[0],) + tuple(a_shape[1:])
+
+
 def grouped_shape(a_shape, b_shape, act="none", masked=False):
     """torch._grouped_mm's shapes: a [M, K] and b [G, K, N] -> [M, N] (contiguous groups);
     a [G, M, K] and b [G, K, N] -> [G, M, N] (masked); a [M, Ktot] and b [Ktot, N] -> [G, M, N]
@@ -431,7 +439,8 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         raise ValueError(f"{a.name}: masked groups (counts) take a [G, M, K]")
     if not masked and len(a.shape) == 3:
         raise ValueError(f"{a.name}: a [G, M, K] takes counts (masked groups), not offs")
-    shape = grouped_shape(tuple(a.shape), tuple(b.shape), act, masked=g)
+    a_shape = problem_rows_shape(tuple(a.shape), gather)
+    shape = grouped_shape(a_shape, tuple(b.shape), act, masked=g)
     if tuple(d.shape) != shape:
         raise ValueError(f"{d.name}: shape {tuple(d.shape)}, expected {shape}")
     if order_of(d)[0] != "ROW_MAJOR":
@@ -460,7 +469,7 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         p.update(group_mode="K_CONTIGUOUS", m=m, n=n, k=k, op_a="T", lda=lda, op_b="N", ldb=ldb,
                  stride_d=d.strides[0])
     else:
-        m, k = a.shape[-2], a.shape[-1]
+        m, k = a_shape[-2], a_shape[-1]
         n = shape[-1]
         op_a, lda = mat(a)
         op_b, ldb = mat(b)

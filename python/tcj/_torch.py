@@ -132,7 +132,7 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
                gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                scale_a: Optional[Tensor], scale_b: Optional[Tensor], scale_mode: Optional[str],
                out_dtype: Optional[torch.dtype]) -> Tensor:
-    shape, dt = ops.grouped_meta(a, b, offs, counts, activation, out_dtype)
+    shape, dt = ops.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
     d = _new(a, shape, dt)
     ops.grouped_mm_into(d, a, b, offs, counts, bias, activation, row_scale, gather, gather_rows,
                         rows_hint, scale_a, scale_b, scale_mode)
@@ -142,7 +142,7 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
 @grouped_mm.register_fake
 def _(a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
       scale_b, scale_mode, out_dtype):
-    shape, dt = ops.grouped_meta(a, b, offs, counts, activation, out_dtype)
+    shape, dt = ops.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
     return a.new_empty(shape, dtype=dt)
 
 

@@ -171,9 +171,9 @@ def linear_meta(x, weight, activation=None, out_dtype=None):
     return shape, _torch_dtype(dt)
 
 
-def grouped_meta(a, b, offs, counts, activation=None, out_dtype=None):
+def grouped_meta(a, b, offs, counts, activation=None, out_dtype=None, gather=None):
     g = (offs if offs is not None else counts).shape[0] if (offs is not None or counts is not None) else 0
-    shape = _layout.grouped_shape(tuple(a.shape), tuple(b.shape),
+    shape = _layout.grouped_shape(_layout.problem_rows_shape(tuple(a.shape), gather), tuple(b.shape),
                                   _layout.activation(activation), masked=g)
     dt = _layout.out_dtype_name(_dtype_name(a.dtype), _dtype_name(out_dtype))
     return shape, _torch_dtype(dt)

@@ -126,6 +126,22 @@ def test_grouped_contiguous_with_nn_linear_weights():
         assert (p["m"], p["n"], p["k"], p["group_count"]) == (m, n, k, g)
 
 
+def test_grouped_gather_rows_are_the_problems_rows():
+    """With gather, a holds gather_rows rows and the problem (D, row_scale) one per index."""
+    g, n, k, rows, m = 4, 32, 64, 50, 235
+    w = info("b", (g, k, n), (n * k, 1, k))
+    p = _layout.plan_grouped(info("a", (rows, k)), w, info("out", (m, n)),
+                             offs=info("offs", (g,), dtype="int32"),
+                             row_scale=info("row_scale", (m,), dtype="float32"),
+                             gather=info("gather", (m,), dtype="int32"), gather_rows=rows)
+    assert (p["m"], p["gather_a_rows"]) == (m, rows)
+    assert _layout.problem_rows_shape((rows, k), info("gather", (m,), dtype="int32")) == (m, k)
+    with pytest.raises(ValueError, match=r"out: shape \(50, 32\), expected \(235, 32\)"):
+        _layout.plan_grouped(info("a", (rows, k)), w, info("out", (rows, n)),
+                             offs=info("offs", (g,), dtype="int32"),
+                             gather=info("gather", (m,), dtype="int32"), gather_rows=rows)
+
+
 def test_grouped_masked_and_k_modes():
     g, m, n, k = 4, 16, 32, 64
     p = _layout.plan_grouped(info("a", (g, m, k)), info("b", (g, k, n)), info("out", (g, m, n)),
