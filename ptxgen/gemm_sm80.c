@@ -909,9 +909,11 @@ int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
 
   emit_params(&k);
   emit_indices(&k);
-  /* A grouped kernel is persistent: CTA i runs units i, i + grid, ... (ascending, as the
-   * scheduler's carried scan needs) until the first without a tile, so the grid is the CTAs
-   * that fit at once, whatever the groups' sizes (256 empty groups: one scan per CTA). */
+  /* A grouped kernel is persistent: CTA i runs units i, i + grid, ... until the first without a
+   * tile, so the grid is the CTAs that fit at once, whatever the groups' sizes (256 empty
+   * groups: one scan per CTA). Each unit scans from group 0: carrying the scan's position
+   * (ptx_group_scan, as the sm90 kernel does) kept two more registers live across the tile, and
+   * a 128x256 masked tile with an f32 D, a bias and GELU spilled 16 bytes on sm_80 (ptxas 13.0). */
   int next_unit = -1, done = -1;
   ptx_reg unit = {0, 0}, unit_step = {0, 0};
   if (cfg->grouped) {
@@ -921,9 +923,8 @@ int ptx_gen_gemm_sm80(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
     done = ptx_new_label(b);
     ptx_ins(b, "mov.u32 %R, %%ctaid.x", unit);
     ptx_ins(b, "mov.u32 %R, %%nctaid.x", unit_step);
-    ptx_group_scan scan = ptx_group_scan_start(b);
     ptx_label(b, next_unit);
-    emit_group_indices(&k, unit, done, &scan);
+    emit_group_indices(&k, unit, done, NULL);
   }
   ptx_reg warp = reg32(&k), warp_m = reg32(&k), warp_n = reg32(&k);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, k.tid);
