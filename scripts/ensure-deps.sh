@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the build dependencies tcj needs when they are missing (Debian/Ubuntu): cmake, a C
 # compiler, cmocka, libyaml and xxhash, and clang with libFuzzer's runtime for the sanitizer and
-# fuzz build of scripts/test.sh. The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
+# fuzz build of scripts/test.sh, and python3-venv where python3 has neither pytest nor venv (the
+# Python package's CPU tests). The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
 # installed; this script only checks for it. pkg-config is for the install test; ninja, so that
 # scripts/test.sh builds with both generators (the scripts also work without it).
 set -euo pipefail
@@ -26,6 +27,18 @@ command -v ninja >/dev/null || missing+=(ninja-build)
 [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
 [ -f /usr/include/yaml.h ] || missing+=(libyaml-dev)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
+# The Python package's CPU tests (scripts/test-python.sh) take the interpreter's pytest, else pip
+# it into a virtual environment, which Debian's python3 makes only with python3-venv.
+venv_works() {
+  local dir rc=0
+  dir=$(mktemp -d)
+  python3 -m venv "$dir/v" >/dev/null 2>&1 || rc=1
+  rm -rf "$dir"
+  return $rc
+}
+if command -v python3 >/dev/null && ! python3 -c 'import pytest' 2>/dev/null && ! venv_works; then
+  missing+=(python3-venv)
+fi
 [ ${#missing[@]} -eq 0 ] || install "${missing[@]}"
 
 # Whether clang links a fuzzer with the sanitizers: their runtimes ship apart from clang itself
