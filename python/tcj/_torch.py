@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # torch.library registration of tcj's ops (torch.ops.tcj.*): the real implementations from
-# ops.py, fake implementations (output shape, dtype and strides only) for torch.compile, and
+# _calls.py, fake implementations (output shape, dtype and strides only) for torch.compile, and
 # autograd whose backward GEMMs run through tcj too.
 """torch.ops.tcj.{matmul, linear, scaled_mm, grouped_mm} and their ``_out`` forms.
 
@@ -25,7 +25,7 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import ops
+from . import _calls
 
 _lib_ns = "tcj"
 
@@ -40,15 +40,15 @@ def _new(like, shape, dtype):
 def matmul(a: Tensor, b: Tensor, c: Optional[Tensor], bias: Optional[Tensor], activation: str,
            alpha: float, beta: float, out_dtype: Optional[torch.dtype],
            epilogue_source: Optional[str], epilogue_params: int) -> Tensor:
-    shape, dt = ops.matmul_meta(a, b, activation, out_dtype)
+    shape, dt = _calls.matmul_meta(a, b, activation, out_dtype)
     d = _new(a, shape, dt)
-    ops.matmul_into(d, a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params)
+    _calls.matmul_into(d, a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params)
     return d
 
 
 @matmul.register_fake
 def _(a, b, c, bias, activation, alpha, beta, out_dtype, epilogue_source, epilogue_params):
-    shape, dt = ops.matmul_meta(a, b, activation, out_dtype)
+    shape, dt = _calls.matmul_meta(a, b, activation, out_dtype)
     return a.new_empty(shape, dtype=dt)
 
 
@@ -56,7 +56,7 @@ def _(a, b, c, bias, activation, alpha, beta, out_dtype, epilogue_source, epilog
 def matmul_out(a: Tensor, b: Tensor, c: Optional[Tensor], bias: Optional[Tensor],
                activation: str, alpha: float, beta: float, epilogue_source: Optional[str],
                epilogue_params: int, out: Tensor) -> None:
-    ops.matmul_into(out, a, b, c, bias, activation, alpha, beta, epilogue_source,
+    _calls.matmul_into(out, a, b, c, bias, activation, alpha, beta, epilogue_source,
                     epilogue_params)
 
 
@@ -70,22 +70,22 @@ def _(a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params, 
 @torch.library.custom_op("tcj::linear", mutates_args=())
 def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor], activation: str,
            out_dtype: Optional[torch.dtype]) -> Tensor:
-    shape, dt = ops.linear_meta(x, weight, activation, out_dtype)
+    shape, dt = _calls.linear_meta(x, weight, activation, out_dtype)
     d = _new(x, shape, dt)
-    ops.linear_into(d, x, weight, bias, activation)
+    _calls.linear_into(d, x, weight, bias, activation)
     return d
 
 
 @linear.register_fake
 def _(x, weight, bias, activation, out_dtype):
-    shape, dt = ops.linear_meta(x, weight, activation, out_dtype)
+    shape, dt = _calls.linear_meta(x, weight, activation, out_dtype)
     return x.new_empty(shape, dtype=dt)
 
 
 @torch.library.custom_op("tcj::linear_out", mutates_args=("out",))
 def linear_out(x: Tensor, weight: Tensor, bias: Optional[Tensor], activation: str,
                out: Tensor) -> None:
-    ops.linear_into(out, x, weight, bias, activation)
+    _calls.linear_into(out, x, weight, bias, activation)
 
 
 @linear_out.register_fake
@@ -100,15 +100,15 @@ def scaled_mm(a: Tensor, b: Tensor, scale_a: Optional[Tensor], scale_b: Optional
               bias: Optional[Tensor], scale_d: Optional[Tensor], amax: Optional[Tensor],
               scale_mode: Optional[str], fast_accum: bool,
               out_dtype: Optional[torch.dtype]) -> Tensor:
-    shape, dt = ops.matmul_meta(a, b, None, out_dtype)
+    shape, dt = _calls.matmul_meta(a, b, None, out_dtype)
     d = _new(a, shape, dt)
-    ops.scaled_mm_into(d, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
+    _calls.scaled_mm_into(d, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
     return d
 
 
 @scaled_mm.register_fake
 def _(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum, out_dtype):
-    shape, dt = ops.matmul_meta(a, b, None, out_dtype)
+    shape, dt = _calls.matmul_meta(a, b, None, out_dtype)
     return a.new_empty(shape, dtype=dt)
 
 
@@ -116,7 +116,7 @@ def _(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum, out_d
 def scaled_mm_out(a: Tensor, b: Tensor, scale_a: Optional[Tensor], scale_b: Optional[Tensor],
                   bias: Optional[Tensor], scale_d: Optional[Tensor], amax: Optional[Tensor],
                   scale_mode: Optional[str], fast_accum: bool, out: Tensor) -> None:
-    ops.scaled_mm_into(out, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
+    _calls.scaled_mm_into(out, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
 
 
 @scaled_mm_out.register_fake
@@ -132,9 +132,9 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
                gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                scale_a: Optional[Tensor], scale_b: Optional[Tensor], scale_mode: Optional[str],
                out_dtype: Optional[torch.dtype]) -> Tensor:
-    shape, dt = ops.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
+    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
     d = _new(a, shape, dt)
-    ops.grouped_mm_into(d, a, b, offs, counts, bias, activation, row_scale, gather, gather_rows,
+    _calls.grouped_mm_into(d, a, b, offs, counts, bias, activation, row_scale, gather, gather_rows,
                         rows_hint, scale_a, scale_b, scale_mode)
     return d
 
@@ -142,7 +142,7 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
 @grouped_mm.register_fake
 def _(a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
       scale_b, scale_mode, out_dtype):
-    shape, dt = ops.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
+    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
     return a.new_empty(shape, dtype=dt)
 
 
@@ -152,7 +152,7 @@ def grouped_mm_out(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optiona
                    gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                    scale_a: Optional[Tensor], scale_b: Optional[Tensor],
                    scale_mode: Optional[str], out: Tensor) -> None:
-    ops.grouped_mm_into(out, a, b, offs, counts, bias, activation, row_scale, gather,
+    _calls.grouped_mm_into(out, a, b, offs, counts, bias, activation, row_scale, gather,
                         gather_rows, rows_hint, scale_a, scale_b, scale_mode)
 
 

@@ -214,12 +214,12 @@ class _StandInDesc(ctypes.Structure):
 def test_apply_converts_enum_names_and_pointers(monkeypatch):
     import enum
     import tcj
-    from tcj import ops
+    from tcj import _calls
     fake = types.SimpleNamespace(Op=enum.IntEnum("Op", [("N", 0), ("T", 1)]))
     monkeypatch.setitem(sys.modules, "tcj._lib", fake)
     monkeypatch.setattr(tcj, "_lib", fake, raising=False)
     d, keep = _StandInDesc(), []
-    ops._apply(d, {"op_a": "T", "a": 0x1234, "m": 7, "alpha": 0.5, "scale_a": 0x40,
+    _calls._apply(d, {"op_a": "T", "a": 0x1234, "m": 7, "alpha": 0.5, "scale_a": 0x40,
                    "epilogue_source": "src"}, keep)
     assert (d.op_a, d.a, d.m, d.alpha, d.epilogue_source) == (1, 0x1234, 7, 0.5, b"src")
     assert ctypes.cast(d.scale_a, ctypes.c_void_p).value == 0x40 and keep == [b"src"]
@@ -229,12 +229,12 @@ def test_apply_fills_the_real_descriptor_when_the_binding_is_there():
     lib = pytest.importorskip("tcj._lib", reason="tcj._lib (the ctypes binding) not in this tree")
     if not hasattr(lib, "GemmDesc"):
         pytest.skip("tcj._lib has no GemmDesc")
-    from tcj import ops
+    from tcj import _calls
     d = lib.GemmDesc()
     p = _layout.plan_grouped(info("a", (10, 8)), info("b", (2, 8, 4), (32, 1, 8)),
                              info("out", (10, 4), ptr=0x3000), offs=info("offs", (2,), dtype="int32", ptr=0x4000),
                              act="relu", row_scale=info("rs", (10,), dtype="float32", ptr=0x5000))
-    ops._apply(d, p, [])
+    _calls._apply(d, p, [])
     assert d.group_mode == lib.GroupMode.M_CONTIGUOUS and d.op_b == lib.Op.T
     assert d.activation == lib.Act.RELU and d.group_count == 2 and d.ldb == 8
     assert ctypes.cast(d.group_ends32, ctypes.c_void_p).value == 0x4000
