@@ -194,17 +194,23 @@ def broadcast(sa, sb, na="a", nb="b"):
 
 # ---- output shapes (the fake implementations use exactly these) --------------------------
 
+def _swiglu_cols(n, act, need):
+    """D's columns for n columns of op(B): half of them with swiglu (gate then up), which needs
+    an even n (need: what the ValueError says is needed)."""
+    if act != "swiglu":
+        return n
+    if n % 2:
+        raise ValueError(f"{need}, got {n}")
+    return n // 2
+
+
 def matmul_shape(a_shape, b_shape, act="none"):
     if len(a_shape) < 2 or len(b_shape) < 2:
         raise ValueError("a and b need 2 or more dimensions (matrices or batches of them)")
     if a_shape[-1] != b_shape[-2]:
         raise ValueError(f"a {tuple(a_shape)} and b {tuple(b_shape)}: inner dimensions "
                          f"{a_shape[-1]} and {b_shape[-2]} differ")
-    n = b_shape[-1]
-    if act == "swiglu":
-        if n % 2:
-            raise ValueError(f"b: swiglu needs an even number of columns (gate then up), got {n}")
-        n //= 2
+    n = _swiglu_cols(b_shape[-1], act, "b: swiglu needs an even number of columns (gate then up)")
     return broadcast(a_shape[:-2], b_shape[:-2]) + (a_shape[-2], n)
 
 
@@ -214,11 +220,7 @@ def linear_shape(x_shape, w_shape, act="none"):
     if len(x_shape) < 1 or x_shape[-1] != w_shape[1]:
         raise ValueError(f"x {tuple(x_shape)} and weight {tuple(w_shape)}: x's last "
                          f"dimension must be weight's K = {w_shape[1]}")
-    n = w_shape[0]
-    if act == "swiglu":
-        if n % 2:
-            raise ValueError(f"weight: swiglu needs 2N rows (gate then up), got {n}")
-        n //= 2
+    n = _swiglu_cols(w_shape[0], act, "weight: swiglu needs 2N rows (gate then up)")
     return tuple(x_shape[:-1]) + (n,)
 
 
@@ -245,11 +247,7 @@ def grouped_shape(a_shape, b_shape, act="none", masked=False):
     if a_shape[-1] != b_shape[1]:
         raise ValueError(f"a {tuple(a_shape)} and b {tuple(b_shape)}: K {a_shape[-1]} and "
                          f"{b_shape[1]} differ")
-    n = b_shape[2]
-    if act == "swiglu":
-        if n % 2:
-            raise ValueError(f"b: swiglu needs 2N columns (gate then up), got {n}")
-        n //= 2
+    n = _swiglu_cols(b_shape[2], act, "b: swiglu needs 2N columns (gate then up)")
     if len(a_shape) == 3:
         if a_shape[0] != b_shape[0]:
             raise ValueError(f"a {tuple(a_shape)} and b {tuple(b_shape)}: {a_shape[0]} and "

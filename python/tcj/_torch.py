@@ -57,7 +57,7 @@ def matmul_out(a: Tensor, b: Tensor, c: Optional[Tensor], bias: Optional[Tensor]
                activation: str, alpha: float, beta: float, epilogue_source: Optional[str],
                epilogue_params: int, out: Tensor) -> None:
     _calls.matmul_into(out, a, b, c, bias, activation, alpha, beta, epilogue_source,
-                    epilogue_params)
+                       epilogue_params)
 
 
 @matmul_out.register_fake
@@ -135,7 +135,7 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
     shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
     d = _new(a, shape, dt)
     _calls.grouped_mm_into(d, a, b, offs, counts, bias, activation, row_scale, gather, gather_rows,
-                        rows_hint, scale_a, scale_b, scale_mode)
+                           rows_hint, scale_a, scale_b, scale_mode)
     return d
 
 
@@ -153,7 +153,7 @@ def grouped_mm_out(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optiona
                    scale_a: Optional[Tensor], scale_b: Optional[Tensor],
                    scale_mode: Optional[str], out: Tensor) -> None:
     _calls.grouped_mm_into(out, a, b, offs, counts, bias, activation, row_scale, gather,
-                        gather_rows, rows_hint, scale_a, scale_b, scale_mode)
+                           gather_rows, rows_hint, scale_a, scale_b, scale_mode)
 
 
 @grouped_mm_out.register_fake

@@ -1482,15 +1482,8 @@ static void run_forced(const char *recipe) {
     print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc_major, g_cc_minor);
     skip();
   }
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", recipe, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
-  if (st != TCJ_SUCCESS) fail_msg("tcj_create with TCJ_RECIPE=%s: %s", recipe, tcj_last_error(NULL));
+  tcj_engine *e = gpu_engine_under(recipe);
+  if (!e) fail_msg("tcj_create with TCJ_RECIPE=%s failed", recipe);
   ex_case cases[8];
   int n = forced_cases(cases, sm90);
   char what[64];

@@ -473,22 +473,8 @@ static void ungrouped_calls_match_reference(void **state) {
 
 /* ---- the forced recipes ---------------------------------------------------------------------- */
 
-/* An engine created under TCJ_RECIPE=recipe (read at creation); NULL with a message. */
-static tcj_engine *engine_under(const char *recipe) {
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", recipe, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
-  if (st != TCJ_SUCCESS) printf("  tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
-  return st == TCJ_SUCCESS ? e : NULL;
-}
-
 static void run_all_under(const char *recipe, int tma_only) {
-  tcj_engine *e = engine_under(recipe);
+  tcj_engine *e = gpu_engine_under(recipe);
   assert_non_null(e);
   g_eng = g_forced = e;
   g_tma_only = tma_only;
