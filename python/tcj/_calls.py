@@ -73,18 +73,86 @@ def _apply(desc, plan, keep):
         setattr(desc, key, value)
 
 
-def run(plan, named, epilogue_source=None, epilogue_params=0):
-    """Runs a plan on the current stream of the named tensors' device."""
-    dev = _device(named)
+# ---- plans cached by layout -----------------------------------------------------------------
+# Building a plan (strides to descriptor fields, checks, enum names to values) costs tens of
+# microseconds of Python; a model calls the same few layouts over and over. So a plan is built
+# once per layout key (the op, its scalars, and each tensor's shape, strides, dtype and device)
+# with stand-in addresses, and kept as a filled GemmDesc plus where each tensor's address goes:
+# a call copies that descriptor, writes the addresses and launches. The plan functions of
+# _layout read addresses only to copy them (plus an offset) into pointer fields, so a plan
+# built on stand-ins is the plan of any tensors of the same layout. Stand-ins are
+# (i + 1) << 56, beyond any 48- or 57-bit virtual address, so no scalar pointer field
+# (epilogue_params) is mistaken for one.
+
+_STAND_IN_SHIFT = 56
+_PLAN_CACHE_MAX = 4096
+_plans = {}
+
+
+class _Plan:
+    __slots__ = ("desc", "fields", "index", "keep")
+
+    def __init__(self, desc, fields, index, keep):
+        self.desc, self.fields, self.index, self.keep = desc, fields, index, keep
+
+
+def _layout_of(t):
+    return None if t is None else (t.shape, t.stride(), t.dtype, t.device)
+
+
+def _prepare(named, build, epilogue_source, epilogue_params):
+    """Builds the cached form of build(info) for the tensors of named (a tuple of (name,
+    tensor)), checking devices and everything _layout checks."""
     from . import _lib
+    slot = {id(t): i for i, (_, t) in enumerate(named) if t is not None}
+
+    def stand_in(name, t):
+        if t is None:
+            return None
+        view = info(name, t)
+        return view._replace(ptr=(slot[id(t)] + 1) << _STAND_IN_SHIFT)
+
+    plan = build(stand_in)
+    dev = _device(named)
+    keep = []
+    fields = []
+    for key, value in list(plan.items()):
+        if isinstance(value, int) and value >> _STAND_IN_SHIFT and key not in _ENUM_FIELDS:
+            fields.append((key, (value >> _STAND_IN_SHIFT) - 1,
+                           value & ((1 << _STAND_IN_SHIFT) - 1)))
+            plan[key] = 0
     if epilogue_source is not None:
         plan["epilogue_source"] = epilogue_source
         plan["epilogue_params"] = int(epilogue_params or 0)
     desc = _lib.new_desc()
-    keep = []
     _apply(desc, plan, keep)
     index = dev.index if dev.index is not None else torch.cuda.current_device()
-    _lib.gemm_ex(index, desc, torch.cuda.current_stream(index).cuda_stream)
+    return _Plan(bytes(desc), tuple(fields), index, keep)
+
+
+def launch(key, named, build, epilogue_source=None, epilogue_params=0):
+    """Runs build(info)'s plan for the tensors of named on their device's current stream,
+    through the plan cache. key: the op and its scalars (hashable); the tensors' layouts are
+    added here."""
+    from . import _lib
+    full = (key, epilogue_source, epilogue_params) + tuple(_layout_of(t) for _, t in named)
+    p = _plans.get(full)
+    if p is None:
+        p = _prepare(named, build, epilogue_source, epilogue_params)
+        if len(_plans) >= _PLAN_CACHE_MAX:
+            _plans.clear()
+        _plans[full] = p
+    desc = _lib.GemmDesc.from_buffer_copy(p.desc)
+    for field, i, offset in p.fields:
+        setattr(desc, field, named[i][1].data_ptr() + offset)
+    _lib.gemm_ex(p.index, desc, _current_stream(p.index))
+
+
+def _current_stream(index):
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(index)
+    return torch.cuda.current_stream(index).cuda_stream
 
 
 # ---- implementations (write into d; called by the torch.library ops) ----------------------
@@ -92,52 +160,75 @@ def run(plan, named, epilogue_source=None, epilogue_params=0):
 def matmul_into(d, a, b, c=None, bias=None, activation=None, alpha=1.0, beta=0.0,
                 epilogue_source=None, epilogue_params=0):
     act = _layout.activation(activation)
-    plan = _layout.plan_matmul(info("a", a), info("b", b), info("out", d), c=info("c", c),
-                               bias=info("bias", bias), act=act, alpha=alpha, beta=beta)
-    run(plan, (("a", a), ("b", b), ("c", c), ("bias", bias), ("out", d)),
-        epilogue_source, epilogue_params)
+    alpha, beta = float(alpha), float(beta)
+    launch(("matmul", act, alpha, beta),
+           (("a", a), ("b", b), ("c", c), ("bias", bias), ("out", d)),
+           lambda info: _layout.plan_matmul(info("a", a), info("b", b), info("out", d),
+                                            c=info("c", c), bias=info("bias", bias), act=act,
+                                            alpha=alpha, beta=beta),
+           epilogue_source, int(epilogue_params or 0))
 
 
 def linear_into(d, x, weight, bias=None, activation=None):
     act = _layout.activation(activation)
-    plan = _layout.plan_linear(info("x", x), info("weight", weight), info("out", d),
-                               bias=info("bias", bias), act=act)
-    run(plan, (("x", x), ("weight", weight), ("bias", bias), ("out", d)))
+    launch(("linear", act), (("x", x), ("weight", weight), ("bias", bias), ("out", d)),
+           lambda info: _layout.plan_linear(info("x", x), info("weight", weight),
+                                            info("out", d), bias=info("bias", bias), act=act))
 
 
 def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None,
                    scale_mode=None, fast_accum=False):
-    plan = _layout.plan_scaled_mm(info("a", a), info("b", b), info("out", d),
-                                  info("scale_a", scale_a), info("scale_b", scale_b),
-                                  bias=info("bias", bias), scale_d=info("scale_d", scale_d),
-                                  amax=info("amax", amax), fast_accum=fast_accum,
-                                  mode=scale_mode)
-    run(plan, (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b),
-               ("bias", bias), ("scale_d", scale_d), ("amax", amax), ("out", d)))
+    fast_accum = bool(fast_accum)
+    launch(("scaled_mm", scale_mode, fast_accum),
+           (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias),
+            ("scale_d", scale_d), ("amax", amax), ("out", d)),
+           lambda info: _layout.plan_scaled_mm(
+               info("a", a), info("b", b), info("out", d), info("scale_a", scale_a),
+               info("scale_b", scale_b), bias=info("bias", bias),
+               scale_d=info("scale_d", scale_d), amax=info("amax", amax),
+               fast_accum=fast_accum, mode=scale_mode))
 
 
 def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
                     row_scale=None, gather=None, gather_rows=0, rows_hint=0, scale_a=None,
                     scale_b=None, scale_mode=None, alpha=1.0):
     act = _layout.activation(activation)
+    # A gathered a's own rows are the gather_rows it is read from, not the problem's m.
     if gather is not None and not gather_rows:
         gather_rows = a.shape[0]
-    plan = _layout.plan_grouped(
-        info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
-        counts=info("counts", counts), bias=info("bias", bias), act=act,
-        row_scale=info("row_scale", row_scale), gather=info("gather", gather),
-        gather_rows=gather_rows, rows_hint=rows_hint, scale_a=info("scale_a", scale_a),
-        scale_b=info("scale_b", scale_b), scale_mode=scale_mode, alpha=alpha)
-    # A gathered a's own rows are the gather_rows it is read from, not the problem's m.
-    run(plan, (("a", a), ("b", b), ("offs", offs), ("counts", counts), ("bias", bias),
-               ("row_scale", row_scale), ("gather", gather), ("scale_a", scale_a),
-               ("scale_b", scale_b), ("out", d)))
+    gather_rows, rows_hint, alpha = int(gather_rows), int(rows_hint), float(alpha)
+    launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha),
+           (("a", a), ("b", b), ("offs", offs), ("counts", counts), ("bias", bias),
+            ("row_scale", row_scale), ("gather", gather), ("scale_a", scale_a),
+            ("scale_b", scale_b), ("out", d)),
+           lambda info: _layout.plan_grouped(
+               info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
+               counts=info("counts", counts), bias=info("bias", bias), act=act,
+               row_scale=info("row_scale", row_scale), gather=info("gather", gather),
+               gather_rows=gather_rows, rows_hint=rows_hint,
+               scale_a=info("scale_a", scale_a), scale_b=info("scale_b", scale_b),
+               scale_mode=scale_mode, alpha=alpha))
 
 
 # ---- output shapes and dtypes (shared by the ops and their fake implementations) ----------
 
 def _torch_dtype(name):
     return getattr(torch, name)
+
+
+_metas = {}
+
+
+def cached_meta(key, meta):
+    """meta() -> (shape, dtype), kept under key (the op, its scalars, the operands' shapes and
+    dtypes) for the eager calls."""
+    r = _metas.get(key)
+    if r is None:
+        r = meta()
+        if len(_metas) >= _PLAN_CACHE_MAX:
+            _metas.clear()
+        _metas[key] = r
+    return r
 
 
 def matmul_meta(a, b, activation=None, out_dtype=None):

@@ -286,6 +286,49 @@ def _declare(L):
         fn.argtypes = args
 
 
+# nvJitLink and NVRTC from NVIDIA's pip wheels (nvidia-nvjitlink-cu12, nvidia-cuda-nvrtc-cu12,
+# or CUDA 13's nvidia/cu13 layout, which torch's wheels install). libtcj looks for these by
+# soname in LD_LIBRARY_PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda and the system's directories
+# (engine/libfile.c), then asks the loader; a wheel's copy is in none of them. So where the
+# toolkit's is absent, the wheel's is opened here first (RTLD_GLOBAL), and the library's
+# dlopen of the soname then finds it already loaded. Where the toolkit has one, nothing is
+# done: the library keeps preferring the toolkit's, as the README says.
+_PIP_LIBS = (("libnvJitLink.so.13", "libnvJitLink.so.12"), ("libnvrtc.so.13", "libnvrtc.so.12"))
+_PIP_DIRS = (("nvidia", "cu13", "lib"), ("nvidia", "nvjitlink", "lib"),
+             ("nvidia", "cuda_nvrtc", "lib"), ("nvidia", "cu12", "lib"))
+_SYSTEM_DIRS = ("/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
+                "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
+pip_libraries = []  # the wheels' libraries opened by _preload_pip_libs (paths)
+
+
+def _system_has(sonames):
+    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
+    dirs += [os.path.join(os.environ[v], "lib64") for v in ("CUDA_HOME", "CUDA_PATH")
+             if os.environ.get(v)]
+    dirs += _SYSTEM_DIRS
+    if any(os.path.isfile(os.path.join(d, s)) for s in sonames for d in dirs):
+        return True
+    return any(ctypes.util.find_library(s.split(".so")[0][3:]) == s for s in sonames)
+
+
+def _preload_pip_libs():
+    import sys
+    for sonames in _PIP_LIBS:
+        if _system_has(sonames):
+            continue
+        for base in sys.path:
+            path = next((os.path.join(base, *d, s) for s in sonames for d in _PIP_DIRS
+                         if os.path.isfile(os.path.join(base, *d, s))), None)
+            if path is None:
+                continue
+            try:
+                ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+                pip_libraries.append(path)
+            except OSError:
+                continue  # a broken copy: the library reports the missing compiler itself
+            break
+
+
 def lib():
     """The loaded libtcj (a ctypes.CDLL with tcj.h's functions declared); opened at first use.
     Raises TcjError(ERROR_NO_DEVICE, ...) naming every path tried when none opens."""
@@ -296,6 +339,7 @@ def lib():
         if _lib is not None:
             return _lib
         paths, source = _candidates()
+        _preload_pip_libs()
         tried = []
         for path in paths:
             try:

@@ -24,7 +24,30 @@ capture them.
 
 from . import _layout
 from ._calls import (_need_torch, info, matmul_into, linear_into, scaled_mm_into,  # noqa: F401
-                     grouped_mm_into, matmul_meta, linear_meta, grouped_meta, run, torch)
+                     grouped_mm_into, matmul_meta, linear_meta, grouped_meta, cached_meta,
+                     torch)
+
+def _eager(*tensors):
+    """Whether a call may run its implementation directly instead of through its torch.library
+    op: not under torch.compile's tracing, no torch function or dispatch mode active (each
+    must see the op), plain CUDA tensors only, none that autograd must record. The direct call
+    saves the op's dispatch (most of a small call's host time) and runs the same code."""
+    if torch is None or torch.compiler.is_compiling():
+        return False
+    C = torch._C
+    if C._is_torch_function_mode_enabled() or C._len_torch_dispatch_stack():
+        return False
+    grad = torch.is_grad_enabled()
+    for t in tensors:
+        if t is None:
+            continue
+        if type(t) not in _PLAIN or t.device.type != "cuda" or (grad and t.requires_grad):
+            return False
+    return True
+
+
+_PLAIN = (torch.Tensor, torch.nn.Parameter) if torch is not None else ()
+
 
 def _ops():
     _need_torch()
@@ -41,8 +64,16 @@ def matmul(a, b, *, out=None, out_dtype=None, alpha=1.0, beta=0.0, c=None, bias=
     a [..., m, k], b [..., k, n] (n = 2 * n_out with activation="swiglu": gate columns then up
     columns), c like the output, bias [n] (or [batch, n]). out_dtype: the output's dtype
     (default a's; f16/bf16 operands give f16, bf16 or f32). Differentiable in a, b, c, bias."""
+    act = _layout.activation(activation)
+    if _eager(a, b, c, bias, out):
+        if out is None:
+            shape, dt = cached_meta(("matmul", a.shape, b.shape, a.dtype, act, out_dtype),
+                                    lambda: matmul_meta(a, b, act, out_dtype))
+            out = torch.empty(shape, dtype=dt, device=a.device)
+        matmul_into(out, a, b, c, bias, act, alpha, beta, epilogue_source, epilogue_params)
+        return out
     ops = _ops()
-    args = (a, b, c, bias, _layout.activation(activation), float(alpha), float(beta),
+    args = (a, b, c, bias, act, float(alpha), float(beta),
             out_dtype, epilogue_source, int(epilogue_params or 0))
     if out is not None:
         ops.matmul_out(*args[:7], epilogue_source, int(epilogue_params or 0), out)
@@ -67,8 +98,15 @@ def linear(x, weight, bias=None, activation=None, out_dtype=None, out=None):
 
     x [..., K], weight [N, K] (nn.Linear's; [2N, K] gate rows then up rows with
     activation="swiglu", vLLM's w13), bias [N] ([2N] with swiglu). Differentiable."""
-    ops = _ops()
     act = _layout.activation(activation)
+    if _eager(x, weight, bias, out):
+        if out is None:
+            shape, dt = cached_meta(("linear", x.shape, weight.shape, x.dtype, act, out_dtype),
+                                    lambda: linear_meta(x, weight, act, out_dtype))
+            out = torch.empty(shape, dtype=dt, device=x.device)
+        linear_into(out, x, weight, bias, act)
+        return out
+    ops = _ops()
     if out is not None:
         ops.linear_out(x, weight, bias, act, out)
         return out
@@ -84,6 +122,13 @@ def scaled_mm(a, b, scale_a=None, scale_b=None, *, scale_mode=None, out_dtype=No
     [ceil(n/128), ceil(k/128)]; sm_90a), told apart by their sizes or scale_mode ("tensor",
     "row", "block"). scale_d scales an fp8 output; amax (a float32 [1] tensor) receives
     max |D| before scale_d. out_dtype defaults to bf16."""
+    if _eager(a, b, scale_a, scale_b, bias, scale_d, amax, out):
+        if out is None:
+            shape, dt = cached_meta(("scaled_mm", a.shape, b.shape, a.dtype, out_dtype),
+                                    lambda: matmul_meta(a, b, None, out_dtype))
+            out = torch.empty(shape, dtype=dt, device=a.device)
+        scaled_mm_into(out, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
+        return out
     ops = _ops()
     if out is not None:
         ops.scaled_mm_out(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode,
@@ -114,8 +159,19 @@ def grouped_mm(a, b, *, offs=None, counts=None, bias=None, activation=None, row_
     scale_b [G, N]; block). rows_hint: expected rows per group (kernel choice only).
     The sizes stay on the device: no sync, capturable in CUDA graphs. Differentiable for
     contiguous groups (a and b; bias)."""
-    ops = _ops()
     act = _layout.activation(activation)
+    if _eager(a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, out):
+        if out is None:
+            shape, dt = cached_meta(
+                ("grouped_mm", a.shape, b.shape, a.dtype, None if offs is None else offs.shape,
+                 None if counts is None else counts.shape, act, out_dtype,
+                 None if gather is None else gather.shape),
+                lambda: grouped_meta(a, b, offs, counts, act, out_dtype, gather))
+            out = torch.empty(shape, dtype=dt, device=a.device)
+        grouped_mm_into(out, a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
+                        rows_hint, scale_a, scale_b, scale_mode)
+        return out
+    ops = _ops()
     args = (a, b, offs, counts, bias, act, row_scale, gather, int(gather_rows),
             int(rows_hint), scale_a, scale_b, scale_mode)
     if out is not None:

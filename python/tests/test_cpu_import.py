@@ -99,3 +99,37 @@ def test_engine_without_gpu_raises_the_librarys_error(libtcj):
     # The library's own words (tcj_last_error), e.g. "cannot open libcuda.so.1 (no CUDA driver)".
     assert e.message and e.message == libtcj.lib().tcj_last_error(None).decode()
     assert 0 not in libtcj._engines  # a failed creation is not cached: the next call tries again
+
+
+def _fake_so(path):
+    """A loadable shared object at path (a stand-in for a wheel's libnvJitLink)."""
+    import shutil
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("no C compiler to make a stand-in shared object")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    src = path.parent / "stand_in.c"
+    src.write_text("int tcj_test_stand_in(void) { return 7; }\n")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(path), str(src)], check=True)
+
+
+def test_pip_wheel_nvjitlink_is_preloaded_only_without_the_toolkits(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    wheel_lib = site / "nvidia" / "cu13" / "lib" / "libnvJitLink.so.13"
+    _fake_so(wheel_lib)
+    for v in ("CUDA_HOME", "CUDA_PATH"):
+        monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv("LD_LIBRARY_PATH", "")
+    monkeypatch.setattr(_lib, "_SYSTEM_DIRS", ())
+    monkeypatch.setattr(_lib.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "empty"), str(site)])
+    monkeypatch.setattr(_lib, "pip_libraries", [])
+    _lib._preload_pip_libs()
+    assert _lib.pip_libraries == [str(wheel_lib)]
+    # With the toolkit's copy on LD_LIBRARY_PATH, the wheel's is left alone.
+    toolkit = tmp_path / "toolkit"
+    _fake_so(toolkit / "libnvJitLink.so.13")
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(toolkit))
+    monkeypatch.setattr(_lib, "pip_libraries", [])
+    _lib._preload_pip_libs()
+    assert _lib.pip_libraries == []

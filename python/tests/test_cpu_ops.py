@@ -268,6 +268,83 @@ def test_ops_check_devices_and_name_the_tensor():
         ops.linear(x, torch.zeros(16, 16)[:, ::2])
 
 
+def _launched(monkeypatch, torch):
+    """Routes _calls.launch's call to a list instead of the library (CPU tensors as if on
+    device 0); returns the list of (device index, descriptor bytes, stream)."""
+    from tcj import _calls, _lib
+    calls = []
+    monkeypatch.setattr(_calls, "_device", lambda named: torch.device("cuda", 0))
+    monkeypatch.setattr(_calls, "_current_stream", lambda index: 77)
+    monkeypatch.setattr(_lib, "new_desc", lambda: _lib.GemmDesc(alpha=1.0, alpha_f64=1.0))
+    monkeypatch.setattr(_lib, "gemm_ex", lambda i, d, s: calls.append((i, bytes(d), s)))
+    monkeypatch.setattr(_calls, "_plans", {})
+    return calls
+
+
+def _fresh(build):
+    """The descriptor of build's plan on the tensors' real addresses, built without the cache."""
+    from tcj import _calls, _lib
+    def real(name, t):  # _calls.info leaves CPU tensors' addresses 0
+        return None if t is None else _calls.info(name, t)._replace(ptr=t.data_ptr())
+    d = _lib.new_desc()
+    _calls._apply(d, build(real), [])
+    return bytes(d)
+
+
+def test_cached_plans_launch_what_a_fresh_plan_does(monkeypatch):
+    torch = _torch()
+    from tcj import _calls, _layout as L
+    calls = _launched(monkeypatch, torch)
+    bf = torch.bfloat16
+    for trial in range(2):  # the second trial hits the cache with other tensors
+        x = torch.randn(3, 5, 64, dtype=bf)[:, 1:]        # a strided batch of rows
+        w = torch.randn(48, 64, dtype=bf)
+        bias = torch.randn(96, dtype=bf)[48:]               # a view: its address is inside
+        d = torch.empty(3, 4, 48, dtype=bf)
+        _calls.linear_into(d, x, w, bias, "gelu")
+        want = _fresh(lambda info: L.plan_linear(info("x", x), info("weight", w),
+                      info("out", d), bias=info("bias", bias), act="gelu"))
+        assert calls[-1] == (0, want, 77), f"trial {trial}: the cached linear descriptor differs"
+        a = torch.randn(70, 32, dtype=bf)
+        wg = torch.randn(4, 16, 32, dtype=bf).transpose(1, 2)
+        offs = torch.tensor([5, 5, 40, 70], dtype=torch.int32)
+        rs = torch.rand(70)
+        gat = torch.randint(0, 70, (70,), dtype=torch.int32)
+        out = torch.empty(70, 16, dtype=bf)
+        _calls.grouped_mm_into(out, a, wg, offs=offs, row_scale=rs, gather=gat, activation="relu")
+        want = _fresh(lambda info: L.plan_grouped(
+            info("a", a), info("b", wg), info("out", out), offs=info("offs", offs),
+            row_scale=info("row_scale", rs), gather=info("gather", gat), gather_rows=70,
+            act="relu", counts=None, bias=None, rows_hint=0, scale_a=None, scale_b=None,
+            scale_mode=None, alpha=1.0))
+        assert calls[-1][1] == want, f"trial {trial}: the cached grouped descriptor differs"
+        c = torch.randn(2, 7, 9, dtype=torch.float32)
+        am, bm = torch.randn(2, 7, 12, dtype=bf), torch.randn(12, 9, dtype=bf)
+        dm = torch.empty(2, 7, 9, dtype=torch.float32)
+        _calls.matmul_into(dm, am, bm, c=c, alpha=0.5, beta=2.0)
+        want = _fresh(lambda info: L.plan_matmul(
+            info("a", am), info("b", bm), info("out", dm), c=info("c", c), bias=None,
+            act="none", alpha=0.5, beta=2.0))
+        assert calls[-1][1] == want, f"trial {trial}: the cached matmul descriptor differs"
+    assert len(_calls._plans) == 3  # one plan per layout, reused by the second trial
+
+
+def test_a_plan_is_per_layout_and_scalars(monkeypatch):
+    torch = _torch()
+    from tcj import _calls
+    _launched(monkeypatch, torch)
+    bf = torch.bfloat16
+    x, w = torch.randn(4, 8, dtype=bf), torch.randn(6, 8, dtype=bf)
+    _calls.linear_into(torch.empty(4, 6, dtype=bf), x, w)
+    _calls.linear_into(torch.empty(4, 6, dtype=bf), x, w, activation="relu")   # other scalar
+    _calls.linear_into(torch.empty(4, 6, dtype=bf), x, w.t().contiguous().t())  # other strides
+    _calls.linear_into(torch.empty(4, 6, dtype=bf), x, w)                      # cached
+    assert len(_calls._plans) == 3
+    with pytest.raises(ValueError, match="weight"):  # checks run before anything is kept
+        _calls.linear_into(torch.empty(4, 6, dtype=bf), x, torch.randn(6, 9, dtype=bf))
+    assert len(_calls._plans) == 3
+
+
 @pytest.mark.parametrize("case", ["linear", "linear_swiglu", "matmul_batch", "matmul_bcast",
                                   "grouped", "grouped_masked", "grouped_k", "scaled"])
 def test_fake_implementations_match_the_output_contract(case):

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+# Host time per call of tcj's eager ops against torch's own, on problems small enough that the
+# GPU is not what is measured: each row issues --calls calls back to back without a sync
+# (fewer than the launch queue holds, so the host never waits for the GPU), divides the wall
+# time by the count, and keeps the median of --repeat such runs.
+"""Host overhead per call: tcj.linear against torch.nn.functional.linear (and the others)."""
+
+import argparse
+import statistics
+import sys
+import time
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--calls", type=int, default=400, help="calls per timed run (default 400)")
+    p.add_argument("--repeat", type=int, default=15, help="timed runs per row (default 15)")
+    p.add_argument("--m", type=int, default=16, help="rows of x (default 16)")
+    p.add_argument("--n", type=int, default=256, help="output features (default 256)")
+    p.add_argument("--k", type=int, default=256, help="input features (default 256)")
+    return p.parse_args(argv)
+
+
+def per_call_us(fn, calls, repeat, sync):
+    for _ in range(20):
+        fn()
+    sync()
+    runs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        runs.append((time.perf_counter() - t0) * 1e6 / calls)
+        sync()
+    return statistics.median(runs)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    import torch
+    import torch.nn.functional as F
+    import tcj
+    if not torch.cuda.is_available():
+        print("host_overhead: needs a CUDA device", file=sys.stderr)
+        return 2
+    dev = torch.device("cuda")
+    bf = dict(device=dev, dtype=torch.bfloat16)
+    m, n, k = args.m, args.n, args.k
+    x = torch.randn(m, k, **bf)
+    w = torch.randn(n, k, **bf) / k ** 0.5
+    b = torch.randn(n, **bf)
+    layer = torch.nn.Linear(k, n, **bf)            # parameters that require grad
+    tlayer = tcj.nn.Linear.from_linear(layer)
+    g = 8
+    xs = torch.randn(g * m, k, **bf)
+    ws = torch.randn(g, n, k, **bf) / k ** 0.5
+    offs = torch.arange(1, g + 1, device=dev, dtype=torch.int32) * m
+    sync = torch.cuda.synchronize
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, tcj {tcj.__version__}, "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(f"# host microseconds per call, median of {args.repeat} runs of {args.calls} calls; "
+          f"m {m}, n {n}, k {k}, bf16")
+    rows = [
+        ("F.linear(x, w, b)", lambda: F.linear(x, w, b), "tcj.linear(x, w, b)",
+         lambda: tcj.linear(x, w, b)),
+        ("F.linear + gelu", lambda: F.gelu(F.linear(x, w, b)), "tcj.linear(gelu)",
+         lambda: tcj.linear(x, w, b, activation="gelu")),
+        ("x @ w.t()", lambda: x @ w.t(), "tcj.matmul(x, w.t())", lambda: tcj.matmul(x, w.t())),
+        ("nn.Linear, no_grad", lambda: _no_grad(layer, x), "tcj.nn.Linear, no_grad",
+         lambda: _no_grad(tlayer, x)),
+        ("nn.Linear, grad", lambda: layer(x), "tcj.nn.Linear, grad (op)", lambda: tlayer(x)),
+        ("torch._grouped_mm", lambda: torch._grouped_mm(xs, ws.transpose(1, 2), offs=offs),
+         "tcj.grouped_mm", lambda: tcj.grouped_mm(xs, ws.transpose(1, 2), offs=offs)),
+    ]
+    print(f"{'torch':28s} {'us':>7s}   {'tcj':28s} {'us':>7s}  tcj/torch")
+    for tname, tfn, jname, jfn in rows:
+        try:
+            t = per_call_us(tfn, args.calls, args.repeat, sync)
+        except Exception as e:  # e.g. torch._grouped_mm on a GPU it does not support
+            print(f"{tname:28s} failed: {e}")
+            continue
+        j = per_call_us(jfn, args.calls, args.repeat, sync)
+        print(f"{tname:28s} {t:7.2f}   {jname:28s} {j:7.2f}  {j / t:6.2f}")
+    return 0
+
+
+def _no_grad(mod, x):
+    import torch
+    with torch.no_grad():
+        return mod(x)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

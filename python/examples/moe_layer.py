@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: Apache-2.0
+# A Qwen3-30B-A3B Mixture-of-Experts layer (128 experts, top-8, SwiGLU experts) built twice on the
+# same seeded random bf16 weights: its expert GEMMs through torch._grouped_mm and through
+# tcj.grouped_mm, where the SwiGLU, the gather of the token rows and the router weights are fused
+# into the GEMMs. Routing, dispatch (a stable sort by expert, no host sync) and the combine are the
+# same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
+# the outputs are checked against a float32 reference and the graph replays are timed.
+"""Qwen3-30B-A3B MoE layer: torch._grouped_mm vs tcj.grouped_mm, compiled and CUDA-graphed.
+
+Run ``python python/examples/moe_layer.py`` on a CUDA GPU (sm_90 for torch._grouped_mm; ``--help``
+for the options). Exit status: 0 when every row passes its check, 1 when one fails, 2 when no
+CUDA GPU, no torch, or no usable torch._grouped_mm.
+"""
+
+import argparse
+import datetime
+import os
+import statistics
+import sys
+
+HIDDEN, INTER, EXPERTS, TOP_K = 2048, 768, 128, 8
+
+# Imported by main(), so that --help (and the CPU test) need neither torch nor tcj's library.
+torch = F = tcj = None
+
+
+def _import():
+    global torch, F, tcj
+    import torch
+    import torch.nn.functional as F
+    try:
+        import tcj
+    except ImportError:  # not installed: the source tree's package (its library from $TCJ_LIBRARY)
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+        import tcj
+
+
+def int_list(text):
+    return [int(v) for v in text.split(",") if v.strip()]
+
+
+def build_parser():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--tokens", type=int_list, default="1,16,64,512,2048,8192",
+                   help="tokens per layer call (each row)")
+    p.add_argument("--no-gather", action="store_true",
+                   help="tcj reads x[token] (a copy, as torch does) instead of gathering rows")
+    p.add_argument("--iters", type=int, default=50, help="timed graph replays per row")
+    p.add_argument("--warmup", type=int, default=5, help="untimed graph replays before timing")
+    p.add_argument("--check-only", action="store_true", help="check the outputs, time nothing")
+    p.add_argument("--seed", type=int, default=0, help="seed of the weights and inputs")
+    p.add_argument("--device", default="cuda", help="a CUDA device")
+    p.add_argument("--jit", choices=("sync", "async", "generic"),
+                   default=os.environ.get("TCJ_JIT") or "sync",
+                   help="tcj's JIT mode (sync: the specialised kernels compile in the warm-up "
+                        "calls, before the capture)")
+    return p
+
+
+# ---- the layer ---------------------------------------------------------------------------
+
+def route(x, w_router):
+    """Qwen3's router (softmax over the experts, top-k, renormalised: norm_topk_prob) as the
+    softmax of the top-k logits, which is the same weights. The logits are float32 (x's bf16
+    values, the bf16 router weights upcast), so every model, the reference included, picks the
+    same experts: a bf16 router would flip near ties between them."""
+    logits = F.linear(x.float(), w_router)
+    top_logits, top_e = logits.topk(TOP_K, dim=-1)  # [tokens, TOP_K]
+    return top_e, torch.softmax(top_logits, dim=-1)
+
+
+def dispatch(top_e, top_w):
+    """The (token, slot) pairs sorted by expert, without a host sync (CUDA-graph safe): the
+    token of each sorted row, its router weight (float32) and offs (int32 end row of each
+    expert's rows, torch._grouped_mm's offs)."""
+    flat = top_e.flatten()
+    order = torch.argsort(flat, stable=True)
+    token = order // TOP_K
+    # scatter_add_ of ones, not bincount: bincount reads its length back to the host.
+    counts = torch.zeros(EXPERTS, dtype=torch.int32, device=flat.device)
+    counts.scatter_add_(0, flat, torch.ones_like(flat, dtype=torch.int32))
+    return token, top_w.flatten()[order], torch.cumsum(counts, 0).to(torch.int32)
+
+
+def combine(x, token, y):
+    """out[t] = the sum of token t's TOP_K rows of y (float32, already router-weighted)."""
+    out = torch.zeros(x.shape[0], HIDDEN, dtype=torch.float32, device=x.device)
+    return out.index_add_(0, token, y).to(x.dtype)
+
+
+def moe_torch(x, w):
+    top_e, top_w = route(x, w["router"])
+    token, row_w, offs = dispatch(top_e, top_w)
+    h = torch._grouped_mm(x[token], w["w13"].transpose(1, 2), offs=offs)  # [rows, 2 INTER]
+    h = F.silu(h[:, :INTER]) * h[:, INTER:]
+    y = torch._grouped_mm(h, w["w2"].transpose(1, 2), offs=offs)  # [rows, HIDDEN] bf16
+    return combine(x, token, y.float() * row_w[:, None])
+
+
+def make_moe_tcj(gather):
+    grouped_mm = tcj.grouped_mm  # looked up here, not in the traced code (tcj's lazy attributes)
+
+    def moe_tcj(x, w):
+        top_e, top_w = route(x, w["router"])
+        token, row_w, offs = dispatch(top_e, top_w)
+        hint = max(1, x.shape[0] * TOP_K // EXPERTS)  # rows per expert, for tcj's kernel choice
+        # Up-projection with SwiGLU in the epilogue; gather: the kernel reads x's rows through
+        # the int32 indices, so x[token] is never written out.
+        if gather:
+            h = grouped_mm(x, w["w13"].transpose(1, 2), offs=offs, activation="swiglu",
+                           gather=token.to(torch.int32), rows_hint=hint)
+        else:
+            h = grouped_mm(x[token], w["w13"].transpose(1, 2), offs=offs, activation="swiglu",
+                           rows_hint=hint)
+        # Down-projection, each row times its router weight, written as float32 for the combine.
+        y = grouped_mm(h, w["w2"].transpose(1, 2), offs=offs, row_scale=row_w,
+                       out_dtype=torch.float32, rows_hint=hint)
+        return combine(x, token, y)
+    return moe_tcj
+
+
+def moe_reference(x, w):
+    """The float32 layer, one expert at a time (eager, host syncs allowed), weights upcast per
+    expert; the same routing as the models."""
+    x32 = x.float()
+    top_e, top_w = route(x, w["router"])
+    out = torch.zeros_like(x32)
+    for e in range(EXPERTS):
+        tok, slot = (top_e == e).nonzero(as_tuple=True)
+        if tok.numel():
+            h = F.linear(x32[tok], w["w13"][e].float())
+            h = F.silu(h[:, :INTER]) * h[:, INTER:]
+            out.index_add_(0, tok, F.linear(h, w["w2"][e].float()) * top_w[tok, slot, None])
+    return out
+
+
+def make_weights(device, seed):
+    """Random bf16 weights, std 1/sqrt(fan_in); nn.Linear layouts: w13 [E, 2 INTER, HIDDEN]
+    (gate rows, then up rows), w2 [E, HIDDEN, INTER]; the router's upcast once to float32."""
+    gen = torch.Generator(device=device).manual_seed(seed)
+
+    def rand(shape, std):
+        return (torch.randn(shape, generator=gen, device=device) * std).to(torch.bfloat16)
+
+    return {"router": rand((EXPERTS, HIDDEN), HIDDEN ** -0.5).float(),
+            "w13": rand((EXPERTS, 2 * INTER, HIDDEN), HIDDEN ** -0.5),
+            "w2": rand((EXPERTS, HIDDEN, INTER), INTER ** -0.5)}
+
+
+def probe_grouped_mm(device):
+    """torch._grouped_mm on a small problem: None when it works, else its error."""
+    try:
+        a = torch.randn(32, 64, device=device, dtype=torch.bfloat16)
+        b = torch.randn(2, 48, 64, device=device, dtype=torch.bfloat16).transpose(1, 2)
+        torch._grouped_mm(a, b, offs=torch.tensor([16, 32], device=device, dtype=torch.int32))
+        torch.cuda.synchronize()
+    except Exception as e:  # noqa: BLE001 - any failure means no baseline
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+# ---- compile, capture, time --------------------------------------------------------------
+
+def capture(fn, args, calls=2):
+    """Compiles fn on a side stream (Inductor, tcj's JIT and cuBLAS's handles all set up outside
+    the capture), then captures one call in a CUDA graph. Returns the graph and its static
+    output, which every replay rewrites."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(calls):
+            fn(*args)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn(*args)
+    return graph, out
+
+
+def time_graph(graph, iters, warmup):
+    """Median ms of iters replays, each between two CUDA events."""
+    for _ in range(warmup):
+        graph.replay()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(iters)]
+    for start, end in events:
+        start.record()
+        graph.replay()
+        end.record()
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in events)
+
+
+def check(out, ref, base):
+    """(max error of out, of base, passed): out against the float32 ref, allowed twice torch
+    bf16's error (base) plus 1% of the output's scale."""
+    ref = ref.float()
+    err, base_err = (out.float() - ref).abs().max().item(), (base.float() - ref).abs().max().item()
+    return err, base_err, err <= 2 * base_err + 1e-2 * ref.abs().max().item()
+
+
+def header():
+    dev = torch.cuda.current_device()
+    print(f"# {datetime.datetime.now().isoformat(timespec='seconds')}  "
+          f"{torch.cuda.get_device_name(dev)}  torch {torch.__version__} (CUDA {torch.version.cuda})"
+          f"  tcj {tcj.__version__}")
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        _import()
+    except ImportError as e:
+        print(f"moe_layer.py needs torch and tcj: {e}", file=sys.stderr)
+        return 2
+    device = torch.device(args.device)
+    if device.type != "cuda" or not torch.cuda.is_available():
+        print(f"moe_layer.py needs a CUDA GPU (--device {args.device}, CUDA available: "
+              f"{torch.cuda.is_available()})", file=sys.stderr)
+        return 2
+    torch.cuda.set_device(device)
+    try:
+        tcj.set_jit_mode(args.jit)  # before tcj's first call makes the device's engine
+        tcj.version()  # opens the library: a missing one is said here, not mid-run
+    except tcj.TcjError as e:
+        print(f"moe_layer.py: tcj's library: {e}", file=sys.stderr)
+        return 2
+    torch.backends.cuda.matmul.allow_tf32 = False  # float32 router logits and reference
+    header()
+    error = probe_grouped_mm(device)
+    if error:
+        print(f"torch._grouped_mm (the baseline; bf16, sm_90) fails here: {error}", file=sys.stderr)
+        return 2
+    print(f"# Qwen3-30B-A3B MoE: hidden {HIDDEN}, {EXPERTS} experts x {INTER}, top-{TOP_K}, bf16; "
+          f"tcj {'x[token] copy' if args.no_gather else 'gather'}; median of {args.iters} "
+          f"CUDA-graph replays")
+
+    return run(args, device)
+
+
+def run(args, device):
+    """The rows: build, capture, check and time; 1 when a check failed, else 0."""
+    torch.set_grad_enabled(False)
+    # A static recompile per token count (dynamic=False); over 8 would fail a fullgraph compile.
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 64)
+    weights = make_weights(device, args.seed)
+    layers = {"torch": moe_torch, "tcj": make_moe_tcj(not args.no_gather)}
+    compiled = {name: torch.compile(fn, fullgraph=True, dynamic=False) for name, fn in layers.items()}
+
+    print(f"{'tokens':>6} {'err torch':>10} {'err tcj':>10} {'check':>5} "
+          f"{'torch ms':>9} {'tcj ms':>9} {'speedup':>7}")
+    failed = False
+    for tokens in args.tokens:
+        gen = torch.Generator(device=device).manual_seed(args.seed * 1000003 + tokens)
+        x = torch.randn((tokens, HIDDEN), generator=gen, device=device, dtype=torch.bfloat16)
+        graphs, outs = {}, {}
+        for name in layers:
+            graphs[name], static_out = capture(compiled[name], (x, weights))
+            graphs[name].replay()
+            outs[name] = static_out.clone()
+            del static_out
+        ref = moe_reference(x, weights)
+        err_tcj, err_torch, ok = check(outs["tcj"], ref, outs["torch"])
+        failed |= not ok
+        ms = {}
+        if not args.check_only:
+            for name in layers:
+                ms[name] = time_graph(graphs[name], args.iters, args.warmup)
+        t, j = ms.get("torch"), ms.get("tcj")
+        print(f"{tokens:6d} {err_torch:10.3e} {err_tcj:10.3e} {'PASS' if ok else 'FAIL':>5} "
+              + (f"{t:9.3f} {j:9.3f} {t / j:6.2f}x" if ms else f"{'-':>9} {'-':>9} {'-':>7}"),
+              flush=True)
+        del graphs, outs, ref
+        torch.cuda.empty_cache()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
