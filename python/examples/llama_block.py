@@ -163,7 +163,8 @@ def make_weights(layers, device, seed):
 
 def rope_tables(positions, device):
     """cos and sin [len(positions), HEAD_DIM] in float32 (Llama 3's theta, no scaling)."""
-    inv = ROPE_THETA ** -(torch.arange(0, HEAD_DIM, 2, device=device, dtype=torch.float64) / HEAD_DIM)
+    even = torch.arange(0, HEAD_DIM, 2, device=device, dtype=torch.float64)
+    inv = ROPE_THETA ** -(even / HEAD_DIM)
     ang = torch.tensor(list(positions), device=device, dtype=torch.float64)[:, None] * inv[None, :]
     ang = torch.cat((ang, ang), dim=-1)
     return ang.cos().float(), ang.sin().float()
@@ -171,7 +172,8 @@ def rope_tables(positions, device):
 
 def make_inputs(mode, size, args, device):
     """The static input buffers of one row (bf16), seeded by the row."""
-    gen = torch.Generator(device=device).manual_seed(args.seed * 1000003 + size * 2 + (mode == "decode"))
+    row_seed = args.seed * 1000003 + size * 2 + (mode == "decode")
+    gen = torch.Generator(device=device).manual_seed(row_seed)
     bf = dict(device=device, dtype=torch.bfloat16)
     x = torch.randn((size, HIDDEN), generator=gen, **bf)
     if mode == "prefill":
@@ -229,8 +231,8 @@ def check(out, ref, base):
 def header():
     dev = torch.cuda.current_device()
     print(f"# {datetime.datetime.now().isoformat(timespec='seconds')}  "
-          f"{torch.cuda.get_device_name(dev)}  torch {torch.__version__} (CUDA {torch.version.cuda})"
-          f"  tcj {tcj.__version__}")
+          f"{torch.cuda.get_device_name(dev)}  torch {torch.__version__} "
+          f"(CUDA {torch.version.cuda})  tcj {tcj.__version__}")
 
 
 def main(argv=None):

@@ -15,8 +15,9 @@ return exactly that: ``new_empty(shape, dtype)``). Backward:
   dimensions summed back. A user epilogue has no derivative (backward raises).
 - grouped_mm (contiguous groups): dA by grouped_mm with B transposed, dB by K groups
   (TCJ_GROUP_K_CONTIGUOUS: dB_g = A_g^T dZ_g, or dW_g = dZ_g^T A_g when b is nn.Linear's
-  [G, N, K] transposed), dbias per group, d(row_scale). Masked groups, gathers and fp8 have
-  no backward (it raises NotImplementedError).
+  [G, N, K] transposed), dbias per group, d(row_scale); with a gather, B's gradient reads
+  a[gather] (one copy) and A's is scattered back with index_add. Masked groups, K groups and fp8
+  have no backward (it raises NotImplementedError).
 """
 
 import math
@@ -280,12 +281,11 @@ linear.register_autograd(_linear_backward, setup_context=_linear_setup)
 def _grouped_setup(ctx, inputs, output):
     (a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
      scale_b, scale_mode, out_dtype) = inputs
-    ctx.save_for_backward(a, b, offs, bias, row_scale)
+    ctx.save_for_backward(a, b, offs, bias, row_scale, gather)
     ctx.args = (activation, output.dtype, rows_hint)
     ctx.unsupported = (
         "masked groups (counts)" if counts is not None else
         "K groups (2-D a and b)" if a.dim() == 2 and b.dim() == 2 else
-        "gather" if gather is not None else
         "fp8 operands" if scale_a is not None or scale_b is not None or
         a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2) else None)
 
@@ -293,13 +293,19 @@ def _grouped_setup(ctx, inputs, output):
 def _grouped_backward(ctx, gy):
     if ctx.unsupported:
         raise NotImplementedError(f"tcj.grouped_mm: no backward for {ctx.unsupported}")
-    a, b, offs, bias, row_scale = ctx.saved_tensors
+    a_in, b, offs, bias, row_scale, gather = ctx.saved_tensors
     act, zdt, hint = ctx.args
     need = ctx.needs_input_grad
-    m = a.shape[0]
-    rows = torch.arange(m, device=a.device, dtype=offs.dtype)
+    m = gy.shape[0]
+    rows = torch.arange(m, device=a_in.device, dtype=offs.dtype)
     valid = (rows < offs[-1]).unsqueeze(1) if offs.numel() else torch.zeros(
-        m, 1, dtype=torch.bool, device=a.device)
+        m, 1, dtype=torch.bool, device=a_in.device)
+    a = a_in
+    if gather is not None:
+        # The problem's rows a[gather] (one copy, for the recompute and B's gradient); the
+        # indices of rows past the last end are never read by the forward, so not here either.
+        safe = torch.where(valid[:, 0], gather, 0)
+        a = a_in.index_select(0, safe)
     gz = gy.float()
     drs = None
     if act != "none" or (row_scale is not None and need[6]):
@@ -320,6 +326,9 @@ def _grouped_backward(ctx, gy):
         da = torch.ops.tcj.grouped_mm(g, b.transpose(1, 2), offs, None, None, "none", None, None,
                                       0, hint, None, None, None, a.dtype)
         da = torch.where(valid, da, 0)
+        if gather is not None:  # each row's gradient back to the row of a it was read from
+            da = torch.zeros(a_in.shape, dtype=torch.float32, device=a_in.device).index_add_(
+                0, safe, da.float()).to(a_in.dtype)
     if need[1]:
         if b.stride(1) == 1 and b.shape[1] > 1:  # nn.Linear's [G, N, K] seen as [G, K, N]
             dwt = torch.ops.tcj.grouped_mm(g.t(), a.contiguous(), offs, None, None, "none", None,

@@ -419,6 +419,54 @@ def test_grouped_backward_against_float64_reference(b_layout, act):
                                    msg=lambda s: f"{name}: {s}")
 
 
+@pytest.mark.parametrize("act", ["none", "silu"])
+def test_grouped_backward_with_gather_against_float64_reference(act):
+    g, k, n, src_rows = len(SIZES), 64, 48, 50
+    m = sum(SIZES)
+    torch.manual_seed(5)
+    gather = torch.randint(0, src_rows, (m,), device=DEV, dtype=torch.int32)  # repeats: summed
+    src, w, rs = rnd(src_rows, k, scale=k ** -0.5), rnd(g, n, k), torch.rand(m, device=DEV)
+    offs = ends_of(SIZES)
+
+    def ours(src, w, rs):
+        return ops.grouped_mm(src, w.transpose(1, 2), offs=offs, gather=gather, row_scale=rs,
+                              activation=act)
+
+    def ref(src, w, rs):
+        a = src.double()[gather.long()]
+        out, s = [], 0
+        for i, size in enumerate(SIZES):
+            out.append(ACTS[act](a[s:s + size] @ w[i].double().t()) * rs[s:s + size, None].double())
+            s += size
+        return torch.cat(out)
+
+    y, got = _grads(ours, src, w, rs)
+    yr, want = _grads(ref, src, w, rs)
+    close(y, yr)
+    for gr, r, name in zip(got, want, ("src", "w", "row_scale")):
+        assert gr.shape == r.shape, name
+        torch.testing.assert_close(gr.double(), r.double(), rtol=3e-2, atol=3e-2 * r.abs().max().item(),
+                                   msg=lambda s: f"{name}: {s}")
+
+
+def test_eager_calls_match_the_ops_bit_for_bit():
+    """Without autograd the public functions skip the torch.library op (a cached plan); with it
+    they go through the op: the same kernel, so the same bits, for new tensors each call."""
+    k, n = 96, 80
+    for trial in range(3):
+        x, w, bias = rnd(7, k, scale=k ** -0.5), rnd(n, k), rnd(n)
+        with torch.no_grad():
+            direct = ops.linear(x, w, bias, activation="gelu")
+        via_op = torch.ops.tcj.linear(x, w, bias, "gelu", None)
+        assert torch.equal(direct, via_op), f"trial {trial}"
+        a, we = rnd(40, k, scale=k ** -0.5), rnd(4, n, k)
+        offs = ends_of([10, 0, 25, 5])
+        direct = ops.grouped_mm(a, we.transpose(1, 2), offs=offs)
+        via_op = torch.ops.tcj.grouped_mm(a, we.transpose(1, 2), offs, None, None, "none", None,
+                                          None, 0, 0, None, None, None, None)
+        assert torch.equal(direct, via_op), f"trial {trial}"
+
+
 def test_dlpack_interop_with_cupy_and_jax():
     cupy = pytest.importorskip("cupy", reason="CuPy not installed")
     a, b = cupy.random.randn(32, 64).astype(cupy.float32), cupy.random.randn(64, 16).astype(cupy.float32)
