@@ -16,8 +16,10 @@ return exactly that: ``new_empty(shape, dtype)``). Backward:
 - grouped_mm (contiguous groups): dA by grouped_mm with B transposed, dB by K groups
   (TCJ_GROUP_K_CONTIGUOUS: dB_g = A_g^T dZ_g, or dW_g = dZ_g^T A_g when b is nn.Linear's
   [G, N, K] transposed), dbias per group, d(row_scale); with a gather, B's gradient reads
-  a[gather] (one copy) and A's is scattered back with index_add. Masked groups, K groups and fp8
-  have no backward (it raises NotImplementedError).
+  a[gather] (one copy) and A's is scattered back with index_add. Masked groups: dA by masked
+  grouped_mm, dB by a batched matmul over the rows that exist; K groups: both gradients are
+  m-contiguous grouped GEMMs over Ktot. fp8 operands, masked groups with row_scale and K groups
+  with an epilogue have no backward (it raises NotImplementedError).
 """
 
 import math
@@ -281,19 +283,83 @@ linear.register_autograd(_linear_backward, setup_context=_linear_setup)
 def _grouped_setup(ctx, inputs, output):
     (a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
      scale_b, scale_mode, out_dtype) = inputs
-    ctx.save_for_backward(a, b, offs, bias, row_scale, gather)
+    ctx.save_for_backward(a, b, offs, counts, bias, row_scale, gather)
     ctx.args = (activation, output.dtype, rows_hint)
+    k_groups = a.dim() == 2 and b.dim() == 2
+    ctx.form = "masked" if counts is not None else "k" if k_groups else "contiguous"
     ctx.unsupported = (
-        "masked groups (counts)" if counts is not None else
-        "K groups (2-D a and b)" if a.dim() == 2 and b.dim() == 2 else
         "fp8 operands" if scale_a is not None or scale_b is not None or
-        a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2) else None)
+        a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2) else
+        "masked groups with row_scale" if counts is not None and row_scale is not None else
+        "K groups with an epilogue (bias, activation, row_scale)" if k_groups and (
+            bias is not None or row_scale is not None or activation != "none") else None)
+
+
+def _masked_backward(ctx, gy):
+    """Masked groups: a [G, M, K], b [G, K, N], rows i >= counts[g] neither read nor written.
+    dA by masked grouped_mm with B transposed; dB_g = A_g^T dZ_g as one batched matmul over
+    max_m rows with the rows past each count zeroed in both (their a may hold anything)."""
+    a, b, _, counts, bias, _, _ = ctx.saved_tensors
+    act, zdt, hint = ctx.args
+    need = ctx.needs_input_grad
+    rows = torch.arange(a.shape[1], device=a.device, dtype=counts.dtype)
+    valid = (rows[None, :] < counts[:, None]).unsqueeze(2)  # [G, M, 1]
+    gz = gy.float()
+    if act != "none":
+        z = torch.ops.tcj.grouped_mm(a, b, None, counts, bias, "none", None, None, 0, hint, None,
+                                     None, None, zdt)
+        gz = act_backward(act, z, gz)
+    gz = torch.where(valid, gz, 0)
+    g = gz.to(a.dtype).contiguous()
+    da = db = dbias = None
+    if need[0]:
+        da = torch.ops.tcj.grouped_mm(g, b.transpose(1, 2), None, counts, None, "none", None,
+                                      None, 0, hint, None, None, None, a.dtype)
+        da = torch.where(valid, da, 0)
+    if need[1]:
+        a0 = torch.where(valid, a, 0)
+        db = torch.ops.tcj.matmul(a0.transpose(1, 2), g, None, None, "none", 1.0, 0.0, b.dtype,
+                                  None, 0)
+    if bias is not None and need[4]:
+        per_group = gz.sum(1)  # [G, N]
+        dbias = per_group if bias.dim() == 2 and bias.shape[0] == per_group.shape[0] \
+            else per_group.sum(0)
+        dbias = dbias.reshape(bias.shape).to(bias.dtype)
+    return (da, db, None, None, dbias, None, None, None, None, None, None, None, None, None)
+
+
+def _k_backward(ctx, gy):
+    """K groups: out[g] = a[:, Kg] @ b[Kg, :] with a [M, Ktot], b [Ktot, N], K range g from
+    offs. Both gradients are m-contiguous grouped GEMMs over the Ktot rows: dA^T[Kg] =
+    b[Kg] dY_g^T and dB[Kg] = a[:, Kg]^T dY_g; rows past offs[-1] were never read (0)."""
+    a, b, offs, _, _, _, _ = ctx.saved_tensors
+    need = ctx.needs_input_grad
+    ktot = b.shape[0]
+    rows = torch.arange(ktot, device=b.device, dtype=offs.dtype)
+    valid = (rows < offs[-1]).unsqueeze(1) if offs.numel() else torch.zeros(
+        ktot, 1, dtype=torch.bool, device=b.device)
+    g = gy.to(a.dtype)
+    da = db = None
+    if need[0]:
+        dat = torch.ops.tcj.grouped_mm(b.to(a.dtype), g.transpose(1, 2), offs, None, None, "none",
+                                       None, None, 0, 0, None, None, None, a.dtype)
+        da = torch.where(valid, dat, 0).t()
+    if need[1]:
+        at = a.t() if a.stride(0) == 1 else a.t().contiguous()
+        dbk = torch.ops.tcj.grouped_mm(at, g.to(b.dtype), offs, None, None, "none", None, None,
+                                       0, 0, None, None, None, b.dtype)
+        db = torch.where(valid, dbk, 0)
+    return (da, db, None, None, None, None, None, None, None, None, None, None, None, None)
 
 
 def _grouped_backward(ctx, gy):
     if ctx.unsupported:
         raise NotImplementedError(f"tcj.grouped_mm: no backward for {ctx.unsupported}")
-    a_in, b, offs, bias, row_scale, gather = ctx.saved_tensors
+    if ctx.form == "masked":
+        return _masked_backward(ctx, gy)
+    if ctx.form == "k":
+        return _k_backward(ctx, gy)
+    a_in, b, offs, _, bias, row_scale, gather = ctx.saved_tensors
     act, zdt, hint = ctx.args
     need = ctx.needs_input_grad
     m = gy.shape[0]

@@ -449,6 +449,64 @@ def test_grouped_backward_with_gather_against_float64_reference(act):
                                    msg=lambda s: f"{name}: {s}")
 
 
+@pytest.mark.parametrize("b_layout", ["GNK", "GKN"])
+def test_masked_backward_against_float64_reference(b_layout):
+    counts_list = [0, 5, 32, 17]
+    g, mmax, k, n = len(counts_list), 32, 64, 48
+    counts = torch.tensor(counts_list, device=DEV, dtype=torch.int32)
+    a, w, bias = rnd(g, mmax, k, scale=k ** -0.5), rnd(g, n, k), rnd(g, n)
+    a[0].fill_(float("nan"))  # rows past a count are never read: not even by the backward
+    a[1, 5:].fill_(float("inf"))
+
+    def ours(a, w, bias):
+        b = w.transpose(1, 2) if b_layout == "GNK" else w
+        return ops.grouped_mm(a, b, counts=counts, bias=bias, activation="gelu")
+
+    def ref(a, w, bias):
+        b = w.transpose(1, 2) if b_layout == "GNK" else w
+        out = torch.zeros(g, mmax, n, dtype=torch.float64, device=DEV)
+        for i, c in enumerate(counts_list):
+            out[i, :c] = F.gelu(a[i, :c].double() @ b[i].double() + bias[i].double())
+        return out
+
+    w_in = w if b_layout == "GNK" else w.transpose(1, 2).contiguous()
+    y, got = _grads(ours, a, w_in, bias)
+    _, want = _grads(ref, a, w_in, bias)
+    for i, c in enumerate(counts_list):
+        assert got[0][i, c:].eq(0).all(), "the gradient of rows past a count is 0"
+    got[0] = torch.nan_to_num(got[0])
+    for gr, r, name in zip(got, want, ("a", "b", "bias")):
+        assert gr.shape == r.shape, name
+        r = torch.nan_to_num(r)  # the reference's a.grad of the NaN rows: 0 in ours
+        torch.testing.assert_close(gr.double(), r.double(), rtol=3e-2, atol=3e-2 * r.abs().max().item(),
+                                   msg=lambda s: f"{name}: {s}")
+
+
+def test_k_groups_backward_against_float64_reference():
+    sizes = [16, 0, 48, 8, 32]   # K per group; Ktot has 8 rows past the last end
+    m, n, ktot = 40, 24, sum(sizes) + 8
+    dy_t, x = rnd(ktot, m, scale=0.25), rnd(ktot, n, scale=0.25)
+    offs = ends_of(sizes)
+
+    def ours(dy_t, x):
+        return ops.grouped_mm(dy_t.t(), x, offs=offs)
+
+    def ref(dy_t, x):
+        out, s = [], 0
+        for size in sizes:
+            out.append(dy_t[s:s + size].double().t() @ x[s:s + size].double())
+            s += size
+        return torch.stack(out)
+
+    y, got = _grads(ours, dy_t, x)
+    yr, want = _grads(ref, dy_t, x)
+    close(y, yr)
+    for gr, r, name in zip(got, want, ("a", "b")):
+        assert gr.shape == r.shape, name
+        torch.testing.assert_close(gr.double(), r.double(), rtol=3e-2, atol=3e-2 * r.abs().max().item(),
+                                   msg=lambda s: f"{name}: {s}")
+
+
 def test_eager_calls_match_the_ops_bit_for_bit():
     """Without autograd the public functions skip the torch.library op (a cached plan); with it
     they go through the op: the same kernel, so the same bits, for new tensors each call."""
