@@ -27,6 +27,7 @@ from ._calls import (_need_torch, info, matmul_into, linear_into, scaled_mm_into
                      grouped_mm_into, matmul_meta, linear_meta, grouped_meta, cached_meta,
                      torch)
 
+
 def _eager(*tensors):
     """Whether a call may run its implementation directly instead of through its torch.library
     op: not under torch.compile's tracing, no torch function or dispatch mode active (each
