@@ -193,17 +193,21 @@ _wrap_public()
 
 
 def warmup(problems, device=None):
-    """Runs each problem once on zero-filled tensors, so that its kernel is compiled (and in
-    the disk cache) before the first real call or a CUDA-graph capture, then synchronizes.
+    """Compiles kernels ahead of the first real call or a CUDA-graph capture.
 
-    problems: an iterable of dicts with "op" ("matmul", "linear" or "grouped_mm"), "m", "n",
-    "k", and optionally "dtype" (a torch dtype, default bf16), "activation", "bias" (bool),
-    "groups" (grouped_mm: G, with m the total rows) and "out_dtype"; a tuple (m, n, k) is a
-    bf16 matmul. A manifest file is the tcj-warmup tool's job (it needs no tensors)."""
+    problems: a manifest (a path: str, bytes or os.PathLike), which the tcj-warmup tool
+    compiles into the disk cache (see tcj._warmup_tool for where the tool is looked for);
+    returns its summary {"compiled", "hit", "failed", "seconds"}. Or an iterable of problems,
+    each run once on zero-filled tensors, then a synchronize; each is a dict with "op"
+    ("matmul", "linear" or "grouped_mm"), "m", "n", "k", and optionally "dtype" (a torch
+    dtype, default bf16), "activation", "bias" (bool), "groups" (grouped_mm: G, with m the
+    total rows) and "out_dtype"; a tuple (m, n, k) is a bf16 matmul. device: a CUDA device
+    index (default the current one)."""
+    import os
+    if isinstance(problems, (str, bytes, os.PathLike)):
+        from ._warmup_tool import run_manifest
+        return run_manifest(problems, device)
     _need_torch()
-    if isinstance(problems, (str, bytes)):
-        raise ValueError("tcj.warmup takes a list of problems; for a manifest file run the "
-                         "tcj-warmup tool")
     dev = torch.device("cuda", torch.cuda.current_device() if device is None else device)
     for p in problems:
         if not isinstance(p, dict):

@@ -133,3 +133,38 @@ def test_pip_wheel_nvjitlink_is_preloaded_only_without_the_toolkits(tmp_path, mo
     monkeypatch.setattr(_lib, "pip_libraries", [])
     _lib._preload_pip_libs()
     assert _lib.pip_libraries == []
+
+
+_FAKE_WARMUP = r"""#!/bin/sh
+# stands in for tcj-warmup: prints its arguments and devices, then a summary (or fails)
+echo "args: $*"
+echo "visible: $CUDA_VISIBLE_DEVICES"
+case "$*" in *bad.yaml*) echo "manifest error" >&2; exit 2 ;; esac
+case "$*" in *broken.yaml*) echo "compiled=0 hit=0 failed=1 seconds=0.5"; exit 1 ;; esac
+echo "compiled=3 hit=2 failed=0 seconds=1.25"
+"""
+
+
+def test_warmup_of_a_manifest_runs_the_tool(tmp_path, monkeypatch, capsys):
+    from tcj import ops, _warmup_tool
+    tool = tmp_path / "tcj-warmup"
+    tool.write_text(_FAKE_WARMUP)
+    tool.chmod(0o755)
+    monkeypatch.setenv("TCJ_WARMUP", str(tool))
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "4,6")
+    monkeypatch.setitem(_lib._engine_options, "cache_dir", b"/some/cache")
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("problems: []\n")
+    assert ops.warmup(manifest, device=1) == {"compiled": 3, "hit": 2, "failed": 0,
+                                              "seconds": 1.25}
+    out = capsys.readouterr().out  # the tool's lines are passed through as they come
+    assert f"args: --cache-dir /some/cache {manifest}" in out and "visible: 6" in out
+    for name, err in (("bad.yaml", ValueError), ("broken.yaml", _lib.TcjError)):
+        (tmp_path / name).write_text("x\n")
+        with pytest.raises(err):
+            ops.warmup(str(tmp_path / name))
+    with pytest.raises(ValueError, match="is not a file"):
+        ops.warmup(str(tmp_path / "missing.yaml"))
+    monkeypatch.setenv("TCJ_WARMUP", str(tmp_path / "nowhere"))
+    with pytest.raises(FileNotFoundError, match="TCJ_WARMUP"):
+        _warmup_tool.find_tool()
