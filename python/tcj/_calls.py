@@ -19,6 +19,7 @@ _ENUM_FIELDS = {
     "op_a": "Op", "op_b": "Op", "a_type": "Dtype", "b_type": "Dtype", "c_type": "Dtype",
     "d_type": "Dtype", "bias_type": "Dtype", "order": "Order", "group_mode": "GroupMode",
     "activation": "Act", "bias_kind": "Bias", "scale_mode": "Scale",
+    "compute": "Compute",
 }
 
 
@@ -158,22 +159,23 @@ def _current_stream(index):
 # ---- implementations (write into d; called by the torch.library ops) ----------------------
 
 def matmul_into(d, a, b, c=None, bias=None, activation=None, alpha=1.0, beta=0.0,
-                epilogue_source=None, epilogue_params=0):
+                epilogue_source=None, epilogue_params=0, compute=None):
     act = _layout.activation(activation)
-    alpha, beta = float(alpha), float(beta)
-    launch(("matmul", act, alpha, beta),
+    alpha, beta, comp = float(alpha), float(beta), _layout.compute(compute)
+    launch(("matmul", act, alpha, beta, comp),
            (("a", a), ("b", b), ("c", c), ("bias", bias), ("out", d)),
            lambda info: _layout.plan_matmul(info("a", a), info("b", b), info("out", d),
                                             c=info("c", c), bias=info("bias", bias), act=act,
-                                            alpha=alpha, beta=beta),
+                                            alpha=alpha, beta=beta, compute=comp),
            epilogue_source, int(epilogue_params or 0))
 
 
-def linear_into(d, x, weight, bias=None, activation=None):
-    act = _layout.activation(activation)
-    launch(("linear", act), (("x", x), ("weight", weight), ("bias", bias), ("out", d)),
+def linear_into(d, x, weight, bias=None, activation=None, compute=None):
+    act, comp = _layout.activation(activation), _layout.compute(compute)
+    launch(("linear", act, comp), (("x", x), ("weight", weight), ("bias", bias), ("out", d)),
            lambda info: _layout.plan_linear(info("x", x), info("weight", weight),
-                                            info("out", d), bias=info("bias", bias), act=act))
+                                            info("out", d), bias=info("bias", bias), act=act,
+                                            compute=comp))
 
 
 def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None,

@@ -40,6 +40,22 @@ def tcj_dtype(t):
     return d
 
 
+# The compute keyword: how fp32 products are formed (tcj.h's tcj_compute), by Compute's names.
+COMPUTES = {"default": "DEFAULT", "f32": "F32", "3xtf32": "F32_3XTF32", "tf32": "F32_FAST_TF32"}
+
+
+def compute(name):
+    """Normalises a compute keyword: None (the library's choice by the operand types), 'f32'
+    (fp32 accuracy), '3xtf32' or 'tf32' (tf32 products, fp32 sums); returns the Compute member's
+    name or None."""
+    if name is None:
+        return None
+    c = str(name).lower().replace("_", "").replace("-", "")
+    if c not in COMPUTES:
+        raise ValueError(f"compute {name!r}: expected None or one of {', '.join(COMPUTES)}")
+    return COMPUTES[c]
+
+
 def activation(name):
     """Normalises an activation keyword (None, 'none', 'relu', ...)."""
     if name is None:
@@ -258,7 +274,7 @@ def grouped_shape(a_shape, b_shape, act="none", masked=False):
 
 # ---- plans ------------------------------------------------------------------------------
 
-def plan_matmul(a, b, d, *, c=None, bias=None, act="none", alpha=1.0, beta=0.0):
+def plan_matmul(a, b, d, *, c=None, bias=None, act="none", alpha=1.0, beta=0.0, compute=None):
     """D = act(alpha op(A) op(B) + beta C + bias) over broadcast batch dimensions.
 
     a [..., m, k], b [..., k, n], d [..., m, n] (already allocated, any row- or column-major
@@ -271,6 +287,7 @@ def plan_matmul(a, b, d, *, c=None, bias=None, act="none", alpha=1.0, beta=0.0):
     m, k = a.shape[-2], a.shape[-1]
     n = shape[-1]
     p = {"m": m, "n": n, "k": k, "order": order, "alpha": float(alpha),
+         **({"compute": compute} if compute else {}),
          "a": a.ptr, "a_type": tcj_dtype(a), "b": b.ptr, "b_type": tcj_dtype(b),
          "d": d.ptr, "d_type": tcj_dtype(d), "ldd": ldd}
     # A batch against one matrix b: a's leading dimensions fold into m where a, d (and c)
@@ -341,7 +358,7 @@ def _bstride(t, bshape):
     return stride
 
 
-def plan_linear(x, w, d, *, bias=None, act="none"):
+def plan_linear(x, w, d, *, bias=None, act="none", compute=None):
     """nn.Linear: D[..., n] = act(x W^T + bias), W [N, K] (op(B) = W^T)."""
     shape = linear_shape(tuple(x.shape), tuple(w.shape), act)
     if tuple(d.shape) != shape:
@@ -350,7 +367,7 @@ def plan_linear(x, w, d, *, bias=None, act="none"):
     wt = Info(w.name, (k, w.shape[0]), (w.strides[1], w.strides[0]), w.dtype, w.ptr)
     x2 = x if len(x.shape) >= 2 else x._replace(shape=(1, k), strides=(k, x.strides[0]))
     d2 = d if len(d.shape) >= 2 else d._replace(shape=(1, n), strides=(n, d.strides[0]))
-    p = plan_matmul(x2, wt, d2, bias=None, act=act)
+    p = plan_matmul(x2, wt, d2, bias=None, act=act, compute=compute)
     _epilogue(p, bias, w.shape[0], act)
     return p
 

@@ -42,15 +42,18 @@ def _new(like, shape, dtype):
 @torch.library.custom_op("tcj::matmul", mutates_args=())
 def matmul(a: Tensor, b: Tensor, c: Optional[Tensor], bias: Optional[Tensor], activation: str,
            alpha: float, beta: float, out_dtype: Optional[torch.dtype],
-           epilogue_source: Optional[str], epilogue_params: int) -> Tensor:
+           epilogue_source: Optional[str], epilogue_params: int,
+           compute: Optional[str] = None) -> Tensor:
     shape, dt = _calls.matmul_meta(a, b, activation, out_dtype)
     d = _new(a, shape, dt)
-    _calls.matmul_into(d, a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params)
+    _calls.matmul_into(d, a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params,
+                       compute)
     return d
 
 
 @matmul.register_fake
-def _(a, b, c, bias, activation, alpha, beta, out_dtype, epilogue_source, epilogue_params):
+def _(a, b, c, bias, activation, alpha, beta, out_dtype, epilogue_source, epilogue_params,
+      compute=None):
     shape, dt = _calls.matmul_meta(a, b, activation, out_dtype)
     return a.new_empty(shape, dtype=dt)
 
@@ -58,13 +61,14 @@ def _(a, b, c, bias, activation, alpha, beta, out_dtype, epilogue_source, epilog
 @torch.library.custom_op("tcj::matmul_out", mutates_args=("out",))
 def matmul_out(a: Tensor, b: Tensor, c: Optional[Tensor], bias: Optional[Tensor],
                activation: str, alpha: float, beta: float, epilogue_source: Optional[str],
-               epilogue_params: int, out: Tensor) -> None:
+               epilogue_params: int, out: Tensor, compute: Optional[str] = None) -> None:
     _calls.matmul_into(out, a, b, c, bias, activation, alpha, beta, epilogue_source,
-                       epilogue_params)
+                       epilogue_params, compute)
 
 
 @matmul_out.register_fake
-def _(a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params, out):
+def _(a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params, out,
+      compute=None):
     return None
 
 
@@ -72,27 +76,27 @@ def _(a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params, 
 
 @torch.library.custom_op("tcj::linear", mutates_args=())
 def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor], activation: str,
-           out_dtype: Optional[torch.dtype]) -> Tensor:
+           out_dtype: Optional[torch.dtype], compute: Optional[str] = None) -> Tensor:
     shape, dt = _calls.linear_meta(x, weight, activation, out_dtype)
     d = _new(x, shape, dt)
-    _calls.linear_into(d, x, weight, bias, activation)
+    _calls.linear_into(d, x, weight, bias, activation, compute)
     return d
 
 
 @linear.register_fake
-def _(x, weight, bias, activation, out_dtype):
+def _(x, weight, bias, activation, out_dtype, compute=None):
     shape, dt = _calls.linear_meta(x, weight, activation, out_dtype)
     return x.new_empty(shape, dtype=dt)
 
 
 @torch.library.custom_op("tcj::linear_out", mutates_args=("out",))
 def linear_out(x: Tensor, weight: Tensor, bias: Optional[Tensor], activation: str,
-               out: Tensor) -> None:
-    _calls.linear_into(out, x, weight, bias, activation)
+               out: Tensor, compute: Optional[str] = None) -> None:
+    _calls.linear_into(out, x, weight, bias, activation, compute)
 
 
 @linear_out.register_fake
-def _(x, weight, bias, activation, out):
+def _(x, weight, bias, activation, out, compute=None):
     return None
 
 
@@ -212,29 +216,29 @@ def _sum_to(g, shape):
 
 
 def _matmul_setup(ctx, inputs, output):
-    a, b, c, bias, activation, alpha, beta, out_dtype, src, params = inputs
+    a, b, c, bias, activation, alpha, beta, out_dtype, src, params, compute = inputs
     ctx.save_for_backward(a, b, c, bias)
-    ctx.args = (activation, alpha, beta, output.dtype, src)
+    ctx.args = (activation, alpha, beta, output.dtype, src, compute)
 
 
 def _matmul_backward(ctx, gy):
     a, b, c, bias = ctx.saved_tensors
-    act, alpha, beta, zdt, src = ctx.args
+    act, alpha, beta, zdt, src, compute = ctx.args
     if src is not None:
         raise NotImplementedError("tcj.matmul: a user epilogue (epilogue_source) has no backward")
     gz = gy
     if act != "none":
-        z = torch.ops.tcj.matmul(a, b, c, bias, "none", alpha, beta, zdt, None, 0)
+        z = torch.ops.tcj.matmul(a, b, c, bias, "none", alpha, beta, zdt, None, 0, compute)
         gz = act_backward(act, z, gy)
     g = gz.to(a.dtype).contiguous()
     da = db = dc = dbias = None
     need = ctx.needs_input_grad
     if need[0]:
         da = _sum_to(torch.ops.tcj.matmul(g, b.mT, None, None, "none", alpha, 0.0, a.dtype,
-                                          None, 0), a.shape)
+                                          None, 0, compute), a.shape)
     if need[1]:
         db = _sum_to(torch.ops.tcj.matmul(a.mT, g, None, None, "none", alpha, 0.0, b.dtype,
-                                          None, 0), b.shape)
+                                          None, 0, compute), b.shape)
     if c is not None and need[2]:
         dc = _sum_to((gz * beta).to(c.dtype), c.shape)
     if bias is not None and need[3]:
@@ -243,38 +247,40 @@ def _matmul_backward(ctx, gy):
             dbias = gz.reshape(-1, n).float().sum(0).to(bias.dtype)
         else:
             dbias = gz.reshape(bias.shape[0], -1, n).float().sum(1).to(bias.dtype)
-    return da, db, dc, dbias, None, None, None, None, None, None
+    return da, db, dc, dbias, None, None, None, None, None, None, None
 
 
 matmul.register_autograd(_matmul_backward, setup_context=_matmul_setup)
 
 
 def _linear_setup(ctx, inputs, output):
-    x, weight, bias, activation, out_dtype = inputs
+    x, weight, bias, activation, out_dtype, compute = inputs
     ctx.save_for_backward(x, weight, bias)
-    ctx.args = (activation, output.dtype)
+    ctx.args = (activation, output.dtype, compute)
 
 
 def _linear_backward(ctx, gy):
     x, w, bias = ctx.saved_tensors
-    act, zdt = ctx.args
+    act, zdt, compute = ctx.args
     gz = gy
     if act != "none":
-        z = torch.ops.tcj.linear(x, w, bias, "none", zdt)
+        z = torch.ops.tcj.linear(x, w, bias, "none", zdt, compute)
         gz = act_backward(act, z, gy)
     k, n = w.shape[1], w.shape[0]
     g2 = gz.reshape(-1, n).to(x.dtype).contiguous()
     dx = dw = db = None
     need = ctx.needs_input_grad
     if need[0]:
-        dx = torch.ops.tcj.matmul(g2, w, None, None, "none", 1.0, 0.0, x.dtype, None, 0)
+        dx = torch.ops.tcj.matmul(g2, w, None, None, "none", 1.0, 0.0, x.dtype, None, 0,
+                                  compute)
         dx = dx.reshape(x.shape)
     if need[1]:
         x2 = x.reshape(-1, k)
-        dw = torch.ops.tcj.matmul(g2.t(), x2, None, None, "none", 1.0, 0.0, w.dtype, None, 0)
+        dw = torch.ops.tcj.matmul(g2.t(), x2, None, None, "none", 1.0, 0.0, w.dtype, None, 0,
+                                  compute)
     if bias is not None and need[2]:
         db = gz.reshape(-1, n).float().sum(0).to(bias.dtype)
-    return dx, dw, db, None, None
+    return dx, dw, db, None, None, None
 
 
 linear.register_autograd(_linear_backward, setup_context=_linear_setup)

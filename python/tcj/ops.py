@@ -59,31 +59,36 @@ def _ops():
 # ---- the public API -----------------------------------------------------------------------
 
 def matmul(a, b, *, out=None, out_dtype=None, alpha=1.0, beta=0.0, c=None, bias=None,
-           activation=None, epilogue_source=None, epilogue_params=0):
+           activation=None, epilogue_source=None, epilogue_params=0, compute=None):
     """D = activation(alpha * a @ b + beta * c + bias), torch.matmul's batch broadcasting.
 
     a [..., m, k], b [..., k, n] (n = 2 * n_out with activation="swiglu": gate columns then up
     columns), c like the output, bias [n] (or [batch, n]). out_dtype: the output's dtype
-    (default a's; f16/bf16 operands give f16, bf16 or f32). Differentiable in a, b, c, bias."""
+    (default a's; f16/bf16 operands give f16, bf16 or f32). compute: how float32 products are
+    formed: None (the library's choice: fp32 accuracy for float32 operands), "f32", "3xtf32"
+    or "tf32" (tf32 products, fp32 sums: about 1e-3 relative error, the tensor cores' tf32
+    rate). Differentiable in a, b, c, bias (the backward GEMMs use the same compute)."""
     act = _layout.activation(activation)
+    _layout.compute(compute)  # a bad name fails here, before any dispatch
     if _eager(a, b, c, bias, out):
         if out is None:
             shape, dt = cached_meta(("matmul", a.shape, b.shape, a.dtype, act, out_dtype),
                                     lambda: matmul_meta(a, b, act, out_dtype))
             out = torch.empty(shape, dtype=dt, device=a.device)
-        matmul_into(out, a, b, c, bias, act, alpha, beta, epilogue_source, epilogue_params)
+        matmul_into(out, a, b, c, bias, act, alpha, beta, epilogue_source, epilogue_params,
+                    compute)
         return out
     ops = _ops()
     args = (a, b, c, bias, act, float(alpha), float(beta),
             out_dtype, epilogue_source, int(epilogue_params or 0))
     if out is not None:
-        ops.matmul_out(*args[:7], epilogue_source, int(epilogue_params or 0), out)
+        ops.matmul_out(*args[:7], epilogue_source, int(epilogue_params or 0), out, compute)
         return out
-    return ops.matmul(*args)
+    return ops.matmul(*args, compute)
 
 
 def batched_mm(a, b, *, out=None, out_dtype=None, alpha=1.0, beta=0.0, c=None, bias=None,
-               activation=None, epilogue_source=None, epilogue_params=0):
+               activation=None, epilogue_source=None, epilogue_params=0, compute=None):
     """A strided batch: a [B, m, k] @ b [B, k, n] -> [B, m, n] (a stride-0 dimension, from
     expand(), broadcasts one operand to every entry). Other keywords as matmul."""
     for name, t in (("a", a), ("b", b)):
@@ -91,27 +96,29 @@ def batched_mm(a, b, *, out=None, out_dtype=None, alpha=1.0, beta=0.0, c=None, b
             raise ValueError(f"{name}: batched_mm takes 3-D tensors, got shape {tuple(t.shape)}")
     return matmul(a, b, out=out, out_dtype=out_dtype, alpha=alpha, beta=beta, c=c, bias=bias,
                   activation=activation, epilogue_source=epilogue_source,
-                  epilogue_params=epilogue_params)
+                  epilogue_params=epilogue_params, compute=compute)
 
 
-def linear(x, weight, bias=None, activation=None, out_dtype=None, out=None):
+def linear(x, weight, bias=None, activation=None, out_dtype=None, out=None, compute=None):
     """torch.nn.functional.linear with a fused epilogue: activation(x @ weight.T + bias).
 
     x [..., K], weight [N, K] (nn.Linear's; [2N, K] gate rows then up rows with
-    activation="swiglu", vLLM's w13), bias [N] ([2N] with swiglu). Differentiable."""
+    activation="swiglu", vLLM's w13), bias [N] ([2N] with swiglu). compute: as matmul's
+    (float32 x and weight). Differentiable."""
     act = _layout.activation(activation)
+    _layout.compute(compute)
     if _eager(x, weight, bias, out):
         if out is None:
             shape, dt = cached_meta(("linear", x.shape, weight.shape, x.dtype, act, out_dtype),
                                     lambda: linear_meta(x, weight, act, out_dtype))
             out = torch.empty(shape, dtype=dt, device=x.device)
-        linear_into(out, x, weight, bias, act)
+        linear_into(out, x, weight, bias, act, compute)
         return out
     ops = _ops()
     if out is not None:
-        ops.linear_out(x, weight, bias, act, out)
+        ops.linear_out(x, weight, bias, act, out, compute)
         return out
-    return ops.linear(x, weight, bias, act, out_dtype)
+    return ops.linear(x, weight, bias, act, out_dtype, compute)
 
 
 def scaled_mm(a, b, scale_a=None, scale_b=None, *, scale_mode=None, out_dtype=None, bias=None,

@@ -329,6 +329,24 @@ def test_cached_plans_launch_what_a_fresh_plan_does(monkeypatch):
     assert len(_calls._plans) == 3  # one plan per layout, reused by the second trial
 
 
+def test_compute_keyword_sets_the_descriptor_and_keys_the_plan(monkeypatch):
+    torch = _torch()
+    from tcj import _calls, _lib
+    calls = _launched(monkeypatch, torch)
+    x, w = torch.randn(4, 8), torch.randn(6, 8)
+    for name, member in ((None, _lib.Compute.DEFAULT), ("tf32", _lib.Compute.F32_FAST_TF32),
+                         ("3xTF32", _lib.Compute.F32_3XTF32), ("f32", _lib.Compute.F32)):
+        _calls.linear_into(torch.empty(4, 6), x, w, compute=name)
+        assert _lib.GemmDesc.from_buffer_copy(calls[-1][1]).compute == member, name
+        _calls.matmul_into(torch.empty(4, 6), x, w.t(), compute=name)
+        assert _lib.GemmDesc.from_buffer_copy(calls[-1][1]).compute == member, name
+    assert len(_calls._plans) == 8  # the compute mode is part of each plan's key
+    with pytest.raises(ValueError, match="compute 'fp16'"):
+        _calls.linear_into(torch.empty(4, 6), x, w, compute="fp16")
+    with pytest.raises(ValueError, match="compute 'bad'"):
+        __import__("tcj.ops").ops.matmul(x, w.t(), compute="bad")
+
+
 def test_a_plan_is_per_layout_and_scalars(monkeypatch):
     torch = _torch()
     from tcj import _calls
@@ -405,8 +423,9 @@ def test_torch_compile_fullgraph_traces_linear_and_its_backward():
         return gm.forward
 
     def f(x, w, b):
-        h = ops.linear(x, w, b, activation="silu")
-        return torch.ops.tcj.linear(h, w.t().contiguous(), None, "none", None).sum()
+        h = ops.linear(x, w, b, activation="silu", compute="tf32")
+        h = ops.matmul(h, w, compute="3xtf32")
+        return torch.ops.tcj.linear(h, w, None, "none", None).sum()
 
     x = torch.empty(4, 64, device="meta", requires_grad=True)
     w = torch.empty(32, 64, device="meta", requires_grad=True)
@@ -414,6 +433,9 @@ def test_torch_compile_fullgraph_traces_linear_and_its_backward():
     cf = torch.compile(f, fullgraph=True, backend=backend)
     y = cf(x, w, b)
     assert graphs and "tcj.linear" in str(graphs[0].graph)
+    modes = [n.args[-1] for n in graphs[0].graph.nodes if n.op == "call_function"
+             and str(n.target).startswith("tcj.")]
+    assert modes[:2] == ["tf32", "3xtf32"]  # compute reaches the traced ops
     y.backward()
     assert x.grad.shape == x.shape and w.grad.shape == w.shape and b.grad.shape == b.shape
 

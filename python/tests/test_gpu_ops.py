@@ -507,6 +507,22 @@ def test_k_groups_backward_against_float64_reference():
                                    msg=lambda s: f"{name}: {s}")
 
 
+def test_compute_modes_on_float32():
+    """compute= reaches the descriptor: tf32 products are visibly coarser than fp32 accuracy,
+    and each mode keeps its own element-wise bound (from |A| |B|)."""
+    torch.manual_seed(3)
+    k = 256
+    a, b = rnd(64, k, dtype=F32), rnd(k, 48, dtype=F32)
+    ref, mag = a.double() @ b.double(), a.double().abs() @ b.double().abs()
+    worst = {}
+    for mode, tol in (("f32", k * 2.0 ** -24), ("3xtf32", k * 2.0 ** -24), ("tf32", 3e-3)):
+        for y in (ops.matmul(a, b, compute=mode), ops.linear(a, b.t(), compute=mode)):
+            err = (y.double() - ref).abs()
+            assert (err <= tol * mag).all(), f"{mode}: max error {err.max().item():.3g}"
+            worst[mode] = max(worst.get(mode, 0.0), (err / mag).max().item())
+    assert worst["tf32"] > 16 * worst["f32"], worst  # the tf32 mode did round the operands
+
+
 def test_eager_calls_match_the_ops_bit_for_bit():
     """Without autograd the public functions skip the torch.library op (a cached plan); with it
     they go through the op: the same kernel, so the same bits, for new tensors each call."""
