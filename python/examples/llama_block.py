@@ -12,32 +12,19 @@ status: 0 when every row passes its check, 1 when one fails, 2 when no CUDA GPU 
 """
 
 import argparse
-import datetime
 import math
 import os
-import statistics
 import sys
 
 HIDDEN, HEADS, KV_HEADS, HEAD_DIM, INTER = 4096, 32, 8, 128, 14336
 EPS, ROPE_THETA = 1e-5, 500000.0
 
-# Imported by main(), so that --help (and the CPU test) need neither torch nor tcj's library.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # graph_bench, beside this file
+from graph_bench import add_common_args, capture, check, int_list, setup, time_graph  # noqa: E402
+
+# Set by main() (graph_bench.setup), so that --help (and the CPU test) need neither torch nor
+# tcj's library.
 torch = F = tcj = None
-
-
-def _import():
-    global torch, F, tcj
-    import torch
-    import torch.nn.functional as F
-    try:
-        import tcj
-    except ImportError:  # not installed: the source tree's package (its library from $TCJ_LIBRARY)
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-        import tcj
-
-
-def int_list(text):
-    return [int(v) for v in text.split(",") if v.strip()]
 
 
 def build_parser():
@@ -51,16 +38,7 @@ def build_parser():
     p.add_argument("--context", type=int, default=1024, help="decode: KV cache positions")
     p.add_argument("--prefill-tokens", type=int_list, default="512,1024,2048,4096",
                    help="prefill: tokens of the one sequence")
-    p.add_argument("--iters", type=int, default=50, help="timed graph replays per row")
-    p.add_argument("--warmup", type=int, default=5, help="untimed graph replays before timing")
-    p.add_argument("--check-only", action="store_true", help="check the outputs, time nothing")
-    p.add_argument("--seed", type=int, default=0, help="seed of the weights and inputs")
-    p.add_argument("--device", default="cuda", help="a CUDA device")
-    p.add_argument("--jit", choices=("sync", "async", "generic"),
-                   default=os.environ.get("TCJ_JIT") or "sync",
-                   help="tcj's JIT mode (sync: the specialised kernels compile in the warm-up "
-                        "calls, before the capture)")
-    return p
+    return add_common_args(p)
 
 
 # ---- the model: one forward, two sets of linear layers -----------------------------------
@@ -187,75 +165,13 @@ def make_inputs(mode, size, args, device):
     return x, cos.to(torch.bfloat16), sin.to(torch.bfloat16), caches, (cos, sin)
 
 
-# ---- compile, capture, time --------------------------------------------------------------
-
-def capture(fn, args, calls=2):
-    """Compiles fn on a side stream (Inductor, tcj's JIT and cuBLAS's handles all set up outside
-    the capture), then captures one call in a CUDA graph. Returns the graph and its static
-    output, which every replay rewrites."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(calls):
-            fn(*args)
-    torch.cuda.current_stream().wait_stream(side)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        out = fn(*args)
-    return graph, out
-
-
-def time_graph(graph, iters, warmup):
-    """Median ms of iters replays, each between two CUDA events."""
-    for _ in range(warmup):
-        graph.replay()
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-              for _ in range(iters)]
-    for start, end in events:
-        start.record()
-        graph.replay()
-        end.record()
-    torch.cuda.synchronize()
-    return statistics.median(start.elapsed_time(end) for start, end in events)
-
-
-def check(out, ref, base):
-    """(max error of out, of base, passed): out against the float32 ref, allowed twice torch
-    bf16's error (base) plus 1% of the output's scale."""
-    ref = ref.float()
-    err, base_err = (out.float() - ref).abs().max().item(), (base.float() - ref).abs().max().item()
-    return err, base_err, err <= 2 * base_err + 1e-2 * ref.abs().max().item()
-
-
-def header():
-    dev = torch.cuda.current_device()
-    print(f"# {datetime.datetime.now().isoformat(timespec='seconds')}  "
-          f"{torch.cuda.get_device_name(dev)}  torch {torch.__version__} "
-          f"(CUDA {torch.version.cuda})  tcj {tcj.__version__}")
-
-
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    try:
-        _import()
-    except ImportError as e:
-        print(f"llama_block.py needs torch and tcj: {e}", file=sys.stderr)
-        return 2
-    device = torch.device(args.device)
-    if device.type != "cuda" or not torch.cuda.is_available():
-        print(f"llama_block.py needs a CUDA GPU (--device {args.device}, CUDA available: "
-              f"{torch.cuda.is_available()})", file=sys.stderr)
-        return 2
-    torch.cuda.set_device(device)
-    try:
-        tcj.set_jit_mode(args.jit)  # before tcj's first call makes the device's engine
-        tcj.version()  # opens the library: a missing one is said here, not mid-run
-    except tcj.TcjError as e:
-        print(f"llama_block.py: tcj's library: {e}", file=sys.stderr)
-        return 2
-    torch.backends.cuda.matmul.allow_tf32 = False  # the float32 reference in full float32
-    header()
+    global torch, F, tcj
+    ready = setup("llama_block.py", args)
+    if isinstance(ready, int):
+        return ready
+    torch, F, tcj, device = ready
     print(f"# Llama-3-8B-like: {args.layers} layers, hidden {HIDDEN}, {HEADS}/{KV_HEADS} heads x "
           f"{HEAD_DIM}, MLP {INTER}, bf16; decode over {args.context} cached positions; "
           f"median of {args.iters} CUDA-graph replays")

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: Apache-2.0
+# What the examples share: their common options, the start-up checks (torch, a CUDA device, tcj's
+# library and JIT mode), compiling and capturing a model in a CUDA graph, timing its replays, and
+# the error check against a float32 reference. torch is imported inside the functions, so that
+# an example's --help needs neither torch nor tcj's library.
+"""Helpers of python/examples: setup(), capture(), time_graph(), check(), int_list()."""
+
+import datetime
+import os
+import statistics
+import sys
+
+
+def int_list(text):
+    return [int(v) for v in text.split(",") if v.strip()]
+
+
+def add_common_args(p):
+    """The options every example takes (timing, checking, seed, device, tcj's JIT mode)."""
+    p.add_argument("--iters", type=int, default=50, help="timed graph replays per row")
+    p.add_argument("--warmup", type=int, default=5, help="untimed graph replays before timing")
+    p.add_argument("--check-only", action="store_true", help="check the outputs, time nothing")
+    p.add_argument("--seed", type=int, default=0, help="seed of the weights and inputs")
+    p.add_argument("--device", default="cuda", help="a CUDA device")
+    p.add_argument("--jit", choices=("sync", "async", "generic"),
+                   default=os.environ.get("TCJ_JIT") or "sync",
+                   help="tcj's JIT mode (sync: the specialised kernels compile in the warm-up "
+                        "calls, before the capture)")
+    return p
+
+
+def setup(script, args):
+    """Imports torch and tcj (the source tree's package where tcj is not installed), checks the
+    device and opens tcj's library with args.jit, prints the header line; returns (torch,
+    torch.nn.functional, tcj, device), or an exit status (2) after saying what is missing."""
+    try:
+        import torch
+        import torch.nn.functional as F
+        try:
+            import tcj
+        except ImportError:  # not installed: the source tree's (library from $TCJ_LIBRARY)
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+            import tcj
+    except ImportError as e:
+        print(f"{script} needs torch and tcj: {e}", file=sys.stderr)
+        return 2
+    device = torch.device(args.device)
+    if device.type != "cuda" or not torch.cuda.is_available():
+        print(f"{script} needs a CUDA GPU (--device {args.device}, CUDA available: "
+              f"{torch.cuda.is_available()})", file=sys.stderr)
+        return 2
+    torch.cuda.set_device(device)
+    try:
+        tcj.set_jit_mode(args.jit)  # before tcj's first call makes the device's engine
+        tcj.version()  # opens the library: a missing one is said here, not mid-run
+    except tcj.TcjError as e:
+        print(f"{script}: tcj's library: {e}", file=sys.stderr)
+        return 2
+    torch.backends.cuda.matmul.allow_tf32 = False  # the float32 references in full float32
+    print(f"# {datetime.datetime.now().isoformat(timespec='seconds')}  "
+          f"{torch.cuda.get_device_name(device)}  torch {torch.__version__} "
+          f"(CUDA {torch.version.cuda})  tcj {tcj.__version__}")
+    return torch, F, tcj, device
+
+
+def capture(fn, args, calls=2):
+    """Compiles fn on a side stream (Inductor, tcj's JIT and cuBLAS's handles all set up outside
+    the capture), then captures one call in a CUDA graph. Returns the graph and its static
+    output, which every replay rewrites."""
+    import torch
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(calls):
+            fn(*args)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn(*args)
+    return graph, out
+
+
+def time_graph(graph, iters, warmup):
+    """Median ms of iters replays, each between two CUDA events."""
+    import torch
+    for _ in range(warmup):
+        graph.replay()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(iters)]
+    for start, end in events:
+        start.record()
+        graph.replay()
+        end.record()
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in events)
+
+
+def check(out, ref, base):
+    """(max error of out, of base, passed): out against the float32 ref, allowed twice torch
+    bf16's error (base) plus 1% of the output's scale."""
+    ref = ref.float()
+    err, base_err = (out.float() - ref).abs().max().item(), (base.float() - ref).abs().max().item()
+    return err, base_err, err <= 2 * base_err + 1e-2 * ref.abs().max().item()
