@@ -102,3 +102,40 @@ def check(out, ref, base):
     ref = ref.float()
     err, base_err = (out.float() - ref).abs().max().item(), (base.float() - ref).abs().max().item()
     return err, base_err, err <= 2 * base_err + 1e-2 * ref.abs().max().item()
+
+
+def allow_recompiles(torch, limit=64):
+    """Each (model, shape) compiles once (dynamic=False), all as recompiles of one code object:
+    more than dynamo's default limit of 8, which fails a fullgraph compile."""
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, limit)
+
+
+RESULT_HEADER = (f"{'err torch':>10} {'err tcj':>10} {'check':>5} {'torch ms':>9} {'tcj ms':>9} "
+                 f"{'speedup':>7}")
+
+
+def measure(compiled, inputs, reference, args):
+    """One row: captures compiled["torch"] and compiled["tcj"] on inputs, checks tcj's output
+    against reference() (float32) with torch's as the base, times the replays unless
+    args.check_only. Returns (passed, the row's result columns as text)."""
+    import torch
+    graphs, outs = {}, {}
+    for name in ("torch", "tcj"):
+        graphs[name], static_out = capture(compiled[name], inputs)
+        graphs[name].replay()
+        outs[name] = static_out.clone()
+        del static_out
+    ref = reference()
+    err_tcj, err_torch, ok = check(outs["tcj"], ref, outs["torch"])
+    del ref, outs
+    text = f"{err_torch:10.3e} {err_tcj:10.3e} {'PASS' if ok else 'FAIL':>5} "
+    if args.check_only:
+        text += f"{'-':>9} {'-':>9} {'-':>7}"
+    else:
+        t, j = (time_graph(graphs[name], args.iters, args.warmup) for name in ("torch", "tcj"))
+        text += f"{t:9.3f} {j:9.3f} {t / j:6.2f}x"
+    del graphs
+    torch.cuda.empty_cache()
+    return ok, text

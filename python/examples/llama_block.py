@@ -20,7 +20,8 @@ HIDDEN, HEADS, KV_HEADS, HEAD_DIM, INTER = 4096, 32, 8, 128, 14336
 EPS, ROPE_THETA = 1e-5, 500000.0
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # graph_bench, beside this file
-from graph_bench import add_common_args, capture, check, int_list, setup, time_graph  # noqa: E402
+from graph_bench import (RESULT_HEADER, add_common_args, allow_recompiles, int_list,  # noqa: E402
+                         measure, setup)
 
 # Set by main() (graph_bench.setup), so that --help (and the CPU test) need neither torch nor
 # tcj's library.
@@ -182,48 +183,30 @@ def main(argv=None):
 def run(args, device):
     """The rows: build, capture, check and time; 1 when a check failed, else 0."""
     torch.set_grad_enabled(False)
-    # Every (model, mode, shape) compiles once (dynamic=False), all as recompiles of one code
-    # object: more than dynamo's default limit of 8, which fails a fullgraph compile.
-    for name in ("recompile_limit", "cache_size_limit"):
-        if hasattr(torch._dynamo.config, name):
-            setattr(torch._dynamo.config, name, 64)
+    allow_recompiles(torch)
     weights = make_weights(args.layers, device, args.seed)
     models = {"torch": TorchLinears(), "tcj": TcjLinears()}
-    reference = TorchLinears(upcast=True)
+    reference_lin = TorchLinears(upcast=True)
     # One compiled function per model; each mode and shape is a static recompile of it.
     compiled = {name: torch.compile(make_forward(lin, weights), fullgraph=True, dynamic=False)
                 for name, lin in models.items()}
 
     rows = ([("decode", b) for b in args.decode_batches] if args.mode != "prefill" else []) + \
            ([("prefill", t) for t in args.prefill_tokens] if args.mode != "decode" else [])
-    print(f"{'mode':8} {'size':>5} {'err torch':>10} {'err tcj':>10} {'check':>5} "
-          f"{'torch ms':>9} {'tcj ms':>9} {'speedup':>7}")
+    print(f"{'mode':8} {'size':>5} {RESULT_HEADER}")
     failed = False
     for mode, size in rows:
         x, cos, sin, caches, (cos32, sin32) = make_inputs(mode, size, args, device)
-        graphs, outs = {}, {}
-        for name in models:
-            graphs[name], static_out = capture(compiled[name], (x, cos, sin, caches))
-            graphs[name].replay()
-            outs[name] = static_out.clone()
-            del static_out
-        # The float32 reference: eager, float32 copies of the same inputs and caches (the graphs
-        # wrote only slot ctx, which every model writes before it reads).
-        caches32 = None if caches is None else [(k.float(), v.float()) for k, v in caches]
-        ref = decoder(reference, weights, x.float(), cos32, sin32, caches32)
-        del caches32
-        err_tcj, err_torch, ok = check(outs["tcj"], ref, outs["torch"])
+
+        def reference():
+            # eager float32 on float32 copies of the same inputs and caches (the graphs wrote
+            # only slot ctx, which every model writes before it reads)
+            caches32 = None if caches is None else [(k.float(), v.float()) for k, v in caches]
+            return decoder(reference_lin, weights, x.float(), cos32, sin32, caches32)
+
+        ok, text = measure(compiled, (x, cos, sin, caches), reference, args)
         failed |= not ok
-        ms = {}
-        if not args.check_only:
-            for name in models:
-                ms[name] = time_graph(graphs[name], args.iters, args.warmup)
-        t, j = ms.get("torch"), ms.get("tcj")
-        print(f"{mode:8} {size:5d} {err_torch:10.3e} {err_tcj:10.3e} {'PASS' if ok else 'FAIL':>5} "
-              + (f"{t:9.3f} {j:9.3f} {t / j:6.2f}x" if ms else f"{'-':>9} {'-':>9} {'-':>7}"),
-              flush=True)
-        del graphs, outs, ref, caches
-        torch.cuda.empty_cache()
+        print(f"{mode:8} {size:5d} {text}", flush=True)
     return 1 if failed else 0
 
 

@@ -19,7 +19,8 @@ import sys
 HIDDEN, INTER, EXPERTS, TOP_K = 2048, 768, 128, 8
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # graph_bench, beside this file
-from graph_bench import add_common_args, capture, check, int_list, setup, time_graph  # noqa: E402
+from graph_bench import (RESULT_HEADER, add_common_args, allow_recompiles, int_list,  # noqa: E402
+                         measure, setup)
 
 # Set by main() (graph_bench.setup), so that --help (and the CPU test) need neither torch nor
 # tcj's library.
@@ -160,40 +161,20 @@ def main(argv=None):
 def run(args, device):
     """The rows: build, capture, check and time; 1 when a check failed, else 0."""
     torch.set_grad_enabled(False)
-    # A static recompile per token count (dynamic=False); over 8 would fail a fullgraph compile.
-    for name in ("recompile_limit", "cache_size_limit"):
-        if hasattr(torch._dynamo.config, name):
-            setattr(torch._dynamo.config, name, 64)
+    allow_recompiles(torch)
     weights = make_weights(device, args.seed)
     layers = {"torch": moe_torch, "tcj": make_moe_tcj(not args.no_gather)}
     compiled = {name: torch.compile(fn, fullgraph=True, dynamic=False)
                 for name, fn in layers.items()}
 
-    print(f"{'tokens':>6} {'err torch':>10} {'err tcj':>10} {'check':>5} "
-          f"{'torch ms':>9} {'tcj ms':>9} {'speedup':>7}")
+    print(f"{'tokens':>6} {RESULT_HEADER}")
     failed = False
     for tokens in args.tokens:
         gen = torch.Generator(device=device).manual_seed(args.seed * 1000003 + tokens)
         x = torch.randn((tokens, HIDDEN), generator=gen, device=device, dtype=torch.bfloat16)
-        graphs, outs = {}, {}
-        for name in layers:
-            graphs[name], static_out = capture(compiled[name], (x, weights))
-            graphs[name].replay()
-            outs[name] = static_out.clone()
-            del static_out
-        ref = moe_reference(x, weights)
-        err_tcj, err_torch, ok = check(outs["tcj"], ref, outs["torch"])
+        ok, text = measure(compiled, (x, weights), lambda: moe_reference(x, weights), args)
         failed |= not ok
-        ms = {}
-        if not args.check_only:
-            for name in layers:
-                ms[name] = time_graph(graphs[name], args.iters, args.warmup)
-        t, j = ms.get("torch"), ms.get("tcj")
-        print(f"{tokens:6d} {err_torch:10.3e} {err_tcj:10.3e} {'PASS' if ok else 'FAIL':>5} "
-              + (f"{t:9.3f} {j:9.3f} {t / j:6.2f}x" if ms else f"{'-':>9} {'-':>9} {'-':>7}"),
-              flush=True)
-        del graphs, outs, ref
-        torch.cuda.empty_cache()
+        print(f"{tokens:6d} {text}", flush=True)
     return 1 if failed else 0
 
 
