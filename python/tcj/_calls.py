@@ -75,8 +75,8 @@ def _apply(desc, plan, keep):
 
 
 # ---- plans cached by layout -----------------------------------------------------------------
-# Building a plan (strides to descriptor fields, checks, enum names to values) costs tens of
-# microseconds of Python; a model calls the same few layouts over and over. So a plan is built
+# Building a plan (strides to descriptor fields, checks, enum names to values, some 40 field
+# writes) is Python work; a model calls the same few layouts over and over. So a plan is built
 # once per layout key (the op, its scalars, and each tensor's shape, strides, dtype and device)
 # with stand-in addresses, and kept as a filled GemmDesc plus where each tensor's address goes:
 # a call copies that descriptor, writes the addresses and launches. The plan functions of

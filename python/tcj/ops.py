@@ -32,7 +32,7 @@ def _eager(*tensors):
     """Whether a call may run its implementation directly instead of through its torch.library
     op: not under torch.compile's tracing, no torch function or dispatch mode active (each
     must see the op), plain CUDA tensors only, none that autograd must record. The direct call
-    saves the op's dispatch (most of a small call's host time) and runs the same code."""
+    saves the op's dispatch and runs the same code."""
     if torch is None or torch.compiler.is_compiling():
         return False
     C = torch._C
