@@ -118,7 +118,7 @@ def _prepare(named, build, epilogue_source, epilogue_params):
     keep = []
     fields = []
     for key, value in list(plan.items()):
-        if isinstance(value, int) and value >> _STAND_IN_SHIFT and key not in _ENUM_FIELDS:
+        if isinstance(value, int) and value >> _STAND_IN_SHIFT > 0 and key not in _ENUM_FIELDS:
             fields.append((key, (value >> _STAND_IN_SHIFT) - 1,
                            value & ((1 << _STAND_IN_SHIFT) - 1)))
             plan[key] = 0
