@@ -149,10 +149,13 @@ def launch(key, named, build, epilogue_source=None, epilogue_params=0):
     _lib.gemm_ex(p.index, desc, _current_stream(p.index))
 
 
+# The current stream as an int without making a torch.cuda.Stream (looked up once, not per call).
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) if torch is not None else None
+
+
 def _current_stream(index):
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw(index)
+    if _raw_stream is not None:
+        return _raw_stream(index)
     return torch.cuda.current_stream(index).cuda_stream
 
 
