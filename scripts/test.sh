@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds tcj with warnings as errors and runs every test: the CPU tests, and the GPU tests
 # (label `gpu`), which skip with a message when no GPU is present, and the Python package's CPU
-# tests against that build's library (scripts/test-python.sh). Then a packager's build, with
+# tests against that build's library (scripts/test-python.sh), and the package's own CMake build
+# (what `pip install .` runs), staged and checked to need only libc. Then a packager's build, with
 # CMake's default generator (Unix Makefiles), -flto, a non-default prefix and an absolute libdir,
 # in BUILD_DIR-pkg: the library and tools only, installed into a DESTDIR and checked there
 # (tests/install/check.sh --destdir: consumers, exports, installed tools run without
@@ -48,6 +49,26 @@ build_packager() {
   cmake --build "$pkg" -j "$jobs"
 }
 
+# The Python package's build as pyproject.toml runs it (TCJ_PYTHON, the target tcj_python), staged
+# with cmake --install: the package's library and its tcj-warmup must need nothing but libc and
+# libm where the wheel is installed (libyaml and xxhash linked in, CUDA dlopened).
+build_python_package() {
+  local py=$build-py stage=$build-py/stage f
+  rm -rf "$py"
+  cmake -S . -B "$py" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DTCJ_WERROR=ON -DTCJ_PYTHON=ON \
+    -DTCJ_BUILD_TOOLS=OFF -DTCJ_BUILD_TESTS=OFF -DBUILD_TESTING=OFF >/dev/null
+  cmake --build "$py" --target tcj_python -j "$jobs"
+  cmake --install "$py" --prefix "$stage" >/dev/null
+  for f in "$stage/tcj/libtcj.so.1" "$stage/tcj/bin/tcj-warmup"; do
+    [ -f "$f" ] || { echo "test.sh: the package build did not install $f" >&2; return 1; }
+    if ldd "$f" | grep -v -E 'linux-vdso|ld-linux|/lib(c|m|dl|pthread|rt)\.so'; then
+      echo "test.sh: $f needs the libraries above; the wheel would not carry them" >&2
+      return 1
+    fi
+  done
+  "$stage/tcj/bin/tcj-warmup" --help >/dev/null
+}
+
 build_asan() {
   local seconds=()
   [ -n "${TCJ_FUZZ_SECONDS:-}" ] && seconds=(-DTCJ_FUZZ_SECONDS="$TCJ_FUZZ_SECONDS")
@@ -60,6 +81,7 @@ phase "dependencies" bash scripts/ensure-deps.sh
 phase "build (release, -Werror)" build_release
 phase "tests (release)" ctest --test-dir "$build" --output-on-failure -j "$jobs"
 phase "Python package: CPU tests (against $build's libtcj)" bash scripts/test-python.sh "$build"
+phase "Python package's build (TCJ_PYTHON: libtcj.so.1 and tcj-warmup, libc only)" build_python_package
 phase "build (Unix Makefiles, -flto, absolute libdir; library and tools)" build_packager
 phase "install (DESTDIR; consumers; installed tools without LD_LIBRARY_PATH)" \
   bash tests/install/check.sh --destdir "$pkg" "$PWD" "$pkg/install-check"

@@ -3,8 +3,9 @@
 # and compiles each kernel into the disk cache the engines read; the package parses no YAML.
 """A warmup manifest through the ``tcj-warmup`` tool (see the README's Tools section).
 
-The tool is looked for as ``$TCJ_WARMUP`` (a path), then next to the library (a build tree's
-``tools/tcj-warmup``, an install's ``../bin/tcj-warmup``), then on ``PATH``. It compiles for the
+The tool is looked for as ``$TCJ_WARMUP`` (a path), then next to the library (the package's
+``bin/tcj-warmup``, a build tree's ``tools/tcj-warmup``, an install's ``../bin/tcj-warmup``),
+then on ``PATH``. It compiles for the
 GPU of ``device`` (the child sees only that device) into the cache directory engines use
 (``set_engine_option("cache_dir", ...)`` if set, else ``$TCJ_CACHE_DIR`` and the defaults the
 tool shares with the library). Its progress lines go to this process's stdout as they come.
@@ -25,7 +26,8 @@ def _candidates():
     here = []
     try:
         lib_dir = os.path.dirname(os.path.abspath(_lib.library_path()))
-        here = [os.path.join(lib_dir, "tools", "tcj-warmup"),
+        here = [os.path.join(lib_dir, "bin", "tcj-warmup"),  # the wheel's (pyproject.toml)
+                os.path.join(lib_dir, "tools", "tcj-warmup"),
                 os.path.join(lib_dir, os.pardir, "bin", "tcj-warmup")]
     except _lib.TcjError:
         pass  # no library: the tool may still be on PATH

@@ -168,3 +168,22 @@ def test_warmup_of_a_manifest_runs_the_tool(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("TCJ_WARMUP", str(tmp_path / "nowhere"))
     with pytest.raises(FileNotFoundError, match="TCJ_WARMUP"):
         _warmup_tool.find_tool()
+
+
+def test_warmup_of_a_manifest_with_the_real_tool(tmp_path, monkeypatch):
+    """The build's own tcj-warmup (next to TCJ_LIBRARY, as the wheel's is) compiles a manifest's
+    kernel for sm_80 through nvJitLink, with no GPU, into the cache directory given (the CPU
+    tests of the C library compile for sm_80 through nvJitLink as well, so it is there)."""
+    from tcj import ops, _warmup_tool
+    monkeypatch.delenv("TCJ_WARMUP", raising=False)
+    try:
+        tool = _warmup_tool.find_tool()
+    except FileNotFoundError:
+        pytest.skip("no tcj-warmup next to the library or on PATH (a build without libyaml)")
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("targets: [sm_80]\nproblems:\n"
+                        "  - {name: p, m: 128, n: 256, k: 512, dtype: bf16}\n")
+    monkeypatch.setitem(_lib._engine_options, "cache_dir", str(tmp_path / "cache").encode())
+    first = ops.warmup(manifest)
+    assert first["compiled"] == 1 and first["failed"] == 0, first
+    assert ops.warmup(manifest)["hit"] == 1  # the second run finds it in the cache
