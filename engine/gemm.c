@@ -359,7 +359,9 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
        * contiguous group's A is the whole m rows (sm90_abi.c). */
       int64_t entries = p->grouped ? p->groups : p->batch;
       ptx_tmap_batch ba = {entries, (int64_t)prm.stride_a}, bb = {entries, (int64_t)prm.stride_b};
-      st = encode_tmap(e, &run, 0, p->m, &pa, ba, &tmaps[0]);
+      /* Gathered rows of A are copied without TMA (sm90_gather.c): its map, which the kernel
+       * declares but does not read, spans A's own rows. */
+      st = encode_tmap(e, &run, 0, p->gather ? p->gather_rows : p->m, &pa, ba, &tmaps[0]);
       if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
       if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
       if (st == TCJ_SUCCESS && reuse) {

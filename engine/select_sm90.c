@@ -385,13 +385,14 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
   if (ptx_group_k(p->grouped))
     return sm90_no(why, "group_mode TCJ_GROUP_K_CONTIGUOUS runs on the sm80 recipe (the sm90 grouped kernel has no K "
                    "groups in this release)");
-  /* Its TMA reads A and B through tensor maps over one base address each: per-group B pointers
-   * would need a map per group (tensormap.replace), gathered rows a copy per row. */
-  if (p->b_ptrs || p->gather)
-    return sm90_no(why, p->b_ptrs ? "group_b_ptrs runs on the sm80 recipe (the sm90 grouped kernel reads B through one "
-                                    "tensor map over one base address)"
-                                  : "gather_a runs on the sm80 recipe (the sm90 grouped kernel reads A through one tensor "
-                                    "map over one base address)");
+  /* Its TMA reads B through a tensor map over one base address: per-group B pointers would need
+   * a map per group (tensormap.replace). Gathered rows of A are copied without TMA
+   * (sm90_gather.c), with 32-bit byte offsets within a row. */
+  if (p->b_ptrs)
+    return sm90_no(why, "group_b_ptrs runs on the sm80 recipe (the sm90 grouped kernel reads B through one tensor map "
+                   "over one base address)");
+  if (p->gather && p->k > INT32_MAX / 2)
+    return sm90_no(why, "gather_a with k of 2^30 or more runs on the sm80 recipe");
   /* TMA reads 16-byte aligned rows, and grouped calls pack nothing (their groups' rows are
    * known on the device only). */
   if (p->align_a < 16 || p->align_b < 16)
@@ -409,7 +410,8 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
     /* The maps the launch encodes: A over all m rows (masked: G entries), B over G entries. */
     ptx_tmap_desc d;
     ptx_tmap_batch ba = {p->groups, p->stride_a}, bb = {p->groups, p->stride_b};
-    if (ptx_sm90_tmap(c, 0, p->m, p->lda, ba, &d) != 0 || ptx_sm90_tmap(c, 1, p->m, p->ldb, bb, &d) != 0)
+    int64_t a_rows = p->gather ? p->gather_rows : p->m; /* gathered: A's own rows (a map no copy reads) */
+    if (ptx_sm90_tmap(c, 0, a_rows, p->lda, ba, &d) != 0 || ptx_sm90_tmap(c, 1, p->m, p->ldb, bb, &d) != 0)
       return sm90_no(why, "TMA cannot address an operand of every group (a dimension past 2^32, a stride past 2^40 "
                      "bytes, or a group stride that is not a multiple of 16 bytes)");
     if (eng_grouped_units(p, c) > GRID_MAX) continue;

@@ -26,7 +26,8 @@
  * Grouped configs (tcj_kernel_cfg.grouped) walk the spec's units instead of tiles: producer and
  * consumers each find a unit's group and tile (sm90_group_origin, the sm80 kernel's scheduler)
  * and stop at the first unit without one. A contiguous group's A tile is rows of the whole A (rows
- * past the group are computed, not stored), a masked group's an entry of the batched map; B is
+ * past the group are computed, not stored), or its gathered rows, which the producer warpgroup
+ * copies with cp.async (sm90_gather.c), a masked group's an entry of the batched map; B is
  * batched by group; D leaves by TMA where the tile ends inside its group, else by the staged
  * path guarded by the group's rows (a TMA store would write the next group's). No clusters or ping-pong: a cluster's CTAs, or the two
  * consumers' alternate tiles, would need units of the same shape.
@@ -94,8 +95,11 @@ static void emit_barrier_init(sm90 *k) {
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", p0, k->tid);
   /* A stage is free again when every consumer warp of every CTA that reads it has arrived. */
   int empty_count = (k->pingpong ? 1 : k->consumers) * 4 * k->cluster;
+  /* A stage is full when TMA's bytes have come, after the producer's one arrival, and (gathered
+   * A) each producer thread's cp.async arrival (sm90_gather.c). */
+  int full_count = 1 + (k->cfg->gather ? WARPGROUP : 0);
   for (int s = 0; s < k->cfg->stages; s++) {
-    ptx_ins_if(b, p0, 0, "mbarrier.init.shared::cta.b64 [%R+%d], 1", k->full, 8 * s);
+    ptx_ins_if(b, p0, 0, "mbarrier.init.shared::cta.b64 [%R+%d], %d", k->full, 8 * s, full_count);
     ptx_ins_if(b, p0, 0, "mbarrier.init.shared::cta.b64 [%R+%d], %d", k->empty, 8 * s, empty_count);
   }
   if (k->pingpong) {

@@ -20,9 +20,11 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->grouped && (c->cluster_m || c->cluster_n)) return "grouped sm90 kernels run no clusters";
   /* Its tensor maps would take the same K groups with per-group K coordinates: not built yet. */
   if (ptx_group_k(c->grouped)) return "K groups run on the sm80 recipe";
-  /* Its TMA reads A and B through tensor maps over one base address each: a group's own B
-   * pointer would need a map per group (tensormap.replace), gathered rows per-row copies. */
-  if (c->b_ptrs || c->gather) return "B pointer arrays (bptrs) and gathered rows of A (gather) run on the sm80 recipe";
+  /* Its TMA reads B through a tensor map over one base address: a group's own B pointer would
+   * need a map per group (tensormap.replace). Gathered rows of A are copied by cp.async
+   * (sm90_gather.c), whose byte offsets within a row are 32-bit. */
+  if (c->b_ptrs) return "B pointer arrays (bptrs) run on the sm80 recipe";
+  if (c->gather && (c->tf32x3 || c->k > INT32_MAX / 2)) return "sm90 gathers take f16, bf16 or fp8 A of k < 2^30";
   if (c->grouped && c->pingpong) return "grouped sm90 kernels run cooperative consumers, not ping-pong";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
   if (why) return why;

@@ -343,6 +343,9 @@ void sm90_emit_consumer(sm90 *k) {
   if (!c->tf32x3) {
     ptx_ins(b, "shl.b32 %R, %R, 3", soff, stage);
     sm90_wait(k, k->full, soff, phase);
+    /* Gathered A came by cp.async, through the generic proxy; wgmma reads through the async
+     * proxy (PTX ISA, memory consistency model: proxies). */
+    if (c->gather) ptx_ins(b, "fence.proxy.async.shared::cta");
     /* This stage's descriptors: stage * stage_bytes >> 4 added to the start address field. */
     ptx_ins(b, "mul.wide.u32 %R, %R, %d", stage_desc, stage, k->stage_bytes >> 4);
     if (k->split) ptx_ins(b, "setp.ne.u32 %R, %R, %R", not_first, kb, k->kb0);

@@ -3,10 +3,11 @@
  * units and, per K tile, waits for a free stage, announces its bytes on the stage's full
  * mbarrier and issues the TMA copies of the A and B tiles (MN-major operands in 64-column boxes;
  * in a cluster each CTA loads its part of the shared operand, multicast into all of them). See
- * gemm_sm90.c. */
+ * gemm_sm90.c. Gathered rows of A are copied by the whole warpgroup instead (sm90_gather.c). */
 
 #include "group_schedule.h"
 #include "ptx_mem.h"
+#include "sm90_gather.h"
 #include "sm90_kernel.h"
 
 /* ---- producer ---- */
@@ -75,15 +76,24 @@ void sm90_emit_producer(sm90 *k) {
   const tcj_kernel_cfg *c = k->cfg;
   ptx_ins(b, "setmaxnreg.dec.sync.aligned.u32 %d", PRODUCER_REGS);
   int done = ptx_new_label(b), tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b);
-  ptx_reg not_leader = pred(k);
-  if (c->grouped) { /* warp 0: the scheduler's scans take a warp; lane 0 issues */
+  ptx_reg not_leader = pred(k), lane = k->tid;
+  if (c->gather) { /* every warp copies A's rows (sm90_gather.c) and runs the scheduler itself */
+    lane = r32(k);
+    ptx_ins(b, "and.b32 %R, %R, 31", lane, k->tid);
+    k->issue = pred(k);
+    ptx_ins(b, "setp.eq.u32 %R, %R, 0", k->issue, k->tid);
+  } else if (c->grouped) { /* warp 0: the scheduler's scans take a warp; lane 0 issues */
     ptx_ins(b, "setp.ge.u32 %R, %R, 32", not_leader, k->tid);
     k->issue = pred(k);
     ptx_ins(b, "setp.eq.u32 %R, %R, 0", k->issue, k->tid);
   } else {
     ptx_ins(b, "setp.ne.u32 %R, %R, 0", not_leader, k->tid);
   }
-  ptx_ins_if(b, not_leader, 0, "bra.uni %L", done);
+  if (!c->gather) ptx_ins_if(b, not_leader, 0, "bra.uni %L", done);
+  sm90_gather gather;
+  if (c->gather) sm90_gather_setup(k, &gather);
+  /* The bytes TMA brings per stage: A's and B's tiles, or B's alone where A is gathered. */
+  int tma_bytes = c->gather ? k->b_bytes : k->stage_bytes;
 
   ptx_reg stage = r32(k), phase = r32(k), unit = r32(k), soff = r32(k), kcoord = r32(k);
   ptx_reg m0 = r32(k), n0 = r32(k), sbase = r32(k), full = r32(k), empty_parity = r32(k), kb = r32(k);
@@ -109,8 +119,9 @@ void sm90_emit_producer(sm90 *k) {
   ptx_label(b, tile_loop);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", end, unit, k->units);
   ptx_ins_if(b, end, 0, "bra.uni %L", done);
-  if (c->grouped) sm90_group_origin(k, unit, m0, n0, k->tid, done, &scan);
+  if (c->grouped) sm90_group_origin(k, unit, m0, n0, lane, done, &scan);
   else sm90_tile_origin(k, unit, m0, n0);
+  if (c->gather) sm90_gather_tile(k, &gather, m0);
   if (by_entry) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->zb, k->z, b_batched);
@@ -122,8 +133,8 @@ void sm90_emit_producer(sm90 *k) {
   sm90_wait(k, k->empty, soff, empty_parity);
   ptx_ins(b, "add.u32 %R, %R, %R", full, k->full, soff);
   /* Every CTA receives whole A and B tiles (half of B from the other CTA of a cluster). */
-  if (k->issue.id) ptx_ins_if(b, k->issue, 0, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
-  else ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, k->stage_bytes);
+  if (k->issue.id) ptx_ins_if(b, k->issue, 0, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, tma_bytes);
+  else ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, tma_bytes);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
   ptx_reg kcoord_b = kcoord;
@@ -134,7 +145,8 @@ void sm90_emit_producer(sm90 *k) {
   ptx_reg none = {0};
   /* A at the stage's start, B after it; a cluster shares B (along M) or A (along N). */
   int share_a = k->cluster > 1 && k->along_n, share_b = k->cluster > 1 && !k->along_n;
-  emit_operand_loads(k, k->tmap_a, k->a_kmajor, c->bm, sbase, 0, m0, kcoord, full, share_a ? mask : none);
+  if (c->gather) sm90_gather_stage(k, &gather, sbase, kcoord, full);
+  else emit_operand_loads(k, k->tmap_a, k->a_kmajor, c->bm, sbase, 0, m0, kcoord, full, share_a ? mask : none);
   if (tcj_cfg_swiglu(c)) {
     /* SwiGLU (no clusters): the tile's first bn / 2 rows (K-major) or 64-column boxes are gate
      * columns n0.., the rest the up columns n + n0.. of B's 2n; rows past n of the gate half
@@ -153,5 +165,8 @@ void sm90_emit_producer(sm90 *k) {
   ptx_ins(b, "add.u32 %R, %R, %R", unit, unit, k->unit_step);
   ptx_ins(b, "bra.uni %L", tile_loop);
   ptx_label(b, done);
+  /* The last stages' copies land while the consumers still run; the thread waits for its own
+   * before it leaves rather than exit with copies in flight. */
+  if (c->gather) ptx_ins(b, "cp.async.wait_all");
 }
 

@@ -268,21 +268,28 @@ typedef struct g90case {
   ptx_bias bias;
   ptx_act act;
   int user;
+  int gather; /* gathered rows of A: the producer warpgroup's cp.async copies (sm90_gather.c) */
 } g90case;
 
 static const g90case cases90[] = {
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 256, 128, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
-  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0},
-  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 3, 128, 128, 2, 4096, 4096, PTX_BIAS_COL, PTX_ACT_SILU, 0},
-  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 64, 128, 1, 2048, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 0, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0},
-  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_RELU, 0},
-  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 256, 128, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
+  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 3, 128, 128, 2, 4096, 4096, PTX_BIAS_COL, PTX_ACT_SILU, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 64, 128, 1, 2048, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 0, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_RELU, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0},
   /* Contiguous groups with A op T: the kernel takes them (TMA loads a box at any row), the
    * engine refuses them in this release (the sm80 kernel cannot). */
-  {PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 3, 64, 64, 1, 1024, 1024, PTX_BIAS_NONE, PTX_ACT_NONE, 0},
+  {PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 3, 64, 64, 1, 1024, 1024, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
+  /* Gathered rows of A, every tile height (2, 4 and 8 rows per producer thread): the MoE
+   * up-projection with SwiGLU, a K tail inside a tile, op_b N, a bias. */
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 768, 2048, PTX_BIAS_NONE, PTX_ACT_SWIGLU, 0, 1},
+  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 1000, PTX_BIAS_COL, PTX_ACT_GELU, 0, 1},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 1, 64, 128, 1, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 1},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 2048, 1536, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 1},
 };
 #define N_CASES90 (int)(sizeof cases90 / sizeof *cases90)
 enum { ARCH_SM90A = 2, SM90_SMEM = 232448 /* H100 / H200: 227 KiB per CTA */ };
@@ -315,6 +322,7 @@ static tcj_kernel_cfg case90_cfg(const g90case *g) {
   c.act = g->act;
   c.user = g->user ? eng_epilogue_hash(user_source) : 0;
   c.grouped = g->group;
+  c.gather = g->gather;
   for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM; c.stages--) continue;
   return c;
 }
@@ -366,7 +374,21 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.global.shared") != NULL, tma_d);
     assert_int_equal(strstr(body, ", p_tmap_d;") != NULL, tma_d); /* its address taken */
     assert_non_null(strstr(body, "cp.async.bulk.tensor.3d.shared::cluster.global")); /* B by group */
-    assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.shared::cluster.global") != NULL, contiguous);
+    /* A by TMA (rank 2 over all rows), or gathered: the producer's threads copy its rows with
+     * cp.async (bm / 16 per stage each), arrive on a full barrier of 1 + 128 arrivals, and the
+     * consumers fence the proxies before their wgmmas read them. */
+    assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.shared::cluster.global") != NULL, contiguous && !c.gather);
+    assert_int_equal(count_of(body, "[p_gather]"), c.gather);
+    assert_int_equal(count_of(body, "cp.async.cg.shared.global"), c.gather ? c.bm / 16 : 0);
+    assert_int_equal(count_of(body, "cp.async.mbarrier.arrive.noinc.shared::cta.b64"), c.gather);
+    tcj_kernel_cfg plain = c;
+    plain.gather = 0;
+    size_t plain_len = 0;
+    char *plain_ptx = generate(&plain, ARCH_SM90A, &plain_len);
+    assert_int_equal(count_of(body, "fence.proxy.async.shared::cta"),
+                     count_of(strstr(plain_ptx, ".entry "), "fence.proxy.async.shared::cta") + c.gather);
+    free(plain_ptx);
+    assert_int_equal(strstr(body, "], 129;") != NULL, c.gather);
     free(ptx);
     free(again);
     done++;
@@ -427,7 +449,7 @@ static void k_groups_take_a_t_b_n_on_the_sm80_recipe_only(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
-/* ---- B by pointer arrays (bptrs) and gathered rows of A (gather): sm80 recipe only ---- */
+/* ---- B by pointer arrays (bptrs, sm80 recipe only) and gathered rows of A (gather) ---- */
 
 typedef struct opcase {
   gcase base;
@@ -495,15 +517,16 @@ static void operand_arrays_check_and_round_trip(void **state) {
   tcj_kernel_cfg a_t = case_cfg(&cases[N_CASES - 3]);
   a_t.grouped = PTX_GROUP_ENDS32, a_t.gather = 1; /* A op T */
   assert_non_null(tcj_cfg_check(&a_t));
-  for (int flag = 0; flag < 2; flag++) {
-    tcj_kernel_cfg c90 = case90_cfg(&cases90[0]);
-    assert_null(tcj_cfg_check(&c90));
-    if (flag) c90.gather = 1;
-    else c90.b_ptrs = 1;
-    const char *why = tcj_cfg_check(&c90);
-    assert_non_null(why);
-    assert_non_null(strstr(why, "sm80"));
-  }
+  /* On the sm90 recipe: gathers (its producer copies the rows), not pointer arrays (one map of B). */
+  tcj_kernel_cfg c90 = case90_cfg(&cases90[0]);
+  assert_null(tcj_cfg_check(&c90));
+  c90.gather = 1;
+  assert_null(tcj_cfg_check(&c90));
+  c90.k = (int64_t)1 << 30; /* a row's byte offsets are 32-bit */
+  assert_non_null(strstr(tcj_cfg_check(&c90), "gather"));
+  c90 = case90_cfg(&cases90[0]);
+  c90.b_ptrs = 1;
+  assert_non_null(strstr(tcj_cfg_check(&c90), "sm80"));
 }
 
 /* The registers of c without its arrays, for the report only; -1 if it does not compile or

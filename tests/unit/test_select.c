@@ -1708,15 +1708,19 @@ static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
-/* B by pointer arrays and gathered rows of A run on the sm80 grouped kernel on every arch: on
- * sm_90a groups of any size take the sm80 plan of their expected rows with the flags set (the
- * sm90 kernel reads A and B through one tensor map each), TCJ_RECIPE=sm80 gives the same plan,
- * and TCJ_RECIPE=sm90 refuses them naming the field. */
-static void b_pointer_arrays_and_gathers_take_the_sm80_plan_on_every_arch(void **state) {
+/* B by pointer arrays run on the sm80 grouped kernel on every arch: on sm_90a groups of any
+ * size take the sm80 plan of their expected rows with the flag set (the sm90 kernel reads B
+ * through one tensor map), TCJ_RECIPE=sm80 gives the same plan, and TCJ_RECIPE=sm90 refuses
+ * them naming the field. Gathered rows of A take the plan the same problem without them takes,
+ * with the flag set: the sm80 kernel's, or on sm_90a, for groups of 64 rows and more, the sm90
+ * kernel's, whose producer copies the rows with cp.async; TCJ_RECIPE=sm90 runs them too, and
+ * sends k of 2^30 or more (32-bit byte offsets in a row) to the sm80 kernel. */
+static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
   static const struct { int kind, b_ptrs, gather; int64_t m, n, k, groups, rows; } cases[] = {
     {PTX_GROUP_ENDS32, 0, 1, 65536, 1536, 2048, 128, 512}, /* Qwen3-30B-A3B up at prefill (SwiGLU's 2n) */
+    {PTX_GROUP_ENDS32, 0, 1, 1024, 1536, 2048, 128, 8},    /* the same at decode */
     {PTX_GROUP_ENDS64, 1, 0, 32768, 7168, 2048, 32, 1024}, /* DeepSeek-V3 EP8 down at prefill */
     {PTX_GROUP_ENDS32, 1, 1, 32768, 4096, 7168, 4, 8192},
     {PTX_GROUP_MASKED, 1, 0, 256, 4096, 7168, 8, 256},
@@ -1731,35 +1735,41 @@ static void b_pointer_arrays_and_gathers_take_the_sm80_plan_on_every_arch(void *
       if (p.b_ptrs) p.stride_b = 0;
       eng_problem bare = p;
       bare.b_ptrs = bare.gather = 0;
-      eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&bare, arches[a], cases[i].rows);
+      bare.gather_rows = 0;
+      eng_plan plan = select_ok(&p, arches[a], 1);
+      eng_plan want = p.b_ptrs ? sm80_plan_of_one_group(&bare, arches[a], cases[i].rows) : select_ok(&bare, arches[a], 1);
       want.cfg.b_ptrs = cases[i].b_ptrs;
       want.cfg.gather = cases[i].gather;
       assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
-      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
       assert_int_equal(plan.pack_a + plan.pack_b, 0);
-      eng_plan forced = select_tuned_ok(&p, arches[a], &sm80);
-      assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
-      /* The same problem without the arrays takes the sm90 plan on sm_90a where its groups are
-       * large: the arrays are what routes it. */
-      eng_problem plain = p;
-      plain.b_ptrs = plain.gather = 0;
-      plain.gather_rows = 0;
-      plain.stride_b = p.n * p.k;
-      if (!strcmp(arches[a], "sm_90a") && cases[i].rows >= 64)
-        assert_int_equal(select_ok(&plain, arches[a], 1).cfg.recipe, PTX_RECIPE_SM90);
+      int sm90_kernel = !strcmp(arches[a], "sm_90a") && cases[i].rows >= 64 && !p.b_ptrs;
+      assert_int_equal(plan.cfg.recipe, sm90_kernel ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80);
+      if (!sm90_kernel) {
+        eng_plan forced = select_tuned_ok(&p, arches[a], &sm80);
+        assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
+      }
     }
   eng_device_caps caps = caps_of("sm_90a");
-  for (int field = 0; field < 2; field++) {
-    eng_problem p = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
-    if (field) p.gather = 1, p.gather_rows = 4096;
-    else p.b_ptrs = 1, p.stride_b = 0;
-    eng_plan plan;
-    const char *why = NULL;
-    assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-    assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
-    assert_non_null(strstr(why, field ? "gather_a" : "group_b_ptrs"));
-    assert_non_null(strstr(why, "sm80"));
+  eng_problem p = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
+  p.b_ptrs = 1, p.stride_b = 0;
+  eng_plan plan;
+  const char *why = NULL;
+  assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
+  assert_non_null(strstr(why, "group_b_ptrs"));
+  assert_non_null(strstr(why, "sm80"));
+  /* Gathers under TCJ_RECIPE=sm90, decode-size groups too; past the 32-bit row offsets, not. */
+  for (int rows = 8; rows <= 8192; rows *= 32) {
+    eng_problem g = grouped(PTX_GROUP_ENDS32, 4 * rows, 4096, 7168, 4, rows);
+    g.gather = 1, g.gather_rows = 3 * rows;
+    assert_int_equal(eng_select_tuned(&g, &caps, 1, &sm90, &plan, &why), TCJ_SUCCESS);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.gather, 1);
+    assert_null(tcj_cfg_check(&plan.cfg));
   }
+  eng_problem deep = grouped(PTX_GROUP_ENDS32, 1024, 256, (int64_t)1 << 30, 4, 256);
+  deep.gather = 1, deep.gather_rows = 512;
+  assert_int_equal(select_ok(&deep, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
 }
 
 /* A grouped sm90 plan: the grouped config of cooperative consumers, no cluster, no K split,
@@ -2048,7 +2058,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tuning_comes_from_the_environment),
     cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
     cmocka_unit_test(k_groups_take_the_sm80_plan_on_every_arch),
-    cmocka_unit_test(b_pointer_arrays_and_gathers_take_the_sm80_plan_on_every_arch),
+    cmocka_unit_test(b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
