@@ -105,13 +105,15 @@ def _prepare(named, build, epilogue_source, epilogue_params):
     """Builds the cached form of build(info) for the tensors of named (a tuple of (name,
     tensor)), checking devices and everything _layout checks."""
     from . import _lib
-    slot = {id(t): i for i, (_, t) in enumerate(named) if t is not None}
+    # By position (each has its own name), not by tensor: a plan built for matmul(x, x) must not
+    # send b's address to a when a later call of that layout passes two tensors.
+    slot = {name: i for i, (name, _) in enumerate(named)}
 
     def stand_in(name, t):
         if t is None:
             return None
         view = info(name, t)
-        return view._replace(ptr=(slot[id(t)] + 1) << _STAND_IN_SHIFT)
+        return view._replace(ptr=(slot[name] + 1) << _STAND_IN_SHIFT)
 
     plan = build(stand_in)
     dev = _device(named)

@@ -329,6 +329,20 @@ def test_cached_plans_launch_what_a_fresh_plan_does(monkeypatch):
     assert len(_calls._plans) == 3  # one plan per layout, reused by the second trial
 
 
+def test_a_plan_built_on_one_tensor_twice_takes_two_later(monkeypatch):
+    """matmul(x, x) then matmul(x, y) of the same layout: the cached plan sends each operand's
+    own address to its field (a plan keyed by tensor identity sent y's to both)."""
+    torch = _torch()
+    from tcj import _calls, _lib
+    calls = _launched(monkeypatch, torch)
+    x, y = torch.randn(8, 8), torch.randn(8, 8)
+    _calls.matmul_into(torch.empty(8, 8), x, x)
+    _calls.matmul_into(torch.empty(8, 8), x, y)
+    d = _lib.GemmDesc.from_buffer_copy(calls[-1][1])
+    assert (d.a or 0, d.b or 0) == (x.data_ptr(), y.data_ptr())
+    assert len(_calls._plans) == 1
+
+
 def test_compute_keyword_sets_the_descriptor_and_keys_the_plan(monkeypatch):
     torch = _torch()
     from tcj import _calls, _lib
