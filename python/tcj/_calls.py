@@ -198,7 +198,9 @@ def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None
 
 def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
                     row_scale=None, gather=None, gather_rows=0, rows_hint=0, scale_a=None,
-                    scale_b=None, scale_mode=None, alpha=1.0):
+                    scale_b=None, scale_mode=None, alpha=1.0, b_ptrs=None):
+    """b_ptrs: an int64 [G] CUDA tensor of each group's B address (pointer_array), b then the
+    first group's B [K, N], whose layout every group's shares."""
     act = _layout.activation(activation)
     # A gathered a's own rows are the gather_rows it is read from, not the problem's m.
     if gather is not None and not gather_rows:
@@ -207,14 +209,37 @@ def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
     launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha),
            (("a", a), ("b", b), ("offs", offs), ("counts", counts), ("bias", bias),
             ("row_scale", row_scale), ("gather", gather), ("scale_a", scale_a),
-            ("scale_b", scale_b), ("out", d)),
+            ("scale_b", scale_b), ("b_ptrs", b_ptrs), ("out", d)),
            lambda info: _layout.plan_grouped(
                info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
                counts=info("counts", counts), bias=info("bias", bias), act=act,
                row_scale=info("row_scale", row_scale), gather=info("gather", gather),
                gather_rows=gather_rows, rows_hint=rows_hint,
                scale_a=info("scale_a", scale_a), scale_b=info("scale_b", scale_b),
-               scale_mode=scale_mode, alpha=alpha))
+               scale_mode=scale_mode, alpha=alpha, b_ptrs=info("b_ptrs", b_ptrs)))
+
+
+# Pointer arrays of B lists, by device and addresses: made once (a host-to-device copy, which a
+# CUDA graph capture does not allow, so a list must be seen once before it is captured) and
+# reused while its tensors live at those addresses.
+_pointer_arrays = {}
+
+
+def pointer_array(bs):
+    """An int64 CUDA tensor of the addresses of the tensors bs (on one device), cached."""
+    dev = bs[0].device
+    key = (dev, tuple(t.data_ptr() for t in bs))
+    arr = _pointer_arrays.get(key)
+    if arr is None:
+        if torch.cuda.is_current_stream_capturing():
+            raise RuntimeError("tcj.grouped_mm: a list of B tensors is turned into a device array "
+                               "of their addresses by a copy, which a CUDA graph capture cannot "
+                               "hold: call it once with these tensors before capturing")
+        arr = torch.tensor(key[1], dtype=torch.int64).to(dev)
+        if len(_pointer_arrays) >= 256:
+            _pointer_arrays.clear()
+        _pointer_arrays[key] = arr
+    return arr
 
 
 # ---- output shapes and dtypes (shared by the ops and their fake implementations) ----------
@@ -251,9 +276,10 @@ def linear_meta(x, weight, activation=None, out_dtype=None):
     return shape, _torch_dtype(dt)
 
 
-def grouped_meta(a, b, offs, counts, activation=None, out_dtype=None, gather=None):
+def grouped_meta(a, b, offs, counts, activation=None, out_dtype=None, gather=None, b_ptrs=None):
     g = (offs if offs is not None else counts).shape[0] if (offs is not None or counts is not None) else 0
-    shape = _layout.grouped_shape(_layout.problem_rows_shape(tuple(a.shape), gather), tuple(b.shape),
+    b_shape = tuple(b.shape) if b_ptrs is None else (b_ptrs.shape[0],) + tuple(b.shape)
+    shape = _layout.grouped_shape(_layout.problem_rows_shape(tuple(a.shape), gather), b_shape,
                                   _layout.activation(activation), masked=g)
     dt = _layout.out_dtype_name(_dtype_name(a.dtype), _dtype_name(out_dtype))
     return shape, _torch_dtype(dt)

@@ -435,11 +435,24 @@ def plan_scaled_mm(a, b, d, scale_a, scale_b, *, bias=None, scale_d=None, amax=N
     return p
 
 
+def kmode_of(a, b):
+    """K groups (weight gradients): a [M, Ktot] and b [Ktot, N], both 2-D."""
+    return len(a.shape) == 2 and len(b.shape) == 2
+
+
 def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_scale=None,
                  gather=None, gather_rows=None, rows_hint=0, scale_a=None, scale_b=None,
-                 scale_mode=None, alpha=1.0):
+                 scale_mode=None, alpha=1.0, b_ptrs=None):
     """Grouped GEMM, torch._grouped_mm's conventions: see grouped_shape. b [G, K, N] may be
-    stored [G, N, K] (nn.Linear weights transposed: op_b T) or [G, K, N] (op_b N)."""
+    stored [G, N, K] (nn.Linear weights transposed: op_b T) or [G, K, N] (op_b N). b_ptrs: an
+    int64 [G] array of each group's B (group_b_ptrs), b then one group's [K, N] (its layout)."""
+    if b_ptrs is not None:
+        if len(b.shape) != 2:
+            raise ValueError(f"{b.name}: with a pointer array, one group's B [K, N]")
+        if b_ptrs.dtype != "int64" or len(b_ptrs.shape) != 1 or not _dense(b_ptrs):
+            raise ValueError(f"{b_ptrs.name}: a contiguous 1-D int64 tensor of addresses")
+        g = b_ptrs.shape[0]
+        b = b._replace(shape=(g,) + tuple(b.shape), strides=(0,) + tuple(b.strides))
     if (offs is None) == (counts is None):
         raise ValueError("grouped_mm takes exactly one of offs (group ends) and counts "
                          "(masked rows per group)")
@@ -448,7 +461,7 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         raise ValueError(f"{ends.name}: must be a contiguous 1-D tensor of group "
                          f"{'ends' if offs is not None else 'counts'}")
     g = ends.shape[0]
-    kmode = len(a.shape) == 2 and len(b.shape) == 2
+    kmode = kmode_of(a, b)
     masked = counts is not None
     if masked and len(a.shape) != 3:
         raise ValueError(f"{a.name}: masked groups (counts) take a [G, M, K]")
@@ -460,9 +473,13 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         raise ValueError(f"{d.name}: shape {tuple(d.shape)}, expected {shape}")
     if order_of(d)[0] != "ROW_MAJOR":
         raise ValueError(f"{d.name}: grouped calls write row-major outputs only")
+    if b_ptrs is not None and b_ptrs.shape[0] != g:
+        raise ValueError(f"{b_ptrs.name}: {b_ptrs.shape[0]} addresses for {g} groups")
     p = {"group_count": g, "alpha": float(alpha), "a": a.ptr, "a_type": tcj_dtype(a),
-         "b": b.ptr, "b_type": tcj_dtype(b), "d": d.ptr, "d_type": tcj_dtype(d),
-         "ldd": order_of(d)[1], "order": "ROW_MAJOR"}
+         "b": 0 if b_ptrs is not None else b.ptr, "b_type": tcj_dtype(b), "d": d.ptr,
+         "d_type": tcj_dtype(d), "ldd": order_of(d)[1], "order": "ROW_MAJOR"}
+    if b_ptrs is not None:  # b is 3-D now: a 2-D a is contiguous groups, never K groups
+        p["group_b_ptrs"] = b_ptrs.ptr
     if offs is not None:
         key = {"int32": "group_ends32", "int64": "group_ends64"}.get(offs.dtype)
         if key is None:
@@ -490,7 +507,7 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         op_b, ldb = mat(b)
         p.update(group_mode="M_MASKED" if masked else "M_CONTIGUOUS", m=m, n=n, k=k,
                  op_a=op_a, lda=lda, op_b=op_b, ldb=ldb,
-                 stride_b=b.strides[0] if b.shape[0] > 1 else 0)
+                 stride_b=b.strides[0] if b.shape[0] > 1 and b_ptrs is None else 0)
         if masked:
             p["stride_a"], p["stride_d"] = a.strides[0], d.strides[0]
     if rows_hint:

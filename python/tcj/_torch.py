@@ -138,18 +138,18 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
                bias: Optional[Tensor], activation: str, row_scale: Optional[Tensor],
                gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                scale_a: Optional[Tensor], scale_b: Optional[Tensor], scale_mode: Optional[str],
-               out_dtype: Optional[torch.dtype]) -> Tensor:
-    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
+               out_dtype: Optional[torch.dtype], b_ptrs: Optional[Tensor] = None) -> Tensor:
+    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather, b_ptrs)
     d = _new(a, shape, dt)
     _calls.grouped_mm_into(d, a, b, offs, counts, bias, activation, row_scale, gather, gather_rows,
-                           rows_hint, scale_a, scale_b, scale_mode)
+                           rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs)
     return d
 
 
 @grouped_mm.register_fake
 def _(a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
-      scale_b, scale_mode, out_dtype):
-    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather)
+      scale_b, scale_mode, out_dtype, b_ptrs=None):
+    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather, b_ptrs)
     return a.new_empty(shape, dtype=dt)
 
 
@@ -158,14 +158,14 @@ def grouped_mm_out(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optiona
                    bias: Optional[Tensor], activation: str, row_scale: Optional[Tensor],
                    gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                    scale_a: Optional[Tensor], scale_b: Optional[Tensor],
-                   scale_mode: Optional[str], out: Tensor) -> None:
+                   scale_mode: Optional[str], out: Tensor, b_ptrs: Optional[Tensor] = None) -> None:
     _calls.grouped_mm_into(out, a, b, offs, counts, bias, activation, row_scale, gather,
-                           gather_rows, rows_hint, scale_a, scale_b, scale_mode)
+                           gather_rows, rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs)
 
 
 @grouped_mm_out.register_fake
 def _(a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
-      scale_b, scale_mode, out):
+      scale_b, scale_mode, out, b_ptrs=None):
     return None
 
 
@@ -288,12 +288,13 @@ linear.register_autograd(_linear_backward, setup_context=_linear_setup)
 
 def _grouped_setup(ctx, inputs, output):
     (a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
-     scale_b, scale_mode, out_dtype) = inputs
+     scale_b, scale_mode, out_dtype, b_ptrs) = inputs
     ctx.save_for_backward(a, b, offs, counts, bias, row_scale, gather)
     ctx.args = (activation, output.dtype, rows_hint)
     k_groups = a.dim() == 2 and b.dim() == 2
     ctx.form = "masked" if counts is not None else "k" if k_groups else "contiguous"
     ctx.unsupported = (
+        "B by a pointer array (a list of B tensors)" if b_ptrs is not None else
         "fp8 operands" if scale_a is not None or scale_b is not None or
         a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2) else
         "masked groups with row_scale" if counts is not None and row_scale is not None else
@@ -331,7 +332,7 @@ def _masked_backward(ctx, gy):
         dbias = per_group if bias.dim() == 2 and bias.shape[0] == per_group.shape[0] \
             else per_group.sum(0)
         dbias = dbias.reshape(bias.shape).to(bias.dtype)
-    return (da, db, None, None, dbias, None, None, None, None, None, None, None, None, None)
+    return (da, db, None, None, dbias, None, None, None, None, None, None, None, None, None, None)
 
 
 def _k_backward(ctx, gy):
@@ -355,7 +356,7 @@ def _k_backward(ctx, gy):
         dbk = torch.ops.tcj.grouped_mm(at, g.to(b.dtype), offs, None, None, "none", None, None,
                                        0, 0, None, None, None, b.dtype)
         db = torch.where(valid, dbk, 0)
-    return (da, db, None, None, None, None, None, None, None, None, None, None, None, None)
+    return (da, db, None, None, None, None, None, None, None, None, None, None, None, None, None)
 
 
 def _grouped_backward(ctx, gy):
@@ -417,7 +418,7 @@ def _grouped_backward(ctx, gy):
         acc.index_add_(0, gid, gz)
         dbias = acc[:ng] if bias.dim() == 2 and bias.shape[0] == ng else acc[:ng].sum(0)
         dbias = dbias.reshape(bias.shape).to(bias.dtype)
-    return (da, db, None, None, dbias, None, drs, None, None, None, None, None, None, None)
+    return (da, db, None, None, dbias, None, drs, None, None, None, None, None, None, None, None)
 
 
 grouped_mm.register_autograd(_grouped_backward, setup_context=_grouped_setup)

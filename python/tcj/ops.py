@@ -146,9 +146,30 @@ def scaled_mm(a, b, scale_a=None, scale_b=None, *, scale_mode=None, out_dtype=No
                          bool(fast_accum), out_dtype)
 
 
+def _b_list(b, b_ptrs):
+    """B given as G tensors (one per group, as experts allocated apart): the first, whose layout
+    every one must share, and the device array of their addresses (cached per list)."""
+    if b_ptrs is not None:
+        raise ValueError("b_ptrs: give B as a list of tensors or as b_ptrs with one group's "
+                         "B, not both")
+    if not b:
+        raise ValueError("b: an empty list of B tensors")
+    first = b[0]
+    for i, t in enumerate(b):
+        if not isinstance(t, torch.Tensor) or t.dim() != 2:
+            raise ValueError(f"b[{i}]: each group's B is a 2-D tensor [K, N]")
+        if (t.shape, t.stride(), t.dtype, t.device) != (first.shape, first.stride(), first.dtype,
+                                                         first.device):
+            raise ValueError(f"b[{i}]: shape {tuple(t.shape)}, strides {t.stride()}, {t.dtype} "
+                             f"on {t.device}; b[0] has {tuple(first.shape)}, {first.stride()}, "
+                             f"{first.dtype} on {first.device} (every group's B has one layout)")
+    from ._calls import pointer_array
+    return first, pointer_array(b)
+
+
 def grouped_mm(a, b, *, offs=None, counts=None, bias=None, activation=None, row_scale=None,
                gather=None, gather_rows=0, rows_hint=0, scale_a=None, scale_b=None,
-               scale_mode=None, out_dtype=None, out=None):
+               scale_mode=None, out_dtype=None, out=None, b_ptrs=None):
     """Grouped GEMM (Mixture of Experts) with torch._grouped_mm's shapes, in one launch.
 
     - contiguous groups: a [M, K], b [G, K, N], offs [G] int32 or int64 (end row of each
@@ -165,27 +186,35 @@ def grouped_mm(a, b, *, offs=None, counts=None, bias=None, activation=None, row_
     row (router weights). gather: int32 [M] rows of a to read (a has gather_rows rows, default
     a.shape[0]). fp8 a/b take scale_a/scale_b (per tensor: scale_b [G]; rowwise: scale_a [M],
     scale_b [G, N]; block). rows_hint: expected rows per group (kernel choice only).
+    B apart per group (M groups): b a list of G tensors [K, N] of one layout (views like
+    w.t() included), whose addresses tcj copies to the device once per list and keeps (a list
+    must be called once before a CUDA graph captures it); or b_ptrs, an int64 [G] CUDA tensor
+    of addresses that the caller keeps, with b one group's B giving the layout.
     The sizes stay on the device: no sync, capturable in CUDA graphs. Differentiable for
-    contiguous groups (a and b; bias)."""
+    contiguous, masked and K groups (a and b; bias), B as one tensor."""
     act = _layout.activation(activation)
-    if _eager(a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, out):
+    if isinstance(b, (list, tuple)):
+        _need_torch()
+        b, b_ptrs = _b_list(b, b_ptrs)
+    if _eager(a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, out, b_ptrs):
         if out is None:
             shape, dt = cached_meta(
                 ("grouped_mm", a.shape, b.shape, a.dtype, None if offs is None else offs.shape,
                  None if counts is None else counts.shape, act, out_dtype,
-                 None if gather is None else gather.shape),
-                lambda: grouped_meta(a, b, offs, counts, act, out_dtype, gather))
+                 None if gather is None else gather.shape,
+                 None if b_ptrs is None else b_ptrs.shape),
+                lambda: grouped_meta(a, b, offs, counts, act, out_dtype, gather, b_ptrs))
             out = torch.empty(shape, dtype=dt, device=a.device)
         grouped_mm_into(out, a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
-                        rows_hint, scale_a, scale_b, scale_mode)
+                        rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs)
         return out
     ops = _ops()
     args = (a, b, offs, counts, bias, act, row_scale, gather, int(gather_rows),
             int(rows_hint), scale_a, scale_b, scale_mode)
     if out is not None:
-        ops.grouped_mm_out(*args, out)
+        ops.grouped_mm_out(*args, out, b_ptrs)
         return out
-    return ops.grouped_mm(*args, out_dtype)
+    return ops.grouped_mm(*args, out_dtype, b_ptrs)
 
 
 # Other frameworks' arrays (CuPy, JAX) through DLPack: see tcj.interop.

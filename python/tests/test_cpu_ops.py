@@ -343,6 +343,39 @@ def test_a_plan_built_on_one_tensor_twice_takes_two_later(monkeypatch):
     assert len(_calls._plans) == 1
 
 
+def test_b_as_a_list_of_tensors_fills_the_pointer_array(monkeypatch):
+    """grouped_mm(a, [B_0, ..., B_G-1]): b is NULL, group_b_ptrs the address array, the layout
+    (op_b, ldb) one group's; lists of mixed layouts and lists with b_ptrs are refused."""
+    torch = _torch()
+    from tcj import _calls, _lib, ops
+    calls = _launched(monkeypatch, torch)
+    made = []
+
+    def fake_pointer_array(bs):
+        made.append([t.data_ptr() for t in bs])
+        return torch.tensor(made[-1], dtype=torch.int64)
+    monkeypatch.setattr(_calls, "pointer_array", fake_pointer_array)
+    monkeypatch.setattr(ops, "_eager", lambda *t: True)
+    bf = torch.bfloat16
+    a = torch.randn(40, 32, dtype=bf)
+    ws = [torch.randn(16, 32, dtype=bf) for _ in range(3)]
+    offs = torch.tensor([10, 10, 40], dtype=torch.int32)
+    out = ops.grouped_mm(a, [w.t() for w in ws], offs=offs)
+    assert tuple(out.shape) == (40, 16) and made[-1] == [w.data_ptr() for w in ws]
+    d = _lib.GemmDesc.from_buffer_copy(calls[-1][1])
+    assert not d.b and d.group_b_ptrs and d.stride_b == 0 and d.op_b == _lib.Op.T and d.ldb == 32
+    assert d.group_count == 3 and (d.m, d.n, d.k) == (40, 16, 32)
+    ptrs = torch.tensor(made[-1], dtype=torch.int64)
+    ops.grouped_mm(a, ws[0].t(), offs=offs, b_ptrs=ptrs)  # the caller's own array
+    assert _lib.GemmDesc.from_buffer_copy(calls[-1][1]).group_b_ptrs == ptrs.data_ptr()
+    with pytest.raises(ValueError, match=r"b\[1\]: shape"):
+        ops.grouped_mm(a, [ws[0].t(), ws[1]], offs=offs)
+    with pytest.raises(ValueError, match="not both"):
+        ops.grouped_mm(a, [w.t() for w in ws], offs=offs, b_ptrs=ptrs)
+    with pytest.raises(ValueError, match="3 addresses for 2 groups"):
+        ops.grouped_mm(a, [w.t() for w in ws], offs=offs[1:])
+
+
 def test_compute_keyword_sets_the_descriptor_and_keys_the_plan(monkeypatch):
     torch = _torch()
     from tcj import _calls, _lib

@@ -252,6 +252,27 @@ def test_grouped_row_scale_gather_and_f32_out():
     close(y, ref, F32)
 
 
+@pytest.mark.parametrize("layout", ["nn.Linear (N, K) views", "(K, N) tensors"])
+def test_grouped_b_as_a_list_of_separate_tensors(layout):
+    """B apart per group (experts allocated one by one), in contiguous and masked groups."""
+    g, k, n = len(SIZES), 96, 72
+    m = sum(SIZES)
+    a = rnd(m, k, scale=k ** -0.5)
+    ws = [rnd(n, k) for _ in range(g)]
+    bs = [w.t() for w in ws] if layout.startswith("nn") else [w.t().contiguous() for w in ws]
+    bias = rnd(g, n)
+    y = ops.grouped_mm(a, bs, offs=ends_of(SIZES), bias=bias, activation="gelu")
+    close_rows(y, grouped_ref(a, torch.stack(bs), SIZES, bias, "gelu"), m)
+    again = ops.grouped_mm(a, list(bs), offs=ends_of(SIZES), bias=bias, activation="gelu")
+    assert torch.equal(again, y)  # the cached pointer array of the same list
+    counts = torch.tensor(SIZES, device=DEV, dtype=torch.int32).clamp(max=20)
+    am = rnd(g, 20, k, scale=k ** -0.5)
+    ym = ops.grouped_mm(am, bs, counts=counts)
+    for i in range(g):
+        c = int(counts[i])
+        close(ym[i, :c], am[i, :c].float() @ bs[i].float())
+
+
 def test_grouped_masked_with_empty_groups():
     g, m, k, n = 6, 40, 96, 64
     counts = torch.tensor([0, 40, 3, 0, 17, 1], device=DEV, dtype=torch.int32)
