@@ -14,7 +14,8 @@
  * row are fixed offsets, a row further 32 x 128 bytes on. Per tile it looks up its rows' indices
  * once (sm90_gather_tile); per K stage it issues bm / 16 copies (sm90_gather_stage). A row past
  * the group's end, past m, or whose index lies outside [0, p_gather_rows) is copied as zeros
- * (src-size 0), as TMA fills what lies outside the tensor; so are the bytes past K. */
+ * (src-size 0, from A's first byte), as TMA fills what lies outside the tensor; so are the
+ * bytes past K. */
 
 #include "sm90_gather.h"
 
@@ -92,7 +93,7 @@ void sm90_gather_stage(sm90 *k, sm90_gather *g, ptx_reg sbase, ptx_reg kcoord, p
   ptx_builder *b = k->b;
   int es = ptx_elem_size(k->cfg->ab);
   ptx_reg off[2] = {r32(k), r32(k)}, size[2] = {r32(k), r32(k)}, dst = r32(k), dst1 = r32(k);
-  ptx_reg row = r32(k), src = r64(k), idx64 = r64(k), has = pred(k);
+  ptx_reg row = r32(k), src = r64(k), idx64 = r64(k), has = pred(k), reads = pred(k);
   /* Byte offsets of the two chunks in a row, and how many of their bytes lie before K's end. */
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", off[0], kcoord, es, g->chunk_bytes);
   ptx_ins(b, "add.u32 %R, %R, %d", off[1], off[0], CHUNK * ROW_CHUNKS / 2);
@@ -110,9 +111,14 @@ void sm90_gather_stage(sm90 *k, sm90_gather *g, ptx_reg sbase, ptx_reg kcoord, p
     ptx_ins(b, "cvt.u64.u32 %R, %R", idx64, row);
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", src, idx64, g->ld_bytes, g->a);
     for (int j = 0; j < 2; j++) {
+      /* A copy of no bytes still names an address, which must lie inside A: past K's end in A's
+       * last row it would not (an H100 faulted on an A that ends where its data ends), so such
+       * a copy names A's first byte. */
       ptx_ins(b, "selp.u32 %R, %R, 0, %R", row, size[j], has);
+      ptx_ins(b, "setp.ne.u32 %R, %R, 0", reads, row);
       ptx_ins(b, "cvt.u64.u32 %R, %R", idx64, off[j]);
       ptx_ins(b, "add.u64 %R, %R, %R", idx64, src, idx64);
+      ptx_ins(b, "selp.b64 %R, %R, %R, %R", idx64, idx64, g->a, reads);
       ptx_ins(b, "cp.async.cg.shared.global [%R+%d], [%R], %d, %R", j ? dst1 : dst, i * THREAD_ROW_STEP * PTX_SWIZZLE_LINE,
               idx64, CHUNK, row);
     }
