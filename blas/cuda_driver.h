@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The few CUDA driver calls libtcjblas makes itself (pointer queries, buffers, copies), opened
+ * with dlopen("libcuda.so.1") as libtcj opens it, so that the library starts without a driver. */
+#ifndef TCJBLAS_CUDA_DRIVER_H
+#define TCJBLAS_CUDA_DRIVER_H
+
+#include <cuda.h>
+
+#include "blas/tcjblas_internal.h"
+
+/* cuda.h #defines several names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2): the field
+ * and the dlsym name both expand to the versioned one. */
+#define TB_CUDA_LIST(X)       \
+  X(cuInit)                   \
+  X(cuGetErrorName)           \
+  X(cuDeviceGet)              \
+  X(cuDevicePrimaryCtxRetain) \
+  X(cuCtxPushCurrent)         \
+  X(cuCtxPopCurrent)          \
+  X(cuPointerGetAttribute)    \
+  X(cuMemAlloc)               \
+  X(cuMemFree)                \
+  X(cuMemcpy2D)               \
+  X(cuStreamSynchronize)
+
+typedef struct tb_cuda {
+#define TB_CUDA_FIELD(fn) __typeof__(&fn) fn;
+  TB_CUDA_LIST(TB_CUDA_FIELD)
+#undef TB_CUDA_FIELD
+  CUcontext ctx; /* the primary context of the configured device, retained for the process */
+  int ordinal;
+} tb_cuda;
+
+/* The driver with the device's primary context, or NULL (no driver, no device: *why says). */
+const tb_cuda *tb_cuda_get(const char **why);
+/* Make ctx current on this thread for a while (the caller's own context comes back at leave). */
+int tb_cuda_enter(const tb_cuda *cu);
+void tb_cuda_leave(const tb_cuda *cu);
+const char *tb_cuda_error_name(const tb_cuda *cu, CUresult r);
+
+/* Copies a rows x cols column-major matrix, element size es: from (src, its leading dimension
+ * in elements, where it lives) to (dst, ...). Memory of the caller, wherever it is, is
+ * addressed through unified addressing; our own buffers by their kind. */
+typedef struct tb_span {
+  void *ptr;
+  int64_t ld;
+  CUmemorytype kind; /* CU_MEMORYTYPE_HOST, _DEVICE (ours) or _UNIFIED (the caller's device memory) */
+} tb_span;
+CUresult tb_cuda_copy(const tb_cuda *cu, tb_span dst, tb_span src, int64_t rows, int64_t cols,
+                      size_t es);
+static inline CUmemorytype tb_cuda_kind(tb_where w) {
+  return w == TB_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_UNIFIED;
+}
+
+#endif /* TCJBLAS_CUDA_DRIVER_H */

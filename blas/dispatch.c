@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Where one checked xGEMM runs. BLAS semantics are settled here, on the host, before any of
+ * it: quick returns touch nothing, alpha == 0 (or k == 0) never reads A or B, beta == 0 never
+ * reads C. Then: host arrays go to the CPU BLAS below the size threshold and to tcj above it;
+ * device arrays go to tcj, or through host copies when tcj cannot take the call. */
+#include "blas/tcjblas_internal.h"
+
+void tb_gemm_on_host(const tb_gemm *g) {
+  if (tb_gemm_only_scales(g)) tb_host_scale_c(g);
+  else tb_cpu_gemm(g);
+}
+
+static double flops(const tb_gemm *g) { return 2.0 * (double)g->m * (double)g->n * (double)g->k; }
+
+static atomic_int warned_stuck;
+
+void tb_gemm_run(const tb_gemm *g) {
+  if (tb_gemm_is_noop(g)) return;
+  tb_places p = tb_cuda_places(g);
+  if (!tb_places_any_device(p)) {
+    /* Complex calls stay on the CPU until tcj has a complex (4M) path; see gpu.c. */
+    if (!tb_gemm_only_scales(g) && !tb_is_complex(g->type) && flops(g) >= tb_config_get()->gpu_threshold &&
+        tb_gpu_gemm(g, p) == TB_GPU_DONE)
+      return;
+    tb_gemm_on_host(g);
+    return;
+  }
+  tb_gpu_result r = tb_gpu_gemm(g, p);
+  if (r != TB_GPU_NOT_RUN) return;
+  if (tb_cuda_run_on_host(g, p) != 0)
+    tb_msg_once(&warned_stuck, "a %c-type GEMM on device memory could run neither on the GPU nor "
+                               "through host copies: C was left as it was",
+                "sdcz"[g->type]);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The GPU path: SGEMM and DGEMM on tcj, one engine per process. Operands in the configured
+ * device's memory are used in place; the others (host arrays, other devices) are copied into
+ * buffers of their own and C is copied back. Synchronous, as BLAS calls are.
+ * Not run by CI (no GPU there): keep it plain. */
+#include "blas/cuda_driver.h"
+
+#include <pthread.h>
+#include <tcj.h>
+
+/* Complex types (cgemm, zgemm) are not taken here yet: the next step is the 4M form (four real
+ * GEMMs over the real and imaginary planes, or the interleaved layout read by a tcj kernel);
+ * until then they run on the CPU, and on device memory through host copies (cuda.c). */
+
+static tcj_engine *engine;
+static char engine_why[512];
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+
+static void create_once(void) {
+  const char *why = NULL;
+  const tb_cuda *cu = tb_cuda_get(&why);
+  if (!cu) {
+    snprintf(engine_why, sizeof engine_why, "%s", why);
+    return;
+  }
+  /* tcj binds its engine to the context current at tcj_create: ours, the device's primary
+   * context, which is also the CUDA runtime's, so cudaMalloc'ed arrays are usable in place. */
+  if (tb_cuda_enter(cu)) {
+    snprintf(engine_why, sizeof engine_why, "cannot make device %d's context current", cu->ordinal);
+    return;
+  }
+  tcj_status s = tcj_create(&engine, NULL);
+  tb_cuda_leave(cu);
+  if (s != TCJ_SUCCESS) {
+    snprintf(engine_why, sizeof engine_why, "tcj_create: %s", tcj_status_string(s));
+    engine = NULL;
+  }
+}
+
+/* One operand as tcj reads it: in place, or a buffer of ours (packed: ld = rows). */
+typedef struct operand {
+  CUdeviceptr ptr, owned;
+  int64_t ld;
+} operand;
+
+static CUresult place(const tb_cuda *cu, operand *o, tb_where w, const void *p, int64_t ld,
+                      int64_t rows, int64_t cols, size_t es, int copy) {
+  if (w == TB_DEVICE) {
+    o->ptr = (CUdeviceptr)(uintptr_t)p;
+    o->ld = ld;
+    return CUDA_SUCCESS;
+  }
+  CUresult r = cu->cuMemAlloc(&o->owned, (size_t)rows * (size_t)cols * es);
+  if (r != CUDA_SUCCESS) return r;
+  o->ptr = o->owned;
+  o->ld = rows;
+  if (!copy) return CUDA_SUCCESS;
+  tb_span dst = {(void *)(uintptr_t)o->ptr, rows, CU_MEMORYTYPE_DEVICE};
+  tb_span src = {(void *)p, ld, tb_cuda_kind(w)};
+  return tb_cuda_copy(cu, dst, src, rows, cols, es);
+}
+
+static atomic_int warned_unavailable, warned_failed, warned_cuda;
+
+tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p) {
+  if (tb_is_complex(g->type)) return TB_GPU_NOT_RUN;
+  pthread_once(&engine_once, create_once);
+  if (!engine) {
+    tb_msg_once(&warned_unavailable, "GPU path unavailable (%s): calls run on the CPU", engine_why);
+    return TB_GPU_NOT_RUN;
+  }
+  const tb_cuda *cu = tb_cuda_get(NULL);
+  if (tb_cuda_enter(cu)) return TB_GPU_NOT_RUN;
+  size_t es = tb_elem_size(g->type);
+  int scales = tb_gemm_only_scales(g), f64 = g->type == TB_D;
+  operand a = {0}, b = {0}, c = {0};
+  const char *what = "cuMemAlloc or a copy";
+  tb_gpu_result res = TB_GPU_NOT_RUN;
+  CUresult r = place(cu, &c, p.c, g->c, g->ldc, g->m, g->n, es, !tb_beta_is_zero(g));
+  tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
+  d.order = TCJ_ORDER_COL_MAJOR; /* Fortran's conventions exactly: m, n, k and lds as given */
+  d.a_type = d.b_type = d.c_type = d.d_type = f64 ? TCJ_F64 : TCJ_F32; /* F32: fp32 accuracy (3xTF32) */
+  d.m = g->m;
+  d.n = g->n;
+  d.c = (const void *)(uintptr_t)c.ptr;
+  d.ldc = c.ld;
+  if (scales) {
+    /* C = beta C (device C only; host C is scaled on the host): k = 0 reads neither A nor B,
+     * which BLAS allows to be anything. They get C's valid address and sizes tcj accepts. */
+    d.op_a = d.op_b = TCJ_OP_N;
+    d.k = 0;
+    d.a = d.b = d.c;
+    d.lda = c.ld;
+    d.ldb = 1;
+  } else {
+    int64_t ra = g->ta == 'N' ? g->m : g->k, ca = g->ta == 'N' ? g->k : g->m;
+    int64_t rb = g->tb == 'N' ? g->k : g->n, cb = g->tb == 'N' ? g->n : g->k;
+    if (r == CUDA_SUCCESS) r = place(cu, &a, p.a, g->a, g->lda, ra, ca, es, 1);
+    if (r == CUDA_SUCCESS) r = place(cu, &b, p.b, g->b, g->ldb, rb, cb, es, 1);
+    d.op_a = g->ta == 'N' ? TCJ_OP_N : TCJ_OP_T; /* 'C' of a real matrix is 'T' */
+    d.op_b = g->tb == 'N' ? TCJ_OP_N : TCJ_OP_T;
+    d.k = g->k;
+    d.a = (const void *)(uintptr_t)a.ptr;
+    d.lda = a.ld;
+    d.b = (const void *)(uintptr_t)b.ptr;
+    d.ldb = b.ld;
+  }
+  /* The scalars of the operands' precision; the other pair keeps TCJ_GEMM_DESC_INIT's values,
+   * as tcj.h requires. */
+  if (f64) {
+    d.alpha_f64 = scales ? 0 : *(const double *)g->alpha;
+    d.beta_f64 = *(const double *)g->beta;
+  } else {
+    d.alpha = scales ? 0 : *(const float *)g->alpha;
+    d.beta = *(const float *)g->beta;
+  }
+  if (r != CUDA_SUCCESS) goto done;
+  tcj_status s = tcj_gemm_ex(engine, &d, NULL); /* the legacy default stream, as the copies */
+  if (s != TCJ_SUCCESS) {
+    tb_msg_once(&warned_failed, "tcj_gemm_ex failed (%s: %s): such calls run on the CPU",
+                tcj_status_string(s), tcj_last_error(engine));
+    goto done; /* validation failures launch and write nothing */
+  }
+  r = cu->cuStreamSynchronize(NULL);
+  what = "the GEMM kernel";
+  if (r == CUDA_SUCCESS && p.c != TB_DEVICE) {
+    tb_span dst = {g->c, g->ldc, tb_cuda_kind(p.c)};
+    tb_span src = {(void *)(uintptr_t)c.ptr, c.ld, CU_MEMORYTYPE_DEVICE};
+    what = "copying C back";
+    r = tb_cuda_copy(cu, dst, src, g->m, g->n, es);
+  }
+  /* Once the kernel was launched, C may be partly written (in place, or by a copy back that
+   * failed half way): the call cannot be run again from it. */
+  res = r == CUDA_SUCCESS ? TB_GPU_DONE : TB_GPU_FAILED;
+done:
+  if (r != CUDA_SUCCESS)
+    tb_msg_once(&warned_cuda, "GPU GEMM failed in %s (%s)%s", what, tb_cuda_error_name(cu, r),
+                res == TB_GPU_FAILED ? ": C may be partly written" : ": such calls run on the CPU");
+  if (a.owned) cu->cuMemFree(a.owned);
+  if (b.owned) cu->cuMemFree(b.owned);
+  if (c.owned) cu->cuMemFree(c.owned);
+  tb_cuda_leave(cu);
+  return res;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libtcjblas's private header: one GEMM call as the modules pass it around (always column-major,
+ * 64-bit sizes, after the ABI layer has mapped CBLAS row-major onto it), and each module's entry. */
+#ifndef TCJBLAS_INTERNAL_H
+#define TCJBLAS_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Built with -fvisibility=hidden: only the BLAS and CBLAS entry points, the xerbla handlers and
+ * Netlib CBLAS's RowMajorStrg carry this. */
+#define TB_EXPORT __attribute__((visibility("default")))
+
+typedef enum tb_type { TB_S, TB_D, TB_C, TB_Z } tb_type;
+
+static inline int tb_is_complex(tb_type t) { return t == TB_C || t == TB_Z; }
+static inline size_t tb_elem_size(tb_type t) { return t == TB_S ? 4 : t == TB_Z ? 16 : 8; }
+
+/* One xGEMM: C = alpha op(A) op(B) + beta C, column-major, as Netlib's sgemm.f reads it.
+ * Scalars point to one element of the type (complex: real then imaginary part). */
+typedef struct tb_gemm {
+  tb_type type;
+  char ta, tb; /* as given; tb_gemm_check turns valid ones into 'N', 'T' or 'C' */
+  int64_t m, n, k;
+  const void *alpha;
+  const void *a;
+  int64_t lda;
+  const void *b;
+  int64_t ldb;
+  const void *beta;
+  void *c;
+  int64_t ldc;
+  int ilp64; /* entered through a 64-bit-integer entry point (_64_ / _64) */
+} tb_gemm;
+
+/* check.c: Netlib's argument checks, in sgemm.f's order. 0, or the INFO that XERBLA gets. */
+int tb_gemm_check(tb_gemm *g);
+int tb_alpha_is_zero(const tb_gemm *g);
+int tb_beta_is_zero(const tb_gemm *g);
+int tb_beta_is_one(const tb_gemm *g);
+/* m or n is 0, or (alpha is 0 or k is 0) and beta is 1: nothing is read or written. */
+int tb_gemm_is_noop(const tb_gemm *g);
+/* alpha is 0 or k is 0: C = beta C, A and B not referenced. */
+int tb_gemm_only_scales(const tb_gemm *g);
+
+/* xerbla.c: report an illegal argument the way Netlib does. */
+void tb_xerbla(const char *srname, int info);                           /* through xerbla_ */
+void tb_cblas_xerbla(int info, int row_major, const char *rout, const char *form, int value);
+
+/* host_gemm.c: the built-in kernels. */
+void tb_host_scale_c(const tb_gemm *g);  /* C = beta C (beta 0: C = 0, C not read) */
+void tb_ref_gemm(const tb_gemm *g);      /* a plain, correct xGEMM; beta 0 does not read C */
+
+/* cpu_blas.c: the CPU BLAS found at run time, or tb_ref_gemm. */
+void tb_cpu_gemm(const tb_gemm *g);
+
+/* config.c */
+typedef struct tb_config {
+  char cpu_blas[4096];  /* path of the CPU BLAS to dlopen; "" to look for one (RTLD_NEXT) */
+  double gpu_threshold; /* 2 m n k at and above which host arrays go to the GPU */
+  int gpu_device;       /* CUDA device ordinal whose primary context tcjblas uses */
+} tb_config;
+#define TB_DEFAULT_GPU_THRESHOLD (2.0 * 512 * 512 * 512) /* provisional: not measured yet */
+/* Defaults, then the file ($TCJBLAS_CONFIG, else ./tcjblas.conf when it exists), then the
+ * environment. Problems are reported on `msgs` (naming file and line) and the line ignored. */
+void tb_config_load(tb_config *cfg, FILE *msgs);
+const tb_config *tb_config_get(void); /* loaded once per process, messages on stderr */
+
+/* log.c: "tcjblas: ..." on stderr; the _once form prints only the first time `flag` is seen. */
+void tb_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tb_msg_once(atomic_int *flag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cuda.c: the CUDA driver (dlopen), where the operands live, copies. */
+typedef enum tb_where { TB_HOST = 0, TB_DEVICE = 1, TB_OTHER_DEVICE = 2 } tb_where;
+typedef struct tb_places {
+  tb_where a, b, c; /* A and B are TB_HOST when not referenced (tb_gemm_only_scales) */
+} tb_places;
+/* Where the operands live; all TB_HOST when there is no driver or no device. */
+tb_places tb_cuda_places(const tb_gemm *g);
+static inline int tb_places_any_device(tb_places p) { return p.a || p.b || p.c; }
+/* Runs g on the host when some operand lives on a device: those are copied to host buffers,
+ * computed by the CPU path, and C is copied back. 0 on success. */
+int tb_cuda_run_on_host(const tb_gemm *g, tb_places p);
+
+/* gpu.c: the tcj path for s and d. */
+typedef enum tb_gpu_result {
+  TB_GPU_DONE = 0,
+  TB_GPU_NOT_RUN = 1, /* nothing was written: the caller runs the call another way */
+  TB_GPU_FAILED = 2,  /* failed after C (in device memory) may have been written; reported */
+} tb_gpu_result;
+tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p);
+
+/* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
+void tb_gemm_run(const tb_gemm *g);
+void tb_gemm_on_host(const tb_gemm *g); /* every operand in host memory */
+
+#endif /* TCJBLAS_INTERNAL_H */
