@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The CPU BLAS that small calls go to, found once at run time: the configured library (dlopen),
  * else the next definition after libtcjblas in the process (RTLD_NEXT: libtcjblas LD_PRELOADed
- * ahead of OpenBLAS, MKL, ...), else the built-in reference GEMM with a warning. */
-#include "blas/tcjblas_internal.h"
+ * ahead of OpenBLAS, MKL, ...), else the built-in reference with a warning. Every routine is
+ * looked up by name from one table: "<t><name>_" and "<t><name>_64_" for each of its types. */
+#include "blas/tcjblas_l3.h"
 
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 
-/* gfortran's ABI: everything by reference, then the two CHARACTER lengths. */
+/* Indexed by TB_CPU_GEMM and TB_CPU_L3(op). */
+static const struct { const char *name; int complex_only; } routines[TB_CPU_ROUTINES] = {
+  [TB_CPU_GEMM] = {"gemm", 0},
+#define TB_CPU_ROW(name, NAME, SHAPE, CPLX) [TB_CPU_L3(TB_##NAME)] = {#name, CPLX},
+  TB_L3_OPS(TB_CPU_ROW)
+#undef TB_CPU_ROW
+};
+
+/* gfortran's ABI for GEMM: everything by reference, then the two CHARACTER lengths. */
 typedef void (*gemm32_fn)(const char *, const char *, const int *, const int *, const int *,
                           const void *, const void *, const int *, const void *, const int *,
                           const void *, void *, const int *, size_t, size_t);
@@ -17,16 +26,17 @@ typedef void (*gemm64_fn)(const char *, const char *, const int64_t *, const int
                           const void *, const int64_t *, const void *, void *, const int64_t *,
                           size_t, size_t);
 
-static const char *const names32[] = {[TB_S] = "sgemm_", [TB_D] = "dgemm_", [TB_C] = "cgemm_", [TB_Z] = "zgemm_"};
-static const char *const names64[] = {[TB_S] = "sgemm_64_", [TB_D] = "dgemm_64_", [TB_C] = "cgemm_64_", [TB_Z] = "zgemm_64_"};
-
 static struct {
-  gemm32_fn g32[4];
-  gemm64_fn g64[4];
+  tb_fn f32[TB_CPU_ROUTINES][4], f64[TB_CPU_ROUTINES][4];
   char from[sizeof ((tb_config *)0)->cpu_blas + 64]; /* where they came from, for messages */
   int found;                                           /* any of them */
 } cpu;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+/* "dsyrk_" or "dsyrk_64_". */
+static void symbol_name(char *out, size_t size, int routine, tb_type t, int ilp64) {
+  snprintf(out, size, "%c%s_%s", "sdcz"[t], routines[routine].name, ilp64 ? "64_" : "");
+}
 
 /* A symbol of libtcjblas itself would call us back forever: a configured path naming this
  * library, or (defensively) RTLD_NEXT finding it again. */
@@ -36,17 +46,26 @@ static int is_ours(void *sym) {
   return mine.dli_fbase == theirs.dli_fbase;
 }
 
-/* 1 when at least one xGEMM was taken from `lib`. */
+/* One symbol of `lib`, NULL when it lacks it or it is ours (*refused set). */
+static tb_fn take(void *lib, int routine, tb_type t, int ilp64, int *refused) {
+  char name[32];
+  symbol_name(name, sizeof name, routine, t, ilp64);
+  void *sym = dlsym(lib, name);
+  tb_fn f = NULL;
+  if (sym && is_ours(sym)) *refused = 1;
+  else *(void **)&f = sym;
+  return f;
+}
+
+/* 1 when at least one routine was taken from `lib`. */
 static int take_from(void *lib) {
   int took = 0, refused = 0;
-  for (int t = TB_S; t <= TB_Z; t++) {
-    void *f32 = dlsym(lib, names32[t]), *f64 = dlsym(lib, names64[t]);
-    if (f32 && is_ours(f32)) f32 = NULL, refused = 1;
-    if (f64 && is_ours(f64)) f64 = NULL, refused = 1;
-    *(void **)&cpu.g32[t] = f32;
-    *(void **)&cpu.g64[t] = f64;
-    took |= f32 || f64;
-  }
+  for (int r = 0; r < TB_CPU_ROUTINES; r++)
+    for (int t = routines[r].complex_only ? TB_C : TB_S; t <= TB_Z; t++) {
+      cpu.f32[r][t] = take(lib, r, (tb_type)t, 0, &refused);
+      cpu.f64[r][t] = take(lib, r, (tb_type)t, 1, &refused);
+      took |= cpu.f32[r][t] || cpu.f64[r][t];
+    }
   if (refused && !took) tb_msg("the CPU BLAS %s is libtcjblas itself (ignored)", cpu.from);
   return took;
 }
@@ -67,6 +86,33 @@ static void resolve_once(void) {
 
 static atomic_int warned_none, warned_missing;
 
+/* Why the reference runs: said once, naming what is missing. */
+static void warn_reference(int routine, tb_type t) {
+  char call[32], missing[32];
+  symbol_name(call, sizeof call, routine, t, 0);
+  symbol_name(missing, sizeof missing, routine, t, cpu.f32[routine][t] != NULL);
+  if (!cpu.found)
+    tb_msg_once(&warned_none, "no CPU BLAS found (set TCJBLAS_CPU_BLAS or cpu_blas in tcjblas.conf, "
+                              "or LD_PRELOAD libtcjblas ahead of one): calls that stay on the CPU "
+                              "use the built-in reference BLAS, which is slow");
+  else
+    tb_msg_once(&warned_missing, "the CPU BLAS (%s) cannot take this %s call (%s missing, or sizes "
+                                 "past 32 bits): the built-in reference runs it",
+                cpu.from, call, missing);
+}
+
+tb_fn tb_cpu_fn(int routine, tb_type type, int want64, int fits_int, int *ilp64) {
+  pthread_once(&cpu_once, resolve_once);
+  tb_fn f32 = cpu.f32[routine][type], f64 = cpu.f64[routine][type];
+  int f32_takes_it = f32 && fits_int;
+  /* A 64-bit entry prefers the library's 64-bit symbol; a 32-bit one its own kind. */
+  *ilp64 = f64 && (want64 || !f32_takes_it);
+  if (*ilp64) return f64;
+  if (f32_takes_it) return f32;
+  warn_reference(routine, type);
+  return NULL;
+}
+
 static void call32(gemm32_fn f, const tb_gemm *g) {
   int m = (int)g->m, n = (int)g->n, k = (int)g->k;
   int lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
@@ -83,31 +129,10 @@ static int fits_int(const tb_gemm *g) {
          g->ldb <= INT_MAX && g->ldc <= INT_MAX;
 }
 
-/* Why the reference runs: said once, naming what is missing. */
-static void warn_reference(const tb_gemm *g) {
-  if (!cpu.found)
-    tb_msg_once(&warned_none, "no CPU BLAS found (set TCJBLAS_CPU_BLAS or cpu_blas in tcjblas.conf, "
-                              "or LD_PRELOAD libtcjblas ahead of one): calls that stay on the CPU "
-                              "use the built-in reference GEMM, which is slow");
-  else
-    tb_msg_once(&warned_missing, "the CPU BLAS (%s) cannot take this %s call (%s missing, or sizes "
-                                 "past 32 bits): the built-in reference GEMM runs it",
-                cpu.from, names32[g->type], cpu.g32[g->type] ? names64[g->type] : names32[g->type]);
-}
-
 void tb_cpu_gemm(const tb_gemm *g) {
-  pthread_once(&cpu_once, resolve_once);
-  gemm32_fn f32 = cpu.g32[g->type];
-  gemm64_fn f64 = cpu.g64[g->type];
-  /* A 64-bit entry prefers the library's 64-bit symbol; a 32-bit one its own kind. */
-  if (g->ilp64 && f64) {
-    call64(f64, g);
-  } else if (f32 && fits_int(g)) {
-    call32(f32, g);
-  } else if (f64) {
-    call64(f64, g);
-  } else {
-    warn_reference(g);
-    tb_ref_gemm(g);
-  }
+  int ilp64;
+  tb_fn f = tb_cpu_fn(TB_CPU_GEMM, g->type, g->ilp64, fits_int(g), &ilp64);
+  if (!f) tb_ref_gemm(g);
+  else if (ilp64) call64((gemm64_fn)f, g);
+  else call32((gemm32_fn)f, g);
 }

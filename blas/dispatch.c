@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Where one checked xGEMM runs. BLAS semantics are settled here, on the host, before any of
+/* Where one checked call runs. xGEMM: BLAS semantics are settled here, on the host, before any of
  * it: quick returns touch nothing, alpha == 0 (or k == 0) never reads A or B, beta == 0 never
  * reads C. Then: host arrays go to the CPU BLAS below the size threshold and to tcj above it;
- * device arrays go to tcj, or through host copies when tcj cannot take the call. */
-#include "blas/tcjblas_internal.h"
+ * device arrays go to tcj, or through host copies when tcj cannot take the call. The other
+ * Level-3 routines run on the CPU BLAS in this release, after the reference's quick return. */
+#include "blas/tcjblas_l3.h"
 
 void tb_gemm_on_host(const tb_gemm *g) {
   if (tb_gemm_only_scales(g)) tb_host_scale_c(g);
@@ -31,4 +32,8 @@ void tb_gemm_run(const tb_gemm *g) {
     tb_msg_once(&warned_stuck, "a %c-type GEMM on device memory could run neither on the GPU nor "
                                "through host copies: C was left as it was",
                 "sdcz"[g->type]);
+}
+
+void tb_l3_run(const tb_l3 *x) {
+  if (!tb_l3_is_noop(x)) tb_cpu_l3(x);
 }

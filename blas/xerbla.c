@@ -21,15 +21,42 @@ TB_EXPORT __attribute__((weak)) void xerbla_(const char *srname, const int *info
           srname, *info);
 }
 
-/* Netlib's cblas_xerbla.c without its exit(-1). Only the gemm swap is needed today; syrk,
- * trsm, ... add theirs when they come. */
-TB_EXPORT __attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *form, ...) {
-  if (RowMajorStrg && strstr(rout, "gemm")) {
-    if (p == 4) p = 5;
-    else if (p == 5) p = 4;
-    else if (p == 9) p = 11;
-    else if (p == 11) p = 9;
+/* Netlib's cblas_xerbla_map_info: a row-major call reaches the checks as the column-major call
+ * of the transposed problem, with these positions swapped; the others are the caller's own. */
+static const struct {
+  const char *op;
+  int swap[2][2];
+} row_major_swaps[] = {
+  {"gemm", {{4, 5}, {9, 11}}},
+  {"symm", {{4, 5}, {0, 0}}},
+  {"hemm", {{4, 5}, {0, 0}}},
+  {"trmm", {{6, 7}, {0, 0}}},
+  {"trsm", {{6, 7}, {0, 0}}},
+};
+
+/* "cblas_dtrsm" or "cblas_dtrsm_64": is the operation `op`? */
+static int operation_is(const char *rout, const char *op) {
+  if (strncmp(rout, "cblas_", 6) || !rout[6]) return 0;
+  const char *p = rout + 7;
+  size_t n = strlen(op);
+  return !strncmp(p, op, n) && (!p[n] || !strcmp(p + n, "_64"));
+}
+
+static int caller_position(int p, const char *rout) {
+  for (size_t i = 0; i < sizeof row_major_swaps / sizeof *row_major_swaps; i++) {
+    if (!operation_is(rout, row_major_swaps[i].op)) continue;
+    for (int s = 0; s < 2; s++) {
+      const int *w = row_major_swaps[i].swap[s];
+      if (p && p == w[0]) return w[1];
+      if (p && p == w[1]) return w[0];
+    }
   }
+  return p;
+}
+
+/* Netlib's cblas_xerbla.c without its exit(-1). */
+TB_EXPORT __attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *form, ...) {
+  if (RowMajorStrg) p = caller_position(p, rout);
   if (p) fprintf(stderr, "Parameter %d to routine %s was incorrect\n", p, rout);
   va_list ap;
   va_start(ap, form);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libtcjblas ahead of a CPU BLAS in the process (linked after it here; LD_PRELOAD does the same
  * for a program linked with OpenBLAS): with nothing configured, RTLD_NEXT finds that BLAS, and
- * the program's BLAS calls still come to libtcjblas first. */
+ * the program's BLAS calls (GEMM and the other Level-3 routines) still come to libtcjblas first. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +40,19 @@ static void the_next_library_s_blas_takes_small_calls(void **state) {
   assert_int_equal(fake_blas_calls("zgemm_"), 1);
 }
 
+/* The other Level-3 routines are found there the same way, each by its own name. */
+static void the_next_library_s_blas_takes_the_other_level3_routines(void **state) {
+  (void)state;
+  double a[4] = {2, 0, 0, 2}, c[4] = {1, 2, 3, 4}, one = 1, z[8] = {2, 0, 0, 0, 0, 0, 2, 0}, zone[2] = {1, 0};
+  int n = 2;
+  dsyrk_("U", "N", &n, &n, &one, a, &n, &one, c, &n);
+  ztrsm_("L", "U", "N", "N", &n, &n, zone, z, &n, (double[8]){2, 0, 4, 0, 6, 0, 8, 0}, &n);
+  assert_int_equal(fake_blas_calls("dsyrk_"), 1);
+  assert_int_equal(fake_blas_calls("ztrsm_"), 1);
+  assert_true(c[0] == 5 && c[2] == 3 && c[3] == 8); /* C + A A^T on the upper triangle */
+  assert_true(c[1] == 2);                            /* below it: as it was */
+}
+
 int main(void) {
   setenv("TCJBLAS_CONFIG", "", 1);
   setenv("TCJBLAS_GPU_THRESHOLD", "inf", 1);
@@ -47,6 +60,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(program_calls_reach_libtcjblas_first),
     cmocka_unit_test(the_next_library_s_blas_takes_small_calls),
+    cmocka_unit_test(the_next_library_s_blas_takes_the_other_level3_routines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
