@@ -10,28 +10,8 @@
 #include <cmocka.h>
 
 #include "tests/unit/blas_test.h"
+#include "tests/unit/blas_handlers.h"
 
-/* The program's handlers, as the BLAS and CBLAS testers define theirs. */
-static int xerbla_calls, xerbla_info;
-static char xerbla_name[16];
-
-void xerbla_(const char *srname, const int *info, size_t len) {
-  xerbla_calls++;
-  xerbla_info = *info;
-  snprintf(xerbla_name, sizeof xerbla_name, "%.*s", (int)len, srname);
-}
-
-extern int RowMajorStrg; /* Netlib CBLAS's global, which libtcjblas exports as Netlib does */
-static int cblas_calls, cblas_info, cblas_row;
-static char cblas_rout[32];
-
-void cblas_xerbla(int p, const char *rout, const char *form, ...) {
-  (void)form;
-  cblas_calls++;
-  cblas_info = p;
-  cblas_row = RowMajorStrg;
-  snprintf(cblas_rout, sizeof cblas_rout, "%s", rout);
-}
 
 /* What the Netlib CBLAS tester's cblas_xerbla makes of (p, RowMajorStrg) for a gemm: the
  * position in the caller's own argument list. */

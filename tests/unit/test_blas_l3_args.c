@@ -13,28 +13,8 @@
 #include <cmocka.h>
 
 #include "tests/unit/blas_l3_test.h"
+#include "tests/unit/blas_handlers.h"
 
-/* The program's handlers, as the BLAS and CBLAS testers define theirs. */
-static int xerbla_calls, xerbla_info;
-static char xerbla_name[16];
-
-void xerbla_(const char *srname, const int *info, size_t len) {
-  xerbla_calls++;
-  xerbla_info = *info;
-  snprintf(xerbla_name, sizeof xerbla_name, "%.*s", (int)len, srname);
-}
-
-extern int RowMajorStrg;
-static int cblas_calls, cblas_info, cblas_row;
-static char cblas_rout[32];
-
-void cblas_xerbla(int p, const char *rout, const char *form, ...) {
-  (void)form;
-  cblas_calls++;
-  cblas_info = p;
-  cblas_row = RowMajorStrg;
-  snprintf(cblas_rout, sizeof cblas_rout, "%s", rout);
-}
 
 /* What Netlib CBLAS's cblas_xerbla_map_info makes of (p, RowMajorStrg): the position in the
  * caller's own argument list. Row-major symm and hemm reach the checks with M and N swapped,
