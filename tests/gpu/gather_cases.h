@@ -113,8 +113,8 @@ static const gcase GATHERS[] = {
   {"prefill", BF, BF, 0, 2048, 512, 1024, 8, 1, 0, 0, 0, 4096, 0, 0, 0, TCJ_ACT_NONE, 7},
   {"G 12, gelu_tanh", BF, F32, 0, 700, 192, 384, 12, 1, 0, 0, 0, 800, 0, 0, 1, TCJ_ACT_GELU_TANH, 8},
   {"G 9, op_b N", F16, F16, 0, 257, 128, 200, 9, 0, 8, 8, 0, 100, 0, 0.5f, 1, TCJ_ACT_NONE, 9},
-  /* Groups of 64 rows and more with 16-byte aligned rows: the sm90 kernel's cp.async copies on
-   * sm_90a (a K tail inside a 16-byte chunk, tiles that cross groups, op_b N, G 1) */
+  /* Groups of 64 rows and more with 16-byte aligned rows, for the sm90 kernel's cp.async copies
+   * (TCJ_RECIPE=sm90 on sm_90a): a K tail, tiles that cross groups, op_b N, G 1 */
   {"sm90: ragged k", BF, F32, 0, 777, 320, 1000, 5, 1, 8, 0, 0, 1500, 0, 0.5f, 1, TCJ_ACT_GELU, 10},
   {"sm90: op_b N", F16, F16, 0, 1100, 264, 776, 6, 0, 0, 8, 8, 640, 0, 0, 1, TCJ_ACT_NONE, 11},
   {"sm90: one group", BF, BF, 0, 517, 256, 4096, 1, 1, 0, 0, 0, 3000, 0, 1.0f, 0, TCJ_ACT_SILU, 12},

@@ -1708,13 +1708,12 @@ static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
-/* B by pointer arrays run on the sm80 grouped kernel on every arch: on sm_90a groups of any
- * size take the sm80 plan of their expected rows with the flag set (the sm90 kernel reads B
- * through one tensor map), TCJ_RECIPE=sm80 gives the same plan, and TCJ_RECIPE=sm90 refuses
- * them naming the field. Gathered rows of A take the plan the same problem without them takes,
- * with the flag set: the sm80 kernel's, or on sm_90a, for groups of 64 rows and more, the sm90
- * kernel's, whose producer copies the rows with cp.async; TCJ_RECIPE=sm90 runs them too, and
- * sends k of 2^30 or more (32-bit byte offsets in a row) to the sm80 kernel. */
+/* B by pointer arrays and (by default) gathered rows of A run on the sm80 grouped kernel on
+ * every arch: on sm_90a groups of any size take the sm80 plan of their expected rows with the
+ * flags set, and TCJ_RECIPE=sm80 gives the same plan. TCJ_RECIPE=sm90 refuses pointer arrays
+ * naming the field (the sm90 kernel reads B through one tensor map) and runs gathers (its
+ * producer copies the rows with cp.async), except for k of 2^30 or more (32-bit byte offsets in
+ * a row), which go to the sm80 kernel by default. */
 static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
@@ -1736,18 +1735,20 @@ static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one(void *
       eng_problem bare = p;
       bare.b_ptrs = bare.gather = 0;
       bare.gather_rows = 0;
-      eng_plan plan = select_ok(&p, arches[a], 1);
-      eng_plan want = p.b_ptrs ? sm80_plan_of_one_group(&bare, arches[a], cases[i].rows) : select_ok(&bare, arches[a], 1);
+      eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&bare, arches[a], cases[i].rows);
       want.cfg.b_ptrs = cases[i].b_ptrs;
       want.cfg.gather = cases[i].gather;
       assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
+      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
       assert_int_equal(plan.pack_a + plan.pack_b, 0);
-      int sm90_kernel = !strcmp(arches[a], "sm_90a") && cases[i].rows >= 64 && !p.b_ptrs;
-      assert_int_equal(plan.cfg.recipe, sm90_kernel ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80);
-      if (!sm90_kernel) {
-        eng_plan forced = select_tuned_ok(&p, arches[a], &sm80);
-        assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
-      }
+      eng_plan forced = select_tuned_ok(&p, arches[a], &sm80);
+      assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
+      /* The same problem without the arrays takes the sm90 plan on sm_90a where its groups are
+       * large: the arrays are what routes it. */
+      eng_problem plain = bare;
+      plain.stride_b = p.n * p.k;
+      if (!strcmp(arches[a], "sm_90a") && cases[i].rows >= 64)
+        assert_int_equal(select_ok(&plain, arches[a], 1).cfg.recipe, PTX_RECIPE_SM90);
     }
   eng_device_caps caps = caps_of("sm_90a");
   eng_problem p = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
@@ -1758,17 +1759,25 @@ static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one(void *
   assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
   assert_non_null(strstr(why, "group_b_ptrs"));
   assert_non_null(strstr(why, "sm80"));
-  /* Gathers under TCJ_RECIPE=sm90, decode-size groups too; past the 32-bit row offsets, not. */
+  /* Gathers under TCJ_RECIPE=sm90: the sm90 plan of the same problem without the gather, with
+   * the flag set, decode-size groups too; past the 32-bit row offsets, refused. */
   for (int rows = 8; rows <= 8192; rows *= 32) {
     eng_problem g = grouped(PTX_GROUP_ENDS32, 4 * rows, 4096, 7168, 4, rows);
     g.gather = 1, g.gather_rows = 3 * rows;
     assert_int_equal(eng_select_tuned(&g, &caps, 1, &sm90, &plan, &why), TCJ_SUCCESS);
+    eng_problem bare = g;
+    bare.gather = 0, bare.gather_rows = 0;
+    eng_plan want;
+    assert_int_equal(eng_select_tuned(&bare, &caps, 1, &sm90, &want, &why), TCJ_SUCCESS);
+    want.cfg.gather = 1;
+    assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
-    assert_int_equal(plan.cfg.gather, 1);
     assert_null(tcj_cfg_check(&plan.cfg));
   }
   eng_problem deep = grouped(PTX_GROUP_ENDS32, 1024, 256, (int64_t)1 << 30, 4, 256);
   deep.gather = 1, deep.gather_rows = 512;
+  assert_int_equal(eng_select_tuned(&deep, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "gather_a"));
   assert_int_equal(select_ok(&deep, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
 }
 
