@@ -154,6 +154,9 @@ def _b_list(b, b_ptrs):
                          "B, not both")
     if not b:
         raise ValueError("b: an empty list of B tensors")
+    if torch.compiler.is_compiling():  # traced tensors have no addresses to list
+        raise ValueError("b: a list of B tensors is not traced by torch.compile; pass b_ptrs= "
+                         "(an int64 tensor of their addresses, made outside) and one group's B")
     first = b[0]
     for i, t in enumerate(b):
         if not isinstance(t, torch.Tensor) or t.dim() != 2:
