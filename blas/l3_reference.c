@@ -15,11 +15,6 @@
 #define TB_REF_CONJ(x) (x)
 #define TB_REF_RE(x) (x)
 #include "blas/l3_reference_loops.h"
-#undef TB_REF_T
-#undef TB_REF_R
-#undef TB_REF_FN
-#undef TB_REF_CONJ
-#undef TB_REF_RE
 
 #define TB_REF_T double
 #define TB_REF_R double
@@ -27,11 +22,6 @@
 #define TB_REF_CONJ(x) (x)
 #define TB_REF_RE(x) (x)
 #include "blas/l3_reference_loops.h"
-#undef TB_REF_T
-#undef TB_REF_R
-#undef TB_REF_FN
-#undef TB_REF_CONJ
-#undef TB_REF_RE
 
 #define TB_REF_T float _Complex
 #define TB_REF_R float
@@ -39,11 +29,6 @@
 #define TB_REF_CONJ(x) conjf(x)
 #define TB_REF_RE(x) crealf(x)
 #include "blas/l3_reference_loops.h"
-#undef TB_REF_T
-#undef TB_REF_R
-#undef TB_REF_FN
-#undef TB_REF_CONJ
-#undef TB_REF_RE
 
 #define TB_REF_T double _Complex
 #define TB_REF_R double
@@ -51,11 +36,6 @@
 #define TB_REF_CONJ(x) conj(x)
 #define TB_REF_RE(x) creal(x)
 #include "blas/l3_reference_loops.h"
-#undef TB_REF_T
-#undef TB_REF_R
-#undef TB_REF_FN
-#undef TB_REF_CONJ
-#undef TB_REF_RE
 
 void tb_ref_l3(const tb_l3 *x) {
   if (tb_l3_is_noop(x)) return; /* as the reference returns, when called without dispatch.c */

@@ -7,7 +7,7 @@
  * real scalars as reals (C's rules for real * complex then match Fortran's), takes A's diagonal
  * as real and writes C's diagonal real.
  * The includer defines TB_REF_T (element), TB_REF_R (its real type), TB_REF_FN(name) (a name of
- * this type), TB_REF_CONJ(x) and TB_REF_RE(x). */
+ * this type), TB_REF_CONJ(x) and TB_REF_RE(x); the file undefines them at its end. */
 #define T TB_REF_T
 #define R TB_REF_R
 #define FN TB_REF_FN
@@ -155,6 +155,14 @@ static void FN(mm)(const tb_l3 *x) {
   }
 }
 
+/* trmm and trsm with alpha == 0: B = 0, A not read (ztrmm.f, ztrsm.f). */
+static int FN(tr_zeroed)(T alpha, T *b, int64_t m, int64_t n, int64_t ldb) {
+  if (alpha != 0) return 0;
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < m; i++) AT(b, ldb, i, j) = 0;
+  return 1;
+}
+
 /* trmm: B = alpha op(A) B (side L) or alpha B op(A) (side R), A triangular (unit: its diagonal
  * not read). B is x->c. */
 static void FN(trmm)(const tb_l3 *x) {
@@ -163,11 +171,7 @@ static void FN(trmm)(const tb_l3 *x) {
   int64_t m = x->m, n = x->n, lda = x->lda, ldb = x->ldc;
   int upper = x->uplo == 'U', nounit = x->diag == 'N', conja = x->trans == 'C';
   T alpha = FN(scalar)(x->alpha, 0);
-  if (alpha == 0) {
-    for (int64_t j = 0; j < n; j++)
-      for (int64_t i = 0; i < m; i++) AT(b, ldb, i, j) = 0;
-    return;
-  }
+  if (FN(tr_zeroed)(alpha, b, m, n, ldb)) return;
   if (x->side == 'L' && x->trans == 'N') {
     for (int64_t j = 0; j < n; j++) {
       T *bj = b + j * ldb;
@@ -225,11 +229,7 @@ static void FN(trsm)(const tb_l3 *x) {
   int64_t m = x->m, n = x->n, lda = x->lda, ldb = x->ldc;
   int upper = x->uplo == 'U', nounit = x->diag == 'N', conja = x->trans == 'C';
   T alpha = FN(scalar)(x->alpha, 0);
-  if (alpha == 0) {
-    for (int64_t j = 0; j < n; j++)
-      for (int64_t i = 0; i < m; i++) AT(b, ldb, i, j) = 0;
-    return;
-  }
+  if (FN(tr_zeroed)(alpha, b, m, n, ldb)) return;
   if (x->side == 'L' && x->trans == 'N') {
     for (int64_t j = 0; j < n; j++) {
       T *bj = b + j * ldb;
@@ -292,3 +292,9 @@ static void (*const FN(routines)[TB_L3_COUNT])(const tb_l3 *) = {
 #undef CONJ
 #undef RE
 #undef AT
+/* The instantiation's parameters too, so that the next one defines its own. */
+#undef TB_REF_T
+#undef TB_REF_R
+#undef TB_REF_FN
+#undef TB_REF_CONJ
+#undef TB_REF_RE

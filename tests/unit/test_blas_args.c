@@ -26,14 +26,6 @@ static int cblas_position(void) {
   return p;
 }
 
-static void *a, *b, *c; /* fault on any access: a rejected call must read and write nothing */
-
-static int setup(void **state) {
-  (void)state;
-  a = bt_no_access(), b = bt_no_access(), c = bt_no_access();
-  return a && b && c ? 0 : -1;
-}
-
 typedef struct bad_args {
   char ta, tb;
   int m, n, k, lda, ldb, ldc;

@@ -28,14 +28,6 @@ static int caller_position(void) {
   return p;
 }
 
-static void *a, *b, *c; /* fault on any access: a rejected call must read and write nothing */
-
-static int setup(void **state) {
-  (void)state;
-  a = bt_no_access(), b = bt_no_access(), c = bt_no_access();
-  return a && b && c ? 0 : -1;
-}
-
 /* One illegal call: the letters (in TRANS, '*' stands for the routine's transpose, T or for
  * herk and her2k C; '!' for the letter it refuses, C for complex syrk and syr2k, T for herk and
  * her2k: real syrk and syr2k refuse none and skip the row), sizes and leading dimensions (TR:
