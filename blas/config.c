@@ -7,6 +7,7 @@
  *          gpu_threshold FLOPS   2mnk from which host arrays go to the GPU (inf: never)
  *                                                              env TCJBLAS_GPU_THRESHOLD
  *          gpu_device N          the CUDA device used (default 0)
+ *          report 0|1            say where the calls ran, at exit     env TCJBLAS_REPORT
  *   Keys in any case. Lines whose first non-blank character is # are comments; a value runs
  *   to the end of its line (a path may hold blanks or #), with blanks around it dropped. */
 #include "blas/tcjblas_internal.h"
@@ -37,6 +38,12 @@ static int parse_device(const char *s, int *out) {
   return 0;
 }
 
+static int parse_flag(const char *s, int *out) {
+  if (strcmp(s, "0") && strcmp(s, "1")) return -1;
+  *out = s[0] == '1';
+  return 0;
+}
+
 static int set_path(char *dst, size_t size, const char *s) {
   size_t n = strlen(s);
   if (n == 0 || n >= size) return -1;
@@ -49,6 +56,7 @@ static int set_key(tb_config *cfg, const char *key, const char *value) {
   if (!strcasecmp(key, "cpu_blas")) return set_path(cfg->cpu_blas, sizeof cfg->cpu_blas, value);
   if (!strcasecmp(key, "gpu_threshold")) return parse_flops(value, &cfg->gpu_threshold);
   if (!strcasecmp(key, "gpu_device")) return parse_device(value, &cfg->gpu_device);
+  if (!strcasecmp(key, "report")) return parse_flag(value, &cfg->report);
   return -2;
 }
 
@@ -84,7 +92,7 @@ static void read_file(tb_config *cfg, const char *path, FILE *msgs) {
     int r = set_key(cfg, key, value);
     if (r == -2)
       fprintf(msgs, "tcjblas: %s:%d: unknown key '%s' (ignored; keys: cpu_blas, gpu_threshold, "
-                    "gpu_device)\n", path, lineno, key);
+                    "gpu_device, report)\n", path, lineno, key);
     else if (r)
       fprintf(msgs, "tcjblas: %s:%d: bad value '%s' for %s (ignored)\n", path, lineno, value, key);
   }
@@ -95,6 +103,7 @@ static void read_env(tb_config *cfg, FILE *msgs) {
   static const struct { const char *var, *key; } vars[] = {
     {"TCJBLAS_CPU_BLAS", "cpu_blas"},
     {"TCJBLAS_GPU_THRESHOLD", "gpu_threshold"},
+    {"TCJBLAS_REPORT", "report"},
   };
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *v = getenv(vars[i].var);

@@ -132,6 +132,7 @@ static int fits_int(const tb_gemm *g) {
 void tb_cpu_gemm(const tb_gemm *g) {
   int ilp64;
   tb_fn f = tb_cpu_fn(TB_CPU_GEMM, g->type, g->ilp64, fits_int(g), &ilp64);
+  tb_report_ran(f ? TB_RAN_CPU_BLAS : TB_RAN_BUILT_IN);
   if (!f) tb_ref_gemm(g);
   else if (ilp64) call64((gemm64_fn)f, g);
   else call32((gemm32_fn)f, g);

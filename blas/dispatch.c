@@ -7,8 +7,12 @@
 #include "blas/tcjblas_l3.h"
 
 void tb_gemm_on_host(const tb_gemm *g) {
-  if (tb_gemm_only_scales(g)) tb_host_scale_c(g);
-  else tb_cpu_gemm(g);
+  if (tb_gemm_only_scales(g)) {
+    tb_report_ran(TB_RAN_BUILT_IN);
+    tb_host_scale_c(g);
+  } else {
+    tb_cpu_gemm(g);
+  }
 }
 
 static double flops(const tb_gemm *g) { return 2.0 * (double)g->m * (double)g->n * (double)g->k; }
@@ -28,7 +32,8 @@ void tb_gemm_run(const tb_gemm *g) {
   }
   tb_gpu_result r = tb_gpu_gemm(g, p);
   if (r != TB_GPU_NOT_RUN) return;
-  if (tb_cuda_run_on_host(g, p) != 0)
+  if (tb_cuda_run_on_host(g, p) == 0) tb_report_ran(TB_RAN_HOST_COPIES);
+  else
     tb_msg_once(&warned_stuck, "a %c-type GEMM on device memory could run neither on the GPU nor "
                                "through host copies: C was left as it was",
                 "sdcz"[g->type]);

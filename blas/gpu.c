@@ -37,6 +37,17 @@ static void create_once(void) {
   }
 }
 
+int tb_gpu_compile_counts(tb_gpu_compiles *out) {
+  tcj_stats s = TCJ_STATS_INIT;
+  /* engine is set once, under engine_once, before any call can have used it. */
+  if (!engine || tcj_get_stats(engine, &s) != TCJ_SUCCESS) return -1;
+  out->caller = s.compiles - s.compiles_background;
+  out->background = s.compiles_background;
+  out->disk_hits = s.disk_hits;
+  out->ms = (double)s.compile_ns / 1e6;
+  return 0;
+}
+
 /* One operand as tcj reads it: in place, or a buffer of ours (packed: ld = rows). */
 typedef struct operand {
   CUdeviceptr ptr, owned;
@@ -132,6 +143,7 @@ tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p) {
   /* Once the kernel was launched, C may be partly written (in place, or by a copy back that
    * failed half way): the call cannot be run again from it. */
   res = r == CUDA_SUCCESS ? TB_GPU_DONE : TB_GPU_FAILED;
+  if (res == TB_GPU_DONE) tb_report_ran(TB_RAN_GPU);
 done:
   if (r != CUDA_SUCCESS)
     tb_msg_once(&warned_cuda, "GPU GEMM failed in %s (%s)%s", what, tb_cuda_error_name(cu, r),

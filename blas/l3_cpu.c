@@ -53,6 +53,7 @@ static int fits_int(const tb_l3 *x) {
 void tb_cpu_l3(const tb_l3 *x) {
   int ilp64;
   tb_fn f = tb_cpu_fn(TB_CPU_L3(x->op), x->type, x->ilp64, fits_int(x), &ilp64);
+  tb_report_ran(f ? TB_RAN_CPU_BLAS : TB_RAN_BUILT_IN);
   if (!f) tb_ref_l3(x);
   else if (ilp64) call64(f, x);
   else call32(f, x);

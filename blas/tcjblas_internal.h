@@ -61,6 +61,7 @@ typedef struct tb_config {
   char cpu_blas[4096];  /* path of the CPU BLAS to dlopen; "" to look for one (RTLD_NEXT) */
   double gpu_threshold; /* 2 m n k at and above which host arrays go to the GPU */
   int gpu_device;       /* CUDA device ordinal whose primary context tcjblas uses */
+  int report;           /* nonzero: say where the calls ran at exit (report.c) */
 } tb_config;
 #define TB_DEFAULT_GPU_THRESHOLD (2.0 * 512 * 512 * 512) /* provisional: not measured yet */
 /* Defaults, then the file ($TCJBLAS_CONFIG, else ./tcjblas.conf when it exists), then the
@@ -91,6 +92,26 @@ typedef enum tb_gpu_result {
   TB_GPU_FAILED = 2,  /* failed after C (in device memory) may have been written; reported */
 } tb_gpu_result;
 tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p);
+
+/* gpu.c: tcj's compile counters, for the report (-1 where the GPU path never started). */
+typedef struct tb_gpu_compiles {
+  uint64_t caller, background, disk_hits;
+  double ms; /* generating, compiling and loading, all threads */
+} tb_gpu_compiles;
+int tb_gpu_compile_counts(tb_gpu_compiles *out);
+
+/* report.c: where each call ran, counted always and said at exit when `report` is set. */
+typedef enum tb_ran {
+  TB_RAN_GPU,          /* tcj computed it */
+  TB_RAN_CPU_BLAS,     /* the CPU BLAS found at run time */
+  TB_RAN_BUILT_IN,     /* libtcjblas's own host code: the reference (no CPU BLAS, or it lacks
+                          the routine) or C = beta C */
+  TB_RAN_HOST_COPIES,  /* of the two above, calls on device arrays copied through the host */
+  TB_RAN_KINDS
+} tb_ran;
+void tb_report_ran(tb_ran where);
+uint64_t tb_report_count(tb_ran where);
+void tb_report_line(char *out, size_t size); /* the line said at exit, without "tcjblas: " */
 
 /* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
 void tb_gemm_run(const tb_gemm *g);

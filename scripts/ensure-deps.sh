@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the build dependencies tcj needs when they are missing (Debian/Ubuntu): cmake, a C
 # compiler, cmocka, libyaml and xxhash, and clang with libFuzzer's runtime for the sanitizer and
-# fuzz build of scripts/test.sh, and python3-venv where python3 has neither pytest nor venv (the
+# fuzz build of scripts/test.sh, gfortran for Netlib's BLAS testers, and python3-venv where python3 has neither pytest nor venv (the
 # Python package's CPU tests). The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
 # installed; this script only checks for it. pkg-config is for the install test; ninja, so that
 # scripts/test.sh builds with both generators (the scripts also work without it).
@@ -24,6 +24,7 @@ command -v cc >/dev/null || missing+=(gcc)
 command -v clang >/dev/null || missing+=(clang)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v ninja >/dev/null || missing+=(ninja-build)
+command -v gfortran >/dev/null || missing+=(gfortran) # Netlib's BLAS-3 testers (tests/netlib)
 [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
 [ -f /usr/include/yaml.h ] || missing+=(libyaml-dev)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
