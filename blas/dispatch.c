@@ -15,7 +15,23 @@ void tb_gemm_on_host(const tb_gemm *g) {
   }
 }
 
-static double flops(const tb_gemm *g) { return 2.0 * (double)g->m * (double)g->n * (double)g->k; }
+/* Real flops of the product: a complex multiply-add is four real ones. */
+static double flops(const tb_gemm *g) {
+  return (tb_is_complex(g->type) ? 8.0 : 2.0) * (double)g->m * (double)g->n * (double)g->k;
+}
+
+/* Host arrays on tcj: s and d as they are, c and z as one real GEMM (complex_real.c). */
+static tb_gpu_result gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p) {
+  if (!tb_is_complex(g->type)) return tb_gpu_gemm(g, p);
+  tb_real_form f;
+  if (tb_complex_as_real(g, &f)) return TB_GPU_NOT_RUN; /* out of host memory: the CPU runs it */
+  tb_gpu_result r = tb_gpu_gemm(&f.real, p);
+  if (r == TB_GPU_DONE) tb_complex_from_real(g, &f);
+  /* With a complex beta the product went to a buffer of ours: C was not touched. */
+  if (r == TB_GPU_FAILED && f.complex_beta) r = TB_GPU_NOT_RUN;
+  tb_real_form_free(&f);
+  return r;
+}
 
 static atomic_int warned_stuck;
 
@@ -23,9 +39,8 @@ void tb_gemm_run(const tb_gemm *g) {
   if (tb_gemm_is_noop(g)) return;
   tb_places p = tb_cuda_places(g);
   if (!tb_places_any_device(p)) {
-    /* Complex calls stay on the CPU until tcj has a complex (4M) path; see gpu.c. */
-    if (!tb_gemm_only_scales(g) && !tb_is_complex(g->type) && flops(g) >= tb_config_get()->gpu_threshold &&
-        tb_gpu_gemm(g, p) == TB_GPU_DONE)
+    if (!tb_gemm_only_scales(g) && flops(g) >= tb_config_get()->gpu_threshold &&
+        gpu_gemm_of_host_arrays(g, p) == TB_GPU_DONE)
       return;
     tb_gemm_on_host(g);
     return;

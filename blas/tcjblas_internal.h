@@ -113,6 +113,18 @@ void tb_report_ran(tb_ran where);
 uint64_t tb_report_count(tb_ran where);
 void tb_report_line(char *out, size_t size); /* the line said at exit, without "tcjblas: " */
 
+/* complex_real.c: a cgemm or zgemm (host arrays, alpha != 0, k > 0) as one real sgemm or dgemm
+ * of 2m x n x 2k over host buffers, for tcj's real kernels. */
+typedef struct tb_real_form {
+  tb_gemm real;        /* the real GEMM to run (its alpha and beta point into scalars) */
+  union { float s[2]; double d[2]; } scalars; /* alpha 1 and the real GEMM's beta */
+  void *owned[3];      /* Ahat; op(B) packed (op(B) != N); P when beta is not real */
+  int complex_beta;    /* beta has an imaginary part: C = P + beta C after the product */
+} tb_real_form;
+int tb_complex_as_real(const tb_gemm *g, tb_real_form *f); /* 0, or -1 out of memory (freed) */
+void tb_complex_from_real(const tb_gemm *g, const tb_real_form *f); /* after the real GEMM ran */
+void tb_real_form_free(tb_real_form *f);
+
 /* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
 void tb_gemm_run(const tb_gemm *g);
 void tb_gemm_on_host(const tb_gemm *g); /* every operand in host memory */
