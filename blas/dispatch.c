@@ -3,7 +3,8 @@
  * it: quick returns touch nothing, alpha == 0 (or k == 0) never reads A or B, beta == 0 never
  * reads C. Then: host arrays go to the CPU BLAS below the size threshold and to tcj above it;
  * device arrays go to tcj, or through host copies when tcj cannot take the call. The other
- * Level-3 routines run on the CPU BLAS in this release, after the reference's quick return. */
+ * Level-3 routines (host arrays), after the reference's quick return: as GEMMs on tcj above the
+ * threshold (l3_gemm.c; trsm never), else on the CPU BLAS. */
 #include "blas/tcjblas_l3.h"
 
 void tb_gemm_on_host(const tb_gemm *g) {
@@ -20,8 +21,10 @@ static double flops(const tb_gemm *g) {
   return (tb_is_complex(g->type) ? 8.0 : 2.0) * (double)g->m * (double)g->n * (double)g->k;
 }
 
+int tb_gemm_worth_the_gpu(const tb_gemm *g) { return flops(g) >= tb_config_get()->gpu_threshold; }
+
 /* Host arrays on tcj: s and d as they are, c and z as one real GEMM (complex_real.c). */
-static tb_gpu_result gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p) {
+tb_gpu_result tb_gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p) {
   if (!tb_is_complex(g->type)) return tb_gpu_gemm(g, p);
   tb_real_form f;
   if (tb_complex_as_real(g, &f)) return TB_GPU_NOT_RUN; /* out of host memory: the CPU runs it */
@@ -39,8 +42,8 @@ void tb_gemm_run(const tb_gemm *g) {
   if (tb_gemm_is_noop(g)) return;
   tb_places p = tb_cuda_places(g);
   if (!tb_places_any_device(p)) {
-    if (!tb_gemm_only_scales(g) && flops(g) >= tb_config_get()->gpu_threshold &&
-        gpu_gemm_of_host_arrays(g, p) == TB_GPU_DONE)
+    if (!tb_gemm_only_scales(g) && tb_gemm_worth_the_gpu(g) &&
+        tb_gpu_gemm_of_host_arrays(g, p) == TB_GPU_DONE)
       return;
     tb_gemm_on_host(g);
     return;
@@ -55,5 +58,7 @@ void tb_gemm_run(const tb_gemm *g) {
 }
 
 void tb_l3_run(const tb_l3 *x) {
-  if (!tb_l3_is_noop(x)) tb_cpu_l3(x);
+  if (tb_l3_is_noop(x)) return;
+  /* TB_GPU_FAILED: C may be partly written (said on stderr); it cannot be run again from it. */
+  if (tb_l3_on_gpu(x) == TB_GPU_NOT_RUN) tb_cpu_l3(x);
 }

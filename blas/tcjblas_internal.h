@@ -128,5 +128,9 @@ void tb_real_form_free(tb_real_form *f);
 /* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
 void tb_gemm_run(const tb_gemm *g);
 void tb_gemm_on_host(const tb_gemm *g); /* every operand in host memory */
+/* Whether g's flops (2mnk; 8mnk complex) reach gpu_threshold. */
+int tb_gemm_worth_the_gpu(const tb_gemm *g);
+/* Host arrays on tcj (c and z as one real GEMM); TB_GPU_NOT_RUN leaves C untouched. */
+tb_gpu_result tb_gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p);
 
 #endif /* TCJBLAS_INTERNAL_H */

@@ -102,7 +102,11 @@ void tb_ref_l3(const tb_l3 *x);
 /* l3_cpu.c: the CPU BLAS found at run time (cpu_blas.c), or tb_ref_l3. */
 void tb_cpu_l3(const tb_l3 *x);
 
-/* dispatch.c: quick return, else the CPU. x has passed tb_l3_check. */
+/* l3_gemm.c: the routine as GEMMs on tcj (all but trsm), where the GEMM is worth the GPU.
+ * TB_GPU_NOT_RUN: nothing was written, the CPU runs it. Host arrays only. */
+tb_gpu_result tb_l3_on_gpu(const tb_l3 *x);
+
+/* dispatch.c: quick return, else the GPU where it pays, else the CPU. x has passed tb_l3_check. */
 void tb_l3_run(const tb_l3 *x);
 
 /* cpu_blas.c: one routine of the CPU BLAS, by index: TB_CPU_GEMM or TB_CPU_L3(op). */
