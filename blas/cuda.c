@@ -137,7 +137,7 @@ int tb_cuda_run_on_host(const tb_gemm *g, tb_places p) {
     h.ldc = g->m;
   }
   tb_cuda_leave(cu); /* the host computation may take long: hold no context over it */
-  tb_gemm_on_host(&h);
+  tb_gemm_run_host(&h);
   if (tb_cuda_enter(cu)) goto out;
   if (p.c) {
     tb_span dst = {g->c, g->ldc, CU_MEMORYTYPE_UNIFIED}, src = {hc, g->m, CU_MEMORYTYPE_HOST};

@@ -36,16 +36,21 @@ tb_gpu_result tb_gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p) {
   return r;
 }
 
+void tb_gemm_run_host(const tb_gemm *g) {
+  static const tb_places host = {TB_HOST, TB_HOST, TB_HOST};
+  /* TB_GPU_FAILED: C may be partly written (said on stderr); it cannot be run again from it. */
+  if (tb_gemm_only_scales(g) || !tb_gemm_worth_the_gpu(g) ||
+      tb_gpu_gemm_of_host_arrays(g, host) == TB_GPU_NOT_RUN)
+    tb_gemm_on_host(g);
+}
+
 static atomic_int warned_stuck;
 
 void tb_gemm_run(const tb_gemm *g) {
   if (tb_gemm_is_noop(g)) return;
   tb_places p = tb_cuda_places(g);
   if (!tb_places_any_device(p)) {
-    if (!tb_gemm_only_scales(g) && tb_gemm_worth_the_gpu(g) &&
-        tb_gpu_gemm_of_host_arrays(g, p) == TB_GPU_DONE)
-      return;
-    tb_gemm_on_host(g);
+    tb_gemm_run_host(g);
     return;
   }
   tb_gpu_result r = tb_gpu_gemm(g, p);

@@ -8,9 +8,9 @@
 #include <pthread.h>
 #include <tcj.h>
 
-/* Complex types (cgemm, zgemm) are not taken here yet: the next step is the 4M form (four real
- * GEMMs over the real and imaginary planes, or the interleaved layout read by a tcj kernel);
- * until then they run on the CPU, and on device memory through host copies (cuda.c). */
+/* Complex types (cgemm, zgemm) are not taken here: dispatch.c turns those on host arrays into
+ * one real GEMM first (complex_real.c), and those on device memory go through host copies
+ * (cuda.c) to that. A tcj kernel reading the interleaved layout would spare both. */
 
 static tcj_engine *engine;
 static char engine_why[512];

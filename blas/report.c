@@ -19,8 +19,8 @@ void tb_report_line(char *out, size_t size) {
   uint64_t own = tb_report_count(TB_RAN_BUILT_IN), copies = tb_report_count(TB_RAN_HOST_COPIES);
   int n = snprintf(out, size,
                    "%" PRIu64 " calls ran on the GPU, %" PRIu64 " on the CPU BLAS, %" PRIu64
-                   " on libtcjblas's own host code (%" PRIu64 " of these on device arrays, through "
-                   "host copies)", gpu, cpu, own, copies);
+                   " on libtcjblas's own host code; %" PRIu64 " on device arrays went through host "
+                   "copies", gpu, cpu, own, copies);
   tb_gpu_compiles jit;
   if (n > 0 && (size_t)n < size && tb_gpu_compile_counts(&jit) == 0)
     snprintf(out + n, size - (size_t)n,

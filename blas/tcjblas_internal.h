@@ -81,8 +81,10 @@ typedef struct tb_places {
 /* Where the operands live; all TB_HOST when there is no driver or no device. */
 tb_places tb_cuda_places(const tb_gemm *g);
 static inline int tb_places_any_device(tb_places p) { return p.a || p.b || p.c; }
-/* Runs g on the host when some operand lives on a device: those are copied to host buffers,
- * computed by the CPU path, and C is copied back. 0 on success. */
+/* Runs g through host copies when some operand lives on a device tcj cannot read it on (or a
+ * complex type, whose real form is built on the host): those are copied to host buffers, run
+ * as host arrays (tb_gemm_run_host: tcj again above the threshold), and C is copied back.
+ * 0 on success. */
 int tb_cuda_run_on_host(const tb_gemm *g, tb_places p);
 
 /* gpu.c: the tcj path for s and d. */
@@ -106,7 +108,8 @@ typedef enum tb_ran {
   TB_RAN_CPU_BLAS,     /* the CPU BLAS found at run time */
   TB_RAN_BUILT_IN,     /* libtcjblas's own host code: the reference (no CPU BLAS, or it lacks
                           the routine) or C = beta C */
-  TB_RAN_HOST_COPIES,  /* of the two above, calls on device arrays copied through the host */
+  TB_RAN_HOST_COPIES,  /* calls on device arrays run through host copies (counted again where
+                          they ran) */
   TB_RAN_KINDS
 } tb_ran;
 void tb_report_ran(tb_ran where);
@@ -127,7 +130,9 @@ void tb_real_form_free(tb_real_form *f);
 
 /* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
 void tb_gemm_run(const tb_gemm *g);
-void tb_gemm_on_host(const tb_gemm *g); /* every operand in host memory */
+void tb_gemm_on_host(const tb_gemm *g);  /* every operand in host memory: the CPU */
+void tb_gemm_run_host(const tb_gemm *g); /* every operand in host memory: tcj above the
+                                            threshold, else the CPU */
 /* Whether g's flops (2mnk; 8mnk complex) reach gpu_threshold. */
 int tb_gemm_worth_the_gpu(const tb_gemm *g);
 /* Host arrays on tcj (c and z as one real GEMM); TB_GPU_NOT_RUN leaves C untouched. */
