@@ -49,6 +49,8 @@ def setup(script, args):
         print(f"{script} needs a CUDA GPU (--device {args.device}, CUDA available: "
               f"{torch.cuda.is_available()})", file=sys.stderr)
         return 2
+    if device.index is None:  # "cuda": the current device, named by its index from here on
+        device = torch.device("cuda", torch.cuda.current_device())
     torch.cuda.set_device(device)
     try:
         tcj.set_jit_mode(args.jit)  # before tcj's first call makes the device's engine
