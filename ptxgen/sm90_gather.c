@@ -98,8 +98,10 @@ void sm90_gather_stage(sm90 *k, sm90_gather *g, ptx_reg sbase, ptx_reg kcoord, p
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", off[0], kcoord, es, g->chunk_bytes);
   ptx_ins(b, "add.u32 %R, %R, %d", off[1], off[0], CHUNK * ROW_CHUNKS / 2);
   for (int j = 0; j < 2; j++) {
+    /* max(off, K) - off: K - off before K's end, 0 from it (K - off alone would wrap to a
+     * large unsigned size there, and read a whole chunk past the row: an H100 faulted so). */
     ptx_ins(b, "max.u32 %R, %R, %R", size[j], off[j], g->k_bytes);
-    ptx_ins(b, "sub.u32 %R, %R, %R", size[j], g->k_bytes, off[j]); /* 0 where off >= k_bytes */
+    ptx_ins(b, "sub.u32 %R, %R, %R", size[j], size[j], off[j]);
     ptx_ins(b, "min.u32 %R, %R, %d", size[j], size[j], CHUNK);
   }
   ptx_ins(b, "add.u32 %R, %R, %R", dst, sbase, g->dst0);

@@ -1708,13 +1708,15 @@ static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
-/* B by pointer arrays and (by default) gathered rows of A run on the sm80 grouped kernel on
- * every arch: on sm_90a groups of any size take the sm80 plan of their expected rows with the
- * flags set, and TCJ_RECIPE=sm80 gives the same plan. TCJ_RECIPE=sm90 refuses pointer arrays
- * naming the field (the sm90 kernel reads B through one tensor map) and runs gathers (its
- * producer copies the rows with cp.async), except for k of 2^30 or more (32-bit byte offsets in
- * a row), which go to the sm80 kernel by default. */
-static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one(void **state) {
+/* B by pointer arrays run on the sm80 grouped kernel on every arch: on sm_90a groups of any
+ * size take the sm80 plan of their expected rows with the flag set, and TCJ_RECIPE=sm80 gives
+ * the same plan. Gathered rows of A (without pointer arrays) take the sm90 plan on sm_90a where
+ * groups hold 64 rows or more, as the same problem without the gather does, and the sm80 plan
+ * elsewhere. TCJ_RECIPE=sm90 refuses pointer arrays naming the field (the sm90 kernel reads B
+ * through one tensor map) and runs gathers (its producer copies the rows with cp.async), except
+ * for k of 2^30 or more (32-bit byte offsets in a row), which go to the sm80 kernel by
+ * default. */
+static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_sm90_one_on_sm_90a(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
   static const struct { int kind, b_ptrs, gather; int64_t m, n, k, groups, rows; } cases[] = {
@@ -1738,11 +1740,21 @@ static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one(void *
       eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&bare, arches[a], cases[i].rows);
       want.cfg.b_ptrs = cases[i].b_ptrs;
       want.cfg.gather = cases[i].gather;
-      assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
-      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+      int sm90_gather = !strcmp(arches[a], "sm_90a") && !cases[i].b_ptrs && cases[i].rows >= 64;
+      if (sm90_gather) {
+        eng_problem plain_b = p;
+        plain_b.gather = 0, plain_b.gather_rows = 0;
+        eng_plan sm90_want = select_ok(&plain_b, arches[a], 1);
+        sm90_want.cfg.gather = 1;
+        assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+        assert_memory_equal(&plan.cfg, &sm90_want.cfg, sizeof plan.cfg);
+      } else {
+        assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
+        assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+      }
       assert_int_equal(plan.pack_a + plan.pack_b, 0);
       eng_plan forced = select_tuned_ok(&p, arches[a], &sm80);
-      assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
+      assert_memory_equal(&forced.cfg, &want.cfg, sizeof plan.cfg);
       /* The same problem without the arrays takes the sm90 plan on sm_90a where its groups are
        * large: the arrays are what routes it. */
       eng_problem plain = bare;
@@ -2067,7 +2079,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tuning_comes_from_the_environment),
     cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
     cmocka_unit_test(k_groups_take_the_sm80_plan_on_every_arch),
-    cmocka_unit_test(b_pointer_arrays_take_the_sm80_plan_and_gathers_the_plain_one),
+    cmocka_unit_test(b_pointer_arrays_take_the_sm80_plan_and_gathers_the_sm90_one_on_sm_90a),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
