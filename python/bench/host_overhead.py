@@ -68,7 +68,7 @@ def main(argv=None):
         ("x @ w.t()", lambda: x @ w.t(), "tcj.matmul(x, w.t())", lambda: tcj.matmul(x, w.t())),
         ("nn.Linear, no_grad", lambda: _no_grad(layer, x), "tcj.nn.Linear, no_grad",
          lambda: _no_grad(tlayer, x)),
-        ("nn.Linear, grad", lambda: layer(x), "tcj.nn.Linear, grad (op)", lambda: tlayer(x)),
+        ("nn.Linear, grad", lambda: layer(x), "tcj.nn.Linear, grad", lambda: tlayer(x)),
         ("torch._grouped_mm", lambda: torch._grouped_mm(xs, ws.transpose(1, 2), offs=offs),
          "tcj.grouped_mm", lambda: tcj.grouped_mm(xs, ws.transpose(1, 2), offs=offs)),
     ]

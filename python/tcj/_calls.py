@@ -98,7 +98,8 @@ class _Plan:
 
 
 def _layout_of(t):
-    return None if t is None else (t.shape, t.stride(), t.dtype, t.device)
+    # get_device(): the index as an int (cheaper to make and hash than a torch.device).
+    return None if t is None else (t.shape, t.stride(), t.dtype, t.get_device())
 
 
 def _prepare(named, build, epilogue_source, epilogue_params):
@@ -138,7 +139,7 @@ def launch(key, named, build, epilogue_source=None, epilogue_params=0):
     through the plan cache. key: the op and its scalars (hashable); the tensors' layouts are
     added here."""
     from . import _lib
-    full = (key, epilogue_source, epilogue_params) + tuple(_layout_of(t) for _, t in named)
+    full = (key, epilogue_source, epilogue_params) + tuple([_layout_of(t) for _, t in named])
     p = _plans.get(full)
     if p is None:
         p = _prepare(named, build, epilogue_source, epilogue_params)

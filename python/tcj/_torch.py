@@ -77,6 +77,10 @@ def _(a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params, 
 @torch.library.custom_op("tcj::linear", mutates_args=())
 def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor], activation: str,
            out_dtype: Optional[torch.dtype], compute: Optional[str] = None) -> Tensor:
+    return _linear_eager(x, weight, bias, activation, out_dtype, compute)
+
+
+def _linear_eager(x, weight, bias, activation, out_dtype, compute):
     shape, dt = _calls.linear_meta(x, weight, activation, out_dtype)
     d = _new(x, shape, dt)
     _calls.linear_into(d, x, weight, bias, activation, compute)
@@ -284,6 +288,23 @@ def _linear_backward(ctx, gy):
 
 
 linear.register_autograd(_linear_backward, setup_context=_linear_setup)
+
+
+class LinearFunction(torch.autograd.Function):
+    """tcj::linear's forward and autograd for eager calls that autograd records (ops.linear):
+    the same implementation, setup and backward as the op, without its dispatch."""
+
+    @staticmethod
+    def forward(x, weight, bias, activation, out_dtype, compute):
+        return _linear_eager(x, weight, bias, activation, out_dtype, compute)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _linear_setup(ctx, inputs, output)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return _linear_backward(ctx, gy)
 
 
 def _grouped_setup(ctx, inputs, output):

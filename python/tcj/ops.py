@@ -28,21 +28,23 @@ from ._calls import (_need_torch, info, matmul_into, linear_into, scaled_mm_into
                      torch)
 
 
-def _eager(*tensors):
+def _eager(*tensors, recorded=False):
     """Whether a call may run its implementation directly instead of through its torch.library
     op: not under torch.compile's tracing, no torch function or dispatch mode active (each
-    must see the op), plain CUDA tensors only, none that autograd must record. The direct call
-    saves the op's dispatch and runs the same code."""
+    must see the op), plain CUDA tensors only, none that autograd must record (recorded=True:
+    autograd may record them, the caller going through an autograd.Function of its own). The
+    direct call saves the op's dispatch and runs the same code. (is_cuda rather than
+    device.type: no torch.device made per tensor.)"""
     if torch is None or torch.compiler.is_compiling():
         return False
     C = torch._C
     if C._is_torch_function_mode_enabled() or C._len_torch_dispatch_stack():
         return False
-    grad = torch.is_grad_enabled()
+    grad = not recorded and torch.is_grad_enabled()
     for t in tensors:
         if t is None:
             continue
-        if type(t) not in _PLAIN or t.device.type != "cuda" or (grad and t.requires_grad):
+        if type(t) not in _PLAIN or not t.is_cuda or (grad and t.requires_grad):
             return False
     return True
 
@@ -114,6 +116,11 @@ def linear(x, weight, bias=None, activation=None, out_dtype=None, out=None, comp
             out = torch.empty(shape, dtype=dt, device=x.device)
         linear_into(out, x, weight, bias, act, compute)
         return out
+    if out is None and _eager(x, weight, bias, recorded=True):
+        # Autograd records this call: torch.autograd.Function costs a tenth of the custom op's
+        # autograd dispatch per call (python/bench/host_overhead.py), same forward and backward.
+        from ._torch import LinearFunction
+        return LinearFunction.apply(x, weight, bias, act, out_dtype, compute)
     ops = _ops()
     if out is not None:
         ops.linear_out(x, weight, bias, act, out, compute)
