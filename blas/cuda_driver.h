@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The few CUDA driver calls libtcjblas makes itself (pointer queries, buffers, copies), opened
- * with dlopen("libcuda.so.1") as libtcj opens it, so that the library starts without a driver. */
+/* The few CUDA driver calls libtcjblas makes itself (pointer queries, buffers, copies, the
+ * complex kernels of complex_kernels.c), opened with dlopen("libcuda.so.1") as libtcj opens
+ * it, so that the library starts without a driver. */
 #ifndef TCJBLAS_CUDA_DRIVER_H
 #define TCJBLAS_CUDA_DRIVER_H
 
@@ -21,7 +22,10 @@
   X(cuMemAlloc)               \
   X(cuMemFree)                \
   X(cuMemcpy2D)               \
-  X(cuStreamSynchronize)
+  X(cuStreamSynchronize)      \
+  X(cuModuleLoadData)         \
+  X(cuModuleGetFunction)      \
+  X(cuLaunchKernel)
 
 typedef struct tb_cuda {
 #define TB_CUDA_FIELD(fn) __typeof__(&fn) fn;
@@ -51,5 +55,16 @@ CUresult tb_cuda_copy(const tb_cuda *cu, tb_span dst, tb_span src, int64_t rows,
 static inline CUmemorytype tb_cuda_kind(tb_where w) {
   return w == TB_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_UNIFIED;
 }
+
+/* complex_kernels.c: the module of the complex kernels, loaded once in the device's context
+ * (entered by the caller); 0 when it could not be (said once on stderr). */
+int tb_complex_kernels_ready(const tb_cuda *cu);
+/* X = s op(Y) (op 'N', 'T' or 'C'), op(Y) rows x cols complex at src (ld in elements), into dst
+ * as Ahat (mode 0, 2 rows x 2 cols real) or as op(Y)'s real view (mode 1, 2 rows x cols). */
+CUresult tb_complex_expand(const tb_cuda *cu, tb_type t, CUdeviceptr src, int64_t ld, char op,
+                           const void *s, CUdeviceptr dst, int64_t rows, int64_t cols, int mode);
+/* C = P + beta C: P the product in C's real view (ld 2 rows), C complex (ldc). */
+CUresult tb_complex_combine(const tb_cuda *cu, tb_type t, CUdeviceptr p, CUdeviceptr c, int64_t ldc,
+                            const void *beta, int64_t rows, int64_t cols);
 
 #endif /* TCJBLAS_CUDA_DRIVER_H */

@@ -23,9 +23,12 @@ static double flops(const tb_gemm *g) {
 
 int tb_gemm_worth_the_gpu(const tb_gemm *g) { return flops(g) >= tb_config_get()->gpu_threshold; }
 
-/* Host arrays on tcj: s and d as they are, c and z as one real GEMM (complex_real.c). */
+/* Host arrays on tcj: s and d as they are, c and z as one real GEMM (complex_real.c), built on
+ * the device (gpu_complex.c), or on the host where the device's kernels cannot load. */
 tb_gpu_result tb_gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p) {
   if (!tb_is_complex(g->type)) return tb_gpu_gemm(g, p);
+  tb_gpu_result on_device = tb_gpu_complex_gemm(g, p);
+  if (on_device != TB_GPU_NOT_RUN) return on_device;
   tb_real_form f;
   if (tb_complex_as_real(g, &f)) return TB_GPU_NOT_RUN; /* out of host memory: the CPU runs it */
   tb_gpu_result r = tb_gpu_gemm(&f.real, p);
@@ -53,7 +56,7 @@ void tb_gemm_run(const tb_gemm *g) {
     tb_gemm_run_host(g);
     return;
   }
-  tb_gpu_result r = tb_gpu_gemm(g, p);
+  tb_gpu_result r = tb_is_complex(g->type) ? tb_gpu_complex_gemm(g, p) : tb_gpu_gemm(g, p);
   if (r != TB_GPU_NOT_RUN) return;
   if (tb_cuda_run_on_host(g, p) == 0) tb_report_ran(TB_RAN_HOST_COPIES);
   else

@@ -8,9 +8,8 @@
 #include <pthread.h>
 #include <tcj.h>
 
-/* Complex types (cgemm, zgemm) are not taken here: dispatch.c turns those on host arrays into
- * one real GEMM first (complex_real.c), and those on device memory go through host copies
- * (cuda.c) to that. A tcj kernel reading the interleaved layout would spare both. */
+/* Complex types (cgemm, zgemm) are not taken here: gpu_complex.c builds their real form on the
+ * device and calls this with it (complex_real.c explains the form). */
 
 static tcj_engine *engine;
 static char engine_why[512];

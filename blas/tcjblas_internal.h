@@ -94,6 +94,9 @@ typedef enum tb_gpu_result {
   TB_GPU_FAILED = 2,  /* failed after C (in device memory) may have been written; reported */
 } tb_gpu_result;
 tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p);
+/* gpu_complex.c: c and z as one real GEMM whose operands the device builds (host or device
+ * arrays); TB_GPU_NOT_RUN where its kernels cannot load, nothing written. */
+tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p);
 
 /* gpu.c: tcj's compile counters, for the report (-1 where the GPU path never started). */
 typedef struct tb_gpu_compiles {
@@ -127,6 +130,10 @@ typedef struct tb_real_form {
 int tb_complex_as_real(const tb_gemm *g, tb_real_form *f); /* 0, or -1 out of memory (freed) */
 void tb_complex_from_real(const tb_gemm *g, const tb_real_form *f); /* after the real GEMM ran */
 void tb_real_form_free(tb_real_form *f);
+
+/* complex_ptx.c: the complex kernels' PTX module text into out (size bytes, NUL-terminated when
+ * it fits); returns its length, as snprintf. */
+size_t tb_complex_kernels_ptx(char *out, size_t size);
 
 /* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
 void tb_gemm_run(const tb_gemm *g);
