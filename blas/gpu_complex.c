@@ -27,6 +27,9 @@ static CUresult on_device(const tb_cuda *cu, tb_where w, const void *p, int64_t 
 static atomic_int warned;
 
 tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p) {
+  /* k == 0 or alpha == 0 (a rank-k update of k 0 reaches here from l3_gemm.c): C = beta C has
+   * no product to build, and Ahat would be empty (cuMemAlloc refuses 0 bytes). */
+  if (tb_gemm_only_scales(g)) return TB_GPU_NOT_RUN;
   const tb_cuda *cu = tb_cuda_get(NULL);
   if (!cu || tb_cuda_enter(cu)) return TB_GPU_NOT_RUN;
   if (!tb_complex_kernels_ready(cu)) {

@@ -60,6 +60,8 @@ static tb_gpu_result FN(run)(const tb_l3 *x) {
   tb_gemm g = {.type = x->type, .ta = 'N', .tb = 'N', .alpha = &alpha, .ilp64 = x->ilp64};
   tb_gpu_result r = TB_GPU_NOT_RUN;
   T *full = NULL, *p = NULL;
+  if (x->k == 0 && (tb_l3_shape(x->op) == TB_RK || tb_l3_shape(x->op) == TB_R2K))
+    return TB_GPU_NOT_RUN; /* C = beta C on the triangle: no product, the CPU's */
   switch (tb_l3_shape(x->op)) {
   case TB_MM: /* C = alpha A B + beta C (side L) or alpha B A + beta C: a GEMM of the full A */
   case TB_TR: /* B = alpha op(A) B or alpha B op(A): a GEMM of the full A into B, beta 0 */ {
