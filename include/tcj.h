@@ -476,11 +476,11 @@ typedef struct tcj_gemm_desc {
      need packing, which grouped calls do not do), more than 2^31 - 1 tiles.
      Kernels: on sm_90a, M groups of 64 rows or more (group_rows_hint) with K-major fp8 or any
      f16/bf16 layout TMA can read run on the sm90 recipe's persistent wgmma kernel; smaller
-     groups (decode), the K mode, B by an array of pointers (group_b_ptrs), gathered rows of A
-     (gather_a) and every group on other GPUs run on the sm80 recipe (mma.sync). TCJ_RECIPE=sm90
-     refuses the pointers, naming the field, and runs gathers (k below 2^30) on the sm90 kernel,
-     whose producer copies the rows with cp.async: not the default yet (see CHANGELOG). Grouped calls never split K and have no
-     generic kernel: in every tcj_jit_mode
+     groups (decode), the K mode, B by an array of pointers (group_b_ptrs) and every group on
+     other GPUs run on the sm80 recipe (mma.sync). Gathered rows of A (gather_a, k below 2^30,
+     rows 16-byte aligned) take the sm90 kernel as ungathered ones do, its producer copying the
+     rows with cp.async. TCJ_RECIPE=sm90 refuses the pointers, naming the field. Grouped calls
+     never split K and have no generic kernel: in every tcj_jit_mode
      (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
      the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
      not tune them, and they take no scratch (tcj_gemm_ex_workspace_size gives 0). */

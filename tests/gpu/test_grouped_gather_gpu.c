@@ -16,10 +16,11 @@
  * gather_a_rows, INT32_MAX, INT32_MIN) and reach A's last row; A with fewer and with more rows
  * than the problem; pointer arrays in contiguous and masked modes, op_b N and T;
  * bf16 and f16 into bf16, f16 and f32; C read or not; a per-group bias; activations; empty
- * groups. Each table runs on the default engine (the sm80 kernel) and on one made under
+ * groups. Each table runs on the default engine (on sm_90a its gathers of 64 expected rows a
+ * group or more take the sm90 kernel, the rest the sm80 one) and on one made under
  * TCJ_RECIPE=sm80; on compute capability 9.0, TCJ_RECIPE=sm90 runs every gather whose rows are
- * 16-byte aligned on the sm90 kernel (its producer copies A's rows with cp.async) and refuses
- * pointer arrays, naming the field.
+ * 16-byte aligned on the sm90 kernel (its producer copies A's rows with cp.async), whatever
+ * its groups' rows, and refuses pointer arrays, naming the field.
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
  * TCJ_TEST_SKIP select tests (cmocka patterns). */
@@ -301,9 +302,8 @@ static int sm90_addressable(const gcase *c) {
          gcase_align16(x.a_elems * es) == 16 && gcase_align16(x.b_elems * es) == 16;
 }
 
-/* On compute capability 9.0: the default engine ran the tables above on the sm80 kernel.
- * TCJ_RECIPE=sm90 runs every gather it can address, whatever its groups' rows, refuses the
- * others for their alignment, and refuses pointer arrays by name. */
+/* On compute capability 9.0: TCJ_RECIPE=sm90 runs every gather it can address, whatever its
+ * groups' rows, refuses the others for their alignment, and refuses pointer arrays by name. */
 static void sm90_recipe_runs_gathers_and_refuses_pointer_arrays(void **state) {
   (void)state;
   if (g_cc != 90) {
