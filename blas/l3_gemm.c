@@ -14,6 +14,9 @@
 
 #define TB_REF_CAT(a, b) a##b
 
+/* These entries take host arrays only (they do not look for device memory). */
+static const tb_places all_host = {TB_HOST, TB_HOST, TB_HOST};
+
 #define TB_REF_T float
 #define TB_REF_R float
 #define TB_REF_FN(name) TB_REF_CAT(s_gemm_, name)

@@ -48,8 +48,6 @@ static void FN(merge_triangle)(const tb_l3 *x, const T *p) {
   }
 }
 
-static const tb_places FN(all_host) = {TB_HOST, TB_HOST, TB_HOST};
-
 /* The routine as one or two GEMMs on the GPU. TB_GPU_NOT_RUN: C was not touched (below the
  * threshold, out of memory, no GPU): the caller runs it on the CPU. */
 static tb_gpu_result FN(run)(const tb_l3 *x) {
@@ -78,7 +76,7 @@ static tb_gpu_result FN(run)(const tb_l3 *x) {
     else g.tb = ta, g.a = b, g.lda = ldb, g.b = full, g.ldb = na;
     /* The GPU path reads B into a device copy of its own before C is written back, so trmm's
      * B may be both. */
-    r = tb_gpu_gemm_of_host_arrays(&g, FN(all_host));
+    r = tb_gpu_gemm_of_host_arrays(&g, all_host);
     break;
   }
   case TB_RK:  /* P = alpha op(A) op(A)^T (^H): the full product, then C's triangle */
@@ -91,11 +89,11 @@ static tb_gpu_result FN(run)(const tb_l3 *x) {
     g.c = p;
     g.a = x->a, g.lda = x->lda;
     g.b = two ? x->b : x->a, g.ldb = two ? x->ldb : x->lda;
-    r = tb_gpu_gemm_of_host_arrays(&g, FN(all_host));
+    r = tb_gpu_gemm_of_host_arrays(&g, all_host);
     if (r == TB_GPU_DONE && two) {
       g.a = x->b, g.lda = x->ldb, g.b = x->a, g.ldb = x->lda;
       g.alpha = herm ? &alpha2 : &alpha, g.beta = &one;
-      r = tb_gpu_gemm_of_host_arrays(&g, FN(all_host));
+      r = tb_gpu_gemm_of_host_arrays(&g, all_host);
     }
     if (r == TB_GPU_DONE) FN(merge_triangle)(x, p);
     else r = TB_GPU_NOT_RUN; /* P was ours: C is untouched */
