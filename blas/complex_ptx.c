@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The PTX of complex_kernels.c's two kernels (expand and combine, for float and double): text
- * only, no CUDA call, so that CPU tests assemble it with ptxas for every architecture. */
+ * only, no CUDA call, so that CPU tests assemble it with ptxas for every architecture. Scalar
+ * loads and stores: complex arrays are only element-aligned (4 bytes for c), and both kernels
+ * are bound by memory anyway. Each thread walks rows (x, coalesced where op(Y) = Y) with a
+ * grid stride, each block row columns (y). */
 #include "blas/tcjblas_internal.h"
 
 /* One entry of each kernel for type T (f32 or f64), element bytes ES. %1$s: T, %2$d: ES,
