@@ -6,7 +6,7 @@
  *            writes op(Y)'s real view, (re, im) pairs down each column (ld 2 rows).
  *   combine: C = P + beta C, P the real GEMM's product in C's real view (ld 2 rows) and C
  *            interleaved complex (ldc): a beta with an imaginary part.
- Their PTX (complex_ptx.c: one module for float and double) is loaded here once per process
+ * Their PTX (complex_ptx.c: one module for float and double) is loaded here once per process
  * with cuModuleLoadData, the driver compiling it for the device, and launched on the legacy
  * default stream, where gpu.c's copies and tcj's GEMM run too. */
 #include "blas/cuda_driver.h"
