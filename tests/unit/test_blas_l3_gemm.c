@@ -167,6 +167,7 @@ static void every_routine_matches_the_reference(void **state) {
                   x.ldc = c.ld;
                   if (shape == TB_TR) { /* B is the matrix written: it is "c" */
                     x.ldc = b.ld;
+                    free(c.v);
                     c = b;
                     b.v = NULL;
                   }
