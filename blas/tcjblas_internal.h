@@ -63,7 +63,8 @@ typedef struct tb_config {
   int gpu_device;       /* CUDA device ordinal whose primary context tcjblas uses */
   int report;           /* nonzero: say where the calls ran at exit (report.c) */
 } tb_config;
-#define TB_DEFAULT_GPU_THRESHOLD (2.0 * 512 * 512 * 512) /* provisional: not measured yet */
+/* Provisional: not measured against a CPU BLAS yet. */
+#define TB_DEFAULT_GPU_THRESHOLD (2.0 * 512 * 512 * 512)
 /* Defaults, then the file ($TCJBLAS_CONFIG, else ./tcjblas.conf when it exists), then the
  * environment. Problems are reported on `msgs` (naming file and line) and the line ignored. */
 void tb_config_load(tb_config *cfg, FILE *msgs);
