@@ -111,11 +111,12 @@ def cublas(args, torch, t):
     return compute, move_in + move_out
 
 
-def child(args, torch, path, t, where):
-    """One measurement in a process of its own (NVBLAS and libtcjblas each own the BLAS names)."""
+def child(args, path, t, where, **env):
+    """One measurement in a process of its own (NVBLAS and libtcjblas each own the BLAS names),
+    with env added to this process's environment."""
     cmd = [sys.executable, os.path.abspath(__file__), "--lib", path, "--n", str(args.n), "--types", t,
            "--repeat", str(args.repeat), "--only", where]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **env))
     for line in r.stdout.splitlines():
         if line.startswith("RESULT "):
             _, secs, worst = line.split()
@@ -147,22 +148,15 @@ def main():
           f"{'ratio':>6} {'tcjblas dev s':>13} {'cuBLAS s':>9} {'ratio':>6} {'err/bound':>9}")
     bad = 0
     for t in args.types:
-        host = child(args, torch, args.lib, t, "tcjblas")
+        host = child(args, args.lib, t, "tcjblas")
         compute, xfer = cublas(args, torch, t)
-        os.environ["TCJBLAS_BENCH_DEVICE"] = "1"
-        dev = child(args, torch, args.lib, t, "tcjblas")
-        del os.environ["TCJBLAS_BENCH_DEVICE"]
+        dev = child(args, args.lib, t, "tcjblas", TCJBLAS_BENCH_DEVICE="1")
         nv = None
         if nvblas:
             conf = os.path.abspath("nvblas.bench.conf")
             with open(conf, "w") as f:  # NVBLAS needs a CPU BLAS for small calls: this run has none
                 f.write(f"NVBLAS_CPU_BLAS_LIB {args.lib}\nNVBLAS_GPU_LIST 0\nNVBLAS_AUTOPIN_MEM_ENABLED\n")
-            env = dict(os.environ, NVBLAS_CONFIG_FILE=conf, TCJBLAS_GPU_THRESHOLD="inf")
-            saved = dict(os.environ)
-            os.environ.update(env)
-            nv = child(args, torch, nvblas, t, "nvblas")
-            os.environ.clear()
-            os.environ.update(saved)
+            nv = child(args, nvblas, t, "nvblas", NVBLAS_CONFIG_FILE=conf, TCJBLAS_GPU_THRESHOLD="inf")
         hs = f"{host[0]:14.4f}" if host else f"{'failed':>14}"
         worst = max(x[1] for x in (host, dev, nv) if x) if (host or dev or nv) else float("nan")
         bad += worst > 1 or not host or not dev
