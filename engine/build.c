@@ -168,7 +168,7 @@ static tcj_status build_module(tcj_engine *e, const char *ptx, size_t len, CUmod
   CUresult r;
   *via_driver = 0;
   if (!e->force_driver_jit) {
-    st = eng_jit_compile_nvjitlink(ptx, len, e->arch, bin, err, sizeof err);
+    st = eng_jit_compile(ptx, len, e->arch, bin, err, sizeof err);
     if (st == TCJ_SUCCESS) {
       if ((r = e->cu->cuModuleLoadData(mod, bin->data)) == CUDA_SUCCESS) return TCJ_SUCCESS;
       eng_cubin_free(bin);
@@ -236,10 +236,13 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
     atomic_fetch_add_explicit(&e->stats.compile_ns, (uint64_t)(ms * 1e6), memory_order_relaxed);
     /* Any compiler's cubin for this arch is the kernel: it is published whoever built it, and
      * the entry records who (the key does not name a compiler: see eng_cache_key). */
-    if (e->disk) eng_cache_publish(e->disk, cfg, e->arch, key, via_driver ? e->driver_id : e->compiler, bin.data, bin.size, ptx, len);
+    char who[128];
+    if (e->disk)
+      eng_cache_publish(e->disk, cfg, e->arch, key, eng_cubin_compiler(&bin, via_driver ? e->driver_id : e->compiler, who, sizeof who),
+                        bin.data, bin.size, ptx, len);
+    const char *via = via_driver ? "the driver" : bin.whole_program ? "NVRTC (whole program)" : "nvJitLink";
     eng_cubin_free(&bin);
-    eng_log(e->log, ENG_LOG_INFO, "compiled %s for %s via %s in %.1f ms", text, e->arch,
-            via_driver ? "the driver" : "nvJitLink", ms);
+    eng_log(e->log, ENG_LOG_INFO, "compiled %s for %s via %s in %.1f ms", text, e->arch, via, ms);
   }
   free(ptx);
   return st;
@@ -319,10 +322,12 @@ tcj_status eng_build_offline(cache_disk *disk, const tcj_kernel_cfg *cfg, const 
   eng_cubin cubin = {0};
   eng_build_enter(); /* a fork() waits for it */
   tcj_status st = eng_generate_ptx(cfg, user_source, arch, &ptx, &len, err, err_size);
-  if (st == TCJ_SUCCESS) st = eng_jit_compile_nvjitlink(ptx, len, arch, &cubin, err, err_size);
+  if (st == TCJ_SUCCESS) st = eng_jit_compile(ptx, len, arch, &cubin, err, err_size);
   eng_build_leave();
   /* With no GPU to try the cubin on, a successful compile is what allows publishing it. */
-  if (st == TCJ_SUCCESS && eng_cache_publish(disk, cfg, arch, key, compiler, cubin.data, cubin.size, ptx, len) != 0) {
+  char who[128];
+  if (st == TCJ_SUCCESS &&
+      eng_cache_publish(disk, cfg, arch, key, eng_cubin_compiler(&cubin, compiler, who, sizeof who), cubin.data, cubin.size, ptx, len) != 0) {
     snprintf(err, err_size, "could not write the entry into %s", cache_disk_dir(disk) ? cache_disk_dir(disk) : "(no cache directory)");
     st = TCJ_ERROR_CACHE;
   }

@@ -4,6 +4,8 @@
 #define NVJITLINK_NO_INLINE /* the header's inline wrappers call versioned symbols we dlsym */
 #include "engine/jit.h"
 #include "engine/libfile.h"
+#include "engine/nvrtc.h"
+#include "engine/ptx_cuda.h"
 
 #include <dlfcn.h>
 #include <nvJitLink.h>
@@ -164,6 +166,66 @@ tcj_status eng_jit_compile_nvjitlink(const char *ptx, size_t len, const char *ar
 fail:
   nvjl.destroy(&h);
   eng_cubin_free(out);
+  return st;
+}
+
+int eng_cfg_compiles_whole(const tcj_kernel_cfg *cfg) {
+  return !cfg->user && tcj_cfg_rebalances_registers(cfg) && eng_whole_program_expected();
+}
+
+int eng_ptx_rebalances_registers(const char *ptx, size_t len) {
+  static const char word[] = "setmaxnreg";
+  return ptx && memmem(ptx, len, word, sizeof word - 1) != NULL;
+}
+
+const char *eng_cubin_compiler(const eng_cubin *bin, const char *linker, char *out, size_t size) {
+  char version[64] = "NVRTC";
+  if (bin && bin->whole_program) {
+    eng_nvrtc_available(version, sizeof version);
+    snprintf(out, size, "%s whole-program", version);
+  } else {
+    snprintf(out, size, "%s", linker ? linker : "");
+  }
+  return out;
+}
+
+/* "why" then the old log, as the new info log (the old one is freed). */
+static void prepend_log(eng_cubin *c, const char *why) {
+  size_t a = strlen(why), b = c->info_log ? strlen(c->info_log) : 0;
+  char *s = malloc(a + b + 2);
+  if (!s) return;
+  memcpy(s, why, a);
+  s[a] = '\n';
+  if (b) memcpy(s + a + 1, c->info_log, b);
+  s[a + 1 + b] = '\0';
+  free(c->info_log);
+  c->info_log = s;
+}
+
+tcj_status eng_jit_compile(const char *ptx, size_t len, const char *arch, eng_cubin *out, char *err, size_t err_size) {
+  memset(out, 0, sizeof *out);
+  char why[2048] = "";
+  if (eng_ptx_rebalances_registers(ptx, len) && eng_whole_program_wanted() && eng_nvrtc_whole_program_available()) {
+    char *source = NULL;
+    if (eng_ptx_as_cuda(ptx, len, &source, why, sizeof why) == 0) {
+      tcj_status st = eng_nvrtc_compile_cubin(source, arch, out, why, sizeof why);
+      free(source);
+      if (st == TCJ_SUCCESS) {
+        out->whole_program = 1;
+        return st;
+      }
+      if (st == TCJ_ERROR_OUT_OF_MEMORY) {
+        snprintf(err, err_size, "%s", why);
+        return st;
+      }
+    }
+  }
+  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, arch, out, err, err_size);
+  if (st == TCJ_SUCCESS && why[0]) {
+    char note[2200];
+    snprintf(note, sizeof note, "tcj: not compiled whole (setmaxnreg ignored): %s", why);
+    prepend_log(out, note);
+  }
   return st;
 }
 

@@ -6,12 +6,15 @@
 
 #include <stddef.h>
 
+#include "ptxgen/kernel_cfg.h"
 #include "tcj.h"
 
 typedef struct eng_cubin {
   void *data; /* malloc'ed cubin image */
   size_t size;
   char *info_log; /* malloc'ed compiler info log (ptxas resource report), may be NULL */
+  /* 1: compiled as one whole program through NVRTC (eng_jit_compile), setmaxnreg in effect. */
+  int whole_program;
 } eng_cubin;
 
 void eng_cubin_free(eng_cubin *c);
@@ -28,6 +31,25 @@ int eng_nvjitlink_available(char *version, size_t size);
  * missing, TCJ_ERROR_COMPILE with the error log in err on failure. Thread-safe. */
 tcj_status eng_jit_compile_nvjitlink(const char *ptx, size_t len, const char *arch, eng_cubin *out,
                                      char *err, size_t err_size);
+
+/* The engine's compile: a module that moves registers between warpgroups (setmaxnreg) is
+ * compiled whole through NVRTC (engine/ptx_cuda.h says why) when NVRTC 12.4 or newer is there;
+ * every other module, and one NVRTC cannot take, through nvJitLink. A failed whole-program
+ * compile falls back to nvJitLink, so a kernel is never lost to it, and out->info_log then
+ * begins with NVRTC's reason. Errors as eng_jit_compile_nvjitlink's. Thread-safe. */
+tcj_status eng_jit_compile(const char *ptx, size_t len, const char *arch, eng_cubin *out, char *err, size_t err_size);
+
+/* Who compiled bin, for a cache entry's record: "NVRTC 13.0 whole-program" for a whole-program
+ * cubin, else linker (the nvJitLink or driver identity the caller has). Returns out. */
+const char *eng_cubin_compiler(const eng_cubin *bin, const char *linker, char *out, size_t size);
+
+/* 1 if cfg's kernel will be compiled whole through NVRTC (as far as can be told without loading
+ * NVRTC: eng_whole_program_expected): its recipe moves registers with setmaxnreg and it has no
+ * user epilogue. */
+int eng_cfg_compiles_whole(const tcj_kernel_cfg *cfg);
+
+/* 1 if ptx[0..len) uses setmaxnreg: the modules eng_jit_compile compiles whole when it can. */
+int eng_ptx_rebalances_registers(const char *ptx, size_t len);
 
 /* Compiles ptx through the driver's cuLink* API for the device of the current context (the
  * caller makes the engine's context current). Used when nvJitLink is missing, when

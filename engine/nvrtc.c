@@ -41,6 +41,9 @@ static struct {
 #define NVRTC_FIELD(name, field, type) type field;
   NVRTC_LIST(NVRTC_FIELD)
 #undef NVRTC_FIELD
+  /* nvrtcGetCUBIN and its size (NVRTC 11.1 on): optional, for the whole-program route only. */
+  nvrtc_size_fn cubin_size;
+  nvrtc_text_fn cubin;
   int ok;
   int major, minor;
 } nvrtc;
@@ -49,9 +52,13 @@ static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT;
 static const char *const nvrtc_sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
 #define NVRTC_SONAMES_TEXT "libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so"
 
+static eng_libfile nvrtc_file; /* found as nvJitLink's is (libfile.h) */
+static pthread_once_t nvrtc_file_once = PTHREAD_ONCE_INIT;
+
+static void nvrtc_find(void) { eng_libfile_find(nvrtc_sonames, sizeof nvrtc_sonames / sizeof *nvrtc_sonames, &nvrtc_file); }
+
 static void nvrtc_load(void) {
-  static eng_libfile nvrtc_file; /* found as nvJitLink's is (libfile.h) */
-  eng_libfile_find(nvrtc_sonames, sizeof nvrtc_sonames / sizeof *nvrtc_sonames, &nvrtc_file);
+  pthread_once(&nvrtc_file_once, nvrtc_find);
   if (!nvrtc_file.found) return;
   void *lib = dlopen(nvrtc_file.path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;
@@ -61,6 +68,8 @@ static void nvrtc_load(void) {
   NVRTC_LIST(NVRTC_SYM)
 #undef NVRTC_SYM
   if (nvrtc.version(&nvrtc.major, &nvrtc.minor) != NVRTC_SUCCESS) nvrtc.major = nvrtc.minor = 0;
+  *(void **)(&nvrtc.cubin_size) = dlsym(lib, "nvrtcGetCUBINSize");
+  *(void **)(&nvrtc.cubin) = dlsym(lib, "nvrtcGetCUBIN");
   nvrtc.ok = 1;
 }
 
@@ -217,6 +226,75 @@ tcj_status eng_nvrtc_compile_epilogue(const char *source, const char *arch, char
 fail:
   nvrtc.destroy(&prog);
   free(log);
+  return st;
+}
+
+int eng_whole_program_wanted(void) {
+  const char *v = getenv("TCJ_WHOLE_PROGRAM");
+  return !(v && strcmp(v, "0") == 0);
+}
+
+int eng_whole_program_expected(void) {
+  if (__atomic_load_n(&nvrtc_hidden, __ATOMIC_RELAXED) || !eng_whole_program_wanted()) return 0;
+  pthread_once(&nvrtc_file_once, nvrtc_find);
+  return nvrtc_file.found;
+}
+
+int eng_nvrtc_whole_program_available(void) {
+  if (!eng_nvrtc_available(NULL, 0)) return 0;
+  /* __maxnreg__, which carries a kernel's .maxnreg, came with NVRTC 12.4. */
+  return nvrtc.cubin_size && nvrtc.cubin && (nvrtc.major > 12 || (nvrtc.major == 12 && nvrtc.minor >= 4));
+}
+
+tcj_status eng_nvrtc_compile_cubin(const char *source, const char *arch, eng_cubin *out, char *err, size_t err_size) {
+  memset(out, 0, sizeof *out);
+  if (!eng_nvrtc_whole_program_available()) {
+    snprintf(err, err_size, "no NVRTC 12.4 or newer with nvrtcGetCUBIN could be opened");
+    return TCJ_ERROR_NOT_SUPPORTED;
+  }
+  char arch_opt[64];
+  if (!arch || strncmp(arch, "sm_", 3) != 0 || (size_t)snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", arch) >= sizeof arch_opt) {
+    snprintf(err, err_size, "arch '%s' is not a target like sm_90a", arch ? arch : "(null)");
+    return TCJ_ERROR_INVALID_VALUE;
+  }
+  /* -Xptxas=-v: the resource report (registers, spills) in the log, as nvJitLink's -verbose. */
+  const char *opts[] = {arch_opt, "--ptxas-options=-v", "--std=c++17"};
+  nvrtcProgram prog = NULL;
+  nvrtcResult r = nvrtc.create(&prog, source, "tcj_module.cu", 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) {
+    snprintf(err, err_size, "nvrtcCreateProgram: %s", nvrtc.error_string(r));
+    return r == NVRTC_ERROR_OUT_OF_MEMORY ? TCJ_ERROR_OUT_OF_MEMORY : TCJ_ERROR_COMPILE;
+  }
+  tcj_status st = TCJ_ERROR_COMPILE;
+  r = nvrtc.compile(prog, (int)(sizeof opts / sizeof *opts), opts);
+  out->info_log = program_log(prog);
+  if (r != NVRTC_SUCCESS) {
+    snprintf(err, err_size, "NVRTC %d.%d, whole-program compile for %s: %s%s%s", nvrtc.major, nvrtc.minor, arch,
+             nvrtc.error_string(r), out->info_log ? "\n" : "", out->info_log ? out->info_log : "");
+    if (r == NVRTC_ERROR_OUT_OF_MEMORY) st = TCJ_ERROR_OUT_OF_MEMORY;
+    if (r == NVRTC_ERROR_INVALID_OPTION) st = TCJ_ERROR_NOT_SUPPORTED; /* an NVRTC older than arch */
+    goto fail;
+  }
+  if ((r = nvrtc.cubin_size(prog, &out->size)) != NVRTC_SUCCESS || out->size == 0) {
+    snprintf(err, err_size, "nvrtcGetCUBINSize: %s", nvrtc.error_string(r));
+    goto fail;
+  }
+  if (!(out->data = malloc(out->size))) {
+    snprintf(err, err_size, "out of host memory for a %zu-byte cubin", out->size);
+    st = TCJ_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  if ((r = nvrtc.cubin(prog, out->data)) != NVRTC_SUCCESS) {
+    snprintf(err, err_size, "nvrtcGetCUBIN: %s", nvrtc.error_string(r));
+    goto fail;
+  }
+  nvrtc.destroy(&prog);
+  return TCJ_SUCCESS;
+fail:
+  nvrtc.destroy(&prog);
+  free(out->data); /* not eng_cubin_free: jit.c calls this file, and calls go one way */
+  free(out->info_log);
+  memset(out, 0, sizeof *out);
   return st;
 }
 

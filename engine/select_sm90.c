@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/nvrtc.h" /* eng_whole_program_expected */
 #include "engine/select_recipes.h"
 #include "ptxgen/ptx_ops.h"
 #include "ptxgen/ptxgen.h"
@@ -18,9 +19,9 @@ static int promoted(const eng_problem *p) { return (ptx_elem_is_fp8(p->ab) && !p
 /* Tile menu: bm x bn, consumer warpgroups along M, the tile's throughput per SM relative to
  * the largest (a larger tile reuses each loaded byte for more wgmma work), and the problems it
  * is offered to. */
-enum { OFFER_ALL, OFFER_FUSED, OFFER_PROMOTED };
+enum { OFFER_ALL, OFFER_FUSED, OFFER_PROMOTED, OFFER_UNPROMOTED };
 static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, offer; } tiles90[] = {
-  {128, 256, 2, 1.0, 0, OFFER_ALL}, {256, 128, 2, 1.0, 0, OFFER_ALL}, {128, 128, 2, 0.8, 0, OFFER_ALL},
+  {128, 256, 2, 1.0, 0, OFFER_UNPROMOTED}, {256, 128, 2, 1.0, 0, OFFER_ALL}, {128, 128, 2, 0.8, 0, OFFER_ALL},
   {128, 64, 2, 0.6, 0, OFFER_ALL},  {64, 128, 1, 0.6, 0, OFFER_ALL},  {64, 64, 1, 0.4, 0, OFFER_ALL},
   /* The largest tile a user epilogue allows (tcj_cfg_check refuses the two largest); offered to
    * fused epilogues only, so plain GEMMs choose as they always did. Rate: between 128x128 and
@@ -31,6 +32,11 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, off
    * 0.8 x 1.05; at 4096^3 (e5m2) the tile's 6 waves lost to 128x128's 8 (1044 vs 1130), which
    * this rate also predicts. */
   {128, 192, 2, 0.84, 0, OFFER_PROMOTED},
+  /* Promoted 128x256: its consumers need the registers setmaxnreg gives them, which the engine's
+   * whole-program compile honours (engine/ptx_cuda.h), so it is offered only where NVRTC is.
+   * Rate from an H200 (tcj-prof --repeat 20, e4m3 8192^3, promoted, 2-CTA clusters, same
+   * process): 1339 TFLOP/s against 1287 at 128x192, so 0.84 x 1.04. */
+  {128, 256, 2, 0.875, 0, OFFER_PROMOTED},
 };
 #define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
 /* Each tile, and its K split, is one candidate. */
@@ -195,8 +201,9 @@ static int64_t entries_of(const eng_problem *p) {
   return select_batch_of(p) * (p->grouped && p->groups > 1 ? p->groups : 1);
 }
 
-static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
-                         int b_pitch_split, const tcj_kernel_cfg *c) {
+/* The busiest SM's mainloop time, and the floor of reading A and B and writing C once. */
+static void sm90_times(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t, int b_pitch_split,
+                       const tcj_kernel_cfg *c, double *compute_us, double *floor_us) {
   int64_t sms = caps->sm_count > 0 ? caps->sm_count : 1;
   int64_t waves = select_ceil_div(ptx_sm90_tiles(c, p->m) * tcj_cfg_slices(c) * entries_of(p), sms);
   /* wgmma's rate per byte of K is the same for every type: half of bf16's MACs for tf32, twice
@@ -206,12 +213,18 @@ static double sm90_score(const eng_problem *p, const eng_device_caps *caps, cons
               (t->rate * macs_per_us);
   /* Fours along N that share A run as unclustered tiles do on a whole-line B (0.60-0.85 of pairs). */
   if (b_pitch_split && (!c->cluster_m || c->split_k) && c->cluster_n != 4) us *= SM90_PITCH_SPLIT_COST;
+  *compute_us = us;
   /* No tile beats reading A and B and writing C once. */
-  double floor_us = ((double)(p->m + eng_problem_b_cols(p)) * (double)p->k * ptx_elem_size(p->ab) +
-                     (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)entries_of(p) /
-                    SM90_BYTES_PER_US;
+  *floor_us = ((double)(p->m + eng_problem_b_cols(p)) * (double)p->k * ptx_elem_size(p->ab) +
+               (double)p->m * (double)p->n * ptx_elem_size(p->d)) * (double)entries_of(p) / SM90_BYTES_PER_US;
+}
+
+static double sm90_score(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t,
+                         int b_pitch_split, const tcj_kernel_cfg *c) {
+  double compute_us, floor_us;
+  sm90_times(p, caps, t, b_pitch_split, c, &compute_us, &floor_us);
+  double us = compute_us;
   /* At the floor, the tile that computes less padding wins the tie. */
-  double compute_us = us;
   if (us < floor_us) us = floor_us + 1e-3 * compute_us;
   if (c->split_k)
     us += 2.0 * (double)c->split_k * (double)p->m * (double)p->n * 4.0 / SM90_BYTES_PER_US + SM90_LAUNCH_US;
@@ -302,9 +315,23 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
   const char *reason = "no tile";
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
-    if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p))) continue;
+    if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p)) ||
+        (t->offer == OFFER_UNPROMOTED && promoted(p)))
+      continue;
     fill_sm90(p, caps, t, b_pitch_split, b_sector_split, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
+    /* Promoted 128x256 spills unless compiled whole (engine/ptx_cuda.h): offered where NVRTC is. */
+    if (tcj_cfg_needs_whole_program(&c) && !eng_whole_program_expected()) {
+      reason = "the tile needs the whole-program compile, and NVRTC is not there";
+      continue;
+    }
+    /* ...and only where the MMAs, not the bytes, bound the time: at one tile row of e4m3
+     * 128x28672x4096 (HBM-bound) it ran 53.0 us against 51.0 on 128x128 (H100, tcj-prof). */
+    if (t->offer == OFFER_PROMOTED && t->bn == 256) {
+      double compute_us, floor_us;
+      sm90_times(p, caps, t, b_pitch_split, &c, &compute_us, &floor_us);
+      if (compute_us < floor_us) continue;
+    }
     if (tcj_cfg_smem_bytes(&c) > caps->max_smem_optin) {
       reason = "shared memory holds fewer than 4 stages";
       continue;
@@ -340,7 +367,10 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
     /* Not where B's pitch splits lines, unless an epilogue is fused: measured on an H100
      * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
      * 6000x6000x1000 in 230.6 against 153.9. */
-    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k &&
+    /* Nor where fp8 is promoted: on an H200 (tcj-prof, same process) ping-pong 64x256 ran e5m2
+     * 4096^3 at 927 TFLOP/s against 1140 on cooperative 128x128, and e4m3 128x28672x4096 at
+     * 0.83x cuBLASLt. */
+    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k && !promoted(p) &&
         ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
       static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};

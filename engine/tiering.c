@@ -83,8 +83,9 @@ static void register_at_fork(void) {
  * registered at its first compile. So the first job queued in the process loads the compiler
  * and compiles an empty kernel with it (a few ms, once per process) in the caller's thread,
  * before any worker can build, and only then registers the handler: nvJitLink at the first job,
- * NVRTC at the first job with a user epilogue (NVRTC is opened lazily: a handler registered
- * before that ran after NVRTC's destructors). In the caller's thread, because a warm-up in the
+ * NVRTC at the first job with a user epilogue or an sm90 kernel that it compiles whole
+ * (eng_cfg_compiles_whole; NVRTC is opened lazily: a handler registered before that ran after
+ * NVRTC's destructors). In the caller's thread, because a warm-up in the
  * worker was itself a build that exit() could run into: one child in 15 of test_gemm_ex_gpu's
  * exit test aborted there (H200). The worker registers again after its first real build of
  * each kind, for destructors that only a real kernel creates.
@@ -346,7 +347,7 @@ static void *worker_main(void *arg) {
     }
     if (st == TCJ_SUCCESS) {
       pthread_once(&again_once, register_at_exit);
-      if (j->user_source) pthread_once(&nvrtc_again_once, register_at_exit);
+      if (j->user_source || eng_cfg_compiles_whole(&j->cfg)) pthread_once(&nvrtc_again_once, register_at_exit);
       atomic_fetch_add_explicit(&e->stats.swaps, 1, memory_order_relaxed);
       eng_tier_built(t, j->key, 1);
     } else {
@@ -386,7 +387,7 @@ int eng_tier_queue(tcj_engine *e, uint64_t key, const tcj_kernel_cfg *cfg, const
   pthread_once(&fork_once, register_at_fork); /* before the first worker is listed */
   /* Before any worker can build with them (see "exit" above); once per process each. */
   pthread_once(&at_exit_once, warm_then_register);
-  if (user_source) pthread_once(&nvrtc_once, warm_nvrtc_then_register);
+  if (user_source || eng_cfg_compiles_whole(cfg)) pthread_once(&nvrtc_once, warm_nvrtc_then_register);
   eng_tier_job *j = calloc(1, sizeof *j);
   if (j) {
     j->key = key;

@@ -11,7 +11,8 @@
  *                eng_generic_pairs
  *   generate     eng_generate_ptx, ptx_gen_gemm, ptx_elem_name, tcj_cfg_format, tcj_cfg_parse,
  *                tcj_cfg_check, tcj_cfg_kernel_form
- *   compile      eng_jit_compile_nvjitlink, eng_cubin_free, eng_info_log_spills,
+ *   compile      eng_jit_compile, eng_jit_compile_nvjitlink, eng_cubin_compiler, eng_cubin_free,
+ *                eng_info_log_spills,
  *                eng_nvjitlink_available, eng_nvrtc_available
  *   cache        eng_cache_key, eng_cache_publish, eng_compiler_identity (engine/build.h);
  *                cache_disk_config_from_env, cache_disk_config_with_dir, cache_disk_open,

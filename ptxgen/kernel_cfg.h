@@ -202,6 +202,13 @@ static inline ptx_elem tcj_cfg_b_type(const tcj_kernel_cfg *c) {
 /* fp8 (without fast accumulation) and 3xTF32 on a recipe that promotes (the sm90 one) add
  * each K tile's partial sums into fp32 registers: a second accumulator set. */
 int tcj_cfg_promotes(const tcj_kernel_cfg *c);
+/* 1 when cfg compiles without spills only as one whole program, where ptxas honours setmaxnreg
+ * (recipe.h, ptx_recipe_row.needs_whole_program): the engine offers such configs only where it
+ * can compile them so (eng_whole_program_expected). */
+int tcj_cfg_needs_whole_program(const tcj_kernel_cfg *c);
+/* 1 when cfg's kernel moves registers between warpgroups with setmaxnreg (its recipe's
+ * ptx_recipe_row.rebalances_registers): the kernels the engine compiles whole where it can. */
+int tcj_cfg_rebalances_registers(const tcj_kernel_cfg *c);
 /* What promotion takes where the recipe promotes: fp8 without fast accumulation, or 3xTF32. */
 static inline int tcj_cfg_promotion_wanted(const tcj_kernel_cfg *c) {
   return (ptx_elem_is_fp8(c->ab) && !c->fast_accum) || c->tf32x3;

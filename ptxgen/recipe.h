@@ -63,6 +63,11 @@ typedef struct ptx_recipe_row {
   int promotion;
   int split_parts;   /* 3xTF32 parts of each 32-K chunk its kernel reads (ptx_split_parts); 0: none */
   int fp8_isa_x10;   /* least PTX ISA version of a module with fp8 operands */
+  /* 1 when cfg's consumers need the registers setmaxnreg moves to them, which ptxas gives only
+   * in a whole-program compile (the engine's NVRTC route, engine/ptx_cuda.h): compiled as
+   * relocatable code they spill. NULL: never. */
+  int (*needs_whole_program)(const tcj_kernel_cfg *cfg);
+  int rebalances_registers; /* its kernels move registers between warpgroups (setmaxnreg) */
 } ptx_recipe_row;
 
 #define PTX_RECIPE_ROW_EXTERN(id, name, row) extern const ptx_recipe_row row;

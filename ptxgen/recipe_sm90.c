@@ -8,6 +8,23 @@
 #include "ptxgen.h"
 #include "recipes.h"
 
+/* Promotion's registers per consumer thread: the accumulators and the partial sums beside
+ * them (a whole second set up to 128 columns, half a set past that). At the kernel's entry
+ * count of 168 registers 64 + 64 and 96 + 48 fit and 96 + 96 spilled 904 bytes at 128x192
+ * (ptxas 13.0); with setmaxnreg in effect the consumers have 232, and 128 + 64 (128x256)
+ * compiles with no spills where nvJitLink, which drops setmaxnreg, spilled 764 bytes (ptxas
+ * 13.0). Such tiles need the engine's whole-program compile (engine/ptx_cuda.h). */
+enum { PROMOTED_REGS_AT_ENTRY = 144, PROMOTED_REGS_REBALANCED = 192 };
+
+static int promoted_registers(const tcj_kernel_cfg *c) {
+  int acc = tcj_cfg_sm90_accumulators(c);
+  return acc + (c->bn > 128 ? acc / 2 : acc);
+}
+
+static int needs_whole_program_sm90(const tcj_kernel_cfg *c) {
+  return tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_AT_ENTRY;
+}
+
 /* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
 static const char *arch_sm90(int sm, int arch_suffix) {
   return sm == 90 && arch_suffix == 'a' ? NULL : "the sm90 recipe needs sm_90a (wgmma)";
@@ -57,12 +74,10 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
     return "a user epilogue, or a fused one in a batch or in f64 (s8), needs tiles of at most 96 accumulators per thread (128x192)";
   /* Promotion keeps the wgmma partial sums in registers beside the accumulators: a whole
    * second set up to 128 columns, half a set past that (two column chunks, sm90_consumer.c).
-   * 64 + 64 and 96 + 48 fit in the kernel's 168 registers; 96 + 96 spilled 904 bytes at
-   * 128x192 (ptxas 13.0). */
-  /* 3xTF32 promotes a chunk's three K tiles at once, in one column chunk (sm90_consumer.c). */
+   * 3xTF32 promotes a chunk's three K tiles at once, in one column chunk (sm90_consumer.c). */
   if (c->tf32x3 && c->bn > 128) return "3xTF32 on the sm90 recipe needs bn 64 or 128 (one promotion chunk)";
-  if (tcj_cfg_promotion_wanted(c) && acc + (c->bn > 128 ? acc / 2 : acc) > 144)
-    return "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)";
+  if (tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_REBALANCED)
+    return "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)";
   /* One B scale per 128 columns and K tile: a tile's columns lie in one block, or (bn 192, which
    * starts at a multiple of 64) in two. */
   if (c->block_scale && 128 % c->bn && c->bn != 192) return "block-scaled fp8 needs bn 64, 128 or 192";
@@ -135,4 +150,6 @@ const ptx_recipe_row ptx_recipe_sm90 = {
     .promotion = 1,
     /* 3xTF32: [big | small] for both operands; the producer picks a tile's parts (sm90_x3_coords). */
     .split_parts = 2,
+    .needs_whole_program = needs_whole_program_sm90,
+    .rebalances_registers = 1,
 };

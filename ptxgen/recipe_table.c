@@ -45,6 +45,16 @@ int tcj_cfg_threads(const tcj_kernel_cfg *c) { return ptx_recipe_of(c)->threads(
 
 int tcj_cfg_smem_bytes(const tcj_kernel_cfg *c) { return ptx_recipe_of(c)->smem_bytes(c); }
 
+int tcj_cfg_needs_whole_program(const tcj_kernel_cfg *c) {
+  const ptx_recipe_row *r = ptx_recipe_of(c);
+  return r && r->needs_whole_program && r->needs_whole_program(c);
+}
+
+int tcj_cfg_rebalances_registers(const tcj_kernel_cfg *c) {
+  const ptx_recipe_row *r = ptx_recipe_of(c);
+  return r && r->rebalances_registers;
+}
+
 int tcj_cfg_promotes(const tcj_kernel_cfg *c) { return ptx_recipe_of(c)->promotion && tcj_cfg_promotion_wanted(c); }
 
 int ptx_split_parts(const tcj_kernel_cfg *cfg) { return ptx_recipe_of(cfg)->split_parts; }

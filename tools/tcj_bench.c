@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tcj-bench: the main job. With a GPU: tcj_gemm against cuBLAS on the same buffers and stream,
  * a correctness check (relative Frobenius error), the cold first call (JIT compile included)
- * and median speed. Without one: select, generate and compile (nvJitLink) the same problems'
+ * and median speed. Without one: select, generate and compile (as the engine does) the same problems'
  * kernels for the given arches, with their resource reports. */
 #include <errno.h>
 #include <stdint.h>
@@ -25,7 +25,8 @@ static const char USAGE[] =
     "  tcj against cuBLAS (relative Frobenius error; f32 and f64, against cublasSgemm and\n"
     "  cublasDgemm, both held to a float64 reference) and prints cold first-call time and the\n"
     "  median time of both. Exit 1 if a check or a call fails.\n"
-    "  Without a GPU (or with --offline): selects, generates and compiles (nvJitLink) each\n"
+    "  Without a GPU (or with --offline): selects, generates and compiles (as the engine: NVRTC\n"
+    "  for sm90 kernels, whole-program, where it is there; nvJitLink otherwise) each\n"
     "  problem's kernel for every ARCH and prints PTX/cubin sizes, registers, spills and compile\n"
     "  time. Exit 1 if a selection or compile fails.\n"
     "  A problem this build of tcj does not support (TCJ_ERROR_NOT_SUPPORTED) is reported SKIP\n"
@@ -61,7 +62,7 @@ static const problem QUICK_PROBLEMS[] = {
     {"ld-4095", GEMM_PLAIN(TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 4095, 4095, 4095)},
 };
 
-/* ---- offline mode: select + ptxgen + nvJitLink ----------------------------------------- */
+/* ---- offline mode: select + ptxgen + compile ----------------------------------------- */
 
 /* Offline mode publishes what it compiles into the kernel cache, as tcj-warmup would. */
 static cache_disk *offline_disk;
@@ -108,16 +109,17 @@ static int offline_one(const char *arch, const eng_device_caps *caps, const prob
     goto report;
   }
   double t1 = gr_now_s();
-  st = eng_jit_compile_nvjitlink(ptx, ptx_len, arch, &cubin, err, sizeof err);
+  st = eng_jit_compile(ptx, ptx_len, arch, &cubin, err, sizeof err);
   double t2 = gr_now_s();
   gen_ms = 1e3 * (t1 - t0);
   compile_ms = 1e3 * (t2 - t1);
   if (st != TCJ_SUCCESS) goto report;
   spills = eng_info_log_spills(cubin.info_log, &regs);
   ok = 1;
-  char key[1024];
+  char key[1024], who[128];
   if (offline_disk && eng_cache_key(&plan.cfg, arch, key, sizeof key) > 0 &&
-      eng_cache_publish(offline_disk, &plan.cfg, arch, key, offline_compiler, cubin.data, cubin.size, ptx, ptx_len) == 0)
+      eng_cache_publish(offline_disk, &plan.cfg, arch, key, eng_cubin_compiler(&cubin, offline_compiler, who, sizeof who),
+                        cubin.data, cubin.size, ptx, ptx_len) == 0)
     offline_published++;
 report:;
   char shape[64], pack[16];
@@ -137,7 +139,7 @@ report:;
 
 static int offline_mode(const char *reason, const char **archs, int narch, const problem *probs, int nprob) {
   char ver[128] = "";
-  printf("tcj-bench: offline mode (%s): selecting and compiling kernels with nvJitLink for", reason);
+  printf("tcj-bench: offline mode (%s): selecting and compiling kernels (nvJitLink; NVRTC for whole-program ones) for", reason);
   for (int i = 0; i < narch; i++) printf(" %s", archs[i]);
   printf("; no timing, no cuBLAS\n");
   if (!eng_nvjitlink_available(ver, sizeof ver)) {

@@ -1756,7 +1756,7 @@ static void fp8_fields_round_trip(void **state) {
 static void fp8_rules_reject_with_their_reasons(void **state) {
   (void)state;
   static const struct { const char *name; int field, value; const char *reason; } cases[] = {
-    {"promotion with 128 accumulators", 0, 256, "fp8 with promotion needs its accumulators and partial sums in 144 registers per thread (128x128, 128x192)"},
+    {"promotion with 128 accumulators and a whole set of partial sums (256x128)", 10, 256, "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)"},
     {"block scales with bn 256", 1, 256, "block-scaled fp8 needs bn 64, 128 or 192"},
     {"block scales with bn 192 and a user epilogue", 9, 192, "block-scaled fp8 with a user epilogue needs bn 64 or 128"},
     {"block scales with fast accumulation", 2, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
@@ -1781,6 +1781,7 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
     case 7: c.op_b_t = 0; break;
     case 8: c.fast_accum = 2; break;
     case 9: c.block_scale = 1; c.bn = cases[i].value; c.user = 0x1234; break;
+    case 10: c.bm = cases[i].value; c.bn = 128; break;
     }
     const char *why = tcj_cfg_check(&c);
     tcj_cfg_format(&c, text, sizeof text);
@@ -1789,6 +1790,16 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
     assert_non_null(why);
     assert_string_equal(why, cases[i].reason);
   }
+  /* Promoted 128x256 passes, and only it needs the whole-program compile (setmaxnreg). */
+  tcj_kernel_cfg widest = fp8_cfg();
+  widest.bn = 256;
+  assert_null(tcj_cfg_check(&widest));
+  assert_true(tcj_cfg_needs_whole_program(&widest));
+  widest.bn = 192;
+  assert_false(tcj_cfg_needs_whole_program(&widest));
+  widest.bn = 256;
+  widest.fast_accum = 1; /* no partial sums */
+  assert_false(tcj_cfg_needs_whole_program(&widest));
   /* The widest promoted tile takes block scales (two B blocks per tile) without a user epilogue. */
   tcj_kernel_cfg wide = fp8_cfg();
   wide.bn = 192;

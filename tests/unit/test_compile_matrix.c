@@ -195,7 +195,7 @@ static void run_job(job *j) {
   if (j->cfg.recipe == PTX_RECIPE_SM90 && sm90_module_problem(&j->cfg, ptx, err, sizeof err))
     j->module_problem = dup_str(err);
   err[0] = 0;
-  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[j->arch].name, &cubin, err, sizeof err);
+  tcj_status st = eng_jit_compile(ptx, len, archs[j->arch].name, &cubin, err, sizeof err);
   if (st != TCJ_SUCCESS) {
     j->compile_failed = 1;
     j->message = dup_str(err[0] ? err : "(empty error log)");
@@ -738,10 +738,12 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
                 "(%s), %d kernels at >= %d registers, %.1f s (slowest %.2f s)\n",
                 ncfg, m.count, version, workers, failures, max_regs, m.jobs[max_at].text, near_limit,
                 NEAR_REG_LIMIT, seconds, slowest);
-  /* Not a failure: with setmaxnreg dropped every warpgroup keeps the launch count. */
+  /* Without NVRTC 12.4 ptxas drops setmaxnreg (C7504) and every warpgroup keeps the launch
+   * count: reported, not a failure. With it, every sm90 kernel must compile whole (jit.h). */
   if (ignored) print_message("note: ptxas ignored setmaxnreg (C7504) in %d sm90 kernels\n", ignored);
   free_matrix(&m);
   assert_int_equal(failures, 0);
+  if (eng_nvrtc_whole_program_available()) assert_int_equal(ignored, 0);
 }
 
 /* Blackwell (sm_100, sm_100a, sm_120) runs the sm80 recipe (and f64 the dmma recipe): a sample
@@ -1167,7 +1169,7 @@ static void l2_flush_module_compiles_for_every_arch(void **state) {
     assert_non_null(strstr(ptx, ".entry " PTX_L2_FLUSH_ENTRY));
     eng_cubin cubin;
     memset(&cubin, 0, sizeof cubin);
-    if (eng_jit_compile_nvjitlink(ptx, len, archs[a].name, &cubin, err, sizeof err) != TCJ_SUCCESS) {
+    if (eng_jit_compile(ptx, len, archs[a].name, &cubin, err, sizeof err) != TCJ_SUCCESS) {
       /* An arch this nvJitLink cannot target is the last test's business. */
       print_message("%s: %s\n", archs[a].name, err);
       assert_true(a >= N_MATRIX_ARCHS);

@@ -196,7 +196,7 @@ static int plain_registers(const tcj_kernel_cfg *grouped, int arch) {
   eng_cubin cubin;
   memset(&cubin, 0, sizeof cubin);
   int regs = -1;
-  if (eng_jit_compile_nvjitlink(ptx, len, archs[arch].name, &cubin, err, sizeof err) != TCJ_SUCCESS ||
+  if (eng_jit_compile(ptx, len, archs[arch].name, &cubin, err, sizeof err) != TCJ_SUCCESS ||
       eng_info_log_spills(cubin.info_log, &regs) != 0)
     regs = -1;
   eng_cubin_free(&cubin);
@@ -222,7 +222,7 @@ static int compiles_cleanly(const tcj_kernel_cfg *c, int arch, int limit, int *r
   char *ptx = generate(c, arch, &len);
   eng_cubin cubin;
   memset(&cubin, 0, sizeof cubin);
-  tcj_status st = eng_jit_compile_nvjitlink(ptx, len, archs[arch].name, &cubin, err, sizeof err);
+  tcj_status st = eng_jit_compile(ptx, len, archs[arch].name, &cubin, err, sizeof err);
   int spills = -1;
   *regs = -1;
   if (st == TCJ_SUCCESS) spills = eng_info_log_spills(cubin.info_log, regs);
@@ -539,7 +539,7 @@ static int array_free_registers(const tcj_kernel_cfg *with, int arch) {
   eng_cubin cubin;
   memset(&cubin, 0, sizeof cubin);
   int regs = -1;
-  if (eng_jit_compile_nvjitlink(ptx, len, archs[arch].name, &cubin, err, sizeof err) != TCJ_SUCCESS ||
+  if (eng_jit_compile(ptx, len, archs[arch].name, &cubin, err, sizeof err) != TCJ_SUCCESS ||
       eng_info_log_spills(cubin.info_log, &regs) != 0)
     regs = -1;
   eng_cubin_free(&cubin);

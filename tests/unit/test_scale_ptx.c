@@ -208,7 +208,7 @@ static void scale_configs_compile_without_spills(void **state) {
     char *ptx = generate(&c, &len);
     eng_cubin cubin;
     memset(&cubin, 0, sizeof cubin);
-    tcj_status st = eng_jit_compile_nvjitlink(ptx, len, arch_of(&cases[i]), &cubin, err, sizeof err);
+    tcj_status st = eng_jit_compile(ptx, len, arch_of(&cases[i]), &cubin, err, sizeof err);
     int regs = -1, spills = st == TCJ_SUCCESS ? eng_info_log_spills(cubin.info_log, &regs) : -1;
     if (st != TCJ_SUCCESS || spills != 0) {
       print_error("FAIL %s (%s): %s spills %d\n%s\n", text, arch_of(&cases[i]), st == TCJ_SUCCESS ? "compiled," : err,

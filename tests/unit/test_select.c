@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "engine/generic_set.h"
+#include "engine/nvrtc.h"
 #include "engine/select.h"
 #include "unit/plan_text.h"
 #include "unit/select_fixture.h"
@@ -457,9 +458,9 @@ static void sm90a_transposes_mn_major_operands_of_other_types(void **state) {
 }
 
 /* fp8: K-major operands (op NT) run on wgmma on sm_90a, promoted unless fast accumulation is
- * asked for (promotion takes tiles of at most 64 accumulators per thread); MN-major ones on the
- * sm80 recipe's mma.sync, which sm_89 also runs; block scales only on the sm90 recipe; no fp8 on
- * sm_80/sm_86. */
+ * asked for (promoted 128x256 where the engine compiles it whole and the MMAs bound the time,
+ * else tiles of at most 64 accumulators per thread); MN-major ones on the sm80 recipe's
+ * mma.sync, which sm_89 also runs; block scales only on the sm90 recipe; no fp8 on sm_80/sm_86. */
 static void fp8_takes_wgmma_where_its_operands_are_k_major(void **state) {
   (void)state;
   eng_problem p = problem(PTX_E_E4M3, PTX_E_BF16, 4096, 4096, 4096);
@@ -468,11 +469,26 @@ static void fp8_takes_wgmma_where_its_operands_are_k_major(void **state) {
   eng_plan plan = select_ok(&p, "sm_90a", 1);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_true(tcj_cfg_promotes(&plan.cfg));
-  assert_true(tcj_cfg_sm90_accumulators(&plan.cfg) <= 64);
+  if (eng_whole_program_expected()) {
+    assert_int_equal(plan.cfg.bn, 256);
+    assert_false(plan.cfg.pingpong); /* promoted ping-pong 64x256 measured slower */
+  } else {
+    assert_true(tcj_cfg_sm90_accumulators(&plan.cfg) <= 64);
+  }
   assert_int_equal(plan.cfg.cluster_m, 2); /* many tile rows: B multicast */
+  eng_nvrtc_hide(1); /* no NVRTC: no whole-program compile, no promoted 128x256 */
+  eng_plan hidden = select_ok(&p, "sm_90a", 1);
+  eng_nvrtc_hide(0);
+  assert_true(tcj_cfg_sm90_accumulators(&hidden.cfg) <= 64);
+  assert_false(tcj_cfg_needs_whole_program(&hidden.cfg));
   eng_problem one_row = p;
   one_row.m = 128;
-  assert_int_equal(select_ok(&one_row, "sm_90a", 1).cfg.cluster_m, 0);
+  eng_plan row_plan = select_ok(&one_row, "sm_90a", 1);
+  assert_int_equal(row_plan.cfg.cluster_m, 0);
+  /* One tile row of a long B: bound by HBM, where 128x128 measured faster than 128x256. */
+  one_row.n = 28672;
+  row_plan = select_ok(&one_row, "sm_90a", 1);
+  assert_false(tcj_cfg_needs_whole_program(&row_plan.cfg));
   p.fast_accum = 1;
   plan = select_ok(&p, "sm_90a", 1);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
@@ -1483,9 +1499,10 @@ static void generic_set_is_small_and_covers_selection(void **state) {
       int x3 = ab[t] == PTX_E_F32;
       int k_major_only = x3 || (caps.sm == 90 && !(ab[t] == PTX_E_F16 || ab[t] == PTX_E_BF16 || f64));
       assert_int_equal(ops_seen, k_major_only ? 1 << 2 : 15);
-      /* 128x256 (bit 1), 128x128 or 128x192 (2), 64x128 (4); promoted fp8 stops at 128x192,
-       * promoted 3xTF32 at 128x128. */
-      if (caps.sm == 90 && !f64) assert_int_equal(tiles_seen, ptx_elem_is_fp8(ab[t]) || x3 ? 6 : 7);
+      /* 128x256 (bit 1), 128x128 or 128x192 (2), 64x128 (4); promoted fp8 reaches 128x256
+       * where the engine compiles it whole, promoted 3xTF32 stops at 128x128. */
+      if (caps.sm == 90 && !f64)
+        assert_int_equal(tiles_seen, x3 || (ptx_elem_is_fp8(ab[t]) && !eng_whole_program_expected()) ? 6 : 7);
       if (f64) assert_int_equal(dmma_tiles, 3);
       for (int i = 0; i < n; i++) assert_int_equal(set[i].tf32x3, x3);
       /* Selection on shapes outside the sample finds its kernel in the set. */

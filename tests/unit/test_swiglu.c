@@ -395,7 +395,7 @@ static void selected_kernels_compile_without_spills(void **state) {
       char *ptx = generate(&cfgs[i], &len);
       eng_cubin cubin;
       memset(&cubin, 0, sizeof cubin);
-      tcj_status st = eng_jit_compile_nvjitlink(ptx, len, ptx_arches[a], &cubin, err, sizeof err);
+      tcj_status st = eng_jit_compile(ptx, len, ptx_arches[a], &cubin, err, sizeof err);
       int regs = -1, spills = st == TCJ_SUCCESS ? eng_info_log_spills(cubin.info_log, &regs) : -1;
       if (spills != 0) {
         print_error("FAIL %s: %s spills %d\n%s\n", text, st == TCJ_SUCCESS ? "compiled," : err, spills,
