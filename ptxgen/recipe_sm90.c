@@ -78,9 +78,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->tf32x3 && c->bn > 128) return "3xTF32 on the sm90 recipe needs bn 64 or 128 (one promotion chunk)";
   if (tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_REBALANCED)
     return "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)";
-  /* One B scale per 128 columns and K tile: a tile's columns lie in one block, or (bn 192, which
-   * starts at a multiple of 64) in two. */
-  if (c->block_scale && 128 % c->bn && c->bn != 192) return "block-scaled fp8 needs bn 64, 128 or 192";
+  /* Block scales: one B scale per 128 columns and K tile, and every sm90 bn works with that: a
+   * tile's columns lie in one block (64, 128) or in two (192, which starts at a multiple of 64;
+   * 256, two whole blocks): sm90_consumer.c. */
   /* A user epilogue's call keeps every accumulator live: with a 192-column tile's two B scales
    * as well, 64 bytes spilled (ptxas 13.0). */
   if (c->block_scale && c->user && c->bn > 128) return "block-scaled fp8 with a user epilogue needs bn 64 or 128";

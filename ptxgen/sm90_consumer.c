@@ -79,14 +79,16 @@ static void emit_release(sm90 *k, ptx_reg stage, ptx_reg guard) {
  * columns. Each thread's accumulators lie in two rows per 64-row block (the wgmma D fragment:
  * 16 * warp + lane / 4 and 8 below), so it reads 2 * msub A scales and one B scale per K tile.
  * A 192-column tile starts at a multiple of 64 of n0 % 128 (0 or 64) and spans two B blocks: it
- * reads the next block's scale too, and its columns take one or the other by their offset. */
+ * reads the next block's scale too, and its columns take one or the other by their offset. A
+ * 256-column tile starts on a block and covers two whole ones. */
 typedef struct block_scales {
   ptx_reg frag_row;             /* this thread's first fragment row within its consumer's rows */
   ptx_reg a_row[MAX_MSUB][2];   /* u64: &scale_a[row * kb_count] of the tile's rows (clamped to m - 1) */
   ptx_reg b_col[2];             /* u64: &scale_b[block * kb_count], block n0 / 128 (and the next, clamped) */
   ptx_reg base_a, base_b;       /* u64 */
-  ptx_reg odd;                  /* two blocks: n0 % 128 == 64 */
-  int two;                      /* the tile spans two B blocks (bn 192) */
+  ptx_reg odd;                  /* bn 192: n0 % 128 == 64 */
+  int two;                      /* the tile spans two B blocks (bn 192 or 256) */
+  int may_be_odd;               /* its first column may lie mid-block (bn 192) */
 } block_scales;
 typedef struct block_scale_vals { ptx_reg a[MAX_MSUB][2], b[2]; } block_scale_vals;
 
@@ -108,8 +110,9 @@ static void emit_block_scale_setup(sm90 *k, block_scales *bs, ptx_reg cw, ptx_re
   for (int j = 0; j < k->msub; j++)
     for (int h = 0; h < 2; h++) bs->a_row[j][h] = r64(k);
   bs->two = k->cfg->bn > 128;
+  bs->may_be_odd = k->cfg->bn % 128 != 0 && bs->two;
   for (int i = 0; i < 1 + bs->two; i++) bs->b_col[i] = r64(k);
-  if (bs->two) bs->odd = pred(k);
+  if (bs->may_be_odd) bs->odd = pred(k);
 }
 
 /* The tile's scale rows: A's rows past m read row m - 1 and B's blocks past n the last one
@@ -149,6 +152,8 @@ static void emit_block_scale_tile(sm90 *k, block_scales *bs, ptx_reg m0, ptx_reg
     ptx_ins(b, "add.u32 %R, %R, 1", col, col);
     ptx_ins(b, "min.u32 %R, %R, %d", col, col, last_block);
     ptx_ins(b, "mad.wide.u32 %R, %R, %d, %R", bs->b_col[1], col, row_bytes, base_b);
+  }
+  if (bs->may_be_odd) {
     ptx_reg half = r32(k);
     ptx_ins(b, "and.b32 %R, %R, 64", half, n0);
     ptx_ins(b, "setp.ne.u32 %R, %R, 0", bs->odd, half);
@@ -197,11 +202,11 @@ static void emit_promote_cols(sm90 *k, int col0, const block_scale_vals *sv, int
   }
 }
 
-/* A tile that spans two B blocks is promoted by one of two copies, by where its first column
- * lies in its block (a warp-uniform branch per chunk). */
+/* A tile whose first column may lie mid-block (bn 192) is promoted by one of two copies, by
+ * where that column lies in its block (a warp-uniform branch per chunk). */
 static void emit_promote(sm90 *k, int col0, const block_scale_vals *sv, const block_scales *bs) {
   ptx_builder *b = k->b;
-  if (!sv || !bs->two) {
+  if (!sv || !bs->may_be_odd) {
     emit_promote_cols(k, col0, sv, 0);
     return;
   }
