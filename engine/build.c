@@ -241,6 +241,9 @@ static tcj_status compile_module(tcj_engine *e, const tcj_kernel_cfg *cfg, const
       eng_cache_publish(e->disk, cfg, e->arch, key, eng_cubin_compiler(&bin, via_driver ? e->driver_id : e->compiler, who, sizeof who),
                         bin.data, bin.size, ptx, len);
     const char *via = via_driver ? "the driver" : bin.whole_program ? "NVRTC (whole program)" : "nvJitLink";
+    /* The whole-program route fell back (jit.h): say why, as the kernel keeps 168 registers. */
+    if (bin.info_log && strncmp(bin.info_log, ENG_JIT_NOT_WHOLE, strlen(ENG_JIT_NOT_WHOLE)) == 0)
+      eng_log(e->log, ENG_LOG_WARN, "%.*s", (int)strcspn(bin.info_log, "\n"), bin.info_log);
     eng_cubin_free(&bin);
     eng_log(e->log, ENG_LOG_INFO, "compiled %s for %s via %s in %.1f ms", text, e->arch, via, ms);
   }

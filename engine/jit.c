@@ -223,7 +223,7 @@ tcj_status eng_jit_compile(const char *ptx, size_t len, const char *arch, eng_cu
   tcj_status st = eng_jit_compile_nvjitlink(ptx, len, arch, out, err, err_size);
   if (st == TCJ_SUCCESS && why[0]) {
     char note[2200];
-    snprintf(note, sizeof note, "tcj: not compiled whole (setmaxnreg ignored): %s", why);
+    snprintf(note, sizeof note, ENG_JIT_NOT_WHOLE " (setmaxnreg ignored): %s", why);
     prepend_log(out, note);
   }
   return st;

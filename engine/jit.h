@@ -38,6 +38,8 @@ tcj_status eng_jit_compile_nvjitlink(const char *ptx, size_t len, const char *ar
  * compile falls back to nvJitLink, so a kernel is never lost to it, and out->info_log then
  * begins with NVRTC's reason. Errors as eng_jit_compile_nvjitlink's. Thread-safe. */
 tcj_status eng_jit_compile(const char *ptx, size_t len, const char *arch, eng_cubin *out, char *err, size_t err_size);
+/* The first words of the info log of a module eng_jit_compile meant to compile whole and did not. */
+#define ENG_JIT_NOT_WHOLE "tcj: not compiled whole"
 
 /* Who compiled bin, for a cache entry's record: "NVRTC 13.0 whole-program" for a whole-program
  * cubin, else linker (the nvJitLink or driver identity the caller has). Returns out. */
