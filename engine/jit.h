@@ -50,7 +50,8 @@ const char *eng_cubin_compiler(const eng_cubin *bin, const char *linker, char *o
  * user epilogue. */
 int eng_cfg_compiles_whole(const tcj_kernel_cfg *cfg);
 
-/* 1 if ptx[0..len) uses setmaxnreg: the modules eng_jit_compile compiles whole when it can. */
+/* 1 if ptx[0..len) uses setmaxnreg: the modules eng_jit_compile compiles whole when it can. The
+ * word anywhere counts, comments too: a module taken whole needlessly is still compiled right. */
 int eng_ptx_rebalances_registers(const char *ptx, size_t len);
 
 /* Compiles ptx through the driver's cuLink* API for the device of the current context (the

@@ -2,7 +2,7 @@
 /* The whole-program route (engine/ptx_cuda.h, eng_jit_compile): a tcj module written as CUDA
  * C++ keeps its entries' parameters (renamed as NVRTC names them, registers and directives left
  * alone), directives and body; modules the translation does not cover are refused with a
- * reason; and sm90 modules compile whole through NVRTC with setmaxnreg in effect, where
+ * reason, and compiled by nvJitLink with that reason first in the info log; and sm90 modules compile whole through NVRTC with setmaxnreg in effect, where
  * nvJitLink drops it (C7504): a tile whose consumers need more than the entry count spills
  * through nvJitLink and not through the route. Without NVRTC 12.4 the compile tests are
  * skipped with a message, and fail when CI is set. */
@@ -174,6 +174,27 @@ static void sm90_modules_compile_whole_with_setmaxnreg_in_effect(void **state) {
   }
 }
 
+/* A module that wants the route but that the translation refuses (a .func beside the entry, as a
+ * user epilogue's module has) is compiled by nvJitLink, and its info log says why first. */
+static void a_refused_module_falls_back_to_nvjitlink_and_says_why(void **state) {
+  (void)state;
+  skip_without_whole_program();
+  if (!eng_nvjitlink_available(NULL, 0)) fail_msg("nvJitLink is not available");
+  static const char ptx[] = ".version 8.0\n.target sm_90a\n.address_size 64\n\n"
+                            "// a module that names setmaxnreg\n"
+                            ".visible .func helper()\n{\n\tret;\n}\n\n"
+                            ".visible .entry k()\n.maxntid 128, 1, 1\n{\n\tcall.uni helper, ();\n\tret;\n}\n";
+  assert_true(eng_ptx_rebalances_registers(ptx, sizeof ptx - 1));
+  eng_cubin bin;
+  char err[1024] = "";
+  if (eng_jit_compile(ptx, sizeof ptx - 1, "sm_90a", &bin, err, sizeof err) != TCJ_SUCCESS) fail_msg("%s", err);
+  assert_false(bin.whole_program);
+  assert_non_null(bin.info_log);
+  assert_int_equal(strncmp(bin.info_log, ENG_JIT_NOT_WHOLE, strlen(ENG_JIT_NOT_WHOLE)), 0);
+  expect_in(bin.info_log, "module line '.visible .func helper()'");
+  eng_cubin_free(&bin);
+}
+
 /* A module without setmaxnreg (the sm80 recipe) is not taken whole: nvJitLink compiles it. */
 static void modules_without_setmaxnreg_go_to_nvjitlink(void **state) {
   (void)state;
@@ -202,6 +223,7 @@ int main(void) {
       cmocka_unit_test(a_module_becomes_kernels_with_its_parameters_directives_and_body),
       cmocka_unit_test(what_the_translation_does_not_cover_is_refused),
       cmocka_unit_test(sm90_modules_compile_whole_with_setmaxnreg_in_effect),
+      cmocka_unit_test(a_refused_module_falls_back_to_nvjitlink_and_says_why),
       cmocka_unit_test(modules_without_setmaxnreg_go_to_nvjitlink),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
