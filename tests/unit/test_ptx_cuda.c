@@ -2,10 +2,11 @@
 /* The whole-program route (engine/ptx_cuda.h, eng_jit_compile): a tcj module written as CUDA
  * C++ keeps its entries' parameters (renamed as NVRTC names them, registers and directives left
  * alone), directives and body; modules the translation does not cover are refused with a
- * reason, and compiled by nvJitLink with that reason first in the info log; and sm90 modules compile whole through NVRTC with setmaxnreg in effect, where
- * nvJitLink drops it (C7504): a tile whose consumers need more than the entry count spills
- * through nvJitLink and not through the route. Without NVRTC 12.4 the compile tests are
- * skipped with a message, and fail when CI is set. */
+ * reason, and compiled by nvJitLink with that reason first in the info log; and sm90 modules
+ * compile whole through NVRTC with setmaxnreg in effect, where nvJitLink drops it (C7504): a
+ * tile whose consumers need more than the entry count spills through nvJitLink and not through
+ * the route. Without NVRTC 12.4 the compile tests are skipped with a message, and fail when CI
+ * is set. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
