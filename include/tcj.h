@@ -81,7 +81,8 @@ typedef struct tcj_options {
   size_t struct_size;
   /* Compile for this arch ("sm_80", "sm_90a", ...) instead of the device's own. NULL: device. */
   const char *arch;
-  /* Nonzero: never use nvJitLink, compile through the driver's cuLink* API. */
+  /* Nonzero: never use nvJitLink (nor NVRTC's whole-program compile of sm90 kernels): compile
+   * through the driver's cuLink* API. */
   int force_driver_jit;
   /* Nonzero: never pack unaligned operands into scratch; use narrow copies or fail. */
   int disable_packing;
