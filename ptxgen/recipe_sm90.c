@@ -78,6 +78,11 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->tf32x3 && c->bn > 128) return "3xTF32 on the sm90 recipe needs bn 64 or 128 (one promotion chunk)";
   if (tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_REBALANCED)
     return "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)";
+  /* Ping-pong consumers keep their turn's state besides: promoted 64x256 with block scales and an
+   * fp8 D spilled 52 bytes even with setmaxnreg (ptxas 13.0), and it ran slower than cooperative
+   * tiles anyway (select_sm90.c), so ping-pong stays within the entry count's budget. */
+  if (c->pingpong && tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_AT_ENTRY)
+    return "promoted fp8 ping-pong needs its accumulators and partial sums in 144 registers per thread (64x192)";
   /* Block scales: one B scale per 128 columns and K tile, and every sm90 bn works with that: a
    * tile's columns lie in one block (64, 128) or in two (192, which starts at a multiple of 64;
    * 256, two whole blocks): sm90_consumer.c. */

@@ -1757,6 +1757,7 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
   (void)state;
   static const struct { const char *name; int field, value; const char *reason; } cases[] = {
     {"promotion with 128 accumulators and a whole set of partial sums (256x128)", 10, 256, "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)"},
+    {"promoted ping-pong 64x256", 11, 256, "promoted fp8 ping-pong needs its accumulators and partial sums in 144 registers per thread (64x192)"},
     {"block scales with bn 192 and a user epilogue", 9, 192, "block-scaled fp8 with a user epilogue needs bn 64 or 128"},
     {"block scales with fast accumulation", 2, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
     {"block scales batched", 3, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
@@ -1780,6 +1781,7 @@ static void fp8_rules_reject_with_their_reasons(void **state) {
     case 8: c.fast_accum = 2; break;
     case 9: c.block_scale = 1; c.bn = cases[i].value; c.user = 0x1234; break;
     case 10: c.bm = cases[i].value; c.bn = 128; break;
+    case 11: c.bm = 64; c.bn = cases[i].value; c.pingpong = 1; break;
     }
     const char *why = tcj_cfg_check(&c);
     tcj_cfg_format(&c, text, sizeof text);
