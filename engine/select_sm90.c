@@ -367,10 +367,8 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
     /* Not where B's pitch splits lines, unless an epilogue is fused: measured on an H100
      * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
      * 6000x6000x1000 in 230.6 against 153.9. */
-    /* Nor where fp8 is promoted: on an H200 (tcj-prof, same process) ping-pong 64x256 ran e5m2
-     * 4096^3 at 927 TFLOP/s against 1140 on cooperative 128x128, and e4m3 128x28672x4096 at
-     * 0.83x cuBLASLt. */
-    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k && !promoted(p) &&
+    /* (Promoted fp8 is never made ping-pong: the config check refuses it, recipe_sm90.c.) */
+    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k &&
         ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
       static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};

@@ -79,8 +79,10 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_REBALANCED)
     return "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)";
   /* Ping-pong consumers keep their turn's state besides: promoted 64x256 with block scales and an
-   * fp8 D spilled 52 bytes even with setmaxnreg (ptxas 13.0), and it ran slower than cooperative
-   * tiles anyway (select_sm90.c), so ping-pong stays within the entry count's budget. */
+   * fp8 D spilled 52 bytes even with setmaxnreg (ptxas 13.0), and where it compiled it ran
+   * slower than cooperative tiles (H200, tcj-prof, same process: e5m2 4096^3 927 TFLOP/s
+   * against 1140 on 128x128; e4m3 128x28672x4096 0.83x cuBLASLt), so ping-pong stays within the
+   * entry count's budget. */
   if (c->pingpong && tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_AT_ENTRY)
     return "promoted fp8 ping-pong needs its accumulators and partial sums in 144 registers per thread (64x192)";
   /* Block scales: one B scale per 128 columns and K tile, and every sm90 bn works with that: a
