@@ -187,15 +187,13 @@ static int translate_entry(text *t, const char *entry, const char **at, const ch
   for (;;) {
     if (!next_line(at, end, &l)) goto truncated;
     if (starts(l, "{")) break;
-    char s[128];
-    int x, y, z, used = 0;
-    if (copy_line(l, s, sizeof s) == 0 && sscanf(s, ".maxntid %d, %d, %d%n", &x, &y, &z, &used) == 3 && !s[used] &&
-        y == 1 && z == 1)
+    char s[128] = "";
+    int x, y, z, used = 0, copied = copy_line(l, s, sizeof s) == 0;
+    if (copied && sscanf(s, ".maxntid %d, %d, %d%n", &x, &y, &z, &used) == 3 && !s[used] && y == 1 && z == 1)
       maxntid = x;
-    else if (copy_line(l, s, sizeof s) == 0 && sscanf(s, ".maxnreg %d%n", &x, &used) == 1 && !s[used])
+    else if (copied && sscanf(s, ".maxnreg %d%n", &x, &used) == 1 && !s[used])
       maxnreg = x;
-    else if (copy_line(l, s, sizeof s) == 0 && sscanf(s, ".reqnctapercluster %d, %d, %d%n", &cx, &cy, &cz, &used) == 3 &&
-             !s[used])
+    else if (copied && sscanf(s, ".reqnctapercluster %d, %d, %d%n", &cx, &cy, &cz, &used) == 3 && !s[used])
       ;
     else {
       snprintf(why, why_size, "entry %s: directive '%.*s' is not one the translation knows", entry,

@@ -320,14 +320,14 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
       continue;
     fill_sm90(p, caps, t, b_pitch_split, b_sector_split, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;
-    /* Promoted 128x256 spills unless compiled whole (engine/ptx_cuda.h): offered where NVRTC is. */
-    if (tcj_cfg_needs_whole_program(&c) && !eng_whole_program_expected()) {
-      reason = "the tile needs the whole-program compile, and NVRTC is not there";
-      continue;
-    }
-    /* ...and only where the MMAs, not the bytes, bound the time: at one tile row of e4m3
+    /* Promoted 128x256 spills unless compiled whole (engine/ptx_cuda.h): offered where NVRTC is,
+     * and only where the MMAs, not the bytes, bound the time: at one tile row of e4m3
      * 128x28672x4096 (HBM-bound) it ran 53.0 us against 51.0 on 128x128 (H100, tcj-prof). */
-    if (t->offer == OFFER_PROMOTED && t->bn == 256) {
+    if (tcj_cfg_needs_whole_program(&c)) {
+      if (!eng_whole_program_expected()) {
+        reason = "the tile needs the whole-program compile, and NVRTC is not there";
+        continue;
+      }
       double compute_us, floor_us;
       sm90_times(p, caps, t, b_pitch_split, &c, &compute_us, &floor_us);
       if (compute_us < floor_us) continue;
