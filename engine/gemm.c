@@ -69,7 +69,9 @@ static int64_t packed_stride(const eng_problem *p, const eng_plan *plan, int is_
   return (is_b ? p->stride_b : p->stride_a) ? rows * eng_packed_ld(cols, ptx_elem_size(p->ab)) : 0;
 }
 
-static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
+/* sm_count: the device's SMs, which bound a persistent grid (the CTAs that get the recipe's
+ * cta_scratch_bytes). */
+static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan, int sm_count) {
   scratch_layout l = {0, 0, 0, 0};
   int es = ptx_elem_size(p->ab);
   int64_t rows, cols;
@@ -85,6 +87,9 @@ static scratch_layout scratch_of(const eng_problem *p, const eng_plan *plan) {
   l.work_off = l.bytes;
   if (tcj_cfg_split_workspace(&plan->cfg))
     l.bytes += align_up((size_t)tcj_cfg_slices(&plan->cfg) * (size_t)p->m * (size_t)p->n * 4);
+  const ptx_recipe_row *row = ptx_recipe_of(&plan->cfg);
+  int64_t per_cta = row && row->cta_scratch_bytes ? row->cta_scratch_bytes(&plan->cfg) : 0;
+  if (per_cta > 0) l.bytes += align_up((size_t)per_cta * (size_t)sm_count);
   return l;
 }
 
@@ -231,6 +236,10 @@ static tcj_status encode_tmap_d(tcj_engine *e, const tcj_kernel_cfg *cfg, const 
   return encode_desc(e, "D", &d, d_ptr, out);
 }
 
+/* B's map of a kernel that rewrites its address per group: any 16-byte aligned value encodes,
+ * and one in no allocation faults where a copy would read it unrewritten. */
+#define ENG_MAP_PLACEHOLDER ((CUdeviceptr)0x100)
+
 /* The caller's pointers and scalars of one call (tcj_gemm_desc, validated). */
 typedef struct call_args {
   CUdeviceptr a, b, c, d, bias, alpha_ptr, beta_ptr, user_params;
@@ -267,6 +276,8 @@ static tcj_status launch_gemm(tcj_engine *e, const eng_problem *p, const ptx_rec
   /* The CTAs resident at once where the kernel said (whole clusters; a grouped kernel's
    * occupancy), else one per SM. */
   int slots = k->max_ctas > 0 ? k->max_ctas : e->caps.sm_count;
+  /* The CTAs that have global memory of their own in p_work: scratch_of gave it for sm_count. */
+  if (row->cta_scratch_bytes && row->cta_scratch_bytes(cfg) > 0 && slots > e->caps.sm_count) slots = e->caps.sm_count;
   /* A grouped kernel's grid (the row's, given the group count for the batch) is persistent: at
    * most slots CTAs over the units (selection refused more units than a grid holds:
    * eng_grouped_units). */
@@ -296,7 +307,7 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
   int64_t rows_a, cols_a, rows_b, cols_b;
   stored_a(p, &rows_a, &cols_a);
   stored_b(p, &rows_b, &cols_b);
-  scratch_layout l = scratch_of(p, plan);
+  scratch_layout l = scratch_of(p, plan, e->caps.sm_count);
   CUdeviceptr work = 0;
   eng_scratch scratch;
   tcj_status st = eng_scratch_get(e, l.bytes, stream, &scratch);
@@ -307,7 +318,9 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
     if (pack_of(p, plan, 0)) pa = (operand){base + l.a_off, eng_packed_ld(cols, es)};
     packed_shape(p, plan, 1, &rows, &cols);
     if (pack_of(p, plan, 1)) pb = (operand){base + l.b_off, eng_packed_ld(cols, es)};
-    if (tcj_cfg_split_workspace(&plan->cfg)) work = base + l.work_off;
+    /* A split's partial sums, or (never both: grouped kernels do not split) the CTAs' own
+     * global memory (the recipe's cta_scratch_bytes). */
+    if (tcj_cfg_split_workspace(&plan->cfg) || l.bytes > l.work_off) work = base + l.work_off;
   }
   ptx_gemm_params prm;
   memset(&prm, 0, sizeof prm);
@@ -362,7 +375,11 @@ static tcj_status launch(tcj_engine *e, const eng_problem *p, const eng_plan *pl
       /* Gathered rows of A are copied without TMA (sm90_gather.c): its map, which the kernel
        * declares but does not read, spans A's own rows. */
       st = encode_tmap(e, &run, 0, p->gather ? p->gather_rows : p->m, &pa, ba, &tmaps[0]);
-      if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb, bb, &tmaps[1]);
+      /* B by pointers: the kernel writes each group's address into B's map (sm90_group_maps.c);
+       * the host's carries the rest and an aligned placeholder address no copy reads. */
+      operand pb_map = pb;
+      if (p->b_ptrs) pb_map.ptr = ENG_MAP_PLACEHOLDER;
+      if (st == TCJ_SUCCESS) st = encode_tmap(e, &run, 1, p->m, &pb_map, bb, &tmaps[1]);
       if (st == TCJ_SUCCESS) st = encode_tmap_d(e, &run, p, ca->d, &tmaps[2]);
       if (st == TCJ_SUCCESS && reuse) {
         memcpy(reuse->map, tmaps, sizeof tmaps);
@@ -609,16 +626,17 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
  * plans'. Under TCJ_TUNE it is the tuned choice's once one is known,
  * and before that the most any candidate the tuner may choose needs. */
 static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
-  size_t most = scratch_of(p, plan).bytes;
+  size_t most = scratch_of(p, plan, e->caps.sm_count).bytes;
   if (eng_problem_one_plan(p)) return most; /* one plan: no generic kernel, no tuning (and it packs nothing) */
   eng_plan gen; /* TCJ_JIT=async may run either kernel */
-  if (e->jit_async && generic_plan(e, p, &gen) && scratch_of(p, &gen).bytes > most) most = scratch_of(p, &gen).bytes;
+  if (e->jit_async && generic_plan(e, p, &gen) && scratch_of(p, &gen, e->caps.sm_count).bytes > most)
+    most = scratch_of(p, &gen, e->caps.sm_count).bytes;
   if (!e->autotune) return most;
   eng_plan known = *plan, cands[ENG_AUTOTUNE_MAX];
-  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known).bytes;
+  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known, e->caps.sm_count).bytes;
   int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
   for (int i = 1; i < n; i++)
-    if (scratch_of(p, &cands[i]).bytes > most) most = scratch_of(p, &cands[i]).bytes;
+    if (scratch_of(p, &cands[i], e->caps.sm_count).bytes > most) most = scratch_of(p, &cands[i], e->caps.sm_count).bytes;
   return most;
 }
 

@@ -413,12 +413,9 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
   if (ptx_group_k(p->grouped))
     return sm90_no(why, "group_mode TCJ_GROUP_K_CONTIGUOUS runs on the sm80 recipe (the sm90 grouped kernel has no K "
                    "groups in this release)");
-  /* Its TMA reads B through a tensor map over one base address: per-group B pointers would need
-   * a map per group (tensormap.replace). Gathered rows of A are copied without TMA
-   * (sm90_gather.c), with 32-bit byte offsets within a row. */
-  if (p->b_ptrs)
-    return sm90_no(why, "group_b_ptrs runs on the sm80 recipe (the sm90 grouped kernel reads B through one tensor map "
-                   "over one base address)");
+  /* B by pointers: the producer rewrites B's map per group (sm90_group_maps.c), in the call's
+   * scratch. Gathered rows of A are copied without TMA (sm90_gather.c), with 32-bit byte
+   * offsets within a row. */
   if (p->gather && p->k > INT32_MAX / 2)
     return sm90_no(why, "gather_a with k of 2^30 or more runs on the sm80 recipe");
   /* TMA reads 16-byte aligned rows, and grouped calls pack nothing (their groups' rows are

@@ -80,6 +80,11 @@ static void emit_smem_layout(sm90 *k) {
   ptx_ins(b, "add.u32 %R, %R, %d", k->epi, k->ring, k->cfg->stages * k->stage_bytes);
   k->full = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->epi, k->consumers * TCJ_SM90_EPI_BYTES);
+  if (k->cfg->b_ptrs) { /* 128-byte aligned: stages and staging are multiples of 128 bytes */
+    k->map_stage = k->full;
+    k->full = r32(k);
+    ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->map_stage, TCJ_SM90_MAP_BYTES);
+  }
   k->empty = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", k->empty, k->full, 8 * k->cfg->stages);
   if (k->pingpong) {
@@ -110,7 +115,7 @@ static void emit_barrier_init(sm90 *k) {
     ptx_ins_if(b, p0, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", k->turn);
   }
   ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_a);
-  ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_b);
+  if (!k->cfg->b_ptrs) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_b); /* else each group's own */
   if (k->tma_d) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_d);
   /* Make the initialised barriers visible to the TMA unit and to the other CTA. */
   ptx_ins(b, "fence.mbarrier_init.release.cluster");

@@ -275,8 +275,14 @@ static inline int tcj_cfg_sm90_accumulators(const tcj_kernel_cfg *c) {
   return rows / 64 * c->bn / 2;
 }
 
+/* sm90 grouped kernels whose B comes by pointers (b_ptrs): the global slots of 128 bytes each CTA
+ * rewrites B's tensor map in (stages + 1, sm90_group_maps.c says why), which the engine gives
+ * in p_work; 0 for every other config. */
+int tcj_cfg_sm90_map_ring(const tcj_kernel_cfg *c);
+
 /* sm90 shared memory: [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of
- * each consumer][full and empty mbarriers]. The 128-byte swizzle atom is 1024 bytes, so tiles
+ * each consumer][B's tensor map, b_ptrs only: 128 bytes][full and empty mbarriers]. The
+ * 128-byte swizzle atom is 1024 bytes, so tiles
  * start 1024-aligned. Staging holds 64 rows x 32 fp32 accumulators at a 160-byte pitch (the
  * 32-byte pad keeps the fragment writes free of bank conflicts). */
 #define TCJ_SM90_ALIGN 1024
@@ -284,5 +290,6 @@ static inline int tcj_cfg_sm90_accumulators(const tcj_kernel_cfg *c) {
 #define TCJ_SM90_EPI_COLS 32
 #define TCJ_SM90_EPI_PITCH 160
 #define TCJ_SM90_EPI_BYTES (TCJ_SM90_EPI_ROWS * TCJ_SM90_EPI_PITCH)
+#define TCJ_SM90_MAP_BYTES 128 /* one tensor map (CUtensorMap) */
 
 #endif

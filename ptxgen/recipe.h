@@ -63,6 +63,13 @@ typedef struct ptx_recipe_row {
   int promotion;
   int split_parts;   /* 3xTF32 parts of each 32-K chunk its kernel reads (ptx_split_parts); 0: none */
   int fp8_isa_x10;   /* least PTX ISA version of a module with fp8 operands */
+  /* The least PTX ISA version cfg's module needs beyond its arch's and fp8's (0: none); NULL:
+   * none. */
+  int (*isa_x10)(const tcj_kernel_cfg *cfg);
+  /* Global memory each CTA of cfg's launch needs in p_work beside a split's partial sums
+   * (device-rewritten tensor maps); NULL or 0: none. The engine gives it for the SM count's
+   * CTAs, which a persistent grid never exceeds. */
+  int64_t (*cta_scratch_bytes)(const tcj_kernel_cfg *cfg);
   /* 1 when cfg's consumers need the registers setmaxnreg moves to them, which ptxas gives only
    * in a whole-program compile (the engine's NVRTC route, engine/ptx_cuda.h): compiled as
    * relocatable code they spill. NULL: never. */

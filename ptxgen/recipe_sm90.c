@@ -37,10 +37,8 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c->grouped && (c->cluster_m || c->cluster_n)) return "grouped sm90 kernels run no clusters";
   /* Its tensor maps would take the same K groups with per-group K coordinates: not built yet. */
   if (ptx_group_k(c->grouped)) return "K groups run on the sm80 recipe";
-  /* Its TMA reads B through a tensor map over one base address: a group's own B pointer would
-   * need a map per group (tensormap.replace). Gathered rows of A are copied by cp.async
-   * (sm90_gather.c), whose byte offsets within a row are 32-bit. */
-  if (c->b_ptrs) return "B pointer arrays (bptrs) run on the sm80 recipe";
+  /* B by pointers: the producer rewrites B's map per group (sm90_group_maps.c). Gathered rows of
+   * A are copied by cp.async (sm90_gather.c), whose byte offsets within a row are 32-bit. */
   if (c->gather && (c->tf32x3 || c->k > INT32_MAX / 2)) return "sm90 gathers take f16, bf16 or fp8 A of k < 2^30";
   if (c->grouped && c->pingpong) return "grouped sm90 kernels run cooperative consumers, not ping-pong";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
@@ -122,13 +120,20 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   return NULL;
 }
 
-/* [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of each consumer][full
- * and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong adds a turn barrier per
- * consumer. */
+/* [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of each consumer][B's
+ * map (b_ptrs)][full and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong adds a turn
+ * barrier per consumer. */
 static int smem_sm90(const tcj_kernel_cfg *c) {
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
-  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + 2 * c->stages * 8 +
-         (c->pingpong ? 16 : 0);
+  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + (c->b_ptrs ? TCJ_SM90_MAP_BYTES : 0) +
+         2 * c->stages * 8 + (c->pingpong ? 16 : 0);
+}
+
+/* tensormap.replace and tensormap.cp_fenceproxy came with PTX ISA 8.3 (sm90_group_maps.c). */
+static int isa_sm90(const tcj_kernel_cfg *c) { return c->b_ptrs ? 83 : 0; }
+
+static int64_t cta_scratch_sm90(const tcj_kernel_cfg *c) {
+  return (int64_t)tcj_cfg_sm90_map_ring(c) * TCJ_SM90_MAP_BYTES;
 }
 
 static ptx_grid grid_sm90(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {
@@ -159,4 +164,6 @@ const ptx_recipe_row ptx_recipe_sm90 = {
     .split_parts = 2,
     .needs_whole_program = needs_whole_program_sm90,
     .rebalances_registers = 1,
+    .isa_x10 = isa_sm90,
+    .cta_scratch_bytes = cta_scratch_sm90,
 };

@@ -71,7 +71,23 @@ typedef struct sm90 {
   int promote, pchunk;
   ptx_reg part[MAX_MSUB][MAX_ACC];
   ptx_reg amax; /* fp8: this thread's running max |D| (epilogue.h) */
+  /* B by pointers (b_ptrs): 128 bytes of shared memory where the producer rewrites B's map per
+   * group (sm90_group_maps.c); k->tmap_b then names the group's global slot. */
+  ptx_reg map_stage;
 } sm90;
+
+/* The producer's state for tensor maps rewritten per group (sm90_group_maps.c). */
+typedef struct sm90_group_maps {
+  int ring;                  /* slots per CTA: tcj_cfg_sm90_map_ring */
+  ptx_reg lane0;             /* the lane that rewrites the shared copy */
+  ptx_reg slots, pointers;   /* this CTA's first slot; the array of B pointers (global) */
+  ptx_reg group, slot;       /* the group whose map k->tmap_b names (-1: none yet); the next slot */
+} sm90_group_maps;
+
+/* Once, by the producer's warp 0 after the barriers are set up; then per tile, by the whole
+ * warp, once the tile's group is in k->z. */
+void sm90_group_maps_setup(sm90 *k, sm90_group_maps *gm);
+void sm90_group_maps_tile(sm90 *k, sm90_group_maps *gm);
 
 static inline ptx_reg r32(sm90 *k) { return ptx_new(k->b, PTX_B32); }
 static inline ptx_reg r64(sm90 *k) { return ptx_new(k->b, PTX_B64); }

@@ -92,6 +92,17 @@ void sm90_emit_producer(sm90 *k) {
   if (!c->gather) ptx_ins_if(b, not_leader, 0, "bra.uni %L", done);
   sm90_gather gather;
   if (c->gather) sm90_gather_setup(k, &gather);
+  /* B by pointers: warp 0 rewrites B's map per group (sm90_group_maps.c); in a gathering
+   * producer the other warps skip it. */
+  sm90_group_maps maps;
+  ptx_reg map_warp = pred(k);
+  int after_setup = ptx_new_label(b);
+  if (c->b_ptrs) {
+    ptx_ins(b, "setp.lt.u32 %R, %R, 32", map_warp, k->tid);
+    ptx_ins_if(b, map_warp, 1, "bra.uni %L", after_setup);
+    sm90_group_maps_setup(k, &maps);
+    ptx_label(b, after_setup);
+  }
   /* The bytes TMA brings per stage: A's and B's tiles, or B's alone where A is gathered. */
   int tma_bytes = c->gather ? k->b_bytes : k->stage_bytes;
 
@@ -122,6 +133,12 @@ void sm90_emit_producer(sm90 *k) {
   if (c->grouped) sm90_group_origin(k, unit, m0, n0, lane, done, &scan);
   else sm90_tile_origin(k, unit, m0, n0);
   if (c->gather) sm90_gather_tile(k, &gather, m0);
+  if (c->b_ptrs) {
+    int after_maps = ptx_new_label(b);
+    ptx_ins_if(b, map_warp, 1, "bra.uni %L", after_maps);
+    sm90_group_maps_tile(k, &maps);
+    ptx_label(b, after_maps);
+  }
   if (by_entry) { /* a broadcast operand (stride 0) is one entry: its coordinate stays 0 */
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->za, k->z, a_batched);
     ptx_ins(b, "selp.u32 %R, %R, 0, %R", k->zb, k->z, b_batched);

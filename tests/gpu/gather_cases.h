@@ -134,6 +134,12 @@ static const gcase POINTERS[] = {
   {"masked T", BF, F32, 1, 96, 192, 256, 6, 1, 0, 0, 0, 0, 1, 0, 1, TCJ_ACT_SILU, 24},
   {"masked N", F16, F16, 1, 40, 100, 170, 9, 0, 8, 2, 2, 0, 1, 1.0f, 1, TCJ_ACT_NONE, 25},
   {"masked decode", BF, BF, 1, 16, 512, 1024, 32, 1, 0, 0, 0, 0, 1, 0, 0, TCJ_ACT_RELU, 26},
+  /* On the sm90 kernel each CTA rewrites B's map in a ring of stages + 1 slots per group change
+   * (sm90_group_maps.c): one K tile per tile and ~10 tiles per CTA, each in another group than
+   * the last, go round that ring; a gather beside it; op_b N with C. */
+  {"one K tile, many group changes", BF, BF, 0, 16384, 1024, 64, 64, 1, 0, 0, 0, 0, 1, 0, 0, TCJ_ACT_NONE, 27},
+  {"gathered, pointers", BF, BF, 0, 1024, 256, 512, 8, 1, 0, 0, 0, 1500, 1, 0, 1, TCJ_ACT_NONE, 28},
+  {"contiguous N, two K tiles", F16, F16, 0, 8192, 512, 128, 32, 0, 0, 0, 0, 0, 1, 0.5f, 1, TCJ_ACT_NONE, 29},
 };
 
 #undef BF

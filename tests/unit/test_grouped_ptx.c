@@ -269,27 +269,34 @@ typedef struct g90case {
   ptx_act act;
   int user;
   int gather; /* gathered rows of A: the producer warpgroup's cp.async copies (sm90_gather.c) */
+  int b_ptrs; /* B by pointers: B's map rewritten per group (sm90_group_maps.c) */
 } g90case;
 
 static const g90case cases90[] = {
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 256, 128, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
-  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0, 0},
-  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 3, 128, 128, 2, 4096, 4096, PTX_BIAS_COL, PTX_ACT_SILU, 0, 0},
-  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 64, 128, 1, 2048, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 0, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0, 0},
-  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_RELU, 0, 0},
-  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 256, 128, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 0},
+  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 999, PTX_BIAS_COL, PTX_ACT_GELU, 0, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 3, 128, 128, 2, 4096, 4096, PTX_BIAS_COL, PTX_ACT_SILU, 0, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 1, 64, 128, 1, 2048, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_F32, 0, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_COL, PTX_ACT_RELU, 0, 0, 0},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 2, 128, 192, 2, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0, 0},
   /* Contiguous groups with A op T: the kernel takes them (TMA loads a box at any row), the
    * engine refuses them in this release (the sm80 kernel cannot). */
-  {PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 3, 64, 64, 1, 1024, 1024, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0},
+  {PTX_GROUP_ENDS32, PTX_E_F16, PTX_E_F16, PTX_E_F16, 3, 64, 64, 1, 1024, 1024, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 0},
   /* Gathered rows of A, every tile height (2, 4 and 8 rows per producer thread): the MoE
    * up-projection with SwiGLU, a K tail inside a tile, op_b N, a bias. */
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 768, 2048, PTX_BIAS_NONE, PTX_ACT_SWIGLU, 0, 1},
-  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 1000, PTX_BIAS_COL, PTX_ACT_GELU, 0, 1},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 1, 64, 128, 1, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 1},
-  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 2048, 1536, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 1},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 768, 2048, PTX_BIAS_NONE, PTX_ACT_SWIGLU, 0, 1, 0},
+  {PTX_GROUP_ENDS64, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 256, 128, 2, 1000, 1000, PTX_BIAS_COL, PTX_ACT_GELU, 0, 1, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_F32, PTX_E_F32, 1, 64, 128, 1, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 1, 0},
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 192, 2, 2048, 1536, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 1, 0},
+  /* B by pointers: the producer rewrites B's map per group (sm90_group_maps.c): nn.Linear and
+   * [G, K, N] weights, masked groups, with a gather and SwiGLU, fp8. */
+  {PTX_GROUP_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 4096, 7168, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 1},
+  {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 128, 128, 2, 2048, 1000, PTX_BIAS_COL, PTX_ACT_SILU, 0, 0, 1},
+  {PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 768, 2048, PTX_BIAS_NONE, PTX_ACT_SWIGLU, 0, 1, 1},
+  {PTX_GROUP_ENDS32, PTX_E_E4M3, PTX_E_BF16, PTX_E_BF16, 1, 128, 128, 2, 7168, 2048, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 1},
 };
 #define N_CASES90 (int)(sizeof cases90 / sizeof *cases90)
 enum { ARCH_SM90A = 2, SM90_SMEM = 232448 /* H100 / H200: 227 KiB per CTA */ };
@@ -323,6 +330,8 @@ static tcj_kernel_cfg case90_cfg(const g90case *g) {
   c.user = g->user ? eng_epilogue_hash(user_source) : 0;
   c.grouped = g->group;
   c.gather = g->gather;
+  c.b_ptrs = g->b_ptrs;
+  if (ptx_elem_is_fp8(c.ab)) c.bk = 128; /* one 128-byte line of one-byte elements */
   for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM; c.stages--) continue;
   return c;
 }
@@ -370,7 +379,8 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
      * row guard of the staged path (p_m's bound replaced by the group's end) serves the tile
      * that crosses it, so the branch compares the tile's last row with the group's end. */
     int tma_d = ptx_sm90_tma_store(&c);
-    assert_int_equal(tma_d, contiguous && c.vec_c * ptx_elem_size(c.d) == 16 && !tcj_cfg_fused(&c));
+    assert_int_equal(tma_d, contiguous && c.vec_c * ptx_elem_size(c.d) == 16 && !tcj_cfg_fused(&c) &&
+                                !ptx_elem_is_fp8(c.ab)); /* fp8's D scale and amax are staged */
     assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.global.shared") != NULL, tma_d);
     assert_int_equal(strstr(body, ", p_tmap_d;") != NULL, tma_d); /* its address taken */
     assert_non_null(strstr(body, "cp.async.bulk.tensor.3d.shared::cluster.global")); /* B by group */
@@ -389,6 +399,16 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
                      count_of(strstr(plain_ptx, ".entry "), "fence.proxy.async.shared::cta") + c.gather);
     free(plain_ptx);
     assert_int_equal(strstr(body, "], 129;") != NULL, c.gather);
+    /* B by pointers: one rewrite of B's map (the group's pointer read once, in it), copied to a
+     * slot of p_work and acquired there; PTX ISA 8.3 for tensormap.replace; B's own map is not
+     * prefetched (no copy reads it). */
+    assert_int_equal(count_of(body, "tensormap.replace.tile.global_address.shared::cta"), c.b_ptrs);
+    assert_int_equal(count_of(body, "tensormap.cp_fenceproxy.global.shared::cta"), c.b_ptrs);
+    assert_int_equal(count_of(body, "fence.proxy.tensormap::generic.acquire.gpu"), c.b_ptrs);
+    assert_int_equal(count_of(body, "[p_work]"), c.b_ptrs);
+    assert_int_equal(count_of(body, "ld.global.nc.u64"), c.b_ptrs);
+    assert_int_equal(strncmp(ptx, ".version 8.3", 12) == 0, c.b_ptrs);
+    assert_int_equal(count_of(body, "prefetch.tensormap"), 2 - c.b_ptrs + tma_d);
     free(ptx);
     free(again);
     done++;
@@ -517,7 +537,7 @@ static void operand_arrays_check_and_round_trip(void **state) {
   tcj_kernel_cfg a_t = case_cfg(&cases[N_CASES - 3]);
   a_t.grouped = PTX_GROUP_ENDS32, a_t.gather = 1; /* A op T */
   assert_non_null(tcj_cfg_check(&a_t));
-  /* On the sm90 recipe: gathers (its producer copies the rows), not pointer arrays (one map of B). */
+  /* On the sm90 recipe: gathers (its producer copies the rows) and pointer arrays. */
   tcj_kernel_cfg c90 = case90_cfg(&cases90[0]);
   assert_null(tcj_cfg_check(&c90));
   c90.gather = 1;
@@ -525,8 +545,9 @@ static void operand_arrays_check_and_round_trip(void **state) {
   c90.k = (int64_t)1 << 30; /* a row's byte offsets are 32-bit */
   assert_non_null(strstr(tcj_cfg_check(&c90), "gather"));
   c90 = case90_cfg(&cases90[0]);
-  c90.b_ptrs = 1;
-  assert_non_null(strstr(tcj_cfg_check(&c90), "sm80"));
+  c90.b_ptrs = 1; /* the producer rewrites B's map per group */
+  assert_null(tcj_cfg_check(&c90));
+  assert_int_equal(tcj_cfg_sm90_map_ring(&c90), c90.stages + 1);
 }
 
 /* The registers of c without its arrays, for the report only; -1 if it does not compile or

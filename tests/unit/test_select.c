@@ -1725,15 +1725,13 @@ static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
   assert_non_null(strstr(why, "sm80"));
 }
 
-/* B by pointer arrays run on the sm80 grouped kernel on every arch: on sm_90a groups of any
- * size take the sm80 plan of their expected rows with the flag set, and TCJ_RECIPE=sm80 gives
- * the same plan. Gathered rows of A (without pointer arrays) take the sm90 plan on sm_90a where
- * groups hold 64 rows or more, as the same problem without the gather does, and the sm80 plan
- * elsewhere. TCJ_RECIPE=sm90 refuses pointer arrays naming the field (the sm90 kernel reads B
- * through one tensor map) and runs gathers (its producer copies the rows with cp.async), except
- * for k of 2^30 or more (32-bit byte offsets in a row), which go to the sm80 kernel by
+/* B by pointer arrays and gathered rows of A take the plan the same problem without them takes,
+ * with the flags set: on sm_90a the sm90 plan where groups hold 64 rows or more (its producer
+ * copies gathered rows with cp.async and rewrites B's map per group), else the sm80 plan of
+ * their expected rows, as TCJ_RECIPE=sm80 gives it. TCJ_RECIPE=sm90 runs both, except gathers
+ * with k of 2^30 or more (32-bit byte offsets in a row), which go to the sm80 kernel by
  * default. */
-static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_sm90_one_on_sm_90a(void **state) {
+static void b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_them(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
   static const struct { int kind, b_ptrs, gather; int64_t m, n, k, groups, rows; } cases[] = {
@@ -1757,12 +1755,13 @@ static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_sm90_one_on_sm_9
       eng_plan plan = select_ok(&p, arches[a], 1), want = sm80_plan_of_one_group(&bare, arches[a], cases[i].rows);
       want.cfg.b_ptrs = cases[i].b_ptrs;
       want.cfg.gather = cases[i].gather;
-      int sm90_gather = !strcmp(arches[a], "sm_90a") && !cases[i].b_ptrs && cases[i].rows >= 64;
-      if (sm90_gather) {
-        eng_problem plain_b = p;
-        plain_b.gather = 0, plain_b.gather_rows = 0;
+      int on_sm90 = !strcmp(arches[a], "sm_90a") && cases[i].rows >= 64;
+      if (on_sm90) {
+        eng_problem plain_b = bare;
+        plain_b.stride_b = p.n * p.k;
         eng_plan sm90_want = select_ok(&plain_b, arches[a], 1);
-        sm90_want.cfg.gather = 1;
+        sm90_want.cfg.b_ptrs = cases[i].b_ptrs;
+        sm90_want.cfg.gather = cases[i].gather;
         assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
         assert_memory_equal(&plan.cfg, &sm90_want.cfg, sizeof plan.cfg);
       } else {
@@ -1784,10 +1783,9 @@ static void b_pointer_arrays_take_the_sm80_plan_and_gathers_the_sm90_one_on_sm_9
   p.b_ptrs = 1, p.stride_b = 0;
   eng_plan plan;
   const char *why = NULL;
-  assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-  assert_non_null(strstr(why, "TCJ_RECIPE=sm90"));
-  assert_non_null(strstr(why, "group_b_ptrs"));
-  assert_non_null(strstr(why, "sm80"));
+  assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_SUCCESS);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_int_equal(plan.cfg.b_ptrs, 1);
   /* Gathers under TCJ_RECIPE=sm90: the sm90 plan of the same problem without the gather, with
    * the flag set, decode-size groups too; past the 32-bit row offsets, refused. */
   for (int rows = 8; rows <= 8192; rows *= 32) {
@@ -2096,7 +2094,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tuning_comes_from_the_environment),
     cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
     cmocka_unit_test(k_groups_take_the_sm80_plan_on_every_arch),
-    cmocka_unit_test(b_pointer_arrays_take_the_sm80_plan_and_gathers_the_sm90_one_on_sm_90a),
+    cmocka_unit_test(b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_them),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
