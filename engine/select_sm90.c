@@ -409,10 +409,6 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
 tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
                                     const char **why) {
   memset(plan, 0, sizeof *plan);
-  /* The sm90 kernel's tensor maps would take K groups with per-group K coordinates: not built. */
-  if (ptx_group_k(p->grouped))
-    return sm90_no(why, "group_mode TCJ_GROUP_K_CONTIGUOUS runs on the sm80 recipe (the sm90 grouped kernel has no K "
-                   "groups in this release)");
   /* B by pointers: the producer rewrites B's map per group (sm90_group_maps.c), in the call's
    * scratch. Gathered rows of A are copied without TMA (sm90_gather.c), with 32-bit byte
    * offsets within a row. */
@@ -422,17 +418,23 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
    * known on the device only). */
   if (p->align_a < 16 || p->align_b < 16)
     return sm90_no(why, "grouped GEMM on the sm90 recipe needs 16-byte aligned A and B (TMA; no packing in this release)");
-  /* The tile of one group of the expected rows, as the sm80 grouped plan chooses; tcj_cfg_check
-   * sees the grouped config, so clusters, ping-pong and K splits fall away there. */
+  /* The tile of one group of the expected rows, as the sm80 grouped plan chooses (K groups: all m
+   * rows and the expected depth; the kernel reads each group's K range on the device, so its
+   * config keeps k = 0); tcj_cfg_check sees the grouped config, so clusters, ping-pong and K
+   * splits fall away there. */
+  int by_k = ptx_group_k(p->grouped);
   eng_problem one = *p;
-  one.m = p->group_rows;
+  if (by_k) one.k = p->group_rows;
+  else one.m = p->group_rows;
   eng_candidate all[ENG_MAX_CANDIDATES];
   int n = 0;
   tcj_status st = select_sm90_candidates(&one, caps, 0, all, &n, why);
   if (st != TCJ_SUCCESS) return st;
   for (int i = 0; i < n; i++) {
-    const tcj_kernel_cfg *c = &all[i].plan.cfg;
-    /* The maps the launch encodes: A over all m rows (masked: G entries), B over G entries. */
+    if (by_k) all[i].plan.cfg.k = 0;
+    /* The maps the launch encodes: A over all m rows (masked: G entries), B over G entries; K
+     * groups' over all of K (the kernel narrows them to a group's range). */
+    const tcj_kernel_cfg run = tcj_cfg_for_problem(&all[i].plan.cfg, p->n, p->k), *c = &run;
     ptx_tmap_desc d;
     ptx_tmap_batch ba = {p->groups, p->stride_a}, bb = {p->groups, p->stride_b};
     int64_t a_rows = p->gather ? p->gather_rows : p->m; /* gathered: A's own rows (a map no copy reads) */

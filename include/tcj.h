@@ -456,8 +456,7 @@ typedef struct tcj_gemm_desc {
        with C and D strided batches of G entries of m x n (stride_c, stride_d; stride_c may be 0)
        and bias_g as above. An empty group still writes its D_g (beta * C_g + bias_g through the
        epilogue). stride_a and stride_b must be 0 (TCJ_ERROR_INVALID_VALUE); group_b_ptrs is not
-       taken (TCJ_ERROR_NOT_SUPPORTED). Ends clamp to k as M's ends clamp to m. It runs on the
-       sm80 recipe on every arch (sm_90a too; TCJ_RECIPE=sm90 refuses it).
+       taken (TCJ_ERROR_NOT_SUPPORTED). Ends clamp to k as M's ends clamp to m. Kernels: below.
      nn.Linear weights [G, N, K] are op_b T with ldb = k, stride_b = n * k; [G, K, N] are
      op_b N with ldb = n, stride_b = k * n; stride_b 0 gives every group the same B.
      A user epilogue gets batch = the group index, row = the row of D (CONTIGUOUS: the global
@@ -475,16 +474,18 @@ typedef struct tcj_gemm_desc {
      (TCJ_ERROR_NOT_SUPPORTED, naming it): other operand types (s8, tf32, f32, f64),
      TCJ_BIAS_ROW, TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would
      need packing, which grouped calls do not do), more than 2^31 - 1 tiles.
-     Kernels: on sm_90a, M groups of 64 rows or more (group_rows_hint) with K-major fp8 or any
-     f16/bf16 layout TMA can read run on the sm90 recipe's persistent wgmma kernel; smaller
-     groups (decode), the K mode, B by an array of pointers (group_b_ptrs) and every group on
-     other GPUs run on the sm80 recipe (mma.sync). Gathered rows of A (gather_a, k below 2^30,
-     rows 16-byte aligned) take the sm90 kernel as ungathered ones do, its producer copying the
-     rows with cp.async. TCJ_RECIPE=sm90 refuses the pointers, naming the field. Grouped calls
-     never split K and have no generic kernel: in every tcj_jit_mode
+     Kernels: on sm_90a, groups of 64 rows or more (group_rows_hint; K groups: 64 K or more)
+     whose A and B rows TMA can read (16-byte aligned; fp8 K-major) run on the sm90 recipe's
+     persistent wgmma kernel; smaller groups (decode) and every group on other GPUs run on the
+     sm80 recipe (mma.sync). On the sm90 kernel gathered rows of A (gather_a, k below 2^30) are
+     copied by its producer with cp.async, and B by an array of pointers and K groups are read
+     through tensor maps the producer rewrites for each group in device scratch: such calls
+     take (stages + 1) x 128 bytes (twice that for K groups) per SM of scratch (tcj.h "Scratch
+     memory"; tcj_gemm_ex_workspace_size says how much, 0 for every other grouped call).
+     Grouped calls never split K and have no generic kernel: in every tcj_jit_mode
      (TCJ_JIT_GENERIC and TCJ_JIT_ASYNC too) a grouped class's first call compiles its kernel in
      the caller's thread, unless the disk cache has it; later calls find it loaded. TCJ_TUNE does
-     not tune them, and they take no scratch (tcj_gemm_ex_workspace_size gives 0). */
+     not tune them. */
   tcj_group_mode group_mode;
   /* G. 0: no group, nothing to do (TCJ_SUCCESS, as m == 0); at most 2^31 - 1. */
   int64_t group_count;
@@ -519,8 +520,9 @@ typedef struct tcj_gemm_desc {
      TCJ_SCALE_BLOCK nor TCJ_GROUP_K_CONTIGUOUS (TCJ_ERROR_NOT_SUPPORTED). The array must hold
      G pointers when the kernel runs (stream order); each group's pointer is read once per
      tile. A pointer less aligned than asked is undefined behaviour: the kernel copies B in units
-     of that alignment (compute-sanitizer reports the read past B's end). Runs on the sm80
-     recipe on every arch (sm_90a routes it there; TCJ_RECIPE=sm90 refuses it). */
+     of that alignment (compute-sanitizer reports the read past B's end). Kernels as for any
+     grouped call (group_mode): on the sm90 kernel each CTA rewrites B's tensor map for each
+     group it runs, in scratch. */
   const void *const *group_b_ptrs;
   /* TCJ_GROUP_M_CONTIGUOUS with op_a N only (TCJ_ERROR_NOT_SUPPORTED naming gather_a
      otherwise): a device array of m int32 row indices, 4-byte aligned and apart from D; row r

@@ -80,10 +80,11 @@ static void emit_smem_layout(sm90 *k) {
   ptx_ins(b, "add.u32 %R, %R, %d", k->epi, k->ring, k->cfg->stages * k->stage_bytes);
   k->full = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->epi, k->consumers * TCJ_SM90_EPI_BYTES);
-  if (k->cfg->b_ptrs) { /* 128-byte aligned: stages and staging are multiples of 128 bytes */
+  int maps = tcj_cfg_sm90_group_maps(k->cfg);
+  if (maps) { /* 128-byte aligned: stages and staging are multiples of 128 bytes */
     k->map_stage = k->full;
     k->full = r32(k);
-    ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->map_stage, TCJ_SM90_MAP_BYTES);
+    ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->map_stage, maps * TCJ_SM90_MAP_BYTES);
   }
   k->empty = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", k->empty, k->full, 8 * k->cfg->stages);
@@ -114,8 +115,10 @@ static void emit_barrier_init(sm90 *k) {
     ptx_ins_if(b, p0, 0, "mbarrier.init.shared::cta.b64 [%R+8], 1", k->turn);
     ptx_ins_if(b, p0, 0, "mbarrier.arrive.shared::cta.b64 _, [%R]", k->turn);
   }
-  ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_a);
-  if (!k->cfg->b_ptrs) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_b); /* else each group's own */
+  /* A map rewritten per group is its group's own (sm90_group_maps.c): no copy reads the host's. */
+  int maps = tcj_cfg_sm90_group_maps(k->cfg);
+  if (maps < 2) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_a);
+  if (maps < 1) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_b);
   if (k->tma_d) ptx_ins_if(b, p0, 0, "prefetch.tensormap [%R]", k->tmap_d);
   /* Make the initialised barriers visible to the TMA unit and to the other CTA. */
   ptx_ins(b, "fence.mbarrier_init.release.cluster");
@@ -172,6 +175,12 @@ static void emit_schedule_setup(sm90 *k) {
     k->z = r32(k);
     k->za = r32(k);
     k->zb = r32(k);
+  }
+  if (ptx_group_k(c->grouped)) { /* each tile's K range is its group's (sm90_group_origin) */
+    k->kt = ptx_in_reg(r32(k));
+    k->kstart = r32(k);
+    k->kdepth = r32(k);
+    k->kskip = r32(k);
   }
   if (k->split) {
     k->units = r32(k);

@@ -192,6 +192,7 @@ static inline tcj_kernel_cfg tcj_cfg_for_problem(const tcj_kernel_cfg *c, int64_
     run.n = n;
     run.k = k;
   }
+  if (ptx_group_k(run.grouped)) run.k = k; /* K groups read their ranges on the device; maps span all K */
   return run;
 }
 /* B's operand type. */
@@ -275,13 +276,15 @@ static inline int tcj_cfg_sm90_accumulators(const tcj_kernel_cfg *c) {
   return rows / 64 * c->bn / 2;
 }
 
-/* sm90 grouped kernels whose B comes by pointers (b_ptrs): the global slots of 128 bytes each CTA
- * rewrites B's tensor map in (stages + 1, sm90_group_maps.c says why), which the engine gives
- * in p_work; 0 for every other config. */
+/* sm90 grouped kernels whose operands no map over one base reaches (sm90_group_maps.c): the tensor
+ * maps each CTA rewrites per group (B by pointers: B's; K groups: A's and B's; else 0), and the
+ * ring of global slots it keeps them in (stages + 1, 0 without maps), which the engine gives in
+ * p_work (128 bytes per map and slot). */
+int tcj_cfg_sm90_group_maps(const tcj_kernel_cfg *c);
 int tcj_cfg_sm90_map_ring(const tcj_kernel_cfg *c);
 
 /* sm90 shared memory: [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of
- * each consumer][B's tensor map, b_ptrs only: 128 bytes][full and empty mbarriers]. The
+ * each consumer][the maps rewritten per group: 128 bytes each][full and empty mbarriers]. The
  * 128-byte swizzle atom is 1024 bytes, so tiles
  * start 1024-aligned. Staging holds 64 rows x 32 fp32 accumulators at a 160-byte pitch (the
  * 32-byte pad keeps the fragment writes free of bank conflicts). */

@@ -35,10 +35,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * finds its own units' groups, so no cluster (its CTAs would need tiles of one group) and no
    * ping-pong (its consumers step through the ring a whole tile's K at a time). */
   if (c->grouped && (c->cluster_m || c->cluster_n)) return "grouped sm90 kernels run no clusters";
-  /* Its tensor maps would take the same K groups with per-group K coordinates: not built yet. */
-  if (ptx_group_k(c->grouped)) return "K groups run on the sm80 recipe";
-  /* B by pointers: the producer rewrites B's map per group (sm90_group_maps.c). Gathered rows of
-   * A are copied by cp.async (sm90_gather.c), whose byte offsets within a row are 32-bit. */
+  /* B by pointers and K groups: the producer rewrites the maps per group (sm90_group_maps.c).
+   * Gathered rows of A are copied by cp.async (sm90_gather.c), whose byte offsets within a row
+   * are 32-bit. */
   if (c->gather && (c->tf32x3 || c->k > INT32_MAX / 2)) return "sm90 gathers take f16, bf16 or fp8 A of k < 2^30";
   if (c->grouped && c->pingpong) return "grouped sm90 kernels run cooperative consumers, not ping-pong";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
@@ -49,7 +48,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   if (c_rule) return c_rule;
   /* wgmma reads all but 16-bit types K-major only (PTX ISA: no imm-trans for them). */
   if (!w->mn_major && (c->op_a_t || !c->op_b_t)) return "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)";
-  if (!c->generic && (c->n < 0 || c->k < 1 || c->k > INT32_MAX || c->n > INT32_MAX))
+  /* K groups find their depth on the device: their kernel bakes no k (0). */
+  int k_min = ptx_group_k(c->grouped) ? 0 : 1;
+  if (!c->generic && (c->n < 0 || c->k < k_min || c->k > INT32_MAX || c->n > INT32_MAX))
     return "n or k out of range (sm90 needs k >= 1)";
   /* Compared by division: bk comes from config text, and bk * size could overflow. */
   if (c->bk != 128 / ptx_elem_size(c->ab)) return "sm90 K tiles are one 128-byte swizzle line";
@@ -121,19 +122,19 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
 }
 
 /* [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of each consumer][B's
- * map (b_ptrs)][full and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong adds a turn
+ * maps rewritten per group][full and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong adds a turn
  * barrier per consumer. */
 static int smem_sm90(const tcj_kernel_cfg *c) {
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
-  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + (c->b_ptrs ? TCJ_SM90_MAP_BYTES : 0) +
+  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + tcj_cfg_sm90_group_maps(c) * TCJ_SM90_MAP_BYTES +
          2 * c->stages * 8 + (c->pingpong ? 16 : 0);
 }
 
 /* tensormap.replace and tensormap.cp_fenceproxy came with PTX ISA 8.3 (sm90_group_maps.c). */
-static int isa_sm90(const tcj_kernel_cfg *c) { return c->b_ptrs ? 83 : 0; }
+static int isa_sm90(const tcj_kernel_cfg *c) { return tcj_cfg_sm90_group_maps(c) ? 83 : 0; }
 
 static int64_t cta_scratch_sm90(const tcj_kernel_cfg *c) {
-  return (int64_t)tcj_cfg_sm90_map_ring(c) * TCJ_SM90_MAP_BYTES;
+  return (int64_t)tcj_cfg_sm90_map_ring(c) * tcj_cfg_sm90_group_maps(c) * TCJ_SM90_MAP_BYTES;
 }
 
 static ptx_grid grid_sm90(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int slots) {

@@ -79,6 +79,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
    * tile that crosses the group's end staged, with the row guard (sm90_epilogue.c). Masked
    * groups' entries would need a rank-3 map for the same; they stay staged. */
   if (c->grouped == PTX_GROUP_MASKED) return 0;
+  /* K groups' D is a strided batch of entries, likewise. */
+  if (ptx_group_k(c->grouped)) return 0;
   /* row_scale needs each value's row, which the TMA path does not track. */
   if (c->row_scale) return 0;
   /* SwiGLU pairs its accumulators before the staged path takes them (sm90_epilogue.c). */

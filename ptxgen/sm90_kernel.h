@@ -71,17 +71,23 @@ typedef struct sm90 {
   int promote, pchunk;
   ptx_reg part[MAX_MSUB][MAX_ACC];
   ptx_reg amax; /* fp8: this thread's running max |D| (epilogue.h) */
-  /* B by pointers (b_ptrs): 128 bytes of shared memory where the producer rewrites B's map per
-   * group (sm90_group_maps.c); k->tmap_b then names the group's global slot. */
+  /* B by pointers and K groups: 128 bytes of shared memory per map the producer rewrites per
+   * group (sm90_group_maps.c: B's, or A's then B's); k->tmap_a and k->tmap_b then name the
+   * group's global slots. */
   ptx_reg map_stage;
+  /* K groups: the tile's group's first K row and depth (sm90_group_origin), and the K coordinate
+   * its copies start at (0; an empty group's maps span one row, and its copies start past it). */
+  ptx_reg kstart, kdepth, kskip;
 } sm90;
 
 /* The producer's state for tensor maps rewritten per group (sm90_group_maps.c). */
 typedef struct sm90_group_maps {
-  int ring;                  /* slots per CTA: tcj_cfg_sm90_map_ring */
-  ptx_reg lane0;             /* the lane that rewrites the shared copy */
-  ptx_reg slots, pointers;   /* this CTA's first slot; the array of B pointers (global) */
-  ptx_reg group, slot;       /* the group whose map k->tmap_b names (-1: none yet); the next slot */
+  int maps, ring;            /* maps rewritten (tcj_cfg_sm90_group_maps); slots per CTA */
+  ptx_reg lane0;             /* the lane that rewrites the shared copies */
+  ptx_reg slots;             /* this CTA's first slot */
+  ptx_reg base[2];           /* each map's operand (global): B's pointer array, or A and B */
+  ptx_reg row_bytes[2];      /* K groups: the bytes of one stored (K) row of each */
+  ptx_reg group, slot;       /* the group the slots named last hold (-1: none yet); the next slot */
 } sm90_group_maps;
 
 /* Once, by the producer's warp 0 after the barriers are set up; then per tile, by the whole

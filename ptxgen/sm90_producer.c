@@ -92,12 +92,12 @@ void sm90_emit_producer(sm90 *k) {
   if (!c->gather) ptx_ins_if(b, not_leader, 0, "bra.uni %L", done);
   sm90_gather gather;
   if (c->gather) sm90_gather_setup(k, &gather);
-  /* B by pointers: warp 0 rewrites B's map per group (sm90_group_maps.c); in a gathering
-   * producer the other warps skip it. */
+  /* B by pointers and K groups: warp 0 rewrites the maps per group (sm90_group_maps.c); in a
+   * gathering producer the other warps skip it. */
   sm90_group_maps maps;
   ptx_reg map_warp = pred(k);
-  int after_setup = ptx_new_label(b);
-  if (c->b_ptrs) {
+  int after_setup = ptx_new_label(b), rewrites = tcj_cfg_sm90_group_maps(c) > 0;
+  if (rewrites) {
     ptx_ins(b, "setp.lt.u32 %R, %R, 32", map_warp, k->tid);
     ptx_ins_if(b, map_warp, 1, "bra.uni %L", after_setup);
     sm90_group_maps_setup(k, &maps);
@@ -133,7 +133,7 @@ void sm90_emit_producer(sm90 *k) {
   if (c->grouped) sm90_group_origin(k, unit, m0, n0, lane, done, &scan);
   else sm90_tile_origin(k, unit, m0, n0);
   if (c->gather) sm90_gather_tile(k, &gather, m0);
-  if (c->b_ptrs) {
+  if (rewrites) {
     int after_maps = ptx_new_label(b);
     ptx_ins_if(b, map_warp, 1, "bra.uni %L", after_maps);
     sm90_group_maps_tile(k, &maps);
@@ -154,6 +154,7 @@ void sm90_emit_producer(sm90 *k) {
   else ptx_ins(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%R], %d", full, tma_bytes);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", sbase, stage, k->stage_bytes, k->ring);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", kcoord, kb, c->bk); /* elements of K before this stage */
+  if (ptx_group_k(c->grouped)) ptx_ins(b, "add.u32 %R, %R, %R", kcoord, kcoord, k->kskip);
   ptx_reg kcoord_b = kcoord;
   if (c->tf32x3) { /* K tile kb is place kb % 3 of chunk kb / 3 (sm90_x3_coords) */
     kcoord_b = r32(k);

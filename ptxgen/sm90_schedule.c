@@ -12,13 +12,31 @@
  * the group's rows. A contiguous group's tile starts at row0 +
  * tm * bm of the whole A, C and D, guarded by its end row0 + m_g (rows past it belong to the
  * next group, or lie past m where TMA fills zeros: computed, never stored); a masked group's
- * at tm * bm of entry g, guarded by m_g. */
+ * at tm * bm of entry g, guarded by m_g. A K group's tile is a tile of its own D (entry g),
+ * over the group's K range (k->kt tiles, the maps rewritten per group start at its first row). */
 void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg lane, int done,
                        const ptx_group_scan *scan) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   ptx_group_sched s = ptx_emit_group_schedule(b, c, unit, k->m, k->unit_cols.imm, lane, done, scan);
   ptx_ins(b, "mov.u32 %R, %R", k->z, s.g);
+  if (ptx_group_k(c->grouped)) {
+    /* A K group's tile is tile (tm, tn) of its own D (all m rows), over its K range: at least
+     * one K tile, past the range for an empty group (its maps span one row: zeros, so D gets
+     * beta * C + bias). */
+    ptx_reg empty = pred(k);
+    ptx_ins(b, "mov.u32 %R, %R", k->kstart, s.row0);
+    ptx_ins(b, "mov.u32 %R, %R", k->kdepth, s.rows);
+    ptx_ins(b, "add.u32 %V, %R, %d", k->kt, s.rows, c->bk - 1);
+    ptx_ins(b, "div.u32 %V, %V, %d", k->kt, k->kt, c->bk);
+    ptx_ins(b, "max.u32 %V, %V, 1", k->kt, k->kt);
+    ptx_ins(b, "setp.eq.u32 %R, %R, 0", empty, s.rows);
+    ptx_ins(b, "selp.u32 %R, %d, 0, %R", k->kskip, c->bk, empty);
+    k->row_end = k->m;
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", m0, s.tm, c->bm);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, s.tn, tcj_cfg_tile_cols(c));
+    return;
+  }
   k->row_end = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", k->row_end, s.row0, s.rows);
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", m0, s.tm, c->bm, s.row0);

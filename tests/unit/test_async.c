@@ -362,12 +362,17 @@ static tcj_gemm_desc moe(int64_t m, int64_t n, int64_t k) {
 }
 
 /* B by pointer arrays: one launch whose p_b is the array (the kernel reads group g's B from
- * entry g) and whose stride_b is 0, on the sm80 kernel (the fake is an sm_90a part: the sm90
- * recipe refuses arrays, so the engine routes the call to sm80). */
+ * entry g) and whose stride_b is 0. On the fake sm_90a part that is the sm90 kernel, which
+ * rewrites B's tensor map per group (ptxgen/sm90_group_maps.c): the host's map carries an
+ * aligned placeholder address, not the array, and p_work the CTAs' slots (stages + 1 maps of
+ * 128 bytes each, for every SM), from the call's scratch. Under TCJ_RECIPE=sm80 the sm80
+ * kernel takes the array the same way, with no scratch. */
 static void grouped_calls_with_b_pointer_arrays_launch_the_array_as_b(void **state) {
   (void)state;
   tcj_engine *e = engine(TCJ_JIT_SYNC, NULL);
-  fake_on_launch = record_launch;
+  fake_on_launch = record_launch_sm90;
+  fake_on_encode = record_encode;
+  encoded_count = 0;
   tcj_gemm_desc g = moe(4096, 4096, 512);
   g.b = NULL, g.stride_b = 0;
   g.group_b_ptrs = (const void *const *)(GROUP_ARRAY + 4096);
@@ -377,7 +382,31 @@ static void grouped_calls_with_b_pointer_arrays_launch_the_array_as_b(void **sta
   assert_int_equal(launched.b, GROUP_ARRAY + 4096);
   assert_int_equal(launched.stride_b, 0);
   assert_int_equal(launched.groups, GROUP_ARRAY);
+  assert_int_not_equal(launched.work, 0);
+  assert_int_equal(encoded[1].rank, 3);
+  assert_int_equal(encoded[1].addr, 0x100);
+  size_t bytes = 0;
+  assert_int_equal(tcj_gemm_ex_workspace_size(e, &g, &bytes), TCJ_SUCCESS);
+  eng_problem p;
+  eng_plan plan;
+  const char *why = NULL;
+  assert_int_equal(eng_validate_desc(&g, &p), TCJ_SUCCESS);
+  assert_int_equal(eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+  assert_true(bytes >= (size_t)132 * (size_t)(plan.cfg.stages + 1) * 128);
+  tcj_destroy(e);
+  setenv("TCJ_RECIPE", "sm80", 1);
+  e = engine(TCJ_JIT_SYNC, NULL);
+  unsetenv("TCJ_RECIPE");
+  fake_on_launch = record_launch;
+  assert_int_equal(tcj_gemm_ex(e, &g, NULL), TCJ_SUCCESS);
+  assert_int_equal(launched.b, GROUP_ARRAY + 4096);
+  assert_int_equal(launched.stride_b, 0);
+  assert_int_equal(launched.work, 0);
+  assert_int_equal(tcj_gemm_ex_workspace_size(e, &g, &bytes), TCJ_SUCCESS);
+  assert_int_equal(bytes, 0);
   fake_on_launch = NULL;
+  fake_on_encode = NULL;
   tcj_destroy(e);
 }
 

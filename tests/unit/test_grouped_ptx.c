@@ -297,6 +297,11 @@ static const g90case cases90[] = {
   {PTX_GROUP_MASKED, PTX_E_F16, PTX_E_F16, PTX_E_F16, 0, 128, 128, 2, 2048, 1000, PTX_BIAS_COL, PTX_ACT_SILU, 0, 0, 1},
   {PTX_GROUP_ENDS64, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 1, 128, 256, 2, 768, 2048, PTX_BIAS_NONE, PTX_ACT_SWIGLU, 0, 1, 1},
   {PTX_GROUP_ENDS32, PTX_E_E4M3, PTX_E_BF16, PTX_E_BF16, 1, 128, 128, 2, 7168, 2048, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 1},
+  /* K groups (A op T, B op N, k 0: the depth is the group's): A's and B's maps rewritten per
+   * group; a bias and an activation, f32 D, a user function. */
+  {PTX_GROUP_K_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 2, 128, 256, 2, 2048, 0, PTX_BIAS_NONE, PTX_ACT_NONE, 0, 0, 0},
+  {PTX_GROUP_K_ENDS64, PTX_E_F16, PTX_E_F32, PTX_E_F32, 2, 128, 128, 2, 1000, 0, PTX_BIAS_COL, PTX_ACT_GELU, 0, 0, 0},
+  {PTX_GROUP_K_ENDS32, PTX_E_BF16, PTX_E_BF16, PTX_E_BF16, 2, 64, 128, 1, 768, 0, PTX_BIAS_NONE, PTX_ACT_NONE, 1, 0, 0},
 };
 #define N_CASES90 (int)(sizeof cases90 / sizeof *cases90)
 enum { ARCH_SM90A = 2, SM90_SMEM = 232448 /* H100 / H200: 227 KiB per CTA */ };
@@ -371,16 +376,18 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     const char *first = strstr(body, "[p_groups]"), *second = strstr(first + 1, "[p_groups]");
     assert_true(first > dec && first < inc && second > inc);
     int contiguous = c.grouped != PTX_GROUP_MASKED;
-    assert_int_equal(count_of(body, "vote.sync.ballot.b32"), 2); /* the producer's scan and the consumers' */
-    assert_int_equal(strstr(body, "ld.global.s64") != NULL, c.grouped == PTX_GROUP_ENDS64);
+    /* the producer's scan and the consumers' (K groups reduce their range with shuffles) */
+    assert_int_equal(count_of(body, "vote.sync.ballot.b32"), ptx_group_k(c.grouped) ? 0 : 2);
+    assert_int_equal(strstr(body, "ld.global.s64") != NULL, ptx_group_wide(c.grouped));
     assert_int_equal(count_of(body, " ret;"), 0); /* only the final "\tret;" */
     /* D through TMA where the config takes it (contiguous groups, 16-byte rows, no fused
      * epilogue in these cooperative kernels): a tile inside its group stores by TMA, and the
      * row guard of the staged path (p_m's bound replaced by the group's end) serves the tile
      * that crosses it, so the branch compares the tile's last row with the group's end. */
     int tma_d = ptx_sm90_tma_store(&c);
-    assert_int_equal(tma_d, contiguous && c.vec_c * ptx_elem_size(c.d) == 16 && !tcj_cfg_fused(&c) &&
-                                !ptx_elem_is_fp8(c.ab)); /* fp8's D scale and amax are staged */
+    assert_int_equal(tma_d, contiguous && !ptx_group_k(c.grouped) && c.vec_c * ptx_elem_size(c.d) == 16 &&
+                                !tcj_cfg_fused(&c) && !ptx_elem_is_fp8(c.ab)); /* fp8's D scale and amax are staged; K
+                                                                                 groups' D is a batch of entries */
     assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.global.shared") != NULL, tma_d);
     assert_int_equal(strstr(body, ", p_tmap_d;") != NULL, tma_d); /* its address taken */
     assert_non_null(strstr(body, "cp.async.bulk.tensor.3d.shared::cluster.global")); /* B by group */
@@ -402,13 +409,23 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     /* B by pointers: one rewrite of B's map (the group's pointer read once, in it), copied to a
      * slot of p_work and acquired there; PTX ISA 8.3 for tensormap.replace; B's own map is not
      * prefetched (no copy reads it). */
-    assert_int_equal(count_of(body, "tensormap.replace.tile.global_address.shared::cta"), c.b_ptrs);
-    assert_int_equal(count_of(body, "tensormap.cp_fenceproxy.global.shared::cta"), c.b_ptrs);
-    assert_int_equal(count_of(body, "fence.proxy.tensormap::generic.acquire.gpu"), c.b_ptrs);
-    assert_int_equal(count_of(body, "[p_work]"), c.b_ptrs);
+    /* K groups: both maps rewritten (address and K extent), copied and acquired per group. */
+    int maps = tcj_cfg_sm90_group_maps(&c), by_k = ptx_group_k(c.grouped);
+    assert_int_equal(maps, by_k ? 2 : c.b_ptrs);
+    /* Their slots: a ring of stages + 1 per CTA, each the maps' 128 bytes, in the call's scratch. */
+    assert_int_equal(tcj_cfg_sm90_map_ring(&c), maps ? c.stages + 1 : 0);
+    assert_int_equal(ptx_recipe_sm90.cta_scratch_bytes(&c), (int64_t)(maps ? c.stages + 1 : 0) * maps * 128);
+    assert_int_equal(count_of(body, "tensormap.replace.tile.global_address.shared::cta"), maps);
+    assert_int_equal(count_of(body, "tensormap.replace.tile.global_dim.shared::cta.b1024.b32"), by_k ? 2 : 0);
+    assert_int_equal(count_of(body, "tensormap.cp_fenceproxy.global.shared::cta"), maps);
+    assert_int_equal(count_of(body, "fence.proxy.tensormap::generic.acquire.gpu"), maps);
+    assert_int_equal(count_of(body, "[p_work]"), maps > 0);
     assert_int_equal(count_of(body, "ld.global.nc.u64"), c.b_ptrs);
-    assert_int_equal(strncmp(ptx, ".version 8.3", 12) == 0, c.b_ptrs);
-    assert_int_equal(count_of(body, "prefetch.tensormap"), 2 - c.b_ptrs + tma_d);
+    int major = 0, minor = 0; /* tensormap.replace: PTX ISA 8.3 (a user function's may be later) */
+    assert_int_equal(sscanf(ptx, ".version %d.%d", &major, &minor), 2);
+    if (maps) assert_true(10 * major + minor >= 83);
+    else if (!c.user) assert_int_equal(10 * major + minor, 80);
+    assert_int_equal(count_of(body, "prefetch.tensormap"), 2 - maps + tma_d);
     free(ptx);
     free(again);
     done++;
@@ -438,9 +455,9 @@ static void grouped_sm90_configs_compile_without_spills(void **state) {
   assert_true(compiled >= N_CASES90 - 2);
 }
 
-/* K groups run where K is both operands' row (A op T, B op N) on the sm80 recipe; the sm90
- * kernel refuses them, and the M modes' rules stay as they were. */
-static void k_groups_take_a_t_b_n_on_the_sm80_recipe_only(void **state) {
+/* K groups run where K is both operands' row (A op T, B op N), on both recipes, and the M modes'
+ * rules stay as they were. */
+static void k_groups_take_a_t_b_n_on_both_recipes(void **state) {
   (void)state;
   tcj_kernel_cfg c = case_cfg(&cases[N_CASES - 3]); /* K ends64, bf16 */
   assert_true(ptx_group_k(c.grouped));
@@ -460,13 +477,20 @@ static void k_groups_take_a_t_b_n_on_the_sm80_recipe_only(void **state) {
   }
   c.grouped = 6;
   assert_non_null(tcj_cfg_check(&c));
+  /* The sm90 recipe takes them too (its producer rewrites A's and B's maps per group), with the
+   * same op rule, and k 0 (the depth is each group's). */
   g90case g = cases90[0];
   g.group = PTX_GROUP_K_ENDS32;
-  g.op = 2;
-  tcj_kernel_cfg c90 = case90_cfg(&g);
-  const char *why = tcj_cfg_check(&c90);
-  assert_non_null(why);
-  assert_non_null(strstr(why, "sm80"));
+  g.k = 0;
+  for (g.op = 0; g.op < 4; g.op++) {
+    tcj_kernel_cfg c90 = case90_cfg(&g);
+    const char *why = tcj_cfg_check(&c90);
+    if (g.op == 2) assert_null(why);
+    else assert_non_null(why);
+  }
+  g.group = PTX_GROUP_ENDS32, g.op = 1;
+  tcj_kernel_cfg m_groups = case90_cfg(&g);
+  assert_non_null(tcj_cfg_check(&m_groups)); /* M groups need k >= 1 */
 }
 
 /* ---- B by pointer arrays (bptrs, sm80 recipe only) and gathered rows of A (gather) ---- */
@@ -616,7 +640,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(operand_arrays_check_and_round_trip),
     cmocka_unit_test(operand_array_configs_read_their_arrays_and_compile),
-    cmocka_unit_test(k_groups_take_a_t_b_n_on_the_sm80_recipe_only),
+    cmocka_unit_test(k_groups_take_a_t_b_n_on_both_recipes),
     cmocka_unit_test(grouped_configs_generate_ptx_that_reads_the_groups_and_exits_first),
     cmocka_unit_test(grouped_configs_compile_without_spills),
     cmocka_unit_test(grouped_sm90_configs_generate_ptx_that_walks_the_units),

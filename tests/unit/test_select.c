@@ -1688,18 +1688,19 @@ static eng_problem k_grouped(int kind, int64_t m, int64_t n, int64_t k, int64_t 
   return p;
 }
 
-/* K groups take the sm80 recipe's plan for all m rows and the expected depth on every arch,
- * sm_90a too (the sm90 grouped kernel has no K groups): k = 0 in the config (the kernel reads its
- * K range), one kernel for every token count; TCJ_RECIPE=sm90 refuses them by name, and
- * TCJ_RECIPE=sm80 gives the same plan. */
-static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
+/* K groups take a plan for all m rows and the expected depth: k = 0 in the config (the kernel
+ * reads its K range), one kernel for every token count. On sm_90a, groups of 64 K or more take
+ * the sm90 recipe's (its producer rewrites A's and B's maps per group), as TCJ_RECIPE=sm90 does;
+ * elsewhere, and under TCJ_RECIPE=sm80, the sm80 recipe's. */
+static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
   for (size_t a = 0; a < sizeof arches / sizeof *arches; a++)
     for (int kind = PTX_GROUP_K_ENDS32; kind <= PTX_GROUP_K_ENDS64; kind++) {
       eng_problem p = k_grouped(kind, 768, 2048, 16384, 128, 128);
       eng_plan plan = select_ok(&p, arches[a], 1);
-      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+      int sm90 = !strcmp(arches[a], "sm_90a");
+      assert_int_equal(plan.cfg.recipe, sm90 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80);
       assert_int_equal(plan.cfg.grouped, kind);
       assert_int_equal(plan.cfg.k, 0);
       assert_int_equal(plan.cfg.op_a_t, 1);
@@ -1708,21 +1709,18 @@ static void k_groups_take_the_sm80_plan_on_every_arch(void **state) {
       eng_problem more = k_grouped(kind, 768, 2048, 20000, 128, 128); /* another token count */
       eng_plan other = select_ok(&more, arches[a], 1);
       assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
-      eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0};
-      other = select_tuned_ok(&p, arches[a], &sm80);
+      eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90_only = {&ptx_recipe_sm90, {0}, 0};
+      other = select_tuned_ok(&p, arches[a], sm90 ? &sm90_only : &sm80);
       assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
+      if (sm90) { /* the sm80 plan under TCJ_RECIPE=sm80; decode-size groups on the sm80 kernel */
+        assert_int_equal(select_tuned_ok(&p, arches[a], &sm80).cfg.recipe, PTX_RECIPE_SM80);
+        eng_problem shallow = k_grouped(kind, 768, 2048, 2048, 128, 16);
+        assert_int_equal(select_ok(&shallow, arches[a], 1).cfg.recipe, PTX_RECIPE_SM80);
+      }
       /* G x tiles of D units. */
       assert_int_equal(eng_grouped_units(&p, &plan.cfg),
                        128 * ((768 + plan.cfg.bm - 1) / plan.cfg.bm) * ((2048 + plan.cfg.bn - 1) / plan.cfg.bn));
     }
-  eng_problem p = k_grouped(PTX_GROUP_K_ENDS32, 768, 2048, 16384, 128, 128);
-  eng_device_caps caps = caps_of("sm_90a");
-  eng_tuning sm90 = {&ptx_recipe_sm90, {0}, 0};
-  eng_plan plan;
-  const char *why = NULL;
-  assert_int_equal(eng_select_tuned(&p, &caps, 1, &sm90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-  assert_non_null(strstr(why, "TCJ_GROUP_K_CONTIGUOUS"));
-  assert_non_null(strstr(why, "sm80"));
 }
 
 /* B by pointer arrays and gathered rows of A take the plan the same problem without them takes,
@@ -2093,7 +2091,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_with_a_huge_warp_grid_is_refused),
     cmocka_unit_test(tuning_comes_from_the_environment),
     cmocka_unit_test(grouped_problems_take_the_sm80_plan_of_their_expected_rows),
-    cmocka_unit_test(k_groups_take_the_sm80_plan_on_every_arch),
+    cmocka_unit_test(k_groups_take_a_plan_of_all_rows_and_no_k),
     cmocka_unit_test(b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_them),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
