@@ -194,8 +194,9 @@ static void emit_entry_unit(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_reg tiles_m = r[0], group_units = r[1], l = r[2], out = r[3];
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
   emit_leave(b, out, done);
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, c->bm - 1);
-  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(c->bm));
+  int unit_rows = tcj_cfg_group_unit_rows(c);
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, unit_rows - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(unit_rows));
   ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles_m, (long long)tiles_n);
   ptx_ins(b, "div.u32 %R, %R, %R", s->g, unit, group_units);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
@@ -237,8 +238,9 @@ static void emit_scan_groups(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_
     ptx_ins_if(b, p, 1, "mov.u32 %R, %R", prev, carry_end);
     ptx_ins(b, "sub.u32 %R, %R, %R", rows, end, prev);
   }
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles, rows, c->bm - 1);
-  ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(c->bm));
+  int unit_rows = tcj_cfg_group_unit_rows(c);
+  ptx_ins(b, "add.u32 %R, %R, %d", tiles, rows, unit_rows - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(unit_rows));
   ptx_ins(b, "mul.lo.u32 %R, %R, %lld", sum, tiles, (long long)tiles_n);
   emit_scan(b, "add.u32", sum);
   ptx_ins(b, "add.u32 %R, %R, %R", sum, sum, carry_units);

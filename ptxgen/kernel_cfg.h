@@ -195,6 +195,11 @@ static inline tcj_kernel_cfg tcj_cfg_for_problem(const tcj_kernel_cfg *c, int64_
   if (ptx_group_k(run.grouped)) run.k = k; /* K groups read their ranges on the device; maps span all K */
   return run;
 }
+/* Rows of a grouped kernel's work unit: a tile's, or a cluster's tiles along M (sm90: the CTAs of
+ * a pair run adjacent tile rows of one group and share its B tile by multicast). */
+static inline int tcj_cfg_group_unit_rows(const tcj_kernel_cfg *c) {
+  return c->bm * (c->cluster_m >= 2 ? c->cluster_m : 1);
+}
 /* B's operand type. */
 static inline ptx_elem tcj_cfg_b_type(const tcj_kernel_cfg *c) {
   if (!c->b_other) return c->ab;

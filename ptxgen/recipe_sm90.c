@@ -31,10 +31,15 @@ static const char *arch_sm90(int sm, int arch_suffix) {
 }
 
 static const char *check_sm90(const tcj_kernel_cfg *c) {
-  /* Grouped (tcj_cfg_check_grouped has the rules every recipe shares): each CTA and consumer
-   * finds its own units' groups, so no cluster (its CTAs would need tiles of one group) and no
-   * ping-pong (its consumers step through the ring a whole tile's K at a time). */
-  if (c->grouped && (c->cluster_m || c->cluster_n)) return "grouped sm90 kernels run no clusters";
+  /* Grouped (tcj_cfg_check_grouped has the rules every recipe shares): each cluster and consumer
+   * finds its own units' groups. A cluster's CTAs run adjacent tile rows of one group and share
+   * its B tile (a unit is their rows: tcj_cfg_group_unit_rows); along N they would need A
+   * tiles of one group's rows side by side, which the scheduler's units are not. No ping-pong
+   * (its consumers step through the ring a whole tile's K at a time). Clusters take the plain
+   * M modes: not K groups, pointer arrays or gathers (not built with them). */
+  if (c->grouped && c->cluster_n) return "grouped sm90 kernels run clusters along M only";
+  if (c->grouped && c->cluster_m && (ptx_group_k(c->grouped) || c->b_ptrs || c->gather))
+    return "grouped sm90 clusters take contiguous or masked M groups without bptrs or gather";
   /* B by pointers and K groups: the producer rewrites the maps per group (sm90_group_maps.c).
    * Gathered rows of A are copied by cp.async (sm90_gather.c), whose byte offsets within a row
    * are 32-bit. */

@@ -109,10 +109,11 @@ int64_t ptx_sm90_tiles(const tcj_kernel_cfg *c, int64_t m) {
 }
 
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *c, int64_t m, int64_t batch, int sm_count) {
-  if (c->grouped) { /* batch: the groups; persistent CTAs over the spec's units (no clusters) */
-    int64_t units = ptx_group_units(c->grouped, m, c->n, c->bm, tcj_cfg_tile_cols(c), batch);
-    int64_t slots = sm_count > 0 ? sm_count : 1;
-    return units < 1 ? 1 : units < slots ? units : slots;
+  if (c->grouped) { /* batch: the groups; persistent clusters (or CTAs) over the spec's units */
+    int cluster = tcj_cfg_cluster_ctas(c);
+    int64_t units = ptx_group_units(c->grouped, m, c->n, tcj_cfg_group_unit_rows(c), tcj_cfg_tile_cols(c), batch);
+    int64_t slots = sm_count / cluster > 0 ? sm_count / cluster : 1;
+    return (units < 1 ? 1 : units < slots ? units : slots) * cluster;
   }
   int cluster = tcj_cfg_cluster_ctas(c), along_m = c->cluster_m >= 2 ? cluster : 1, along_n = c->cluster_n >= 2 ? cluster : 1;
   /* Work units: single tiles, or a cluster's tiles along M or N, of every entry. */

@@ -39,7 +39,10 @@ void sm90_group_origin(sm90 *k, ptx_reg unit, ptx_reg m0, ptx_reg n0, ptx_reg la
   }
   k->row_end = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %R", k->row_end, s.row0, s.rows);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", m0, s.tm, c->bm, s.row0);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", m0, s.tm, tcj_cfg_group_unit_rows(c), s.row0);
+  /* A cluster's unit is its CTAs' adjacent tile rows: rank r takes the r-th (rows past the
+   * group's end are computed, never stored, as in the last tile of any group). */
+  if (k->cluster > 1) ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", m0, k->rank, c->bm, m0);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", n0, s.tn, tcj_cfg_tile_cols(c));
 }
 

@@ -21,7 +21,8 @@
  * col and batch as tcj.h defines them per mode); CUDA graph replays with new ends; empty calls;
  * host-side refusals (status and the field the message names, nothing launched). On compute
  * capability 9.0 the tables run a second time under TCJ_RECIPE=sm90 (the sm90 recipe's grouped
- * kernel; TCJ_TEST_FILTER=sm90* runs that pass alone).
+ * kernel; TCJ_TEST_FILTER=sm90* runs that pass alone) and a third with every call on 2-CTA
+ * clusters along M (TCJ_TILE, a pair of tile rows of one group per unit, B multicast).
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
  * TCJ_TEST_SKIP select tests (cmocka patterns). */
@@ -966,19 +967,32 @@ static void host_side_refusals_name_the_field_and_launch_nothing(void **state) {
  * Setup swaps the engine in, teardown puts the default one back (also after a failure). */
 static tcj_engine *g_default_eng;
 
-static int sm90_setup(void **state) {
-  (void)state;
+/* Sets name to value (NULL: unsets it), keeping the old value in saved; restore puts it back. */
+static void env_swap(const char *name, const char *value, char *saved, size_t size, int *had) {
+  const char *prev = getenv(name);
+  *had = prev != NULL;
+  snprintf(saved, size, "%s", prev ? prev : "");
+  if (value) setenv(name, value, 1);
+  else unsetenv(name);
+}
+static void env_restore(const char *name, const char *saved, int had) {
+  if (had) setenv(name, saved, 1);
+  else unsetenv(name);
+}
+
+/* The engine for the sm90 pass: TCJ_RECIPE=sm90, and TCJ_TILE = tile where given. */
+static int sm90_setup_with(const char *tile) {
   if (g_cc != 90) return 0; /* the test skips */
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", "sm90", 1);
+  char recipe_was[64], tile_was[128];
+  int had_recipe, had_tile;
+  env_swap("TCJ_RECIPE", "sm90", recipe_was, sizeof recipe_was, &had_recipe);
+  env_swap("TCJ_TILE", tile, tile_was, sizeof tile_was, &had_tile);
   tcj_engine *e = NULL;
   tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
+  env_restore("TCJ_RECIPE", recipe_was, had_recipe);
+  env_restore("TCJ_TILE", tile_was, had_tile);
   if (st != TCJ_SUCCESS) {
-    printf("  tcj_create under TCJ_RECIPE=sm90: %s\n", tcj_last_error(NULL));
+    printf("  tcj_create under TCJ_RECIPE=sm90%s%s: %s\n", tile ? " TCJ_TILE=" : "", tile ? tile : "", tcj_last_error(NULL));
     return -1;
   }
   g_default_eng = g_eng;
@@ -986,6 +1000,19 @@ static int sm90_setup(void **state) {
   g_tma_only = 1;
   g_left_out = 0;
   return 0;
+}
+
+static int sm90_setup(void **state) {
+  (void)state;
+  return sm90_setup_with(NULL);
+}
+
+/* Clusters: a pair of CTAs per unit, adjacent tile rows of one group sharing its B tile by
+ * multicast (the second often past the group's end: computed, never stored). */
+#define SM90_CLUSTER_TILE "128x128x64/2x1/4/c2"
+static int sm90_cluster_setup(void **state) {
+  (void)state;
+  return sm90_setup_with(SM90_CLUSTER_TILE);
 }
 
 static int sm90_teardown(void **state) {
@@ -1014,6 +1041,11 @@ static void sm90_recipe_runs_the_grouped_cases(void **state) {
   assert_true(g_left_out <= 3); /* the k 36 case, not the tables */
 }
 
+/* The same tables with every call on a 2-CTA cluster along M (TCJ_TILE=SM90_CLUSTER_TILE). */
+static void sm90_cluster_pairs_run_the_grouped_cases(void **state) {
+  sm90_recipe_runs_the_grouped_cases(state);
+}
+
 /* ---- setup ------------------------------------------------------------------------------------ */
 
 int main(void) {
@@ -1035,6 +1067,7 @@ int main(void) {
       cmocka_unit_test(empty_groups_write_nothing),
       cmocka_unit_test(graph_replays_read_new_ends),
       cmocka_unit_test_setup_teardown(sm90_recipe_runs_the_grouped_cases, sm90_setup, sm90_teardown),
+      cmocka_unit_test_setup_teardown(sm90_cluster_pairs_run_the_grouped_cases, sm90_cluster_setup, sm90_teardown),
   };
   int failures = cmocka_run_group_tests_name("grouped_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_eng);

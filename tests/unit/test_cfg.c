@@ -641,14 +641,23 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   r = c; r.bias = PTX_BIAS_ROW; r.bias_t = PTX_E_F32; assert_rejected_for(&r, "column bias");
   r = c; r.user = 0x1234; r.user_t = 1; assert_rejected_for(&r, "row-major");
   r = c; r.n = 0; assert_rejected_for(&r, "n >= 1");
-  /* The sm90 row takes groups with cooperative consumers and no cluster (each CTA finds its
-   * own units' groups): every mode, both op pairs it reads, a fused epilogue, D in f32; it
-   * refuses clusters along M or N and ping-pong, and the common rules still apply. */
+  /* The sm90 row takes groups with cooperative consumers (each cluster finds its own units'
+   * groups): every mode, both op pairs it reads, a fused epilogue, D in f32; clusters along M
+   * for the M modes without pointer arrays or gathers (a pair of tile rows of one group per
+   * unit); it refuses clusters along N and ping-pong, and the common rules still apply. */
   tcj_kernel_cfg s = sm90_cfg();
   assert_null(tcj_cfg_check(&s));
   s.grouped = PTX_GROUP_ENDS32;
-  assert_rejected_for(&s, "no clusters"); /* the fixture's cluster_m = 2 */
+  assert_null(tcj_cfg_check(&s)); /* the fixture's cluster_m = 2 */
+  assert_int_equal(tcj_cfg_group_unit_rows(&s), 2 * s.bm);
+  s.grouped = PTX_GROUP_MASKED;
+  assert_null(tcj_cfg_check(&s));
+  s.b_ptrs = 1;
+  assert_rejected_for(&s, "clusters");
+  s.b_ptrs = 0;
+  s.grouped = PTX_GROUP_ENDS32;
   s.cluster_m = 0;
+  assert_int_equal(tcj_cfg_group_unit_rows(&s), s.bm);
   for (int mode = PTX_GROUP_ENDS32; mode <= PTX_GROUP_MASKED; mode++) {
     tcj_kernel_cfg g = s;
     g.grouped = mode;
@@ -668,7 +677,7 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   r9.grouped = 0;
   assert_null(tcj_cfg_check(&r9)); /* a cluster along N without groups is fine */
   r9.grouped = PTX_GROUP_MASKED;
-  assert_rejected_for(&r9, "no clusters");
+  assert_rejected_for(&r9, "along M only");
   r9 = s;
   r9.grouped = 0;
   r9.bm = 64;

@@ -455,6 +455,56 @@ static void grouped_sm90_configs_compile_without_spills(void **state) {
   assert_true(compiled >= N_CASES90 - 2);
 }
 
+/* Clusters along M on the M modes: each contiguous or masked case without a gather or pointers
+ * and with a B tile a pair can split (bn 128 or more, halves of whole atoms or boxes) takes cluster_m 2: its module asks for
+ * pairs, its units are pairs of tile rows (the scheduler's tile count rounds to 2 bm), each CTA
+ * loads half of B's tile and multicasts it, and it compiles without spills. Along N, and with
+ * K groups, pointers or gathers, clusters are refused. */
+static void grouped_sm90_clusters_pair_tile_rows(void **state) {
+  (void)state;
+  char version[128] = "";
+  need_nvjitlink(version, sizeof version, "grouped sm90 cluster kernels");
+  int nvrtc = have_nvrtc(), paired = 0, failures = 0;
+  for (int i = 0; i < N_CASES90; i++) {
+    tcj_kernel_cfg c = case90_cfg(&cases90[i]);
+    c.cluster_m = 2;
+    int takes = !ptx_group_k(c.grouped) && !c.gather && !c.b_ptrs;
+    const char *why = tcj_cfg_check(&c);
+    if (!takes) {
+      assert_non_null(why);
+      continue;
+    }
+    if (c.bn < 128 || c.bn % (c.op_b_t ? 16 : 128)) { /* each CTA's half: whole swizzle atoms or boxes */
+      assert_non_null(why);
+      continue;
+    }
+    char text[256];
+    tcj_cfg_format(&c, text, sizeof text);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    assert_int_equal(tcj_cfg_group_unit_rows(&c), 2 * c.bm);
+    if (c.user && !nvrtc) continue;
+    size_t len = 0;
+    char *ptx = generate(&c, ARCH_SM90A, &len);
+    assert_non_null(strstr(ptx, ".reqnctapercluster 2, 1, 1"));
+    assert_non_null(strstr(ptx, "%cluster_ctarank"));
+    assert_non_null(strstr(ptx, ".multicast::cluster"));
+    char shift[64]; /* tile rows of a group: ceil(rows / (2 bm)) */
+    snprintf(shift, sizeof shift, ", %d;", 2 * c.bm - 1);
+    assert_non_null(strstr(ptx, shift));
+    free(ptx);
+    int regs;
+    if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) failures++;
+    else paired++;
+  }
+  print_message("grouped sm90 clusters: %d configs compiled (%s), %d failed\n", paired, version, failures);
+  assert_int_equal(failures, 0);
+  assert_true(paired >= 6);
+  tcj_kernel_cfg n = case90_cfg(&cases90[0]);
+  n.cluster_n = 2;
+  assert_non_null(strstr(tcj_cfg_check(&n), "along M only"));
+}
+
 /* K groups run where K is both operands' row (A op T, B op N), on both recipes, and the M modes'
  * rules stay as they were. */
 static void k_groups_take_a_t_b_n_on_both_recipes(void **state) {
@@ -645,6 +695,7 @@ int main(void) {
     cmocka_unit_test(grouped_configs_compile_without_spills),
     cmocka_unit_test(grouped_sm90_configs_generate_ptx_that_walks_the_units),
     cmocka_unit_test(grouped_sm90_configs_compile_without_spills),
+    cmocka_unit_test(grouped_sm90_clusters_pair_tile_rows),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -1806,12 +1806,13 @@ static void b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_
   assert_int_equal(select_ok(&deep, "sm_90a", 1).cfg.recipe, PTX_RECIPE_SM80);
 }
 
-/* A grouped sm90 plan: the grouped config of cooperative consumers, no cluster, no K split,
- * nothing packed. */
+/* A grouped sm90 plan: the grouped config of cooperative consumers, no cluster along N (along M
+ * a pair at most), no K split, nothing packed. */
 static void assert_grouped_sm90(const eng_plan *plan, int kind) {
   assert_int_equal(plan->cfg.recipe, PTX_RECIPE_SM90);
   assert_int_equal(plan->cfg.grouped, kind);
-  assert_int_equal(plan->cfg.cluster_m + plan->cfg.cluster_n + plan->cfg.pingpong + plan->cfg.split_k, 0);
+  assert_true(plan->cfg.cluster_m == 0 || plan->cfg.cluster_m == 2);
+  assert_int_equal(plan->cfg.cluster_n + plan->cfg.pingpong + plan->cfg.split_k, 0);
   assert_int_equal(plan->pack_a + plan->pack_b, 0);
   assert_null(tcj_cfg_check(&plan->cfg));
 }
@@ -1975,15 +1976,16 @@ static void grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernel
   assert_int_equal(eng_tile_override_parse("64x64x64/2x2/3/s4", &tile.tile), 0);
   assert_int_equal(eng_select_tuned(&p, &caps, 1, &tile, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
   assert_non_null(strstr(why, "split"));
-  /* An sm90 tile applies to the sm90 grouped plan; a cluster is refused by its check. */
+  /* An sm90 tile applies to the sm90 grouped plan, a cluster along M too (a pair of tile rows). */
   eng_tuning tile90 = {NULL, {0}, 0};
   assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6", &tile90.tile), 0);
   plan = select_tuned_ok(&p, "sm_90a", &tile90);
   assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
   assert_int_equal(plan.cfg.bm * 1000 + plan.cfg.bn, 128128);
   assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4/c2", &tile90.tile), 0);
-  assert_int_equal(eng_select_tuned(&p, &caps, 1, &tile90, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
-  assert_non_null(strstr(why, "no clusters"));
+  plan = select_tuned_ok(&p, "sm_90a", &tile90);
+  assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+  assert_int_equal(plan.cfg.cluster_m, 2);
 }
 
 /* No packing for grouped calls: below 4 bytes is refused, 8-byte rows are copied 8 bytes at a
