@@ -29,8 +29,10 @@
  * past the group are computed, not stored), or its gathered rows, which the producer warpgroup
  * copies with cp.async (sm90_gather.c), a masked group's an entry of the batched map; B is
  * batched by group; D leaves by TMA where the tile ends inside its group, else by the staged
- * path guarded by the group's rows (a TMA store would write the next group's). No clusters or ping-pong: a cluster's CTAs, or the two
- * consumers' alternate tiles, would need units of the same shape.
+ * path guarded by the group's rows (a TMA store would write the next group's). A cluster along M
+ * runs a unit of two adjacent tile rows of one group (tcj_cfg_group_unit_rows), rank r the r-th,
+ * sharing B's tile; no ping-pong: the two consumers' alternate tiles would need units of the
+ * same shape.
  *
  * Edges need little code: TMA zero-fills loads outside the tensor (K tails included), TMA
  * stores clip at m and n, and the staged epilogue predicates rows and columns. Layout facts (descriptors, the D
@@ -169,7 +171,9 @@ static void emit_schedule_setup(sm90 *k) {
     ptx_reg groups = r32(k);
     k->units = r32(k);
     ptx_ins(b, "ld.param.u32 %R, [p_group_count]", groups);
-    if (c->grouped == PTX_GROUP_MASKED) ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->units, k->unit_rows, groups);
+    /* masked groups and K groups: every group's whole tile grid; contiguous: the bound */
+    if (c->grouped == PTX_GROUP_MASKED || ptx_group_k(c->grouped))
+      ptx_ins(b, "mul.lo.u32 %R, %R, %R", k->units, k->unit_rows, groups);
     else ptx_ins(b, "add.u32 %R, %R, %R", k->units, k->unit_rows, groups);
     ptx_ins(b, "mul.lo.u32 %R, %R, %V", k->units, k->units, k->unit_cols);
     k->z = r32(k);

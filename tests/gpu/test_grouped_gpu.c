@@ -1009,7 +1009,7 @@ static int sm90_setup(void **state) {
 
 /* Clusters: a pair of CTAs per unit, adjacent tile rows of one group sharing its B tile by
  * multicast (the second often past the group's end: computed, never stored). */
-#define SM90_CLUSTER_TILE "128x128x64/2x1/4/c2"
+#define SM90_CLUSTER_TILE "128x128x128/2x1/4/c2" /* K in bytes: one swizzle line */
 static int sm90_cluster_setup(void **state) {
   (void)state;
   return sm90_setup_with(SM90_CLUSTER_TILE);

@@ -370,6 +370,17 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     if (count_of(body, "[p_groups]") != 2) print_error("%s: p_groups read %d times\n", text, count_of(body, "[p_groups]"));
     assert_int_equal(count_of(body, "[p_groups]"), 2);
     assert_true(count_of(body, "[p_group_count]") >= 3); /* the unit count and both schedulers */
+    /* The unit count (the first read of p_group_count): masked groups and K groups run every
+     * group's whole tile grid, tile rows x G (a sum, tile rows + G, ran too few units: a K-grouped
+     * kernel left D tiles of the later groups unwritten on an H100); contiguous groups the
+     * bound tile rows + G. */
+    const char *count_at = strstr(body, "[p_group_count]");
+    const char *next = strchr(count_at, '\n') + 1;
+    next += strspn(next, "\t ");
+    int product = c.grouped == PTX_GROUP_MASKED || ptx_group_k(c.grouped);
+    if (strncmp(next, product ? "mul.lo.u32" : "add.u32", product ? 10 : 7) != 0)
+      print_error("%s: the unit count after p_group_count is %.40s\n", text, next);
+    assert_int_equal(strncmp(next, product ? "mul.lo.u32" : "add.u32", product ? 10 : 7), 0);
     const char *dec = strstr(body, "setmaxnreg.dec"), *inc = strstr(body, "setmaxnreg.inc");
     assert_non_null(dec);
     assert_non_null(inc);
