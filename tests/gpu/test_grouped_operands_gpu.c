@@ -18,8 +18,8 @@
  * f32; C read per group, one C for all (stride_c 0), not read; a bias per group and a shared
  * one; the activations; lda and ldb past m and n. Each table runs on the default engine and on
  * one made under TCJ_RECIPE=sm80; on compute capability 9.0 the default engine routes the calls
- * it can address to the sm90 kernel, and TCJ_RECIPE=sm90 runs every case whose rows are 16-byte
- * aligned there (its producer rewrites A's and B's tensor maps per group) and refuses the others
+ * to the sm80 kernel, and TCJ_RECIPE=sm90 runs every case whose rows are 16-byte aligned on the
+ * sm90 kernel (its producer rewrites A's and B's tensor maps per group) and refuses the others
  * for their alignment.
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /

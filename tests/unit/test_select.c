@@ -1689,9 +1689,10 @@ static eng_problem k_grouped(int kind, int64_t m, int64_t n, int64_t k, int64_t 
 }
 
 /* K groups take a plan for all m rows and the expected depth: k = 0 in the config (the kernel
- * reads its K range), one kernel for every token count. On sm_90a, groups of 64 K or more take
- * the sm90 recipe's (its producer rewrites A's and B's maps per group), as TCJ_RECIPE=sm90 does;
- * elsewhere, and under TCJ_RECIPE=sm80, the sm80 recipe's. */
+ * reads its K range), one kernel for every token count. The sm80 recipe's on every arch, as
+ * TCJ_RECIPE=sm80 gives it; under TCJ_RECIPE=sm90 on sm_90a the sm90 recipe's (its producer
+ * rewrites A's and B's maps per group), not the default until that kernel has passed the GPU
+ * tables. */
 static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
@@ -1700,7 +1701,7 @@ static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
       eng_problem p = k_grouped(kind, 768, 2048, 16384, 128, 128);
       eng_plan plan = select_ok(&p, arches[a], 1);
       int sm90 = !strcmp(arches[a], "sm_90a");
-      assert_int_equal(plan.cfg.recipe, sm90 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80);
+      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
       assert_int_equal(plan.cfg.grouped, kind);
       assert_int_equal(plan.cfg.k, 0);
       assert_int_equal(plan.cfg.op_a_t, 1);
@@ -1710,12 +1711,14 @@ static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
       eng_plan other = select_ok(&more, arches[a], 1);
       assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
       eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90_only = {&ptx_recipe_sm90, {0}, 0};
-      other = select_tuned_ok(&p, arches[a], sm90 ? &sm90_only : &sm80);
+      other = select_tuned_ok(&p, arches[a], &sm80);
       assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
-      if (sm90) { /* the sm80 plan under TCJ_RECIPE=sm80; decode-size groups on the sm80 kernel */
-        assert_int_equal(select_tuned_ok(&p, arches[a], &sm80).cfg.recipe, PTX_RECIPE_SM80);
-        eng_problem shallow = k_grouped(kind, 768, 2048, 2048, 128, 16);
-        assert_int_equal(select_ok(&shallow, arches[a], 1).cfg.recipe, PTX_RECIPE_SM80);
+      if (sm90) { /* TCJ_RECIPE=sm90: the sm90 plan, k = 0 */
+        eng_plan forced = select_tuned_ok(&p, arches[a], &sm90_only);
+        assert_int_equal(forced.cfg.recipe, PTX_RECIPE_SM90);
+        assert_int_equal(forced.cfg.grouped, kind);
+        assert_int_equal(forced.cfg.k, 0);
+        assert_int_equal(tcj_cfg_sm90_group_maps(&forced.cfg), 2);
       }
       /* G x tiles of D units. */
       assert_int_equal(eng_grouped_units(&p, &plan.cfg),
