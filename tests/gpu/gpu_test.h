@@ -41,6 +41,14 @@ static inline int gpu_skip(const char *why, const char *what) {
 /* An engine made with TCJ_RECIPE=recipe in the environment (tcj reads it at creation; the
  * variable is put back as it was), or NULL with the reason printed: the GPU tests' forced-recipe
  * passes. */
+/* Skips the calling cmocka test unless the GPU (compute capability cc, 10 * major + minor) can
+ * run the sm90 recipe. */
+static inline void gpu_skip_unless_sm90(int cc) {
+  if (cc == 90) return;
+  print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", cc / 10, cc % 10);
+  skip();
+}
+
 static inline tcj_engine *gpu_engine_under(const char *recipe) {
   const char *prev = getenv("TCJ_RECIPE");
   char saved[64] = "";

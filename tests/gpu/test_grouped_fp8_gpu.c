@@ -541,10 +541,7 @@ static void scales_match_reference_on_the_sm80_recipe(void **state) {
 
 static void scales_match_reference_on_the_sm90_recipe(void **state) {
   (void)state;
-  if (g_cc != 90) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
-    skip();
-  }
+  gpu_skip_unless_sm90(g_cc);
   run_pass(PASS_SM90, "sm90");
 }
 

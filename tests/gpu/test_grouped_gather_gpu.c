@@ -329,10 +329,7 @@ static int run_table_on_sm90(tcj_engine *e, const gcase *cases, size_t count, co
  * address, whatever its groups' rows. */
 static void sm90_recipe_runs_gathers_and_pointer_arrays(void **state) {
   (void)state;
-  if (g_cc != 90) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
-    skip();
-  }
+  gpu_skip_unless_sm90(g_cc);
   tcj_engine *e = gpu_engine_under("sm90");
   assert_non_null(e);
   g_eng = e;

@@ -1027,10 +1027,7 @@ static int sm90_teardown(void **state) {
 }
 
 static void sm90_recipe_runs_the_grouped_cases(void **state) {
-  if (g_cc != 90) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
-    skip();
-  }
+  gpu_skip_unless_sm90(g_cc);
   contiguous_groups_of_every_count_match_reference(state);
   contiguous_layouts_and_shapes_match_reference(state);
   epilogues_per_group_match_reference(state);

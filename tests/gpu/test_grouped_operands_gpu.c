@@ -395,10 +395,7 @@ static int run_table_on_sm90(tcj_engine *e, const kcase *cases, size_t count) {
 /* On compute capability 9.0: TCJ_RECIPE=sm90 runs the tables' K groups it can address. */
 static void sm90_recipe_runs_the_k_groups(void **state) {
   (void)state;
-  if (g_cc != 90) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
-    skip();
-  }
+  gpu_skip_unless_sm90(g_cc);
   tcj_engine *e = gpu_engine_under("sm90");
   assert_non_null(e);
   g_eng = e;

@@ -505,10 +505,7 @@ static void sm80_recipe_runs_every_case(void **state) {
 
 static void sm90_recipe_runs_every_case_tma_reads(void **state) {
   (void)state;
-  if (g_cc != 90) {
-    print_message("the sm90 recipe needs compute capability 9.0; this GPU is %d.%d\n", g_cc / 10, g_cc % 10);
-    skip();
-  }
+  gpu_skip_unless_sm90(g_cc);
   run_all_under("sm90", 1);
   assert_true(g_left_out <= 8);
 }

@@ -361,6 +361,15 @@ static tcj_gemm_desc moe(int64_t m, int64_t n, int64_t k) {
   return g;
 }
 
+/* The plan e selects for g (its validated problem in *p). */
+static eng_plan plan_of(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p) {
+  eng_plan plan;
+  const char *why = NULL;
+  assert_int_equal(eng_validate_desc(g, p), TCJ_SUCCESS);
+  assert_int_equal(eng_select_tuned(p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  return plan;
+}
+
 /* B by pointer arrays: one launch whose p_b is the array (the kernel reads group g's B from
  * entry g) and whose stride_b is 0. On the fake sm_90a part that is the sm90 kernel, which
  * rewrites B's tensor map per group (ptxgen/sm90_group_maps.c): the host's map carries an
@@ -388,10 +397,7 @@ static void grouped_calls_with_b_pointer_arrays_launch_the_array_as_b(void **sta
   size_t bytes = 0;
   assert_int_equal(tcj_gemm_ex_workspace_size(e, &g, &bytes), TCJ_SUCCESS);
   eng_problem p;
-  eng_plan plan;
-  const char *why = NULL;
-  assert_int_equal(eng_validate_desc(&g, &p), TCJ_SUCCESS);
-  assert_int_equal(eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  eng_plan plan = plan_of(e, &g, &p);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_true(bytes >= (size_t)132 * (size_t)(plan.cfg.stages + 1) * 128);
   tcj_destroy(e);
@@ -413,10 +419,7 @@ static void grouped_calls_with_b_pointer_arrays_launch_the_array_as_b(void **sta
 /* The plan the engine selects for g, for the grid the launch must have. */
 static int64_t units_of(tcj_engine *e, const tcj_gemm_desc *g) {
   eng_problem p;
-  eng_plan plan;
-  const char *why = NULL;
-  assert_int_equal(eng_validate_desc(g, &p), TCJ_SUCCESS);
-  assert_int_equal(eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  eng_plan plan = plan_of(e, g, &p);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
   return eng_grouped_units(&p, &plan.cfg);
 }
@@ -500,10 +503,7 @@ static void grouped_calls_on_sm_90a_launch_the_sm90_kernel_with_grouped_tensor_m
   call(e, &g);
   assert_int_equal(atomic_load(&fake.launches) - launches, 1);
   eng_problem p;
-  eng_plan plan;
-  const char *why = NULL;
-  assert_int_equal(eng_validate_desc(&g, &p), TCJ_SUCCESS);
-  assert_int_equal(eng_select_tuned(&p, &e->caps, e->allow_packing, &e->tuning, &plan, &why), TCJ_SUCCESS);
+  eng_plan plan = plan_of(e, &g, &p);
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_int_equal(plan.cfg.grouped, PTX_GROUP_ENDS32);
   int64_t units = eng_grouped_units(&p, &plan.cfg);
