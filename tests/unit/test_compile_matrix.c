@@ -612,16 +612,32 @@ static void skip_without_nvjitlink(char *version, size_t size) {
   }
 }
 
-/* Jobs for cfgs, each compiled for its own arch. */
+/* TCJ_COMPILE_MATRIX_STRIDE=N compiles every Nth config of each list (its counts are still
+ * checked on the whole list). The sanitizer build sets it (tests/CMakeLists.txt): there the
+ * test looks for memory errors in ptxgen, which a sample of every recipe's configs exercises,
+ * while the release build compiles every config for spills. */
+static int sample_stride(void) {
+  const char *env = getenv("TCJ_COMPILE_MATRIX_STRIDE");
+  if (!env || !*env) return 1;
+  char *end;
+  long n = strtol(env, &end, 10);
+  if (*end || n < 1 || n > 1000) fail_msg("TCJ_COMPILE_MATRIX_STRIDE=%s: want a whole number from 1 to 1000", env);
+  return (int)n;
+}
+
+/* Jobs for cfgs, each compiled for its own arch (every stride-th of them: sample_stride). */
 static matrix make_matrix(const tcj_kernel_cfg *cfgs, int n) {
   matrix m;
+  int stride = sample_stride();
+  if (stride > 1) print_message("TCJ_COMPILE_MATRIX_STRIDE=%d: every %dth of %d configs\n", stride, stride, n);
+  n = (n + stride - 1) / stride;
   m.count = n;
-  m.jobs = calloc((size_t)n, sizeof *m.jobs);
+  m.jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *m.jobs);
   assert_non_null(m.jobs);
   atomic_init(&m.next, 0);
   for (int i = 0; i < n; i++) {
     job *j = &m.jobs[i];
-    j->cfg = cfgs[i];
+    j->cfg = cfgs[(size_t)i * (size_t)stride];
     j->arch = -1;
     for (int a = 0; a < N_ARCHS; a++)
       if (archs[a].sm == j->cfg.sm && archs[a].suffix == j->cfg.arch_suffix) j->arch = a;
@@ -684,19 +700,6 @@ static void free_matrix(matrix *m) {
   free(m->jobs);
 }
 
-/* TCJ_COMPILE_MATRIX_STRIDE=N compiles every Nth config of the matrix and selection's list (the
- * counts above are still checked on the whole list). The sanitizer build sets it (tests/
- * CMakeLists.txt): there the test looks for memory errors in ptxgen, which a sample of every
- * recipe's configs exercises, while the release build compiles every config for spills. */
-static int sample_stride(void) {
-  const char *env = getenv("TCJ_COMPILE_MATRIX_STRIDE");
-  if (!env || !*env) return 1;
-  char *end;
-  long n = strtol(env, &end, 10);
-  if (*end || n < 1 || n > 1000) fail_msg("TCJ_COMPILE_MATRIX_STRIDE=%s: want a whole number from 1 to 1000", env);
-  return (int)n;
-}
-
 static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   (void)state;
   char version[128] = "";
@@ -728,13 +731,6 @@ static void every_kernel_compiles_for_every_arch_without_spills(void **state) {
   print_message("%d matrix compiles (%d sm90) + %d selected configs not in the matrix (%d sm90); %d ping-pong, "
                 "%d decode tiles, %d cluster splits, %d f64 generic\n",
                 nmatrix, sm90_matrix, nsel - nmatrix, sm90_selected, pingpong, decode, cluster_split, f64_generic);
-  int stride = sample_stride();
-  if (stride > 1) {
-    int kept = 0;
-    for (int i = 0; i < nsel; i += stride) selected[kept++] = selected[i];
-    print_message("TCJ_COMPILE_MATRIX_STRIDE=%d: compiling every %dth of them, %d in all\n", stride, stride, kept);
-    nsel = kept;
-  }
   matrix m = make_matrix(selected, nsel);
   int workers = 0;
   double seconds = run_matrix(&m, &workers);
