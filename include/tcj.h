@@ -51,8 +51,9 @@ typedef enum tcj_dtype { TCJ_F16, TCJ_BF16, TCJ_F32, TCJ_TF32, TCJ_E4M3, TCJ_E5M
 typedef enum tcj_op { TCJ_OP_N, TCJ_OP_T } tcj_op;
 
 /* Scratch memory. Some calls need device scratch: a packed copy of an operand the kernels
- * cannot read as it lies (rows not 16-byte aligned), or fp32 partial sums of split-K. Each such
- * call gets one region. By default:
+ * cannot read as it lies (rows not 16-byte aligned), fp32 partial sums of split-K, or the
+ * tensor maps a grouped call's kernel rewrites per group (B pointer arrays and K groups on
+ * sm_90a). Each such call gets one region. By default:
  *   - the calls of one stream (the first stream that needs scratch, while it is not capturing a
  *     CUDA graph) share a region the engine keeps: up to 32 MiB from cuMemAlloc, grown when a
  *     call needs more, freed by tcj_destroy. The stream-ordered pool's first allocation in a
