@@ -622,21 +622,22 @@ static tcj_status prepare(tcj_engine *e, const tcj_gemm_desc *g, eng_problem *p,
   return TCJ_SUCCESS;
 }
 
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
 /* The scratch a call of p needs: under TCJ_JIT=async the more of its specialised and generic
  * plans'. Under TCJ_TUNE it is the tuned choice's once one is known,
  * and before that the most any candidate the tuner may choose needs. */
 static size_t scratch_bytes(tcj_engine *e, const eng_problem *p, const eng_plan *plan) {
-  size_t most = scratch_of(p, plan, e->caps.sm_count).bytes;
+  const int sms = e->caps.sm_count;
+  size_t most = scratch_of(p, plan, sms).bytes;
   if (eng_problem_one_plan(p)) return most; /* one plan: no generic kernel, no tuning (and it packs nothing) */
   eng_plan gen; /* TCJ_JIT=async may run either kernel */
-  if (e->jit_async && generic_plan(e, p, &gen) && scratch_of(p, &gen, e->caps.sm_count).bytes > most)
-    most = scratch_of(p, &gen, e->caps.sm_count).bytes;
+  if (e->jit_async && generic_plan(e, p, &gen)) most = max_size(most, scratch_of(p, &gen, sms).bytes);
   if (!e->autotune) return most;
   eng_plan known = *plan, cands[ENG_AUTOTUNE_MAX];
-  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known, e->caps.sm_count).bytes;
+  if (eng_autotune_known(e, p, &known)) return scratch_of(p, &known, sms).bytes;
   int n = eng_autotune_candidates(p, &e->caps, e->allow_packing, plan, cands, ENG_AUTOTUNE_MAX);
-  for (int i = 1; i < n; i++)
-    if (scratch_of(p, &cands[i], e->caps.sm_count).bytes > most) most = scratch_of(p, &cands[i], e->caps.sm_count).bytes;
+  for (int i = 1; i < n; i++) most = max_size(most, scratch_of(p, &cands[i], sms).bytes);
   return most;
 }
 

@@ -22,8 +22,8 @@ void eng_problem_split3(eng_problem *p) {
 
 int64_t eng_grouped_units(const eng_problem *p, const tcj_kernel_cfg *c) {
   typedef unsigned __int128 u128;
-  int64_t unit_rows = tcj_cfg_group_unit_rows(c);
-  u128 tiles_n = (u128)((p->n + tcj_cfg_tile_cols(c) - 1) / tcj_cfg_tile_cols(c)), tiles_m = (u128)((p->m + unit_rows - 1) / unit_rows);
+  int64_t unit_rows = tcj_cfg_group_unit_rows(c), cols = tcj_cfg_tile_cols(c);
+  u128 tiles_n = (u128)((p->n + cols - 1) / cols), tiles_m = (u128)((p->m + unit_rows - 1) / unit_rows);
   u128 g = (u128)(p->groups > 0 ? p->groups : 0);
   u128 units = tiles_n * (p->grouped == PTX_GROUP_MASKED || ptx_group_k(p->grouped) ? g * tiles_m : tiles_m + g);
   return units > (u128)INT64_MAX ? INT64_MAX : (int64_t)units;

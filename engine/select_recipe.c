@@ -52,7 +52,8 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
       return st;
     }
     /* Groups of a wgmma tile's rows or more take the sm90 recipe where it runs (sm_90a), and
-     * fall back to the sm80 plan where it cannot address them (alignment, strides); block scales, which only the sm90 recipe has, take it at any group size.
+     * fall back to the sm80 plan where it cannot address them (alignment, strides); block
+     * scales, which only the sm90 recipe has, take it at any group size.
      * Gathered rows of A take it too: its cp.async producer (ptxgen/sm90_gather.c) ran
      * Qwen3-30B-A3B's gathered up-projection 1.55x faster than the sm80 kernel on an H100. */
     /* K groups take it under TCJ_RECIPE=sm90 only until their kernel has passed the GPU tables

@@ -185,6 +185,14 @@ static void emit_band_tile(ptx_builder *b, ptx_group_sched *s, ptx_reg l, ptx_re
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", s->tn, band, w, rem);
 }
 
+/* dst = ceil(rows / unit rows): a group's tile rows, or pairs of them for a cluster along M
+ * (tcj_cfg_group_unit_rows, a power of two). */
+static void emit_tile_rows(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg dst, ptx_reg rows) {
+  int unit_rows = tcj_cfg_group_unit_rows(c);
+  ptx_ins(b, "add.u32 %R, %R, %d", dst, rows, unit_rows - 1);
+  ptx_ins(b, "shr.u32 %R, %R, %d", dst, dst, log2i(unit_rows));
+}
+
 /* K groups: every group owns ceil(m / bm) x tiles_n units, so the unit's group is a
  * division (s->g) and its tile within the group the band of the remainder (s->tm, s->tn). m == 0
  * has no tiles (and must not divide by 0); past the last group no unit runs (done). The
@@ -194,9 +202,7 @@ static void emit_entry_unit(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_s
   ptx_reg tiles_m = r[0], group_units = r[1], l = r[2], out = r[3];
   ptx_ins(b, "setp.eq.u32 %R, %R, 0", out, m);
   emit_leave(b, out, done);
-  int unit_rows = tcj_cfg_group_unit_rows(c);
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles_m, m, unit_rows - 1);
-  ptx_ins(b, "shr.u32 %R, %R, %d", tiles_m, tiles_m, log2i(unit_rows));
+  emit_tile_rows(b, c, tiles_m, m);
   ptx_ins(b, "mul.lo.u32 %R, %R, %lld", group_units, tiles_m, (long long)tiles_n);
   ptx_ins(b, "div.u32 %R, %R, %R", s->g, unit, group_units);
   ptx_ins(b, "setp.ge.u32 %R, %R, %R", out, s->g, count);
@@ -238,9 +244,7 @@ static void emit_scan_groups(ptx_builder *b, const tcj_kernel_cfg *c, ptx_group_
     ptx_ins_if(b, p, 1, "mov.u32 %R, %R", prev, carry_end);
     ptx_ins(b, "sub.u32 %R, %R, %R", rows, end, prev);
   }
-  int unit_rows = tcj_cfg_group_unit_rows(c);
-  ptx_ins(b, "add.u32 %R, %R, %d", tiles, rows, unit_rows - 1);
-  ptx_ins(b, "shr.u32 %R, %R, %d", tiles, tiles, log2i(unit_rows));
+  emit_tile_rows(b, c, tiles, rows);
   ptx_ins(b, "mul.lo.u32 %R, %R, %lld", sum, tiles, (long long)tiles_n);
   emit_scan(b, "add.u32", sum);
   ptx_ins(b, "add.u32 %R, %R, %R", sum, sum, carry_units);

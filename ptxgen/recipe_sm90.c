@@ -126,13 +126,13 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
   return NULL;
 }
 
-/* [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of each consumer][B's
- * maps rewritten per group][full and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong adds a turn
- * barrier per consumer. */
+/* [slack to align to 1024][stages x (A tile, B tile)][epilogue staging of each consumer][the
+ * maps rewritten per group][full and empty mbarriers] (kernel_cfg.h: TCJ_SM90_*); ping-pong
+ * adds a turn barrier per consumer. */
 static int smem_sm90(const tcj_kernel_cfg *c) {
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
-  return TCJ_SM90_ALIGN + ring + c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES + tcj_cfg_sm90_group_maps(c) * TCJ_SM90_MAP_BYTES +
-         2 * c->stages * 8 + (c->pingpong ? 16 : 0);
+  int staging = c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES, maps = tcj_cfg_sm90_group_maps(c) * TCJ_SM90_MAP_BYTES;
+  return TCJ_SM90_ALIGN + ring + staging + maps + 2 * c->stages * 8 + (c->pingpong ? 16 : 0);
 }
 
 /* tensormap.replace and tensormap.cp_fenceproxy came with PTX ISA 8.3 (sm90_group_maps.c). */
