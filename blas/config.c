@@ -8,6 +8,11 @@
  *                                                              env TCJBLAS_GPU_THRESHOLD
  *          gpu_device N          the CUDA device used (default 0)
  *          report 0|1            say where the calls ran, at exit     env TCJBLAS_REPORT
+ *          pinned_mb N           pinned staging for host arrays, MiB, fractions allowed
+ *                                (default 128; 0: copy them whole from pageable memory)
+ *                                                                   env TCJBLAS_PINNED_MB
+ *          copy_threads N        threads that stage one copy (default 0: half the CPUs, at
+ *                                most 8)                            env TCJBLAS_COPY_THREADS
  *   Keys in any case. Lines whose first non-blank character is # are comments; a value runs
  *   to the end of its line (a path may hold blanks or #), with blanks around it dropped. */
 #include "blas/tcjblas_internal.h"
@@ -38,6 +43,22 @@ static int parse_device(const char *s, int *out) {
   return 0;
 }
 
+static int parse_count(const char *s, int max, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || errno == ERANGE || v < 0 || v > max) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_mib(const char *s, double *out) {
+  double v;
+  if (parse_flops(s, &v) || v > 1048576) return -1; /* up to 1 TiB; fractions allowed */
+  *out = v;
+  return 0;
+}
+
 static int parse_flag(const char *s, int *out) {
   if (strcmp(s, "0") && strcmp(s, "1")) return -1;
   *out = s[0] == '1';
@@ -57,6 +78,8 @@ static int set_key(tb_config *cfg, const char *key, const char *value) {
   if (!strcasecmp(key, "gpu_threshold")) return parse_flops(value, &cfg->gpu_threshold);
   if (!strcasecmp(key, "gpu_device")) return parse_device(value, &cfg->gpu_device);
   if (!strcasecmp(key, "report")) return parse_flag(value, &cfg->report);
+  if (!strcasecmp(key, "pinned_mb")) return parse_mib(value, &cfg->pinned_mb);
+  if (!strcasecmp(key, "copy_threads")) return parse_count(value, 64, &cfg->copy_threads);
   return -2;
 }
 
@@ -92,7 +115,7 @@ static void read_file(tb_config *cfg, const char *path, FILE *msgs) {
     int r = set_key(cfg, key, value);
     if (r == -2)
       fprintf(msgs, "tcjblas: %s:%d: unknown key '%s' (ignored; keys: cpu_blas, gpu_threshold, "
-                    "gpu_device, report)\n", path, lineno, key);
+                    "gpu_device, report, pinned_mb, copy_threads)\n", path, lineno, key);
     else if (r)
       fprintf(msgs, "tcjblas: %s:%d: bad value '%s' for %s (ignored)\n", path, lineno, value, key);
   }
@@ -104,6 +127,8 @@ static void read_env(tb_config *cfg, FILE *msgs) {
     {"TCJBLAS_CPU_BLAS", "cpu_blas"},
     {"TCJBLAS_GPU_THRESHOLD", "gpu_threshold"},
     {"TCJBLAS_REPORT", "report"},
+    {"TCJBLAS_PINNED_MB", "pinned_mb"},
+    {"TCJBLAS_COPY_THREADS", "copy_threads"},
   };
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *v = getenv(vars[i].var);
@@ -118,6 +143,7 @@ static void read_env(tb_config *cfg, FILE *msgs) {
 void tb_config_load(tb_config *cfg, FILE *msgs) {
   memset(cfg, 0, sizeof *cfg);
   cfg->gpu_threshold = TB_DEFAULT_GPU_THRESHOLD;
+  cfg->pinned_mb = TB_DEFAULT_PINNED_MB;
   const char *path = getenv("TCJBLAS_CONFIG");
   if (path) {
     if (*path) read_file(cfg, path, msgs);

@@ -6,6 +6,7 @@
 #define TCJBLAS_CUDA_DRIVER_H
 
 #include <cuda.h>
+#include <tcj.h>
 
 #include "blas/tcjblas_internal.h"
 
@@ -23,6 +24,13 @@
   X(cuMemFree)                \
   X(cuMemcpy2D)               \
   X(cuStreamSynchronize)      \
+  X(cuStreamCreate)           \
+  X(cuStreamWaitEvent)        \
+  X(cuEventCreate)            \
+  X(cuEventRecord)            \
+  X(cuEventSynchronize)       \
+  X(cuMemHostAlloc)           \
+  X(cuMemcpy2DAsync)          \
   X(cuModuleLoadData)         \
   X(cuModuleGetFunction)      \
   X(cuLaunchKernel)
@@ -66,5 +74,16 @@ CUresult tb_complex_expand(const tb_cuda *cu, tb_type t, CUdeviceptr src, int64_
 /* C = P + beta C: P the product in C's real view (ld 2 rows), C complex (ldc). */
 CUresult tb_complex_combine(const tb_cuda *cu, tb_type t, CUdeviceptr p, CUdeviceptr c, int64_t ldc,
                             const void *beta, int64_t rows, int64_t cols);
+
+/* gpu.c: one GEMM of device operands (addresses and lds in g) on tcj, enqueued on `stream`; the
+ * engine is gpu.c's, made on first use (NULL and *why set when it cannot be). */
+tcj_engine *tb_gpu_engine(const char **why);
+int tb_gpu_enqueue(tcj_engine *e, const tb_gemm *g, CUstream stream); /* 0, or a tcj_status */
+
+/* pipeline.c: a GEMM with operands in pageable host memory (each TB_HOST or TB_DEVICE), moved
+ * through pinned staging buffers and cut into tiles whose copies in, GEMMs and copies out
+ * overlap. Returns 0 and *res when it ran the call, -1 when it did not take it (too small to
+ * pay, staging turned off or not available: nothing was done). The context is entered. */
+int tb_pipeline_gemm(const tb_cuda *cu, tcj_engine *e, const tb_gemm *g, tb_places p, tb_gpu_result *res);
 
 #endif /* TCJBLAS_CUDA_DRIVER_H */

@@ -47,6 +47,8 @@ int tb_gpu_compile_counts(tb_gpu_compiles *out) {
   return 0;
 }
 
+static atomic_int warned_unavailable, warned_failed, warned_cuda;
+
 /* One operand as tcj reads it: in place, or a buffer of ours (packed: ld = rows). */
 typedef struct operand {
   CUdeviceptr ptr, owned;
@@ -70,50 +72,37 @@ static CUresult place(const tb_cuda *cu, operand *o, tb_where w, const void *p, 
   return tb_cuda_copy(cu, dst, src, rows, cols, es);
 }
 
-static atomic_int warned_unavailable, warned_failed, warned_cuda;
-
-tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p) {
-  if (tb_is_complex(g->type)) return TB_GPU_NOT_RUN;
+tcj_engine *tb_gpu_engine(const char **why) {
   pthread_once(&engine_once, create_once);
-  if (!engine) {
-    tb_msg_once(&warned_unavailable, "GPU path unavailable (%s): calls run on the CPU", engine_why);
-    return TB_GPU_NOT_RUN;
-  }
-  const tb_cuda *cu = tb_cuda_get(NULL);
-  if (tb_cuda_enter(cu)) return TB_GPU_NOT_RUN;
-  size_t es = tb_elem_size(g->type);
+  if (!engine && why) *why = engine_why;
+  return engine;
+}
+
+int tb_gpu_enqueue(tcj_engine *e, const tb_gemm *g, CUstream stream) {
   int scales = tb_gemm_only_scales(g), f64 = g->type == TB_D;
-  operand a = {0}, b = {0}, c = {0};
-  const char *what = "cuMemAlloc or a copy";
-  tb_gpu_result res = TB_GPU_NOT_RUN;
-  CUresult r = place(cu, &c, p.c, g->c, g->ldc, g->m, g->n, es, !tb_beta_is_zero(g));
   tcj_gemm_desc d = TCJ_GEMM_DESC_INIT;
   d.order = TCJ_ORDER_COL_MAJOR; /* Fortran's conventions exactly: m, n, k and lds as given */
   d.a_type = d.b_type = d.c_type = d.d_type = f64 ? TCJ_F64 : TCJ_F32; /* F32: fp32 accuracy (3xTF32) */
   d.m = g->m;
   d.n = g->n;
-  d.c = (const void *)(uintptr_t)c.ptr;
-  d.ldc = c.ld;
+  d.c = g->c;
+  d.ldc = g->ldc;
   if (scales) {
     /* C = beta C (device C only; host C is scaled on the host): k = 0 reads neither A nor B,
      * which BLAS allows to be anything. They get C's valid address and sizes tcj accepts. */
     d.op_a = d.op_b = TCJ_OP_N;
     d.k = 0;
     d.a = d.b = d.c;
-    d.lda = c.ld;
+    d.lda = g->ldc;
     d.ldb = 1;
   } else {
-    int64_t ra = g->ta == 'N' ? g->m : g->k, ca = g->ta == 'N' ? g->k : g->m;
-    int64_t rb = g->tb == 'N' ? g->k : g->n, cb = g->tb == 'N' ? g->n : g->k;
-    if (r == CUDA_SUCCESS) r = place(cu, &a, p.a, g->a, g->lda, ra, ca, es, 1);
-    if (r == CUDA_SUCCESS) r = place(cu, &b, p.b, g->b, g->ldb, rb, cb, es, 1);
     d.op_a = g->ta == 'N' ? TCJ_OP_N : TCJ_OP_T; /* 'C' of a real matrix is 'T' */
     d.op_b = g->tb == 'N' ? TCJ_OP_N : TCJ_OP_T;
     d.k = g->k;
-    d.a = (const void *)(uintptr_t)a.ptr;
-    d.lda = a.ld;
-    d.b = (const void *)(uintptr_t)b.ptr;
-    d.ldb = b.ld;
+    d.a = g->a;
+    d.lda = g->lda;
+    d.b = g->b;
+    d.ldb = g->ldb;
   }
   /* The scalars of the operands' precision; the other pair keeps TCJ_GEMM_DESC_INIT's values,
    * as tcj.h requires. */
@@ -124,13 +113,45 @@ tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p) {
     d.alpha = scales ? 0 : *(const float *)g->alpha;
     d.beta = *(const float *)g->beta;
   }
-  if (r != CUDA_SUCCESS) goto done;
-  tcj_status s = tcj_gemm_ex(engine, &d, NULL); /* the legacy default stream, as the copies */
-  if (s != TCJ_SUCCESS) {
+  tcj_status s = tcj_gemm_ex(e, &d, stream);
+  if (s != TCJ_SUCCESS)
     tb_msg_once(&warned_failed, "tcj_gemm_ex failed (%s: %s): such calls run on the CPU",
-                tcj_status_string(s), tcj_last_error(engine));
-    goto done; /* validation failures launch and write nothing */
+                tcj_status_string(s), tcj_last_error(e));
+  return (int)s; /* validation failures launch and write nothing */
+}
+
+tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p) {
+  if (tb_is_complex(g->type)) return TB_GPU_NOT_RUN;
+  if (!tb_gpu_engine(NULL)) {
+    tb_msg_once(&warned_unavailable, "GPU path unavailable (%s): calls run on the CPU", engine_why);
+    return TB_GPU_NOT_RUN;
   }
+  const tb_cuda *cu = tb_cuda_get(NULL);
+  if (tb_cuda_enter(cu)) return TB_GPU_NOT_RUN;
+  tb_gpu_result res = TB_GPU_NOT_RUN;
+  if (!tb_pipeline_gemm(cu, engine, g, p, &res)) {
+    tb_cuda_leave(cu);
+    return res;
+  }
+  size_t es = tb_elem_size(g->type);
+  operand a = {0}, b = {0}, c = {0};
+  const char *what = "cuMemAlloc or a copy";
+  tb_gemm dev = *g; /* the same GEMM over the device operands */
+  CUresult r = place(cu, &c, p.c, g->c, g->ldc, g->m, g->n, es, !tb_beta_is_zero(g));
+  if (!tb_gemm_only_scales(g)) {
+    int64_t ra = g->ta == 'N' ? g->m : g->k, ca = g->ta == 'N' ? g->k : g->m;
+    int64_t rb = g->tb == 'N' ? g->k : g->n, cb = g->tb == 'N' ? g->n : g->k;
+    if (r == CUDA_SUCCESS) r = place(cu, &a, p.a, g->a, g->lda, ra, ca, es, 1);
+    if (r == CUDA_SUCCESS) r = place(cu, &b, p.b, g->b, g->ldb, rb, cb, es, 1);
+  }
+  dev.a = (const void *)(uintptr_t)a.ptr;
+  dev.lda = a.ld;
+  dev.b = (const void *)(uintptr_t)b.ptr;
+  dev.ldb = b.ld;
+  dev.c = (void *)(uintptr_t)c.ptr;
+  dev.ldc = c.ld;
+  if (r != CUDA_SUCCESS) goto done;
+  if (tb_gpu_enqueue(engine, &dev, NULL)) goto done; /* the legacy default stream, as the copies */
   r = cu->cuStreamSynchronize(NULL);
   what = "the GEMM kernel";
   if (r == CUDA_SUCCESS && p.c != TB_DEVICE) {

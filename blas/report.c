@@ -17,10 +17,12 @@ uint64_t tb_report_count(tb_ran where) { return atomic_load(&ran[where]); }
 void tb_report_line(char *out, size_t size) {
   uint64_t gpu = tb_report_count(TB_RAN_GPU), cpu = tb_report_count(TB_RAN_CPU_BLAS);
   uint64_t own = tb_report_count(TB_RAN_BUILT_IN), copies = tb_report_count(TB_RAN_HOST_COPIES);
+  uint64_t staged = tb_report_count(TB_RAN_STAGED);
   int n = snprintf(out, size,
-                   "%" PRIu64 " calls ran on the GPU, %" PRIu64 " on the CPU BLAS, %" PRIu64
+                   "%" PRIu64 " calls ran on the GPU (%" PRIu64 " of them staged through pinned "
+                   "buffers in tiles), %" PRIu64 " on the CPU BLAS, %" PRIu64
                    " on libtcjblas's own host code; %" PRIu64 " on device arrays went through host "
-                   "copies", gpu, cpu, own, copies);
+                   "copies", gpu, staged, cpu, own, copies);
   tb_gpu_compiles jit;
   if (n > 0 && (size_t)n < size && tb_gpu_compile_counts(&jit) == 0)
     snprintf(out + n, size - (size_t)n,

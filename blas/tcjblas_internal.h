@@ -62,9 +62,13 @@ typedef struct tb_config {
   double gpu_threshold; /* 2 m n k at and above which host arrays go to the GPU */
   int gpu_device;       /* CUDA device ordinal whose primary context tcjblas uses */
   int report;           /* nonzero: say where the calls ran at exit (report.c) */
+  double pinned_mb;     /* pinned staging for host arrays, MiB (pipeline.c); 0: whole pageable copies */
+  int copy_threads;     /* threads that stage one copy (host_copy.c) */
 } tb_config;
 /* Provisional: not measured against a CPU BLAS yet. */
 #define TB_DEFAULT_GPU_THRESHOLD (2.0 * 512 * 512 * 512)
+/* Eight 16 MiB buffers: four calls' worth of copies in flight each way (pipeline.c). */
+#define TB_DEFAULT_PINNED_MB 128
 /* Defaults, then the file ($TCJBLAS_CONFIG, else ./tcjblas.conf when it exists), then the
  * environment. Problems are reported on `msgs` (naming file and line) and the line ignored. */
 void tb_config_load(tb_config *cfg, FILE *msgs);
@@ -114,6 +118,8 @@ typedef enum tb_ran {
                           the routine) or C = beta C */
   TB_RAN_HOST_COPIES,  /* calls on device arrays run through host copies (counted again where
                           they ran) */
+  TB_RAN_STAGED,       /* GPU calls whose host arrays went through pipeline.c (counted in
+                          TB_RAN_GPU too) */
   TB_RAN_KINDS
 } tb_ran;
 void tb_report_ran(tb_ran where);
@@ -135,6 +141,30 @@ void tb_real_form_free(tb_real_form *f);
 /* complex_ptx.c: the complex kernels' PTX module text into out (size bytes, NUL-terminated when
  * it fits); returns its length, as snprintf. */
 size_t tb_complex_kernels_ptx(char *out, size_t size);
+
+/* stage_plan.c: how pipeline.c cuts a host-array GEMM (arithmetic only). */
+typedef struct tb_block {
+  int64_t row, col, rows, cols; /* a block of a column-major matrix */
+} tb_block;
+/* The chunks that carry block b through staging buffers of slot_elems elements: whole columns
+ * when one fits, else pieces of one column; in column order. */
+int64_t tb_chunk_count(tb_block b, int64_t slot_elems);
+tb_block tb_chunk(tb_block b, int64_t slot_elems, int64_t i);
+/* The block of X that the block of op(X) given is (op 'N': the same; 'T' or 'C': transposed). */
+tb_block tb_stored_block(char op, tb_block of_op);
+typedef struct tb_pipeline_plan {
+  int along_m;   /* tiles are row blocks of C (op(A) split, op(B) whole) or column blocks */
+  int64_t tile;  /* rows or columns of C per tile (the last may have fewer) */
+  int64_t tiles;
+} tb_pipeline_plan;
+tb_pipeline_plan tb_pipeline_plan_of(const tb_gemm *g, tb_places p);
+tb_block tb_tile_of_c(const tb_gemm *g, tb_pipeline_plan plan, int64_t t);
+
+/* host_copy.c: a rows x cols column-major copy between host matrices (lds in elements of es
+ * bytes) on up to `threads` threads. */
+void tb_host_copy(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
+                  size_t es, int threads);
+int tb_copy_threads_default(void); /* half the online CPUs, 1 to 8 */
 
 /* dispatch.c: quick returns, BLAS semantics, CPU or GPU. g has passed tb_gemm_check. */
 void tb_gemm_run(const tb_gemm *g);

@@ -8,6 +8,9 @@
 # COMPUTATIONAL TESTS" per routine and storage order, and ends with "END OF TESTS".
 # --gpu: the calls must reach tcj (TCJBLAS_GPU_THRESHOLD=0): libtcjblas's report at exit must
 # count GPU calls and no GPU failure may be said; exit 77 (skipped) where no GPU is present.
+# The staging is shrunk to 64 KiB (8 KiB buffers), so that the calls of the larger sizes take
+# blas/pipeline.c's staged path in several chunks (the report must count some), the smaller
+# ones gpu.c's whole copies.
 set -euo pipefail
 gpu=0
 [ "${1:-}" = --gpu ] && { gpu=1; shift; }
@@ -17,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 export TCJBLAS_CONFIG= TCJBLAS_REPORT=1 # no stray tcjblas.conf; say where the calls ran
-if [ $gpu -eq 1 ]; then export TCJBLAS_GPU_THRESHOLD=0; fi
+if [ $gpu -eq 1 ]; then export TCJBLAS_GPU_THRESHOLD=0 TCJBLAS_PINNED_MB=0.0625; fi
 rc=0
 "$tester" <"$input" >stdout.txt 2>stderr.txt || rc=$?
 summary=stdout.txt
@@ -58,8 +61,11 @@ grep -q "END OF TESTS" "$summary" || { echo "run.sh: the summary does not end wi
 if [ $gpu -eq 1 ]; then
   report=$(grep -E "tcjblas: [0-9]+ calls ran on the GPU" stderr.txt || true)
   calls=$(sed -n 's/^tcjblas: \([0-9]*\) calls ran on the GPU.*/\1/p' <<<"$report")
+  staged=$(sed -n 's/^tcjblas: [0-9]* calls ran on the GPU (\([0-9]*\) of them staged.*/\1/p' <<<"$report")
   if [ -z "$calls" ] || [ "$calls" -eq 0 ]; then
     echo "run.sh: no call reached the GPU (report: ${report:-none})" >&2; fail=1
+  elif [ -z "$staged" ] || [ "$staged" -eq 0 ]; then
+    echo "run.sh: no call took the staged path (report: $report)" >&2; fail=1
   fi
   if grep -E "tcj_gemm_ex failed|GPU GEMM failed" stderr.txt >&2; then
     echo "run.sh: the GPU path failed (lines above)" >&2; fail=1

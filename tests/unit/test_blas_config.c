@@ -68,6 +68,32 @@ static void defaults_without_a_file_or_variables(void **state) {
   assert_string_equal(cfg.cpu_blas, "");
   assert_true(cfg.gpu_threshold == TB_DEFAULT_GPU_THRESHOLD);
   assert_int_equal(cfg.gpu_device, 0);
+  assert_true(cfg.pinned_mb == TB_DEFAULT_PINNED_MB);
+  assert_int_equal(cfg.copy_threads, 0); /* 0: chosen from the CPUs at the first copy */
+  free(msgs);
+}
+
+static void staging_settings_from_the_file_and_the_environment(void **state) {
+  (void)state;
+  write_file(path, "pinned_mb 0.0625\ncopy_threads 3\npinned_mb -1\npinned_mb 2e6\ncopy_threads 65\n"
+                   "copy_threads 2.5\n");
+  setenv("TCJBLAS_COPY_THREADS", "5", 1);
+  tb_config cfg;
+  char *msgs = load(&cfg, path, NULL, NULL);
+  unsetenv("TCJBLAS_COPY_THREADS");
+  assert_true(cfg.pinned_mb == 0.0625); /* fractions of a MiB: tests use small buffers */
+  assert_int_equal(cfg.copy_threads, 5); /* the environment over the file's 3 */
+  for (int line = 3; line <= 6; line++) {
+    char want[256];
+    snprintf(want, sizeof want, "tcjblas: %s:%d: bad value", path, line);
+    if (!strstr(msgs, want)) print_error("no '%s' in:\n%s", want, msgs);
+    assert_non_null(strstr(msgs, want));
+  }
+  free(msgs);
+  setenv("TCJBLAS_PINNED_MB", "0", 1); /* 0: no staging, whole pageable copies */
+  msgs = load(&cfg, path, NULL, NULL);
+  unsetenv("TCJBLAS_PINNED_MB");
+  assert_true(cfg.pinned_mb == 0);
   free(msgs);
 }
 
@@ -169,6 +195,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_without_a_file_or_variables),
     cmocka_unit_test(keys_comments_and_blanks_are_read),
+    cmocka_unit_test(staging_settings_from_the_file_and_the_environment),
     cmocka_unit_test(bad_lines_are_reported_with_file_and_line_and_ignored),
     cmocka_unit_test(environment_overrides_the_file),
     cmocka_unit_test(bad_environment_value_is_reported_and_the_file_value_kept),
