@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Measures where libtcjblas's GPU path starts to beat the CPU BLAS on host arrays: ?gemm_ over
+a range of sizes, each timed twice through libtcjblas, once with every call sent to the GPU
+(TCJBLAS_GPU_THRESHOLD=0) and once with every call left to the CPU BLAS (TCJBLAS_GPU_THRESHOLD=inf,
+TCJBLAS_CPU_BLAS=--cpu-blas), in processes of their own, so both are what a program calling
+libtcjblas gets. Prints the times, the ratio and, per type, the crossover: the 2mnk (8mnk
+complex) from which the GPU is faster at every larger size measured -- the value for
+gpu_threshold on this machine.
+
+  tcjblas_threshold.py --lib build/blas/libtcjblas.so.1 --cpu-blas /usr/lib/x86_64-linux-gnu/libopenblas.so.0
+                       [--types dszc] [--sizes 64,96,128,...] [--shapes square|all] [--repeat 5]
+
+Square sizes by default; --shapes all adds skinny ones (k = 32, and m = 32), whose
+transfers weigh more for the same flops. Times are medians of --repeat calls after one warm-up
+call (the warm-up pays tcj's compile for the size's class)."""
+import argparse
+import array
+import ctypes
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+DTYPES = {"s": "float32", "d": "float64", "c": "complex64", "z": "complex128"}
+DEFAULT_SIZES = "48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,4096"
+
+
+def parse():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    p.add_argument("--lib", required=True, help="libtcjblas.so")
+    p.add_argument("--cpu-blas", required=True, help="the CPU BLAS libtcjblas forwards small calls to")
+    p.add_argument("--types", default="dszc", help="some of s, d, c, z (default dszc)")
+    p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated n (default %(default)s)")
+    p.add_argument("--shapes", choices=["square", "all"], default="square")
+    p.add_argument("--repeat", type=int, default=5, help="timed calls after a warm-up (default 5)")
+    p.add_argument("--child", help=argparse.SUPPRESS)  # "TYPE": time the shapes in this process
+    return p.parse_args()
+
+
+def shapes(args):
+    out = []
+    for n in (int(x) for x in args.sizes.split(",") if x):
+        out.append((n, n, n))
+        if args.shapes == "all":
+            out += [(n, n, 32), (32, n, n)]
+    return out
+
+
+def flops(t, m, n, k):
+    return (8 if t in "cz" else 2) * m * n * k
+
+
+def child(args):
+    t = args.child
+    lib = ctypes.CDLL(args.lib)
+    f = getattr(lib, t + "gemm_")
+    f.restype = None
+    scal = {"s": ctypes.c_float, "d": ctypes.c_double, "c": ctypes.c_float * 2, "z": ctypes.c_double * 2}[t]
+    one = scal(1.0) if t in "sd" else scal(1.0, 0.0)
+    half = scal(0.5) if t in "sd" else scal(0.5, 0.0)
+    nn = ctypes.c_char(b"N")
+    rnd = random.Random(7)
+    # Values in [-1, 1): a pattern of 1021 (prime) values repeated, fast to build at any size.
+    code, parts = ("f" if t in "sc" else "d"), (2 if t in "cz" else 1)
+    pattern = array.array(code, (rnd.uniform(-1, 1) for _ in range(1021)))
+    res = {}
+    for (m, n, k) in shapes(args):
+        def mat(r, c):
+            count = r * c * parts
+            x = pattern * (count // len(pattern) + 1)
+            del x[count:]
+            return x
+        a, b, c = mat(m, k), mat(k, n), mat(m, n)
+        im, iin, ik = ctypes.c_int(m), ctypes.c_int(n), ctypes.c_int(k)
+        ptr = lambda x: ctypes.c_void_p(x.buffer_info()[0])
+
+        def call():
+            f(ctypes.byref(nn), ctypes.byref(nn), ctypes.byref(im), ctypes.byref(iin), ctypes.byref(ik),
+              ctypes.byref(one), ptr(a), ctypes.byref(im), ptr(b), ctypes.byref(ik), ctypes.byref(half),
+              ptr(c), ctypes.byref(im), ctypes.c_size_t(1), ctypes.c_size_t(1))
+        call()
+        times = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - t0)
+        res[f"{m}x{n}x{k}"] = statistics.median(times)
+    print("RESULT " + json.dumps(res))
+    return 0
+
+
+def run_child(args, t, **env):
+    cmd = [sys.executable, os.path.abspath(__file__), "--lib", args.lib, "--cpu-blas", args.cpu_blas, "--child", t,
+           "--sizes", args.sizes, "--shapes", args.shapes, "--repeat", str(args.repeat)]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, TCJBLAS_CONFIG="", **env))
+    for line in r.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    sys.stderr.write(r.stdout + r.stderr)
+    return None
+
+
+def main():
+    args = parse()
+    if args.child:
+        return child(args)
+    print(f"# libtcjblas {args.lib}, CPU BLAS {args.cpu_blas}, {os.cpu_count()} CPUs, median of {args.repeat}, "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(f"{'type':4} {'m x n x k':>16} {'flops':>10} {'cpu s':>10} {'gpu s':>10} {'cpu/gpu':>8}")
+    bad = 0
+    for t in args.types:
+        cpu = run_child(args, t, TCJBLAS_GPU_THRESHOLD="inf", TCJBLAS_CPU_BLAS=args.cpu_blas)
+        gpu = run_child(args, t, TCJBLAS_GPU_THRESHOLD="0", TCJBLAS_CPU_BLAS=args.cpu_blas)
+        if not cpu or not gpu:
+            bad += 1
+            continue
+        rows = sorted(((flops(t, *map(int, key.split("x"))), key) for key in cpu), key=lambda x: x[0])
+        for fl, key in rows:
+            print(f"{t:4} {key:>16} {fl:10.3g} {cpu[key]:10.3g} {gpu[key]:10.3g} {cpu[key] / gpu[key]:8.2f}")
+        # The crossover: the smallest flops from which the GPU wins at every larger shape measured.
+        cross = None
+        for fl, key in reversed(rows):
+            if gpu[key] < cpu[key]:
+                cross = fl
+            else:
+                break
+        print(f"{t:4} crossover: {'%.3g' % cross if cross else 'none in the sizes measured'} flops (2mnk, 8mnk complex)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
