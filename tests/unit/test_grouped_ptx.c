@@ -508,9 +508,27 @@ static void grouped_sm90_clusters_pair_tile_rows(void **state) {
     if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) failures++;
     else paired++;
   }
+  /* What selection picks for DeepGEMM's fp8 shapes (4 x 8192 rows, n 4096, k 7168): pairs with
+   * block scales, row scales, and row scales with fast accumulation. */
+  static const char *fp8_pairs[] = {
+    "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=128x256x128 warps=2x1 stages=4 align=16,16,8 cluster=2 scale=block group=1",
+    "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=128x256x128 warps=2x1 stages=4 align=16,16,8 cluster=2 group=1 scale=row",
+    "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=256x128x128 warps=2x1 stages=4 align=16,16,8 cluster=2 fast=1 group=1 scale=row",
+  };
+  for (size_t i = 0; i < sizeof fp8_pairs / sizeof *fp8_pairs; i++) {
+    tcj_kernel_cfg c;
+    assert_int_equal(tcj_cfg_parse(fp8_pairs[i], &c), 0);
+    assert_int_equal(c.cluster_m, 2);
+    assert_null(tcj_cfg_check(&c));
+    assert_int_equal(tcj_cfg_group_unit_rows(&c), 2 * c.bm);
+    char text[256];
+    int regs;
+    if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) failures++;
+    else paired++;
+  }
   print_message("grouped sm90 clusters: %d configs compiled (%s), %d failed\n", paired, version, failures);
   assert_int_equal(failures, 0);
-  assert_true(paired >= 6);
+  assert_true(paired >= 9);
   tcj_kernel_cfg n = case90_cfg(&cases90[0]);
   n.cluster_n = 2;
   assert_non_null(strstr(tcj_cfg_check(&n), "along M only"));
