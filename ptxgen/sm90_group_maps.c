@@ -4,8 +4,9 @@
  *   - B by an array of pointers (tcj_kernel_cfg.b_ptrs): B's map takes group g's pointer;
  *   - K groups (weight gradients): A's and B's maps take the group's first K row as their base
  *     and its depth as their K extent, so TMA fills zeros past the group's end, as it does past
- *     a tensor's (the next group's rows are never read). An empty group's maps span one K row
- *     and its copies start past it: all zeros, so its tile writes beta * C + bias.
+ *     a tensor's (the next group's rows are never read). An empty group's maps span the
+ *     operands' first K row and its copies start past it: all zeros, so its tile writes
+ *     beta * C + bias.
  * The host encodes each map once (every other field: the groups share m, n, the leading
  * dimensions and the layout); the producer's warp 0 keeps copies in shared memory and, where a
  * tile's group differs from the last tile's, writes the group's fields into them
@@ -87,9 +88,15 @@ static void rewrite_copies(sm90 *k, sm90_group_maps *gm) {
                addr);
     return;
   }
-  ptx_reg rows = r32(k), k0 = r64(k);
+  /* An empty group's maps span row 0 of the operands, inside them: its one K tile starts past
+   * that row (k->kskip), so TMA fills zeros and reads nothing. Its own start can be K, one row
+   * past the operand's end, and a map based there faulted on an H100 (the GPU table's case with
+   * an empty last group) although none of its boxes is in bounds. */
+  ptx_reg rows = r32(k), start = r32(k), k0 = r64(k), empty = pred(k);
   ptx_ins(b, "max.u32 %R, %R, 1", rows, k->kdepth);
-  ptx_ins(b, "cvt.u64.u32 %R, %R", k0, k->kstart);
+  ptx_ins(b, "setp.eq.u32 %R, %R, 0", empty, k->kdepth);
+  ptx_ins(b, "selp.u32 %R, 0, %R, %R", start, k->kstart, empty);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", k0, start);
   for (int i = 0; i < gm->maps; i++) {
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", addr, k0, gm->row_bytes[i], gm->base[i]);
     ptx_ins_if(b, gm->lane0, 0, "tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%R+%d], %R",

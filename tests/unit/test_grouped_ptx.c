@@ -428,6 +428,13 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
     assert_int_equal(ptx_recipe_sm90.cta_scratch_bytes(&c), (int64_t)(maps ? c.stages + 1 : 0) * maps * 128);
     assert_int_equal(count_of(body, "tensormap.replace.tile.global_address.shared::cta"), maps);
     assert_int_equal(count_of(body, "tensormap.replace.tile.global_dim.shared::cta.b1024.b32"), by_k ? 2 : 0);
+    if (by_k) { /* an empty group's maps start at row 0 (selp 0 over its start), never past K */
+      const char *rep = strstr(body, "tensormap.replace.tile.global_address"), *from = rep - 400 > body ? rep - 400 : body;
+      char window[512] = "";
+      memcpy(window, from, (size_t)(rep - from));
+      assert_non_null(strstr(window, "selp.u32"));
+      assert_non_null(strstr(strstr(window, "selp.u32"), ", 0, %r"));
+    }
     assert_int_equal(count_of(body, "tensormap.cp_fenceproxy.global.shared::cta"), maps);
     assert_int_equal(count_of(body, "fence.proxy.tensormap::generic.acquire.gpu"), maps);
     assert_int_equal(count_of(body, "[p_work]"), maps > 0);
