@@ -55,10 +55,11 @@ static tcj_status select_recipe(const eng_problem *p, const eng_device_caps *cap
      * fall back to the sm80 plan where it cannot address them (alignment, strides); block
      * scales, which only the sm90 recipe has, take it at any group size.
      * Gathered rows of A take it too: its cp.async producer (ptxgen/sm90_gather.c) ran
-     * Qwen3-30B-A3B's gathered up-projection 1.55x faster than the sm80 kernel on an H100. */
-    /* K groups take it under TCJ_RECIPE=sm90 only until their kernel has passed the GPU tables
-     * (its first run there ran too few units: fixed, not yet rerun). */
-    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' && !ptx_group_k(p->grouped) &&
+     * Qwen3-30B-A3B's gathered up-projection 1.55x faster than the sm80 kernel on an H100.
+     * K groups too (group_rows is then the expected depth): 1.76-1.89x the sm80 kernel on the
+     * weight gradients of Qwen3, DeepSeek-V3 and Mixtral (H100, docs/perf.md). k == 0 runs the
+     * sm80 kernel, as above. */
+    if (!forced && caps->sm == 90 && caps->arch_suffix == 'a' && p->k > 0 &&
         (p->group_rows >= SM90_GROUP_MIN_ROWS || p->block_scale)) {
       eng_plan sm90;
       const char *no = NULL;

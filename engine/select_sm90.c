@@ -406,6 +406,18 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   return st;
 }
 
+/* 16-bit groups on 128x256 tiles run in pairs of tile rows (B's tile multicast to both) where
+ * the grouped kernel takes pairs. H100, tcj-prof --repeat 20, same run (2026-12-06): the
+ * DeepSeek-V3 EP8 up-projection (32 groups of 11 to 1320 rows, 128 expected) 726 us in pairs
+ * against 840 without, Mixtral's up-projection 2788 against 2883; 256x128 tiles in pairs were
+ * slower (1319 and 3061 us), so they are left alone. */
+static void pair_16bit_128x256_groups(const eng_problem *p, tcj_kernel_cfg *c) {
+  if (c->cluster_m || c->bm != 128 || tcj_cfg_tile_cols(c) != 256 || ptx_elem_size(p->ab) != 2) return;
+  tcj_kernel_cfg pair = *c;
+  pair.cluster_m = 2;
+  if (!tcj_cfg_check(&pair)) *c = pair;
+}
+
 tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
                                     const char **why) {
   memset(plan, 0, sizeof *plan);
@@ -440,6 +452,7 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
       all[i].plan.cfg.cluster_m = 0;
       if (tcj_cfg_check(&all[i].plan.cfg)) continue;
     }
+    pair_16bit_128x256_groups(p, &all[i].plan.cfg);
     if (by_k) all[i].plan.cfg.k = 0;
     /* The maps the launch encodes: A over all m rows (masked: G entries), B over G entries; K
      * groups' over all of K (the kernel narrows them to a group's range). */

@@ -139,8 +139,10 @@ check_first_line() { # WANT-REGEX ARGS...: the config line of tcj-ptx ARGS match
     fails=$((fails + 1))
   fi
 }
-check_first_line '^// recipe=sm80 arch=sm_90a .* op=TN n=2048 k=0 .* group=4$' --arch sm_90a --dtype bf16 --m 768 --n 2048 \
+check_first_line '^// recipe=sm90 arch=sm_90a .* op=TN n=2048 k=0 .* group=4$' --arch sm_90a --dtype bf16 --m 768 --n 2048 \
   --k 16384 --op-a T --op-b N --group k32:128
+check_first_line '^// recipe=sm80 arch=sm_90a .* op=TN n=2048 k=0 .* group=4$' --arch sm_90a --dtype bf16 --m 768 --n 2048 \
+  --k 16384 --op-a T --op-b N --group k32:128 --recipe sm80
 check_first_line '^// recipe=sm90 arch=sm_90a .* op=TN n=2048 k=0 .* group=4$' --arch sm_90a --dtype bf16 --m 768 --n 2048 \
   --k 16384 --op-a T --op-b N --group k32:128 --recipe sm90
 check_first_line '^// recipe=sm80 arch=sm_80 .* group=5$' --arch sm_80 --dtype f16 --m 64 --n 64 --k 1000 --op-a T --op-b N \

@@ -1689,10 +1689,9 @@ static eng_problem k_grouped(int kind, int64_t m, int64_t n, int64_t k, int64_t 
 }
 
 /* K groups take a plan for all m rows and the expected depth: k = 0 in the config (the kernel
- * reads its K range), one kernel for every token count. The sm80 recipe's on every arch, as
- * TCJ_RECIPE=sm80 gives it; under TCJ_RECIPE=sm90 on sm_90a the sm90 recipe's (its producer
- * rewrites A's and B's maps per group), not the default until that kernel has passed the GPU
- * tables. */
+ * reads its K range), one kernel for every token count. On sm_90a the sm90 recipe's (its
+ * producer rewrites A's and B's maps per group), by default and under TCJ_RECIPE=sm90; the sm80
+ * recipe's on every other arch and under TCJ_RECIPE=sm80. */
 static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
   (void)state;
   static const char *arches[] = {"sm_80", "sm_89", "sm_90a", "sm_100"};
@@ -1701,7 +1700,7 @@ static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
       eng_problem p = k_grouped(kind, 768, 2048, 16384, 128, 128);
       eng_plan plan = select_ok(&p, arches[a], 1);
       int sm90 = !strcmp(arches[a], "sm_90a");
-      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM80);
+      assert_int_equal(plan.cfg.recipe, sm90 ? PTX_RECIPE_SM90 : PTX_RECIPE_SM80);
       assert_int_equal(plan.cfg.grouped, kind);
       assert_int_equal(plan.cfg.k, 0);
       assert_int_equal(plan.cfg.op_a_t, 1);
@@ -1712,9 +1711,11 @@ static void k_groups_take_a_plan_of_all_rows_and_no_k(void **state) {
       assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
       eng_tuning sm80 = {&ptx_recipe_sm80, {0}, 0}, sm90_only = {&ptx_recipe_sm90, {0}, 0};
       other = select_tuned_ok(&p, arches[a], &sm80);
-      assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
-      if (sm90) { /* TCJ_RECIPE=sm90: the sm90 plan, k = 0 */
+      assert_int_equal(other.cfg.recipe, PTX_RECIPE_SM80);
+      if (!sm90) assert_memory_equal(&other.cfg, &plan.cfg, sizeof plan.cfg);
+      if (sm90) { /* TCJ_RECIPE=sm90: the default's sm90 plan, k = 0 */
         eng_plan forced = select_tuned_ok(&p, arches[a], &sm90_only);
+        assert_memory_equal(&forced.cfg, &plan.cfg, sizeof plan.cfg);
         assert_int_equal(forced.cfg.recipe, PTX_RECIPE_SM90);
         assert_int_equal(forced.cfg.grouped, kind);
         assert_int_equal(forced.cfg.k, 0);
@@ -1763,6 +1764,8 @@ static void b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_
         eng_plan sm90_want = select_ok(&plain_b, arches[a], 1);
         sm90_want.cfg.b_ptrs = cases[i].b_ptrs;
         sm90_want.cfg.gather = cases[i].gather;
+        /* without a pair of tile rows, which the grouped kernel does not take with either */
+        if (cases[i].b_ptrs || cases[i].gather) sm90_want.cfg.cluster_m = 0;
         assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
         assert_memory_equal(&plan.cfg, &sm90_want.cfg, sizeof plan.cfg);
       } else {
@@ -1788,7 +1791,8 @@ static void b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_
   assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
   assert_int_equal(plan.cfg.b_ptrs, 1);
   /* Gathers under TCJ_RECIPE=sm90: the sm90 plan of the same problem without the gather, with
-   * the flag set, decode-size groups too; past the 32-bit row offsets, refused. */
+   * the flag set and no pair of tile rows, decode-size groups too; past the 32-bit row offsets,
+   * refused. */
   for (int rows = 8; rows <= 8192; rows *= 32) {
     eng_problem g = grouped(PTX_GROUP_ENDS32, 4 * rows, 4096, 7168, 4, rows);
     g.gather = 1, g.gather_rows = 3 * rows;
@@ -1798,6 +1802,7 @@ static void b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_
     eng_plan want;
     assert_int_equal(eng_select_tuned(&bare, &caps, 1, &sm90, &want, &why), TCJ_SUCCESS);
     want.cfg.gather = 1;
+    want.cfg.cluster_m = 0; /* gathers run without pairs of tile rows */
     assert_memory_equal(&plan.cfg, &want.cfg, sizeof plan.cfg);
     assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
     assert_null(tcj_cfg_check(&plan.cfg));
@@ -1818,6 +1823,43 @@ static void assert_grouped_sm90(const eng_plan *plan, int kind) {
   assert_int_equal(plan->cfg.cluster_n + plan->cfg.pingpong + plan->cfg.split_k, 0);
   assert_int_equal(plan->pack_a + plan->pack_b, 0);
   assert_null(tcj_cfg_check(&plan->cfg));
+}
+
+/* 16-bit m-grouped problems on 128x256 tiles run in pairs of tile rows (cluster_m 2, measured
+ * faster on an H100): Mixtral's and DeepSeek-V3's up-projections, f16 and bf16, contiguous and
+ * masked; the same problems with gathers or B pointers, and 256-row tiles, run unpaired. */
+static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
+  (void)state;
+  static const struct { int kind; ptx_elem ab; int64_t m, n, k, groups, rows; } cases[] = {
+    {PTX_GROUP_ENDS32, PTX_E_BF16, 8192, 28672, 4096, 8, 1024},
+    {PTX_GROUP_ENDS64, PTX_E_F16, 4096, 4096, 7168, 32, 128},
+    {PTX_GROUP_MASKED, PTX_E_BF16, 1024, 7168, 2048, 8, 1024},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = grouped(cases[i].kind, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
+    p.ab = p.c = p.d = cases[i].ab;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    if (plan.cfg.bm != 128 || tcj_cfg_tile_cols(&plan.cfg) != 256) continue;
+    assert_int_equal(plan.cfg.cluster_m, 2);
+    assert_null(tcj_cfg_check(&plan.cfg));
+    eng_problem g = p;
+    g.b_ptrs = 1, g.stride_b = 0;
+    if (cases[i].kind != PTX_GROUP_MASKED) {
+      assert_int_equal(select_ok(&g, "sm_90a", 1).cfg.cluster_m, 0);
+      g = p;
+      g.gather = 1, g.gather_rows = p.m;
+      assert_int_equal(select_ok(&g, "sm_90a", 1).cfg.cluster_m, 0);
+    }
+  }
+  /* DeepGEMM's 4 x 8192 rows take a 256-row tile: unpaired. */
+  eng_problem deep = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
+  eng_plan plan = select_ok(&deep, "sm_90a", 1);
+  assert_int_equal(plan.cfg.bm, 256);
+  assert_int_equal(plan.cfg.cluster_m, 0);
+  /* The first case must have taken the pair (the loop skips other tiles). */
+  eng_problem mix = grouped(PTX_GROUP_ENDS32, 8192, 28672, 4096, 8, 1024);
+  assert_int_equal(select_ok(&mix, "sm_90a", 1).cfg.cluster_m, 2);
 }
 
 /* On sm_90a groups of 64 expected rows or more take the sm90 recipe (wgmma), with a tile for
@@ -2100,6 +2142,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(b_pointer_arrays_and_gathers_take_the_plan_of_their_problem_without_them),
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
+    cmocka_unit_test(grouped_16bit_128x256_tiles_run_in_pairs),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
     cmocka_unit_test(grouped_operands_are_never_packed),
     cmocka_unit_test(grouped_grid_units_follow_the_formula),
