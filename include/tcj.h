@@ -476,10 +476,9 @@ typedef struct tcj_gemm_desc {
      TCJ_BIAS_ROW, TCJ_ORDER_COL_MAJOR, operands whose rows are not 4-byte aligned (they would
      need packing, which grouped calls do not do), more than 2^31 - 1 tiles.
      Kernels: on sm_90a, M groups of 64 rows or more (group_rows_hint) whose A and B rows TMA
-     can read (16-byte aligned; fp8 K-major) run on the sm90 recipe's persistent wgmma kernel;
-     smaller groups (decode), K groups and every group on other GPUs run on the sm80 recipe
-     (mma.sync). TCJ_RECIPE=sm90 runs K groups on the sm90 kernel too (not yet the default: that
-     kernel has not passed the GPU tables). On the sm90 kernel gathered rows of A (gather_a, k
+     can read (16-byte aligned; fp8 K-major) run on the sm90 recipe's persistent wgmma kernel,
+     as do K groups of 64 expected rows of K or more; smaller groups (decode) and every group
+     on other GPUs run on the sm80 recipe (mma.sync). On the sm90 kernel gathered rows of A (gather_a, k
      below 2^30) are copied by its producer with cp.async, and B by an array of pointers and K
      groups are read through tensor maps the producer rewrites for each group in device
      scratch: such calls take (stages + 1) x 128 bytes (twice that for K groups) per SM of
