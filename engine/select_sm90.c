@@ -443,11 +443,11 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
   tcj_status st = select_sm90_candidates(&one, caps, 0, all, &n, why);
   if (st != TCJ_SUCCESS) return st;
   for (int i = 0; i < n; i++) {
-    /* Pairs of tile rows (clusters along M, B's tile multicast) where the grouped kernel takes
-     * them (m-grouped without gathers, B pointers or K groups: tcj_cfg_check); elsewhere the
-     * candidate runs as one CTA per tile. H100, tcj-prof, same run: DeepGEMM's bf16 shape
-     * 2489 us in pairs of 128x256 against 2682 with the unpaired 256x128 chosen before (+7.8%),
-     * Mixtral's up-projection 2848 against 3062 (+7.5%, same tile). */
+    /* A candidate's pair of tile rows (cluster along M, B's tile multicast; the time model asks
+     * for them on fp8 groups of many tile rows: DeepGEMM's block-scaled shape 1584 us against
+     * 1619 unpaired on an H100) stays where the grouped kernel takes pairs (m-grouped without
+     * gathers, B pointers or K groups: tcj_cfg_check); elsewhere the candidate runs as one CTA
+     * per tile. 16-bit 128x256 plans get a pair below. */
     if (all[i].plan.cfg.cluster_m && tcj_cfg_check(&all[i].plan.cfg)) {
       all[i].plan.cfg.cluster_m = 0;
       if (tcj_cfg_check(&all[i].plan.cfg)) continue;
