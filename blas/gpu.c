@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The GPU path: SGEMM and DGEMM on tcj, one engine per process. Operands in the configured
- * device's memory are used in place; the others (host arrays, other devices) are copied into
- * buffers of their own and C is copied back. Synchronous, as BLAS calls are.
+ * device's memory are used in place; large host arrays go through pipeline.c (pinned staging,
+ * tiles overlapping the copies); the others (smaller host arrays, other devices) are copied
+ * whole into buffers of their own and C is copied back. Synchronous, as BLAS calls are.
  * Not run by CI (no GPU there): keep it plain. */
 #include "blas/cuda_driver.h"
 
