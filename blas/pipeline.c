@@ -14,7 +14,8 @@
  * Three streams of ours, created blocking: they wait for work on the legacy default stream (the
  * caller's device arrays may be written there), and it waits for them.
  * Synchronous, as BLAS calls are: all is done, or failed, when this returns.
- * Not run by CI (no GPU there); stage_plan.c and host_copy.c are the CPU-tested parts. */
+ * Not run by CI (no GPU there); stage_plan.c and host_copy.c are the CPU-tested parts, and
+ * test_blas_pipeline_gpu and the Netlib GPU runs (tests/netlib/run.sh --gpu) run it on a GPU. */
 #include "blas/cuda_driver.h"
 
 #include <pthread.h>
