@@ -79,6 +79,23 @@ CUresult tb_cuda_copy(const tb_cuda *cu, tb_span dst, tb_span src, int64_t rows,
   return cu->cuMemcpy2D(&c); /* synchronous with the host for pageable memory */
 }
 
+CUresult tb_cuda_place(const tb_cuda *cu, tb_operand *o, tb_where w, const void *p, int64_t ld, int64_t rows,
+                       int64_t cols, size_t es, int copy) {
+  if (w == TB_DEVICE) {
+    o->ptr = (CUdeviceptr)(uintptr_t)p;
+    o->ld = ld;
+    return CUDA_SUCCESS;
+  }
+  CUresult r = cu->cuMemAlloc(&o->owned, (size_t)rows * (size_t)cols * es);
+  if (r != CUDA_SUCCESS) return r;
+  o->ptr = o->owned;
+  o->ld = rows;
+  if (!copy) return CUDA_SUCCESS;
+  tb_span dst = {(void *)(uintptr_t)o->ptr, rows, CU_MEMORYTYPE_DEVICE};
+  tb_span src = {(void *)p, ld, tb_cuda_kind(w)};
+  return tb_cuda_copy(cu, dst, src, rows, cols, es);
+}
+
 static tb_where where_is(const tb_cuda *cu, const void *p) {
   CUmemorytype kind = 0;
   int ordinal = -1;

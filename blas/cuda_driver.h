@@ -64,6 +64,16 @@ static inline CUmemorytype tb_cuda_kind(tb_where w) {
   return w == TB_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_UNIFIED;
 }
 
+/* One operand (rows x cols, column-major, at p with leading dimension ld, living where w says)
+ * as a kernel reads it: the caller's array in place on the configured device, else a buffer of
+ * ours (packed: ld = rows; `owned`, for the caller to free) holding a copy when `copy` is set. */
+typedef struct tb_operand {
+  CUdeviceptr ptr, owned;
+  int64_t ld;
+} tb_operand;
+CUresult tb_cuda_place(const tb_cuda *cu, tb_operand *o, tb_where w, const void *p, int64_t ld, int64_t rows,
+                       int64_t cols, size_t es, int copy);
+
 /* complex_kernels.c: the module of the complex kernels, loaded once in the device's context
  * (entered by the caller); 0 when it could not be (said once on stderr). */
 int tb_complex_kernels_ready(const tb_cuda *cu);

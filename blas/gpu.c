@@ -50,29 +50,6 @@ int tb_gpu_compile_counts(tb_gpu_compiles *out) {
 
 static atomic_int warned_unavailable, warned_failed, warned_cuda;
 
-/* One operand as tcj reads it: in place, or a buffer of ours (packed: ld = rows). */
-typedef struct operand {
-  CUdeviceptr ptr, owned;
-  int64_t ld;
-} operand;
-
-static CUresult place(const tb_cuda *cu, operand *o, tb_where w, const void *p, int64_t ld,
-                      int64_t rows, int64_t cols, size_t es, int copy) {
-  if (w == TB_DEVICE) {
-    o->ptr = (CUdeviceptr)(uintptr_t)p;
-    o->ld = ld;
-    return CUDA_SUCCESS;
-  }
-  CUresult r = cu->cuMemAlloc(&o->owned, (size_t)rows * (size_t)cols * es);
-  if (r != CUDA_SUCCESS) return r;
-  o->ptr = o->owned;
-  o->ld = rows;
-  if (!copy) return CUDA_SUCCESS;
-  tb_span dst = {(void *)(uintptr_t)o->ptr, rows, CU_MEMORYTYPE_DEVICE};
-  tb_span src = {(void *)p, ld, tb_cuda_kind(w)};
-  return tb_cuda_copy(cu, dst, src, rows, cols, es);
-}
-
 tcj_engine *tb_gpu_engine(const char **why) {
   pthread_once(&engine_once, create_once);
   if (!engine && why) *why = engine_why;
@@ -135,15 +112,15 @@ tb_gpu_result tb_gpu_gemm(const tb_gemm *g, tb_places p) {
     return res;
   }
   size_t es = tb_elem_size(g->type);
-  operand a = {0}, b = {0}, c = {0};
+  tb_operand a = {0}, b = {0}, c = {0};
   const char *what = "cuMemAlloc or a copy";
   tb_gemm dev = *g; /* the same GEMM over the device operands */
-  CUresult r = place(cu, &c, p.c, g->c, g->ldc, g->m, g->n, es, !tb_beta_is_zero(g));
+  CUresult r = tb_cuda_place(cu, &c, p.c, g->c, g->ldc, g->m, g->n, es, !tb_beta_is_zero(g));
   if (!tb_gemm_only_scales(g)) {
     int64_t ra = g->ta == 'N' ? g->m : g->k, ca = g->ta == 'N' ? g->k : g->m;
     int64_t rb = g->tb == 'N' ? g->k : g->n, cb = g->tb == 'N' ? g->n : g->k;
-    if (r == CUDA_SUCCESS) r = place(cu, &a, p.a, g->a, g->lda, ra, ca, es, 1);
-    if (r == CUDA_SUCCESS) r = place(cu, &b, p.b, g->b, g->ldb, rb, cb, es, 1);
+    if (r == CUDA_SUCCESS) r = tb_cuda_place(cu, &a, p.a, g->a, g->lda, ra, ca, es, 1);
+    if (r == CUDA_SUCCESS) r = tb_cuda_place(cu, &b, p.b, g->b, g->ldb, rb, cb, es, 1);
   }
   dev.a = (const void *)(uintptr_t)a.ptr;
   dev.lda = a.ld;

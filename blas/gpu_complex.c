@@ -7,23 +7,6 @@
  * combine kernel adds to beta C. Device arrays never leave the device. Synchronous, as BLAS. */
 #include "blas/cuda_driver.h"
 
-/* The operand on the device: in place (TB_DEVICE), else copied into a buffer of ours (packed,
- * ld = rows) that *owned holds. */
-static CUresult on_device(const tb_cuda *cu, tb_where w, const void *p, int64_t ld, int64_t rows,
-                          int64_t cols, size_t es, CUdeviceptr *out, int64_t *out_ld, CUdeviceptr *owned) {
-  if (w == TB_DEVICE) {
-    *out = (CUdeviceptr)(uintptr_t)p;
-    *out_ld = ld;
-    return CUDA_SUCCESS;
-  }
-  CUresult r = cu->cuMemAlloc(owned, (size_t)rows * (size_t)cols * es);
-  if (r != CUDA_SUCCESS) return r;
-  *out = *owned;
-  *out_ld = rows;
-  tb_span dst = {(void *)(uintptr_t)*owned, rows, CU_MEMORYTYPE_DEVICE}, src = {(void *)p, ld, tb_cuda_kind(w)};
-  return tb_cuda_copy(cu, dst, src, rows, cols, es);
-}
-
 static atomic_int warned;
 
 tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p) {
@@ -45,8 +28,8 @@ tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p) {
   static const double one_d[2] = {1, 0}, zero_d = 0;
   double beta_d = z ? bd[0] : 0;
   float beta_f = z ? 0 : bf[0];
-  CUdeviceptr a = 0, a_own = 0, ahat = 0, b = 0, b_own = 0, bp = 0, c = 0, c_own = 0, prod = 0;
-  int64_t lda = 0, ldb = 0, ldc = 0;
+  tb_operand a = {0}, b = {0}, c = {0}; /* A, op(B) != N, C: in place or copied (tb_cuda_place) */
+  CUdeviceptr ahat = 0, bp = 0, prod = 0;
   int64_t ra = g->ta == 'N' ? g->m : g->k, ca = g->ta == 'N' ? g->k : g->m;
   const char *what = "staging A";
   tb_gpu_result res = TB_GPU_NOT_RUN;
@@ -54,18 +37,18 @@ tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p) {
                   .k = 2 * g->k, .alpha = z ? (const void *)one_d : (const void *)one_f,
                   .lda = 2 * g->m, .ilp64 = g->ilp64};
   tb_places rp = {TB_DEVICE, p.b, p.c};
-  CUresult r = on_device(cu, p.a, g->a, g->lda, ra, ca, es, &a, &lda, &a_own);
+  CUresult r = tb_cuda_place(cu, &a, p.a, g->a, g->lda, ra, ca, es, 1);
   if (r == CUDA_SUCCESS) r = cu->cuMemAlloc(&ahat, (size_t)(2 * g->m) * (size_t)(2 * g->k) * rs);
-  if (r == CUDA_SUCCESS) r = tb_complex_expand(cu, g->type, a, lda, g->ta, g->alpha, ahat, g->m, g->k, 0);
+  if (r == CUDA_SUCCESS) r = tb_complex_expand(cu, g->type, a.ptr, a.ld, g->ta, g->alpha, ahat, g->m, g->k, 0);
   real.a = (const void *)(uintptr_t)ahat;
   if (g->tb == 'N') { /* B's real view, wherever it is: gpu.c reads or copies it */
     real.b = g->b;
     real.ldb = 2 * g->ldb;
   } else if (r == CUDA_SUCCESS) {
     what = "staging B";
-    r = on_device(cu, p.b, g->b, g->ldb, g->n, g->k, es, &b, &ldb, &b_own);
+    r = tb_cuda_place(cu, &b, p.b, g->b, g->ldb, g->n, g->k, es, 1);
     if (r == CUDA_SUCCESS) r = cu->cuMemAlloc(&bp, (size_t)(2 * g->k) * (size_t)g->n * rs);
-    if (r == CUDA_SUCCESS) r = tb_complex_expand(cu, g->type, b, ldb, g->tb, z ? (const void *)one_d : (const void *)one_f, bp, g->k, g->n, 1);
+    if (r == CUDA_SUCCESS) r = tb_complex_expand(cu, g->type, b.ptr, b.ld, g->tb, z ? (const void *)one_d : (const void *)one_f, bp, g->k, g->n, 1);
     real.b = (const void *)(uintptr_t)bp;
     real.ldb = 2 * g->k;
     rp.b = TB_DEVICE;
@@ -88,14 +71,14 @@ tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p) {
   if (res == TB_GPU_DONE && complex_beta) {
     what = "C = P + beta C";
     int touched = 0; /* whether the caller's C may have been written */
-    r = on_device(cu, p.c, g->c, g->ldc, g->m, g->n, es, &c, &ldc, &c_own);
+    r = tb_cuda_place(cu, &c, p.c, g->c, g->ldc, g->m, g->n, es, 1);
     if (r == CUDA_SUCCESS) {
       touched = p.c == TB_DEVICE; /* the combine writes C in place */
-      r = tb_complex_combine(cu, g->type, prod, c, ldc, g->beta, g->m, g->n);
+      r = tb_complex_combine(cu, g->type, prod, c.ptr, c.ld, g->beta, g->m, g->n);
     }
     if (r == CUDA_SUCCESS) r = cu->cuStreamSynchronize(NULL);
     if (r == CUDA_SUCCESS && p.c != TB_DEVICE) {
-      tb_span dst = {g->c, g->ldc, tb_cuda_kind(p.c)}, src = {(void *)(uintptr_t)c, ldc, CU_MEMORYTYPE_DEVICE};
+      tb_span dst = {g->c, g->ldc, tb_cuda_kind(p.c)}, src = {(void *)(uintptr_t)c.ptr, c.ld, CU_MEMORYTYPE_DEVICE};
       touched = 1;
       r = tb_cuda_copy(cu, dst, src, g->m, g->n, es);
     }
@@ -105,7 +88,7 @@ tb_gpu_result tb_gpu_complex_gemm(const tb_gemm *g, tb_places p) {
     tb_msg_once(&warned, "complex GEMM on the GPU failed in %s (%s)%s", what, tb_cuda_error_name(cu, r),
                 res == TB_GPU_FAILED ? ": C may be partly written" : ": such calls run on the CPU");
   cu->cuStreamSynchronize(NULL); /* the kernels may still read what is freed below */
-  CUdeviceptr bufs[] = {a_own, ahat, b_own, bp, c_own, prod};
+  CUdeviceptr bufs[] = {a.owned, ahat, b.owned, bp, c.owned, prod};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
     if (bufs[i]) cu->cuMemFree(bufs[i]);
   tb_cuda_leave(cu);

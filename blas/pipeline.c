@@ -190,21 +190,6 @@ static void set_launched(downloader *d, int launched, int stop) {
   pthread_mutex_unlock(&d->mu);
 }
 
-/* A buffer of ours for an operand that lives on the host (packed: ld = rows), or the
- * caller's device array in place. */
-static CUresult on_device(const tb_cuda *cu, tb_where w, const void *p, int64_t ld, int64_t rows,
-                          int64_t cols, size_t es, CUdeviceptr *owned, CUdeviceptr *ptr, int64_t *dld) {
-  if (w == TB_DEVICE) {
-    *ptr = (CUdeviceptr)(uintptr_t)p;
-    *dld = ld;
-    return CUDA_SUCCESS;
-  }
-  CUresult r = cu->cuMemAlloc(owned, (size_t)rows * (size_t)cols * es);
-  *ptr = *owned;
-  *dld = rows;
-  return r;
-}
-
 /* Worth it when the bytes to move fill at least two slots (else there is nothing to overlap),
  * every operand is the caller's host memory or ours to read in place, and the product is
  * computed (C = beta C alone stays on gpu.c's path). */
@@ -240,12 +225,14 @@ int tb_pipeline_gemm(const tb_cuda *cu, tcj_engine *e, const tb_gemm *g, tb_plac
   tb_pipeline_plan plan = tb_pipeline_plan_of(g, p);
   int64_t ra = g->ta == 'N' ? g->m : g->k, ca = g->ta == 'N' ? g->k : g->m;
   int64_t rb = g->tb == 'N' ? g->k : g->n, cb = g->tb == 'N' ? g->n : g->k;
-  CUdeviceptr a_own = 0, b_own = 0, c_own = 0, a = 0, b = 0, c = 0;
-  int64_t lda = 0, ldb = 0, ldc = 0;
+  /* Buffers for the operands on the host (filled below, tile by tile), the others in place. */
+  tb_operand oa = {0}, ob = {0}, oc = {0};
   const char *what = "cuMemAlloc";
-  CUresult r = on_device(cu, p.a, g->a, g->lda, ra, ca, es, &a_own, &a, &lda);
-  if (r == CUDA_SUCCESS) r = on_device(cu, p.b, g->b, g->ldb, rb, cb, es, &b_own, &b, &ldb);
-  if (r == CUDA_SUCCESS) r = on_device(cu, p.c, g->c, g->ldc, g->m, g->n, es, &c_own, &c, &ldc);
+  CUresult r = tb_cuda_place(cu, &oa, p.a, g->a, g->lda, ra, ca, es, 0);
+  if (r == CUDA_SUCCESS) r = tb_cuda_place(cu, &ob, p.b, g->b, g->ldb, rb, cb, es, 0);
+  if (r == CUDA_SUCCESS) r = tb_cuda_place(cu, &oc, p.c, g->c, g->ldc, g->m, g->n, es, 0);
+  const CUdeviceptr a = oa.ptr, b = ob.ptr, c = oc.ptr;
+  const int64_t lda = oa.ld, ldb = ob.ld, ldc = oc.ld;
   downloader d = {.cu = cu, .g = g, .plan = plan, .c = c, .ldc = ldc, .es = es, .threads = threads,
                   .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
   pthread_t down;
@@ -314,7 +301,7 @@ int tb_pipeline_gemm(const tb_cuda *cu, tcj_engine *e, const tb_gemm *g, tb_plac
   if (r != CUDA_SUCCESS)
     tb_msg_once(&warned_run, "GPU GEMM failed in %s (%s)%s", what, tb_cuda_error_name(cu, r),
                 touched ? ": C may be partly written" : ": such calls run on the CPU");
-  CUdeviceptr owned[] = {a_own, b_own, c_own};
+  CUdeviceptr owned[] = {oa.owned, ob.owned, oc.owned};
   for (int i = 0; i < 3; i++)
     if (owned[i]) cu->cuMemFree(owned[i]);
   pthread_mutex_unlock(&st->lock);
