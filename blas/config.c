@@ -6,6 +6,8 @@
  *   keys:  cpu_blas PATH         the CPU BLAS to dlopen        env TCJBLAS_CPU_BLAS
  *          gpu_threshold FLOPS   2mnk from which host arrays go to the GPU (inf: never)
  *                                                              env TCJBLAS_GPU_THRESHOLD
+ *          gpu_min_intensity F   ... when they also do F flops per byte they send over the
+ *                                bus (default 16; 0: any)      env TCJBLAS_GPU_MIN_INTENSITY
  *          gpu_device N          the CUDA device used (default 0)
  *          report 0|1            say where the calls ran, at exit     env TCJBLAS_REPORT
  *          pinned_mb N           pinned staging for host arrays, MiB, fractions allowed
@@ -76,6 +78,7 @@ static int set_path(char *dst, size_t size, const char *s) {
 static int set_key(tb_config *cfg, const char *key, const char *value) {
   if (!strcasecmp(key, "cpu_blas")) return set_path(cfg->cpu_blas, sizeof cfg->cpu_blas, value);
   if (!strcasecmp(key, "gpu_threshold")) return parse_flops(value, &cfg->gpu_threshold);
+  if (!strcasecmp(key, "gpu_min_intensity")) return parse_flops(value, &cfg->gpu_min_intensity);
   if (!strcasecmp(key, "gpu_device")) return parse_device(value, &cfg->gpu_device);
   if (!strcasecmp(key, "report")) return parse_flag(value, &cfg->report);
   if (!strcasecmp(key, "pinned_mb")) return parse_mib(value, &cfg->pinned_mb);
@@ -115,7 +118,7 @@ static void read_file(tb_config *cfg, const char *path, FILE *msgs) {
     int r = set_key(cfg, key, value);
     if (r == -2)
       fprintf(msgs, "tcjblas: %s:%d: unknown key '%s' (ignored; keys: cpu_blas, gpu_threshold, "
-                    "gpu_device, report, pinned_mb, copy_threads)\n", path, lineno, key);
+                    "gpu_min_intensity, gpu_device, report, pinned_mb, copy_threads)\n", path, lineno, key);
     else if (r)
       fprintf(msgs, "tcjblas: %s:%d: bad value '%s' for %s (ignored)\n", path, lineno, value, key);
   }
@@ -126,6 +129,7 @@ static void read_env(tb_config *cfg, FILE *msgs) {
   static const struct { const char *var, *key; } vars[] = {
     {"TCJBLAS_CPU_BLAS", "cpu_blas"},
     {"TCJBLAS_GPU_THRESHOLD", "gpu_threshold"},
+    {"TCJBLAS_GPU_MIN_INTENSITY", "gpu_min_intensity"},
     {"TCJBLAS_REPORT", "report"},
     {"TCJBLAS_PINNED_MB", "pinned_mb"},
     {"TCJBLAS_COPY_THREADS", "copy_threads"},
@@ -143,6 +147,7 @@ static void read_env(tb_config *cfg, FILE *msgs) {
 void tb_config_load(tb_config *cfg, FILE *msgs) {
   memset(cfg, 0, sizeof *cfg);
   cfg->gpu_threshold = TB_DEFAULT_GPU_THRESHOLD;
+  cfg->gpu_min_intensity = TB_DEFAULT_GPU_MIN_INTENSITY;
   cfg->pinned_mb = TB_DEFAULT_PINNED_MB;
   const char *path = getenv("TCJBLAS_CONFIG");
   if (path) {

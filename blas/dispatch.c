@@ -16,13 +16,6 @@ void tb_gemm_on_host(const tb_gemm *g) {
   }
 }
 
-/* Real flops of the product: a complex multiply-add is four real ones. */
-static double flops(const tb_gemm *g) {
-  return (tb_is_complex(g->type) ? 8.0 : 2.0) * (double)g->m * (double)g->n * (double)g->k;
-}
-
-int tb_gemm_worth_the_gpu(const tb_gemm *g) { return flops(g) >= tb_config_get()->gpu_threshold; }
-
 /* Host arrays on tcj: s and d as they are, c and z as one real GEMM (complex_real.c), built on
  * the device (gpu_complex.c), or on the host where the device's kernels cannot load. */
 tb_gpu_result tb_gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p) {

@@ -60,13 +60,16 @@ void tb_cpu_gemm(const tb_gemm *g);
 typedef struct tb_config {
   char cpu_blas[4096];  /* path of the CPU BLAS to dlopen; "" to look for one (RTLD_NEXT) */
   double gpu_threshold; /* 2 m n k at and above which host arrays go to the GPU */
+  double gpu_min_intensity; /* ... if they also do this many flops per byte sent over the bus */
   int gpu_device;       /* CUDA device ordinal whose primary context tcjblas uses */
   int report;           /* nonzero: say where the calls ran at exit (report.c) */
   double pinned_mb;     /* pinned staging for host arrays, MiB (pipeline.c); 0: whole pageable copies */
   int copy_threads;     /* threads that stage one copy (host_copy.c) */
 } tb_config;
-/* Provisional: not measured against a CPU BLAS yet. */
-#define TB_DEFAULT_GPU_THRESHOLD (2.0 * 512 * 512 * 512)
+/* Measured on an H100 host (16 CPUs, OpenBLAS 0.3, PCIe 5) with tools/tcjblas_threshold.py: with
+ * both rules, no call of s, d, c or z from 32 to 2048 went to a slower GPU (docs/perf.md). */
+#define TB_DEFAULT_GPU_THRESHOLD 1e8
+#define TB_DEFAULT_GPU_MIN_INTENSITY 16.0
 /* Eight 16 MiB buffers: four calls' worth of copies in flight each way (pipeline.c). */
 #define TB_DEFAULT_PINNED_MB 128
 /* Defaults, then the file ($TCJBLAS_CONFIG, else ./tcjblas.conf when it exists), then the
@@ -171,7 +174,8 @@ void tb_gemm_run(const tb_gemm *g);
 void tb_gemm_on_host(const tb_gemm *g);  /* every operand in host memory: the CPU */
 void tb_gemm_run_host(const tb_gemm *g); /* every operand in host memory: tcj above the
                                             threshold, else the CPU */
-/* Whether g's flops (2mnk; 8mnk complex) reach gpu_threshold. */
+/* Whether g's flops (2mnk; 8mnk complex) reach gpu_threshold and gpu_min_intensity times the
+ * bytes its host arrays send over the bus. */
 int tb_gemm_worth_the_gpu(const tb_gemm *g);
 /* Host arrays on tcj (c and z as one real GEMM); TB_GPU_NOT_RUN leaves C untouched. */
 tb_gpu_result tb_gpu_gemm_of_host_arrays(const tb_gemm *g, tb_places p);

@@ -4,15 +4,18 @@
 a range of sizes, each timed twice through libtcjblas, once with every call sent to the GPU
 (TCJBLAS_GPU_THRESHOLD=0) and once with every call left to the CPU BLAS (TCJBLAS_GPU_THRESHOLD=inf,
 TCJBLAS_CPU_BLAS=--cpu-blas), in processes of their own, so both are what a program calling
-libtcjblas gets. Prints the times, the ratio and, per type, the crossover: the 2mnk (8mnk
-complex) from which the GPU is faster at every larger size measured -- the value for
-gpu_threshold on this machine.
+libtcjblas gets. Prints the times, the ratio and the flops per byte each call sends over the
+bus; per type, the crossover (the 2mnk, 8mnk complex, from which the GPU is faster at every
+larger size measured, with flops alone and among the calls of at least --min-intensity flops per
+byte: gpu_threshold and gpu_min_intensity on this machine), and the calls that the settings
+--gpu-threshold and --min-intensity (libtcjblas's defaults unless given) would send to a GPU
+more than 5% slower than the CPU BLAS: none, where they suit this machine.
 
   tcjblas_threshold.py --lib build/blas/libtcjblas.so.1 --cpu-blas /usr/lib/x86_64-linux-gnu/libopenblas.so.0
                        [--types dszc] [--sizes 64,96,128,...] [--shapes square|all] [--repeat 5]
 
 Square sizes by default; --shapes all adds skinny ones (k = 32, and m = 32), whose
-transfers weigh more for the same flops. Times are medians of --repeat calls after one warm-up
+transfers weigh more for the same flops (C is sent both ways: beta is 0.5). Times are medians of --repeat calls after one warm-up
 call (the warm-up pays tcj's compile for the size's class)."""
 import argparse
 import array
@@ -38,6 +41,10 @@ def parse():
     p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated n (default %(default)s)")
     p.add_argument("--shapes", choices=["square", "all"], default="square")
     p.add_argument("--repeat", type=int, default=5, help="timed calls after a warm-up (default 5)")
+    p.add_argument("--gpu-threshold", type=float, default=1e8,
+                   help="the gpu_threshold to check (default %(default)g, libtcjblas's)")
+    p.add_argument("--min-intensity", type=float, default=16.0,
+                   help="the gpu_min_intensity to check, flops per byte (default %(default)g, libtcjblas's)")
     p.add_argument("--child", help=argparse.SUPPRESS)  # "TYPE": time the shapes in this process
     return p.parse_args()
 
@@ -53,6 +60,22 @@ def shapes(args):
 
 def flops(t, m, n, k):
     return (8 if t in "cz" else 2) * m * n * k
+
+
+def bus_bytes(t, m, n, k):
+    """What libtcjblas counts (blas/gpu_worth.c): A and B up, C up and down (beta != 0)."""
+    return {"s": 4, "d": 8, "c": 8, "z": 16}[t] * (m * k + k * n + 2 * m * n)
+
+
+def crossover(rows, gpu, cpu):
+    """The smallest flops from which the GPU wins at every larger row (None: not even the largest)."""
+    cross = None
+    for fl, _, key in reversed(rows):
+        if gpu[key] < cpu[key]:
+            cross = fl
+        else:
+            break
+    return cross
 
 
 def child(args):
@@ -111,25 +134,33 @@ def main():
         return child(args)
     print(f"# libtcjblas {args.lib}, CPU BLAS {args.cpu_blas}, {os.cpu_count()} CPUs, median of {args.repeat}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    print(f"{'type':4} {'m x n x k':>16} {'flops':>10} {'cpu s':>10} {'gpu s':>10} {'cpu/gpu':>8}")
+    print(f"{'type':4} {'m x n x k':>16} {'flops':>10} {'flops/B':>8} {'cpu s':>10} {'gpu s':>10} {'cpu/gpu':>8}")
     bad = 0
+    fmt = lambda x: "%.3g" % x if x else "none in the sizes measured"
     for t in args.types:
         cpu = run_child(args, t, TCJBLAS_GPU_THRESHOLD="inf", TCJBLAS_CPU_BLAS=args.cpu_blas)
-        gpu = run_child(args, t, TCJBLAS_GPU_THRESHOLD="0", TCJBLAS_CPU_BLAS=args.cpu_blas)
+        gpu = run_child(args, t, TCJBLAS_GPU_THRESHOLD="0", TCJBLAS_GPU_MIN_INTENSITY="0",
+                        TCJBLAS_CPU_BLAS=args.cpu_blas)
         if not cpu or not gpu:
             bad += 1
             continue
-        rows = sorted(((flops(t, *map(int, key.split("x"))), key) for key in cpu), key=lambda x: x[0])
-        for fl, key in rows:
-            print(f"{t:4} {key:>16} {fl:10.3g} {cpu[key]:10.3g} {gpu[key]:10.3g} {cpu[key] / gpu[key]:8.2f}")
-        # The crossover: the smallest flops from which the GPU wins at every larger shape measured.
-        cross = None
-        for fl, key in reversed(rows):
-            if gpu[key] < cpu[key]:
-                cross = fl
-            else:
-                break
-        print(f"{t:4} crossover: {'%.3g' % cross if cross else 'none in the sizes measured'} flops (2mnk, 8mnk complex)")
+        rows = []
+        for key in cpu:
+            m, n, k = map(int, key.split("x"))
+            rows.append((flops(t, m, n, k), flops(t, m, n, k) / bus_bytes(t, m, n, k), key))
+        rows.sort(key=lambda x: (x[0], x[1]))
+        for fl, inten, key in rows:
+            print(f"{t:4} {key:>16} {fl:10.3g} {inten:8.1f} {cpu[key]:10.3g} {gpu[key]:10.3g} "
+                  f"{cpu[key] / gpu[key]:8.2f}")
+        dense = [r for r in rows if r[1] >= args.min_intensity]
+        print(f"{t:4} crossover (2mnk, 8mnk complex): {fmt(crossover(rows, gpu, cpu))} by flops alone; "
+              f"{fmt(crossover(dense, gpu, cpu))} among calls of >= {args.min_intensity:g} flops per byte")
+        slow = [key for fl, inten, key in rows
+                if fl >= args.gpu_threshold and fl >= args.min_intensity * (fl / inten)
+                and gpu[key] > 1.05 * cpu[key]]
+        print(f"{t:4} gpu_threshold {args.gpu_threshold:g} with gpu_min_intensity {args.min_intensity:g}: "
+              f"{len(slow)} calls sent to a GPU slower than the CPU by more than 5%"
+              + (": " + ", ".join(slow) if slow else ""))
     return 1 if bad else 0
 
 

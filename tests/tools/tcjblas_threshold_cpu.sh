@@ -3,7 +3,7 @@
 # tools/tcjblas_threshold.py end to end without a GPU: --help prints the usage; a run over small
 # sizes, with the test suite's stand-in CPU BLAS, times every type and shape in its two child
 # processes (here both run on the CPU: there is no GPU) and prints a row for each and a
-# crossover line per type. Exit 77 (skipped) without python3.
+# crossover line and a check of the default settings per type. Exit 77 (skipped) without python3.
 # Usage: tcjblas_threshold_cpu.sh SOURCE_DIR LIBTCJBLAS CPU_BLAS
 set -euo pipefail
 src=$1 lib=$2 cpu=$3
@@ -21,5 +21,6 @@ for t in s d c z; do
   rows=$(grep -cE "^$t +[0-9]+x[0-9]+x[0-9]+ " <<<"$out" || true)
   [ "$rows" -eq 6 ] || fail "$rows rows for $t, 6 expected (2 sizes x 3 shapes)"
   grep -qE "^$t +crossover: " <<<"$out" || fail "no crossover line for $t"
+  grep -qE "^$t +gpu_threshold 1e\+08 with gpu_min_intensity 16: [0-9]+ calls" <<<"$out" || fail "no check of the defaults for $t"
 done
 echo "tcjblas_threshold.py: usage and a CPU run as documented"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of blas/config.c: which file is read, its keys, comments and blanks, bad lines
- * reported with file and line and ignored, and the environment over the file. */
+ * reported with file and line and ignored, and the environment over the file; and of the rule
+ * those settings feed (blas/gpu_worth.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +68,7 @@ static void defaults_without_a_file_or_variables(void **state) {
   assert_string_equal(msgs, "");
   assert_string_equal(cfg.cpu_blas, "");
   assert_true(cfg.gpu_threshold == TB_DEFAULT_GPU_THRESHOLD);
+  assert_true(cfg.gpu_min_intensity == TB_DEFAULT_GPU_MIN_INTENSITY);
   assert_int_equal(cfg.gpu_device, 0);
   assert_true(cfg.pinned_mb == TB_DEFAULT_PINNED_MB);
   assert_int_equal(cfg.copy_threads, 0); /* 0: chosen from the CPUs at the first copy */
@@ -112,6 +114,54 @@ static void keys_comments_and_blanks_are_read(void **state) {
   assert_true(cfg.gpu_threshold == 1e9);
   assert_int_equal(cfg.gpu_device, 2);
   free(msgs);
+}
+
+static void the_intensity_rule_from_the_file_and_the_environment(void **state) {
+  (void)state;
+  write_file(path, "gpu_min_intensity 4.5\ngpu_min_intensity -2\n");
+  tb_config cfg;
+  char *msgs = load(&cfg, path, NULL, NULL);
+  assert_true(cfg.gpu_min_intensity == 4.5); /* the bad second line is ignored */
+  char want[256];
+  snprintf(want, sizeof want, "tcjblas: %s:2: bad value '-2' for gpu_min_intensity", path);
+  assert_non_null(strstr(msgs, want));
+  free(msgs);
+  setenv("TCJBLAS_GPU_MIN_INTENSITY", "0", 1); /* 0: any call over the flops threshold */
+  msgs = load(&cfg, path, NULL, NULL);
+  unsetenv("TCJBLAS_GPU_MIN_INTENSITY");
+  assert_true(cfg.gpu_min_intensity == 0);
+  free(msgs);
+}
+
+/* tb_gemm_worth_the_gpu under the process's settings (tb_config_get: loaded once, here from the
+ * defaults, as main clears the variables first). */
+static int worth(tb_type t, int64_t m, int64_t n, int64_t k, double beta) {
+  double one[2] = {1, 0}, b[2] = {beta, 0};
+  float onef[2] = {1, 0}, bf[2] = {(float)beta, 0};
+  int single = t == TB_S || t == TB_C;
+  tb_gemm g = {.type = t, .ta = 'N', .tb = 'N', .m = m, .n = n, .k = k,
+               .alpha = single ? (const void *)onef : (const void *)one,
+               .beta = single ? (const void *)bf : (const void *)b};
+  return tb_gemm_worth_the_gpu(&g);
+}
+
+static void the_default_rule_keeps_small_and_bus_bound_calls_on_the_cpu(void **state) {
+  (void)state;
+  /* The measured rows (docs/perf.md): 512^3 and 384^3 won on the GPU in every type, 256^3 lost
+   * in s and d, 2048 x 2048 x 32 (4-8 flops per byte) lost in s and d, and c's 1536 x 1536 x 32. */
+  for (tb_type t = TB_S; t <= TB_Z; t++) {
+    assert_true(worth(t, 512, 512, 512, 0.5));
+    assert_true(worth(t, 384, 384, 384, 0.5));
+    assert_false(worth(t, 128, 128, 128, 0.5));
+    assert_false(worth(t, 2048, 2048, 32, 0.5));
+  }
+  assert_false(worth(TB_D, 256, 256, 256, 0.5)); /* 3.4e7 flops, under 1e8 */
+  assert_false(worth(TB_C, 1536, 1536, 32, 0.5)); /* 6e8 flops but 15.7 per byte */
+  assert_true(worth(TB_C, 32, 768, 768, 0.5));    /* 1.5e8 flops, 28 per byte */
+  /* beta 0: C is not sent up, so the same shape does more flops per byte: 4096 x 4096 x 64 in s
+   * does 31 per byte with beta 0, 15.8 with beta 1. */
+  assert_false(worth(TB_S, 4096, 4096, 64, 1.0));
+  assert_true(worth(TB_S, 4096, 4096, 64, 0.0));
 }
 
 static void bad_lines_are_reported_with_file_and_line_and_ignored(void **state) {
@@ -192,10 +242,16 @@ static void tcjblas_conf_of_the_current_directory_is_read_without_the_variable(v
 }
 
 int main(void) {
+  setenv("TCJBLAS_CONFIG", "", 1); /* no file, not even a tcjblas.conf of this directory */
+  unsetenv("TCJBLAS_GPU_THRESHOLD");
+  unsetenv("TCJBLAS_GPU_MIN_INTENSITY");
   const struct CMUnitTest tests[] = {
+    /* first: tb_config_get loads the settings once, from the environment main left */
+    cmocka_unit_test(the_default_rule_keeps_small_and_bus_bound_calls_on_the_cpu),
     cmocka_unit_test(defaults_without_a_file_or_variables),
     cmocka_unit_test(keys_comments_and_blanks_are_read),
     cmocka_unit_test(staging_settings_from_the_file_and_the_environment),
+    cmocka_unit_test(the_intensity_rule_from_the_file_and_the_environment),
     cmocka_unit_test(bad_lines_are_reported_with_file_and_line_and_ignored),
     cmocka_unit_test(environment_overrides_the_file),
     cmocka_unit_test(bad_environment_value_is_reported_and_the_file_value_kept),
