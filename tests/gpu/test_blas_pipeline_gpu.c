@@ -64,6 +64,7 @@ int main(void) {
   if (pid == 0) {
     /* Settings before libtcjblas's first call reads them; the report comes at exit. */
     setenv("TCJBLAS_GPU_THRESHOLD", "0", 1);
+    setenv("TCJBLAS_GPU_MIN_INTENSITY", "0", 1);
     setenv("TCJBLAS_PINNED_MB", "0.0625", 1);
     setenv("TCJBLAS_REPORT", "1", 1);
     setenv("TCJBLAS_CONFIG", "", 1);

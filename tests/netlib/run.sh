@@ -6,7 +6,7 @@
 # line names (xblat3*); both are printed. It passes when the summary has no failure, one
 # "PASSED THE TESTS OF ERROR-EXITS" per routine the input enables and one "PASSED THE ...
 # COMPUTATIONAL TESTS" per routine and storage order, and ends with "END OF TESTS".
-# --gpu: the calls must reach tcj (TCJBLAS_GPU_THRESHOLD=0): libtcjblas's report at exit must
+# --gpu: the calls must reach tcj (TCJBLAS_GPU_THRESHOLD=0, TCJBLAS_GPU_MIN_INTENSITY=0): libtcjblas's report at exit must
 # count GPU calls and no GPU failure may be said; exit 77 (skipped) where no GPU is present.
 # The staging is shrunk to 64 KiB (8 KiB buffers), so that the calls of the larger sizes take
 # blas/pipeline.c's staged path in several chunks (the report must count some), the smaller
@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 export TCJBLAS_CONFIG= TCJBLAS_REPORT=1 # no stray tcjblas.conf; say where the calls ran
-if [ $gpu -eq 1 ]; then export TCJBLAS_GPU_THRESHOLD=0 TCJBLAS_PINNED_MB=0.0625; fi
+if [ $gpu -eq 1 ]; then export TCJBLAS_GPU_THRESHOLD=0 TCJBLAS_GPU_MIN_INTENSITY=0 TCJBLAS_PINNED_MB=0.0625; fi
 rc=0
 "$tester" <"$input" >stdout.txt 2>stderr.txt || rc=$?
 summary=stdout.txt

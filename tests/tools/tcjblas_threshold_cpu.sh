@@ -20,7 +20,7 @@ echo "$out"
 for t in s d c z; do
   rows=$(grep -cE "^$t +[0-9]+x[0-9]+x[0-9]+ " <<<"$out" || true)
   [ "$rows" -eq 6 ] || fail "$rows rows for $t, 6 expected (2 sizes x 3 shapes)"
-  grep -qE "^$t +crossover: " <<<"$out" || fail "no crossover line for $t"
+  grep -qE "^$t +crossover \(2mnk, 8mnk complex\): " <<<"$out" || fail "no crossover line for $t"
   grep -qE "^$t +gpu_threshold 1e\+08 with gpu_min_intensity 16: [0-9]+ calls" <<<"$out" || fail "no check of the defaults for $t"
 done
 echo "tcjblas_threshold.py: usage and a CPU run as documented"

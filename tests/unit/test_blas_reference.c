@@ -116,6 +116,7 @@ static void above_the_threshold_without_a_gpu_runs_on_the_cpu(void **state) {
 int main(void) {
   setenv("TCJBLAS_CONFIG", "", 1);
   setenv("TCJBLAS_GPU_THRESHOLD", THRESHOLD, 1);
+  setenv("TCJBLAS_GPU_MIN_INTENSITY", "0", 1); /* 16^3 does 2-4 flops per byte */
   unsetenv("TCJBLAS_CPU_BLAS");
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(first_calls_warn_once_that_no_cpu_blas_was_found), /* first: the first call */
