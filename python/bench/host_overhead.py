@@ -18,6 +18,10 @@ def parse_args(argv=None):
     p.add_argument("--m", type=int, default=16, help="rows of x (default 16)")
     p.add_argument("--n", type=int, default=256, help="output features (default 256)")
     p.add_argument("--k", type=int, default=256, help="input features (default 256)")
+    p.add_argument("--breakdown", action="store_true",
+                   help="also split tcj.linear's time: the Python side alone (tcj_gemm_ex not "
+                        "called), the output's torch.empty, and tcj_gemm_ex through ctypes alone "
+                        "(a prepared descriptor, so the C library's host cost)")
     return p.parse_args(argv)
 
 
@@ -81,7 +85,32 @@ def main(argv=None):
             continue
         j = per_call_us(jfn, args.calls, args.repeat, sync)
         print(f"{tname:28s} {t:7.2f}   {jname:28s} {j:7.2f}  {j / t:6.2f}")
+    if args.breakdown:
+        breakdown(args, tcj, torch, x, w, b, sync)
     return 0
+
+
+def breakdown(args, tcj, torch, x, w, b, sync):
+    """Where tcj.linear's host time goes."""
+    from tcj import _calls, _lib
+    seen = {}
+    real = _lib.gemm_ex
+
+    def keep(index, desc, stream=0):  # the last descriptor and stream, then the real call
+        seen["call"] = (index, _lib.GemmDesc.from_buffer_copy(desc), stream)
+        real(index, desc, stream)
+    _lib.gemm_ex = keep
+    tcj.linear(x, w, b)
+    sync()
+    _lib.gemm_ex = lambda index, desc, stream=0: None
+    py = per_call_us(lambda: tcj.linear(x, w, b), args.calls, args.repeat, sync)
+    _lib.gemm_ex = real
+    empty = per_call_us(lambda: torch.empty((x.shape[0], w.shape[0]), dtype=x.dtype, device=x.device),
+                        args.calls, args.repeat, sync)
+    index, desc, stream = seen["call"]
+    c = per_call_us(lambda: real(index, desc, stream), args.calls, args.repeat, sync)
+    print(f"# tcj.linear split: Python side {py:.2f} us (of which torch.empty {empty:.2f}), "
+          f"tcj_gemm_ex through ctypes {c:.2f} us")
 
 
 def _no_grad(mod, x):
