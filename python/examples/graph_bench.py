@@ -26,6 +26,9 @@ def add_common_args(p):
                    default=os.environ.get("TCJ_JIT") or "sync",
                    help="tcj's JIT mode (sync: the specialised kernels compile in the warm-up "
                         "calls, before the capture)")
+    p.add_argument("--profile", action="store_true",
+                   help="after each row, the kernels of a few replays of each graph by GPU time "
+                        "(torch.profiler): where the two models' time differs")
     return p
 
 
@@ -114,6 +117,33 @@ def allow_recompiles(torch, limit=64):
             setattr(torch._dynamo.config, name, limit)
 
 
+def kernel_profile(graph, name, replays=5, top=8):
+    """The graph's kernels by GPU time per replay (torch.profiler over a few replays), as text:
+    the top ones, then the rest summed."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(replays):
+            graph.replay()
+        torch.cuda.synchronize()
+    rows = []
+    for e in prof.key_averages():
+        us = getattr(e, "device_time_total", None)
+        if us is None:
+            us = getattr(e, "cuda_time_total", 0)
+        if us > 0 and e.count >= replays:
+            rows.append((us / replays, e.count // replays, e.key))
+    rows.sort(reverse=True)
+    total = sum(r[0] for r in rows)
+    lines = [f"  {name}: {total / 1e3:.3f} ms of kernels per replay"]
+    for us, count, key in rows[:top]:
+        lines.append(f"    {us:9.1f} us {count:4d}x  {key[:90]}")
+    if len(rows) > top:
+        lines.append(f"    {sum(r[0] for r in rows[top:]):9.1f} us  the {len(rows) - top} other kernels")
+    return "\n".join(lines)
+
+
 RESULT_HEADER = (f"{'err torch':>10} {'err tcj':>10} {'check':>5} {'torch ms':>9} {'tcj ms':>9} "
                  f"{'speedup':>7}")
 
@@ -138,6 +168,9 @@ def measure(compiled, inputs, reference, args):
     else:
         t, j = (time_graph(graphs[name], args.iters, args.warmup) for name in ("torch", "tcj"))
         text += f"{t:9.3f} {j:9.3f} {t / j:6.2f}x"
+    if getattr(args, "profile", False):
+        for name in ("torch", "tcj"):
+            text += "\n" + kernel_profile(graphs[name], name)
     del graphs
     torch.cuda.empty_cache()
     return ok, text
