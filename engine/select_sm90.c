@@ -418,6 +418,23 @@ static void pair_16bit_128x256_groups(const eng_problem *p, tcj_kernel_cfg *c) {
   if (!tcj_cfg_check(&pair)) *c = pair;
 }
 
+/* m-grouped plans take 128x256 tiles before 256x128 ones where both are candidates (the time
+ * model rates them alike). H100, tcj-prof --repeat 20, same run (2026-12-06): DeepGEMM's bf16
+ * contiguous shape (4 x 8192 rows, n 4096, k 7168) 2499 us on 128x256 pairs against 2538 on
+ * 256x128, and its fp8 row-scaled form with fast accumulation 1401-1404 us on 128x256 (paired
+ * or not) against 1498 on the 256x128 pairs the model chose. */
+static void prefer_128x256_for_m_groups(eng_candidate *all, int n) {
+  if (n < 2 || all[0].plan.cfg.bm != 256) return;
+  for (int j = 1; j < n; j++) {
+    const tcj_kernel_cfg *c = &all[j].plan.cfg;
+    if (c->bm != 128 || tcj_cfg_tile_cols(c) != 256 || c->split_k != all[0].plan.cfg.split_k) continue;
+    eng_candidate wide = all[j];
+    memmove(all + 1, all, (size_t)j * sizeof *all);
+    all[0] = wide;
+    return;
+  }
+}
+
 tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
                                     const char **why) {
   memset(plan, 0, sizeof *plan);
@@ -442,6 +459,7 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
   int n = 0;
   tcj_status st = select_sm90_candidates(&one, caps, 0, all, &n, why);
   if (st != TCJ_SUCCESS) return st;
+  if (!by_k) prefer_128x256_for_m_groups(all, n);
   for (int i = 0; i < n; i++) {
     /* A candidate's pair of tile rows (cluster along M, B's tile multicast; the time model asks
      * for them on fp8 groups of many tile rows: DeepGEMM's block-scaled shape 1584 us against

@@ -1827,7 +1827,7 @@ static void assert_grouped_sm90(const eng_plan *plan, int kind) {
 
 /* 16-bit m-grouped problems on 128x256 tiles run in pairs of tile rows (cluster_m 2, measured
  * faster on an H100): Mixtral's and DeepSeek-V3's up-projections, f16 and bf16, contiguous and
- * masked; the same problems with gathers or B pointers, and 256-row tiles, run unpaired. */
+ * masked; the same problems with gathers or B pointers run unpaired. */
 static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
   (void)state;
   static const struct { int kind; ptx_elem ab; int64_t m, n, k, groups, rows; } cases[] = {
@@ -1852,11 +1852,18 @@ static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
       assert_int_equal(select_ok(&g, "sm_90a", 1).cfg.cluster_m, 0);
     }
   }
-  /* DeepGEMM's 4 x 8192 rows take a 256-row tile: unpaired. */
+  /* DeepGEMM's 4 x 8192 rows, for which the time model rates 256x128 as high, take 128x256
+   * pairs too (prefer_128x256_for_m_groups), bf16 and fp8 with fast accumulation. */
   eng_problem deep = grouped(PTX_GROUP_ENDS32, 32768, 4096, 7168, 4, 8192);
   eng_plan plan = select_ok(&deep, "sm_90a", 1);
-  assert_int_equal(plan.cfg.bm, 256);
-  assert_int_equal(plan.cfg.cluster_m, 0);
+  assert_int_equal(plan.cfg.bm, 128);
+  assert_int_equal(tcj_cfg_tile_cols(&plan.cfg), 256);
+  assert_int_equal(plan.cfg.cluster_m, 2);
+  eng_problem deep8 = deep;
+  deep8.ab = PTX_E_E4M3, deep8.fast_accum = 1;
+  plan = select_ok(&deep8, "sm_90a", 1);
+  assert_int_equal(plan.cfg.bm, 128);
+  assert_int_equal(tcj_cfg_tile_cols(&plan.cfg), 256);
   /* The first case must have taken the pair (the loop skips other tiles). */
   eng_problem mix = grouped(PTX_GROUP_ENDS32, 8192, 28672, 4096, 8, 1024);
   assert_int_equal(select_ok(&mix, "sm_90a", 1).cfg.cluster_m, 2);
@@ -1928,8 +1935,9 @@ static void grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a(voi
   assert_int_equal(g.x, 132);
   assert_int_equal(g.y, 1);
   g = ptx_recipe_of(&plan.cfg)->grid(&plan.cfg, 128, 1, 132);
+  /* fewer units than SMs: one CTA per unit, two where a unit is a pair of tile rows */
   assert_int_equal(g.x, eng_grouped_units(&(eng_problem){.grouped = PTX_GROUP_ENDS32, .m = 128, .n = 4096, .groups = 1},
-                                          &plan.cfg));
+                                          &plan.cfg) * (plan.cfg.cluster_m ? 2 : 1));
 }
 
 /* fp8 grouped problems: DeepGEMM's block-scaled contiguous shape takes the sm90 plan with the
