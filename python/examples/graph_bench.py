@@ -137,6 +137,17 @@ def kernel_profile(graph, name, replays=5, top=8):
     rows.sort(reverse=True)
     total = sum(r[0] for r in rows)
     lines = [f"  {name}: {total / 1e3:.3f} ms of kernels per replay"]
+    # The idle time between one replay's kernels (the last replay's, by their GPU timestamps).
+    spans = sorted((e.time_range.start, e.time_range.end, e.name) for e in prof.events()
+                   if getattr(e, "device_type", None) is not None and str(e.device_type).endswith("CUDA")
+                   and e.time_range.end > e.time_range.start)
+    spans = spans[-(len(spans) // replays):] if replays and len(spans) >= replays else spans
+    gaps = [(b[0] - a[1], a[2], b[2]) for a, b in zip(spans, spans[1:])]
+    if gaps:
+        lines.append(f"  {name}: {sum(max(g[0], 0) for g in gaps):.1f} us idle between its "
+                     f"{len(spans)} kernels in one replay; largest gaps:")
+        for gap, before, after in sorted(gaps, reverse=True)[:4]:
+            lines.append(f"    {gap:9.1f} us  {before[:40]}  ->  {after[:40]}")
     for us, count, key in rows[:top]:
         lines.append(f"    {us:9.1f} us {count:4d}x  {key[:90]}")
     if len(rows) > top:
@@ -151,7 +162,7 @@ RESULT_HEADER = (f"{'err torch':>10} {'err tcj':>10} {'check':>5} {'torch ms':>9
 def measure(compiled, inputs, reference, args):
     """One row: captures compiled["torch"] and compiled["tcj"] on inputs, checks tcj's output
     against reference() (float32) with torch's as the base, times the replays unless
-    args.check_only. Returns (passed, the row's result columns as text)."""
+    args.check_only (three interleaved rounds of each, the best median). Returns (passed, the row's result columns as text)."""
     import torch
     graphs, outs = {}, {}
     for name in ("torch", "tcj"):
@@ -166,7 +177,13 @@ def measure(compiled, inputs, reference, args):
     if args.check_only:
         text += f"{'-':>9} {'-':>9} {'-':>7}"
     else:
-        t, j = (time_graph(graphs[name], args.iters, args.warmup) for name in ("torch", "tcj"))
+        # Interleaved, three rounds, the best median of each: the order (the GPU's clocks and
+        # temperature drift over a run) favours neither model.
+        best = {"torch": float("inf"), "tcj": float("inf")}
+        for order in (("torch", "tcj"), ("tcj", "torch"), ("torch", "tcj")):
+            for name in order:
+                best[name] = min(best[name], time_graph(graphs[name], args.iters, args.warmup))
+        t, j = best["torch"], best["tcj"]
         text += f"{t:9.3f} {j:9.3f} {t / j:6.2f}x"
     if getattr(args, "profile", False):
         for name in ("torch", "tcj"):

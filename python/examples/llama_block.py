@@ -175,7 +175,7 @@ def main(argv=None):
     torch, F, tcj, device = ready
     print(f"# Llama-3-8B-like: {args.layers} layers, hidden {HIDDEN}, {HEADS}/{KV_HEADS} heads x "
           f"{HEAD_DIM}, MLP {INTER}, bf16; decode over {args.context} cached positions; "
-          f"median of {args.iters} CUDA-graph replays")
+          f"best of 3 interleaved medians of {args.iters} CUDA-graph replays")
 
     return run(args, device)
 

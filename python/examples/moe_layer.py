@@ -152,8 +152,8 @@ def main(argv=None):
         print(f"torch._grouped_mm (the baseline; bf16, sm_90) fails here: {error}", file=sys.stderr)
         return 2
     print(f"# Qwen3-30B-A3B MoE: hidden {HIDDEN}, {EXPERTS} experts x {INTER}, top-{TOP_K}, bf16; "
-          f"tcj {'x[token] copy' if args.no_gather else 'gather'}; median of {args.iters} "
-          f"CUDA-graph replays")
+          f"tcj {'x[token] copy' if args.no_gather else 'gather'}; best of 3 interleaved "
+          f"medians of {args.iters} CUDA-graph replays")
 
     return run(args, device)
 
