@@ -515,12 +515,15 @@ static void grouped_sm90_clusters_pair_tile_rows(void **state) {
     if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) failures++;
     else paired++;
   }
-  /* What selection picks for DeepGEMM's fp8 shapes (4 x 8192 rows, n 4096, k 7168): pairs with
-   * block scales, row scales, and row scales with fast accumulation. */
+  /* What selection picks for DeepGEMM's shapes (4 x 8192 rows, n 4096, k 7168): bf16 pairs,
+   * and fp8 pairs with block scales, row scales, and row scales with fast accumulation; and for
+   * Qwen3's down-projection with the router weights (row_scale). */
   static const char *fp8_pairs[] = {
+    "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=4096 k=7168 tile=128x256x64 warps=2x1 stages=4 align=16,16,8 cluster=2 group=1",
     "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=128x256x128 warps=2x1 stages=4 align=16,16,8 cluster=2 scale=block group=1",
     "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=128x256x128 warps=2x1 stages=4 align=16,16,8 cluster=2 group=1 scale=row",
-    "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=256x128x128 warps=2x1 stages=4 align=16,16,8 cluster=2 fast=1 group=1 scale=row",
+    "recipe=sm90 arch=sm_90a ab=e4m3 c=bf16 op=NT n=4096 k=7168 tile=128x256x128 warps=2x1 stages=4 align=16,16,8 cluster=2 fast=1 group=1 scale=row",
+    "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=2048 k=768 tile=128x256x64 warps=2x1 stages=4 align=16,16,8 cluster=2 group=1 rowscale",
   };
   for (size_t i = 0; i < sizeof fp8_pairs / sizeof *fp8_pairs; i++) {
     tcj_kernel_cfg c;
@@ -535,7 +538,7 @@ static void grouped_sm90_clusters_pair_tile_rows(void **state) {
   }
   print_message("grouped sm90 clusters: %d configs compiled (%s), %d failed\n", paired, version, failures);
   assert_int_equal(failures, 0);
-  assert_true(paired >= 9);
+  assert_true(paired >= 11);
   tcj_kernel_cfg n = case90_cfg(&cases90[0]);
   n.cluster_n = 2;
   assert_non_null(strstr(tcj_cfg_check(&n), "along M only"));
