@@ -18,7 +18,7 @@ static double bus_bytes(const tb_gemm *g) {
 /* Both rules are needed (tools/tcjblas_threshold.py measured them against OpenBLAS, docs/perf.md):
  * below about 1e8 flops the GPU's fixed costs lose to the CPU at any shape, and above it a call
  * that does few flops per byte it moves (a k = 32 update of a large C: about 4 per byte in
- * double) runs at the bus's speed, 2-2.5x slower than OpenBLAS at every size measured. */
+ * double) runs at the bus's speed, 2-3x slower than OpenBLAS at every size measured (16 CPUs). */
 int tb_gemm_worth_the_gpu(const tb_gemm *g) {
   const tb_config *cfg = tb_config_get();
   double f = flops(g);

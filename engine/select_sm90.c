@@ -422,7 +422,8 @@ static void pair_16bit_128x256_groups(const eng_problem *p, tcj_kernel_cfg *c) {
  * model rates them alike). H100, tcj-prof --repeat 20, same run (2026-12-06): DeepGEMM's bf16
  * contiguous shape (4 x 8192 rows, n 4096, k 7168) 2499 us on 128x256 pairs against 2538 on
  * 256x128, and its fp8 row-scaled form with fast accumulation 1401-1404 us on 128x256 (paired
- * or not) against 1498 on the 256x128 pairs the model chose. */
+ * or not) against 1498 on the 256x128 pairs the model chose; with this rule, a later run: 2492
+ * us (772 TFLOP/s) and 1415 us, both checked against the reference. */
 static void prefer_128x256_for_m_groups(eng_candidate *all, int n) {
   if (n < 2 || all[0].plan.cfg.bm != 256) return;
   for (int j = 1; j < n; j++) {
