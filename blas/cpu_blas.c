@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
+#include <string.h>
 
 /* Indexed by TB_CPU_GEMM and TB_CPU_L3(op). */
 static const struct { const char *name; int complex_only; } routines[TB_CPU_ROUTINES] = {
@@ -57,6 +58,26 @@ static tb_fn take(void *lib, int routine, tb_type t, int ilp64, int *refused) {
   return f;
 }
 
+/* FlexiBLAS calls its backend's __flexiblas_initialize (FLEXIBLAS_INIT_FUNCTION_NAME in its
+ * flexiblas_backend.h) when it loads it: then libtcjblas is what FlexiBLAS's own dgemm_ ...
+ * forward to, and FlexiBLAS cannot be our CPU BLAS (it would call us back forever). */
+static atomic_int flexiblas_backend;
+TB_EXPORT int __flexiblas_initialize(void) {
+  atomic_store(&flexiblas_backend, 1);
+  return 0;
+}
+
+/* Is the object that defines `sym` FlexiBLAS (libflexiblas exports flexiblas_avail)? */
+static int is_flexiblas(void *sym) {
+  Dl_info info;
+  if (!sym || !dladdr(sym, &info) || !info.dli_fname) return 0;
+  void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!h) return 0;
+  int yes = dlsym(h, "flexiblas_avail") != NULL;
+  dlclose(h);
+  return yes;
+}
+
 /* 1 when at least one routine was taken from `lib`. */
 static int take_from(void *lib) {
   int took = 0, refused = 0;
@@ -67,6 +88,12 @@ static int take_from(void *lib) {
       took |= cpu.f32[r][t] || cpu.f64[r][t];
     }
   if (refused && !took) tb_msg("the CPU BLAS %s is libtcjblas itself (ignored)", cpu.from);
+  if (took && atomic_load(&flexiblas_backend) && is_flexiblas(dlsym(lib, "dgemm_"))) {
+    tb_msg("the CPU BLAS %s is FlexiBLAS, whose backend is libtcjblas itself (ignored): set "
+           "TCJBLAS_CPU_BLAS to a BLAS library proper, such as OpenBLAS", cpu.from);
+    memset(cpu.f32, 0, sizeof cpu.f32), memset(cpu.f64, 0, sizeof cpu.f64);
+    took = 0;
+  }
   return took;
 }
 
@@ -91,7 +118,13 @@ static void warn_reference(int routine, tb_type t) {
   char call[32], missing[32];
   symbol_name(call, sizeof call, routine, t, 0);
   symbol_name(missing, sizeof missing, routine, t, cpu.f32[routine][t] != NULL);
-  if (!cpu.found)
+  if (!cpu.found && atomic_load(&flexiblas_backend))
+    tb_msg_once(&warned_none, "no CPU BLAS found: libtcjblas runs as a FlexiBLAS backend, where "
+                              "it cannot see FlexiBLAS's other libraries; set TCJBLAS_CPU_BLAS or "
+                              "cpu_blas in tcjblas.conf (a BLAS library such as OpenBLAS, not "
+                              "FlexiBLAS): calls that stay on the CPU use the built-in reference "
+                              "BLAS, which is slow");
+  else if (!cpu.found)
     tb_msg_once(&warned_none, "no CPU BLAS found (set TCJBLAS_CPU_BLAS or cpu_blas in tcjblas.conf, "
                               "or LD_PRELOAD libtcjblas ahead of one): calls that stay on the CPU "
                               "use the built-in reference BLAS, which is slow");
@@ -100,6 +133,42 @@ static void warn_reference(int routine, tb_type t) {
                                  "past 32 bits): the built-in reference runs it",
                 cpu.from, call, missing);
 }
+
+/* The call this thread has in flight in the CPU BLAS. The same call coming back to us while it
+ * is (same routine, type, sizes and arrays) means the CPU BLAS forwards to libtcjblas (FlexiBLAS
+ * with libtcjblas as its backend, a libblas.so.3 that is a dispatcher, ...): without this guard
+ * the two would call each other until the stack overflows. Then the CPU BLAS is dropped and the
+ * built-in reference runs the call; a CPU BLAS's own nested calls (another routine, or other
+ * sizes) go through. */
+static _Thread_local tb_cpu_call *in_flight;
+static atomic_int looped, warned_loop;
+
+static int same_call(const tb_cpu_call *x, const tb_cpu_call *y) {
+  return x->routine == y->routine && x->type == y->type && x->m == y->m && x->n == y->n &&
+         x->k == y->k && x->a == y->a && x->b == y->b && x->c == y->c;
+}
+
+tb_fn tb_cpu_enter(tb_cpu_call *call, int want64, int fits_int, int *ilp64) {
+  if (in_flight && same_call(in_flight, call)) {
+    atomic_store(&looped, 1);
+    in_flight->came_back = 1;
+    tb_msg_once(&warned_loop, "the CPU BLAS (%s) calls libtcjblas back with the same call%s: "
+                              "it is dropped, and the built-in reference runs the calls that "
+                              "stay on the CPU (slow); set TCJBLAS_CPU_BLAS to a BLAS library "
+                              "proper, such as OpenBLAS", cpu.from,
+                atomic_load(&flexiblas_backend) ? " (FlexiBLAS, whose backend is libtcjblas)" : "");
+    return NULL;
+  }
+  if (atomic_load(&looped)) return NULL;
+  return tb_cpu_fn(call->routine, call->type, want64, fits_int, ilp64);
+}
+
+void tb_cpu_push(tb_cpu_call *call, tb_cpu_call **saved) {
+  *saved = in_flight;
+  in_flight = call;
+}
+
+void tb_cpu_pop(tb_cpu_call *saved) { in_flight = saved; }
 
 tb_fn tb_cpu_fn(int routine, tb_type type, int want64, int fits_int, int *ilp64) {
   pthread_once(&cpu_once, resolve_once);
@@ -131,9 +200,16 @@ static int fits_int(const tb_gemm *g) {
 
 void tb_cpu_gemm(const tb_gemm *g) {
   int ilp64;
-  tb_fn f = tb_cpu_fn(TB_CPU_GEMM, g->type, g->ilp64, fits_int(g), &ilp64);
-  tb_report_ran(f ? TB_RAN_CPU_BLAS : TB_RAN_BUILT_IN);
-  if (!f) tb_ref_gemm(g);
-  else if (ilp64) call64((gemm64_fn)f, g);
+  tb_cpu_call call = {TB_CPU_GEMM, g->type, g->m, g->n, g->k, g->a, g->b, g->c, 0}, *saved;
+  tb_fn f = tb_cpu_enter(&call, g->ilp64, fits_int(g), &ilp64);
+  if (!f) {
+    tb_report_ran(TB_RAN_BUILT_IN);
+    tb_ref_gemm(g);
+    return;
+  }
+  tb_cpu_push(&call, &saved);
+  if (ilp64) call64((gemm64_fn)f, g);
   else call32((gemm32_fn)f, g);
+  tb_cpu_pop(saved);
+  if (!call.came_back) tb_report_ran(TB_RAN_CPU_BLAS);
 }
