@@ -148,7 +148,8 @@ static int same_call(const tb_cpu_call *x, const tb_cpu_call *y) {
          x->k == y->k && x->a == y->a && x->b == y->b && x->c == y->c;
 }
 
-tb_fn tb_cpu_enter(tb_cpu_call *call, int want64, int fits_int, int *ilp64) {
+tb_fn tb_cpu_begin(tb_cpu_call *call, int want64, int fits_int, int *ilp64) {
+  tb_fn f = NULL;
   if (in_flight && same_call(in_flight, call)) {
     atomic_store(&looped, 1);
     in_flight->came_back = 1;
@@ -157,18 +158,22 @@ tb_fn tb_cpu_enter(tb_cpu_call *call, int want64, int fits_int, int *ilp64) {
                               "stay on the CPU (slow); set TCJBLAS_CPU_BLAS to a BLAS library "
                               "proper, such as OpenBLAS", cpu.from,
                 atomic_load(&flexiblas_backend) ? " (FlexiBLAS, whose backend is libtcjblas)" : "");
+  } else if (!atomic_load(&looped)) {
+    f = tb_cpu_fn(call->routine, call->type, want64, fits_int, ilp64);
+  }
+  if (!f) {
+    tb_report_ran(TB_RAN_BUILT_IN);
     return NULL;
   }
-  if (atomic_load(&looped)) return NULL;
-  return tb_cpu_fn(call->routine, call->type, want64, fits_int, ilp64);
-}
-
-void tb_cpu_push(tb_cpu_call *call, tb_cpu_call **saved) {
-  *saved = in_flight;
+  call->outer = in_flight;
   in_flight = call;
+  return f;
 }
 
-void tb_cpu_pop(tb_cpu_call *saved) { in_flight = saved; }
+void tb_cpu_end(tb_cpu_call *call) {
+  in_flight = call->outer;
+  if (!call->came_back) tb_report_ran(TB_RAN_CPU_BLAS);
+}
 
 tb_fn tb_cpu_fn(int routine, tb_type type, int want64, int fits_int, int *ilp64) {
   pthread_once(&cpu_once, resolve_once);
@@ -200,16 +205,13 @@ static int fits_int(const tb_gemm *g) {
 
 void tb_cpu_gemm(const tb_gemm *g) {
   int ilp64;
-  tb_cpu_call call = {TB_CPU_GEMM, g->type, g->m, g->n, g->k, g->a, g->b, g->c, 0}, *saved;
-  tb_fn f = tb_cpu_enter(&call, g->ilp64, fits_int(g), &ilp64);
+  tb_cpu_call call = {.routine = TB_CPU_GEMM, .type = g->type, .m = g->m, .n = g->n, .k = g->k, .a = g->a, .b = g->b, .c = g->c};
+  tb_fn f = tb_cpu_begin(&call, g->ilp64, fits_int(g), &ilp64);
   if (!f) {
-    tb_report_ran(TB_RAN_BUILT_IN);
     tb_ref_gemm(g);
     return;
   }
-  tb_cpu_push(&call, &saved);
   if (ilp64) call64((gemm64_fn)f, g);
   else call32((gemm32_fn)f, g);
-  tb_cpu_pop(saved);
-  if (!call.came_back) tb_report_ran(TB_RAN_CPU_BLAS);
+  tb_cpu_end(&call);
 }

@@ -52,16 +52,13 @@ static int fits_int(const tb_l3 *x) {
 
 void tb_cpu_l3(const tb_l3 *x) {
   int ilp64;
-  tb_cpu_call call = {TB_CPU_L3(x->op), x->type, x->m, x->n, x->k, x->a, x->b, x->c, 0}, *saved;
-  tb_fn f = tb_cpu_enter(&call, x->ilp64, fits_int(x), &ilp64);
+  tb_cpu_call call = {.routine = TB_CPU_L3(x->op), .type = x->type, .m = x->m, .n = x->n, .k = x->k, .a = x->a, .b = x->b, .c = x->c};
+  tb_fn f = tb_cpu_begin(&call, x->ilp64, fits_int(x), &ilp64);
   if (!f) {
-    tb_report_ran(TB_RAN_BUILT_IN);
     tb_ref_l3(x);
     return;
   }
-  tb_cpu_push(&call, &saved);
   if (ilp64) call64(f, x);
   else call32(f, x);
-  tb_cpu_pop(saved);
-  if (!call.came_back) tb_report_ran(TB_RAN_CPU_BLAS);
+  tb_cpu_end(&call);
 }

@@ -118,18 +118,19 @@ typedef void (*tb_fn)(void);
  * one, else its 32-bit symbol when the sizes fit an int (fits_int), else its _64_ one; *ilp64
  * says which. NULL: none can take it, the built-in reference runs it (said once on stderr). */
 tb_fn tb_cpu_fn(int routine, tb_type type, int want64, int fits_int, int *ilp64);
-/* A call handed to the CPU BLAS: tb_cpu_enter is tb_cpu_fn, NULL (the built-in reference runs
- * it) when this very call is already in flight in the CPU BLAS on this thread, i.e. the CPU
- * BLAS forwarded it back to us; tb_cpu_push / tb_cpu_pop bracket the call into the CPU BLAS. */
+/* A call handed to the CPU BLAS, bracketed by tb_cpu_begin and tb_cpu_end, which count it in
+ * the report. tb_cpu_begin is tb_cpu_fn, except that it gives NULL (the caller runs the built-in
+ * reference, counted as such) when this very call is already in flight in the CPU BLAS on this
+ * thread, i.e. the CPU BLAS handed it back to us, and for every call after that. */
 typedef struct tb_cpu_call {
   int routine;
   tb_type type;
   int64_t m, n, k;
   const void *a, *b, *c;
-  int came_back; /* set when the CPU BLAS forwarded it to us: the reference ran it */
+  int came_back;             /* the CPU BLAS handed it back to us: the reference ran it */
+  struct tb_cpu_call *outer; /* the call in flight on this thread before it */
 } tb_cpu_call;
-tb_fn tb_cpu_enter(tb_cpu_call *call, int want64, int fits_int, int *ilp64);
-void tb_cpu_push(tb_cpu_call *call, tb_cpu_call **saved);
-void tb_cpu_pop(tb_cpu_call *saved);
+tb_fn tb_cpu_begin(tb_cpu_call *call, int want64, int fits_int, int *ilp64);
+void tb_cpu_end(tb_cpu_call *call);
 
 #endif /* TCJBLAS_L3_H */
