@@ -3,7 +3,7 @@
 # Installs the build dependencies tcj needs when they are missing (Debian/Ubuntu): cmake, a C
 # compiler, cmocka, libyaml and xxhash, and clang with libFuzzer's runtime for the sanitizer and
 # fuzz build of scripts/test.sh, gfortran for Netlib's BLAS testers, and python3-venv where python3 has neither pytest nor venv (the
-# Python package's CPU tests). The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
+# Python package's CPU tests), and python3-dev where python3 has no headers (its C fast path). The CUDA toolkit (headers, nvJitLink, cuBLAS) must already be
 # installed; this script only checks for it. pkg-config is for the install test; ninja, so that
 # scripts/test.sh builds with both generators (the scripts also work without it).
 set -euo pipefail
@@ -39,6 +39,12 @@ venv_works() {
 }
 if command -v python3 >/dev/null && ! python3 -c 'import pytest' 2>/dev/null && ! venv_works; then
   missing+=(python3-venv)
+fi
+# Python's headers: the package's C fast path (tcj._fastcall, python/CMakeLists.txt), which the
+# CPU tests require under CI.
+if command -v python3 >/dev/null &&
+  ! python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  missing+=(python3-dev)
 fi
 [ ${#missing[@]} -eq 0 ] || install "${missing[@]}"
 

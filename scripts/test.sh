@@ -67,6 +67,16 @@ build_python_package() {
     fi
   done
   "$stage/tcj/bin/tcj-warmup" --help >/dev/null
+  # The C fast path, where the build found Python's headers (ensure-deps installs them): no
+  # library at all beyond what the interpreter has loaded (it calls libtcj through an address).
+  if python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    f="$stage/tcj/_fastcall.abi3.so"
+    [ -f "$f" ] || { echo "test.sh: the package build did not install $f" >&2; return 1; }
+    if ldd "$f" | grep -v -E 'linux-vdso|ld-linux|statically linked|/lib(c|m|dl|pthread)\.so'; then
+      echo "test.sh: $f needs the libraries above" >&2
+      return 1
+    fi
+  fi
 }
 
 build_asan() {

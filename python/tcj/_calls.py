@@ -91,10 +91,16 @@ _plans = {}
 
 
 class _Plan:
-    __slots__ = ("desc", "fields", "index", "keep")
+    """A layout's filled descriptor (bytes) and where each tensor's address goes: fields are
+    (descriptor field, tensor slot, bytes added), run the same tuple with each field's byte
+    offset for _fastcall.run: (descriptor, ((offset, slot, added), ...), engine, index)."""
+    __slots__ = ("desc", "fields", "index", "keep", "run")
 
-    def __init__(self, desc, fields, index, keep):
+    def __init__(self, desc, fields, index, keep, engine):
+        from . import _lib
         self.desc, self.fields, self.index, self.keep = desc, fields, index, keep
+        offsets = tuple((getattr(_lib.GemmDesc, f).offset, i, add) for f, i, add in fields)
+        self.run = (desc, offsets, engine, index)
 
 
 def _layout_of(t):
@@ -102,13 +108,19 @@ def _layout_of(t):
     return None if t is None else (t.shape, t.stride(), t.dtype, t.get_device())
 
 
-def _prepare(named, build, epilogue_source, epilogue_params):
-    """Builds the cached form of build(info) for the tensors of named (a tuple of (name,
-    tensor)), checking devices and everything _layout checks."""
+def _engine_address(index):
     from . import _lib
+    return _lib.engine(index).value
+
+
+def _prepare(names, tensors, build, epilogue_source, epilogue_params):
+    """Builds the cached form of build(info) for the tensors (names: each one's, in order),
+    checking devices and everything _layout checks."""
+    from . import _lib
+    named = tuple(zip(names, tensors))
     # By position (each has its own name), not by tensor: a plan built for matmul(x, x) must not
     # send b's address to a when a later call of that layout passes two tensors.
-    slot = {name: i for i, (name, _) in enumerate(named)}
+    slot = {name: i for i, name in enumerate(names)}
 
     def stand_in(name, t):
         if t is None:
@@ -131,24 +143,45 @@ def _prepare(named, build, epilogue_source, epilogue_params):
     desc = _lib.new_desc()
     _apply(desc, plan, keep)
     index = dev.index if dev.index is not None else torch.cuda.current_device()
-    return _Plan(bytes(desc), tuple(fields), index, keep)
+    return _Plan(bytes(desc), tuple(fields), index, keep, _engine_address(index))
 
 
-def launch(key, named, build, epilogue_source=None, epilogue_params=0):
-    """Runs build(info)'s plan for the tensors of named on their device's current stream,
-    through the plan cache. key: the op and its scalars (hashable); the tensors' layouts are
-    added here."""
+def _new_plan(full, names, tensors, build, epilogue_source, epilogue_params):
+    p = _prepare(names, tensors, build, epilogue_source, epilogue_params)
+    if len(_plans) >= _PLAN_CACHE_MAX:
+        _plans.clear()
+    _plans[full] = p
+    return p
+
+
+def launch(key, names, tensors, build, epilogue_source=None, epilogue_params=0):
+    """Runs build(info)'s plan for tensors (a tuple; names: each one's, for messages) on their
+    device's current stream, through the plan cache. key: the op and its scalars (hashable);
+    the tensors' layouts are added here. The per-call steps run in _fastcall (C) when it was
+    built, else here: the same key, descriptor and call."""
     from . import _lib
-    full = (key, epilogue_source, epilogue_params) + tuple([_layout_of(t) for _, t in named])
+    fast = _fast
+    if fast is _NOT_LOADED:
+        fast = _set_fastcall()
+    head = (key, epilogue_source, epilogue_params)
+    if fast is not None:
+        status = fast.call(_plans, head, tensors)  # the plan's status, or its key on a miss
+        if not status:
+            return
+        if status.__class__ is int:
+            _lib.check(status, "tcj_gemm_ex")
+        p = _new_plan(status, names, tensors, build, epilogue_source, epilogue_params)
+        status = fast.run(p.run, tensors)
+        if status:
+            _lib.check(status, "tcj_gemm_ex")
+        return
+    full = head + tuple([_layout_of(t) for t in tensors])
     p = _plans.get(full)
     if p is None:
-        p = _prepare(named, build, epilogue_source, epilogue_params)
-        if len(_plans) >= _PLAN_CACHE_MAX:
-            _plans.clear()
-        _plans[full] = p
+        p = _new_plan(full, names, tensors, build, epilogue_source, epilogue_params)
     desc = _lib.GemmDesc.from_buffer_copy(p.desc)
     for field, i, offset in p.fields:
-        setattr(desc, field, named[i][1].data_ptr() + offset)
+        setattr(desc, field, tensors[i].data_ptr() + offset)
     _lib.gemm_ex(p.index, desc, _current_stream(p.index))
 
 
@@ -162,14 +195,80 @@ def _current_stream(index):
     return torch.cuda.current_stream(index).cuda_stream
 
 
+def _load_fastcall():
+    """tcj._fastcall configured with tcj_gemm_ex's address, or None: when TCJ_FASTCALL=0, when
+    it was not built, or when the library cannot be opened (the first call says why)."""
+    import os
+    if os.environ.get("TCJ_FASTCALL", "1") == "0" or torch is None:
+        return None
+    mod = _fastcall_module()
+    if mod is None:
+        return None
+    from . import _lib
+    try:
+        address = ctypes.cast(_lib.lib().tcj_gemm_ex, ctypes.c_void_p).value
+    except _lib.TcjError:
+        return None
+    mod.configure(address, _raw_stream or _current_stream)
+    return mod
+
+
+def _fastcall_module():
+    """The module: the package's own (pip install .), else a build tree's beside $TCJ_LIBRARY
+    (a source tree used in place), else None."""
+    import os
+    try:
+        from . import _fastcall
+        return _fastcall
+    except ImportError:
+        return _fastcall_from_build_tree(os.environ.get("TCJ_LIBRARY"))
+
+
+def _fastcall_from_build_tree(library):
+    import glob
+    import importlib.util
+    import os
+    if not library:
+        return None
+    found = glob.glob(os.path.join(os.path.dirname(os.path.abspath(library)), "python", "tcj",
+                                   "_fastcall*.so"))
+    if not found:
+        return None
+    spec = importlib.util.spec_from_file_location(__package__ + "._fastcall", found[0])
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+    except ImportError:
+        return None
+    return mod
+
+
+# tcj._fastcall once the first call loaded it (None: the Python steps), not at import: loading
+# it opens the library, which `import tcj` does not.
+_NOT_LOADED = object()
+_fast = _NOT_LOADED
+
+
+def _set_fastcall():
+    global _fast
+    _fast = _load_fastcall()
+    return _fast
+
+
 # ---- implementations (write into d; called by the torch.library ops) ----------------------
+
+# Each op's tensors, in the order its calls pass them to launch (names for messages).
+_MATMUL = ("a", "b", "c", "bias", "out")
+_LINEAR = ("x", "weight", "bias", "out")
+_SCALED_MM = ("a", "b", "scale_a", "scale_b", "bias", "scale_d", "amax", "out")
+_GROUPED_MM = ("a", "b", "offs", "counts", "bias", "row_scale", "gather", "scale_a", "scale_b",
+               "b_ptrs", "out")
 
 def matmul_into(d, a, b, c=None, bias=None, activation=None, alpha=1.0, beta=0.0,
                 epilogue_source=None, epilogue_params=0, compute=None):
     act = _layout.activation(activation)
     alpha, beta, comp = float(alpha), float(beta), _layout.compute(compute)
-    launch(("matmul", act, alpha, beta, comp),
-           (("a", a), ("b", b), ("c", c), ("bias", bias), ("out", d)),
+    launch(("matmul", act, alpha, beta, comp), _MATMUL, (a, b, c, bias, d),
            lambda info: _layout.plan_matmul(info("a", a), info("b", b), info("out", d),
                                             c=info("c", c), bias=info("bias", bias), act=act,
                                             alpha=alpha, beta=beta, compute=comp),
@@ -178,7 +277,7 @@ def matmul_into(d, a, b, c=None, bias=None, activation=None, alpha=1.0, beta=0.0
 
 def linear_into(d, x, weight, bias=None, activation=None, compute=None):
     act, comp = _layout.activation(activation), _layout.compute(compute)
-    launch(("linear", act, comp), (("x", x), ("weight", weight), ("bias", bias), ("out", d)),
+    launch(("linear", act, comp), _LINEAR, (x, weight, bias, d),
            lambda info: _layout.plan_linear(info("x", x), info("weight", weight),
                                             info("out", d), bias=info("bias", bias), act=act,
                                             compute=comp))
@@ -187,9 +286,8 @@ def linear_into(d, x, weight, bias=None, activation=None, compute=None):
 def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None,
                    scale_mode=None, fast_accum=False):
     fast_accum = bool(fast_accum)
-    launch(("scaled_mm", scale_mode, fast_accum),
-           (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias),
-            ("scale_d", scale_d), ("amax", amax), ("out", d)),
+    launch(("scaled_mm", scale_mode, fast_accum), _SCALED_MM,
+           (a, b, scale_a, scale_b, bias, scale_d, amax, d),
            lambda info: _layout.plan_scaled_mm(
                info("a", a), info("b", b), info("out", d), info("scale_a", scale_a),
                info("scale_b", scale_b), bias=info("bias", bias),
@@ -207,10 +305,8 @@ def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
     if gather is not None and not gather_rows:
         gather_rows = a.shape[0]
     gather_rows, rows_hint, alpha = int(gather_rows), int(rows_hint), float(alpha)
-    launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha),
-           (("a", a), ("b", b), ("offs", offs), ("counts", counts), ("bias", bias),
-            ("row_scale", row_scale), ("gather", gather), ("scale_a", scale_a),
-            ("scale_b", scale_b), ("b_ptrs", b_ptrs), ("out", d)),
+    launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha), _GROUPED_MM,
+           (a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, b_ptrs, d),
            lambda info: _layout.plan_grouped(
                info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
                counts=info("counts", counts), bias=info("bias", bias), act=act,

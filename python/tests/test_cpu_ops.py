@@ -270,9 +270,12 @@ def test_ops_check_devices_and_name_the_tensor():
 
 def _launched(monkeypatch, torch):
     """Routes _calls.launch's call to a list instead of the library (CPU tensors as if on
-    device 0); returns the list of (device index, descriptor bytes, stream)."""
+    device 0), on its Python path (test_cpu_fastcall.py checks that _fastcall's is the same);
+    returns the list of (device index, descriptor bytes, stream)."""
     from tcj import _calls, _lib
     calls = []
+    monkeypatch.setattr(_calls, "_fast", None)
+    monkeypatch.setattr(_calls, "_engine_address", lambda index: 0xE000)
     monkeypatch.setattr(_calls, "_device", lambda named: torch.device("cuda", 0))
     monkeypatch.setattr(_calls, "_current_stream", lambda index: 77)
     monkeypatch.setattr(_lib, "new_desc", lambda: _lib.GemmDesc(alpha=1.0, alpha_f64=1.0))
