@@ -20,8 +20,9 @@ def parse_args(argv=None):
     p.add_argument("--k", type=int, default=256, help="input features (default 256)")
     p.add_argument("--breakdown", action="store_true",
                    help="also split tcj.linear's time: the Python side alone (tcj_gemm_ex not "
-                        "called), the output's torch.empty, and tcj_gemm_ex through ctypes alone "
-                        "(a prepared descriptor, so the C library's host cost)")
+                        "called: a stub), the output's torch.empty, and tcj_gemm_ex alone on a "
+                        "prepared descriptor (the C library's host cost), through tcj._fastcall "
+                        "or, with TCJ_FASTCALL=0, ctypes")
     return p.parse_args(argv)
 
 
@@ -91,26 +92,62 @@ def main(argv=None):
 
 
 def breakdown(args, tcj, torch, x, w, b, sync):
-    """Where tcj.linear's host time goes."""
+    """Where tcj.linear's host time goes, on the path this process takes (tcj._fastcall's, or
+    Python's under TCJ_FASTCALL=0)."""
+    import ctypes
     from tcj import _calls, _lib
-    seen = {}
-    real = _lib.gemm_ex
-
-    def keep(index, desc, stream=0):  # the last descriptor and stream, then the real call
-        seen["call"] = (index, _lib.GemmDesc.from_buffer_copy(desc), stream)
-        real(index, desc, stream)
-    _lib.gemm_ex = keep
     tcj.linear(x, w, b)
     sync()
-    _lib.gemm_ex = lambda index, desc, stream=0: None
-    py = per_call_us(lambda: tcj.linear(x, w, b), args.calls, args.repeat, sync)
-    _lib.gemm_ex = real
+    fast = _calls._fast
+    names, tensors = _calls._LINEAR, (x, w, b, torch.empty((x.shape[0], w.shape[0]), dtype=x.dtype, device=x.device))
+    if fast is not None and fast is not _calls._NOT_LOADED:
+        path = "tcj._fastcall"
+        # The module with tcj_gemm_ex replaced by libc's getuid (a syscall that takes no
+        # argument it would misread; its result is ignored here), then the real call alone.
+        real = ctypes.cast(_lib.lib().tcj_gemm_ex, ctypes.c_void_p).value
+        stub = ctypes.cast(ctypes.CDLL(None).getuid, ctypes.c_void_p).value
+        fast.configure(stub, _calls._raw_stream or _calls._current_stream)
+        try:
+            import os
+            call = (lambda: tcj.linear(x, w, b)) if os.getuid() == 0 else \
+                (lambda: _ignore_status(lambda: tcj.linear(x, w, b)))  # a uid is a failing status
+            py = per_call_us(call, args.calls, args.repeat, sync)
+        finally:
+            fast.configure(real, _calls._raw_stream or _calls._current_stream)
+        plan = next(p for k, p in _calls._plans.items() if k[0][0] == "linear")
+        c = per_call_us(lambda: fast.run(plan.run, tensors), args.calls, args.repeat, sync)
+        what = "tcj_gemm_ex through tcj._fastcall.run"
+    else:
+        path = "Python (ctypes)"
+        seen = {}
+        real = _lib.gemm_ex
+
+        def keep(index, desc, stream=0):  # the last descriptor and stream, then the real call
+            seen["call"] = (index, _lib.GemmDesc.from_buffer_copy(desc), stream)
+            real(index, desc, stream)
+        _lib.gemm_ex = keep
+        tcj.linear(x, w, b)
+        sync()
+        _lib.gemm_ex = lambda index, desc, stream=0: None
+        try:
+            py = per_call_us(lambda: tcj.linear(x, w, b), args.calls, args.repeat, sync)
+        finally:
+            _lib.gemm_ex = real
+        index, desc, stream = seen["call"]
+        c = per_call_us(lambda: real(index, desc, stream), args.calls, args.repeat, sync)
+        what = "tcj_gemm_ex through ctypes"
     empty = per_call_us(lambda: torch.empty((x.shape[0], w.shape[0]), dtype=x.dtype, device=x.device),
                         args.calls, args.repeat, sync)
-    index, desc, stream = seen["call"]
-    c = per_call_us(lambda: real(index, desc, stream), args.calls, args.repeat, sync)
-    print(f"# tcj.linear split: Python side {py:.2f} us (of which torch.empty {empty:.2f}), "
-          f"tcj_gemm_ex through ctypes {c:.2f} us")
+    print(f"# tcj.linear split ({path}): Python side {py:.2f} us (of which torch.empty {empty:.2f}), "
+          f"{what} {c:.2f} us")
+
+
+def _ignore_status(fn):
+    from tcj import _lib
+    try:
+        fn()
+    except _lib.TcjError:
+        pass
 
 
 def _no_grad(mod, x):

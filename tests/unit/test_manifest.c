@@ -105,7 +105,8 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 #define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
-#define MOE_EXTRA_ROWS 9 /* and the MoE extras' rows last */
+#define MOE_EXTRA_ROWS 9 /* and the MoE extras' rows */
+#define LARGE_ROWS 18    /* and the 70B-class and mid-size rows last (issue 34) */
 
 static void check_suite(const manifest *m, size_t rows) {
   assert_string_equal(m->suite, "standard");
@@ -276,6 +277,29 @@ static void check_moe_extra_rows(const manifest *m) {
   }
 }
 
+/* Llama-3-70B-class weights (nn.Linear's layout: B stored n x k) at four token counts, then two
+ * mid sizes, in the file's order. */
+static void check_large_rows(const manifest *m) {
+  static const struct { int64_t n, k; } weights[] = {{10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}};
+  static const int64_t tokens[] = {1, 8, 32, 512};
+  const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS];
+  for (int w = 0; w < 4; w++)
+    for (int t = 0; t < 4; t++, p++) {
+      assert_int_equal(strncmp(p->name, "l70_", 4), 0);
+      assert_int_equal(p->m, tokens[t]);
+      assert_int_equal(p->n, weights[w].n);
+      assert_int_equal(p->k, weights[w].k);
+      assert_int_equal(p->ab, TCJ_BF16);
+      assert_int_equal(p->op_b, TCJ_OP_T);
+    }
+  assert_string_equal(p[0].name, "mid1280");
+  assert_string_equal(p[1].name, "mid2304");
+  assert_int_equal(p[0].m, 1280);
+  assert_int_equal(p[1].m, 2304);
+  assert_int_equal(p[1].n, 4096);
+  assert_int_equal(p[1].k, 4096);
+}
+
 static void bench_suite_parses_with_its_defaults(void **state) {
   (void)state;
   manifest m;
@@ -308,17 +332,19 @@ static void committed_suite_is_the_bench_suite_then_its_own_rows(void **state) {
   int rc = manifest_load(TCJ_TEST_DATA "/suite.yaml", &m, err, sizeof err);
   if (rc != 0) print_error("manifest_load: %s\n", err);
   assert_int_equal(rc, 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS + LARGE_ROWS);
   check_own_rows(&m);
   check_grouped_rows(&m);
   check_moe_extra_rows(&m);
+  check_large_rows(&m);
   manifest_free(&m);
   /* The parser from memory agrees with the one from a file. */
   assert_int_equal(manifest_parse(text, len, "suite", &m, err, sizeof err), 0);
-  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS);
+  check_suite(&m, BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + MOE_EXTRA_ROWS + LARGE_ROWS);
   check_own_rows(&m);
   check_grouped_rows(&m);
   check_moe_extra_rows(&m);
+  check_large_rows(&m);
   manifest_free(&m);
   free(text);
 }
