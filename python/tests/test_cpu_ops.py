@@ -332,6 +332,23 @@ def test_cached_plans_launch_what_a_fresh_plan_does(monkeypatch):
     assert len(_calls._plans) == 3  # one plan per layout, reused by the second trial
 
 
+def test_linear_function_records_what_its_backward_reads(monkeypatch):
+    """The autograd.Function of recorded eager linear calls (forward takes ctx: no per-call
+    signature binding): one launch, and the node saves x, weight, bias and the scalars."""
+    torch = _torch()
+    from tcj import _torch as T
+    calls = _launched(monkeypatch, torch)
+    x = torch.randn(4, 8, requires_grad=True)
+    w = torch.randn(6, 8, requires_grad=True)
+    b = torch.randn(6, requires_grad=True)
+    y = T.LinearFunction.apply(x, w, b, "gelu", None, "tf32")
+    assert tuple(y.shape) == (4, 6) and y.requires_grad and len(calls) == 1
+    node = y.grad_fn
+    assert type(node).__name__ == "LinearFunctionBackward"
+    assert [t.data_ptr() for t in node.saved_tensors] == [x.data_ptr(), w.data_ptr(), b.data_ptr()]
+    assert node.args == ("gelu", torch.float32, "tf32")
+
+
 def test_a_plan_built_on_one_tensor_twice_takes_two_later(monkeypatch):
     """matmul(x, x) then matmul(x, y) of the same layout: the cached plan sends each operand's
     own address to its field (a plan keyed by tensor identity sent y's to both)."""
