@@ -127,10 +127,15 @@ static PyObject *run_plan(PyObject *plan, PyObject *tensors) {
   }
   Py_ssize_t nt = PyTuple_Size(tensors);
   for (Py_ssize_t i = 0, nf = PyTuple_Size(fields); i < nf; i++) {
+    /* Read by hand: PyArg_ParseTuple per field cost as much as a data_ptr() call. */
     PyObject *f = PyTuple_GetItem(fields, i);
-    Py_ssize_t offset, slot;
-    unsigned long long added;
-    if (!PyArg_ParseTuple(f, "nnK:run's field", &offset, &slot, &added)) return NULL;
+    if (!f || !PyTuple_Check(f) || PyTuple_Size(f) != 3) {
+      PyErr_SetString(PyExc_ValueError, "run: a field must be (offset, slot, added)");
+      return NULL;
+    }
+    Py_ssize_t offset = PyLong_AsSsize_t(PyTuple_GetItem(f, 0)), slot = PyLong_AsSsize_t(PyTuple_GetItem(f, 1));
+    uint64_t added;
+    if (PyErr_Occurred() || !as_u64(PyTuple_GetItem(f, 2), &added)) return NULL;
     if (offset < 0 || offset % 8 || (size_t)offset + 8 > sizeof u.desc || slot < 0 || slot >= nt) {
       PyErr_Format(PyExc_ValueError, "run: field (%zd, %zd) is outside the descriptor or the tensors", offset, slot);
       return NULL;
