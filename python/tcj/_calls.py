@@ -91,9 +91,10 @@ _plans = {}
 
 
 class _Plan:
-    """A layout's filled descriptor (bytes) and where each tensor's address goes: fields are
-    (descriptor field, tensor slot, bytes added), run the same tuple with each field's byte
-    offset for _fastcall.run: (descriptor, ((offset, slot, added), ...), engine, index)."""
+    """A layout's filled descriptor (bytes) and where each tensor's address goes. fields:
+    (descriptor field, tensor slot, bytes added) for the Python steps; run: the same as
+    _fastcall.run takes it, (descriptor, ((byte offset, slot, added), ...), engine address,
+    device index)."""
     __slots__ = ("desc", "fields", "index", "keep", "run")
 
     def __init__(self, desc, fields, index, keep, engine):
