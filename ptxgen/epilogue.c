@@ -536,22 +536,26 @@ void ptx_epi_swiglu(ptx_builder *b, const ptx_epi *e, ptx_reg *gate, const ptx_r
 
 void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
                    ptx_reg col) {
-  ptx_epi_apply_bias(b, e, v, cin, count, row, col, NULL);
+  ptx_epi_apply_bias(b, e, v, cin, count, row, col, NULL, (ptx_reg){0});
+}
+
+ptx_reg ptx_epi_row_scale_at(ptx_builder *b, const ptx_epi *e, ptx_reg row) {
+  return emit_scale_at(b, e->row_scale, row, 0, ptx_in_reg(e->m));
 }
 
 void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
-                        ptx_reg col, const ptx_reg *given) {
+                        ptx_reg col, const ptx_reg *given, ptx_reg given_row_scale) {
   const tcj_kernel_cfg *cfg = e->cfg;
   ptx_reg row_bias = {0}, col_addr = {0}, row_factor = {0}, row_after = {0};
   /* SwiGLU: ptx_epi_swiglu made the values final (tcj_cfg_check: no C, no user function, no
    * row scales). */
   if (tcj_cfg_swiglu(cfg)) return;
   if (given && e->exact) ptx_fail(b, "given bias values are f32: not for exact (s32) epilogues");
-  if ((cfg->scale_row || cfg->row_scale) && (!row.id || !col.id))
+  if ((cfg->scale_row || (cfg->row_scale && !given_row_scale.id)) && (!row.id || !col.id))
     ptx_fail(b, "per-row and per-column scales need each value's row and column");
   if (cfg->scale_row) row_factor = emit_scale_at(b, e->scale_rows, row, 0, ptx_in_reg(e->m));
   if (cfg->row_scale) {
-    row_after = emit_scale_at(b, e->row_scale, row, 0, ptx_in_reg(e->m));
+    row_after = given_row_scale.id ? given_row_scale : ptx_epi_row_scale_at(b, e, row);
     if (e->exact) {
       ptx_reg d = ptx_new(b, PTX_F64);
       ptx_ins(b, "cvt.f64.f32 %R, %R", d, row_after);

@@ -80,9 +80,13 @@ void ptx_epi_apply(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *
                    ptx_reg col);
 /* The same with the bias values of the count elements given (f32 registers the caller read,
  * e.g. from shared memory; row and col are then not read unless a user function takes them);
- * NULL: read from global memory as ptx_epi_apply does. */
+ * NULL: read from global memory as ptx_epi_apply does. row_scale likewise: the elements' row
+ * scale (tcj_kernel_cfg.row_scale, one row) as an f32 register the caller read, or invalid to
+ * read it by row. */
 void ptx_epi_apply_bias(ptx_builder *b, const ptx_epi *e, ptx_reg *v, const ptx_reg *cin, int count, ptx_reg row,
-                        ptx_reg col, const ptx_reg *bias);
+                        ptx_reg col, const ptx_reg *bias, ptx_reg row_scale);
+/* row_scale[row] as f32 (1 at and past row m), for callers that stage the values. */
+ptx_reg ptx_epi_row_scale_at(ptx_builder *b, const ptx_epi *e, ptx_reg row);
 /* SwiGLU (tcj_cfg_swiglu), the rule both recipes call: gate[i] = silu(alpha gate[i] +
  * bias[col + i]) * (alpha up[i] + bias[n + col + i]) for count gate accumulators (columns
  * col + i of op(A) op(B)) and their up accumulators (columns n + col + i), in place in gate.

@@ -914,9 +914,12 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
   /* Large (sm90 on sm_90a), decode (split-K), batched (64 entries), odd (edges, packing). */
   static const struct { int64_t m, n, k, batch; int align; } eshapes[] = {
     {4096, 4096, 4096, 1, 16}, {1, 4096, 4096, 1, 16}, {512, 512, 512, 64, 16}, {1000, 1000, 999, 3, 2}};
-  static const struct { ptx_bias bias; ptx_act act; } epis[] = {
-    {PTX_BIAS_NONE, PTX_ACT_NONE} /* D apart from C, batches */, {PTX_BIAS_COL, PTX_ACT_NONE}, {PTX_BIAS_COL, PTX_ACT_RELU}, {PTX_BIAS_ROW, PTX_ACT_GELU},
-    {PTX_BIAS_COL, PTX_ACT_GELU_TANH}, {PTX_BIAS_NONE, PTX_ACT_SILU}};
+  static const struct { ptx_bias bias; ptx_act act; int row_scale; } epis[] = {
+    {PTX_BIAS_NONE, PTX_ACT_NONE, 0} /* D apart from C, batches */, {PTX_BIAS_COL, PTX_ACT_NONE, 0},
+    {PTX_BIAS_COL, PTX_ACT_RELU, 0}, {PTX_BIAS_ROW, PTX_ACT_GELU, 0}, {PTX_BIAS_COL, PTX_ACT_GELU_TANH, 0},
+    {PTX_BIAS_NONE, PTX_ACT_SILU, 0},
+    /* row_scale alone takes the sm90 TMA store (sm90_abi.c); with a bias, the staged path */
+    {PTX_BIAS_NONE, PTX_ACT_NONE, 1}, {PTX_BIAS_COL, PTX_ACT_RELU, 1}};
   static tcj_kernel_cfg cfgs[MAX_SELECTED];
   int n = 0, users = 0;
   char nvrtc_version[64];
@@ -957,6 +960,7 @@ static void every_epilogue_compiles_on_both_recipes_without_spills(void **state)
             p.bias_t = ep % 2 ? PTX_E_BF16 : PTX_E_F32;
             if (p.ab == PTX_E_S8) p.bias_t = PTX_E_F32;
             p.act = epis[ep].act;
+            p.row_scale = epis[ep].row_scale;
           } else {
             p.user = eng_epilogue_hash(residual_source);
           }

@@ -531,6 +531,8 @@ static void grouped_sm90_clusters_pair_tile_rows(void **state) {
     assert_int_equal(c.cluster_m, 2);
     assert_null(tcj_cfg_check(&c));
     assert_int_equal(tcj_cfg_group_unit_rows(&c), 2 * c.bm);
+    /* A row scale alone (the router weights) is staged in shared memory and stored by TMA. */
+    if (c.row_scale) assert_true(ptx_sm90_tma_store(&c));
     char text[256];
     int regs;
     if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) failures++;
