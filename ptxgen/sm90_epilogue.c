@@ -206,7 +206,8 @@ static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg ba
  * is and for the same reason: this consumer's rows' values, as f32, TMA_ROW_SCALE_AT bytes into
  * the same spare tail, each then one ld.shared at an immediate offset. Without them the row
  * scale sent its config to the staged store: 245 us against 207 for the same GEMM through TMA
- * without the scale (H100, tcj-prof, Qwen3-30B-A3B's down-projection with router weights).
+ * without the scale; staged here, 222 (H100, tcj-prof, Qwen3-30B-A3B's down-projection with
+ * router weights).
  * Returns this thread's first row's (16 * warp + lane / 4 of the consumer's rows) address. */
 static ptx_reg emit_tma_row_scale(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg bar_id, ptx_reg m0, ptx_reg lane) {
   ptx_builder *b = k->b;
