@@ -6,6 +6,7 @@
 """Host overhead per call: tcj.linear against torch.nn.functional.linear (and the others)."""
 
 import argparse
+import ctypes
 import statistics
 import sys
 import time
@@ -19,10 +20,10 @@ def parse_args(argv=None):
     p.add_argument("--n", type=int, default=256, help="output features (default 256)")
     p.add_argument("--k", type=int, default=256, help="input features (default 256)")
     p.add_argument("--breakdown", action="store_true",
-                   help="also split tcj.linear's time: the Python side alone (tcj_gemm_ex not "
-                        "called: a stub), the output's torch.empty, and tcj_gemm_ex alone on a "
-                        "prepared descriptor (the C library's host cost), through tcj._fastcall "
-                        "or, with TCJ_FASTCALL=0, ctypes")
+                   help="also split tcj.linear's time: tcj_gemm_ex alone on the call's prepared "
+                        "descriptor (the C library's host cost), through tcj._fastcall or, with "
+                        "TCJ_FASTCALL=0, ctypes; the rest (the Python side); the output's "
+                        "torch.empty alone")
     return p.parse_args(argv)
 
 
@@ -93,61 +94,29 @@ def main(argv=None):
 
 def breakdown(args, tcj, torch, x, w, b, sync):
     """Where tcj.linear's host time goes, on the path this process takes (tcj._fastcall's, or
-    Python's under TCJ_FASTCALL=0)."""
-    import ctypes
+    Python's under TCJ_FASTCALL=0): the whole call, tcj_gemm_ex alone on the call's prepared
+    plan (the C library's host cost), the difference (the Python side), and torch.empty."""
     from tcj import _calls, _lib
-    tcj.linear(x, w, b)
-    sync()
-    fast = _calls._fast
-    names, tensors = _calls._LINEAR, (x, w, b, torch.empty((x.shape[0], w.shape[0]), dtype=x.dtype, device=x.device))
-    if fast is not None and fast is not _calls._NOT_LOADED:
-        path = "tcj._fastcall"
-        # The module with tcj_gemm_ex replaced by libc's getuid (a syscall that takes no
-        # argument it would misread; its result is ignored here), then the real call alone.
-        real = ctypes.cast(_lib.lib().tcj_gemm_ex, ctypes.c_void_p).value
-        stub = ctypes.cast(ctypes.CDLL(None).getuid, ctypes.c_void_p).value
-        fast.configure(stub, _calls._raw_stream or _calls._current_stream)
-        try:
-            import os
-            call = (lambda: tcj.linear(x, w, b)) if os.getuid() == 0 else \
-                (lambda: _ignore_status(lambda: tcj.linear(x, w, b)))  # a uid is a failing status
-            py = per_call_us(call, args.calls, args.repeat, sync)
-        finally:
-            fast.configure(real, _calls._raw_stream or _calls._current_stream)
-        plan = next(p for k, p in _calls._plans.items() if k[0][0] == "linear")
+    total = per_call_us(lambda: tcj.linear(x, w, b), args.calls, args.repeat, sync)
+    plan = next(p for k, p in _calls._plans.items() if k[0][0] == "linear")
+    out = torch.empty((x.shape[0], w.shape[0]), dtype=x.dtype, device=x.device)
+    tensors = (x, w, b, out)
+    desc_bytes, offsets, _, index = plan.run
+    if _calls._fast is not None:
+        path, what = "tcj._fastcall", "tcj_gemm_ex through tcj._fastcall.run"
+        fast = _calls._fast
         c = per_call_us(lambda: fast.run(plan.run, tensors), args.calls, args.repeat, sync)
-        what = "tcj_gemm_ex through tcj._fastcall.run"
     else:
-        path = "Python (ctypes)"
-        seen = {}
-        real = _lib.gemm_ex
-
-        def keep(index, desc, stream=0):  # the last descriptor and stream, then the real call
-            seen["call"] = (index, _lib.GemmDesc.from_buffer_copy(desc), stream)
-            real(index, desc, stream)
-        _lib.gemm_ex = keep
-        tcj.linear(x, w, b)
-        sync()
-        _lib.gemm_ex = lambda index, desc, stream=0: None
-        try:
-            py = per_call_us(lambda: tcj.linear(x, w, b), args.calls, args.repeat, sync)
-        finally:
-            _lib.gemm_ex = real
-        index, desc, stream = seen["call"]
-        c = per_call_us(lambda: real(index, desc, stream), args.calls, args.repeat, sync)
-        what = "tcj_gemm_ex through ctypes"
+        path, what = "Python (ctypes)", "tcj_gemm_ex through ctypes"
+        desc = _lib.GemmDesc.from_buffer_copy(desc_bytes)
+        stream = _calls._current_stream(index)
+        for offset, i, added in offsets:
+            ctypes.c_uint64.from_buffer(desc, offset).value = tensors[i].data_ptr() + added
+        c = per_call_us(lambda: _lib.gemm_ex(index, desc, stream), args.calls, args.repeat, sync)
     empty = per_call_us(lambda: torch.empty((x.shape[0], w.shape[0]), dtype=x.dtype, device=x.device),
                         args.calls, args.repeat, sync)
-    print(f"# tcj.linear split ({path}): Python side {py:.2f} us (of which torch.empty {empty:.2f}), "
-          f"{what} {c:.2f} us")
-
-
-def _ignore_status(fn):
-    from tcj import _lib
-    try:
-        fn()
-    except _lib.TcjError:
-        pass
+    print(f"# tcj.linear split ({path}): {total:.2f} us, of which {what} {c:.2f} us and the "
+          f"Python side {total - c:.2f} (torch.empty alone {empty:.2f})")
 
 
 def _no_grad(mod, x):

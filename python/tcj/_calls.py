@@ -91,17 +91,13 @@ _plans = {}
 
 
 class _Plan:
-    """A layout's filled descriptor (bytes) and where each tensor's address goes. fields:
-    (descriptor field, tensor slot, bytes added) for the Python steps; run: the same as
-    _fastcall.run takes it, (descriptor, ((byte offset, slot, added), ...), engine address,
-    device index)."""
-    __slots__ = ("desc", "fields", "index", "keep", "run")
+    """A layout's plan as _fastcall.run takes it, run = (the filled descriptor's bytes,
+    ((byte offset, tensor slot, bytes added), ...) for each tensor address, engine address,
+    device index), and keep: what the descriptor's pointers point into."""
+    __slots__ = ("run", "keep")
 
-    def __init__(self, desc, fields, index, keep, engine):
-        from . import _lib
-        self.desc, self.fields, self.index, self.keep = desc, fields, index, keep
-        offsets = tuple((getattr(_lib.GemmDesc, f).offset, i, add) for f, i, add in fields)
-        self.run = (desc, offsets, engine, index)
+    def __init__(self, run, keep):
+        self.run, self.keep = run, keep
 
 
 def _layout_of(t):
@@ -144,7 +140,8 @@ def _prepare(names, tensors, build, epilogue_source, epilogue_params):
     desc = _lib.new_desc()
     _apply(desc, plan, keep)
     index = dev.index if dev.index is not None else torch.cuda.current_device()
-    return _Plan(bytes(desc), tuple(fields), index, keep, _engine_address(index))
+    offsets = tuple((getattr(_lib.GemmDesc, f).offset, i, add) for f, i, add in fields)
+    return _Plan((bytes(desc), offsets, _engine_address(index), index), keep)
 
 
 def _new_plan(full, names, tensors, build, epilogue_source, epilogue_params):
@@ -180,10 +177,11 @@ def launch(key, names, tensors, build, epilogue_source=None, epilogue_params=0):
     p = _plans.get(full)
     if p is None:
         p = _new_plan(full, names, tensors, build, epilogue_source, epilogue_params)
-    desc = _lib.GemmDesc.from_buffer_copy(p.desc)
-    for field, i, offset in p.fields:
-        setattr(desc, field, tensors[i].data_ptr() + offset)
-    _lib.gemm_ex(p.index, desc, _current_stream(p.index))
+    desc_bytes, offsets, _, index = p.run
+    desc = _lib.GemmDesc.from_buffer_copy(desc_bytes)
+    for offset, i, added in offsets:
+        ctypes.c_uint64.from_buffer(desc, offset).value = tensors[i].data_ptr() + added
+    _lib.gemm_ex(index, desc, _current_stream(index))
 
 
 # The current stream as an int without making a torch.cuda.Stream (looked up once, not per call).
