@@ -93,11 +93,12 @@ _plans = {}
 class _Plan:
     """A layout's plan as _fastcall.run takes it, run = (the filled descriptor's bytes,
     ((byte offset, tensor slot, bytes added), ...) for each tensor address, engine address,
-    device index), and keep: what the descriptor's pointers point into."""
-    __slots__ = ("run", "keep")
+    device index), and keep: what the descriptor's pointers point into. A plan of
+    launch_new's also has new = (callable, args, kwargs), which makes the call's output."""
+    __slots__ = ("run", "keep", "new")
 
-    def __init__(self, run, keep):
-        self.run, self.keep = run, keep
+    def __init__(self, run, keep, new=None):
+        self.run, self.keep, self.new = run, keep, new
 
 
 def _layout_of(t):
@@ -157,7 +158,6 @@ def launch(key, names, tensors, build, epilogue_source=None, epilogue_params=0):
     device's current stream, through the plan cache. key: the op and its scalars (hashable);
     the tensors' layouts are added here. The per-call steps run in _fastcall (C) when it was
     built, else here: the same key, descriptor and call."""
-    from . import _lib
     fast = _fast
     if fast is _NOT_LOADED:
         fast = _set_fastcall()
@@ -167,16 +167,76 @@ def launch(key, names, tensors, build, epilogue_source=None, epilogue_params=0):
         if not status:
             return
         if status.__class__ is int:
-            _lib.check(status, "tcj_gemm_ex")
+            _lib_check(status)
         p = _new_plan(status, names, tensors, build, epilogue_source, epilogue_params)
         status = fast.run(p.run, tensors)
         if status:
-            _lib.check(status, "tcj_gemm_ex")
+            _lib_check(status)
         return
     full = head + tuple([_layout_of(t) for t in tensors])
     p = _plans.get(full)
     if p is None:
         p = _new_plan(full, names, tensors, build, epilogue_source, epilogue_params)
+    _run_python(p, tensors)
+
+
+# Plans of launch_new, keyed by the inputs' layouts alone (the output's follows from them).
+_new_plans = {}
+
+
+def launch_new(key, names, inputs, meta, build, epilogue_source=None, epilogue_params=0):
+    """launch for a call that makes its output: names are the inputs' and last the output's,
+    meta() -> (shape, dtype) of the output (a contiguous tensor on the first input's device),
+    build(out) -> launch's build for it. The plan, cached by the inputs' layouts and key (which
+    must fix the output's shape and dtype), keeps how to make the output, so that with _fastcall
+    a repeated call is one crossing: the key, the lookup, torch.empty, the addresses and
+    tcj_gemm_ex. Returns the output."""
+    fast = _fast
+    if fast is _NOT_LOADED:
+        fast = _set_fastcall()
+    head = (key, epilogue_source, epilogue_params)
+    if fast is not None:
+        got = fast.call_new(_new_plans, head, inputs)  # the output, a status, or the key
+        if got.__class__ is not tuple:
+            if got.__class__ is int:
+                _lib_check(got)
+            return got
+        full = got
+    else:
+        full = head + tuple([_layout_of(t) for t in inputs])
+        p = _new_plans.get(full)
+        if p is not None:
+            make, args, kwargs = p.new
+            out = make(*args, **kwargs)
+            _run_python(p, inputs + (out,))
+            return out
+    shape, dt = meta()
+    out = torch.empty(shape, dtype=dt, device=inputs[0].device)
+    tensors = inputs + (out,)
+    p = _prepare(names, tensors, build(out), epilogue_source, epilogue_params)
+    # The sizes as separate arguments: torch's parser takes them 0.4 us faster than one tuple
+    # (torch 2.15, CPU); a 0-d output has none to give.
+    p.new = (torch.empty, tuple(shape) or ((),), {"dtype": dt, "device": out.device})
+    if len(_new_plans) >= _PLAN_CACHE_MAX:
+        _new_plans.clear()
+    _new_plans[full] = p
+    if fast is not None:
+        status = fast.run(p.run, tensors)
+        if status:
+            _lib_check(status)
+    else:
+        _run_python(p, tensors)
+    return out
+
+
+def _lib_check(status):
+    from . import _lib
+    _lib.check(status, "tcj_gemm_ex")
+
+
+def _run_python(p, tensors):
+    """A plan's call without _fastcall: its descriptor, the tensors' addresses, ctypes."""
+    from . import _lib
     desc_bytes, offsets, _, index = p.run
     desc = _lib.GemmDesc.from_buffer_copy(desc_bytes)
     for offset, i, added in offsets:
@@ -280,6 +340,27 @@ def linear_into(d, x, weight, bias=None, activation=None, compute=None):
            lambda info: _layout.plan_linear(info("x", x), info("weight", weight),
                                             info("out", d), bias=info("bias", bias), act=act,
                                             compute=comp))
+
+
+def matmul_new(a, b, c, bias, act, alpha, beta, out_dtype, epilogue_source, epilogue_params,
+               comp):
+    """tcj.matmul's eager call that makes its output (launch_new); act and comp normalised."""
+    alpha, beta = float(alpha), float(beta)
+    return launch_new(("matmul", act, alpha, beta, comp, out_dtype), _MATMUL, (a, b, c, bias),
+                      lambda: matmul_meta(a, b, act, out_dtype),
+                      lambda d: lambda info: _layout.plan_matmul(
+                          info("a", a), info("b", b), info("out", d), c=info("c", c),
+                          bias=info("bias", bias), act=act, alpha=alpha, beta=beta, compute=comp),
+                      epilogue_source, int(epilogue_params or 0))
+
+
+def linear_new(x, weight, bias, act, out_dtype, comp):
+    """tcj.linear's eager call that makes its output (launch_new); act and comp normalised."""
+    return launch_new(("linear", act, comp, out_dtype), _LINEAR, (x, weight, bias),
+                      lambda: linear_meta(x, weight, act, out_dtype),
+                      lambda d: lambda info: _layout.plan_linear(
+                          info("x", x), info("weight", weight), info("out", d),
+                          bias=info("bias", bias), act=act, compute=comp))
 
 
 def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None,

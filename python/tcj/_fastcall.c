@@ -22,7 +22,11 @@
  *       may compile).
  *   call(plans, key, tensors) -> layout_key, the lookup in the dict plans (values with the plan
  *       tuple as attribute `run`) and run, in one crossing: run's status (an int) when the plan
- *       is there, else the full key (a tuple) to build and store it under. */
+ *       is there, else the full key (a tuple) to build and store it under.
+ *   call_new(plans, key, inputs) -> as call, for a call whose output it makes: the plan also
+ *       holds `new` = (callable, args, kwargs), which makes the output (torch.empty of the
+ *       shape, dtype and device the inputs' layouts fix); run gets inputs + (output,). Returns
+ *       the output, a failing status (an int), or the key of a missing plan. */
 #define Py_LIMITED_API 0x03090000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,7 +40,7 @@ typedef tcj_status (*gemm_ex_fn)(tcj_engine *, const tcj_gemm_desc *, CUstream);
 
 static gemm_ex_fn gemm_ex;
 static PyObject *current_stream; /* owned */
-static PyObject *s_shape, *s_stride, *s_dtype, *s_get_device, *s_data_ptr, *s_run; /* interned names */
+static PyObject *s_shape, *s_stride, *s_dtype, *s_get_device, *s_data_ptr, *s_run, *s_new; /* interned names */
 
 static PyObject *configure(PyObject *self, PyObject *args) {
   (void)self;
@@ -200,11 +204,68 @@ static PyObject *call(PyObject *self, PyObject *args) {
   return out;
 }
 
+/* call for an output this call makes: the plan found also holds, as attribute `new`, how to
+ * make it, (callable, args, kwargs) (torch.empty of the output's shape, dtype and device, which
+ * the inputs' layouts and the key's scalars fix). The inputs' key, the lookup, the output, its
+ * address and the launch in one crossing: the output on success, the status (an int) when the
+ * call failed, or the key of a missing plan. */
+static PyObject *call_new(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *plans, *key, *inputs;
+  if (!PyArg_ParseTuple(args, "O!O!O!:call_new", &PyDict_Type, &plans, &PyTuple_Type, &key, &PyTuple_Type, &inputs))
+    return NULL;
+  PyObject *full = key_of(key, inputs);
+  if (!full) return NULL;
+  PyObject *found = PyDict_GetItemWithError(plans, full); /* borrowed */
+  if (!found) {
+    if (PyErr_Occurred()) {
+      Py_DECREF(full);
+      return NULL;
+    }
+    return full;
+  }
+  Py_DECREF(full);
+  Py_INCREF(found); /* held across the calls back into Python below */
+  PyObject *plan = PyObject_GetAttr(found, s_run), *make = PyObject_GetAttr(found, s_new);
+  Py_DECREF(found);
+  PyObject *out = NULL, *tensors = NULL, *status = NULL;
+  if (!plan || !make) goto done;
+  if (!PyTuple_Check(make) || PyTuple_Size(make) != 3 || !PyTuple_Check(PyTuple_GetItem(make, 1))) {
+    PyErr_SetString(PyExc_ValueError, "call_new: the plan's `new` must be (callable, args tuple, kwargs)");
+    goto done;
+  }
+  PyObject *kwargs = PyTuple_GetItem(make, 2);
+  out = PyObject_Call(PyTuple_GetItem(make, 0), PyTuple_GetItem(make, 1), kwargs == Py_None ? NULL : kwargs);
+  if (!out) goto done;
+  Py_ssize_t n = PyTuple_Size(inputs);
+  if (!(tensors = PyTuple_New(n + 1))) goto done;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *t = PyTuple_GetItem(inputs, i);
+    Py_INCREF(t);
+    PyTuple_SetItem(tensors, i, t);
+  }
+  Py_INCREF(out);
+  PyTuple_SetItem(tensors, n, out);
+  status = run_plan(plan, tensors);
+done:
+  Py_XDECREF(plan);
+  Py_XDECREF(make);
+  Py_XDECREF(tensors);
+  if (!status || PyLong_AsLong(status) != 0) { /* an exception, or the failing status itself */
+    Py_XDECREF(out);
+    return status;
+  }
+  Py_DECREF(status);
+  return out;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "configure(gemm_ex_address, current_stream): see the module's source."},
     {"layout_key", layout_key, METH_VARARGS, "layout_key(key, tensors) -> the plan cache's key."},
     {"run", run, METH_VARARGS, "run(plan, tensors) -> tcj_status of tcj_gemm_ex on the plan's descriptor."},
     {"call", call, METH_VARARGS, "call(plans, key, tensors) -> run's status for the plan found, else the key."},
+    {"call_new", call_new, METH_VARARGS,
+     "call_new(plans, key, inputs) -> the new output, a failing status, or the key of a missing plan."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -219,7 +280,8 @@ PyMODINIT_FUNC PyInit__fastcall(void) {
   s_get_device = PyUnicode_InternFromString("get_device");
   s_data_ptr = PyUnicode_InternFromString("data_ptr");
   s_run = PyUnicode_InternFromString("run");
-  if (!s_shape || !s_stride || !s_dtype || !s_get_device || !s_data_ptr || !s_run) return NULL;
+  s_new = PyUnicode_InternFromString("new");
+  if (!s_shape || !s_stride || !s_dtype || !s_get_device || !s_data_ptr || !s_run || !s_new) return NULL;
   /* The descriptor's address fields are 8-byte pointers at 8-byte offsets (run's writes). */
   if (sizeof(void *) != 8) {
     PyErr_SetString(PyExc_ImportError, "tcj._fastcall needs a 64-bit build");

@@ -24,6 +24,7 @@ capture them.
 
 from . import _layout
 from ._calls import (_need_torch, info, matmul_into, linear_into, scaled_mm_into,  # noqa: F401
+                     linear_new, matmul_new,
                      grouped_mm_into, matmul_meta, linear_meta, grouped_meta, cached_meta,
                      torch)
 
@@ -71,12 +72,11 @@ def matmul(a, b, *, out=None, out_dtype=None, alpha=1.0, beta=0.0, c=None, bias=
     or "tf32" (tf32 products, fp32 sums: about 1e-3 relative error, the tensor cores' tf32
     rate). Differentiable in a, b, c, bias (the backward GEMMs use the same compute)."""
     act = _layout.activation(activation)
-    _layout.compute(compute)  # a bad name fails here, before any dispatch
+    comp = _layout.compute(compute)  # a bad name fails here, before any dispatch
     if _eager(a, b, c, bias, out):
         if out is None:
-            shape, dt = cached_meta(("matmul", a.shape, b.shape, a.dtype, act, out_dtype),
-                                    lambda: matmul_meta(a, b, act, out_dtype))
-            out = torch.empty(shape, dtype=dt, device=a.device)
+            return matmul_new(a, b, c, bias, act, alpha, beta, out_dtype, epilogue_source,
+                              epilogue_params, comp)
         matmul_into(out, a, b, c, bias, act, alpha, beta, epilogue_source, epilogue_params,
                     compute)
         return out
@@ -107,14 +107,11 @@ def linear(x, weight, bias=None, activation=None, out_dtype=None, out=None, comp
     x [..., K], weight [N, K] (nn.Linear's; [2N, K] gate rows then up rows with
     activation="swiglu", vLLM's w13), bias [N] ([2N] with swiglu). compute: as matmul's
     (float32 x and weight). Differentiable."""
-    act = _layout.activation(activation)
-    _layout.compute(compute)
+    act, comp = _layout.activation(activation), _layout.compute(compute)
     if _eager(x, weight, bias, out):
         if out is None:
-            shape, dt = cached_meta(("linear", x.shape, weight.shape, x.dtype, act, out_dtype),
-                                    lambda: linear_meta(x, weight, act, out_dtype))
-            out = torch.empty(shape, dtype=dt, device=x.device)
-        linear_into(out, x, weight, bias, act, compute)
+            return linear_new(x, weight, bias, act, out_dtype, comp)
+        linear_into(out, x, weight, bias, act, comp)
         return out
     if out is None and _eager(x, weight, bias, recorded=True):
         # Autograd records this call: torch.autograd.Function costs a tenth of the custom op's

@@ -93,6 +93,34 @@ def test_call_runs_a_stored_plan_and_returns_the_key_of_a_missing_one(fast, libt
     assert fast.call({key: Stored()}, ("k",), ts) == 2
 
 
+def test_call_new_makes_the_output_and_runs_the_stored_plan(fast, libtcj):
+    rec = Recorder(libtcj, status=0)
+    fast.configure(rec.address, lambda index: 0)
+    made = []
+
+    def make(*sizes, where):
+        made.append((sizes, where))
+        return Fake(sizes, (sizes[1], 1), ptr=0xD000 + 0x100 * len(made))
+    d = libtcj.GemmDesc.d.offset
+    a = libtcj.GemmDesc.a.offset
+
+    class Stored:
+        run = (bytes(libtcj.new_desc()), ((a, 0, 0), (d, 1, 0)), 0xE000, 0)
+        new = (make, (2, 3), {"where": "here"})
+    ts = (Fake((2, 2), (2, 1), ptr=0xA000),)
+    key = fast.call_new({}, ("k",), ts)
+    assert key == ("k", ((2, 2), (2, 1), "bf16", 0)) and rec.calls == [] and made == []
+    out = fast.call_new({key: Stored()}, ("k",), ts)
+    assert made == [((2, 3), "here")] and out.shape == (2, 3)
+    got = libtcj.GemmDesc.from_buffer_copy(rec.calls[-1][1])
+    assert (got.a, got.d) == (0xA000, out.data_ptr())  # the output is the last slot
+    rec.status = 2
+    assert fast.call_new({key: Stored()}, ("k",), ts) == 2 and len(rec.calls) == 2
+    Stored.new = (make, [2, 3], None)
+    with pytest.raises(ValueError, match="new"):
+        fast.call_new({key: Stored()}, ("k",), ts)
+
+
 def test_bad_plans_are_refused(fast, libtcj):
     rec = Recorder(libtcj)
     fast.configure(rec.address, lambda index: 0)
@@ -155,6 +183,60 @@ def test_the_fast_path_launches_what_the_python_path_does(fast, libtcj, monkeypa
     assert len(_calls._plans) == 3  # one key per layout, the same from both paths
 
 
+def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, monkeypatch):
+    """linear_new and matmul_new (tcj.linear and tcj.matmul without out=), through the fast
+    and the Python path, hand tcj_gemm_ex the descriptor that linear_into and matmul_into do
+    with an output of the same layout, but for D's address, which is the new output's; the
+    output has the meta's shape and dtype, and each layout is planned once."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    from tcj import _calls
+    monkeypatch.setattr(_calls, "_device", lambda named: torch.device("cuda", 0))
+    monkeypatch.setattr(_calls, "_engine_address", lambda index: 0xE000)
+    monkeypatch.setattr(_calls, "_plans", {})
+    monkeypatch.setattr(_calls, "_new_plans", {})
+    rec = Recorder(libtcj)
+    fast.configure(rec.address, lambda index: 77)
+    python_path = []
+    monkeypatch.setattr(libtcj, "gemm_ex", lambda i, d, s: python_path.append((bytes(d), s)))
+    monkeypatch.setattr(_calls, "_current_stream", lambda index: 77)
+    bf = torch.bfloat16
+    d_at = libtcj.GemmDesc.d.offset
+
+    def without_d(desc):
+        return desc[:d_at] + bytes(8) + desc[d_at + 8:]
+    x, w = torch.randn(3, 5, 64, dtype=bf)[:, 1:], torch.randn(48, 64, dtype=bf)
+    bias = torch.randn(96, dtype=bf)[48:]
+    am, bm, c = torch.randn(2, 7, 12, dtype=bf), torch.randn(12, 9, dtype=bf), torch.randn(2, 7, 9)
+    cases = [
+        (lambda: _calls.linear_new(x, w, bias, "gelu", None, None),
+         lambda out: _calls.linear_into(out, x, w, bias, "gelu"), ((3, 4, 48), bf)),
+        (lambda: _calls.linear_new(x, w, None, "none", torch.float32, None),
+         lambda out: _calls.linear_into(out, x, w, None), ((3, 4, 48), torch.float32)),
+        # The same inputs, another out_dtype: another plan (the key holds out_dtype).
+        (lambda: _calls.linear_new(x, w, None, "none", None, None),
+         lambda out: _calls.linear_into(out, x, w, None), ((3, 4, 48), bf)),
+        (lambda: _calls.matmul_new(am, bm, c, None, "none", 0.5, 2.0, torch.float32, None, 0,
+                                   None),
+         lambda out: _calls.matmul_into(out, am, bm, c=c, alpha=0.5, beta=2.0),
+         ((2, 7, 9), torch.float32)),
+    ]
+    for new, into, (shape, dtype) in cases:
+        descs = []
+        for use_fast in (True, False, True, False):  # a new plan, then the stored one, each way
+            _calls._fast = fast if use_fast else None
+            before = len(rec.calls) + len(python_path)
+            out = new()
+            assert tuple(out.shape) == shape and out.dtype == dtype and out.is_contiguous()
+            assert len(rec.calls) + len(python_path) == before + 1
+            desc = rec.calls[-1][1] if use_fast else python_path[-1][0]
+            assert libtcj.GemmDesc.from_buffer_copy(desc).d == out.data_ptr()
+            descs.append(without_d(desc))
+        _calls._fast = fast
+        into(torch.empty(shape, dtype=dtype))
+        assert descs == [without_d(rec.calls[-1][1])] * 4
+    assert len(_calls._new_plans) == 4 and len(_calls._plans) == 4
+
+
 def test_a_failing_status_raises_the_library_error(fast, libtcj, monkeypatch):
     torch = pytest.importorskip("torch", reason="torch is not installed")
     from tcj import _calls
@@ -165,10 +247,13 @@ def test_a_failing_status_raises_the_library_error(fast, libtcj, monkeypatch):
     fast.configure(rec.address, lambda index: 0)
     _calls._fast = fast
     x, w = torch.randn(4, 8), torch.randn(6, 8)
+    monkeypatch.setattr(_calls, "_new_plans", {})
     for _ in range(2):  # a new plan, then the stored one
         with pytest.raises(libtcj.TcjError):
             _calls.linear_into(torch.empty(4, 6), x, w)
-    assert len(rec.calls) == 2
+        with pytest.raises(libtcj.TcjError):
+            _calls.linear_new(x, w, None, "none", None, None)
+    assert len(rec.calls) == 4
 
 
 def test_tcj_fastcall_0_turns_it_off(libtcj, monkeypatch):
