@@ -51,31 +51,45 @@ def like(t, x):
     return t
 
 
+# Argument classes that are never another framework's array, so that a call of torch tensors
+# (and keyword scalars) costs the wrapper one set lookup per argument; set at the first call.
+_NATIVE = None
+
+
+def _native_classes():
+    global _NATIVE
+    import torch
+    _NATIVE = frozenset((type(None), torch.Tensor, torch.nn.Parameter, torch.dtype, str, int,
+                         float, bool))
+    return _NATIVE
+
+
 def accepts_arrays(fn):
     """Wraps a tcj op so that array arguments of other frameworks are taken through DLPack and
     the result comes back in the first such argument's framework."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        try:
-            import torch
-        except ImportError:
-            return fn(*args, **kwargs)  # which says that torch is needed
-        tensor = torch.Tensor
-        first = None
+        native = _NATIVE
+        if native is None:
+            try:
+                native = _native_classes()
+            except ImportError:
+                return fn(*args, **kwargs)  # which says that torch is needed
         for x in args:
-            if x is not None and not isinstance(x, tensor) and _is_foreign(x):
-                first = x
-                break
-        else:
+            if x.__class__ not in native and _is_foreign(x):
+                return _foreign_call(fn, x, args, kwargs)
+        if kwargs:
             for x in kwargs.values():
-                if x is not None and not isinstance(x, tensor) and _is_foreign(x):
-                    first = x
-                    break
-        if first is None:
-            return fn(*args, **kwargs)
-        out = kwargs.get("out")
-        args = [as_torch(x) if _is_foreign(x) else x for x in args]
-        kwargs = {k: as_torch(v) if _is_foreign(v) else v for k, v in kwargs.items()}
-        result = fn(*args, **kwargs)
-        return out if out is not None else like(result, first)
+                if x.__class__ not in native and _is_foreign(x):
+                    return _foreign_call(fn, x, args, kwargs)
+        return fn(*args, **kwargs)
     return wrapper
+
+
+def _foreign_call(fn, first, args, kwargs):
+    """fn on torch views of the foreign arrays; the result in first's framework (or out)."""
+    out = kwargs.get("out")
+    args = [as_torch(x) if _is_foreign(x) else x for x in args]
+    kwargs = {k: as_torch(v) if _is_foreign(v) else v for k, v in kwargs.items()}
+    result = fn(*args, **kwargs)
+    return out if out is not None else like(result, first)

@@ -568,12 +568,14 @@ def test_interop_wraps_dlpack_producers_and_hands_back_torch_tensors():
     seen = []
 
     @interop.accepts_arrays
-    def op(a, b=None):
-        seen.append(type(a))
+    def op(a, b=None, scale=1):
+        seen.append((type(a), type(b)))
         return a * 2
 
     out = op(Producer())
-    assert seen == [torch.Tensor] and torch.equal(out, t * 2)
+    assert seen == [(torch.Tensor, type(None))] and torch.equal(out, t * 2)
+    op(t, b=Producer(), scale=2.0)  # a keyword array, beside scalars the wrapper passes as they are
+    assert seen[-1] == (torch.Tensor, torch.Tensor)
     assert interop.as_torch(t) is t and interop.as_torch(None) is None
     with pytest.raises(TypeError, match="expected a torch tensor"):
         interop.as_torch(3)
