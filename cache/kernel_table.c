@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 typedef struct entry {
   struct entry *next;
@@ -23,11 +24,9 @@ struct cache_kernel_table {
   void *ctx;
 };
 
-static uint64_t fnv1a(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
-}
+/* Every call hashes its kernel's text (some 150 bytes): XXH3 takes a tenth of the time
+ * byte-wise FNV-1a took. In memory only: nothing on disk holds these hashes. */
+static uint64_t text_hash(const char *s) { return XXH3_64bits(s, strlen(s)); }
 
 cache_kernel_table *cache_kernel_table_create(cache_unload_fn unload, void *ctx) {
   cache_kernel_table *t = calloc(1, sizeof *t);
@@ -63,10 +62,10 @@ static entry *lookup(cache_kernel_table *t, const char *key, uint64_t h) {
   return NULL;
 }
 
-uint64_t cache_kernel_table_hash(const char *key) { return fnv1a(key); }
+uint64_t cache_kernel_table_hash(const char *key) { return text_hash(key); }
 
 int cache_kernel_table_find(cache_kernel_table *t, const char *key, cache_kernel *out) {
-  return cache_kernel_table_find_hashed(t, key, fnv1a(key), out);
+  return cache_kernel_table_find_hashed(t, key, text_hash(key), out);
 }
 
 int cache_kernel_table_find_hashed(cache_kernel_table *t, const char *key, uint64_t h, cache_kernel *out) {
@@ -95,7 +94,7 @@ static void grow(cache_kernel_table *t) {
 
 int cache_kernel_table_insert(cache_kernel_table *t, const char *key, const cache_kernel *k,
                               cache_kernel *winner) {
-  uint64_t h = fnv1a(key);
+  uint64_t h = text_hash(key);
   size_t len = strlen(key);
   entry *fresh = malloc(sizeof *fresh + len + 1);
   if (!fresh) return -1;

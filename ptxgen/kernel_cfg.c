@@ -21,61 +21,118 @@ const char *ptx_act_name(ptx_act a) { return (unsigned)a < PTX_ACT_COUNT ? act_n
 /* The spellings only (recipe_list.h): the rows (recipe.h) sit above this file. */
 const char *tcj_recipe_name(ptx_recipe r) { return ptx_recipe_spelling(r); }
 
+/* The text is made on every call (the loaded-kernel memo's key), so it is appended by hand:
+ * snprintf's format parsing was half of a memo-hit tcj_gemm_ex's own host time (perf, 0.78 us
+ * per call on a 2-core x86 machine). len counts what would be written, as snprintf's result. */
+typedef struct text_out {
+  char *buf;
+  size_t size, len;
+} text_out;
+
+static void put_char(text_out *o, char ch) {
+  if (o->len + 1 < o->size) o->buf[o->len] = ch;
+  o->len++;
+}
+
+static void put_str(text_out *o, const char *s) {
+  for (; *s; s++) put_char(o, *s);
+}
+
+static void put_int(text_out *o, long long v) {
+  char digits[24];
+  int n = 0;
+  unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+  do {
+    digits[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) put_char(o, '-');
+  while (n) put_char(o, digits[--n]);
+}
+
+/* " name=" and the number. */
+static void put_field(text_out *o, const char *name, long long v) {
+  put_char(o, ' ');
+  put_str(o, name);
+  put_char(o, '=');
+  put_int(o, v);
+}
+
+static void put_hex16(text_out *o, unsigned long long v) {
+  for (int shift = 60; shift >= 0; shift -= 4) put_char(o, "0123456789abcdef"[(v >> shift) & 15]);
+}
+
 int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
-  char suffix[2] = {(char)c->arch_suffix, 0};
-  int n = snprintf(buf, size,
-                   "recipe=%s arch=sm_%d%s ab=%s c=%s op=%c%c n=%lld k=%lld tile=%dx%dx%d "
-                   "warps=%dx%d stages=%d align=%d,%d,%d",
-                   tcj_recipe_name(c->recipe), c->sm, suffix, ptx_elem_name(c->ab), ptx_elem_name(c->c),
-                   c->op_a_t ? 'T' : 'N', c->op_b_t ? 'T' : 'N', (long long)c->n, (long long)c->k, c->bm,
-                   c->bn, c->bk, c->warps_m, c->warps_n, c->stages, c->align_a, c->align_b, c->vec_c);
+  text_out o = {buf, size, 0};
+  put_str(&o, "recipe=");
+  put_str(&o, tcj_recipe_name(c->recipe));
+  put_str(&o, " arch=sm_");
+  put_int(&o, c->sm);
+  if (c->arch_suffix) put_char(&o, (char)c->arch_suffix);
+  put_str(&o, " ab=");
+  put_str(&o, ptx_elem_name(c->ab));
+  put_str(&o, " c=");
+  put_str(&o, ptx_elem_name(c->c));
+  put_str(&o, " op=");
+  put_char(&o, c->op_a_t ? 'T' : 'N');
+  put_char(&o, c->op_b_t ? 'T' : 'N');
+  put_field(&o, "n", (long long)c->n);
+  put_field(&o, "k", (long long)c->k);
+  put_field(&o, "tile", c->bm);
+  put_char(&o, 'x');
+  put_int(&o, c->bn);
+  put_char(&o, 'x');
+  put_int(&o, c->bk);
+  put_field(&o, "warps", c->warps_m);
+  put_char(&o, 'x');
+  put_int(&o, c->warps_n);
+  put_field(&o, "stages", c->stages);
+  put_field(&o, "align", c->align_a);
+  put_char(&o, ',');
+  put_int(&o, c->align_b);
+  put_char(&o, ',');
+  put_int(&o, c->vec_c);
   /* Optional fields are absent at their defaults, so older keys stay as they were. */
-  if (n >= 0 && (size_t)n < size && c->split_k >= 2)
-    n += snprintf(buf + n, size - (size_t)n, " split=%d", c->split_k);
-  if (n >= 0 && (size_t)n < size && c->split_cluster)
-    n += snprintf(buf + n, size - (size_t)n, " reduce=cluster");
-  if (n >= 0 && (size_t)n < size && c->cluster_m >= 2)
-    n += snprintf(buf + n, size - (size_t)n, " cluster=%d", c->cluster_m);
-  if (n >= 0 && (size_t)n < size && c->cluster_n >= 2)
-    n += snprintf(buf + n, size - (size_t)n, " cluster_n=%d", c->cluster_n);
-  if (n >= 0 && (size_t)n < size && c->pingpong)
-    n += snprintf(buf + n, size - (size_t)n, " pingpong=%d", c->pingpong);
+  if (c->split_k >= 2) put_field(&o, "split", c->split_k);
+  if (c->split_cluster) put_str(&o, " reduce=cluster");
+  if (c->cluster_m >= 2) put_field(&o, "cluster", c->cluster_m);
+  if (c->cluster_n >= 2) put_field(&o, "cluster_n", c->cluster_n);
+  if (c->pingpong) put_field(&o, "pingpong", c->pingpong);
   /* The epilogue, each field only where it differs from a plain tcj_gemm's. */
-  if (n >= 0 && (size_t)n < size && c->d != c->c)
-    n += snprintf(buf + n, size - (size_t)n, " d=%s", ptx_elem_name(c->d));
-  if (n >= 0 && (size_t)n < size && c->bias != PTX_BIAS_NONE)
-    n += snprintf(buf + n, size - (size_t)n, " bias=%s:%s", c->bias == PTX_BIAS_COL ? "col" : c->bias == PTX_BIAS_ROW ? "row" : "?",
-                  ptx_elem_name(c->bias_t));
-  if (n >= 0 && (size_t)n < size && c->act != PTX_ACT_NONE)
-    n += snprintf(buf + n, size - (size_t)n, " act=%s", ptx_act_name(c->act));
-  if (n >= 0 && (size_t)n < size && c->batched)
-    n += snprintf(buf + n, size - (size_t)n, " batch=%d", c->batched);
-  if (n >= 0 && (size_t)n < size && c->user)
-    n += snprintf(buf + n, size - (size_t)n, " user=%016llx", (unsigned long long)c->user);
-  if (n >= 0 && (size_t)n < size && c->user_t)
-    n += snprintf(buf + n, size - (size_t)n, " user_t=%d", c->user_t);
+  if (c->d != c->c) {
+    put_str(&o, " d=");
+    put_str(&o, ptx_elem_name(c->d));
+  }
+  if (c->bias != PTX_BIAS_NONE) {
+    put_str(&o, c->bias == PTX_BIAS_COL ? " bias=col:" : c->bias == PTX_BIAS_ROW ? " bias=row:" : " bias=?:");
+    put_str(&o, ptx_elem_name(c->bias_t));
+  }
+  if (c->act != PTX_ACT_NONE) {
+    put_str(&o, " act=");
+    put_str(&o, ptx_act_name(c->act));
+  }
+  if (c->batched) put_field(&o, "batch", c->batched);
+  if (c->user) {
+    put_str(&o, " user=");
+    put_hex16(&o, (unsigned long long)c->user);
+  }
+  if (c->user_t) put_field(&o, "user_t", c->user_t);
   /* fp8: B's type where it is the other one, and the accumulation and scale modes. */
-  if (n >= 0 && (size_t)n < size && c->b_other)
-    n += snprintf(buf + n, size - (size_t)n, " b=%s", ptx_elem_name(tcj_cfg_b_type(c)));
-  if (n >= 0 && (size_t)n < size && c->fast_accum)
-    n += snprintf(buf + n, size - (size_t)n, " fast=%d", c->fast_accum);
-  if (n >= 0 && (size_t)n < size && c->block_scale)
-    n += snprintf(buf + n, size - (size_t)n, " scale=block");
-  if (n >= 0 && (size_t)n < size && c->tf32x3)
-    n += snprintf(buf + n, size - (size_t)n, " x3=%d", c->tf32x3);
-  if (n >= 0 && (size_t)n < size && c->generic)
-    n += snprintf(buf + n, size - (size_t)n, " generic=%d", c->generic);
-  if (n >= 0 && (size_t)n < size && c->grouped)
-    n += snprintf(buf + n, size - (size_t)n, " group=%d", c->grouped);
-  if (n >= 0 && (size_t)n < size && c->scale_row)
-    n += snprintf(buf + n, size - (size_t)n, " scale=row");
-  if (n >= 0 && (size_t)n < size && c->row_scale)
-    n += snprintf(buf + n, size - (size_t)n, " rowscale");
-  if (n >= 0 && (size_t)n < size && c->b_ptrs)
-    n += snprintf(buf + n, size - (size_t)n, " bptrs");
-  if (n >= 0 && (size_t)n < size && c->gather)
-    n += snprintf(buf + n, size - (size_t)n, " gather");
-  return (n < 0 || (size_t)n >= size) ? -1 : n;
+  if (c->b_other) {
+    put_str(&o, " b=");
+    put_str(&o, ptx_elem_name(tcj_cfg_b_type(c)));
+  }
+  if (c->fast_accum) put_field(&o, "fast", c->fast_accum);
+  if (c->block_scale) put_str(&o, " scale=block");
+  if (c->tf32x3) put_field(&o, "x3", c->tf32x3);
+  if (c->generic) put_field(&o, "generic", c->generic);
+  if (c->grouped) put_field(&o, "group", c->grouped);
+  if (c->scale_row) put_str(&o, " scale=row");
+  if (c->row_scale) put_str(&o, " rowscale");
+  if (c->b_ptrs) put_str(&o, " bptrs");
+  if (c->gather) put_str(&o, " gather");
+  if (size) buf[o.len < size ? o.len : size - 1] = 0;
+  return o.len < size ? (int)o.len : -1;
 }
 
 int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {

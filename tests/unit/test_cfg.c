@@ -105,7 +105,12 @@ static void format_reports_a_buffer_too_small(void **state) {
   int n = tcj_cfg_format(&c, buf, sizeof buf);
   assert_true(n > 0);
   assert_int_equal(tcj_cfg_format(&c, buf, (size_t)n), -1);
+  assert_int_equal((int)strlen(buf), n - 1); /* what fits, terminated, as snprintf leaves it */
   assert_int_equal(tcj_cfg_format(&c, buf, (size_t)n + 1), n);
+  c.user = 0x00ab00000000cd01ULL; /* a user epilogue's hash: 16 hex digits, zero-padded */
+  c.split_k = 3;
+  assert_true(tcj_cfg_format(&c, buf, sizeof buf) > 0);
+  assert_non_null(strstr(buf, " split=3 user=00ab00000000cd01"));
 }
 
 static void format_then_parse_round_trips_over_a_grid(void **state) {
