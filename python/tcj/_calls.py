@@ -323,23 +323,46 @@ _SCALED_MM = ("a", "b", "scale_a", "scale_b", "bias", "scale_d", "amax", "out")
 _GROUPED_MM = ("a", "b", "offs", "counts", "bias", "row_scale", "gather", "scale_a", "scale_b",
                "b_ptrs", "out")
 
+# Each op's plan for an output d: a function of d giving launch's build (so that the _into
+# calls, given d, and the _new calls, which make it, plan alike).
+
+def _matmul_plan(a, b, c, bias, act, alpha, beta, comp):
+    return lambda d: lambda info: _layout.plan_matmul(
+        info("a", a), info("b", b), info("out", d), c=info("c", c), bias=info("bias", bias),
+        act=act, alpha=alpha, beta=beta, compute=comp)
+
+
+def _linear_plan(x, weight, bias, act, comp):
+    return lambda d: lambda info: _layout.plan_linear(
+        info("x", x), info("weight", weight), info("out", d), bias=info("bias", bias), act=act,
+        compute=comp)
+
+
+def _scaled_mm_plan(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum):
+    return lambda d: lambda info: _layout.plan_scaled_mm(
+        info("a", a), info("b", b), info("out", d), info("scale_a", scale_a),
+        info("scale_b", scale_b), bias=info("bias", bias), scale_d=info("scale_d", scale_d),
+        amax=info("amax", amax), fast_accum=fast_accum, mode=scale_mode)
+
+
+def _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather, gather_rows, rows_hint,
+                  scale_a, scale_b, scale_mode, alpha, b_ptrs):
+    return lambda d: lambda info: _layout.plan_grouped(
+        info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
+        counts=info("counts", counts), bias=info("bias", bias), act=act,
+        row_scale=info("row_scale", row_scale), gather=info("gather", gather),
+        gather_rows=gather_rows, rows_hint=rows_hint, scale_a=info("scale_a", scale_a),
+        scale_b=info("scale_b", scale_b), scale_mode=scale_mode, alpha=alpha,
+        b_ptrs=info("b_ptrs", b_ptrs))
+
+
 def matmul_into(d, a, b, c=None, bias=None, activation=None, alpha=1.0, beta=0.0,
                 epilogue_source=None, epilogue_params=0, compute=None):
     act = _layout.activation(activation)
     alpha, beta, comp = float(alpha), float(beta), _layout.compute(compute)
     launch(("matmul", act, alpha, beta, comp), _MATMUL, (a, b, c, bias, d),
-           lambda info: _layout.plan_matmul(info("a", a), info("b", b), info("out", d),
-                                            c=info("c", c), bias=info("bias", bias), act=act,
-                                            alpha=alpha, beta=beta, compute=comp),
+           _matmul_plan(a, b, c, bias, act, alpha, beta, comp)(d),
            epilogue_source, int(epilogue_params or 0))
-
-
-def linear_into(d, x, weight, bias=None, activation=None, compute=None):
-    act, comp = _layout.activation(activation), _layout.compute(compute)
-    launch(("linear", act, comp), _LINEAR, (x, weight, bias, d),
-           lambda info: _layout.plan_linear(info("x", x), info("weight", weight),
-                                            info("out", d), bias=info("bias", bias), act=act,
-                                            compute=comp))
 
 
 def matmul_new(a, b, c, bias, act, alpha, beta, out_dtype, epilogue_source, epilogue_params,
@@ -348,19 +371,21 @@ def matmul_new(a, b, c, bias, act, alpha, beta, out_dtype, epilogue_source, epil
     alpha, beta = float(alpha), float(beta)
     return launch_new(("matmul", act, alpha, beta, comp, out_dtype), _MATMUL, (a, b, c, bias),
                       lambda: matmul_meta(a, b, act, out_dtype),
-                      lambda d: lambda info: _layout.plan_matmul(
-                          info("a", a), info("b", b), info("out", d), c=info("c", c),
-                          bias=info("bias", bias), act=act, alpha=alpha, beta=beta, compute=comp),
+                      _matmul_plan(a, b, c, bias, act, alpha, beta, comp),
                       epilogue_source, int(epilogue_params or 0))
+
+
+def linear_into(d, x, weight, bias=None, activation=None, compute=None):
+    act, comp = _layout.activation(activation), _layout.compute(compute)
+    launch(("linear", act, comp), _LINEAR, (x, weight, bias, d),
+           _linear_plan(x, weight, bias, act, comp)(d))
 
 
 def linear_new(x, weight, bias, act, out_dtype, comp):
     """tcj.linear's eager call that makes its output (launch_new); act and comp normalised."""
     return launch_new(("linear", act, comp, out_dtype), _LINEAR, (x, weight, bias),
                       lambda: linear_meta(x, weight, act, out_dtype),
-                      lambda d: lambda info: _layout.plan_linear(
-                          info("x", x), info("weight", weight), info("out", d),
-                          bias=info("bias", bias), act=act, compute=comp))
+                      _linear_plan(x, weight, bias, act, comp))
 
 
 def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None,
@@ -368,11 +393,26 @@ def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None
     fast_accum = bool(fast_accum)
     launch(("scaled_mm", scale_mode, fast_accum), _SCALED_MM,
            (a, b, scale_a, scale_b, bias, scale_d, amax, d),
-           lambda info: _layout.plan_scaled_mm(
-               info("a", a), info("b", b), info("out", d), info("scale_a", scale_a),
-               info("scale_b", scale_b), bias=info("bias", bias),
-               scale_d=info("scale_d", scale_d), amax=info("amax", amax),
-               fast_accum=fast_accum, mode=scale_mode))
+           _scaled_mm_plan(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode,
+                           fast_accum)(d))
+
+
+def scaled_mm_new(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum,
+                  out_dtype):
+    """tcj.scaled_mm's eager call that makes its output (launch_new)."""
+    fast_accum = bool(fast_accum)
+    return launch_new(("scaled_mm", scale_mode, fast_accum, out_dtype), _SCALED_MM,
+                      (a, b, scale_a, scale_b, bias, scale_d, amax),
+                      lambda: matmul_meta(a, b, None, out_dtype),
+                      _scaled_mm_plan(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode,
+                                      fast_accum))
+
+
+def _grouped_scalars(a, gather, gather_rows, rows_hint, alpha):
+    # A gathered a's own rows are the gather_rows it is read from, not the problem's m.
+    if gather is not None and not gather_rows:
+        gather_rows = a.shape[0]
+    return int(gather_rows), int(rows_hint), float(alpha)
 
 
 def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
@@ -381,19 +421,24 @@ def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
     """b_ptrs: an int64 [G] CUDA tensor of each group's B address (pointer_array), b then the
     first group's B [K, N], whose layout every group's shares."""
     act = _layout.activation(activation)
-    # A gathered a's own rows are the gather_rows it is read from, not the problem's m.
-    if gather is not None and not gather_rows:
-        gather_rows = a.shape[0]
-    gather_rows, rows_hint, alpha = int(gather_rows), int(rows_hint), float(alpha)
+    gather_rows, rows_hint, alpha = _grouped_scalars(a, gather, gather_rows, rows_hint, alpha)
     launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha), _GROUPED_MM,
            (a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, b_ptrs, d),
-           lambda info: _layout.plan_grouped(
-               info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
-               counts=info("counts", counts), bias=info("bias", bias), act=act,
-               row_scale=info("row_scale", row_scale), gather=info("gather", gather),
-               gather_rows=gather_rows, rows_hint=rows_hint,
-               scale_a=info("scale_a", scale_a), scale_b=info("scale_b", scale_b),
-               scale_mode=scale_mode, alpha=alpha, b_ptrs=info("b_ptrs", b_ptrs)))
+           _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
+                         rows_hint, scale_a, scale_b, scale_mode, alpha, b_ptrs)(d))
+
+
+def grouped_mm_new(a, b, offs, counts, bias, act, row_scale, gather, gather_rows, rows_hint,
+                   scale_a, scale_b, scale_mode, out_dtype, b_ptrs):
+    """tcj.grouped_mm's eager call that makes its output (launch_new); act normalised."""
+    gather_rows, rows_hint, alpha = _grouped_scalars(a, gather, gather_rows, rows_hint, 1.0)
+    return launch_new(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha, out_dtype),
+                      _GROUPED_MM,
+                      (a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, b_ptrs),
+                      lambda: grouped_meta(a, b, offs, counts, act, out_dtype, gather, b_ptrs),
+                      _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather,
+                                    gather_rows, rows_hint, scale_a, scale_b, scale_mode, alpha,
+                                    b_ptrs))
 
 
 # Pointer arrays of B lists, by device and addresses: made once (a host-to-device copy, which a
@@ -423,21 +468,6 @@ def pointer_array(bs):
 
 def _torch_dtype(name):
     return getattr(torch, name)
-
-
-_metas = {}
-
-
-def cached_meta(key, meta):
-    """meta() -> (shape, dtype), kept under key (the op, its scalars, the operands' shapes and
-    dtypes) for the eager calls."""
-    r = _metas.get(key)
-    if r is None:
-        r = meta()
-        if len(_metas) >= _PLAN_CACHE_MAX:
-            _metas.clear()
-        _metas[key] = r
-    return r
 
 
 def matmul_meta(a, b, activation=None, out_dtype=None):

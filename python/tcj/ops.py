@@ -23,10 +23,8 @@ capture them.
 """
 
 from . import _layout
-from ._calls import (_need_torch, info, matmul_into, linear_into, scaled_mm_into,  # noqa: F401
-                     linear_new, matmul_new,
-                     grouped_mm_into, matmul_meta, linear_meta, grouped_meta, cached_meta,
-                     torch)
+from ._calls import (_need_torch, matmul_into, linear_into, scaled_mm_into, grouped_mm_into,
+                     matmul_new, linear_new, scaled_mm_new, grouped_mm_new, torch)
 
 
 def _eager(*tensors, recorded=False):
@@ -136,9 +134,8 @@ def scaled_mm(a, b, scale_a=None, scale_b=None, *, scale_mode=None, out_dtype=No
     max |D| before scale_d. out_dtype defaults to bf16."""
     if _eager(a, b, scale_a, scale_b, bias, scale_d, amax, out):
         if out is None:
-            shape, dt = cached_meta(("scaled_mm", a.shape, b.shape, a.dtype, out_dtype),
-                                    lambda: matmul_meta(a, b, None, out_dtype))
-            out = torch.empty(shape, dtype=dt, device=a.device)
+            return scaled_mm_new(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode,
+                                 fast_accum, out_dtype)
         scaled_mm_into(out, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
         return out
     ops = _ops()
@@ -205,13 +202,8 @@ def grouped_mm(a, b, *, offs=None, counts=None, bias=None, activation=None, row_
         b, b_ptrs = _b_list(b, b_ptrs)
     if _eager(a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, out, b_ptrs):
         if out is None:
-            shape, dt = cached_meta(
-                ("grouped_mm", a.shape, b.shape, a.dtype, None if offs is None else offs.shape,
-                 None if counts is None else counts.shape, act, out_dtype,
-                 None if gather is None else gather.shape,
-                 None if b_ptrs is None else b_ptrs.shape),
-                lambda: grouped_meta(a, b, offs, counts, act, out_dtype, gather, b_ptrs))
-            out = torch.empty(shape, dtype=dt, device=a.device)
+            return grouped_mm_new(a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
+                                  rows_hint, scale_a, scale_b, scale_mode, out_dtype, b_ptrs)
         grouped_mm_into(out, a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
                         rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs)
         return out

@@ -184,10 +184,10 @@ def test_the_fast_path_launches_what_the_python_path_does(fast, libtcj, monkeypa
 
 
 def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, monkeypatch):
-    """linear_new and matmul_new (tcj.linear and tcj.matmul without out=), through the fast
-    and the Python path, hand tcj_gemm_ex the descriptor that linear_into and matmul_into do
-    with an output of the same layout, but for D's address, which is the new output's; the
-    output has the meta's shape and dtype, and each layout is planned once."""
+    """The *_new calls (tcj.linear, matmul, scaled_mm and grouped_mm without out=), through the
+    fast and the Python path, hand tcj_gemm_ex the descriptor that the *_into calls do with an
+    output of the same layout, but for D's address, which is the new output's; the output has
+    the meta's shape and dtype, and each layout is planned once."""
     torch = pytest.importorskip("torch", reason="torch is not installed")
     from tcj import _calls
     monkeypatch.setattr(_calls, "_device", lambda named: torch.device("cuda", 0))
@@ -207,7 +207,19 @@ def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, mon
     x, w = torch.randn(3, 5, 64, dtype=bf)[:, 1:], torch.randn(48, 64, dtype=bf)
     bias = torch.randn(96, dtype=bf)[48:]
     am, bm, c = torch.randn(2, 7, 12, dtype=bf), torch.randn(12, 9, dtype=bf), torch.randn(2, 7, 9)
+    a, wg = torch.randn(70, 32, dtype=bf), torch.randn(4, 16, 32, dtype=bf).transpose(1, 2)
+    offs, rs = torch.tensor([5, 5, 40, 70], dtype=torch.int32), torch.rand(70)
+    gat = torch.randint(0, 70, (70,), dtype=torch.int32)
+    f8 = torch.float8_e4m3fn
+    a8, b8 = torch.randn(16, 64).to(f8), torch.randn(32, 64).to(f8).t()
+    sa, sb = torch.rand(1), torch.rand(1)
     cases = [
+        (lambda: _calls.grouped_mm_new(a, wg, offs, None, None, "relu", rs, gat, 0, 0, None, None,
+                                       None, None, None),
+         lambda out: _calls.grouped_mm_into(out, a, wg, offs=offs, gather=gat, row_scale=rs,
+                                            activation="relu"), ((70, 16), bf)),
+        (lambda: _calls.scaled_mm_new(a8, b8, sa, sb, None, None, None, None, True, None),
+         lambda out: _calls.scaled_mm_into(out, a8, b8, sa, sb, fast_accum=True), ((16, 32), bf)),
         (lambda: _calls.linear_new(x, w, bias, "gelu", None, None),
          lambda out: _calls.linear_into(out, x, w, bias, "gelu"), ((3, 4, 48), bf)),
         (lambda: _calls.linear_new(x, w, None, "none", torch.float32, None),
@@ -234,7 +246,7 @@ def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, mon
         _calls._fast = fast
         into(torch.empty(shape, dtype=dtype))
         assert descs == [without_d(rec.calls[-1][1])] * 4
-    assert len(_calls._new_plans) == 4 and len(_calls._plans) == 4
+    assert len(_calls._new_plans) == 6 and len(_calls._plans) == 6
 
 
 def test_a_failing_status_raises_the_library_error(fast, libtcj, monkeypatch):
