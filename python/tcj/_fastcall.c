@@ -176,26 +176,33 @@ static PyObject *run(PyObject *self, PyObject *args) {
   return run_plan(plan, tensors);
 }
 
+/* The plan stored in plans under key + the tensors' layouts (a new reference), else NULL: with
+ * *missing the full key (a new reference) when there is none, with an exception on failure. */
+static PyObject *find_plan(PyObject *plans, PyObject *key, PyObject *tensors, PyObject **missing) {
+  *missing = NULL;
+  PyObject *full = key_of(key, tensors);
+  if (!full) return NULL;
+  PyObject *found = PyDict_GetItemWithError(plans, full); /* borrowed */
+  if (!found) {
+    if (PyErr_Occurred()) Py_DECREF(full);
+    else *missing = full;
+    return NULL;
+  }
+  Py_DECREF(full);
+  Py_INCREF(found); /* held across what calls back into Python (data_ptr, torch.empty) */
+  return found;
+}
+
 /* layout_key, the plan's lookup and run in one crossing: the status of a plan found in plans
  * (whose values have the plan tuple as attribute `run`), else the key, for the caller to build
  * and store the plan under. */
 static PyObject *call(PyObject *self, PyObject *args) {
   (void)self;
-  PyObject *plans, *key, *tensors;
+  PyObject *plans, *key, *tensors, *missing;
   if (!PyArg_ParseTuple(args, "O!O!O!:call", &PyDict_Type, &plans, &PyTuple_Type, &key, &PyTuple_Type, &tensors))
     return NULL;
-  PyObject *full = key_of(key, tensors);
-  if (!full) return NULL;
-  PyObject *found = PyDict_GetItemWithError(plans, full); /* borrowed */
-  if (!found) {
-    if (PyErr_Occurred()) {
-      Py_DECREF(full);
-      return NULL;
-    }
-    return full;
-  }
-  Py_DECREF(full);
-  Py_INCREF(found); /* held across run_plan, which calls back into Python (data_ptr) */
+  PyObject *found = find_plan(plans, key, tensors, &missing);
+  if (!found) return missing;
   PyObject *plan = PyObject_GetAttr(found, s_run);
   Py_DECREF(found);
   if (!plan) return NULL;
@@ -211,21 +218,11 @@ static PyObject *call(PyObject *self, PyObject *args) {
  * call failed, or the key of a missing plan. */
 static PyObject *call_new(PyObject *self, PyObject *args) {
   (void)self;
-  PyObject *plans, *key, *inputs;
+  PyObject *plans, *key, *inputs, *missing;
   if (!PyArg_ParseTuple(args, "O!O!O!:call_new", &PyDict_Type, &plans, &PyTuple_Type, &key, &PyTuple_Type, &inputs))
     return NULL;
-  PyObject *full = key_of(key, inputs);
-  if (!full) return NULL;
-  PyObject *found = PyDict_GetItemWithError(plans, full); /* borrowed */
-  if (!found) {
-    if (PyErr_Occurred()) {
-      Py_DECREF(full);
-      return NULL;
-    }
-    return full;
-  }
-  Py_DECREF(full);
-  Py_INCREF(found); /* held across the calls back into Python below */
+  PyObject *found = find_plan(plans, key, inputs, &missing);
+  if (!found) return missing;
   PyObject *plan = PyObject_GetAttr(found, s_run), *make = PyObject_GetAttr(found, s_new);
   Py_DECREF(found);
   PyObject *out = NULL, *tensors = NULL, *status = NULL;
@@ -237,7 +234,7 @@ static PyObject *call_new(PyObject *self, PyObject *args) {
   PyObject *kwargs = PyTuple_GetItem(make, 2);
   out = PyObject_Call(PyTuple_GetItem(make, 0), PyTuple_GetItem(make, 1), kwargs == Py_None ? NULL : kwargs);
   if (!out) goto done;
-  Py_ssize_t n = PyTuple_Size(inputs);
+  Py_ssize_t n = PyTuple_Size(inputs); /* run's tensors: the inputs, then the output */
   if (!(tensors = PyTuple_New(n + 1))) goto done;
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *t = PyTuple_GetItem(inputs, i);

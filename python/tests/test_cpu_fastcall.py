@@ -139,17 +139,26 @@ def test_bad_plans_are_refused(fast, libtcj):
     assert rec.calls == []
 
 
-def test_the_fast_path_launches_what_the_python_path_does(fast, libtcj, monkeypatch):
+def both_paths(fast, libtcj, monkeypatch):
+    """CPU tensors planned as if on CUDA device 0 (engine 0xE000, stream 77), empty plan
+    caches, and both paths recorded: (torch, _calls, the fast path's Recorder, the Python
+    path's list of (descriptor bytes, stream))."""
     torch = pytest.importorskip("torch", reason="torch is not installed")
     from tcj import _calls
     monkeypatch.setattr(_calls, "_device", lambda named: torch.device("cuda", 0))
     monkeypatch.setattr(_calls, "_engine_address", lambda index: 0xE000)
     monkeypatch.setattr(_calls, "_plans", {})
+    monkeypatch.setattr(_calls, "_new_plans", {})
     rec = Recorder(libtcj)
     fast.configure(rec.address, lambda index: 77)
     python_path = []
     monkeypatch.setattr(libtcj, "gemm_ex", lambda i, d, s: python_path.append((bytes(d), s)))
     monkeypatch.setattr(_calls, "_current_stream", lambda index: 77)
+    return torch, _calls, rec, python_path
+
+
+def test_the_fast_path_launches_what_the_python_path_does(fast, libtcj, monkeypatch):
+    torch, _calls, rec, python_path = both_paths(fast, libtcj, monkeypatch)
     bf = torch.bfloat16
 
     def tensors():
@@ -188,17 +197,7 @@ def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, mon
     fast and the Python path, hand tcj_gemm_ex the descriptor that the *_into calls do with an
     output of the same layout, but for D's address, which is the new output's; the output has
     the meta's shape and dtype, and each layout is planned once."""
-    torch = pytest.importorskip("torch", reason="torch is not installed")
-    from tcj import _calls
-    monkeypatch.setattr(_calls, "_device", lambda named: torch.device("cuda", 0))
-    monkeypatch.setattr(_calls, "_engine_address", lambda index: 0xE000)
-    monkeypatch.setattr(_calls, "_plans", {})
-    monkeypatch.setattr(_calls, "_new_plans", {})
-    rec = Recorder(libtcj)
-    fast.configure(rec.address, lambda index: 77)
-    python_path = []
-    monkeypatch.setattr(libtcj, "gemm_ex", lambda i, d, s: python_path.append((bytes(d), s)))
-    monkeypatch.setattr(_calls, "_current_stream", lambda index: 77)
+    torch, _calls, rec, python_path = both_paths(fast, libtcj, monkeypatch)
     bf = torch.bfloat16
     d_at = libtcj.GemmDesc.d.offset
 
