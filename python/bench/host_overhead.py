@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Host time per call of tcj's eager ops against torch's own, on problems small enough that the
-# GPU is not what is measured: each row issues --calls calls back to back without a sync
-# (fewer than the launch queue holds, so the host never waits for the GPU), divides the wall
-# time by the count, and keeps the median of --repeat such runs.
+# GPU is not what is measured: a run issues --calls calls back to back without a sync (fewer
+# than the launch queue holds, so the host never waits for the GPU) and divides the wall time
+# by the count. Each row alternates torch's runs and tcj's, --repeat of each, and reports each
+# side's median and the median of the per-round ratios: on a shared host the time of a call
+# drifts by half within a minute (an H100 machine, 2026-12-07), which timing one side after
+# the other reads as a difference between them.
 """Host overhead per call: tcj.linear against torch.nn.functional.linear (and the others)."""
 
 import argparse
@@ -15,7 +18,7 @@ import time
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--calls", type=int, default=400, help="calls per timed run (default 400)")
-    p.add_argument("--repeat", type=int, default=15, help="timed runs per row (default 15)")
+    p.add_argument("--repeat", type=int, default=15, help="timed runs per side of each row, alternating (default 15)")
     p.add_argument("--m", type=int, default=16, help="rows of x (default 16)")
     p.add_argument("--n", type=int, default=256, help="output features (default 256)")
     p.add_argument("--k", type=int, default=256, help="input features (default 256)")
@@ -27,18 +30,34 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
+def one_run_us(fn, calls, sync):
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    t = (time.perf_counter() - t0) * 1e6 / calls
+    sync()
+    return t
+
+
 def per_call_us(fn, calls, repeat, sync):
     for _ in range(20):
         fn()
     sync()
-    runs = []
+    return statistics.median([one_run_us(fn, calls, sync) for _ in range(repeat)])
+
+
+def paired_us(tfn, jfn, calls, repeat, sync):
+    """(torch's median, tcj's median, median of tcj/torch per round), the runs alternating."""
+    for _ in range(20):
+        tfn()
+        jfn()
+    sync()
+    ts, js = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        runs.append((time.perf_counter() - t0) * 1e6 / calls)
-        sync()
-    return statistics.median(runs)
+        ts.append(one_run_us(tfn, calls, sync))
+        js.append(one_run_us(jfn, calls, sync))
+    ratio = statistics.median([j / t for t, j in zip(ts, js)])
+    return statistics.median(ts), statistics.median(js), ratio
 
 
 def main(argv=None):
@@ -64,8 +83,8 @@ def main(argv=None):
     sync = torch.cuda.synchronize
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, tcj {tcj.__version__}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    print(f"# host microseconds per call, median of {args.repeat} runs of {args.calls} calls; "
-          f"m {m}, n {n}, k {k}, bf16")
+    print(f"# host microseconds per call, median of {args.repeat} runs of {args.calls} calls "
+          f"each side, alternating; m {m}, n {n}, k {k}, bf16")
     rows = [
         ("F.linear(x, w, b)", lambda: F.linear(x, w, b), "tcj.linear(x, w, b)",
          lambda: tcj.linear(x, w, b)),
@@ -78,15 +97,15 @@ def main(argv=None):
         ("torch._grouped_mm", lambda: torch._grouped_mm(xs, ws.transpose(1, 2), offs=offs),
          "tcj.grouped_mm", lambda: tcj.grouped_mm(xs, ws.transpose(1, 2), offs=offs)),
     ]
-    print(f"{'torch':28s} {'us':>7s}   {'tcj':28s} {'us':>7s}  tcj/torch")
+    print(f"{'torch':28s} {'us':>7s}   {'tcj':28s} {'us':>7s}  tcj/torch (median of rounds)")
     for tname, tfn, jname, jfn in rows:
         try:
-            t = per_call_us(tfn, args.calls, args.repeat, sync)
+            tfn()
         except Exception as e:  # e.g. torch._grouped_mm on a GPU it does not support
             print(f"{tname:28s} failed: {e}")
             continue
-        j = per_call_us(jfn, args.calls, args.repeat, sync)
-        print(f"{tname:28s} {t:7.2f}   {jname:28s} {j:7.2f}  {j / t:6.2f}")
+        t, j, ratio = paired_us(tfn, jfn, args.calls, args.repeat, sync)
+        print(f"{tname:28s} {t:7.2f}   {jname:28s} {j:7.2f}  {ratio:6.2f}")
     if args.breakdown:
         breakdown(args, tcj, torch, x, w, b, sync)
     return 0
