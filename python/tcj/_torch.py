@@ -28,13 +28,9 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import _calls
+from . import _calls, _layout
 
 _lib_ns = "tcj"
-
-
-def _new(like, shape, dtype):
-    return torch.empty(shape, dtype=dtype, device=like.device)
 
 
 # ---- matmul -------------------------------------------------------------------------------
@@ -44,11 +40,9 @@ def matmul(a: Tensor, b: Tensor, c: Optional[Tensor], bias: Optional[Tensor], ac
            alpha: float, beta: float, out_dtype: Optional[torch.dtype],
            epilogue_source: Optional[str], epilogue_params: int,
            compute: Optional[str] = None) -> Tensor:
-    shape, dt = _calls.matmul_meta(a, b, activation, out_dtype)
-    d = _new(a, shape, dt)
-    _calls.matmul_into(d, a, b, c, bias, activation, alpha, beta, epilogue_source, epilogue_params,
-                       compute)
-    return d
+    return _calls.matmul_new(a, b, c, bias, _layout.activation(activation), alpha, beta,
+                             out_dtype, epilogue_source, epilogue_params,
+                             _layout.compute(compute))
 
 
 @matmul.register_fake
@@ -81,10 +75,8 @@ def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor], activation: str,
 
 
 def _linear_eager(x, weight, bias, activation, out_dtype, compute):
-    shape, dt = _calls.linear_meta(x, weight, activation, out_dtype)
-    d = _new(x, shape, dt)
-    _calls.linear_into(d, x, weight, bias, activation, compute)
-    return d
+    return _calls.linear_new(x, weight, bias, _layout.activation(activation), out_dtype,
+                             _layout.compute(compute))
 
 
 @linear.register_fake
@@ -111,10 +103,8 @@ def scaled_mm(a: Tensor, b: Tensor, scale_a: Optional[Tensor], scale_b: Optional
               bias: Optional[Tensor], scale_d: Optional[Tensor], amax: Optional[Tensor],
               scale_mode: Optional[str], fast_accum: bool,
               out_dtype: Optional[torch.dtype]) -> Tensor:
-    shape, dt = _calls.matmul_meta(a, b, None, out_dtype)
-    d = _new(a, shape, dt)
-    _calls.scaled_mm_into(d, a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_accum)
-    return d
+    return _calls.scaled_mm_new(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode,
+                                fast_accum, out_dtype)
 
 
 @scaled_mm.register_fake
@@ -143,11 +133,9 @@ def grouped_mm(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optional[Te
                gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                scale_a: Optional[Tensor], scale_b: Optional[Tensor], scale_mode: Optional[str],
                out_dtype: Optional[torch.dtype], b_ptrs: Optional[Tensor] = None) -> Tensor:
-    shape, dt = _calls.grouped_meta(a, b, offs, counts, activation, out_dtype, gather, b_ptrs)
-    d = _new(a, shape, dt)
-    _calls.grouped_mm_into(d, a, b, offs, counts, bias, activation, row_scale, gather, gather_rows,
-                           rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs)
-    return d
+    return _calls.grouped_mm_new(a, b, offs, counts, bias, _layout.activation(activation),
+                                 row_scale, gather, gather_rows, rows_hint, scale_a, scale_b,
+                                 scale_mode, out_dtype, b_ptrs)
 
 
 @grouped_mm.register_fake

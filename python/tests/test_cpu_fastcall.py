@@ -245,7 +245,19 @@ def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, mon
         _calls._fast = fast
         into(torch.empty(shape, dtype=dtype))
         assert descs == [without_d(rec.calls[-1][1])] * 4
+        if new is cases[0][0]:
+            descs_of_first = descs[0]
     assert len(_calls._new_plans) == 6 and len(_calls._plans) == 6
+    # The torch.library ops (what torch.compile's graphs and autograd's backward call) run the
+    # same plans: the first case's layout again, through tcj::grouped_mm, and tcj::linear's.
+    from tcj import _torch  # noqa: F401  registers torch.ops.tcj.*
+    out = torch.ops.tcj.grouped_mm(a, wg, offs, None, None, "relu", rs, gat, 0, 0, None, None,
+                                   None, None)
+    assert tuple(out.shape) == (70, 16) and len(_calls._new_plans) == 6
+    assert without_d(rec.calls[-1][1]) == descs_of_first
+    out = torch.ops.tcj.linear(x, w, bias, "gelu", None, None)
+    assert tuple(out.shape) == (3, 4, 48) and len(_calls._new_plans) == 6
+    assert libtcj.GemmDesc.from_buffer_copy(rec.calls[-1][1]).d == out.data_ptr()
 
 
 def test_a_failing_status_raises_the_library_error(fast, libtcj, monkeypatch):
