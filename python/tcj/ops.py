@@ -109,7 +109,7 @@ def linear(x, weight, bias=None, activation=None, out_dtype=None, out=None, comp
     if _eager(x, weight, bias, out):
         if out is None:
             return linear_new(x, weight, bias, act, out_dtype, comp)
-        linear_into(out, x, weight, bias, act, comp)
+        linear_into(out, x, weight, bias, act, compute)
         return out
     if out is None and _eager(x, weight, bias, recorded=True):
         # Autograd records this call: torch.autograd.Function costs a tenth of the custom op's

@@ -260,6 +260,25 @@ def test_calls_that_make_their_output_launch_what_out_calls_do(fast, libtcj, mon
     assert libtcj.GemmDesc.from_buffer_copy(rec.calls[-1][1]).d == out.data_ptr()
 
 
+def test_the_public_ops_pass_every_compute_name_once_normalised(fast, libtcj, monkeypatch):
+    """tcj.linear and tcj.matmul, eager, with out= and without: each compute keyword reaches
+    the descriptor as its Compute member, the same either way (a name normalised twice, e.g.
+    "tf32" -> "F32_FAST_TF32" -> error, must not happen)."""
+    torch, _calls, rec, _ = both_paths(fast, libtcj, monkeypatch)
+    from tcj import _layout, ops
+    monkeypatch.setattr(ops, "_eager", lambda *tensors, recorded=False: True)  # CPU tensors
+    _calls._fast = fast
+    x, w = torch.randn(4, 8), torch.randn(6, 8)
+    for name in (None, "default", "f32", "3xtf32", "tf32"):
+        want = int(libtcj.Compute[_layout.compute(name)]) if name else 0
+        for call in (lambda: ops.linear(x, w, compute=name),
+                     lambda: ops.linear(x, w, out=torch.empty(4, 6), compute=name),
+                     lambda: ops.matmul(x, w.t(), compute=name),
+                     lambda: ops.matmul(x, w.t(), out=torch.empty(4, 6), compute=name)):
+            call()
+            assert libtcj.GemmDesc.from_buffer_copy(rec.calls[-1][1]).compute == want, name
+
+
 def test_a_failing_status_raises_the_library_error(fast, libtcj, monkeypatch):
     torch = pytest.importorskip("torch", reason="torch is not installed")
     from tcj import _calls
