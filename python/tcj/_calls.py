@@ -184,13 +184,14 @@ def launch(key, names, tensors, build, epilogue_source=None, epilogue_params=0):
 _new_plans = {}
 
 
-def launch_new(key, names, inputs, meta, build, epilogue_source=None, epilogue_params=0):
-    """launch for a call that makes its output: names are the inputs' and last the output's,
-    meta() -> (shape, dtype) of the output (a contiguous tensor on the first input's device),
-    build(out) -> launch's build for it. The plan, cached by the inputs' layouts and key (which
-    must fix the output's shape and dtype), keeps how to make the output, so that with _fastcall
-    a repeated call is one crossing: the key, the lookup, torch.empty, the addresses and
-    tcj_gemm_ex. Returns the output."""
+def launch_new(key, names, inputs, on_miss, epilogue_source=None, epilogue_params=0):
+    """launch for a call that makes its output: names are the inputs' and last the output's;
+    on_miss() -> (shape, dtype, build): the output's (a contiguous tensor on the first input's
+    device) and build(out), launch's build for it, called only when no plan is cached (so a
+    repeated call makes no closures beyond on_miss). The plan, cached by the inputs' layouts and
+    key (which must fix the output's shape and dtype), keeps how to make the output, so that
+    with _fastcall a repeated call is one crossing: the key, the lookup, torch.empty, the
+    addresses and tcj_gemm_ex. Returns the output."""
     fast = _fast
     if fast is _NOT_LOADED:
         fast = _set_fastcall()
@@ -210,7 +211,7 @@ def launch_new(key, names, inputs, meta, build, epilogue_source=None, epilogue_p
             out = make(*args, **kwargs)
             _run_python(p, inputs + (out,))
             return out
-    shape, dt = meta()
+    shape, dt, build = on_miss()
     out = torch.empty(shape, dtype=dt, device=inputs[0].device)
     tensors = inputs + (out,)
     p = _prepare(names, tensors, build(out), epilogue_source, epilogue_params)
@@ -370,8 +371,8 @@ def matmul_new(a, b, c, bias, act, alpha, beta, out_dtype, epilogue_source, epil
     """tcj.matmul's eager call that makes its output (launch_new); act and comp normalised."""
     alpha, beta = float(alpha), float(beta)
     return launch_new(("matmul", act, alpha, beta, comp, out_dtype), _MATMUL, (a, b, c, bias),
-                      lambda: matmul_meta(a, b, act, out_dtype),
-                      _matmul_plan(a, b, c, bias, act, alpha, beta, comp),
+                      lambda: (*matmul_meta(a, b, act, out_dtype),
+                               _matmul_plan(a, b, c, bias, act, alpha, beta, comp)),
                       epilogue_source, int(epilogue_params or 0))
 
 
@@ -384,8 +385,8 @@ def linear_into(d, x, weight, bias=None, activation=None, compute=None):
 def linear_new(x, weight, bias, act, out_dtype, comp):
     """tcj.linear's eager call that makes its output (launch_new); act and comp normalised."""
     return launch_new(("linear", act, comp, out_dtype), _LINEAR, (x, weight, bias),
-                      lambda: linear_meta(x, weight, act, out_dtype),
-                      _linear_plan(x, weight, bias, act, comp))
+                      lambda: (*linear_meta(x, weight, act, out_dtype),
+                               _linear_plan(x, weight, bias, act, comp)))
 
 
 def scaled_mm_into(d, a, b, scale_a, scale_b, bias=None, scale_d=None, amax=None,
@@ -403,9 +404,9 @@ def scaled_mm_new(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fast_
     fast_accum = bool(fast_accum)
     return launch_new(("scaled_mm", scale_mode, fast_accum, out_dtype), _SCALED_MM,
                       (a, b, scale_a, scale_b, bias, scale_d, amax),
-                      lambda: matmul_meta(a, b, None, out_dtype),
-                      _scaled_mm_plan(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode,
-                                      fast_accum))
+                      lambda: (*matmul_meta(a, b, None, out_dtype),
+                               _scaled_mm_plan(a, b, scale_a, scale_b, bias, scale_d, amax,
+                                               scale_mode, fast_accum)))
 
 
 def _grouped_scalars(a, gather, gather_rows, rows_hint, alpha):
@@ -435,10 +436,10 @@ def grouped_mm_new(a, b, offs, counts, bias, act, row_scale, gather, gather_rows
     return launch_new(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha, out_dtype),
                       _GROUPED_MM,
                       (a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, b_ptrs),
-                      lambda: grouped_meta(a, b, offs, counts, act, out_dtype, gather, b_ptrs),
-                      _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather,
-                                    gather_rows, rows_hint, scale_a, scale_b, scale_mode, alpha,
-                                    b_ptrs))
+                      lambda: (*grouped_meta(a, b, offs, counts, act, out_dtype, gather, b_ptrs),
+                               _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather,
+                                             gather_rows, rows_hint, scale_a, scale_b,
+                                             scale_mode, alpha, b_ptrs)))
 
 
 # Pointer arrays of B lists, by device and addresses: made once (a host-to-device copy, which a
