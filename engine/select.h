@@ -64,6 +64,10 @@ typedef struct eng_problem {
    * launch value). */
   int b_ptrs, gather;
   int64_t gather_rows;
+  /* Contiguous groups: D's rows through scatter indices (scatter_add_d: tcj_kernel_cfg.scatter),
+   * added into D of scatter_rows rows (a launch value). */
+  int scatter;
+  int64_t scatter_rows;
 } eng_problem;
 
 /* Whether a call of p has nothing to compute: D is empty (m or n 0), or a grouped call has no
@@ -114,8 +118,8 @@ static inline void eng_problem_plain_epilogue(eng_problem *p) {
   p->fast_accum = p->block_scale = 0;
   p->scale_row = p->row_scale = 0;
   p->stride_scale_b = 0;
-  p->b_ptrs = p->gather = 0;
-  p->gather_rows = 0;
+  p->b_ptrs = p->gather = p->scatter = 0;
+  p->gather_rows = p->scatter_rows = 0;
 }
 
 /* What select decides beyond the kernel: whether an operand is first packed into 16-byte

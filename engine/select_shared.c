@@ -39,6 +39,7 @@ void select_fill_problem(const eng_problem *p, const eng_device_caps *caps, cons
   c->row_scale = p->row_scale;
   c->b_ptrs = p->b_ptrs;
   c->gather = p->gather;
+  c->scatter = p->scatter;
 }
 
 /* Split-K: when a problem's tiles leave SMs idle (less than one wave) and K is long, slices

@@ -96,11 +96,12 @@ static const out_names names_c = {"c", "ldc", "c_type"}, names_d = {"d", "ldd", 
 /* eng_validate's rules with the output operand named `on`, for operands stored column-major
  * (cm) or row-major. The problem is filled as the caller states it (A, B and m, n not swapped).
  * n_b: op(B)'s columns (n; 2n for SwiGLU, whose B holds the gate and the up half). a_rows: A's
- * rows where op_a is N (m; gathered rows: gather_a_rows). b_array: B comes through a pointer
+ * rows where op_a is N (m; gathered rows: gather_a_rows); d_rows: the output's (m; scattered
+ * rows: scatter_add_d_rows). b_array: B comes through a pointer
  * array (b NULL): only ldb is checked, and B's alignment is its row pitch's (each pointer is
  * aligned as b would be, tcj.h). */
 static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t n_b, int64_t k,
-                                int64_t a_rows, int b_array, const void *a, tcj_dtype a_type, int64_t lda,
+                                int64_t a_rows, int64_t d_rows, int b_array, const void *a, tcj_dtype a_type, int64_t lda,
                                 const void *b, tcj_dtype b_type, int64_t ldb,
                                 const void *c, tcj_dtype c_type, int64_t ldc, int cm, const out_names *on,
                                 eng_problem *out) {
@@ -130,7 +131,7 @@ static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, 
   /* Stored shapes (row-major): A is m x k (N) or k x m (T); B is k x n (N) or n x k (T); C is
    * m x n. Column-major transposes each: cuBLAS's lda >= m for A N, ldc >= m. A row's length is
    * the leading dimension's minimum. */
-  stored sa = stored_as(ta ^ cm ? m : a_rows, k, ta ^ cm), sb = stored_as(k, n_b, tb ^ cm), sc = stored_as(m, n, cm);
+  stored sa = stored_as(ta ^ cm ? m : a_rows, k, ta ^ cm), sb = stored_as(k, n_b, tb ^ cm), sc = stored_as(d_rows, n, cm);
   tcj_status st = check_operand("a", "lda", a, sa.rows, sa.cols, lda, sa.cols, es_ab, &out->align_a);
   if (st == TCJ_SUCCESS)
     st = check_operand("b", "ldb", b, b_array ? 0 : sb.rows, sb.cols, ldb, sb.cols, es_ab, &out->align_b);
@@ -178,7 +179,7 @@ tcj_status eng_validate(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t 
                         const void *a, tcj_dtype a_type, int64_t lda,
                         const void *b, tcj_dtype b_type, int64_t ldb,
                         const void *c, tcj_dtype c_type, int64_t ldc, eng_problem *out) {
-  tcj_status st = validate_core(op_a, op_b, m, n, n, k, m, 0, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c,
+  tcj_status st = validate_core(op_a, op_b, m, n, n, k, m, m, 0, a, a_type, lda, b, b_type, ldb, c, c_type, ldc, 0, &names_c,
                                 out);
   out->reads_c = 1;
   return st;
@@ -307,7 +308,10 @@ static stored desc_a(const tcj_gemm_desc *g) { return stored_as(desc_a_rows(g), 
 /* op(B)'s columns: n, or 2n for SwiGLU (the gate and the up half). */
 static int64_t desc_b_cols(const tcj_gemm_desc *g) { return g->activation == TCJ_ACT_SWIGLU ? 2 * g->n : g->n; }
 static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, desc_b_cols(g), (g->op_b == TCJ_OP_T) ^ col_major(g)); }
-static stored desc_cd(const tcj_gemm_desc *g) { return stored_as(g->m, g->n, col_major(g)); }
+/* D's rows: m, or scatter_add_d_rows when the rows are added into D through indices. C's are m
+ * (a scattered call reads no C). */
+static int64_t desc_d_rows(const tcj_gemm_desc *g) { return g->scatter_add_d ? g->scatter_add_d_rows : g->m; }
+static stored desc_cd(const tcj_gemm_desc *g) { return stored_as(desc_d_rows(g), g->n, col_major(g)); }
 
 /* The fp8 fields (tcj.h): only fp8 operands take them; block scales need both arrays, the
  * promoted accumulation and one GEMM (or groups); row scales one GEMM (or groups); a group stride
@@ -538,6 +542,35 @@ static const char *group_mode_name(tcj_group_mode m) {
                                        : "TCJ_GROUP_NONE";
 }
 
+/* scatter_add_d by itself and with the fields it rules out (tcj.h): both fields together, at
+ * least one row, contiguous groups; the rows are added by f32 atomics into a row-major D that
+ * nothing else is read from (no C, no amax). D's type is checked once mapped (validate_scatter). */
+static tcj_status check_scatter(const tcj_gemm_desc *g) {
+  if (!g->scatter_add_d != !g->scatter_add_d_rows)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set without %s: scattered rows need both",
+                         g->scatter_add_d ? "scatter_add_d" : "scatter_add_d_rows",
+                         g->scatter_add_d ? "scatter_add_d_rows" : "scatter_add_d");
+  if (!g->scatter_add_d) return TCJ_SUCCESS;
+  if (g->scatter_add_d_rows < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_add_d_rows = %" PRId64 " is negative", g->scatter_add_d_rows);
+  if (g->scatter_add_d_rows > INT32_MAX)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d_rows = %" PRId64 " exceeds 2^31 - 1 (the indices are int32)",
+                         g->scatter_add_d_rows);
+  if ((uintptr_t)g->scatter_add_d % 4)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_add_d = %p is not aligned to its 4-byte indices",
+                         (const void *)g->scatter_add_d);
+  if (g->group_mode != TCJ_GROUP_M_CONTIGUOUS)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d with group_mode %s: scattered rows take "
+                         "TCJ_GROUP_M_CONTIGUOUS only", group_mode_name(g->group_mode));
+  const char *why = g->order == TCJ_ORDER_COL_MAJOR ? "order TCJ_ORDER_COL_MAJOR (D's rows are scattered: row-major only)"
+                    : g->beta_ptr ? "beta_ptr (C is not read: leave it NULL)"
+                    : g->beta != 0.0f ? "beta != 0 (C is not read: the rows are added into D)"
+                    : g->amax_d ? "amax_d (the values added are not D's)"
+                    : NULL;
+  if (why) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d with %s", why);
+  return TCJ_SUCCESS;
+}
+
 /* group_b_ptrs and gather_a by themselves and with the group fields (tcj.h): B by pointers needs
  * M groups (K groups refuse it in check_group_fields), b NULL and no B stride; gathered rows need
  * contiguous groups over A op N, both fields together and at least one row. */
@@ -554,6 +587,8 @@ static tcj_status check_operand_arrays(const tcj_gemm_desc *g) {
       return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs = %p is not aligned to its 8-byte pointers",
                            (const void *)g->group_b_ptrs);
   }
+  tcj_status st = check_scatter(g);
+  if (st != TCJ_SUCCESS) return st;
   if (!g->gather_a != !g->gather_a_rows)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set without %s: gathered rows need both",
                          g->gather_a ? "gather_a" : "gather_a_rows", g->gather_a ? "gather_a_rows" : "gather_a");
@@ -591,6 +626,8 @@ static tcj_status check_operand_array_uses(const tcj_gemm_desc *g, const void *d
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs overlaps D: it is read while D is written");
   if (g->gather_a && spans_overlap(span_of(g->gather_a, 1, g->m, 1, 4), sd))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "gather_a overlaps D: it is read while D is written");
+  if (g->scatter_add_d && spans_overlap(span_of(g->scatter_add_d, 1, g->m, 1, 4), sd))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_add_d overlaps D: it is read while D is written");
   return TCJ_SUCCESS;
 }
 
@@ -787,7 +824,8 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   int64_t ldd = d_is_c ? g->ldc : g->ldd, stride_d = d_is_c ? g->stride_c : g->stride_d;
   int cm = col_major(g);
   int b_array = g->group_b_ptrs != NULL;
-  st = validate_core(g->op_a, g->op_b, g->m, g->n, desc_b_cols(g), g->k, desc_a_rows(g), b_array, g->a, g->a_type, g->lda,
+  st = validate_core(g->op_a, g->op_b, g->m, g->n, desc_b_cols(g), g->k, desc_a_rows(g), desc_d_rows(g), b_array, g->a,
+                     g->a_type, g->lda,
                      g->b, g->b_type, g->ldb, d, d_type, ldd, cm, d_is_c ? &names_c : &names_d, out);
   if (st != TCJ_SUCCESS) return st;
   if ((st = check_group_types(g, out)) != TCJ_SUCCESS) return st;
@@ -808,7 +846,7 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   /* C, when it is not D: its own type and layout, read while D is written. */
   if (!d_is_c && g->c) {
     eng_problem pc;
-    st = validate_core(g->op_a, g->op_b, m, n, desc_b_cols(g), k, desc_a_rows(g), b_array, g->a, g->a_type, g->lda, g->b,
+    st = validate_core(g->op_a, g->op_b, m, n, desc_b_cols(g), k, desc_a_rows(g), m, b_array, g->a, g->a_type, g->lda, g->b,
                        g->b_type, g->ldb, g->c, g->c_type, g->ldc, cm, &names_c, &pc);
     if (st != TCJ_SUCCESS) return st;
     out->c = pc.c;
@@ -910,6 +948,11 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   out->b_ptrs = b_array;
   out->gather = g->gather_a != NULL;
   out->gather_rows = g->gather_a ? g->gather_a_rows : 0;
+  if (g->scatter_add_d && out->d != PTX_E_F32)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d with d_type %s: scattered rows are added by f32 atomics "
+                         "into an f32 D", ptx_elem_name(out->d));
+  out->scatter = g->scatter_add_d != NULL;
+  out->scatter_rows = g->scatter_add_d ? g->scatter_add_d_rows : 0;
   if (cm) swap_to_row_major(out);
   fold_batch_into_rows(out);
   return validate_compute(g, out);

@@ -546,6 +546,21 @@ typedef struct tcj_gemm_desc {
      TCJ_ERROR_NOT_SUPPORTED), not with TCJ_ORDER_COL_MAJOR (TCJ_ERROR_NOT_SUPPORTED: the
      caller's rows are the columns of the D^T tcj runs). */
   const float *row_scale;
+  /* The MoE combine: TCJ_GROUP_M_CONTIGUOUS only (TCJ_ERROR_NOT_SUPPORTED naming
+     scatter_add_d otherwise), a device array of m int32 row indices, 4-byte aligned and apart
+     from D; row r of the problem is added into row scatter_add_d[r] of D:
+       D[scatter_add_d[r], j] += (row r's value after the epilogue and row_scale)
+     by atomic adds, so rows may repeat (a token's top-k rows all land on its row) and the order
+     of the additions, like torch's index_add_ on a GPU, is unspecified (the sums may differ in
+     their last bits from run to run). D then has scatter_add_d_rows rows (a host value >= 1),
+     ldd elements apart, checked with that many rows, and holds the values to add to: zero it
+     first for a plain combine, or pass a residual or a shared expert's output. An index outside
+     [0, scatter_add_d_rows) adds nothing. D is f32 (d_type TCJ_F32; f32 atomics round to
+     nearest and flush subnormals to zero); C is not read (beta 0, no beta_ptr), no amax_d, not
+     with TCJ_ORDER_COL_MAJOR (each TCJ_ERROR_NOT_SUPPORTED). scatter_add_d without
+     scatter_add_d_rows or the reverse: TCJ_ERROR_INVALID_VALUE. */
+  const int32_t *scatter_add_d;
+  int64_t scatter_add_d_rows;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
 

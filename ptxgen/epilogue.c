@@ -231,6 +231,16 @@ void ptx_epi_begin(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_epi *e, ptx_re
   }
   if (cfg->row_scale) e->row_scale = emit_scale_base(b, "p_row_scale", NULL, rows_z64);
   e->scale_d = ptx_elem_is_fp8(cfg->d) ? emit_scalar(b, NULL, "p_scale_d") : (ptx_reg){0};
+  e->scatter = e->scatter_rows = (ptx_reg){0};
+  if (cfg->scatter) {
+    ptx_reg rows = r64(b);
+    e->scatter = r64(b);
+    e->scatter_rows = r32(b);
+    ptx_ins(b, "ld.param.u64 %R, [p_scatter]", e->scatter);
+    ptx_ins(b, "cvta.to.global.u64 %R, %R", e->scatter, e->scatter);
+    ptx_ins(b, "ld.param.u64 %R, [p_scatter_rows]", rows);
+    ptx_ins(b, "cvt.u32.u64 %R, %R", e->scatter_rows, rows); /* below 2^31 (validate.c) */
+  }
   e->amax = (ptx_reg){0}; /* the recipe's, set after this call */
   e->alpha = alpha;
   e->beta = beta;
@@ -328,7 +338,48 @@ static void store_fp8(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg
   ptx_vec_mem(b, guard, "st.global", "b32", count / 4, w, ptx_at_plus(addr, imm));
 }
 
+/* Widest red.global.add.f32 vector on cfg's target: sm_90 added .v2 and .v4 (PTX ISA 8.1). */
+static int red_f32_width(const tcj_kernel_cfg *cfg) { return cfg->sm >= 90 ? 4 : 1; }
+
+int ptx_epi_isa_x10(const tcj_kernel_cfg *cfg) { return cfg->scatter && red_f32_width(cfg) > 1 ? 81 : 0; }
+
+ptx_reg ptx_epi_d_row(ptx_builder *b, const ptx_epi *e, ptx_reg row, ptx_reg *guard) {
+  if (!e->cfg->scatter) return row;
+  ptx_reg d = r32(b), addr = r64(b), in = ptx_new(b, PTX_PRED);
+  ptx_ins(b, "mov.u32 %R, -1", d); /* outside D where the row is not read */
+  ptx_ins(b, "mul.wide.u32 %R, %R, 4", addr, row);
+  ptx_ins(b, "add.u64 %R, %R, %R", addr, addr, e->scatter);
+  ptx_ins_if(b, *guard, 0, "ld.global.nc.u32 %R, [%R]", d, addr);
+  /* Unsigned: a negative index is past every row. */
+  ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", in, d, e->scatter_rows, *guard);
+  *guard = in;
+  return d;
+}
+
+/* The MoE combine's adds (tcj_kernel_cfg.scatter): count f32 values added into D at
+ * [addr + imm] by atomic reductions, since a token's rows come from several CTAs at once;
+ * vectors where the target has them (the caller's count keeps D's alignment). */
+static void add_f32(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg addr, int imm, ptx_reg guard, int count,
+                    const ptx_reg *v) {
+  int w = red_f32_width(cfg) < count ? red_f32_width(cfg) : count;
+  for (int i = 0; i < count; i += w) {
+    if (guard.id) ptx_text(b, "\t@%R red.global.add", guard);
+    else ptx_text(b, "\tred.global.add");
+    if (w == 1) {
+      ptx_text(b, ".f32 [%R+%d], %R;\n", addr, imm + 4 * i, v[i]);
+    } else if (w == 2) {
+      ptx_text(b, ".v2.f32 [%R+%d], {%R, %R};\n", addr, imm + 4 * i, v[i], v[i + 1]);
+    } else {
+      ptx_text(b, ".v4.f32 [%R+%d], {%R, %R, %R, %R};\n", addr, imm + 4 * i, v[i], v[i + 1], v[i + 2], v[i + 3]);
+    }
+  }
+}
+
 void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v) {
+  if (e->cfg->scatter) { /* f32 D, no amax, no D scale (tcj_cfg_check_grouped, validate.c) */
+    add_f32(b, e->cfg, addr, imm, guard, count, v);
+    return;
+  }
   if (e->amax.id) { /* |v| of the elements stored, before the D scale */
     for (int i = 0; i < count; i++) {
       ptx_reg t = ptx_new(b, PTX_F32);

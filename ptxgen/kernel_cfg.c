@@ -131,6 +131,7 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   if (c->row_scale) put_str(&o, " rowscale");
   if (c->b_ptrs) put_str(&o, " bptrs");
   if (c->gather) put_str(&o, " gather");
+  if (c->scatter) put_str(&o, " scatter");
   if (size) buf[o.len < size ? o.len : size - 1] = 0;
   return o.len < size ? (int)o.len : -1;
 }
@@ -208,6 +209,10 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (strncmp(rest, " gather", 7) == 0) {
     c.gather = 1;
     rest += 7;
+  }
+  if (strncmp(rest, " scatter", 8) == 0) {
+    c.scatter = 1;
+    rest += 8;
   }
   if (*rest != '\0') return -1;
   char suffix = 0;
@@ -345,6 +350,11 @@ const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
     return "gather needs contiguous groups (group 1 or 2) and A op N";
   /* fp8 row and block scales on A are per row of A's own order: not through a gather. */
   if (c->gather && (c->scale_row || c->block_scale)) return "gather takes no fp8 row or block scales";
+  /* Scattered rows add f32 values by atomics into rows no other operand shares (tcj.h). */
+  if ((unsigned)c->scatter > 1) return "scatter is a flag";
+  if (c->scatter && c->grouped != PTX_GROUP_ENDS32 && c->grouped != PTX_GROUP_ENDS64)
+    return "scatter needs contiguous groups (group 1 or 2)";
+  if (c->scatter && (c->d != PTX_E_F32 || c->user_t)) return "scatter adds into a row-major f32 D";
   if (!c->grouped) return NULL;
   if (c->batched) return "a grouped kernel is not batched (its groups are its entries)";
   if (c->split_k || c->split_cluster) return "grouped kernels do not split K";

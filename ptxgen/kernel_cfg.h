@@ -135,6 +135,12 @@ typedef struct tcj_kernel_cfg {
    * A, which has p_gather_rows rows; an index outside [0, p_gather_rows) reads zeros. C, D and
    * every per-row value stay in the problem's row order. */
   int gather;
+  /* Contiguous groups only (the MoE combine): 1: row r of the problem is added into row
+   * p_scatter[r] (int32) of D, which has p_scatter_rows rows, by f32 atomic adds (D is f32, C
+   * is not read); an index outside [0, p_scatter_rows) adds nothing. Every other per-row value
+   * stays in the problem's row order. The sm90 recipe stores such tiles through its staged
+   * path (a TMA store writes whole boxes of consecutive rows). */
+  int scatter;
 } tcj_kernel_cfg;
 
 /* tcj_kernel_cfg.grouped. */

@@ -33,6 +33,7 @@ int ptx_gen_gemm_user(const tcj_kernel_cfg *cfg, const ptx_user_code *user, char
   ptx_init(&b);
   int isa_x10 = ptx_elem_is_fp8(cfg->ab) ? r->fp8_isa_x10 : 0;
   if (r->isa_x10 && r->isa_x10(cfg) > isa_x10) isa_x10 = r->isa_x10(cfg);
+  if (ptx_epi_isa_x10(cfg) > isa_x10) isa_x10 = ptx_epi_isa_x10(cfg);
   ptx_epi_module_prelude(&b, cfg, user, isa_x10);
   if (r->gen(&b, cfg, err, err_size) != 0) {
     ptx_free(&b);

@@ -107,9 +107,16 @@ void sm80_epilogue(kernel *k, ptx_reg warp_m, ptx_reg warp_n, int split) {
       ptx_reg col64 = reg64(k);
       ptx_ins(b, "add.u32 %R, %R, %d", row, row0, g * 16 + 8 * h);
       ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, row, k->m);
+      /* D's row: the problem's, or where a scatter config adds it (row_ok then also says the
+       * index is in D). C and every per-row value stay at the problem's row. */
+      ptx_reg drow = split ? row : ptx_epi_d_row(b, &e, row, &row_ok), d64 = r64;
       ptx_ins(b, "cvt.u64.u32 %R, %R", r64, row);
       ptx_ins(b, "cvt.u64.u32 %R, %R", col64, col0);
-      ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dptr, r64, ldd_bytes, dbase);
+      if (drow.id != row.id) {
+        d64 = reg64(k);
+        ptx_ins(b, "cvt.u64.u32 %R, %R", d64, drow);
+      }
+      ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dptr, d64, ldd_bytes, dbase);
       ptx_ins(b, "mad.lo.u64 %R, %R, %d, %R", dptr, col64, ds, dptr);
       if (!split) {
         ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", cptr, r64, e.ldc_bytes, e.c_base);

@@ -89,6 +89,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (ptx_group_k(c->grouped)) return 0;
   /* SwiGLU pairs its accumulators before the staged path takes them (sm90_epilogue.c). */
   if (tcj_cfg_swiglu(c)) return 0;
+  /* Scattered rows are added one row at a time, wherever their indices point. */
+  if (c->scatter) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 

@@ -130,6 +130,9 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
       ptx_ins(b, "add.u32 %R, %R, %R", erow, grow, row);
       ptx_ins(b, "setp.lt.u32 %R, %R, %R", row_ok, erow, k->row_end);
       ptx_ins(b, "and.pred %R, %R, %R", ok, row_ok, col_ok);
+      /* D's row: the problem's, or where a scatter config adds it (st_ok then also says the
+       * index is in D). C and every per-row value stay at the problem's row. */
+      ptx_reg st_ok = ok, drow = split ? erow : ptx_epi_d_row(b, pe, erow, &st_ok);
       ptx_reg acc[8];
       for (int v = 0; v < e->vec; v++) acc[v] = ptx_new(b, ptx_mma_acc_class(c->ab));
       ptx_vec_mem(b, (ptx_reg){0}, "ld.shared", aw, e->vec, acc, ptx_at_plus(srd, 0));
@@ -140,9 +143,9 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
         ptx_epi_load(b, c->c, caddr, 0, ld_ok, e->vec, old);
         ptx_epi_apply(b, pe, acc, old, e->vec, erow, ecol); /* in place: registers are scarce */
       }
-      ptx_reg daddr = emit_elem_addr(k, dbase, ldd_bytes, ds, erow, ecol);
-      if (split) ptx_epi_store(b, dt, daddr, 0, ok, e->vec, acc);
-      else ptx_epi_store_d(b, pe, daddr, 0, ok, e->vec, acc);
+      ptx_reg daddr = emit_elem_addr(k, dbase, ldd_bytes, ds, drow, ecol);
+      if (split) ptx_epi_store(b, dt, daddr, 0, st_ok, e->vec, acc);
+      else ptx_epi_store_d(b, pe, daddr, 0, st_ok, e->vec, acc);
       ptx_ins(b, "add.u32 %R, %R, %d", row, row, e->row_step);
       ptx_ins(b, "add.u32 %R, %R, %d", srd, srd, e->row_step * TCJ_SM90_EPI_PITCH);
       ptx_ins(b, "setp.lt.u32 %R, %R, %d", more, row, 64 * (j + 1));

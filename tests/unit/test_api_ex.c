@@ -32,7 +32,9 @@
 #define DESC_V4_SIZE (offsetof(tcj_gemm_desc, order) + sizeof(tcj_order))
 /* 1.0 added the grouped GEMM fields and the Mixture-of-Experts extras after them. */
 #define DESC_V5_SIZE (offsetof(tcj_gemm_desc, row_scale) + sizeof(void *))
-_Static_assert(sizeof(tcj_gemm_desc) - DESC_V5_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V5_SIZE's users");
+/* Then the MoE combine (scatter_add_d). */
+#define DESC_V6_SIZE (offsetof(tcj_gemm_desc, scatter_add_d_rows) + sizeof(int64_t))
+_Static_assert(sizeof(tcj_gemm_desc) - DESC_V6_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V6_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
  * 48 f32 (192 bytes); C read (beta 0.5), D apart from C, bias per column, GELU. */
@@ -1749,6 +1751,97 @@ static void grouped_extents_cover_every_group(void **state) {
   assert_int_equal(p.align_b, 2);
 }
 
+/* scatter_add_d (contiguous groups): both fields, scatter_add_d_rows >= 1, the indices 4-byte
+ * aligned and apart from D; D is f32 with scatter_add_d_rows rows, C is not read, no amax and
+ * no column-major order. Named in every refusal. */
+static tcj_gemm_desc good_scatter(void) {
+  tcj_gemm_desc d = good_grouped();
+  d.beta = 0, d.c = NULL;
+  d.d_type = TCJ_F32;
+  d.scatter_add_d = (const int32_t *)PARRAYS, d.scatter_add_d_rows = 8;
+  return d;
+}
+
+static void scattered_rows_validate_by_name(void **state) {
+  (void)state;
+  eng_problem p;
+  tcj_gemm_desc d = good_scatter();
+  fill(&d, &p);
+  assert_int_equal(p.scatter, 1);
+  assert_int_equal(p.scatter_rows, 8);
+  assert_int_equal(p.m, 64);
+  assert_int_equal(p.reads_c, 0);
+  /* D's extent is scatter_add_d_rows rows of ldd: 0x100000 bytes from PD reach PBIAS (192-byte
+   * f32 rows of 48; the bias lies right after them). */
+  d.scatter_add_d_rows = 0x100000 / 192;
+  fill(&d, &p);
+  d.scatter_add_d_rows = 0x100000 / 192 + 1;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "bias", "d");
+  d.scatter_add_d_rows = 0;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d", "scatter_add_d_rows");
+  d.scatter_add_d_rows = -3;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d_rows");
+  d.scatter_add_d_rows = (int64_t)INT32_MAX + 1;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d_rows");
+  d.scatter_add_d_rows = 8, d.scatter_add_d = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d", "scatter_add_d_rows");
+  d.scatter_add_d = (const int32_t *)(PARRAYS + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d");
+  d.scatter_add_d = (const int32_t *)(PD + 64); /* read while D is written */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d", "overlaps");
+  /* What it rules out, each by name. */
+  d = good_scatter();
+  d.beta = 0.5f, d.c = (const void *)PC;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "beta");
+  d.beta = 0, d.beta_ptr = (const float *)PSCAL;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "beta_ptr");
+  d = good_scatter();
+  d.d_type = TCJ_BF16;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "d_type");
+  d = good_scatter();
+  d.order = TCJ_ORDER_COL_MAJOR;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "TCJ_ORDER_COL_MAJOR");
+  d = good_masked();
+  d.beta = 0, d.c = NULL, d.d_type = TCJ_F32;
+  d.scatter_add_d = (const int32_t *)PARRAYS, d.scatter_add_d_rows = 8;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "TCJ_GROUP_M_MASKED");
+  d = good();
+  d.beta = 0, d.c = NULL, d.d_type = TCJ_F32;
+  d.scatter_add_d = (const int32_t *)PARRAYS, d.scatter_add_d_rows = 8;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "TCJ_GROUP_NONE");
+  /* fp8 operands into f32 D; amax_d is refused. */
+  d = good_scatter();
+  d.a_type = d.b_type = TCJ_E4M3;
+  d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
+  d.scale_a = (const float *)(PARRAYS + 0x2000), d.scale_b = (const float *)(PARRAYS + 0x3000);
+  fill(&d, &p);
+  assert_int_equal(p.scatter, 1);
+  d.amax_d = (float *)(PARRAYS + 0x4000);
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "amax_d");
+  /* With the gather and the router weights of the same rows: the whole MoE down-projection. */
+  d = good_scatter();
+  d.gather_a = (const int32_t *)(PARRAYS + 0x1000), d.gather_a_rows = 100;
+  d.row_scale = (const float *)(PARRAYS + 0x2000);
+  fill(&d, &p);
+  assert_int_equal(p.scatter + p.gather + p.row_scale, 3);
+}
+
+/* A caller from before the scatter fields (1.0's MoE extras, ending at row_scale) scatters
+ * nothing, whatever lies past its size. */
+static void descriptors_before_the_scatter_fields_scatter_nothing(void **state) {
+  (void)state;
+  struct v5_caller { unsigned char bytes[sizeof(tcj_gemm_desc)]; } v5;
+  tcj_gemm_desc base = good_grouped();
+  base.struct_size = DESC_V5_SIZE;
+  memcpy(v5.bytes, &base, sizeof base);
+  memset(v5.bytes + DESC_V5_SIZE, 0xA5, sizeof v5.bytes - DESC_V5_SIZE);
+  eng_problem p, q;
+  fill((const tcj_gemm_desc *)(const void *)v5.bytes, &p);
+  fill(&base, &q);
+  assert_problem_equal(&p, &q);
+  assert_int_equal(p.scatter, 0);
+}
+
 /* A caller from before the group fields (1.0's first layout, ending at order) is not grouped,
  * whatever lies past its size. */
 static void descriptors_before_the_group_fields_are_not_grouped(void **state) {
@@ -1769,6 +1862,8 @@ static void descriptors_before_the_group_fields_are_not_grouped(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(fp8_amax_and_scales_may_not_overlap),
+    cmocka_unit_test(scattered_rows_validate_by_name),
+    cmocka_unit_test(descriptors_before_the_scatter_fields_scatter_nothing),
     cmocka_unit_test(desc_init_is_alpha_one_and_zero_elsewhere),
     cmocka_unit_test(valid_descriptor_passes_and_fills_the_problem),
     cmocka_unit_test(struct_size_is_checked),

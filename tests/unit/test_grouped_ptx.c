@@ -727,8 +727,123 @@ static void operand_array_configs_read_their_arrays_and_compile(void **state) {
   assert_true(compiled >= N_OP_CASES - 1);
 }
 
+/* ---- the MoE combine: rows added into D through indices (scatter) ---- */
+
+/* The down-projection of an MoE layer on every arch and both recipes: the sm80 kernel (decode
+ * groups; on sm_90a too), the sm90 kernel of 128x256, 256x128 and 64x128 tiles, with router
+ * weights, a gather, a bias and an activation, fp8 operands. D is f32. */
+typedef struct scase {
+  int sm90, arch, tile; /* sm80: index into tiles; sm90: index into cases90 */
+  ptx_elem ab;
+  int row_scale, gather;
+} scase;
+
+static const scase scatter_cases[] = {
+  {0, 0, 4, PTX_E_BF16, 1, 0}, {0, 1, 3, PTX_E_BF16, 1, 1}, {0, 2, 4, PTX_E_BF16, 1, 0},
+  {0, 2, 0, PTX_E_F16, 0, 1},  {0, 1, 0, PTX_E_E4M3, 0, 0}, {1, 2, 0, PTX_E_BF16, 1, 0},
+  {1, 2, 1, PTX_E_BF16, 1, 1}, {1, 2, 12, PTX_E_BF16, 0, 1}, {1, 2, 6, PTX_E_BF16, 0, 0},
+};
+#define N_SCATTER_CASES (int)(sizeof scatter_cases / sizeof *scatter_cases)
+
+static tcj_kernel_cfg scatter_cfg(const scase *s) {
+  tcj_kernel_cfg c;
+  if (s->sm90) {
+    c = case90_cfg(&cases90[s->tile]);
+  } else {
+    gcase g = {s->arch, PTX_GROUP_ENDS32, s->ab, PTX_E_F32, PTX_E_F32, 1, s->tile, 2048, 768, PTX_BIAS_NONE,
+               PTX_ACT_NONE, 0};
+    c = case_cfg(&g);
+    if (ptx_elem_is_fp8(c.ab)) c.bk = tiles[s->tile].bkb;
+  }
+  c.grouped = PTX_GROUP_ENDS32;
+  c.c = c.d = PTX_E_F32;
+  c.row_scale = s->row_scale;
+  c.gather = s->gather;
+  c.scatter = 1;
+  if (s->sm90) /* 16 bytes of f32 (sm80: pairs, as case_cfg set) */
+    for (c.vec_c = 4; c.n % c.vec_c;) c.vec_c /= 2;
+  return c;
+}
+
+/* The flag's rules and text; the sm90 recipe never stores such tiles by TMA. */
+static void scatter_configs_check_and_round_trip(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = scatter_cfg(&scatter_cases[1]), back;
+  char text[256];
+  assert_null(tcj_cfg_check(&c));
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " gather scatter"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(memcmp(&back, &c, sizeof c), 0);
+  c.scatter = 2;
+  assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
+  c = scatter_cfg(&scatter_cases[0]);
+  c.d = PTX_E_BF16;
+  assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
+  c = scatter_cfg(&scatter_cases[0]);
+  c.grouped = PTX_GROUP_MASKED;
+  assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
+  c.grouped = 0;
+  assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
+  for (int i = 0; i < N_SCATTER_CASES; i++) {
+    c = scatter_cfg(&scatter_cases[i]);
+    if (c.recipe != PTX_RECIPE_SM90) continue;
+    assert_int_equal(ptx_sm90_tma_store(&c), 0);
+  }
+  /* ...where the same tile without the flag stores by TMA (f32 D, router weights alone). */
+  c = scatter_cfg(&scatter_cases[5]);
+  c.scatter = 0;
+  assert_int_equal(ptx_sm90_tma_store(&c), 1);
+}
+
+/* Each case reads the indices and D's rows once per kernel, adds into D by reductions (vectors
+ * on sm_90a, whose module then declares PTX ISA 8.1) and stores nothing to global memory
+ * but the sm90 kernel's maps; it compiles with no spills. */
+static void scatter_configs_add_into_d_and_compile(void **state) {
+  (void)state;
+  char version[128] = "";
+  int jit = eng_nvjitlink_available(version, sizeof version), failures = 0, compiled = 0;
+  for (int i = 0; i < N_SCATTER_CASES; i++) {
+    const scase *s = &scatter_cases[i];
+    tcj_kernel_cfg c = scatter_cfg(s);
+    char text[256];
+    assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+    const char *why = tcj_cfg_check(&c);
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    size_t len = 0;
+    char *ptx = generate(&c, s->arch, &len);
+    char entry[96];
+    snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
+    const char *body = strstr(ptx, entry);
+    assert_non_null(body);
+    assert_int_equal(count_of(body, "[p_scatter]"), 1);
+    assert_int_equal(count_of(body, "[p_scatter_rows]"), 1);
+    int vec = c.sm >= 90;
+    assert_int_equal(count_of(body, "red.global.add.v") > 0, vec);
+    assert_true(count_of(body, "red.global.add") > 0);
+    assert_int_equal(count_of(body, "st.global.v") + count_of(body, "st.global.f32"), 0);
+    assert_non_null(strstr(ptx, vec ? ".version 8.1" : ".version 8."));
+    free(ptx);
+    if (!jit) continue;
+    int regs;
+    if (!compiles_cleanly(&c, s->arch, s->sm90 ? 0 : reg_limit(tcj_cfg_threads(&c)), &regs, text, sizeof text)) {
+      failures++;
+      continue;
+    }
+    print_message("%3d registers, 0 spills, %s: %s\n", regs, archs[s->arch].name, text);
+    compiled++;
+  }
+  if (!jit) need_nvjitlink(version, sizeof version, "scatter kernels");
+  print_message("scatter: %d configs compiled (%s), %d failed\n", compiled, version, failures);
+  assert_int_equal(failures, 0);
+  assert_int_equal(compiled, N_SCATTER_CASES);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(scatter_configs_check_and_round_trip),
+    cmocka_unit_test(scatter_configs_add_into_d_and_compile),
     cmocka_unit_test(operand_arrays_check_and_round_trip),
     cmocka_unit_test(operand_array_configs_read_their_arrays_and_compile),
     cmocka_unit_test(k_groups_take_a_t_b_n_on_both_recipes),
