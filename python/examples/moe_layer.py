@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # A Qwen3-30B-A3B Mixture-of-Experts layer (128 experts, top-8, SwiGLU experts) built twice on the
 # same seeded random bf16 weights: its expert GEMMs through torch._grouped_mm and through
-# tcj.grouped_mm, where the SwiGLU, the gather of the token rows and the router weights are fused
-# into the GEMMs. Routing, dispatch (a stable sort by expert, no host sync) and the combine are the
-# same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
+# tcj.grouped_mm, where the SwiGLU, the gather of the token rows, the router weights and the
+# combine (each row added into its token's row: scatter_add) are fused into the GEMMs. Routing and
+# dispatch (a stable sort by expert, no host sync) are the same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
 # the outputs are checked against a float32 reference and the graph replays are timed.
 """Qwen3-30B-A3B MoE layer: torch._grouped_mm vs tcj.grouped_mm, compiled and CUDA-graphed.
 
@@ -34,6 +34,9 @@ def build_parser():
                    help="tokens per layer call (each row)")
     p.add_argument("--no-gather", action="store_true",
                    help="tcj reads x[token] (a copy, as torch does) instead of gathering rows")
+    p.add_argument("--torch-combine", action="store_true",
+                   help="tcj's down-projection writes its rows and torch's index_add_ sums them "
+                        "(as the torch layer does) instead of adding them into the tokens' rows")
     return add_common_args(p)
 
 
@@ -77,21 +80,29 @@ def moe_torch(x, w):
     return combine(x, token, y.float() * row_w[:, None])
 
 
-def make_moe_tcj(gather):
+def make_moe_tcj(gather, fused_combine=True):
     grouped_mm = tcj.grouped_mm  # looked up here, not in the traced code (tcj's lazy attributes)
 
     def moe_tcj(x, w):
         top_e, top_w = route(x, w["router"])
         token, row_w, offs = dispatch(top_e, top_w)
+        token32 = token.to(torch.int32)
         hint = max(1, x.shape[0] * TOP_K // EXPERTS)  # rows per expert, for tcj's kernel choice
         # Up-projection with SwiGLU in the epilogue; gather: the kernel reads x's rows through
         # the int32 indices, so x[token] is never written out.
         if gather:
             h = grouped_mm(x, w["w13"].transpose(1, 2), offs=offs, activation="swiglu",
-                           gather=token.to(torch.int32), rows_hint=hint)
+                           gather=token32, rows_hint=hint)
         else:
             h = grouped_mm(x[token], w["w13"].transpose(1, 2), offs=offs, activation="swiglu",
                            rows_hint=hint)
+        if fused_combine:
+            # Down-projection and combine in one: each row times its router weight, added into
+            # its token's float32 row (the sum torch's combine makes, without writing the rows).
+            out = torch.zeros(x.shape[0], HIDDEN, dtype=torch.float32, device=x.device)
+            grouped_mm(h, w["w2"].transpose(1, 2), offs=offs, row_scale=row_w, rows_hint=hint,
+                       scatter_add=token32, out=out)
+            return out.to(x.dtype)
         # Down-projection, each row times its router weight in the epilogue. bf16 out, as
         # torch's, so both combines read the same bytes (out_dtype=torch.float32 would keep
         # more bits at twice the traffic).
@@ -152,7 +163,8 @@ def main(argv=None):
         print(f"torch._grouped_mm (the baseline; bf16, sm_90) fails here: {error}", file=sys.stderr)
         return 2
     print(f"# Qwen3-30B-A3B MoE: hidden {HIDDEN}, {EXPERTS} experts x {INTER}, top-{TOP_K}, bf16; "
-          f"tcj {'x[token] copy' if args.no_gather else 'gather'}; best of 3 interleaved "
+          f"tcj {'x[token] copy' if args.no_gather else 'gather'}, "
+          f"{'torch combine' if args.torch_combine else 'fused combine'}; best of 3 interleaved "
           f"medians of {args.iters} CUDA-graph replays")
 
     return run(args, device)
@@ -163,7 +175,7 @@ def run(args, device):
     torch.set_grad_enabled(False)
     allow_recompiles(torch)
     weights = make_weights(device, args.seed)
-    layers = {"torch": moe_torch, "tcj": make_moe_tcj(not args.no_gather)}
+    layers = {"torch": moe_torch, "tcj": make_moe_tcj(not args.no_gather, not args.torch_combine)}
     compiled = {name: torch.compile(fn, fullgraph=True, dynamic=False)
                 for name, fn in layers.items()}
 

@@ -198,6 +198,8 @@ class GemmDesc(ctypes.Structure):
         ("gather_a", _p),
         ("gather_a_rows", _i64),
         ("row_scale", _p),
+        ("scatter_add_d", _p),
+        ("scatter_add_d_rows", _i64),
     ]
 
 

@@ -252,6 +252,82 @@ def test_grouped_row_scale_gather_and_f32_out():
     close(y, ref, F32)
 
 
+def _combine_case(tokens, top_k, g, k, n):
+    """An MoE down-projection's inputs: each token's top_k rows sorted by expert (token ids as
+    int32 indices, some replaced by -1 and tokens: added nowhere), router weights, and a residual
+    to add into."""
+    rows = tokens * top_k
+    expert = torch.randint(0, g, (rows,), device=DEV)
+    order = torch.argsort(expert, stable=True)
+    token = (order // top_k).to(torch.int32)
+    token[::17] = -1
+    token[5::23] = tokens
+    sizes = torch.bincount(expert, minlength=g).tolist()
+    h = rnd(rows, k, scale=k ** -0.5)
+    w = rnd(g, n, k)
+    rs = torch.rand(rows, device=DEV)
+    residual = rnd(tokens, n, dtype=F32)
+    return h, w, rs, token, sizes, residual
+
+
+def _combine_ref(h, w, rs, token, sizes, residual, act="none"):
+    """float64: residual[t] + the sum of token t's rows (index_add_ of the in-range ones)."""
+    y = grouped_ref(h, w.transpose(1, 2), sizes, act=act, row_scale=rs).double()
+    keep = (token >= 0) & (token < residual.shape[0])
+    return residual.double().index_add(0, token[keep].long(), y[keep])
+
+
+@pytest.mark.parametrize("tokens,top_k,g", [(300, 8, 128), (1024, 2, 4), (5, 8, 128)])
+def test_grouped_scatter_add_is_index_add_of_the_rows(tokens, top_k, g):
+    """scatter_add: each row added into its token's row of out (the MoE combine), as
+    out.index_add_(0, token, y) would; out holds a residual first; bad indices add nothing."""
+    k, n = 96, 136
+    h, w, rs, token, sizes, residual = _combine_case(tokens, top_k, g, k, n)
+    out = residual.clone()
+    r = ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), row_scale=rs, scatter_add=token,
+                       out=out)
+    assert r is out
+    torch.testing.assert_close(out.double(), _combine_ref(h, w, rs, token, sizes, residual),
+                               rtol=1e-4, atol=1e-4)
+
+
+def test_grouped_scatter_add_compiled_and_in_a_cuda_graph():
+    k, n, g, tokens = 128, 64, 8, 64
+    h, w, rs, token, sizes, residual = _combine_case(tokens, 4, g, k, n)
+    offs = ends_of(sizes)
+
+    def f(h, w, rs, token, offs, residual):
+        out = residual.clone()
+        ops.grouped_mm(h, w.transpose(1, 2), offs=offs, row_scale=rs, scatter_add=token, out=out,
+                       activation="silu")
+        return out
+
+    want = _combine_ref(h, w, rs, token, sizes, residual, act="silu")
+    torch._dynamo.reset()
+    got = torch.compile(f, fullgraph=True)(h, w, rs, token, offs, residual)
+    torch.testing.assert_close(got.double(), want, rtol=1e-4, atol=1e-4)
+    out = torch.empty_like(residual)
+    f(h, w, rs, token, offs, residual)  # warm: the kernel compiled before capture
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out.copy_(residual)
+        ops.grouped_mm(h, w.transpose(1, 2), offs=offs, row_scale=rs, scatter_add=token, out=out,
+                       activation="silu")
+    for _ in range(2):  # each replay starts from the residual again
+        graph.replay()
+        torch.cuda.synchronize()
+        torch.testing.assert_close(out.double(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_grouped_scatter_add_needs_a_float32_out():
+    h, w, rs, token, sizes, residual = _combine_case(16, 2, 4, 64, 32)
+    with pytest.raises(ValueError, match="pass out="):
+        ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), scatter_add=token)
+    with pytest.raises(ValueError, match="float32"):
+        ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), scatter_add=token,
+                       out=residual.to(BF))
+
+
 @pytest.mark.parametrize("layout", ["nn.Linear (N, K) views", "(K, N) tensors"])
 def test_grouped_b_as_a_list_of_separate_tensors(layout):
     """B apart per group (experts allocated one by one), in contiguous and masked groups."""
