@@ -249,7 +249,7 @@ typedef struct call_args {
   double alpha64, beta64; /* f64 operands */
   CUdeviceptr row_scale;  /* tcj_gemm_desc.row_scale, or 0 */
   CUdeviceptr gather;     /* tcj_gemm_desc.gather_a, or 0 (b is group_b_ptrs where given) */
-  CUdeviceptr scatter;    /* tcj_gemm_desc.scatter_add_d, or 0 */
+  CUdeviceptr scatter;    /* tcj_gemm_desc.scatter_d, or 0 */
 } call_args;
 
 /* Split-K: the slices wrote fp32 partial sums into p_work; the reduction (PTX_REDUCE_ENTRY of the
@@ -699,7 +699,7 @@ tcj_status tcj_gemm_ex(tcj_engine *e, const tcj_gemm_desc *desc, CUstream stream
                                            : g->group_ends64 ? (const void *)g->group_ends64
                                                              : (const void *)g->group_counts),
                   g->alpha, g->beta, g->alpha_f64, g->beta_f64, (CUdeviceptr)(uintptr_t)g->row_scale,
-                  (CUdeviceptr)(uintptr_t)g->gather_a, (CUdeviceptr)(uintptr_t)g->scatter_add_d};
+                  (CUdeviceptr)(uintptr_t)g->gather_a, (CUdeviceptr)(uintptr_t)g->scatter_d};
   if (eng_desc_swaps_ab(g)) { /* column-major: p is the swapped problem */
     CUdeviceptr t = ca.a;
     ca.a = ca.b, ca.b = t;

@@ -64,8 +64,8 @@ typedef struct eng_problem {
    * launch value). */
   int b_ptrs, gather;
   int64_t gather_rows;
-  /* Contiguous groups: D's rows through scatter indices (scatter_add_d: tcj_kernel_cfg.scatter),
-   * added into D of scatter_rows rows (a launch value). */
+  /* Contiguous groups: D's rows through scatter indices (scatter_d, scatter_mode:
+   * tcj_kernel_cfg.scatter, PTX_SCATTER_*), into D of scatter_rows rows (a launch value). */
   int scatter;
   int64_t scatter_rows;
 } eng_problem;

@@ -97,7 +97,7 @@ static const out_names names_c = {"c", "ldc", "c_type"}, names_d = {"d", "ldd", 
  * (cm) or row-major. The problem is filled as the caller states it (A, B and m, n not swapped).
  * n_b: op(B)'s columns (n; 2n for SwiGLU, whose B holds the gate and the up half). a_rows: A's
  * rows where op_a is N (m; gathered rows: gather_a_rows); d_rows: the output's (m; scattered
- * rows: scatter_add_d_rows). b_array: B comes through a pointer
+ * rows: scatter_d_rows). b_array: B comes through a pointer
  * array (b NULL): only ldb is checked, and B's alignment is its row pitch's (each pointer is
  * aligned as b would be, tcj.h). */
 static tcj_status validate_core(tcj_op op_a, tcj_op op_b, int64_t m, int64_t n, int64_t n_b, int64_t k,
@@ -308,9 +308,9 @@ static stored desc_a(const tcj_gemm_desc *g) { return stored_as(desc_a_rows(g), 
 /* op(B)'s columns: n, or 2n for SwiGLU (the gate and the up half). */
 static int64_t desc_b_cols(const tcj_gemm_desc *g) { return g->activation == TCJ_ACT_SWIGLU ? 2 * g->n : g->n; }
 static stored desc_b(const tcj_gemm_desc *g) { return stored_as(g->k, desc_b_cols(g), (g->op_b == TCJ_OP_T) ^ col_major(g)); }
-/* D's rows: m, or scatter_add_d_rows when the rows are added into D through indices. C's are m
- * (a scattered call reads no C). */
-static int64_t desc_d_rows(const tcj_gemm_desc *g) { return g->scatter_add_d ? g->scatter_add_d_rows : g->m; }
+/* D's rows: m, or scatter_d_rows when the rows go to D through indices. C's are m (a scattered
+ * call reads no C). */
+static int64_t desc_d_rows(const tcj_gemm_desc *g) { return g->scatter_d ? g->scatter_d_rows : g->m; }
 static stored desc_cd(const tcj_gemm_desc *g) { return stored_as(desc_d_rows(g), g->n, col_major(g)); }
 
 /* The fp8 fields (tcj.h): only fp8 operands take them; block scales need both arrays, the
@@ -542,32 +542,38 @@ static const char *group_mode_name(tcj_group_mode m) {
                                        : "TCJ_GROUP_NONE";
 }
 
-/* scatter_add_d by itself and with the fields it rules out (tcj.h): both fields together, at
- * least one row, contiguous groups; the rows are added by f32 atomics into a row-major D that
- * nothing else is read from (no C, no amax). D's type is checked once mapped (validate_scatter). */
+/* scatter_d by itself and with the fields it rules out (tcj.h): both fields together, at
+ * least one row, contiguous groups, a row-major D and no C; adds (TCJ_SCATTER_ADD) go by f32
+ * atomics, so no amax either. D's type is checked once mapped (at the end of tcj_gemm_ex's
+ * validation). */
 static tcj_status check_scatter(const tcj_gemm_desc *g) {
-  if (!g->scatter_add_d != !g->scatter_add_d_rows)
+  if (!g->scatter_d != !g->scatter_d_rows)
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "%s is set without %s: scattered rows need both",
-                         g->scatter_add_d ? "scatter_add_d" : "scatter_add_d_rows",
-                         g->scatter_add_d ? "scatter_add_d_rows" : "scatter_add_d");
-  if (!g->scatter_add_d) return TCJ_SUCCESS;
-  if (g->scatter_add_d_rows < 0)
-    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_add_d_rows = %" PRId64 " is negative", g->scatter_add_d_rows);
-  if (g->scatter_add_d_rows > INT32_MAX)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d_rows = %" PRId64 " exceeds 2^31 - 1 (the indices are int32)",
-                         g->scatter_add_d_rows);
-  if ((uintptr_t)g->scatter_add_d % 4)
-    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_add_d = %p is not aligned to its 4-byte indices",
-                         (const void *)g->scatter_add_d);
+                         g->scatter_d ? "scatter_d" : "scatter_d_rows",
+                         g->scatter_d ? "scatter_d_rows" : "scatter_d");
+  if ((unsigned)g->scatter_mode > TCJ_SCATTER_ADD)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_mode = %d is not a tcj_scatter_mode", (int)g->scatter_mode);
+  if (g->scatter_mode != TCJ_SCATTER_STORE && !g->scatter_d)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_mode is TCJ_SCATTER_ADD but scatter_d is NULL: it says what "
+                         "to do with scattered rows");
+  if (!g->scatter_d) return TCJ_SUCCESS;
+  if (g->scatter_d_rows < 0)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_d_rows = %" PRId64 " is negative", g->scatter_d_rows);
+  if (g->scatter_d_rows > INT32_MAX)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_d_rows = %" PRId64 " exceeds 2^31 - 1 (the indices are int32)",
+                         g->scatter_d_rows);
+  if ((uintptr_t)g->scatter_d % 4)
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_d = %p is not aligned to its 4-byte indices",
+                         (const void *)g->scatter_d);
   if (g->group_mode != TCJ_GROUP_M_CONTIGUOUS)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d with group_mode %s: scattered rows take "
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_d with group_mode %s: scattered rows take "
                          "TCJ_GROUP_M_CONTIGUOUS only", group_mode_name(g->group_mode));
   const char *why = g->order == TCJ_ORDER_COL_MAJOR ? "order TCJ_ORDER_COL_MAJOR (D's rows are scattered: row-major only)"
                     : g->beta_ptr ? "beta_ptr (C is not read: leave it NULL)"
-                    : g->beta != 0.0f ? "beta != 0 (C is not read: the rows are added into D)"
-                    : g->amax_d ? "amax_d (the values added are not D's)"
+                    : g->beta != 0.0f ? "beta != 0 (C is not read)"
+                    : g->amax_d && g->scatter_mode == TCJ_SCATTER_ADD ? "TCJ_SCATTER_ADD and amax_d (the values added are not D's)"
                     : NULL;
-  if (why) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d with %s", why);
+  if (why) return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_d with %s", why);
   return TCJ_SUCCESS;
 }
 
@@ -626,8 +632,8 @@ static tcj_status check_operand_array_uses(const tcj_gemm_desc *g, const void *d
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "group_b_ptrs overlaps D: it is read while D is written");
   if (g->gather_a && spans_overlap(span_of(g->gather_a, 1, g->m, 1, 4), sd))
     return eng_set_error(TCJ_ERROR_INVALID_VALUE, "gather_a overlaps D: it is read while D is written");
-  if (g->scatter_add_d && spans_overlap(span_of(g->scatter_add_d, 1, g->m, 1, 4), sd))
-    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_add_d overlaps D: it is read while D is written");
+  if (g->scatter_d && spans_overlap(span_of(g->scatter_d, 1, g->m, 1, 4), sd))
+    return eng_set_error(TCJ_ERROR_INVALID_VALUE, "scatter_d overlaps D: it is read while D is written");
   return TCJ_SUCCESS;
 }
 
@@ -948,11 +954,12 @@ tcj_status eng_validate_desc(const tcj_gemm_desc *g, eng_problem *out) {
   out->b_ptrs = b_array;
   out->gather = g->gather_a != NULL;
   out->gather_rows = g->gather_a ? g->gather_a_rows : 0;
-  if (g->scatter_add_d && out->d != PTX_E_F32)
-    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d with d_type %s: scattered rows are added by f32 atomics "
-                         "into an f32 D", ptx_elem_name(out->d));
-  out->scatter = g->scatter_add_d != NULL;
-  out->scatter_rows = g->scatter_add_d ? g->scatter_add_d_rows : 0;
+  int adds = g->scatter_mode == TCJ_SCATTER_ADD;
+  if (g->scatter_d && adds && out->d != PTX_E_F32)
+    return eng_set_error(TCJ_ERROR_NOT_SUPPORTED, "scatter_d with TCJ_SCATTER_ADD and d_type %s: rows are added by f32 "
+                         "atomics into an f32 D", ptx_elem_name(out->d));
+  out->scatter = !g->scatter_d ? PTX_SCATTER_NONE : adds ? PTX_SCATTER_ADD : PTX_SCATTER_STORE;
+  out->scatter_rows = g->scatter_d ? g->scatter_d_rows : 0;
   if (cm) swap_to_row_major(out);
   fold_batch_into_rows(out);
   return validate_compute(g, out);

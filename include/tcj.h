@@ -305,6 +305,13 @@ typedef enum tcj_group_mode {
   TCJ_GROUP_K_CONTIGUOUS = 3, /* groups of K one after another (weight gradients); one D each */
 } tcj_group_mode;
 
+/* What a grouped call does with row r of its result when rows are scattered into D
+ * (tcj_gemm_desc.scatter_d): the MoE combine's two forms. */
+typedef enum tcj_scatter_mode {
+  TCJ_SCATTER_STORE = 0, /* written to row scatter_d[r] (a permutation: token-major rows, summed after) */
+  TCJ_SCATTER_ADD = 1,   /* added into row scatter_d[r] by f32 atomics (rows of a token repeat) */
+} tcj_scatter_mode;
+
 /* Start from TCJ_GEMM_DESC_INIT or tcj_gemm_desc_init() (alpha and alpha_f64 1, everything else
  * 0), set what you need. Later versions add fields only at the end; struct_size says which
  * fields the caller knows. */
@@ -546,21 +553,27 @@ typedef struct tcj_gemm_desc {
      TCJ_ERROR_NOT_SUPPORTED), not with TCJ_ORDER_COL_MAJOR (TCJ_ERROR_NOT_SUPPORTED: the
      caller's rows are the columns of the D^T tcj runs). */
   const float *row_scale;
-  /* The MoE combine: TCJ_GROUP_M_CONTIGUOUS only (TCJ_ERROR_NOT_SUPPORTED naming
-     scatter_add_d otherwise), a device array of m int32 row indices, 4-byte aligned and apart
-     from D; row r of the problem is added into row scatter_add_d[r] of D:
-       D[scatter_add_d[r], j] += (row r's value after the epilogue and row_scale)
-     by atomic adds, so rows may repeat (a token's top-k rows all land on its row) and the order
-     of the additions, like torch's index_add_ on a GPU, is unspecified (the sums may differ in
-     their last bits from run to run). D then has scatter_add_d_rows rows (a host value >= 1),
-     ldd elements apart, checked with that many rows, and holds the values to add to: zero it
-     first for a plain combine, or pass a residual or a shared expert's output. An index outside
-     [0, scatter_add_d_rows) adds nothing. D is f32 (d_type TCJ_F32; f32 atomics round to
-     nearest and flush subnormals to zero); C is not read (beta 0, no beta_ptr), no amax_d, not
-     with TCJ_ORDER_COL_MAJOR (each TCJ_ERROR_NOT_SUPPORTED). scatter_add_d without
-     scatter_add_d_rows or the reverse: TCJ_ERROR_INVALID_VALUE. */
-  const int32_t *scatter_add_d;
-  int64_t scatter_add_d_rows;
+  /* The MoE combine: TCJ_GROUP_M_CONTIGUOUS only (TCJ_ERROR_NOT_SUPPORTED naming scatter_d
+     otherwise), a device array of m int32 row indices, 4-byte aligned and apart from D; row r
+     of the problem goes to row scatter_d[r] of D, which has scatter_d_rows rows (a host value
+     >= 1), ldd elements apart, and is checked with that many rows. An index outside
+     [0, scatter_d_rows) writes nothing. C is not read (beta 0, no beta_ptr), not with
+     TCJ_ORDER_COL_MAJOR (each TCJ_ERROR_NOT_SUPPORTED); row_scale, the user epilogue's row and
+     every other per-row value stay in the problem's row order. scatter_d without
+     scatter_d_rows or the reverse: TCJ_ERROR_INVALID_VALUE. scatter_mode:
+       TCJ_SCATTER_STORE: D[scatter_d[r], j] = the value, as any D is written (any D type, amax_d
+         included). The indices should differ (e.g. the expert sort's permutation, which puts a
+         token's top-k rows side by side for a sum afterwards: deterministic); of rows that share
+         one, which row's values land is unspecified.
+       TCJ_SCATTER_ADD: D[scatter_d[r], j] += the value, by f32 atomic adds (f32 atomics round to
+         nearest and flush subnormals to zero), so indices may repeat (a token's top-k rows all
+         land on its row) and the order of the additions, like torch's index_add_ on a GPU, is
+         unspecified (the sums may differ in their last bits from run to run). D is f32
+         (d_type TCJ_F32) and holds the values to add to: zero it first, or pass a residual or a
+         shared expert's output; no amax_d (TCJ_ERROR_NOT_SUPPORTED). */
+  const int32_t *scatter_d;
+  int64_t scatter_d_rows;
+  tcj_scatter_mode scatter_mode;
 } tcj_gemm_desc;
 #define TCJ_GEMM_DESC_INIT {.struct_size = sizeof(tcj_gemm_desc), .alpha = 1.0f, .alpha_f64 = 1.0} /* C; in C++ value-initialise and set alpha, alpha_f64 */
 

@@ -341,7 +341,9 @@ static void store_fp8(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg
 /* Widest red.global.add.f32 vector on cfg's target: sm_90 added .v2 and .v4 (PTX ISA 8.1). */
 static int red_f32_width(const tcj_kernel_cfg *cfg) { return cfg->sm >= 90 ? 4 : 1; }
 
-int ptx_epi_isa_x10(const tcj_kernel_cfg *cfg) { return cfg->scatter && red_f32_width(cfg) > 1 ? 81 : 0; }
+int ptx_epi_isa_x10(const tcj_kernel_cfg *cfg) {
+  return cfg->scatter == PTX_SCATTER_ADD && red_f32_width(cfg) > 1 ? 81 : 0;
+}
 
 ptx_reg ptx_epi_d_row(ptx_builder *b, const ptx_epi *e, ptx_reg row, ptx_reg *guard) {
   if (!e->cfg->scatter) return row;
@@ -356,7 +358,7 @@ ptx_reg ptx_epi_d_row(ptx_builder *b, const ptx_epi *e, ptx_reg row, ptx_reg *gu
   return d;
 }
 
-/* The MoE combine's adds (tcj_kernel_cfg.scatter): count f32 values added into D at
+/* The MoE combine's adds (PTX_SCATTER_ADD): count f32 values added into D at
  * [addr + imm] by atomic reductions, since a token's rows come from several CTAs at once;
  * vectors where the target has them (the caller's count keeps D's alignment). */
 static void add_f32(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg addr, int imm, ptx_reg guard, int count,
@@ -376,7 +378,7 @@ static void add_f32(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg addr, int
 }
 
 void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v) {
-  if (e->cfg->scatter) { /* f32 D, no amax, no D scale (tcj_cfg_check_grouped, validate.c) */
+  if (e->cfg->scatter == PTX_SCATTER_ADD) { /* f32 D, no amax, no D scale (tcj_cfg_check_grouped, validate.c) */
     add_f32(b, e->cfg, addr, imm, guard, count, v);
     return;
   }

@@ -54,15 +54,15 @@ void ptx_epi_load(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg gua
  * saturated to the largest finite value). */
 void ptx_epi_store(ptx_builder *b, ptx_elem t, ptx_reg addr, int imm, ptx_reg guard, int count, const ptx_reg *v);
 /* Stores epilogue results into D: folds |v| of the stored elements into e->amax, multiplies by
- * the D scale (fp8 D; v is overwritten) and stores as D's type; scatter configs add them into
- * f32 D by atomics instead (addr then names the row ptx_epi_d_row gave). */
+ * the D scale (fp8 D; v is overwritten) and stores as D's type; PTX_SCATTER_ADD configs add them
+ * into f32 D by atomics instead (addr names the row ptx_epi_d_row gave). */
 void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v);
 /* The row of D that problem row `row` (u32, below m where *guard holds) goes to: row itself,
  * or for scatter configs p_scatter[row] (read where *guard holds), *guard then also requiring
  * it to lie in [0, p_scatter_rows). A u32 register. */
 ptx_reg ptx_epi_d_row(ptx_builder *b, const ptx_epi *e, ptx_reg row, ptx_reg *guard);
 /* The PTX ISA version the epilogue's instructions need on cfg's target (0: any): sm_90's
- * vector reductions (red.global.add.v2/.v4.f32) came with 8.1. */
+ * vector reductions (red.global.add.v2/.v4.f32, PTX_SCATTER_ADD) came with 8.1. */
 int ptx_epi_isa_x10(const tcj_kernel_cfg *cfg);
 /* amax of D (fp8 operands; invalid register otherwise): a per-thread running maximum, started
  * at 0 before the first tile, and flushed once at the end where the warp is converged: a warp

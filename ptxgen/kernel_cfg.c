@@ -131,7 +131,9 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   if (c->row_scale) put_str(&o, " rowscale");
   if (c->b_ptrs) put_str(&o, " bptrs");
   if (c->gather) put_str(&o, " gather");
-  if (c->scatter) put_str(&o, " scatter");
+  if (c->scatter == PTX_SCATTER_ADD) put_str(&o, " scatter=add");
+  else if (c->scatter == PTX_SCATTER_STORE) put_str(&o, " scatter=store");
+  else if (c->scatter) put_field(&o, "scatter", c->scatter); /* a bad value as it is (tcj_cfg_check names it) */
   if (size) buf[o.len < size ? o.len : size - 1] = 0;
   return o.len < size ? (int)o.len : -1;
 }
@@ -210,9 +212,12 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
     c.gather = 1;
     rest += 7;
   }
-  if (strncmp(rest, " scatter", 8) == 0) {
-    c.scatter = 1;
-    rest += 8;
+  if (strncmp(rest, " scatter=add", 12) == 0) {
+    c.scatter = PTX_SCATTER_ADD;
+    rest += 12;
+  } else if (strncmp(rest, " scatter=store", 14) == 0) {
+    c.scatter = PTX_SCATTER_STORE;
+    rest += 14;
   }
   if (*rest != '\0') return -1;
   char suffix = 0;
@@ -351,10 +356,11 @@ const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
   /* fp8 row and block scales on A are per row of A's own order: not through a gather. */
   if (c->gather && (c->scale_row || c->block_scale)) return "gather takes no fp8 row or block scales";
   /* Scattered rows add f32 values by atomics into rows no other operand shares (tcj.h). */
-  if ((unsigned)c->scatter > 1) return "scatter is a flag";
+  if ((unsigned)c->scatter > PTX_SCATTER_STORE) return "scatter must be add or store";
   if (c->scatter && c->grouped != PTX_GROUP_ENDS32 && c->grouped != PTX_GROUP_ENDS64)
     return "scatter needs contiguous groups (group 1 or 2)";
-  if (c->scatter && (c->d != PTX_E_F32 || c->user_t)) return "scatter adds into a row-major f32 D";
+  if (c->scatter && c->user_t) return "scatter writes row-major D";
+  if (c->scatter == PTX_SCATTER_ADD && c->d != PTX_E_F32) return "scatter=add adds into f32 D (f32 atomics)";
   if (!c->grouped) return NULL;
   if (c->batched) return "a grouped kernel is not batched (its groups are its entries)";
   if (c->split_k || c->split_cluster) return "grouped kernels do not split K";

@@ -135,11 +135,11 @@ typedef struct tcj_kernel_cfg {
    * A, which has p_gather_rows rows; an index outside [0, p_gather_rows) reads zeros. C, D and
    * every per-row value stay in the problem's row order. */
   int gather;
-  /* Contiguous groups only (the MoE combine): 1: row r of the problem is added into row
-   * p_scatter[r] (int32) of D, which has p_scatter_rows rows, by f32 atomic adds (D is f32, C
-   * is not read); an index outside [0, p_scatter_rows) adds nothing. Every other per-row value
-   * stays in the problem's row order. The sm90 recipe stores such tiles through its staged
-   * path (a TMA store writes whole boxes of consecutive rows). */
+  /* Contiguous groups only (the MoE combine; PTX_SCATTER_*): row r of the problem goes to row
+   * p_scatter[r] (int32) of D, which has p_scatter_rows rows: stored (STORE), or added by f32
+   * atomics (ADD: D is f32); an index outside [0, p_scatter_rows) writes nothing; C is not
+   * read. Every other per-row value stays in the problem's row order. The sm90 recipe stores
+   * such tiles through its staged path (a TMA store writes whole boxes of consecutive rows). */
   int scatter;
 } tcj_kernel_cfg;
 
@@ -152,6 +152,9 @@ enum {
   PTX_GROUP_K_ENDS32 = 4,
   PTX_GROUP_K_ENDS64 = 5,
 };
+
+/* tcj_kernel_cfg.scatter. */
+enum { PTX_SCATTER_NONE = 0, PTX_SCATTER_ADD = 1, PTX_SCATTER_STORE = 2 };
 
 /* Groups along K (PTX_GROUP_K_*), and whether the ends (M or K) are int64. */
 static inline int ptx_group_k(int grouped) { return grouped == PTX_GROUP_K_ENDS32 || grouped == PTX_GROUP_K_ENDS64; }

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # A Qwen3-30B-A3B Mixture-of-Experts layer (128 experts, top-8, SwiGLU experts) built twice on the
 # same seeded random bf16 weights: its expert GEMMs through torch._grouped_mm and through
-# tcj.grouped_mm, where the SwiGLU, the gather of the token rows, the router weights and the
-# combine (each row added into its token's row: scatter_add) are fused into the GEMMs. Routing and
-# dispatch (a stable sort by expert, no host sync) are the same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
+# tcj.grouped_mm, where the SwiGLU, the gather of the token rows and the router weights are fused
+# into the GEMMs, and the down-projection writes its rows token-major (scatter) for a plain sum
+# (--combine picks this, the atomic adds into the tokens' rows, or torch's index_add_). Routing
+# and dispatch (a stable sort by expert, no host sync) are the same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
 # the outputs are checked against a float32 reference and the graph replays are timed.
 """Qwen3-30B-A3B MoE layer: torch._grouped_mm vs tcj.grouped_mm, compiled and CUDA-graphed.
 
@@ -34,9 +35,11 @@ def build_parser():
                    help="tokens per layer call (each row)")
     p.add_argument("--no-gather", action="store_true",
                    help="tcj reads x[token] (a copy, as torch does) instead of gathering rows")
-    p.add_argument("--torch-combine", action="store_true",
-                   help="tcj's down-projection writes its rows and torch's index_add_ sums them "
-                        "(as the torch layer does) instead of adding them into the tokens' rows")
+    p.add_argument("--combine", choices=("store", "add", "torch"), default="store",
+                   help="tcj's combine: store (the down-projection writes each row token-major, "
+                        "scatter=, then a sum over top-k), add (it adds each row into its token's "
+                        "float32 row by atomics, scatter_add=), torch (it writes rows in expert "
+                        "order and index_add_ sums them, as the torch layer does)")
     return add_common_args(p)
 
 
@@ -54,15 +57,16 @@ def route(x, w_router):
 
 def dispatch(top_e, top_w):
     """The (token, slot) pairs sorted by expert, without a host sync (CUDA-graph safe): the
-    token of each sorted row, its router weight (float32) and offs (int32 end row of each
-    expert's rows, torch._grouped_mm's offs)."""
+    token of each sorted row, its router weight (float32), offs (int32 end row of each
+    expert's rows, torch._grouped_mm's offs) and order (the flat (token, slot) position of each
+    sorted row)."""
     flat = top_e.flatten()
     order = torch.argsort(flat, stable=True)
     token = order // TOP_K
     # scatter_add_ of ones, not bincount: bincount reads its length back to the host.
     counts = torch.zeros(EXPERTS, dtype=torch.int32, device=flat.device)
     counts.scatter_add_(0, flat, torch.ones_like(flat, dtype=torch.int32))
-    return token, top_w.flatten()[order], torch.cumsum(counts, 0).to(torch.int32)
+    return token, top_w.flatten()[order], torch.cumsum(counts, 0).to(torch.int32), order
 
 
 def combine(x, token, y):
@@ -73,19 +77,19 @@ def combine(x, token, y):
 
 def moe_torch(x, w):
     top_e, top_w = route(x, w["router"])
-    token, row_w, offs = dispatch(top_e, top_w)
+    token, row_w, offs, _ = dispatch(top_e, top_w)
     h = torch._grouped_mm(x[token], w["w13"].transpose(1, 2), offs=offs)  # [rows, 2 INTER]
     h = F.silu(h[:, :INTER]) * h[:, INTER:]
     y = torch._grouped_mm(h, w["w2"].transpose(1, 2), offs=offs)  # [rows, HIDDEN] bf16
     return combine(x, token, y.float() * row_w[:, None])
 
 
-def make_moe_tcj(gather, fused_combine=True):
+def make_moe_tcj(gather, combine_by="store"):
     grouped_mm = tcj.grouped_mm  # looked up here, not in the traced code (tcj's lazy attributes)
 
     def moe_tcj(x, w):
         top_e, top_w = route(x, w["router"])
-        token, row_w, offs = dispatch(top_e, top_w)
+        token, row_w, offs, order = dispatch(top_e, top_w)
         token32 = token.to(torch.int32)
         hint = max(1, x.shape[0] * TOP_K // EXPERTS)  # rows per expert, for tcj's kernel choice
         # Up-projection with SwiGLU in the epilogue; gather: the kernel reads x's rows through
@@ -96,17 +100,25 @@ def make_moe_tcj(gather, fused_combine=True):
         else:
             h = grouped_mm(x[token], w["w13"].transpose(1, 2), offs=offs, activation="swiglu",
                            rows_hint=hint)
-        if fused_combine:
+        w2 = w["w2"].transpose(1, 2)
+        if combine_by == "store":
+            # Each row times its router weight, stored at its (token, slot) position: a token's
+            # rows side by side, summed in float32 as torch's combine does (deterministic).
+            y = torch.empty(x.shape[0] * TOP_K, HIDDEN, dtype=x.dtype, device=x.device)
+            grouped_mm(h, w2, offs=offs, row_scale=row_w, rows_hint=hint,
+                       scatter=order.to(torch.int32), out=y)
+            return y.view(x.shape[0], TOP_K, HIDDEN).float().sum(1).to(x.dtype)
+        if combine_by == "add":
             # Down-projection and combine in one: each row times its router weight, added into
-            # its token's float32 row (the sum torch's combine makes, without writing the rows).
+            # its token's float32 row by atomics (as index_add_ adds).
             out = torch.zeros(x.shape[0], HIDDEN, dtype=torch.float32, device=x.device)
-            grouped_mm(h, w["w2"].transpose(1, 2), offs=offs, row_scale=row_w, rows_hint=hint,
-                       scatter_add=token32, out=out)
+            grouped_mm(h, w2, offs=offs, row_scale=row_w, rows_hint=hint, scatter_add=token32,
+                       out=out)
             return out.to(x.dtype)
         # Down-projection, each row times its router weight in the epilogue. bf16 out, as
         # torch's, so both combines read the same bytes (out_dtype=torch.float32 would keep
         # more bits at twice the traffic).
-        y = grouped_mm(h, w["w2"].transpose(1, 2), offs=offs, row_scale=row_w, rows_hint=hint)
+        y = grouped_mm(h, w2, offs=offs, row_scale=row_w, rows_hint=hint)
         return combine(x, token, y.float())
     return moe_tcj
 
@@ -164,7 +176,7 @@ def main(argv=None):
         return 2
     print(f"# Qwen3-30B-A3B MoE: hidden {HIDDEN}, {EXPERTS} experts x {INTER}, top-{TOP_K}, bf16; "
           f"tcj {'x[token] copy' if args.no_gather else 'gather'}, "
-          f"{'torch combine' if args.torch_combine else 'fused combine'}; best of 3 interleaved "
+          f"{args.combine} combine; best of 3 interleaved "
           f"medians of {args.iters} CUDA-graph replays")
 
     return run(args, device)
@@ -175,7 +187,7 @@ def run(args, device):
     torch.set_grad_enabled(False)
     allow_recompiles(torch)
     weights = make_weights(device, args.seed)
-    layers = {"torch": moe_torch, "tcj": make_moe_tcj(not args.no_gather, not args.torch_combine)}
+    layers = {"torch": moe_torch, "tcj": make_moe_tcj(not args.no_gather, args.combine)}
     compiled = {name: torch.compile(fn, fullgraph=True, dynamic=False)
                 for name, fn in layers.items()}
 

@@ -11,8 +11,8 @@ library's own binding (engines, descriptors, enums) is ``tcj._lib``; ``tcj.stats
 
 import importlib
 
-from ._lib import (Act, Bias, Compute, Dtype, GroupMode, JitMode, Op, Order, Scale, Status,
-                   TcjError, set_jit_mode, stats, version)
+from ._lib import (Act, Bias, Compute, Dtype, GroupMode, JitMode, Op, Order, Scale, ScatterMode,
+                   Status, TcjError, set_jit_mode, stats, version)
 
 
 def _header_version():
@@ -49,7 +49,7 @@ _LAZY = {
 }
 
 __all__ = ["Act", "Bias", "Compute", "Dtype", "GroupMode", "JitMode", "Op", "Order", "Scale",
-           "Status", "TcjError", "set_jit_mode", "stats", "version", "__version__"] + sorted(_LAZY)
+           "ScatterMode", "Status", "TcjError", "set_jit_mode", "stats", "version", "__version__"] + sorted(_LAZY)
 
 
 def __getattr__(name):

@@ -18,6 +18,7 @@ except ImportError:  # pragma: no cover - exercised by the no-torch CPU test
 _ENUM_FIELDS = {
     "op_a": "Op", "op_b": "Op", "a_type": "Dtype", "b_type": "Dtype", "c_type": "Dtype",
     "d_type": "Dtype", "bias_type": "Dtype", "order": "Order", "group_mode": "GroupMode",
+    "scatter_mode": "ScatterMode",
     "activation": "Act", "bias_kind": "Bias", "scale_mode": "Scale",
     "compute": "Compute",
 }
@@ -322,7 +323,7 @@ _MATMUL = ("a", "b", "c", "bias", "out")
 _LINEAR = ("x", "weight", "bias", "out")
 _SCALED_MM = ("a", "b", "scale_a", "scale_b", "bias", "scale_d", "amax", "out")
 _GROUPED_MM = ("a", "b", "offs", "counts", "bias", "row_scale", "gather", "scale_a", "scale_b",
-               "b_ptrs", "scatter_add", "out")
+               "b_ptrs", "scatter", "out")
 
 # Each op's plan for an output d: a function of d giving launch's build (so that the _into
 # calls, given d, and the _new calls, which make it, plan alike).
@@ -347,14 +348,14 @@ def _scaled_mm_plan(a, b, scale_a, scale_b, bias, scale_d, amax, scale_mode, fas
 
 
 def _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather, gather_rows, rows_hint,
-                  scale_a, scale_b, scale_mode, alpha, b_ptrs, scatter_add=None):
+                  scale_a, scale_b, scale_mode, alpha, b_ptrs, scatter=None, scatter_mode="store"):
     return lambda d: lambda info: _layout.plan_grouped(
         info("a", a), info("b", b), info("out", d), offs=info("offs", offs),
         counts=info("counts", counts), bias=info("bias", bias), act=act,
         row_scale=info("row_scale", row_scale), gather=info("gather", gather),
         gather_rows=gather_rows, rows_hint=rows_hint, scale_a=info("scale_a", scale_a),
         scale_b=info("scale_b", scale_b), scale_mode=scale_mode, alpha=alpha,
-        b_ptrs=info("b_ptrs", b_ptrs), scatter_add=info("scatter_add", scatter_add))
+        b_ptrs=info("b_ptrs", b_ptrs), scatter=info("scatter", scatter), scatter_mode=scatter_mode)
 
 
 def matmul_into(d, a, b, c=None, bias=None, activation=None, alpha=1.0, beta=0.0,
@@ -418,16 +419,20 @@ def _grouped_scalars(a, gather, gather_rows, rows_hint, alpha):
 
 def grouped_mm_into(d, a, b, offs=None, counts=None, bias=None, activation=None,
                     row_scale=None, gather=None, gather_rows=0, rows_hint=0, scale_a=None,
-                    scale_b=None, scale_mode=None, alpha=1.0, b_ptrs=None, scatter_add=None):
+                    scale_b=None, scale_mode=None, alpha=1.0, b_ptrs=None, scatter=None,
+                    scatter_mode="store"):
     """b_ptrs: an int64 [G] CUDA tensor of each group's B address (pointer_array), b then the
-    first group's B [K, N], whose layout every group's shares. scatter_add: int32 [M] rows of d
-    (float32 [R, N]) that each problem row is added into (the MoE combine)."""
+    first group's B [K, N], whose layout every group's shares. scatter: int32 [M] rows of d
+    ([R, N]) that each problem row goes to (the MoE combine), stored or (scatter_mode "add")
+    added."""
     act = _layout.activation(activation)
     gather_rows, rows_hint, alpha = _grouped_scalars(a, gather, gather_rows, rows_hint, alpha)
-    launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha), _GROUPED_MM,
-           (a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, b_ptrs, scatter_add, d),
+    launch(("grouped_mm", act, gather_rows, rows_hint, scale_mode, alpha, scatter_mode),
+           _GROUPED_MM,
+           (a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, b_ptrs, scatter, d),
            _grouped_plan(a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
-                         rows_hint, scale_a, scale_b, scale_mode, alpha, b_ptrs, scatter_add)(d))
+                         rows_hint, scale_a, scale_b, scale_mode, alpha, b_ptrs, scatter,
+                         scatter_mode)(d))
 
 
 def grouped_mm_new(a, b, offs, counts, bias, act, row_scale, gather, gather_rows, rows_hint,

@@ -440,28 +440,30 @@ def kmode_of(a, b):
     return len(a.shape) == 2 and len(b.shape) == 2
 
 
-def _check_scatter_out(d, scatter_add, offs, kmode, shape):
-    """What scatter_add asks of the call and of d, the rows it adds into (tcj.h,
-    scatter_add_d): contiguous groups (offs) over a 2-D a, and d a row-major float32 [R, N]
-    (R >= 1, any number of rows: a token's top-k rows land on its one row)."""
+def _check_scatter_out(d, scatter, mode, offs, kmode, shape):
+    """What scattered rows ask of the call and of d, the rows they go to (tcj.h, scatter_d):
+    contiguous groups (offs) over a 2-D a, and d a row-major [R, N] (R >= 1: any number of rows),
+    float32 where they are added (mode "add": atomic adds)."""
+    if mode not in ("store", "add"):
+        raise ValueError(f"scatter_mode {mode!r}: 'store' or 'add'")
     if offs is None or kmode or len(shape) != 2:
-        raise ValueError(f"{scatter_add.name}: scattered rows take contiguous groups (offs) over a "
+        raise ValueError(f"{scatter.name}: scattered rows take contiguous groups (offs) over a "
                          f"2-D a")
     if len(d.shape) != 2 or d.shape[1] != shape[1] or d.shape[0] < 1:
         raise ValueError(f"{d.name}: shape {tuple(d.shape)}, expected [rows >= 1, {shape[1]}] "
-                         f"to add each row into")
-    if d.dtype != "float32":
+                         f"for the scattered rows")
+    if mode == "add" and d.dtype != "float32":
         raise ValueError(f"{d.name}: {d.dtype}; scatter_add adds into float32 (atomic adds)")
 
 
 def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_scale=None,
                  gather=None, gather_rows=None, rows_hint=0, scale_a=None, scale_b=None,
-                 scale_mode=None, alpha=1.0, b_ptrs=None, scatter_add=None):
+                 scale_mode=None, alpha=1.0, b_ptrs=None, scatter=None, scatter_mode="store"):
     """Grouped GEMM, torch._grouped_mm's conventions: see grouped_shape. b [G, K, N] may be
     stored [G, N, K] (nn.Linear weights transposed: op_b T) or [G, K, N] (op_b N). b_ptrs: an
     int64 [G] array of each group's B (group_b_ptrs), b then one group's [K, N] (its layout).
-    scatter_add: an int32 [M] array (contiguous groups): problem row r is added into row
-    scatter_add[r] of d, a float32 [R, N] (scatter_add_d)."""
+    scatter: an int32 [M] array (contiguous groups): problem row r goes to row scatter[r] of d,
+    an [R, N] (scatter_d): stored, or with scatter_mode "add" added into a float32 d."""
     if b_ptrs is not None:
         if len(b.shape) != 2:
             raise ValueError(f"{b.name}: with a pointer array, one group's B [K, N]")
@@ -485,8 +487,8 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         raise ValueError(f"{a.name}: a [G, M, K] takes counts (masked groups), not offs")
     a_shape = problem_rows_shape(tuple(a.shape), gather)
     shape = grouped_shape(a_shape, tuple(b.shape), act, masked=g)
-    if scatter_add is not None:
-        _check_scatter_out(d, scatter_add, offs, kmode, shape)
+    if scatter is not None:
+        _check_scatter_out(d, scatter, scatter_mode, offs, kmode, shape)
     elif tuple(d.shape) != shape:
         raise ValueError(f"{d.name}: shape {tuple(d.shape)}, expected {shape}")
     if order_of(d)[0] != "ROW_MAJOR":
@@ -544,12 +546,13 @@ def plan_grouped(a, b, d, *, offs=None, counts=None, bias=None, act="none", row_
         if not _dense(gather):
             raise ValueError(f"{gather.name}: must be contiguous")
         p["gather_a"], p["gather_a_rows"] = gather.ptr, int(gather_rows)
-    if scatter_add is not None:
-        if scatter_add.dtype != "int32" or len(scatter_add.shape) != 1 or scatter_add.shape[0] != m \
-                or not _dense(scatter_add):
-            raise ValueError(f"{scatter_add.name}: a contiguous 1-D int32 tensor of {m} row "
+    if scatter is not None:
+        if scatter.dtype != "int32" or len(scatter.shape) != 1 or scatter.shape[0] != m \
+                or not _dense(scatter):
+            raise ValueError(f"{scatter.name}: a contiguous 1-D int32 tensor of {m} row "
                              f"indices into {d.name}")
-        p["scatter_add_d"], p["scatter_add_d_rows"] = scatter_add.ptr, d.shape[0]
+        p["scatter_d"], p["scatter_d_rows"] = scatter.ptr, d.shape[0]
+        p["scatter_mode"] = scatter_mode.upper()
     if tcj_dtype(a) in FP8:
         mode = scale_mode_of(scale_a, None if scale_b is None else
                              scale_b._replace(shape=scale_b.shape[1:] or (1,)),

@@ -30,7 +30,7 @@ import threading
 
 __all__ = [
     "TcjError", "Status", "Dtype", "Op", "Bias", "Act", "Scale", "Compute", "Order", "GroupMode",
-    "JitMode", "GemmDesc", "Options", "Stats", "AllocFn", "FreeFn", "lib", "library_path",
+    "ScatterMode", "JitMode", "GemmDesc", "Options", "Stats", "AllocFn", "FreeFn", "lib", "library_path",
     "new_desc", "engine", "gemm_ex", "gemm_ex_workspace_size", "version", "stats",
     "set_jit_mode", "set_engine_option", "check", "C_NAMES", "EPILOGUE_SIGNATURE",
 ]
@@ -116,6 +116,12 @@ class GroupMode(enum.IntEnum):
     K_CONTIGUOUS = 3
 
 
+class ScatterMode(enum.IntEnum):
+    """tcj_scatter_mode: what scattered rows do in D (tcj_gemm_desc.scatter_d)."""
+    STORE = 0
+    ADD = 1
+
+
 class JitMode(enum.IntEnum):
     """tcj_jit_mode: which kernels calls run (tcj_options.jit_mode)."""
     DEFAULT = 0
@@ -127,7 +133,7 @@ class JitMode(enum.IntEnum):
 def _c_names():
     prefixes = {Status: "TCJ_", Dtype: "TCJ_", Op: "TCJ_OP_", Bias: "TCJ_BIAS_", Act: "TCJ_ACT_",
                 Scale: "TCJ_SCALE_", Compute: "TCJ_COMPUTE_", Order: "TCJ_ORDER_",
-                GroupMode: "TCJ_GROUP_", JitMode: "TCJ_JIT_"}
+                GroupMode: "TCJ_GROUP_", ScatterMode: "TCJ_SCATTER_", JitMode: "TCJ_JIT_"}
     names = {}
     for cls, prefix in prefixes.items():
         names[cls] = {}
@@ -198,8 +204,9 @@ class GemmDesc(ctypes.Structure):
         ("gather_a", _p),
         ("gather_a_rows", _i64),
         ("row_scale", _p),
-        ("scatter_add_d", _p),
-        ("scatter_add_d_rows", _i64),
+        ("scatter_d", _p),
+        ("scatter_d_rows", _i64),
+        ("scatter_mode", _enum),
     ]
 
 

@@ -151,15 +151,15 @@ def grouped_mm_out(a: Tensor, b: Tensor, offs: Optional[Tensor], counts: Optiona
                    gather: Optional[Tensor], gather_rows: int, rows_hint: int,
                    scale_a: Optional[Tensor], scale_b: Optional[Tensor],
                    scale_mode: Optional[str], out: Tensor, b_ptrs: Optional[Tensor] = None,
-                   scatter_add: Optional[Tensor] = None) -> None:
+                   scatter: Optional[Tensor] = None, scatter_mode: str = "store") -> None:
     _calls.grouped_mm_into(out, a, b, offs, counts, bias, activation, row_scale, gather,
                            gather_rows, rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs,
-                           scatter_add=scatter_add)
+                           scatter=scatter, scatter_mode=scatter_mode)
 
 
 @grouped_mm_out.register_fake
 def _(a, b, offs, counts, bias, activation, row_scale, gather, gather_rows, rows_hint, scale_a,
-      scale_b, scale_mode, out, b_ptrs=None, scatter_add=None):
+      scale_b, scale_mode, out, b_ptrs=None, scatter=None, scatter_mode="store"):
     return None
 
 

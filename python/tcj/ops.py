@@ -173,7 +173,8 @@ def _b_list(b, b_ptrs):
 
 def grouped_mm(a, b, *, offs=None, counts=None, bias=None, activation=None, row_scale=None,
                gather=None, gather_rows=0, rows_hint=0, scale_a=None, scale_b=None,
-               scale_mode=None, out_dtype=None, out=None, b_ptrs=None, scatter_add=None):
+               scale_mode=None, out_dtype=None, out=None, b_ptrs=None, scatter=None,
+               scatter_add=None):
     """Grouped GEMM (Mixture of Experts) with torch._grouped_mm's shapes, in one launch.
 
     - contiguous groups: a [M, K], b [G, K, N], offs [G] int32 or int64 (end row of each
@@ -194,33 +195,43 @@ def grouped_mm(a, b, *, offs=None, counts=None, bias=None, activation=None, row_
     w.t() included), whose addresses tcj copies to the device once per list and keeps (a list
     must be called once before a CUDA graph captures it); or b_ptrs, an int64 [G] CUDA tensor
     of addresses that the caller keeps, with b one group's B giving the layout.
-    scatter_add (the MoE combine; contiguous groups): int32 [M], row r of the result is added
-    into row scatter_add[r] of out, a float32 [R, N] that holds what to add to (zeros, or a
-    residual), by atomic adds (the order of the additions is unspecified, as index_add_'s);
-    an index outside [0, R) adds nothing. out= is then required and returned.
+    The MoE combine (contiguous groups; out= then required, [R, N] of any R, and returned;
+    an index outside [0, R) writes nothing):
+    - scatter: int32 [M], row r of the result is stored to row scatter[r] of out. With the
+      expert sort's permutation (row r came from flat position order[r] of [tokens, top_k])
+      a token's rows land side by side: out.view(tokens, top_k, N).sum(1) is the combine,
+      deterministic. Indices should differ.
+    - scatter_add: int32 [M], row r is added into row scatter_add[r] of out, a float32 that
+      holds what to add to (zeros, or a residual), by atomic adds (the order of the additions
+      is unspecified, as index_add_'s): the combine in the GEMM itself.
     The sizes stay on the device: no sync, capturable in CUDA graphs. Differentiable for
     contiguous, masked and K groups (a and b; bias), B as one tensor (not with scatter_add)."""
     act = _layout.activation(activation)
-    if scatter_add is not None and out is None:
-        raise ValueError("tcj.grouped_mm: scatter_add adds each row into out: pass out=, a float32 "
-                         "[rows, N] tensor (zeros for a plain combine)")
+    if scatter is not None and scatter_add is not None:
+        raise ValueError("tcj.grouped_mm: scatter (store) or scatter_add, not both")
+    scatter_mode = "add" if scatter_add is not None else "store"
+    if scatter is None:
+        scatter = scatter_add
+    if scatter is not None and out is None:
+        raise ValueError("tcj.grouped_mm: scattered rows go into out: pass out=, a [rows, N] tensor "
+                         "(float32 zeros for scatter_add's plain combine)")
     if isinstance(b, (list, tuple)):
         _need_torch()
         b, b_ptrs = _b_list(b, b_ptrs)
     if _eager(a, b, offs, counts, bias, row_scale, gather, scale_a, scale_b, out, b_ptrs,
-              scatter_add):
+              scatter):
         if out is None:
             return grouped_mm_new(a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
                                   rows_hint, scale_a, scale_b, scale_mode, out_dtype, b_ptrs)
         grouped_mm_into(out, a, b, offs, counts, bias, act, row_scale, gather, gather_rows,
                         rows_hint, scale_a, scale_b, scale_mode, b_ptrs=b_ptrs,
-                        scatter_add=scatter_add)
+                        scatter=scatter, scatter_mode=scatter_mode)
         return out
     ops = _ops()
     args = (a, b, offs, counts, bias, act, row_scale, gather, int(gather_rows),
             int(rows_hint), scale_a, scale_b, scale_mode)
     if out is not None:
-        ops.grouped_mm_out(*args, out, b_ptrs, scatter_add)
+        ops.grouped_mm_out(*args, out, b_ptrs, scatter, scatter_mode)
         return out
     return ops.grouped_mm(*args, out_dtype, b_ptrs)
 

@@ -142,37 +142,44 @@ def test_grouped_gather_rows_are_the_problems_rows():
                              gather=info("gather", (m,), dtype="int32"), gather_rows=rows)
 
 
-def test_grouped_scatter_add_takes_out_of_any_rows_and_names_what_it_refuses():
-    """scatter_add: out is a float32 [R, N] of any R (the tokens), the indices one per problem
+def test_grouped_scatter_takes_out_of_any_rows_and_names_what_it_refuses():
+    """scatter: out is an [R, N] of any R (float32 to add into), the indices one per problem
     row; contiguous groups only; the refusals name the tensor."""
     g, n, k, m, tokens = 4, 32, 64, 80, 10
     w = info("b", (g, k, n), (n * k, 1, k))  # nn.Linear weights [G, N, K] transposed
     offs = info("offs", (g,), dtype="int32")
-    idx = info("scatter_add", (m,), dtype="int32", ptr=0x3000)
+    idx = info("scatter", (m,), dtype="int32", ptr=0x3000)
     out = info("out", (tokens, n), dtype="float32", ptr=0x4000)
     p = _layout.plan_grouped(info("a", (m, k)), w, out, offs=offs,
-                             row_scale=info("row_scale", (m,), dtype="float32"), scatter_add=idx)
-    assert (p["m"], p["scatter_add_d"], p["scatter_add_d_rows"], p["d_type"]) == (m, 0x3000, tokens, "F32")
+                             row_scale=info("row_scale", (m,), dtype="float32"), scatter=idx,
+                             scatter_mode="add")
+    assert (p["m"], p["scatter_d"], p["scatter_d_rows"], p["d_type"]) == (m, 0x3000, tokens, "F32")
+    assert p["scatter_mode"] == "ADD"
     gat = info("gather", (m,), dtype="int32", ptr=0x3000)  # the same token indices gather and add
     p = _layout.plan_grouped(info("a", (tokens, k)), w, out, offs=offs, gather=gat,
-                             gather_rows=tokens, scatter_add=idx)
-    assert (p["gather_a_rows"], p["scatter_add_d_rows"]) == (tokens, tokens)
+                             gather_rows=tokens, scatter=idx, scatter_mode="add")
+    assert (p["gather_a_rows"], p["scatter_d_rows"]) == (tokens, tokens)
     with pytest.raises(ValueError, match=r"out: bfloat16; scatter_add adds into float32"):
         _layout.plan_grouped(info("a", (m, k)), w, info("out", (tokens, n)), offs=offs,
-                             scatter_add=idx)
+                             scatter=idx, scatter_mode="add")
+    # Stored rows: any output type, any number of rows (a permutation's m, or more).
+    p = _layout.plan_grouped(info("a", (m, k)), w, info("out", (m + 3, n)), offs=offs, scatter=idx)
+    assert (p["scatter_d_rows"], p["scatter_mode"], p["d_type"]) == (m + 3, "STORE", "BF16")
+    with pytest.raises(ValueError, match=r"scatter_mode 'sum': 'store' or 'add'"):
+        _layout.plan_grouped(info("a", (m, k)), w, out, offs=offs, scatter=idx, scatter_mode="sum")
     with pytest.raises(ValueError, match=r"out: shape \(10, 31\), expected \[rows >= 1, 32\]"):
         _layout.plan_grouped(info("a", (m, k)), w, info("out", (tokens, 31), dtype="float32"),
-                             offs=offs, scatter_add=idx)
-    with pytest.raises(ValueError, match=r"scatter_add: a contiguous 1-D int32 tensor of 80"):
+                             offs=offs, scatter=idx)
+    with pytest.raises(ValueError, match=r"scatter: a contiguous 1-D int32 tensor of 80"):
         _layout.plan_grouped(info("a", (m, k)), w, out, offs=offs,
-                             scatter_add=info("scatter_add", (m - 1,), dtype="int32"))
-    with pytest.raises(ValueError, match=r"scatter_add: a contiguous 1-D int32"):
+                             scatter=info("scatter", (m - 1,), dtype="int32"))
+    with pytest.raises(ValueError, match=r"scatter: a contiguous 1-D int32"):
         _layout.plan_grouped(info("a", (m, k)), w, out, offs=offs,
-                             scatter_add=info("scatter_add", (m,), dtype="int64"))
-    with pytest.raises(ValueError, match=r"scatter_add: scattered rows take contiguous groups"):
+                             scatter=info("scatter", (m,), dtype="int64"))
+    with pytest.raises(ValueError, match=r"scatter: scattered rows take contiguous groups"):
         _layout.plan_grouped(info("a", (g, 16, k)), w, out,
                              counts=info("counts", (g,), dtype="int32"),
-                             scatter_add=info("scatter_add", (16,), dtype="int32"))
+                             scatter=info("scatter", (16,), dtype="int32"))
 
 
 def test_grouped_masked_and_k_modes():
@@ -356,10 +363,12 @@ def test_cached_plans_launch_what_a_fresh_plan_does(monkeypatch):
         assert calls[-1][1] == want, f"trial {trial}: the cached grouped descriptor differs"
         comb = torch.zeros(9, 16)  # the MoE combine: rows added into 9 token rows
         tok = torch.randint(0, 9, (70,), dtype=torch.int32)
-        _calls.grouped_mm_into(comb, a, wg, offs=offs, row_scale=rs, scatter_add=tok)
+        _calls.grouped_mm_into(comb, a, wg, offs=offs, row_scale=rs, scatter=tok,
+                               scatter_mode="add")
         want = _fresh(lambda info: L.plan_grouped(
             info("a", a), info("b", wg), info("out", comb), offs=info("offs", offs),
-            row_scale=info("row_scale", rs), scatter_add=info("scatter_add", tok), act="none"))
+            row_scale=info("row_scale", rs), scatter=info("scatter", tok), scatter_mode="add",
+            act="none"))
         assert calls[-1][1] == want, f"trial {trial}: the cached scatter descriptor differs"
         c = torch.randn(2, 7, 9, dtype=torch.float32)
         am, bm = torch.randn(2, 7, 12, dtype=bf), torch.randn(12, 9, dtype=bf)

@@ -253,28 +253,31 @@ def test_grouped_row_scale_gather_and_f32_out():
 
 
 def _combine_case(tokens, top_k, g, k, n):
-    """An MoE down-projection's inputs: each token's top_k rows sorted by expert (token ids as
-    int32 indices, some replaced by -1 and tokens: added nowhere), router weights, and a residual
-    to add into."""
+    """An MoE down-projection's inputs: each token's top_k rows sorted by expert, the token of
+    each sorted row (int32; some replaced by -1 and tokens: added nowhere), its flat (token,
+    slot) position (int32; a permutation, two entries out of range: written nowhere), router
+    weights, the group sizes and a residual to add into."""
     rows = tokens * top_k
     expert = torch.randint(0, g, (rows,), device=DEV)
     order = torch.argsort(expert, stable=True)
     token = (order // top_k).to(torch.int32)
     token[::17] = -1
     token[5::23] = tokens
+    flat = order.to(torch.int32)
+    flat[3], flat[-2] = -1, rows
     sizes = torch.bincount(expert, minlength=g).tolist()
     h = rnd(rows, k, scale=k ** -0.5)
     w = rnd(g, n, k)
     rs = torch.rand(rows, device=DEV)
     residual = rnd(tokens, n, dtype=F32)
-    return h, w, rs, token, sizes, residual
+    return h, w, rs, token, flat, sizes, residual
 
 
-def _combine_ref(h, w, rs, token, sizes, residual, act="none"):
-    """float64: residual[t] + the sum of token t's rows (index_add_ of the in-range ones)."""
+def _combine_ref(h, w, rs, index, sizes, base, act="none"):
+    """float64: base[i] plus the rows whose index is i (index_add_ of the in-range ones)."""
     y = grouped_ref(h, w.transpose(1, 2), sizes, act=act, row_scale=rs).double()
-    keep = (token >= 0) & (token < residual.shape[0])
-    return residual.double().index_add(0, token[keep].long(), y[keep])
+    keep = (index >= 0) & (index < base.shape[0])
+    return base.double().index_add(0, index[keep].long(), y[keep])
 
 
 @pytest.mark.parametrize("tokens,top_k,g", [(300, 8, 128), (1024, 2, 4), (5, 8, 128)])
@@ -282,7 +285,7 @@ def test_grouped_scatter_add_is_index_add_of_the_rows(tokens, top_k, g):
     """scatter_add: each row added into its token's row of out (the MoE combine), as
     out.index_add_(0, token, y) would; out holds a residual first; bad indices add nothing."""
     k, n = 96, 136
-    h, w, rs, token, sizes, residual = _combine_case(tokens, top_k, g, k, n)
+    h, w, rs, token, _, sizes, residual = _combine_case(tokens, top_k, g, k, n)
     out = residual.clone()
     r = ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), row_scale=rs, scatter_add=token,
                        out=out)
@@ -291,23 +294,47 @@ def test_grouped_scatter_add_is_index_add_of_the_rows(tokens, top_k, g):
                                rtol=1e-4, atol=1e-4)
 
 
-def test_grouped_scatter_add_compiled_and_in_a_cuda_graph():
-    k, n, g, tokens = 128, 64, 8, 64
-    h, w, rs, token, sizes, residual = _combine_case(tokens, 4, g, k, n)
-    offs = ends_of(sizes)
+@pytest.mark.parametrize("dtype", [BF, F32])
+@pytest.mark.parametrize("tokens,top_k,g", [(300, 8, 128), (1024, 2, 4), (5, 8, 128)])
+def test_grouped_scatter_stores_rows_token_major(dtype, tokens, top_k, g):
+    """scatter: row r stored to row flat[r] of out (the expert sort undone); the rows no index
+    names keep what they held."""
+    k, n = 96, 136
+    h, w, rs, _, flat, sizes, _ = _combine_case(tokens, top_k, g, k, n)
+    out = torch.full((tokens * top_k + 2, n), 7.0, dtype=dtype, device=DEV)
+    before = out.clone()
+    ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), row_scale=rs, scatter=flat, out=out)
+    y = grouped_ref(h, w.transpose(1, 2), sizes, row_scale=rs)
+    keep = (flat >= 0) & (flat < out.shape[0])
+    want = before.float().index_copy(0, flat[keep].long(), y[keep])
+    close(out, want, dtype)
 
-    def f(h, w, rs, token, offs, residual):
+
+def test_grouped_scatter_compiled_and_in_a_cuda_graph():
+    k, n, g, tokens, top_k = 128, 64, 8, 64, 4
+    h, w, rs, token, flat, sizes, residual = _combine_case(tokens, top_k, g, k, n)
+    offs = ends_of(sizes)
+    flat[3], flat[-2] = 0, 1  # a whole permutation: every row of y written
+    flat = torch.argsort(torch.argsort(flat.long())).to(torch.int32)
+
+    def f(h, w, rs, token, flat, offs, residual):
         out = residual.clone()
         ops.grouped_mm(h, w.transpose(1, 2), offs=offs, row_scale=rs, scatter_add=token, out=out,
                        activation="silu")
-        return out
+        y = torch.empty(tokens * top_k, n, dtype=F32, device=DEV)
+        ops.grouped_mm(h, w.transpose(1, 2), offs=offs, row_scale=rs, scatter=flat, out=y,
+                       activation="silu")
+        return out, y
 
-    want = _combine_ref(h, w, rs, token, sizes, residual, act="silu")
+    want_add = _combine_ref(h, w, rs, token, sizes, residual, act="silu")
+    want_y = _combine_ref(h, w, rs, flat, sizes, torch.zeros(tokens * top_k, n, device=DEV),
+                          act="silu")
     torch._dynamo.reset()
-    got = torch.compile(f, fullgraph=True)(h, w, rs, token, offs, residual)
-    torch.testing.assert_close(got.double(), want, rtol=1e-4, atol=1e-4)
+    got = torch.compile(f, fullgraph=True)(h, w, rs, token, flat, offs, residual)
+    torch.testing.assert_close(got[0].double(), want_add, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(got[1].double(), want_y, rtol=1e-4, atol=1e-4)
     out = torch.empty_like(residual)
-    f(h, w, rs, token, offs, residual)  # warm: the kernel compiled before capture
+    f(h, w, rs, token, flat, offs, residual)  # warm: the kernels compiled before capture
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         out.copy_(residual)
@@ -316,16 +343,21 @@ def test_grouped_scatter_add_compiled_and_in_a_cuda_graph():
     for _ in range(2):  # each replay starts from the residual again
         graph.replay()
         torch.cuda.synchronize()
-        torch.testing.assert_close(out.double(), want, rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(out.double(), want_add, rtol=1e-4, atol=1e-4)
 
 
-def test_grouped_scatter_add_needs_a_float32_out():
-    h, w, rs, token, sizes, residual = _combine_case(16, 2, 4, 64, 32)
+def test_grouped_scatter_needs_out_and_a_float32_one_to_add_into():
+    h, w, rs, token, flat, sizes, residual = _combine_case(16, 2, 4, 64, 32)
     with pytest.raises(ValueError, match="pass out="):
         ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), scatter_add=token)
+    with pytest.raises(ValueError, match="pass out="):
+        ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), scatter=flat)
     with pytest.raises(ValueError, match="float32"):
         ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), scatter_add=token,
                        out=residual.to(BF))
+    with pytest.raises(ValueError, match="not both"):
+        ops.grouped_mm(h, w.transpose(1, 2), offs=ends_of(sizes), scatter_add=token, scatter=flat,
+                       out=residual)
 
 
 @pytest.mark.parametrize("layout", ["nn.Linear (N, K) views", "(K, N) tensors"])

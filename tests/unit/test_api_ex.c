@@ -32,8 +32,8 @@
 #define DESC_V4_SIZE (offsetof(tcj_gemm_desc, order) + sizeof(tcj_order))
 /* 1.0 added the grouped GEMM fields and the Mixture-of-Experts extras after them. */
 #define DESC_V5_SIZE (offsetof(tcj_gemm_desc, row_scale) + sizeof(void *))
-/* Then the MoE combine (scatter_add_d). */
-#define DESC_V6_SIZE (offsetof(tcj_gemm_desc, scatter_add_d_rows) + sizeof(int64_t))
+/* Then the MoE combine (scatter_d). */
+#define DESC_V6_SIZE (offsetof(tcj_gemm_desc, scatter_mode) + sizeof(tcj_scatter_mode))
 _Static_assert(sizeof(tcj_gemm_desc) - DESC_V6_SIZE < _Alignof(tcj_gemm_desc), "tcj_gemm_desc grew: update DESC_V6_SIZE's users");
 
 /* bf16 NN 64 x 48 x 32, packed: A 4096 bytes, B 3072, C and D 6144 each (bf16, ld 48), bias
@@ -1751,14 +1751,14 @@ static void grouped_extents_cover_every_group(void **state) {
   assert_int_equal(p.align_b, 2);
 }
 
-/* scatter_add_d (contiguous groups): both fields, scatter_add_d_rows >= 1, the indices 4-byte
- * aligned and apart from D; D is f32 with scatter_add_d_rows rows, C is not read, no amax and
- * no column-major order. Named in every refusal. */
+/* scatter_d (contiguous groups): both fields, scatter_d_rows >= 1, the indices 4-byte
+ * aligned and apart from D, which has scatter_d_rows rows; C is not read, no column-major
+ * order; adds (TCJ_SCATTER_ADD) into f32 D only, without amax. Named in every refusal. */
 static tcj_gemm_desc good_scatter(void) {
   tcj_gemm_desc d = good_grouped();
   d.beta = 0, d.c = NULL;
   d.d_type = TCJ_F32;
-  d.scatter_add_d = (const int32_t *)PARRAYS, d.scatter_add_d_rows = 8;
+  d.scatter_d = (const int32_t *)PARRAYS, d.scatter_d_rows = 8, d.scatter_mode = TCJ_SCATTER_ADD;
   return d;
 }
 
@@ -1767,63 +1767,76 @@ static void scattered_rows_validate_by_name(void **state) {
   eng_problem p;
   tcj_gemm_desc d = good_scatter();
   fill(&d, &p);
-  assert_int_equal(p.scatter, 1);
+  assert_int_equal(p.scatter, PTX_SCATTER_ADD);
   assert_int_equal(p.scatter_rows, 8);
   assert_int_equal(p.m, 64);
   assert_int_equal(p.reads_c, 0);
-  /* D's extent is scatter_add_d_rows rows of ldd: 0x100000 bytes from PD reach PBIAS (192-byte
+  /* D's extent is scatter_d_rows rows of ldd: 0x100000 bytes from PD reach PBIAS (192-byte
    * f32 rows of 48; the bias lies right after them). */
-  d.scatter_add_d_rows = 0x100000 / 192;
+  d.scatter_d_rows = 0x100000 / 192;
   fill(&d, &p);
-  d.scatter_add_d_rows = 0x100000 / 192 + 1;
+  d.scatter_d_rows = 0x100000 / 192 + 1;
   expect(&d, TCJ_ERROR_INVALID_VALUE, "bias", "d");
-  d.scatter_add_d_rows = 0;
-  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d", "scatter_add_d_rows");
-  d.scatter_add_d_rows = -3;
-  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d_rows");
-  d.scatter_add_d_rows = (int64_t)INT32_MAX + 1;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d_rows");
-  d.scatter_add_d_rows = 8, d.scatter_add_d = NULL;
-  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d", "scatter_add_d_rows");
-  d.scatter_add_d = (const int32_t *)(PARRAYS + 2);
-  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d");
-  d.scatter_add_d = (const int32_t *)(PD + 64); /* read while D is written */
-  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_add_d", "overlaps");
+  d.scatter_d_rows = 0;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_d", "scatter_d_rows");
+  d.scatter_d_rows = -3;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_d_rows");
+  d.scatter_d_rows = (int64_t)INT32_MAX + 1;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d_rows");
+  d.scatter_d_rows = 8, d.scatter_d = NULL;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_d", "scatter_d_rows");
+  d.scatter_d = (const int32_t *)(PARRAYS + 2);
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_d");
+  d.scatter_d = (const int32_t *)(PD + 64); /* read while D is written */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_d", "overlaps");
   /* What it rules out, each by name. */
   d = good_scatter();
   d.beta = 0.5f, d.c = (const void *)PC;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "beta");
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "beta");
   d.beta = 0, d.beta_ptr = (const float *)PSCAL;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "beta_ptr");
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "beta_ptr");
   d = good_scatter();
   d.d_type = TCJ_BF16;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "d_type");
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "TCJ_SCATTER_ADD", "d_type");
+  d.scatter_mode = TCJ_SCATTER_STORE; /* stores take any D */
+  fill(&d, &p);
+  assert_int_equal(p.scatter, PTX_SCATTER_STORE);
+  d.scatter_mode = (tcj_scatter_mode)2;
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_mode");
+  d = good_grouped();
+  d.scatter_mode = TCJ_SCATTER_ADD; /* without scatter_d */
+  expect(&d, TCJ_ERROR_INVALID_VALUE, "scatter_mode", "scatter_d");
   d = good_scatter();
   d.order = TCJ_ORDER_COL_MAJOR;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "TCJ_ORDER_COL_MAJOR");
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "TCJ_ORDER_COL_MAJOR");
   d = good_masked();
   d.beta = 0, d.c = NULL, d.d_type = TCJ_F32;
-  d.scatter_add_d = (const int32_t *)PARRAYS, d.scatter_add_d_rows = 8;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "TCJ_GROUP_M_MASKED");
+  d.scatter_d = (const int32_t *)PARRAYS, d.scatter_d_rows = 8;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "TCJ_GROUP_M_MASKED");
   d = good();
   d.beta = 0, d.c = NULL, d.d_type = TCJ_F32;
-  d.scatter_add_d = (const int32_t *)PARRAYS, d.scatter_add_d_rows = 8;
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "TCJ_GROUP_NONE");
+  d.scatter_d = (const int32_t *)PARRAYS, d.scatter_d_rows = 8;
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "TCJ_GROUP_NONE");
   /* fp8 operands into f32 D; amax_d is refused. */
   d = good_scatter();
   d.a_type = d.b_type = TCJ_E4M3;
   d.bias = NULL, d.bias_kind = TCJ_BIAS_NONE, d.activation = TCJ_ACT_NONE;
   d.scale_a = (const float *)(PARRAYS + 0x2000), d.scale_b = (const float *)(PARRAYS + 0x3000);
   fill(&d, &p);
-  assert_int_equal(p.scatter, 1);
+  assert_int_equal(p.scatter, PTX_SCATTER_ADD);
   d.amax_d = (float *)(PARRAYS + 0x4000);
-  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_add_d", "amax_d");
+  expect(&d, TCJ_ERROR_NOT_SUPPORTED, "scatter_d", "amax_d");
+  d.scatter_mode = TCJ_SCATTER_STORE, d.d_type = TCJ_E4M3; /* stored fp8 D: its amax and scale as ever */
+  d.scale_d = (const float *)(PARRAYS + 0x5000);
+  fill(&d, &p);
+  assert_int_equal(p.scatter, PTX_SCATTER_STORE);
   /* With the gather and the router weights of the same rows: the whole MoE down-projection. */
   d = good_scatter();
   d.gather_a = (const int32_t *)(PARRAYS + 0x1000), d.gather_a_rows = 100;
   d.row_scale = (const float *)(PARRAYS + 0x2000);
   fill(&d, &p);
-  assert_int_equal(p.scatter + p.gather + p.row_scale, 3);
+  assert_int_equal(p.scatter, PTX_SCATTER_ADD);
+  assert_int_equal(p.gather + p.row_scale, 2);
 }
 
 /* A caller from before the scatter fields (1.0's MoE extras, ending at row_scale) scatters

@@ -731,17 +731,23 @@ static void operand_array_configs_read_their_arrays_and_compile(void **state) {
 
 /* The down-projection of an MoE layer on every arch and both recipes: the sm80 kernel (decode
  * groups; on sm_90a too), the sm90 kernel of 128x256, 256x128 and 64x128 tiles, with router
- * weights, a gather, a bias and an activation, fp8 operands. D is f32. */
+ * weights, a gather, a bias and an activation, fp8 operands; rows added into f32 D, or stored
+ * (bf16 D, and fp8 D with its scale and amax). */
 typedef struct scase {
   int sm90, arch, tile; /* sm80: index into tiles; sm90: index into cases90 */
   ptx_elem ab;
-  int row_scale, gather;
+  int row_scale, gather, mode; /* PTX_SCATTER_* */
+  ptx_elem d;
 } scase;
 
 static const scase scatter_cases[] = {
-  {0, 0, 4, PTX_E_BF16, 1, 0}, {0, 1, 3, PTX_E_BF16, 1, 1}, {0, 2, 4, PTX_E_BF16, 1, 0},
-  {0, 2, 0, PTX_E_F16, 0, 1},  {0, 1, 0, PTX_E_E4M3, 0, 0}, {1, 2, 0, PTX_E_BF16, 1, 0},
-  {1, 2, 1, PTX_E_BF16, 1, 1}, {1, 2, 12, PTX_E_BF16, 0, 1}, {1, 2, 6, PTX_E_BF16, 0, 0},
+  {0, 0, 4, PTX_E_BF16, 1, 0, PTX_SCATTER_ADD, PTX_E_F32},    {0, 1, 3, PTX_E_BF16, 1, 1, PTX_SCATTER_ADD, PTX_E_F32},
+  {0, 2, 4, PTX_E_BF16, 1, 0, PTX_SCATTER_ADD, PTX_E_F32},    {0, 2, 0, PTX_E_F16, 0, 1, PTX_SCATTER_ADD, PTX_E_F32},
+  {0, 1, 0, PTX_E_E4M3, 0, 0, PTX_SCATTER_ADD, PTX_E_F32},    {1, 2, 0, PTX_E_BF16, 1, 0, PTX_SCATTER_ADD, PTX_E_F32},
+  {1, 2, 1, PTX_E_BF16, 1, 1, PTX_SCATTER_ADD, PTX_E_F32},    {1, 2, 12, PTX_E_BF16, 0, 1, PTX_SCATTER_ADD, PTX_E_F32},
+  {1, 2, 6, PTX_E_BF16, 0, 0, PTX_SCATTER_ADD, PTX_E_F32},    {0, 0, 4, PTX_E_BF16, 1, 0, PTX_SCATTER_STORE, PTX_E_BF16},
+  {0, 2, 0, PTX_E_F16, 0, 1, PTX_SCATTER_STORE, PTX_E_F16},   {1, 2, 0, PTX_E_BF16, 1, 0, PTX_SCATTER_STORE, PTX_E_BF16},
+  {1, 2, 1, PTX_E_BF16, 1, 1, PTX_SCATTER_STORE, PTX_E_F32},  {1, 2, 17, PTX_E_E4M3, 0, 0, PTX_SCATTER_STORE, PTX_E_E4M3},
 };
 #define N_SCATTER_CASES (int)(sizeof scatter_cases / sizeof *scatter_cases)
 
@@ -756,12 +762,14 @@ static tcj_kernel_cfg scatter_cfg(const scase *s) {
     if (ptx_elem_is_fp8(c.ab)) c.bk = tiles[s->tile].bkb;
   }
   c.grouped = PTX_GROUP_ENDS32;
-  c.c = c.d = PTX_E_F32;
+  c.c = ptx_elem_is_fp8(s->d) ? PTX_E_BF16 : s->d; /* C is not read: an fp8 D's C is a float type */
+  c.d = s->d;
   c.row_scale = s->row_scale;
   c.gather = s->gather;
-  c.scatter = 1;
-  if (s->sm90) /* 16 bytes of f32 (sm80: pairs, as case_cfg set) */
-    for (c.vec_c = 4; c.n % c.vec_c;) c.vec_c /= 2;
+  c.scatter = s->mode;
+  int es = ptx_elem_size(c.c) > ptx_elem_size(c.d) ? ptx_elem_size(c.c) : ptx_elem_size(c.d);
+  if (s->sm90) /* 16-byte vectors (sm80: pairs, as case_cfg set) */
+    for (c.vec_c = 16 / es; c.n % c.vec_c;) c.vec_c /= 2;
   return c;
 }
 
@@ -772,14 +780,21 @@ static void scatter_configs_check_and_round_trip(void **state) {
   char text[256];
   assert_null(tcj_cfg_check(&c));
   assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
-  assert_non_null(strstr(text, " gather scatter"));
+  assert_non_null(strstr(text, " gather scatter=add"));
   assert_int_equal(tcj_cfg_parse(text, &back), 0);
   assert_int_equal(memcmp(&back, &c, sizeof c), 0);
-  c.scatter = 2;
+  c.scatter = PTX_SCATTER_STORE;
+  assert_true(tcj_cfg_format(&c, text, sizeof text) > 0);
+  assert_non_null(strstr(text, " gather scatter=store"));
+  assert_int_equal(tcj_cfg_parse(text, &back), 0);
+  assert_int_equal(memcmp(&back, &c, sizeof c), 0);
+  c.scatter = 3;
   assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
   c = scatter_cfg(&scatter_cases[0]);
-  c.d = PTX_E_BF16;
+  c.d = PTX_E_BF16; /* adds are f32 atomics */
   assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
+  c.scatter = PTX_SCATTER_STORE;
+  assert_null(tcj_cfg_check(&c));
   c = scatter_cfg(&scatter_cases[0]);
   c.grouped = PTX_GROUP_MASKED;
   assert_non_null(strstr(tcj_cfg_check(&c), "scatter"));
@@ -796,9 +811,9 @@ static void scatter_configs_check_and_round_trip(void **state) {
   assert_int_equal(ptx_sm90_tma_store(&c), 1);
 }
 
-/* Each case reads the indices and D's rows once per kernel, adds into D by reductions (vectors
- * on sm_90a, whose module then declares PTX ISA 8.1) and stores nothing to global memory
- * but the sm90 kernel's maps; it compiles with no spills. */
+/* Each case reads the indices and D's rows once per kernel; adds go into D by reductions
+ * (vectors on sm_90a, whose module then declares PTX ISA 8.1) and store nothing, stores store
+ * and reduce nothing; each compiles with no spills. */
 static void scatter_configs_add_into_d_and_compile(void **state) {
   (void)state;
   char version[128] = "";
@@ -819,10 +834,11 @@ static void scatter_configs_add_into_d_and_compile(void **state) {
     assert_non_null(body);
     assert_int_equal(count_of(body, "[p_scatter]"), 1);
     assert_int_equal(count_of(body, "[p_scatter_rows]"), 1);
-    int vec = c.sm >= 90;
+    int adds = s->mode == PTX_SCATTER_ADD, vec = adds && c.sm >= 90;
     assert_int_equal(count_of(body, "red.global.add.v") > 0, vec);
-    assert_true(count_of(body, "red.global.add") > 0);
-    assert_int_equal(count_of(body, "st.global.v") + count_of(body, "st.global.f32"), 0);
+    assert_int_equal(count_of(body, "red.global.add") > 0, adds);
+    assert_int_equal(count_of(body, "st.global.v") + count_of(body, "st.global.f32") + count_of(body, "st.global.b") > 0,
+                     !adds);
     assert_non_null(strstr(ptx, vec ? ".version 8.1" : ".version 8."));
     free(ptx);
     if (!jit) continue;
