@@ -12,7 +12,7 @@
 #include "ptxgen/kernel_cfg.h"
 
 /* Every field is compared below: a new one must be added there (then update this size). */
-_Static_assert(sizeof(tcj_kernel_cfg) == 176, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
+_Static_assert(sizeof(tcj_kernel_cfg) == 184, "tcj_kernel_cfg changed: compare its new fields in fuzz_cfg_text");
 
 /* The kernel config text: parse, check, and when it passes, format -> parse -> same config. */
 static void fuzz_cfg_text(const char *text) {
@@ -38,7 +38,7 @@ static void fuzz_cfg_text(const char *text) {
   SAME(align_a); SAME(align_b); SAME(vec_c); SAME(split_k); SAME(cluster_m); SAME(cluster_n); SAME(pingpong);
   SAME(d); SAME(bias); SAME(act); SAME(batched); SAME(user); SAME(b_other); SAME(fast_accum); SAME(block_scale);
   SAME(generic); SAME(split_cluster); SAME(user_t); SAME(tf32x3); SAME(grouped); SAME(scale_row);
-  SAME(row_scale); SAME(b_ptrs); SAME(gather);
+  SAME(row_scale); SAME(b_ptrs); SAME(gather); SAME(scatter);
   if (a.bias) SAME(bias_t);
 #undef SAME
   CHECK(tcj_cfg_format(&b, again, sizeof again) == len && strcmp(again, canon) == 0);
