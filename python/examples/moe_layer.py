@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # A Qwen3-30B-A3B Mixture-of-Experts layer (128 experts, top-8, SwiGLU experts) built twice on the
 # same seeded random bf16 weights: its expert GEMMs through torch._grouped_mm and through
-# tcj.grouped_mm, where the SwiGLU, the gather of the token rows and the router weights are fused
-# into the GEMMs, and the down-projection writes its rows token-major (scatter) for a plain sum
-# (--combine picks this, the atomic adds into the tokens' rows, or torch's index_add_). Routing
-# and dispatch (a stable sort by expert, no host sync) are the same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
+# tcj.grouped_mm, where the SwiGLU, the gather of the token rows, the router weights and the
+# combine are fused into the GEMMs: the down-projection adds each row into its token's row
+# (scatter_add; --combine store writes the rows token-major for a plain sum instead, --combine
+# torch leaves the combine to torch's index_add_). Routing and dispatch (a stable sort by expert,
+# no host sync) are the same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
 # the outputs are checked against a float32 reference and the graph replays are timed.
 """Qwen3-30B-A3B MoE layer: torch._grouped_mm vs tcj.grouped_mm, compiled and CUDA-graphed.
 
@@ -35,7 +36,7 @@ def build_parser():
                    help="tokens per layer call (each row)")
     p.add_argument("--no-gather", action="store_true",
                    help="tcj reads x[token] (a copy, as torch does) instead of gathering rows")
-    p.add_argument("--combine", choices=("store", "add", "torch"), default="store",
+    p.add_argument("--combine", choices=("store", "add", "torch"), default="add",
                    help="tcj's combine: store (the down-projection writes each row token-major, "
                         "scatter=, then a sum over top-k), add (it adds each row into its token's "
                         "float32 row by atomics, scatter_add=), torch (it writes rows in expert "
@@ -84,7 +85,7 @@ def moe_torch(x, w):
     return combine(x, token, y.float() * row_w[:, None])
 
 
-def make_moe_tcj(gather, combine_by="store"):
+def make_moe_tcj(gather, combine_by="add"):
     grouped_mm = tcj.grouped_mm  # looked up here, not in the traced code (tcj's lazy attributes)
 
     def moe_tcj(x, w):
