@@ -52,8 +52,8 @@
   X(row_scale, u64, uint64_t)   /* row_scale configs: D's row scales (m per entry), else 0 */ \
   X(gather, u64, uint64_t)      /* gather configs: int32 A row of each problem row, else 0 */  \
   X(gather_rows, u64, uint64_t) /* gather configs: rows of A (an index past them reads 0) */ \
-  X(scatter, u64, uint64_t)     /* scatter configs: int32 D row each problem row adds into */ \
-  X(scatter_rows, u64, uint64_t) /* scatter configs: rows of D (an index past them adds 0) */
+  X(scatter, u64, uint64_t)     /* scatter configs: int32 D row each problem row goes to */   \
+  X(scatter_rows, u64, uint64_t) /* scatter configs: rows of D (past them: nothing written) */
 
 typedef struct ptx_gemm_params {
 #define PTX_PARAM_FIELD(name, ptype, ctype) ctype name;

@@ -355,7 +355,8 @@ const char *tcj_cfg_check_grouped(const tcj_kernel_cfg *c) {
     return "gather needs contiguous groups (group 1 or 2) and A op N";
   /* fp8 row and block scales on A are per row of A's own order: not through a gather. */
   if (c->gather && (c->scale_row || c->block_scale)) return "gather takes no fp8 row or block scales";
-  /* Scattered rows add f32 values by atomics into rows no other operand shares (tcj.h). */
+  /* Scattered rows go to D's rows through indices (contiguous groups' rows only); adds are f32
+   * atomics (tcj.h, scatter_mode). */
   if ((unsigned)c->scatter > PTX_SCATTER_STORE) return "scatter must be add or store";
   if (c->scatter && c->grouped != PTX_GROUP_ENDS32 && c->grouped != PTX_GROUP_ENDS64)
     return "scatter needs contiguous groups (group 1 or 2)";

@@ -49,7 +49,8 @@ _LAZY = {
 }
 
 __all__ = ["Act", "Bias", "Compute", "Dtype", "GroupMode", "JitMode", "Op", "Order", "Scale",
-           "ScatterMode", "Status", "TcjError", "set_jit_mode", "stats", "version", "__version__"] + sorted(_LAZY)
+           "ScatterMode", "Status", "TcjError", "set_jit_mode", "stats", "version",
+           "__version__"] + sorted(_LAZY)
 
 
 def __getattr__(name):

@@ -30,8 +30,8 @@ import threading
 
 __all__ = [
     "TcjError", "Status", "Dtype", "Op", "Bias", "Act", "Scale", "Compute", "Order", "GroupMode",
-    "ScatterMode", "JitMode", "GemmDesc", "Options", "Stats", "AllocFn", "FreeFn", "lib", "library_path",
-    "new_desc", "engine", "gemm_ex", "gemm_ex_workspace_size", "version", "stats",
+    "ScatterMode", "JitMode", "GemmDesc", "Options", "Stats", "AllocFn", "FreeFn", "lib",
+    "library_path", "new_desc", "engine", "gemm_ex", "gemm_ex_workspace_size", "version", "stats",
     "set_jit_mode", "set_engine_option", "check", "C_NAMES", "EPILOGUE_SIGNATURE",
 ]
 
