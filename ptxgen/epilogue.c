@@ -363,18 +363,9 @@ ptx_reg ptx_epi_d_row(ptx_builder *b, const ptx_epi *e, ptx_reg row, ptx_reg *gu
  * vectors where the target has them (the caller's count keeps D's alignment). */
 static void add_f32(ptx_builder *b, const tcj_kernel_cfg *cfg, ptx_reg addr, int imm, ptx_reg guard, int count,
                     const ptx_reg *v) {
-  int w = red_f32_width(cfg) < count ? red_f32_width(cfg) : count;
-  for (int i = 0; i < count; i += w) {
-    if (guard.id) ptx_text(b, "\t@%R red.global.add", guard);
-    else ptx_text(b, "\tred.global.add");
-    if (w == 1) {
-      ptx_text(b, ".f32 [%R+%d], %R;\n", addr, imm + 4 * i, v[i]);
-    } else if (w == 2) {
-      ptx_text(b, ".v2.f32 [%R+%d], {%R, %R};\n", addr, imm + 4 * i, v[i], v[i + 1]);
-    } else {
-      ptx_text(b, ".v4.f32 [%R+%d], {%R, %R, %R, %R};\n", addr, imm + 4 * i, v[i], v[i + 1], v[i + 2], v[i + 3]);
-    }
-  }
+  int w = red_f32_width(cfg);
+  for (int i = 0; i < count; i += w)
+    ptx_vec_mem(b, guard, "red.global.add", "f32", count - i < w ? count - i : w, v + i, ptx_at_plus(addr, imm + 4 * i));
 }
 
 void ptx_epi_store_d(ptx_builder *b, const ptx_epi *e, ptx_reg addr, int imm, ptx_reg guard, int count, ptx_reg *v) {

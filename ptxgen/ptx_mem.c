@@ -62,7 +62,8 @@ static void guard_prefix(ptx_builder *b, ptx_reg guard) {
 
 void ptx_vec_mem(ptx_builder *b, ptx_reg guard, const char *op, const char *type, int n, const ptx_reg *regs,
                  ptx_addr addr) {
-  int es = type_bytes(type), store = strncmp(op, "st.", 3) == 0;
+  /* Stores and reductions name the address first, loads the registers. */
+  int es = type_bytes(type), store = strncmp(op, "st.", 3) == 0 || strncmp(op, "red.", 4) == 0;
   if (!store && strncmp(op, "ld.", 3) != 0) { ptx_fail(b, "\"%s\" is neither a load nor a store", op); return; }
   if (!es) { ptx_fail(b, "no element size for type \"%s\"", type); return; }
   if (n < 1) { ptx_fail(b, "%s of %d elements", op, n); return; }

@@ -25,8 +25,8 @@ enum { PTX_VEC_MAX_BYTES = 16 };
 const char *ptx_vec_suffix(int n, int es);
 
 /* n elements between regs[0..n) and memory at addr: op is the instruction up to the vector
- * suffix ("ld.global", "ld.global.nc", "st.shared", "ld.shared::cluster"; "ld." loads, "st."
- * stores), type the element's spelling ("b8" ... "f64": its bit count is its size). The
+ * suffix ("ld.global", "ld.global.nc", "st.shared", "ld.shared::cluster", "red.global.add";
+ * "ld." loads, "st." stores, "red." reduces into memory), type the element's spelling ("b8" ... "f64": its bit count is its size). The
  * elements go as accesses in order, each the widest the table has for the elements left, at
  * byte offsets addr + es * i (a bare address gains "+offset" from its second access on).
  * guard: a predicate, or the invalid register for an unguarded access. */
