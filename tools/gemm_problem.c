@@ -29,7 +29,7 @@ static int has_kernel_type(tcj_dtype t) {
  * the next (validation compares and aligns them, never dereferences them); 16-byte aligned, as
  * cudaMalloc's are. The scales' (block scales: both arrays, at most 2^57 bytes) are
  * the fifth, a grouped problem's ends or counts (when it has none of its own) the sixth, the MoE
- * extras' (B pointer array, gather indices, row_scale) the seventh to ninth. */
+ * extras' (B pointer array, gather indices, row_scale, scatter indices) the seventh to tenth. */
 #define STAND_IN(i) ((void *)(uintptr_t)((uint64_t)(i) << 58))
 
 void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void *d, const void *bias,
@@ -97,6 +97,11 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
     if (p->gather_rows > 0) {
       g->gather_a = p->extras ? p->extras->gather : (const int32_t *)STAND_IN(8);
       g->gather_a_rows = p->gather_rows;
+    }
+    if (p->scatter) {
+      g->scatter_d = p->extras ? p->extras->scatter : (const int32_t *)STAND_IN(10);
+      g->scatter_d_rows = p->m;
+      g->scatter_mode = (tcj_scatter_mode)(p->scatter - 1);
     }
   }
   if (p->row_scale) g->row_scale = p->extras ? p->extras->row_scale : (const float *)STAND_IN(9);

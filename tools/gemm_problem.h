@@ -45,6 +45,10 @@ typedef struct gemm_problem {
   int row_scale;               /* tcj_gemm_desc.row_scale: one float per row of D */
   int b_ptrs;                  /* grouped: B through group_b_ptrs (b NULL) */
   int64_t gather_rows;         /* CONTIGUOUS, op_a N: rows of A read through gather_a; 0: no gather */
+  /* CONTIGUOUS, D apart from C: D's rows through scatter_d (1 + tcj_scatter_mode; 0: none). The
+   * tools scatter over D's own m rows: a shuffle of the routed rows (the expert sort undone, as
+   * an MoE layer's combine does), the rows past them in place. */
+  int scatter;
   const struct gemm_extras *extras; /* their device arrays; NULL: stand-ins */
 } gemm_problem;
 
@@ -53,6 +57,7 @@ typedef struct gemm_extras {
   const float *row_scale;
   const int32_t *gather;
   const void *const *b_ptrs;
+  const int32_t *scatter;
 } gemm_extras;
 
 /* The initialiser of a plain tcj_gemm problem. */

@@ -371,7 +371,7 @@ int gemm_ref_compute_grouped(const gemm_problem *p, const gemm_ref_inputs *in, g
           value *= in->row_scale[d_row];
           unit *= fabs((double)in->row_scale[d_row]);
         }
-        out->index[e] = d_row * n + j;
+        out->index[e] = (in->scatter ? in->scatter[d_row] : d_row) * n + j; /* D's row: where it was sent */
         out->value[e] = value;
         out->unit[e] = unit > 0 ? unit : 1;
       }

@@ -95,7 +95,8 @@ void gr_fill_host(tcj_dtype t, void *buf, size_t n, uint64_t seed) {
 static const float row_a_pattern[4] = {1, 0.5f, 2, 0.25f}, col_b_pattern[3] = {1, 2, 0.5f},
                    router_pattern[4] = {0.5f, 0.25f, 1, 0.75f};
 
-void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int32_t *gather, int64_t *b_slot) {
+void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int32_t *gather, int32_t *scatter,
+                    int64_t *b_slot) {
   int64_t rows = gemm_d_rows(p), G = gemm_is_grouped(p) ? p->groups : 1;
   if (scales && p->scale != TCJ_SCALE_BLOCK) {
     float *sb = scales + gemm_scale_b_at(p);
@@ -111,6 +112,18 @@ void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int3
     uint64_t seed = 0x6a7e5ull;
     for (int64_t r = 0; r < p->m; r++) gather[r] = (int32_t)(splitmix(&seed) % (uint64_t)p->gather_rows);
   }
+  if (scatter) { /* Fisher-Yates over the routed rows */
+    uint64_t seed = 0x5ca77e5ull;
+    int64_t routed = 0;
+    for (int64_t g = 0; g < G; g++) routed += p->group_sizes[g];
+    for (int64_t r = 0; r < p->m; r++) scatter[r] = (int32_t)r;
+    for (int64_t r = routed - 1; r > 0; r--) {
+      int64_t j = (int64_t)(splitmix(&seed) % (uint64_t)(r + 1));
+      int32_t t = scatter[r];
+      scatter[r] = scatter[j];
+      scatter[j] = t;
+    }
+  }
   if (b_slot)
     for (int64_t g = 0; g < G; g++) b_slot[g] = G - 1 - g;
 }
@@ -121,16 +134,23 @@ static cudaError_t extras_alloc(const gemm_problem *p, gr_buffers *buf, size_t e
   size_t rows = (size_t)gemm_d_rows(p), G = (size_t)p->groups;
   if (p->row_scale) {
     if (!(buf->h_row_scale = malloc(rows * sizeof(float)))) return cudaErrorMemoryAllocation;
-    gr_extras_fill(p, NULL, buf->h_row_scale, NULL, NULL);
+    gr_extras_fill(p, NULL, buf->h_row_scale, NULL, NULL, NULL);
     if ((ce = cudaMalloc((void **)&buf->row_scale, rows * sizeof(float))) ||
         (ce = cudaMemcpy(buf->row_scale, buf->h_row_scale, rows * sizeof(float), cudaMemcpyHostToDevice)))
       return ce;
   }
   if (p->gather_rows > 0) {
     if (!(buf->h_gather = malloc((size_t)p->m * sizeof(int32_t) + 1))) return cudaErrorMemoryAllocation;
-    gr_extras_fill(p, NULL, NULL, buf->h_gather, NULL);
+    gr_extras_fill(p, NULL, NULL, buf->h_gather, NULL, NULL);
     if ((ce = cudaMalloc((void **)&buf->gather, (size_t)p->m * sizeof(int32_t) + 1)) ||
         (ce = cudaMemcpy(buf->gather, buf->h_gather, (size_t)p->m * sizeof(int32_t), cudaMemcpyHostToDevice)))
+      return ce;
+  }
+  if (p->scatter) {
+    if (!(buf->h_scatter = malloc((size_t)p->m * sizeof(int32_t) + 1))) return cudaErrorMemoryAllocation;
+    gr_extras_fill(p, NULL, NULL, NULL, buf->h_scatter, NULL);
+    if ((ce = cudaMalloc((void **)&buf->scatter, (size_t)p->m * sizeof(int32_t) + 1)) ||
+        (ce = cudaMemcpy(buf->scatter, buf->h_scatter, (size_t)p->m * sizeof(int32_t), cudaMemcpyHostToDevice)))
       return ce;
   }
   if (p->b_ptrs) {
@@ -139,7 +159,7 @@ static cudaError_t extras_alloc(const gemm_problem *p, gr_buffers *buf, size_t e
       free(h);
       return cudaErrorMemoryAllocation;
     }
-    gr_extras_fill(p, NULL, NULL, NULL, buf->h_b_slot);
+    gr_extras_fill(p, NULL, NULL, NULL, NULL, buf->h_b_slot);
     for (int s = 0; s < buf->sets && ce == cudaSuccess; s++) {
       for (size_t e = 0; e < G; e++)
         h[e] = (char *)buf->b[s] + (size_t)buf->h_b_slot[e] * (size_t)(p->k * gemm_b_cols(p)) * es;
@@ -149,7 +169,7 @@ static cudaError_t extras_alloc(const gemm_problem *p, gr_buffers *buf, size_t e
     free(h);
   }
   for (int s = 0; s < buf->sets; s++)
-    buf->extras[s] = (gemm_extras){buf->row_scale, buf->gather, (const void *const *)buf->b_ptrs[s]};
+    buf->extras[s] = (gemm_extras){buf->row_scale, buf->gather, (const void *const *)buf->b_ptrs[s], buf->scatter};
   return ce;
 }
 
@@ -196,7 +216,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
       break;
     if ((ce = cudaMemcpy(buf->a[s], ha, na * es, cudaMemcpyHostToDevice)) ||
         (ce = cudaMemcpy(buf->b[s], hb, nb * es, cudaMemcpyHostToDevice)) ||
-        (ce = cudaMemset(buf->c[s], 0xff, nc * esc)) ||
+        (ce = cudaMemset(buf->c[s], gr_d_start_byte(p), nc * esc)) ||
         (nbias && (ce = cudaMemcpy(buf->bias[s], hbias, nbias * esb, cudaMemcpyHostToDevice))))
       break;
   }
@@ -206,7 +226,7 @@ int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, ui
     size_t nf = (size_t)(gemm_scale_b_at(p) + gemm_scales_b(p));
     if (!(buf->h_scales = malloc(nf * sizeof(float)))) ce = cudaErrorMemoryAllocation;
     if (ce == cudaSuccess) {
-      gr_extras_fill(p, buf->h_scales, NULL, NULL, NULL);
+      gr_extras_fill(p, buf->h_scales, NULL, NULL, NULL, NULL);
       if ((ce = cudaMalloc((void **)&buf->scales, nf * sizeof(float))) == cudaSuccess)
         ce = cudaMemcpy(buf->scales, buf->h_scales, nf * sizeof(float), cudaMemcpyHostToDevice);
     }
@@ -270,10 +290,12 @@ void gr_buffers_free(gr_buffers *buf) {
   cudaFree(buf->groups);
   cudaFree(buf->row_scale);
   cudaFree(buf->gather);
+  cudaFree(buf->scatter);
   for (int s = 0; s < GR_MAX_SETS; s++) cudaFree(buf->b_ptrs[s]);
   free(buf->h_scales);
   free(buf->h_row_scale);
   free(buf->h_gather);
+  free(buf->h_scatter);
   free(buf->h_b_slot);
   memset(buf, 0, sizeof *buf);
 }

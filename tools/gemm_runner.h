@@ -89,21 +89,28 @@ typedef struct gr_buffers {
   /* The MoE extras (gr_extras_fill's values), shared by every set but the B pointers, which point
    * into their set's B; extras[s] is what gemm_problem.extras takes for set s. Host copies for
    * the reference: scales (gemm_scale_b_at + gemm_scales_b floats, block scales excepted),
-   * row_scale, gather, b_slot (the B entry group g's pointer names: the groups reversed). */
+   * row_scale, gather, scatter, b_slot (the B entry group g's pointer names: the groups
+   * reversed). */
   float *row_scale;
-  int32_t *gather;
+  int32_t *gather, *scatter;
   void **b_ptrs[GR_MAX_SETS];
   gemm_extras extras[GR_MAX_SETS];
   float *h_scales, *h_row_scale;
-  int32_t *h_gather;
+  int32_t *h_gather, *h_scatter;
   int64_t *h_b_slot;
 } gr_buffers;
 
 /* The values of the MoE extras, exact in every product (powers of two but for row_scale's 0.75):
  * row scales scale_a[i] = GR_SCALE_A * {1, 1/2, 2, 1/4}[i % 4], scale_b[g][c] = GR_SCALE_B *
  * {1, 2, 1/2}[(g + c) % 3] (grouped per-tensor: c = 0); row_scale[i] = {1/2, 1/4, 1, 3/4}[i % 4];
- * gather[r] a seeded draw from [0, gather_rows); b_slot[g] = G - 1 - g. Pure host code. */
-void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int32_t *gather, int64_t *b_slot);
+ * gather[r] a seeded draw from [0, gather_rows); scatter a seeded shuffle of the routed rows
+ * (the groups' sizes summed), each row past them its own; b_slot[g] = G - 1 - g. Pure host code. */
+void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int32_t *gather, int32_t *scatter,
+                    int64_t *b_slot);
+
+/* The byte D's buffers start as: all ones bits (NaN, or -1 for s32), so that unwritten elements
+ * show, or zeros where rows are added into D (TCJ_SCATTER_ADD), whose unnamed rows then stay 0. */
+static inline int gr_d_start_byte(const gemm_problem *p) { return p->scatter == 1 + TCJ_SCATTER_ADD ? 0 : 0xff; }
 
 /* Returns 0, or -1 with the cause in note (buf is then empty: gr_buffers_free is a no-op). */
 int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, uint64_t seed_b,

@@ -67,7 +67,8 @@ static int reference(const gr_gpu *g, const gemm_problem *p, const gr_buffers *b
              !gr_read_back(bias, buf->bias[0], nbias, g->stream, note, note_size)) {
     gemm_ref_inputs in = {.a = a, .b = b, .bias = nbias ? bias : NULL,
                           .scale = gemm_dtype_is_fp8(p->ab) ? (double)GR_SCALE_A * (double)GR_SCALE_B : 1.0,
-                          .row_scale = buf->h_row_scale, .gather = buf->h_gather, .b_slot = buf->h_b_slot};
+                          .row_scale = buf->h_row_scale, .gather = buf->h_gather, .scatter = buf->h_scatter,
+                          .b_slot = buf->h_b_slot};
     if (buf->h_scales) { /* row scales, or grouped per-tensor ones: gr_extras_fill's */
       in.scale = p->scale == TCJ_SCALE_ROW ? 1.0 : (double)buf->h_scales[0];
       in.scale_a = p->scale == TCJ_SCALE_ROW ? buf->h_scales : NULL;
@@ -133,7 +134,8 @@ static int within_ref(const gemm_problem *p, check_kind kind, const gemm_ref *re
 }
 
 /* The first row of D (over its entries) that a grouped call must leave alone but that does not
- * hold the poison (all ones bits) any more, or -1. */
+ * hold what D started as (gr_d_start_byte) any more, or -1. A scattered D's rows past the routed
+ * ones are their own (gr_extras_fill), so they are the same rows. */
 static int64_t unwritten_row_written(const gemm_problem *p, const void *hc) {
   size_t row_bytes = (size_t)p->n * gemm_dtype_size(gemm_out_dtype(p));
   int64_t entries = gemm_entries(p), rows_total = 0;
@@ -143,7 +145,7 @@ static int64_t unwritten_row_written(const gemm_problem *p, const void *hc) {
     for (int64_t i = from < 0 ? 0 : from; i < p->m; i++) {
       const unsigned char *row = (const unsigned char *)hc + (size_t)(e * p->m + i) * row_bytes;
       for (size_t b = 0; b < row_bytes; b++)
-        if (row[b] != 0xff) return e * p->m + i;
+        if (row[b] != gr_d_start_byte(p)) return e * p->m + i;
     }
   }
   return -1;
@@ -187,7 +189,7 @@ gr_check_result gr_check(const gr_gpu *g, const gemm_problem *p, const gr_baseli
    * cudaMemset's legacy stream does not order a non-blocking one). Its figures are kept even
    * when tcj's result fails: they tell which side is off. */
   if (has_base || kind == BY_BASELINE) {
-    if ((ce = cudaMalloc(&dref, nc * esc)) || (ce = cudaMemsetAsync(dref, 0xff, nc * esc, g->stream))) {
+    if ((ce = cudaMalloc(&dref, nc * esc)) || (ce = cudaMemsetAsync(dref, gr_d_start_byte(p), nc * esc, g->stream))) {
       snprintf(note, note_size, "setup: %s", cudaGetErrorName(ce));
       goto done;
     }

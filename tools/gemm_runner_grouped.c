@@ -14,6 +14,7 @@ const char *gr_grouped_unavailable(const gemm_problem *p) {
     return "cuBLAS's grouped GEMMs have no epilogue";
   if (p->row_scale) return "cuBLAS's grouped GEMMs have no row scale (row_scale)";
   if (p->gather_rows > 0) return "cuBLAS's GEMMs do not gather A's rows (a gather copy first is not timed here)";
+  if (p->scatter) return "cuBLAS's GEMMs do not scatter D's rows (scatter)";
   if (gemm_dtype_is_fp8(p->ab)) {
     if (p->scale == TCJ_SCALE_BLOCK) return "cuBLASLt on Hopper has no block-scaled fp8 GEMM";
     if (p->ab == TCJ_E5M2) return "cuBLASLt has no e5m2 x e5m2 GEMM";

@@ -46,7 +46,7 @@ static const type_set ab_set = SET(ab_list, 8), c_set = SET(out_list, 5), d_set 
                       b_set = SET(b_list, 2);
 #define PROBLEM_KEYS \
   "name, m, n, k, dtype, b_dtype, c_dtype, d_dtype, op_a, op_b, epilogue, batch, broadcast_b, epilogue_source, " \
-  "fast_accum, scale, group, row_scale, b_ptrs, gather, cublas_*"
+  "fast_accum, scale, group, row_scale, b_ptrs, gather, scatter, cublas_*"
 #define EPILOGUE_LIST "none bias bias_relu bias_gelu bias_gelu_tanh bias_silu swiglu bias_swiglu"
 #define TOP_KEYS "suite, dtype, targets, problems"
 #define GROUP_KEYS "mode, experts, ep, tokens, topk, max_rows, skew, exponent, seed, ends"
@@ -291,6 +291,17 @@ static int parse_scale(ctx *c, const char *key, const yaml_node_t *n, tcj_scale_
   }
   return failf(c, n->start_mark, "%s: unknown scale mode %s (" MANIFEST_SCALE_LIST ")", key,
                show(n, shown, sizeof shown));
+}
+
+/* `scatter: store` or `scatter: add`: the MoE combine (tcj_gemm_desc.scatter_mode); *out 1 +
+ * the mode (0: no scatter). */
+static int parse_scatter(ctx *c, const char *key, const yaml_node_t *n, int *out) {
+  char shown[64];
+  if (n->type == YAML_SCALAR_NODE && !is_null(n)) {
+    if (strcmp(text(n), "store") == 0) return *out = 1 + TCJ_SCATTER_STORE, 0;
+    if (strcmp(text(n), "add") == 0) return *out = 1 + TCJ_SCATTER_ADD, 0;
+  }
+  return failf(c, n->start_mark, "%s: expected store or add, got %s", key, show(n, shown, sizeof shown));
 }
 
 /* YAML's booleans (the core schema's spellings). */
@@ -549,10 +560,10 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
   const yaml_node_t *dim_node[3] = {0}, *c_node = NULL, *d_node = NULL, *bcast_node = NULL, *b_node = NULL,
                     *fast_node = NULL, *scale_node = NULL, *group_node = NULL, *batch_node = NULL,
                     *op_b_node = NULL, *op_a_node = NULL, *row_scale_node = NULL, *b_ptrs_node = NULL,
-                    *gather_node = NULL;
+                    *gather_node = NULL, *scatter_node = NULL;
   manifest_group group = {0};
   int have_ab = top_dtype != NULL, have_c = 0, broadcast_b = 0, fast_accum = 0, rc = -1, row_scale = 0, b_ptrs = 0,
-      gather = 0;
+      gather = 0, scatter = 0;
   tcj_dtype ab = top_dtype ? *top_dtype : TCJ_BF16, bd = TCJ_BF16, cd = TCJ_BF16, dd = TCJ_BF16;
   tcj_scale_mode scale = TCJ_SCALE_TENSOR;
   tcj_op op_a = TCJ_OP_N, op_b = TCJ_OP_N;
@@ -598,6 +609,7 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     else if (strcmp(key, "row_scale") == 0) bad = parse_bool(c, key, v, &row_scale), row_scale_node = v;
     else if (strcmp(key, "b_ptrs") == 0) bad = parse_bool(c, key, v, &b_ptrs), b_ptrs_node = v;
     else if (strcmp(key, "gather") == 0) bad = parse_bool(c, key, v, &gather), gather_node = v;
+    else if (strcmp(key, "scatter") == 0) bad = parse_scatter(c, key, v, &scatter), scatter_node = v;
     else if (strncmp(key, "cublas_", 7) == 0) bad = parse_ref(c, key, v, e);
     else bad = failf(c, k->start_mark, "unknown key '%s' in a problem (" PROBLEM_KEYS ")", key);
     if (bad) goto done;
@@ -682,6 +694,16 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
     failf(c, gather_node->start_mark, "gather: true needs group: mode: contiguous and op_a: N (problem %s)", e->name);
     goto done;
   }
+  /* scatter: D's rows through indices, D apart from C (C is not read); adds are f32 atomics. */
+  if (scatter && !(group_node && group.mode == TCJ_GROUP_M_CONTIGUOUS)) {
+    failf(c, scatter_node->start_mark, "scatter: needs group: mode: contiguous (problem %s)", e->name);
+    goto done;
+  }
+  if (scatter == 1 + TCJ_SCATTER_ADD && (d_node ? dd : cd) != TCJ_F32) {
+    failf(c, scatter_node->start_mark, "scatter: add adds into an f32 D: give d_dtype: f32 (problem %s has %s)", e->name,
+          tcj_dtype_name(d_node ? dd : cd));
+    goto done;
+  }
   (void)row_scale_node; /* every problem takes row_scale: true (the library refuses where it must) */
   if (fast_accum && scale == TCJ_SCALE_BLOCK) {
     failf(c, scale_node->start_mark, "scale: block with fast_accum: true: block scales are applied where the "
@@ -716,7 +738,7 @@ static int parse_problem(ctx *c, const yaml_node_t *n, size_t index, const tcj_d
           .op_b = op_b, .epilogue = epi, .batch = batch, .broadcast_b = broadcast_b, .has_d = d_node != NULL,
           .d = d_node ? dd : cd, .fast_accum = fast_accum, .scale = scale, .epilogue_path = e->epilogue_path,
           .epilogue_source = e->epilogue_text, .group = group, .row_scale = row_scale, .b_ptrs = b_ptrs,
-          .gather = gather};
+          .gather = gather, .scatter = scatter};
   rc = 0;
 done:
   for (int i = 0; i < 3; i++) free(dim[i].v);

@@ -11,7 +11,8 @@
  * user epilogue's .cu file, relative to the manifest's directory), and for fp8 operands
  * `b_dtype:` (B of the other fp8 type), `fast_accum: true` and `scale: block` or `scale: row`
  * (block or row scales). The MoE extras: `epilogue: swiglu` / `bias_swiglu`, `row_scale: true`,
- * and for grouped problems `b_ptrs: true`, `gather: true` and `group: {mode: k, ...}`.
+ * and for grouped problems `b_ptrs: true`, `gather: true`, `scatter: store|add` and `group: {mode:
+ * k, ...}`.
  * `group:` makes a grouped GEMM (a Mixture-of-Experts layer, tcj_gemm_desc.group_mode): see
  * manifest_group. */
 #ifndef TCJ_TOOLS_MANIFEST_H
@@ -129,6 +130,8 @@ typedef struct manifest_problem {
   int b_ptrs;        /* `b_ptrs: true`: grouped (M modes): B through tcj_gemm_desc.group_b_ptrs */
   int gather;        /* `gather: true`: contiguous groups, op_a N: A's rows through gather_a: A holds
                         group: tokens rows, routed row r reads a seeded shuffle of them */
+  int scatter;       /* `scatter: store|add`: 1 + tcj_scatter_mode (0: none); contiguous groups: D's
+                        rows through scatter_d, D apart from C (c_dtype's type unless d_dtype) */
   const char *epilogue_path, *epilogue_source; /* the entry's, or NULL */
   manifest_group group; /* `group:`; mode TCJ_GROUP_NONE without one */
 } manifest_problem;

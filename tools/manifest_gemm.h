@@ -26,6 +26,8 @@ static inline gemm_problem manifest_gemm(const manifest_problem *p) {
     g.batch = 0;
     g.b_ptrs = p->b_ptrs;
     g.gather_rows = p->gather ? p->group.tokens : 0;
+    g.scatter = p->scatter;
+    if (p->scatter) g.separate_d = 1; /* C is not read; D of c_dtype's type unless d_dtype */
   }
   return g;
 }

@@ -119,6 +119,15 @@ def plan(row):
         if row["epilogue"] != "none" or row["row_scale"]:
             return [], "masked with an epilogue or row_scale: not expressed here"
         return ["grouped_mm 3d (max_rows)", "bmm (max_rows)", "grouped_mm packed", "loop matmul"], None
+    if row.get("scatter"):
+        # tcj's combine in the GEMM (scatter: store or add), torch's after it, as an MoE layer
+        # written with torch runs it: the same ops as the row without scatter, then index_copy_
+        # (bf16 D) or index_add_ (into float32 D) of the rows to where tcj sends them.
+        if row["scatter"] == "add" and row["d"] != "f32":
+            return [], "scatter add into a non-f32 D: not expressed here"
+        if row["scatter"] == "store" and row["d"] != "bf16":
+            return [], "scatter store into a non-bf16 D: not expressed here"
+        return ["grouped_mm+" + ("index_copy" if row["scatter"] == "store" else "index_add")], None
     ops = ["grouped_mm"]
     if row["epilogue"] == "swiglu":
         ops.append("grouped_mm+swiglu")
@@ -138,6 +147,8 @@ def notes(row):
         out.append("b_ptrs: torch takes the weights stacked [G, ...]")
     if row["gather"]:
         out.append("grouped_mm: A gathered beforehand")
+    if row.get("scatter"):
+        out.append("bf16 grouped_mm, then its rows sent to D as tcj's scatter sends them")
     if row["epilogue"] == "swiglu":
         out.append("grouped_mm: the 2n columns before SwiGLU")
     if row["scale"] == "tensor":
@@ -280,6 +291,8 @@ def make_problem(torch, row, seed):
         else:
             s["a"] = randn(R, k).to(bf16)
         s["rs"] = (0.5 + randn(R).abs().clamp(max=1)).to(bf16) if row["row_scale"] else None
+        if row.get("scatter"):  # a shuffle of the rows: the expert sort undone
+            s["perm"] = torch.randperm(R, device=dev, generator=gen)
         return s
 
     def reference(s, g, rows, final):
@@ -293,7 +306,16 @@ def make_problem(torch, row, seed):
     def gemm(s):
         return torch._grouped_mm(s["a"], s["wt"], offs=offs)
 
-    ops = {"grouped_mm": Op(gemm, contiguous, final=row["epilogue"] == "none" and not row["row_scale"]),
+    def combined(s):  # (D, where each row went)
+        a = s["tokens"].index_select(0, s["index"]) if row["gather"] else s["a"]
+        y = activate(torch._grouped_mm(a, s["wt"], offs=offs), s["rs"])
+        if row["scatter"] == "store":
+            return torch.empty(R, n, device=dev, dtype=bf16).index_copy_(0, s["perm"], y), s["perm"]
+        return torch.zeros(R, n, device=dev).index_add_(0, s["perm"], y.float()), s["perm"]
+
+    sent = lambda out, g: out[0][out[1][starts[g]:ends[g]]]  # noqa: E731
+    ops = {"grouped_mm+index_copy": Op(combined, sent), "grouped_mm+index_add": Op(combined, sent),
+           "grouped_mm": Op(gemm, contiguous, final=row["epilogue"] == "none" and not row["row_scale"]),
            "grouped_mm+swiglu": Op(lambda s: activate(gemm(s), None), contiguous, final=not row["row_scale"]),
            "grouped_mm+row_scale": Op(lambda s: activate(gemm(s), s["rs"]), contiguous),
            "index_select+grouped_mm": Op(lambda s: activate(torch._grouped_mm(s["tokens"].index_select(

@@ -319,8 +319,8 @@ static double silu(double v) { return v / (1 + exp(-v)); }
 
 /* The MoE semantics on small cases computed by hand: SwiGLU (gate columns [0, n), up [n, 2n),
  * each biased), row scales (scale_a per row, scale_b per column of each group), row_scale after
- * the activation, a row gather (an index outside A reads zeros), K groups (an empty group's D is
- * its bias) and pointer arrays (group g's B at the entry b_slot names). */
+ * the activation, a row gather (an index outside A reads zeros), rows scattered to D, K groups (an
+ * empty group's D is its bias) and pointer arrays (group g's B at the entry b_slot names). */
 static void moe_reference_is_the_hand_computed_value(void **state) {
   (void)state;
   gemm_ref r;
@@ -394,6 +394,23 @@ static void moe_reference_is_the_hand_computed_value(void **state) {
     assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
     double want[2] = {33, 0};
     expect_d(&r, want, 2);
+    gemm_ref_free(&r);
+  }
+  { /* scatter: two groups' three rows sent to D rows 2, 0, 1 (row r's value at D row scatter[r]),
+     * router weights of the problem's rows */
+    float a[3] = {1, 2, 3}, b[2] = {10, 100}, rs[3] = {1, 0.5f, 0.25f};
+    int32_t scatter[3] = {2, 0, 1};
+    int64_t sizes[2] = {1, 2};
+    gemm_problem p = GEMM_PLAIN(TCJ_F32, TCJ_F32, TCJ_OP_N, TCJ_OP_T, 3, 1, 1);
+    p.group_mode = TCJ_GROUP_M_CONTIGUOUS;
+    p.groups = 2;
+    p.group_sizes = sizes;
+    p.row_scale = 1;
+    p.scatter = 1 + TCJ_SCATTER_STORE;
+    gemm_ref_inputs in = {.a = a, .b = b, .scale = 1, .row_scale = rs, .scatter = scatter};
+    assert_int_equal(gemm_ref_compute_grouped(&p, &in, &r), 0);
+    double want[3] = {2 * 100 * 0.5, 3 * 100 * 0.25, 1 * 10 * 1};
+    expect_d(&r, want, 3);
     gemm_ref_free(&r);
   }
   { /* K groups {1, 0, 2} of k 3: A^T B per group, op_a T, op_b N; bias per group */

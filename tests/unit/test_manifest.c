@@ -105,7 +105,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 #define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
-#define MOE_EXTRA_ROWS 9 /* and the MoE extras' rows */
+#define MOE_EXTRA_ROWS 11 /* and the MoE extras' rows */
 #define LARGE_ROWS 18    /* and the 70B-class and mid-size rows last (issue 34) */
 
 static void check_suite(const manifest *m, size_t rows) {
@@ -244,21 +244,25 @@ static void check_moe_extra_rows(const manifest *m) {
     int row_scale;
     tcj_group_mode mode;
     int64_t m, n, k, groups;
-    int b_ptrs, gather;
+    int b_ptrs, gather, scatter;
   } want[MOE_EXTRA_ROWS] = {
-    {"moex_deepgemm_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 0, 0},
-    {"moex_deepgemm_e4m3_row", TCJ_E4M3, TCJ_SCALE_ROW, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 0, 0},
-    {"moex_dsv3_up_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32, 0, 0},
+    {"moex_deepgemm_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 0, 0, 0},
+    {"moex_deepgemm_e4m3_row", TCJ_E4M3, TCJ_SCALE_ROW, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 32768, 4096, 7168, 4, 0, 0, 0},
+    {"moex_dsv3_up_e4m3_block", TCJ_E4M3, TCJ_SCALE_BLOCK, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 4096, 7168, 32, 0, 0, 0},
     {"moex_qwen3_up_swiglu_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 16384, 768,
-     2048, 128, 0, 0},
+     2048, 128, 0, 0, 0},
     {"moex_qwen3_up_swiglu_decode", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_SWIGLU, 0, TCJ_GROUP_M_CONTIGUOUS, 512, 768, 2048,
-     128, 0, 0},
-    {"moex_qwen3_down_rowscale", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128, 0, 0},
-    {"moex_qwen3_wgrad", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_K_CONTIGUOUS, 768, 2048, 16384, 128, 0, 0},
+     128, 0, 0, 0},
+    {"moex_qwen3_down_rowscale", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768, 128, 0, 0, 0},
+    {"moex_qwen3_wgrad", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_K_CONTIGUOUS, 768, 2048, 16384, 128, 0, 0, 0},
     {"moex_qwen3_up_gather_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 16384, 1536, 2048,
-     128, 0, 1},
+     128, 0, 1, 0},
     {"moex_dsv3_down_bptrs_prefill", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 0, TCJ_GROUP_M_CONTIGUOUS, 4096, 7168, 2048, 32,
-     1, 0},
+     1, 0, 0},
+    {"moex_qwen3_down_scatter_store", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768,
+     128, 0, 0, 1 + TCJ_SCATTER_STORE},
+    {"moex_qwen3_down_scatter_add", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768,
+     128, 0, 0, 1 + TCJ_SCATTER_ADD},
   };
   for (int i = 0; i < MOE_EXTRA_ROWS; i++) {
     const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + i];
@@ -274,6 +278,8 @@ static void check_moe_extra_rows(const manifest *m) {
     assert_int_equal(p->group.count, want[i].groups);
     assert_int_equal(p->b_ptrs, want[i].b_ptrs);
     assert_int_equal(p->gather, want[i].gather);
+    assert_int_equal(p->scatter, want[i].scatter);
+    if (p->scatter) assert_int_equal(p->d, p->scatter == 1 + TCJ_SCATTER_ADD ? TCJ_F32 : TCJ_BF16);
   }
 }
 
@@ -668,6 +674,11 @@ static const bad_case bad_cases[] = {
    "tokens: 8, topk: 1}}\n", 3, 35, "gather: true needs group: mode: contiguous and op_a: N", "problem p"},
   {"dtype: bf16\nproblems:\n  - {name: p, n: 8, k: 8, op_a: T, gather: true, group: {mode: contiguous, experts: 4, "
    "tokens: 8, topk: 1}}\n", 3, 44, "gather: true needs group: mode: contiguous and op_a: N", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {m: 1, n: 1, k: 1, scatter: sum}\n", 3, 33, "scatter: expected store or add", "sum"},
+  {"dtype: bf16\nproblems:\n  - {name: p, m: 8, n: 8, k: 8, scatter: store}\n", 3, 42,
+   "scatter: needs group: mode: contiguous", "problem p"},
+  {"dtype: bf16\nproblems:\n  - {name: p, n: 8, k: 8, scatter: add, group: {mode: contiguous, experts: 4, tokens: 8, "
+   "topk: 1}}\n", 3, 36, "scatter: add adds into an f32 D: give d_dtype: f32", "problem p has bf16"},
   {"dtype: bf16\nproblems:\n  - {name: p, m: 8, n: 8, k: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3,
    30, "k: a K-grouped problem (group: mode: k) takes k from group:", "problem p"},
   {"dtype: bf16\nproblems:\n  - {n: 8, group: {mode: k, experts: 4, tokens: 8, topk: 1}}\n", 3, 5, "has no m:", "#1"},
