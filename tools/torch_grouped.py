@@ -97,7 +97,8 @@ def plan(row):
         if k % 16 or row["n"] % 16:
             return [], f"k {k}, n {row['n']}: torch's fp8 grouped GEMM needs both multiples of 16"
         return ["scaled_grouped_mm", "loop scaled_mm"], None
-    if ab != "bf16" or row["b"] != "bf16" or row["d"] != "bf16":
+    added = row.get("scatter") == "add" and row["d"] == "f32"  # bf16 GEMM, then index_add_ into f32
+    if ab != "bf16" or row["b"] != "bf16" or (row["d"] != "bf16" and not added):
         return [], (f"{ab} x {row['b']} -> {row['d']}: torch._grouped_mm's CUTLASS path is bf16 only "
                     "(others fall back to a loop of mm)")
     if mode == "k":
