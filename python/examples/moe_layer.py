@@ -108,7 +108,14 @@ def make_moe_tcj(gather, combine_by="add"):
             y = torch.empty(x.shape[0] * TOP_K, HIDDEN, dtype=x.dtype, device=x.device)
             grouped_mm(h, w2, offs=offs, row_scale=row_w, rows_hint=hint,
                        scatter=order.to(torch.int32), out=y)
-            return y.view(x.shape[0], TOP_K, HIDDEN).float().sum(1).to(x.dtype)
+            # The top-k rows added one slice at a time: Inductor makes that one pointwise kernel
+            # that reads each slice's rows whole; .float().sum(1) became a reduction over the
+            # middle dimension that took 317 us for the 268 MB at 8192 tokens (H200).
+            y3 = y.view(x.shape[0], TOP_K, HIDDEN)
+            out = y3[:, 0].float()
+            for slot in range(1, TOP_K):
+                out = out + y3[:, slot].float()
+            return out.to(x.dtype)
         if combine_by == "add":
             # Down-projection and combine in one: each row times its router weight, added into
             # its token's float32 row by atomics (as index_add_ adds).

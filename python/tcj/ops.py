@@ -247,6 +247,26 @@ def _wrap_public():
 _wrap_public()
 
 
+def _warmup_grouped_extras(p, m, n, dev, dt):
+    """grouped_mm's keywords for a warmup problem's rows_hint, row_scale, gather and scatter
+    (zeros: every row reads row 0 and lands in row 0 of out)."""
+    kw = {"rows_hint": int(p.get("rows_hint", 0))}
+    rows = dict(device=dev, dtype=torch.int32)
+    if p.get("row_scale"):
+        kw["row_scale"] = torch.zeros(m, device=dev, dtype=torch.float32)
+    if p.get("gather"):
+        kw["gather"] = torch.zeros(m, **rows)
+    scatter = p.get("scatter")
+    if scatter is None:
+        return kw
+    if scatter not in ("store", "add"):
+        raise ValueError(f"warmup: scatter {scatter!r}: expected 'store' or 'add'")
+    d_type = torch.float32 if scatter == "add" else p.get("out_dtype") or dt
+    kw["out"] = torch.zeros(m, n, device=dev, dtype=d_type)
+    kw["scatter" if scatter == "store" else "scatter_add"] = torch.zeros(m, **rows)
+    return kw
+
+
 def warmup(problems, device=None):
     """Compiles kernels ahead of the first real call or a CUDA-graph capture.
 
@@ -256,8 +276,10 @@ def warmup(problems, device=None):
     each run once on zero-filled tensors, then a synchronize; each is a dict with "op"
     ("matmul", "linear" or "grouped_mm"), "m", "n", "k", and optionally "dtype" (a torch
     dtype, default bf16), "activation", "bias" (bool), "groups" (grouped_mm: G, with m the
-    total rows) and "out_dtype"; a tuple (m, n, k) is a bf16 matmul. device: a CUDA device
-    index (default the current one)."""
+    total rows) and "out_dtype"; a tuple (m, n, k) is a bf16 matmul. grouped_mm also takes
+    what picks its kernel: "rows_hint" (as the call's), "row_scale" and "gather" (bool), and
+    "scatter" ("store" or "add": the combine into out, float32 for "add"). device: a CUDA
+    device index (default the current one)."""
     import os
     if isinstance(problems, (str, bytes, os.PathLike)):
         from ._warmup_tool import run_manifest
@@ -285,7 +307,8 @@ def warmup(problems, device=None):
             offs = torch.full((g,), m, device=dev, dtype=torch.int32)
             grouped_mm(torch.zeros(m, k, **z), torch.zeros(g, ncols, k, **z).transpose(1, 2),
                        offs=offs, bias=None if bias is None else bias.expand(g, ncols),
-                       activation=act, out_dtype=p.get("out_dtype"))
+                       activation=act, out_dtype=p.get("out_dtype"),
+                       **_warmup_grouped_extras(p, m, n, dev, dt))
         else:
             raise ValueError(f"warmup: op {op!r}: expected matmul, linear or grouped_mm")
     torch.cuda.synchronize(dev)
