@@ -33,9 +33,9 @@ typedef struct gemm_ref_inputs {
    * the problem's row; else entry * m + i); scale_b group g's at g * gemm_stride_scale_b(p) (ROW:
    * one per column of op(B), SwiGLU's 2n included; grouped TENSOR: one); gather one A row per
    * problem row (CONTIGUOUS, gather_rows rows in A; out of range reads zeros); b_slot the B entry
-   * each group's pointer (group_b_ptrs) points at; scatter the row of D each problem row is stored
- * at or added into (CONTIGUOUS, indices inside D; each row of D named once, so an added row
- * holds D's start, zero, plus its one value). */
+   * each group's pointer (group_b_ptrs) points at; scatter the row of D each problem row is
+   * stored at or added into (CONTIGUOUS, indices inside D; each row of D named once, so an added
+   * row holds D's start, zero, plus its one value). */
   const float *scale_a, *scale_b, *row_scale;
   const int32_t *gather, *scatter;
   const int64_t *b_slot;
