@@ -101,7 +101,7 @@ void gemm_problem_desc(const gemm_problem *p, const void *a, const void *b, void
     if (p->scatter) {
       g->scatter_d = p->extras ? p->extras->scatter : (const int32_t *)STAND_IN(10);
       g->scatter_d_rows = p->m;
-      g->scatter_mode = (tcj_scatter_mode)(p->scatter - 1);
+      g->scatter_mode = gemm_scatter_adds(p->scatter) ? TCJ_SCATTER_ADD : TCJ_SCATTER_STORE;
     }
   }
   if (p->row_scale) g->row_scale = p->extras ? p->extras->row_scale : (const float *)STAND_IN(9);

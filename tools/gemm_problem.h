@@ -52,6 +52,13 @@ typedef struct gemm_problem {
   const struct gemm_extras *extras; /* their device arrays; NULL: stand-ins */
 } gemm_problem;
 
+/* A scatter field (gemm_problem.scatter, manifest_problem.scatter: 0, else 1 + tcj_scatter_mode):
+ * whether its rows are added into D, and its manifest spelling (NULL: none). */
+static inline int gemm_scatter_adds(int scatter) { return scatter == 1 + TCJ_SCATTER_ADD; }
+static inline const char *gemm_scatter_name(int scatter) {
+  return !scatter ? NULL : gemm_scatter_adds(scatter) ? "add" : "store";
+}
+
 /* The device arrays of the MoE extras that gemm_problem_desc passes (NULL where p has none). */
 typedef struct gemm_extras {
   const float *row_scale;

@@ -110,7 +110,7 @@ void gr_extras_fill(const gemm_problem *p, float *scales, float *row_scale, int3
 
 /* The byte D's buffers start as: all ones bits (NaN, or -1 for s32), so that unwritten elements
  * show, or zeros where rows are added into D (TCJ_SCATTER_ADD), whose unnamed rows then stay 0. */
-static inline int gr_d_start_byte(const gemm_problem *p) { return p->scatter == 1 + TCJ_SCATTER_ADD ? 0 : 0xff; }
+static inline int gr_d_start_byte(const gemm_problem *p) { return gemm_scatter_adds(p->scatter) ? 0 : 0xff; }
 
 /* Returns 0, or -1 with the cause in note (buf is then empty: gr_buffers_free is a no-op). */
 int gr_buffers_alloc(const gr_gpu *g, const gemm_problem *p, uint64_t seed_a, uint64_t seed_b,

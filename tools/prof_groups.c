@@ -71,7 +71,7 @@ int prof_groups_write(FILE *f, const char *row, const manifest_problem *p, int f
   key_str(f, "epilogue", manifest_epilogue_name(p->epilogue));
   fprintf(f, ", \"row_scale\": %s, \"b_ptrs\": %s, \"gather\": %s, \"gather_rows\": %lld", flag(p->row_scale),
           flag(p->b_ptrs), flag(p->gather), (long long)(p->gather ? g->tokens : 0));
-  key_str(f, "scatter", p->scatter == 1 + TCJ_SCATTER_STORE ? "store" : p->scatter == 1 + TCJ_SCATTER_ADD ? "add" : NULL);
+  key_str(f, "scatter", gemm_scatter_name(p->scatter));
   fputs(", \"sizes\": [", f);
   for (int64_t i = 0; i < g->count; i++) fprintf(f, "%s%lld", i ? ", " : "", (long long)sizes[i]);
   fputs("]}\n", f);

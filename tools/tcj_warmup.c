@@ -197,9 +197,9 @@ static void describe(const manifest_problem *pr, char *out, size_t size) {
                   : pr->group.mode == TCJ_GROUP_K_CONTIGUOUS ? "k" : "contiguous", (long long)pr->group.count,
                   pr->group.ends64 ? " ends=int64" : "");
   if (n >= 0 && (size_t)n < size && (pr->row_scale || pr->b_ptrs || pr->gather || pr->scatter))
-    n += snprintf(out + n, size - (size_t)n, "%s%s%s%s", pr->row_scale ? " row_scale" : "", pr->b_ptrs ? " b_ptrs" : "",
-                  pr->gather ? " gather" : "",
-                  pr->scatter == 1 + TCJ_SCATTER_ADD ? " scatter=add" : pr->scatter ? " scatter=store" : "");
+    n += snprintf(out + n, size - (size_t)n, "%s%s%s%s%s", pr->row_scale ? " row_scale" : "", pr->b_ptrs ? " b_ptrs" : "",
+                  pr->gather ? " gather" : "", pr->scatter ? " scatter=" : "",
+                  pr->scatter ? gemm_scatter_name(pr->scatter) : "");
   if (n >= 0 && (size_t)n < size && pr->epilogue_path)
     snprintf(out + n, size - (size_t)n, " source=%s", pr->epilogue_path);
 }
