@@ -368,7 +368,16 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
      * (tcj-prof, bf16) ping-pong 64x256 ran 2000^3 in 46.2 us against 28.6 cooperative 128x256,
      * 6000x6000x1000 in 230.6 against 153.9. */
     /* (Promoted fp8 is never made ping-pong: the config check refuses it, recipe_sm90.c.) */
-    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k &&
+    /* Nor grouped problems: the grouped kernel runs ping-pong consumers for M groups (forced by
+     * TCJ_TILE), but they were slower wherever this rule would pick them. H100, tcj-prof
+     * --repeat 20, two runs each, against cooperative 128x256 pairs (2026-12-07, docs/perf.md):
+     * Qwen3-30B-A3B at 2048 tokens, up-projection 397-411 us against 353, gathered 383-390
+     * against 331-339, with SwiGLU 384-386 against 330-359, down-projection 216-228 against 205,
+     * with router weights 234 against 220, its rows added into f32 310-317 against 300;
+     * DeepSeek-V3's EP8 down-projection 468-565 against 400. Only the stored combine gained
+     * (253-258 against 274). Half-height tiles read each group's B twice as often, which the
+     * overlapped epilogue does not repay at these depths. */
+    if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k && !p->grouped &&
         ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
       static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};

@@ -44,7 +44,12 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * Gathered rows of A are copied by cp.async (sm90_gather.c), whose byte offsets within a row
    * are 32-bit. */
   if (c->gather && (c->tf32x3 || c->k > INT32_MAX / 2)) return "sm90 gathers take f16, bf16 or fp8 A of k < 2^30";
-  if (c->grouped && c->pingpong) return "grouped sm90 kernels run cooperative consumers, not ping-pong";
+  /* Ping-pong consumers find their ring positions by counting the other consumer's K tiles, one
+   * baked count (sm90_consumer.c): a K group's depth is its group's. Pairs of tile rows in
+   * ping-pong have never run. M groups on ping-pong consumers are checked on the GPU (the grouped
+   * tests' TCJ_TILE passes) but not selected (select_plan_sm90_grouped says why). */
+  if (c->grouped && c->pingpong && (ptx_group_k(c->grouped) || c->cluster_m))
+    return "grouped sm90 ping-pong takes M groups (contiguous or masked) without clusters";
   const char *why = arch_sm90(c->sm, c->arch_suffix);
   if (why) return why;
   const ptx_wgmma_type *w = ptx_wgmma_type_of(c->ab);

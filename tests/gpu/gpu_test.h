@@ -35,12 +35,6 @@ static inline int gpu_skip(const char *why, const char *what) {
   return GPU_EXIT_SKIPPED;
 }
 
-/* For tests that make their own engines: returns GPU_START_GO_ON with the primary context bound
- * (tcj binds to the context current at create) and *prop filled, or the code main returns (77:
- * skipped, saying why and that none of `what` ran; 1: a failure). */
-/* An engine made with TCJ_RECIPE=recipe in the environment (tcj reads it at creation; the
- * variable is put back as it was), or NULL with the reason printed: the GPU tests' forced-recipe
- * passes. */
 /* Skips the calling cmocka test unless the GPU (compute capability cc, 10 * major + minor) can
  * run the sm90 recipe. */
 static inline void gpu_skip_unless_sm90(int cc) {
@@ -49,19 +43,44 @@ static inline void gpu_skip_unless_sm90(int cc) {
   skip();
 }
 
-static inline tcj_engine *gpu_engine_under(const char *recipe) {
-  const char *prev = getenv("TCJ_RECIPE");
-  char saved[64] = "";
-  if (prev) snprintf(saved, sizeof saved, "%s", prev);
-  setenv("TCJ_RECIPE", recipe, 1);
+/* Sets name to value (NULL: unset) and returns whether it was set before, its value in saved. */
+static inline int gpu_env_swap(const char *name, const char *value, char *saved, size_t size) {
+  const char *prev = getenv(name);
+  if (prev) snprintf(saved, size, "%s", prev);
+  if (value) setenv(name, value, 1);
+  else unsetenv(name);
+  return prev != NULL;
+}
+
+/* An engine made with TCJ_RECIPE=recipe and, where tile is not NULL, TCJ_TILE=tile in the
+ * environment (tcj reads both at creation; they are put back as they were), or NULL with the
+ * reason printed. */
+static inline tcj_engine *gpu_engine_with(const char *recipe, const char *tile) {
+  char recipe_was[64] = "", tile_was[128] = "";
+  int had_recipe = gpu_env_swap("TCJ_RECIPE", recipe, recipe_was, sizeof recipe_was);
+  int had_tile = gpu_env_swap("TCJ_TILE", tile, tile_was, sizeof tile_was);
   tcj_engine *e = NULL;
   tcj_status st = tcj_create(&e, NULL);
-  if (prev) setenv("TCJ_RECIPE", saved, 1);
-  else unsetenv("TCJ_RECIPE");
-  if (st != TCJ_SUCCESS) printf("  tcj_create under TCJ_RECIPE=%s: %s\n", recipe, tcj_last_error(NULL));
+  char scratch[128];
+  gpu_env_swap("TCJ_RECIPE", had_recipe ? recipe_was : NULL, scratch, sizeof scratch);
+  gpu_env_swap("TCJ_TILE", had_tile ? tile_was : NULL, scratch, sizeof scratch);
+  if (st != TCJ_SUCCESS)
+    printf("  tcj_create under TCJ_RECIPE=%s%s%s: %s\n", recipe, tile ? " TCJ_TILE=" : "", tile ? tile : "",
+           tcj_last_error(NULL));
   return st == TCJ_SUCCESS ? e : NULL;
 }
 
+/* The GPU tests' forced-recipe passes. */
+static inline tcj_engine *gpu_engine_under(const char *recipe) { return gpu_engine_with(recipe, NULL); }
+
+/* TCJ_TILE for the sm90 kernel with ping-pong consumers: two consumer warpgroups taking 64 x 128
+ * tiles in turn, 128 bytes of K per stage, 4 stages (the grouped passes that check it on every M
+ * mode; selection picks 64 x 256 ping-pong tiles for short-K and fused MoE layers). */
+#define GPU_SM90_PINGPONG_TILE "64x128x128/2x1/4/pp"
+
+/* For tests that make their own engines: returns GPU_START_GO_ON with the primary context bound
+ * (tcj binds to the context current at create) and *prop filled, or the code main returns (77:
+ * skipped, saying why and that none of `what` ran; 1: a failure). */
 static inline int gpu_test_device(const char *what, struct cudaDeviceProp *prop) {
   int count = 0;
   char why[512];

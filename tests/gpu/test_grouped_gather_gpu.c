@@ -21,7 +21,7 @@
  * TCJ_RECIPE=sm80; on compute capability 9.0, TCJ_RECIPE=sm90 runs every gather and pointer
  * array whose rows are 16-byte aligned on the sm90 kernel (its producer copies A's rows with
  * cp.async, and rewrites B's tensor map per group), whatever its groups' rows, and refuses the
- * others for their alignment.
+ * others for their alignment; then again with ping-pong consumers forced (TCJ_TILE).
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
  * TCJ_TEST_SKIP select tests (cmocka patterns). */
@@ -326,17 +326,27 @@ static int run_table_on_sm90(tcj_engine *e, const gcase *cases, size_t count, co
 }
 
 /* On compute capability 9.0: TCJ_RECIPE=sm90 runs every gather and pointer array it can
- * address, whatever its groups' rows. */
-static void sm90_recipe_runs_gathers_and_pointer_arrays(void **state) {
-  (void)state;
+ * address, whatever its groups' rows; with tile (TCJ_TILE) every call on that tile. */
+static void sm90_runs_gathers_and_pointer_arrays_on(const char *tile) {
   gpu_skip_unless_sm90(g_cc);
-  tcj_engine *e = gpu_engine_under("sm90");
+  tcj_engine *e = gpu_engine_with("sm90", tile);
   assert_non_null(e);
   g_eng = e;
   assert_true(run_table_on_sm90(e, GATHERS, sizeof GATHERS / sizeof *GATHERS, "gathers") >= 8);
   assert_true(run_table_on_sm90(e, POINTERS, sizeof POINTERS / sizeof *POINTERS, "pointer arrays") >= 5);
   g_eng = g_default;
   tcj_destroy(e);
+}
+
+static void sm90_recipe_runs_gathers_and_pointer_arrays(void **state) {
+  (void)state;
+  sm90_runs_gathers_and_pointer_arrays_on(NULL);
+}
+
+/* Ping-pong consumers (two 64-row tiles in turn): the kernel of Qwen3's gathered up-projection. */
+static void sm90_pingpong_consumers_run_gathers_and_pointer_arrays(void **state) {
+  (void)state;
+  sm90_runs_gathers_and_pointer_arrays_on(GPU_SM90_PINGPONG_TILE);
 }
 
 int main(void) {
@@ -353,6 +363,7 @@ int main(void) {
       cmocka_unit_test(b_pointer_arrays_match_reference),
       cmocka_unit_test(sm80_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_recipe_runs_gathers_and_pointer_arrays),
+      cmocka_unit_test(sm90_pingpong_consumers_run_gathers_and_pointer_arrays),
   };
   int failures = cmocka_run_group_tests_name("grouped_gather_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);

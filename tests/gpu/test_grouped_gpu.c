@@ -21,8 +21,9 @@
  * col and batch as tcj.h defines them per mode); CUDA graph replays with new ends; empty calls;
  * host-side refusals (status and the field the message names, nothing launched). On compute
  * capability 9.0 the tables run a second time under TCJ_RECIPE=sm90 (the sm90 recipe's grouped
- * kernel; TCJ_TEST_FILTER=sm90* runs that pass alone) and a third with every call on 2-CTA
- * clusters along M (TCJ_TILE, a pair of tile rows of one group per unit, B multicast).
+ * kernel; TCJ_TEST_FILTER=sm90* runs that pass alone), a third with every call on 2-CTA
+ * clusters along M (TCJ_TILE, a pair of tile rows of one group per unit, B multicast) and a
+ * fourth on ping-pong consumers (TCJ_TILE, two 64-row tiles in turn).
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
  * TCJ_TEST_SKIP select tests (cmocka patterns). */
@@ -967,34 +968,11 @@ static void host_side_refusals_name_the_field_and_launch_nothing(void **state) {
  * Setup swaps the engine in, teardown puts the default one back (also after a failure). */
 static tcj_engine *g_default_eng;
 
-/* Sets name to value (NULL: unsets it), keeping the old value in saved; restore puts it back. */
-static void env_swap(const char *name, const char *value, char *saved, size_t size, int *had) {
-  const char *prev = getenv(name);
-  *had = prev != NULL;
-  snprintf(saved, size, "%s", prev ? prev : "");
-  if (value) setenv(name, value, 1);
-  else unsetenv(name);
-}
-static void env_restore(const char *name, const char *saved, int had) {
-  if (had) setenv(name, saved, 1);
-  else unsetenv(name);
-}
-
 /* The engine for the sm90 pass: TCJ_RECIPE=sm90, and TCJ_TILE = tile where given. */
 static int sm90_setup_with(const char *tile) {
   if (g_cc != 90) return 0; /* the test skips */
-  char recipe_was[64], tile_was[128];
-  int had_recipe, had_tile;
-  env_swap("TCJ_RECIPE", "sm90", recipe_was, sizeof recipe_was, &had_recipe);
-  env_swap("TCJ_TILE", tile, tile_was, sizeof tile_was, &had_tile);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  env_restore("TCJ_RECIPE", recipe_was, had_recipe);
-  env_restore("TCJ_TILE", tile_was, had_tile);
-  if (st != TCJ_SUCCESS) {
-    printf("  tcj_create under TCJ_RECIPE=sm90%s%s: %s\n", tile ? " TCJ_TILE=" : "", tile ? tile : "", tcj_last_error(NULL));
-    return -1;
-  }
+  tcj_engine *e = gpu_engine_with("sm90", tile);
+  if (!e) return -1;
   g_default_eng = g_eng;
   g_eng = e;
   g_tma_only = 1;
@@ -1013,6 +991,12 @@ static int sm90_setup(void **state) {
 static int sm90_cluster_setup(void **state) {
   (void)state;
   return sm90_setup_with(SM90_CLUSTER_TILE);
+}
+
+/* Ping-pong consumers: two 64-row tiles in turn, each consumer walking its own units. */
+static int sm90_pingpong_setup(void **state) {
+  (void)state;
+  return sm90_setup_with(GPU_SM90_PINGPONG_TILE);
 }
 
 static int sm90_teardown(void **state) {
@@ -1043,6 +1027,11 @@ static void sm90_cluster_pairs_run_the_grouped_cases(void **state) {
   sm90_recipe_runs_the_grouped_cases(state);
 }
 
+/* The same tables with every call on ping-pong consumers (TCJ_TILE=GPU_SM90_PINGPONG_TILE). */
+static void sm90_pingpong_consumers_run_the_grouped_cases(void **state) {
+  sm90_recipe_runs_the_grouped_cases(state);
+}
+
 /* ---- setup ------------------------------------------------------------------------------------ */
 
 int main(void) {
@@ -1065,6 +1054,8 @@ int main(void) {
       cmocka_unit_test(graph_replays_read_new_ends),
       cmocka_unit_test_setup_teardown(sm90_recipe_runs_the_grouped_cases, sm90_setup, sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_cluster_pairs_run_the_grouped_cases, sm90_cluster_setup, sm90_teardown),
+      cmocka_unit_test_setup_teardown(sm90_pingpong_consumers_run_the_grouped_cases, sm90_pingpong_setup,
+                                      sm90_teardown),
   };
   int failures = cmocka_run_group_tests_name("grouped_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_eng);

@@ -17,7 +17,8 @@
  * computed). Covered: bf16, f16 and e4m3 operands; A read directly or gathered by the same token
  * indices; router weights or none; a per-group bias and an activation; n with 16-byte, 8-byte and
  * 4-byte rows; decode (most experts empty) and prefill-sized groups. Each case runs on the
- * default engine, under TCJ_RECIPE=sm80 and, on compute capability 9.0, TCJ_RECIPE=sm90.
+ * default engine, under TCJ_RECIPE=sm80 and, on compute capability 9.0, TCJ_RECIPE=sm90 (its
+ * cooperative consumers as selected, and ping-pong ones forced by TCJ_TILE).
  *
  * Without a GPU it prints SKIP and exits 77. TCJ_TEST_SEED changes the data, TCJ_TEST_FILTER /
  * TCJ_TEST_SKIP select tests (cmocka patterns). */
@@ -276,6 +277,16 @@ static void scattered_rows_add_into_d_under_sm90(void **state) {
   tcj_destroy(e);
 }
 
+/* Ping-pong consumers (two 64-row tiles in turn): the kernel of Qwen3's down-projection. */
+static void scattered_rows_add_into_d_on_sm90_pingpong_consumers(void **state) {
+  (void)state;
+  gpu_skip_unless_sm90(g_cc);
+  tcj_engine *e = gpu_engine_with("sm90", GPU_SM90_PINGPONG_TILE);
+  assert_non_null(e);
+  run_table(e, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_TILE);
+  tcj_destroy(e);
+}
+
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped scatter-add (the MoE combine)", &g_default, &g_seed_base, &prop);
@@ -288,6 +299,7 @@ int main(void) {
       cmocka_unit_test(scattered_rows_add_into_d_on_the_default_engine),
       cmocka_unit_test(scattered_rows_add_into_d_under_sm80),
       cmocka_unit_test(scattered_rows_add_into_d_under_sm90),
+      cmocka_unit_test(scattered_rows_add_into_d_on_sm90_pingpong_consumers),
   };
   int failures = cmocka_run_group_tests_name("grouped_scatter_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);

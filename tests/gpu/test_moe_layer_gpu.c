@@ -13,7 +13,8 @@
  * H 2048, I 768, E 128, top-8) and decode (T 4, E 128, top-8: most experts empty), each under
  * the default selection, TCJ_RECIPE=sm80 and, on compute capability 9.0, TCJ_RECIPE=sm90 (which
  * refuses no group size: select_recipe.c steers by group_rows only when no recipe is forced, so
- * no case is left out there; elsewhere the sm90 pass is counted as not run). Each pass runs the
+ * no case is left out there; elsewhere the sm90 pass is counted as not run), and there again with
+ * ping-pong consumers forced (TCJ_TILE: two 64-row tiles in turn). Each pass runs the
  * layer eagerly, captures it in a CUDA graph, and replays the graph with a new routing (new
  * tokens, offsets and row weights written into the same buffers) and then the first routing
  * again, checking every replay.
@@ -80,7 +81,7 @@ static tcj_status moe_layer_forward(tcj_engine *e, int64_t rows, int64_t H, int6
 
 /* ---- state -------------------------------------------------------------------------------- */
 
-static tcj_engine *g_default, *g_sm80, *g_sm90; /* g_sm90: compute capability 9.0 only */
+static tcj_engine *g_default, *g_sm80, *g_sm90, *g_sm90_pp; /* sm90: compute capability 9.0 only */
 static uint64_t g_seed_base = 0x30e1a7e5ull;
 static guard_ctx g_ctx; /* the buffers' vmm API, device, guard and stream */
 static int g_cc, g_threads, g_not_run;
@@ -570,6 +571,7 @@ static void run_layer(const layer_case *c, uint64_t salt) {
   failed += layer_pass(g_sm80, "TCJ_RECIPE=sm80", &d, rt, ref);
   if (g_sm90) {
     failed += layer_pass(g_sm90, "TCJ_RECIPE=sm90", &d, rt, ref);
+    failed += layer_pass(g_sm90_pp, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_TILE, &d, rt, ref);
   } else {
     printf("  %s, TCJ_RECIPE=sm90: not run (the sm90 recipe needs compute capability 9.0; this GPU is %d.%d)\n",
            c->name, g_cc / 10, g_cc % 10);
@@ -613,7 +615,8 @@ int main(void) {
   g_threads = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
   g_sm80 = gpu_engine_under("sm80");
   g_sm90 = g_cc == 90 ? gpu_engine_under("sm90") : NULL;
-  if (!g_sm80 || (g_cc == 90 && !g_sm90)) return 1;
+  g_sm90_pp = g_cc == 90 ? gpu_engine_with("sm90", GPU_SM90_PINGPONG_TILE) : NULL;
+  if (!g_sm80 || (g_cc == 90 && (!g_sm90 || !g_sm90_pp))) return 1;
   printf("GPU: %s (sm_%d%d); seed base 0x%llx (TCJ_TEST_SEED); reference on %d threads; %s\n", prop.name, prop.major,
          prop.minor, (unsigned long long)g_seed_base, g_threads, layer_bound_note);
   const struct CMUnitTest tests[] = {
@@ -623,6 +626,7 @@ int main(void) {
   };
   int failures = cmocka_run_group_tests_name("moe_layer_gpu", tests, guard_group_setup, guard_group_teardown);
   if (g_not_run) printf("TCJ_RECIPE=sm90: %d layer passes not run (not compute capability 9.0)\n", g_not_run);
+  tcj_destroy(g_sm90_pp);
   tcj_destroy(g_sm90);
   tcj_destroy(g_sm80);
   tcj_destroy(g_default);

@@ -10,8 +10,9 @@
  * drawn), ungrouped single GEMMs (decode rows to a thousand) and strided batches (B per entry
  * and one B for all); both B layouts; a bias of 2n values per group, shared, or none (f32,
  * bf16, f16); f16 and bf16 operands into f16, bf16 and f32. Each table runs under the default
- * selection, under TCJ_RECIPE=sm80 and, on compute capability 9.0, under TCJ_RECIPE=sm90 (cases
- * whose rows TMA cannot read are left out there, and counted).
+ * selection, under TCJ_RECIPE=sm80 and, on compute capability 9.0, under TCJ_RECIPE=sm90 and
+ * again with ping-pong consumers forced by TCJ_TILE (cases whose rows TMA cannot read are left
+ * out there, and counted).
  *
  * Every buffer ends where its mapping ends (guard_buf.h): a read one element past A, B, the
  * bias, the ends or D faults. D has poison before it and is poisoned before every call: every
@@ -473,8 +474,8 @@ static void ungrouped_calls_match_reference(void **state) {
 
 /* ---- the forced recipes ---------------------------------------------------------------------- */
 
-static void run_all_under(const char *recipe, int tma_only) {
-  tcj_engine *e = gpu_engine_under(recipe);
+static void run_all_under(const char *recipe, const char *tile, int tma_only) {
+  tcj_engine *e = gpu_engine_with(recipe, tile);
   assert_non_null(e);
   g_eng = g_forced = e;
   g_tma_only = tma_only;
@@ -486,7 +487,8 @@ static void run_all_under(const char *recipe, int tma_only) {
   g_tma_only = 0;
   tcj_destroy(e);
   g_forced = NULL;
-  printf("  TCJ_RECIPE=%s: %d cases left out (operands TMA cannot read)\n", recipe, g_left_out);
+  printf("  TCJ_RECIPE=%s%s%s: %d cases left out (operands TMA cannot read)\n", recipe, tile ? " TCJ_TILE=" : "",
+         tile ? tile : "", g_left_out);
 }
 
 static int restore_default(void **state) {
@@ -500,13 +502,22 @@ static int restore_default(void **state) {
 
 static void sm80_recipe_runs_every_case(void **state) {
   (void)state;
-  run_all_under("sm80", 0);
+  run_all_under("sm80", NULL, 0);
 }
 
 static void sm90_recipe_runs_every_case_tma_reads(void **state) {
   (void)state;
   gpu_skip_unless_sm90(g_cc);
-  run_all_under("sm90", 1);
+  run_all_under("sm90", NULL, 1);
+  assert_true(g_left_out <= 8);
+}
+
+/* Every case again on ping-pong consumers (two 64-row tiles in turn, gate and up columns side by
+ * side in each): the kernel selection gives Qwen3's gathered up-projection. */
+static void sm90_pingpong_consumers_run_every_case(void **state) {
+  (void)state;
+  gpu_skip_unless_sm90(g_cc);
+  run_all_under("sm90", GPU_SM90_PINGPONG_TILE, 1);
   assert_true(g_left_out <= 8);
 }
 
@@ -527,6 +538,7 @@ int main(void) {
       cmocka_unit_test(ungrouped_calls_match_reference),
       cmocka_unit_test_teardown(sm80_recipe_runs_every_case, restore_default),
       cmocka_unit_test_teardown(sm90_recipe_runs_every_case_tma_reads, restore_default),
+      cmocka_unit_test_teardown(sm90_pingpong_consumers_run_every_case, restore_default),
   };
   int failures = cmocka_run_group_tests_name("swiglu_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);

@@ -584,7 +584,7 @@ static void assert_rejected_for(const tcj_kernel_cfg *c, const char *reason_has)
 }
 
 /* Grouped kernels (tcj_kernel_cfg.grouped): " group=N" round-trips for each mode; the sm80
- * recipe takes them (masked ones with A op T too), the sm90 recipe without clusters or ping-pong,
+ * recipe takes them (masked ones with A op T too), the sm90 recipe (ping-pong for M groups only),
  * and the check names what this slice refuses: the dmma recipe, batches, K splits, generic kernels, 3xTF32, block scales, operands other than
  * f16 / bf16, a row bias, a column-major call, and A op T with contiguous groups. */
 static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void **state) {
@@ -688,8 +688,20 @@ static void grouped_configs_round_trip_and_refuse_what_groups_cannot_have(void *
   r9.bm = 64;
   r9.pingpong = 1; /* two 64 x 256 tiles, one per consumer */
   assert_null(tcj_cfg_check(&r9));
+  /* M groups take ping-pong consumers (each its own tiles, as a dense kernel's); K groups
+   * (each tile its own depth) and pairs of tile rows do not. */
   r9.grouped = PTX_GROUP_ENDS64;
-  assert_rejected_for(&r9, "ping-pong");
+  assert_null(tcj_cfg_check(&r9));
+  r9.grouped = PTX_GROUP_MASKED;
+  assert_null(tcj_cfg_check(&r9));
+  r9.cluster_m = 2;
+  assert_rejected_for(&r9, "ping-pong takes M groups");
+  r9.cluster_m = 0;
+  r9.grouped = PTX_GROUP_K_ENDS32;
+  r9.op_a_t = 1;
+  r9.op_b_t = 0;
+  r9.k = 0;
+  assert_rejected_for(&r9, "ping-pong takes M groups");
   r9 = s;
   r9.split_k = 2;
   assert_rejected_for(&r9, "split");

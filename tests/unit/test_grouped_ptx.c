@@ -546,6 +546,92 @@ static void grouped_sm90_clusters_pair_tile_rows(void **state) {
   assert_non_null(strstr(tcj_cfg_check(&n), "along M only"));
 }
 
+/* Ping-pong consumers on the M modes: each contiguous or masked case as two 64-row tiles, one per
+ * consumer (the selection's 64x256 for short K or a fused epilogue), passes the check, takes
+ * the two turn barriers and the producer's one arrival per stage (only the consumer whose tile
+ * it is frees a stage), each consumer runs the scheduler on its own units, and the module
+ * compiles without spills; K groups, pairs of tile rows and a user function over 128
+ * accumulators are refused. The Qwen3-30B-A3B layer's two GEMMs as selection makes them are
+ * compiled too. */
+static void grouped_sm90_pingpong_consumers_take_turns(void **state) {
+  (void)state;
+  char version[128] = "";
+  need_nvjitlink(version, sizeof version, "grouped sm90 ping-pong kernels");
+  int nvrtc = have_nvrtc(), compiled = 0, failures = 0;
+  for (int i = 0; i < N_CASES90; i++) {
+    tcj_kernel_cfg c = case90_cfg(&cases90[i]);
+    c.bm = 64;
+    c.warps_m = 2;
+    c.pingpong = 1;
+    for (c.stages = 8; c.stages > 2 && tcj_cfg_smem_bytes(&c) > SM90_SMEM; c.stages--) continue;
+    char text[256];
+    tcj_cfg_format(&c, text, sizeof text);
+    const char *why = tcj_cfg_check(&c);
+    if (ptx_group_k(c.grouped)) {
+      assert_non_null(why);
+      assert_non_null(strstr(why, "ping-pong takes M groups"));
+      continue;
+    }
+    if (c.user && tcj_cfg_sm90_accumulators(&c) > 96) {
+      assert_non_null(why);
+      continue;
+    }
+    if (why) print_error("%s: %s\n", text, why);
+    assert_null(why);
+    tcj_kernel_cfg pair = c;
+    pair.cluster_m = 2;
+    assert_non_null(tcj_cfg_check(&pair));
+    if (c.user && !nvrtc) continue;
+    size_t len = 0;
+    char *ptx = generate(&c, ARCH_SM90A, &len);
+    char entry[96];
+    snprintf(entry, sizeof entry, ".entry %s(", ptx_gemm_entry(&c));
+    const char *body = strstr(ptx, entry);
+    assert_non_null(body);
+    /* stages + stages + 2 barriers, each stage's empty one freed by one consumer's 4 warps */
+    assert_int_equal(count_of(body, "mbarrier.init.shared::cta.b64"), 2 * c.stages + 2);
+    char empty[32];
+    snprintf(empty, sizeof empty, "+%d], 4;", 8 * (c.stages - 1));
+    assert_non_null(strstr(body, empty));
+    assert_int_equal(count_of(body, "[p_groups]"), 2); /* the producer's scan and the consumers' */
+    free(ptx);
+    int regs;
+    if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) {
+      failures++;
+      continue;
+    }
+    print_message("%3d registers, 0 spills: %s\n", regs, text);
+    compiled++;
+  }
+  static const char *qwen3[] = {
+    "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=1536 k=2048 tile=64x256x64 warps=2x1 stages=4 align=16,16,8 "
+    "pingpong=1 act=swiglu group=1 gather",
+    "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=2048 k=768 tile=64x256x64 warps=2x1 stages=4 align=16,16,8 "
+    "pingpong=1 group=1 rowscale",
+    "recipe=sm90 arch=sm_90a ab=bf16 c=bf16 op=NT n=2048 k=768 tile=64x256x64 warps=2x1 stages=4 align=16,16,8 "
+    "pingpong=1 group=1 rowscale scatter=store",
+  };
+  for (size_t i = 0; i <= sizeof qwen3 / sizeof *qwen3; i++) {
+    tcj_kernel_cfg c;
+    assert_int_equal(tcj_cfg_parse(qwen3[i < 3 ? i : 1], &c), 0);
+    if (i == 3) { /* the rows added into float32 D */
+      c.c = c.d = PTX_E_F32;
+      c.vec_c = 4;
+      c.scatter = PTX_SCATTER_ADD;
+    }
+    const char *why = tcj_cfg_check(&c);
+    if (why) print_error("%s: %s\n", qwen3[i], why);
+    assert_null(why);
+    char text[256];
+    int regs;
+    if (!compiles_cleanly(&c, ARCH_SM90A, 0, &regs, text, sizeof text)) failures++;
+    else compiled++;
+  }
+  print_message("grouped sm90 ping-pong: %d configs compiled (%s), %d failed\n", compiled, version, failures);
+  assert_int_equal(failures, 0);
+  assert_true(compiled >= 12);
+}
+
 /* K groups run where K is both operands' row (A op T, B op N), on both recipes, and the M modes'
  * rules stay as they were. */
 static void k_groups_take_a_t_b_n_on_both_recipes(void **state) {
@@ -868,6 +954,7 @@ int main(void) {
     cmocka_unit_test(grouped_sm90_configs_generate_ptx_that_walks_the_units),
     cmocka_unit_test(grouped_sm90_configs_compile_without_spills),
     cmocka_unit_test(grouped_sm90_clusters_pair_tile_rows),
+    cmocka_unit_test(grouped_sm90_pingpong_consumers_take_turns),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }

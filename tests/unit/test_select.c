@@ -1869,6 +1869,42 @@ static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
   assert_int_equal(select_ok(&mix, "sm_90a", 1).cfg.cluster_m, 2);
 }
 
+/* MoE layers keep cooperative consumers when grouped, as measured (select_plan_sm90_grouped),
+ * where dense problems of their tiles can take ping-pong ones (short K, fused epilogues):
+ * Qwen3-30B-A3B's up-projection (gathered, SwiGLU) and down-projection (router weights, rows
+ * stored or added), DeepSeek-V3's down-projection; and the selected config is one the grouped
+ * kernel takes. */
+static void moe_layers_keep_cooperative_consumers(void **state) {
+  (void)state;
+  static const struct { int64_t m, n, k, groups, rows; int gather, swiglu, row_scale, scatter; } cases[] = {
+    {65536, 1536, 2048, 128, 512, 1, 1, 0, 0},              /* Qwen3 up, 8192 tokens */
+    {16384, 1536, 2048, 128, 128, 1, 1, 0, 0},              /* the same at 2048 tokens */
+    {65536, 2048, 768, 128, 512, 0, 0, 1, PTX_SCATTER_ADD},  /* Qwen3 down, combined */
+    {65536, 2048, 768, 128, 512, 0, 0, 1, PTX_SCATTER_STORE},
+    {65536, 2048, 768, 128, 512, 0, 0, 1, 0},
+    {32768, 7168, 2048, 32, 1024, 0, 0, 0, 0},              /* DeepSeek-V3 EP8 down */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = grouped(PTX_GROUP_ENDS32, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
+    p.gather = cases[i].gather;
+    p.gather_rows = p.gather ? p.m / 8 : 0;
+    if (cases[i].swiglu) p.act = PTX_ACT_SWIGLU;
+    p.row_scale = cases[i].row_scale;
+    p.scatter = cases[i].scatter;
+    p.scatter_rows = p.scatter ? p.m : 0;
+    if (p.scatter == PTX_SCATTER_ADD) p.c = p.d = PTX_E_F32;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_grouped_sm90(&plan, PTX_GROUP_ENDS32);
+    assert_true(plan.cfg.bm >= 128);
+  }
+  /* DeepSeek-V3's 1024 rows of a group as one dense problem run ping-pong: the rule is what
+   * keeps the grouped plan cooperative. */
+  eng_problem one = problem(PTX_E_BF16, PTX_E_BF16, 1024, 7168, 2048);
+  one.op_b_t = 1;
+  one.ldb = 2048;
+  assert_int_equal(select_ok(&one, "sm_90a", 1).cfg.pingpong, 1);
+}
+
 /* On sm_90a groups of 64 expected rows or more take the sm90 recipe (wgmma), with a tile for
  * all the groups' tiles together: DeepGEMM's 4 x 8192 rows a 256-row tile, 32 groups of 128
  * rows a 128-row one (not the small tile one group alone would get); 63 rows, another arch, an
@@ -2151,6 +2187,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(grouped_16bit_128x256_tiles_run_in_pairs),
+    cmocka_unit_test(moe_layers_keep_cooperative_consumers),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
     cmocka_unit_test(grouped_operands_are_never_packed),
     cmocka_unit_test(grouped_grid_units_follow_the_formula),
