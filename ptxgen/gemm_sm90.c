@@ -234,6 +234,7 @@ int ptx_gen_gemm_sm90(ptx_builder *b, const tcj_kernel_cfg *cfg, char *err, size
   int64_t n_mult = cfg->generic ? cfg->vec_c : cfg->n;
   k.ws_vec = n_mult % 4 == 0 ? 4 : n_mult % 2 == 0 ? 2 : 1;
   k.tma_d = ptx_sm90_tma_store(cfg);
+  k.bulk_rows = ptx_sm90_bulk_rows(cfg);
   k.promote = tcj_cfg_promotion_wanted(cfg); /* the sm90 recipe promotes */
   k.pchunk = cfg->bn > 128 ? cfg->bn / 2 : cfg->bn;
   k.a_kmajor = !cfg->op_a_t;

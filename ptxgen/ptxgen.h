@@ -156,6 +156,10 @@ int ptx_sm90_tmap_d(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldd, ptx_tmap_
 /* 1 when the kernel of cfg stores D through TMA (beta == 0 tiles): 16-byte D vectors, no split,
  * no fused epilogue. */
 int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
+/* 1 when the kernel of cfg sends D's stored scattered rows (the MoE combine's TCJ_SCATTER_STORE)
+ * out of shared memory by one bulk copy per row and 128-byte chunk (beta == 0 tiles): 16-byte
+ * D vectors of 2 or 4 bytes, no bias, activation or user function. */
+int ptx_sm90_bulk_rows(const tcj_kernel_cfg *cfg);
 /* CTAs to launch for m rows and batch entries (a grouped config: its groups) on sm_count SMs:
  * one per SM at most, whole clusters, >= 1. */
 int64_t ptx_sm90_grid(const tcj_kernel_cfg *cfg, int64_t m, int64_t batch, int sm_count);

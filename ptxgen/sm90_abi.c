@@ -94,6 +94,22 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
 }
 
+int ptx_sm90_bulk_rows(const tcj_kernel_cfg *c) {
+  int es = ptx_elem_size(c->d);
+  /* The stored combine only. Measured on an H100 (tcj-prof --repeat 20, Qwen3-30B-A3B's
+   * down-projection with router weights, 2026-12-07): stored rows 274.8 -> 242.1 us at 2048
+   * tokens and 574 -> 511 at 8192 against the staged stores; the adding combine by bulk f32
+   * reductions (cp.reduce.async.bulk .add.f32) lost to the staged path's vector reductions
+   * (red.global.add.v4.f32), 301 -> 311 and 755 -> 792 us, so adds stay staged.
+   * A row's chunk is one bulk copy of 16-byte multiples at a 16-byte aligned address: D's rows,
+   * and n, in 16-byte vectors. The values are converted in registers as the TMA path's
+   * (emit_epilogue_tma), which leaves the fused epilogues' extra values to the staged path. */
+  if (c->scatter != PTX_SCATTER_STORE || c->vec_c * es != 16 || (es != 2 && es != 4) || tcj_cfg_slices(c) > 1)
+    return 0;
+  if (c->ab == PTX_E_S8 || ptx_elem_is_fp8(c->ab) || ptx_elem_is_fp8(c->d)) return 0;
+  return !c->user && c->bias == PTX_BIAS_NONE && c->act == PTX_ACT_NONE && !c->scale_row;
+}
+
 int ptx_sm90_tmap_d(const tcj_kernel_cfg *c, int64_t m, int64_t ldd, ptx_tmap_batch batch, ptx_tmap_desc *out) {
   int ces = ptx_elem_size(c->d);
   if (!ptx_sm90_tma_store(c)) return 1;

@@ -401,5 +401,5 @@ void sm90_emit_consumer(sm90 *k) {
   ptx_label(b, done);
   ptx_epi_amax_flush(b, k->amax);
   /* Bulk stores still in flight must finish before the CTA's shared memory goes away. */
-  if (k->tma_d) ptx_ins(b, "cp.async.bulk.wait_group 0");
+  if (k->tma_d || k->bulk_rows) ptx_ins(b, "cp.async.bulk.wait_group 0");
 }

@@ -211,11 +211,13 @@ static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg ba
  * scale sent its config to the staged store: 245 us against 207 for the same GEMM through TMA
  * without the scale; staged here, 222 (H100, tcj-prof, Qwen3-30B-A3B's down-projection with
  * router weights).
+ * They sit at byte `at` of the consumer's staging buffer, past what its stores read.
  * Returns this thread's first row's (16 * warp + lane / 4 of the consumer's rows) address. */
-static ptx_reg emit_tma_row_scale(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg bar_id, ptx_reg m0, ptx_reg lane) {
+static ptx_reg emit_tma_row_scale(sm90 *k, const ptx_epi *pe, ptx_reg buf, int at, ptx_reg bar_id, ptx_reg m0,
+                                  ptx_reg lane) {
   ptx_builder *b = k->b;
   ptx_reg tail = r32(k), t = r32(k), first = r32(k), idx = r32(k), st_ok = pred(k), s = r32(k), cw = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, %d", tail, buf, TMA_STAGE_BYTES + TMA_ROW_SCALE_AT);
+  ptx_ins(b, "add.u32 %R, %R, %d", tail, buf, at);
   ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
   ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
@@ -238,27 +240,59 @@ static ptx_reg emit_tma_row_scale(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_r
   return addr;
 }
 
+/* The bulk-row path's staging (emit_epilogue_tma with rows): a chunk's 64 rows of 128 bytes,
+ * 144 bytes apart, unswizzled, as each row leaves by its own bulk copy from a 16-byte aligned
+ * address; the 16 bytes of padding put a warp's 2-byte fragment writes (rows lane / 4, 4 bytes
+ * at lane % 4) on 32 different banks (4-byte D: two ways). The row scales follow. */
+#define ROWS_PITCH (PTX_SWIZZLE_LINE + 16)
+#define ROWS_STAGE_BYTES (TCJ_SM90_EPI_ROWS * ROWS_PITCH)
+_Static_assert(TCJ_SM90_EPI_BYTES >= ROWS_STAGE_BYTES + 128 * 4, "no room for 128 rows' scales past the rows");
+
+/* One 64-row block's scattered rows for the bulk-row path: thread t < 64 of the consumer takes
+ * row t of the block, and gets D's address of that row (its scatter index) and whether it is
+ * stored at all (inside the group, an index inside D). */
+static void emit_bulk_row_target(sm90 *k, const ptx_epi *pe, ptx_reg issuer, ptx_reg first_row, ptx_reg t,
+                                 ptx_reg *row_ok, ptx_reg *d_row) {
+  ptx_builder *b = k->b;
+  ptx_reg grow = r32(k);
+  ptx_ins(b, "add.u32 %R, %R, %R", grow, first_row, t);
+  ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", *row_ok, grow, k->row_end, issuer);
+  ptx_reg drow = ptx_epi_d_row(b, pe, grow, row_ok);
+  *d_row = r64(k);
+  ptx_ins(b, "cvt.u64.u32 %R, %R", *d_row, drow);
+  ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", *d_row, *d_row, pe->ldd_bytes, pe->d_base);
+}
+
 /* Epilogue of one tile when D rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
  * chunk of the epilogue's values, converted to D's type, is written into the staging buffer in
  * TMA's 128-byte swizzle, and one thread stores it with a bulk tensor copy, which clips rows past
  * m and columns past n. Measured on an H200 (tcj-prof, bf16) against the staged path: 8192x8192x
  * 1024 225 -> 200 us (cooperative), 204 -> 190 us (ping-pong); 4096^3 185.5 -> 183.9; storing
- * straight from registers instead was slower everywhere (4096^3 197.5 us). */
-static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0) {
+ * straight from registers instead was slower everywhere (4096^3 197.5 us).
+ * With rows (k->bulk_rows: stored scattered rows, the MoE combine) the chunk is staged
+ * unswizzled (ROWS_PITCH) and each of its 64 rows leaves by its own bulk copy, issued by thread
+ * t < 64 of the consumer to the row its index names; the row guard (the group's end, the index
+ * inside D) is per row, so a tile crossing its group's end takes this path too. */
+static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0, int rows) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   int ces = ptx_elem_size(c->d), cols = PTX_SWIZZLE_LINE / ces, nbs = cols / 8;
+  int pitch = rows ? ROWS_PITCH : PTX_SWIZZLE_LINE;
   ptx_reg cw = r32(k), warp = r32(k), lane = r32(k), t = r32(k), x = r32(k), tq = r32(k);
   ptx_reg buf = r32(k), rowbase = r32(k), bar_id = r32(k), leader = pred(k), frow = r32(k);
-  /* No user function takes this path (ptx_sm90_tma_store): the bias and the row scale are all
-   * that need each value's place, and they come from shared memory, addressed by immediates. */
+  /* No user function takes this path (ptx_sm90_tma_store, ptx_sm90_bulk_rows): the bias and the
+   * row scale are all that need each value's place, and they come from shared memory,
+   * addressed by immediates. */
   ptx_ins(b, "shr.u32 %R, %R, 7", cw, k->tid);
   ptx_ins(b, "sub.u32 %R, %R, 1", cw, cw);
   ptx_ins(b, "shr.u32 %R, %R, 5", warp, k->tid);
   ptx_ins(b, "and.b32 %R, %R, 3", warp, warp);
   ptx_ins(b, "and.b32 %R, %R, 31", lane, k->tid);
   ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
-  ptx_ins(b, "setp.eq.u32 %R, %R, 0", leader, t);
+  /* The threads that issue stores: thread 0 of the consumer (one tensor copy a chunk), or the
+   * first 64 (one row each). */
+  if (rows) ptx_ins(b, "setp.lt.u32 %R, %R, %d", leader, t, TCJ_SM90_EPI_ROWS);
+  else ptx_ins(b, "setp.eq.u32 %R, %R, 0", leader, t);
   ptx_ins(b, "add.u32 %R, %R, 1", bar_id, cw); /* named barrier 1 + consumer */
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", buf, cw, TCJ_SM90_EPI_BYTES, k->epi);
   /* This thread's pair of columns (2 * (lane % 4)) at byte bc of a 128-byte row: 16-byte chunk
@@ -267,20 +301,34 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   ptx_reg sbias = {0}; /* shared address of this thread's first bias value */
   if (c->bias != PTX_BIAS_NONE) sbias = emit_tma_bias(k, pe, buf, bar_id, m0, n0, lane);
   ptx_reg srs = {0}; /* and of its first row's scale */
-  if (c->row_scale) srs = emit_tma_row_scale(k, pe, buf, bar_id, m0, lane);
+  if (c->row_scale)
+    srs = emit_tma_row_scale(k, pe, buf, rows ? ROWS_STAGE_BYTES : TMA_STAGE_BYTES + TMA_ROW_SCALE_AT, bar_id, m0, lane);
   ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", t, t, 2 * ces); /* bc */
-  ptx_ins(b, "shr.u32 %R, %R, 4", tq, t);
-  ptx_ins(b, "and.b32 %R, %R, 15", t, t);
+  if (!rows) { /* swizzled: the 16-byte chunk, and the byte within it */
+    ptx_ins(b, "shr.u32 %R, %R, 4", tq, t);
+    ptx_ins(b, "and.b32 %R, %R, 15", t, t);
+  }
   ptx_ins(b, "shr.u32 %R, %R, 2", x, lane);
   ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", frow, warp, x); /* the fragment's row in the 64-row block */
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, PTX_SWIZZLE_LINE, buf);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, pitch, buf);
   ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
   ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
+  ptx_reg issuer = {0}, src = {0}, bytes = {0}, ok = {0};
+  if (rows) { /* the row this thread sends (t < 64), and where it reads it */
+    issuer = r32(k), src = r32(k), bytes = r32(k), ok = pred(k);
+    ptx_ins(b, "and.b32 %R, %R, 127", issuer, k->tid);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", src, issuer, ROWS_PITCH, buf);
+  }
   const char *ct = ptx_elem_row_of(c->d)->cvt;
   for (int j = 0; j < k->msub; j++) {
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
     ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
+    ptx_reg row_ok = {0}, d_row = {0};
+    if (rows) {
+      row_ok = pred(k);
+      emit_bulk_row_target(k, pe, leader, row, issuer, &row_ok, &d_row);
+    }
     ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
     if (c->bias == PTX_BIAS_ROW) {
       rb[0] = ptx_new(b, PTX_F32);
@@ -296,15 +344,20 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rs[1], srs, 4 * (64 * j + 8));
     }
     for (int ch = 0; ch < c->bn / cols; ch++) {
-      /* The buffer is free once the previous bulk store has read it. */
+      /* The buffer is free once the previous bulk stores have read it. */
       ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       for (int nbl = 0; nbl < nbs; nbl++) {
-        int i = 4 * (ch * nbs + nbl);
+        int i = 4 * (ch * nbs + nbl), off = 0;
         ptx_reg *v = &k->acc[j][i];
-        ptx_ins(b, "add.u32 %R, %R, %d", q, tq, nbl * ces / 2);
-        ptx_ins(b, "xor.b32 %R, %R, %R", q, q, x);
-        ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, q, rowbase);
+        if (rows) {
+          ptx_ins(b, "mov.u32 %R, %R", addr, rowbase);
+          off = nbl * 8 * ces;
+        } else {
+          ptx_ins(b, "add.u32 %R, %R, %d", q, tq, nbl * ces / 2);
+          ptx_ins(b, "xor.b32 %R, %R, %R", q, q, x);
+          ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, q, rowbase);
+        }
         ptx_reg bias0[2] = {rb[0], rb[0]}, bias1[2] = {rb[1], rb[1]};
         if (c->bias == PTX_BIAS_COL) {
           bias0[0] = ptx_new(b, PTX_F32);
@@ -319,22 +372,37 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
         ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, given ? bias1 : NULL, rs[1]);
         if (ces == 4) {
           const char *dw = ptx_elem_row_of(c->d)->mem;
-          ptx_ins(b, "st.shared.v2.%s [%R], {%R, %R}", dw, addr, v[0], v[1]);
-          ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, 8 * PTX_SWIZZLE_LINE, v[2], v[3]);
+          if (off) ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, off, v[0], v[1]);
+          else ptx_ins(b, "st.shared.v2.%s [%R], {%R, %R}", dw, addr, v[0], v[1]);
+          ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, off + 8 * pitch, v[2], v[3]);
         } else {
           ptx_reg w0 = r32(k), w1 = r32(k);
           ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ct, w0, v[1], v[0]); /* first source: upper half */
           ptx_ins(b, "cvt.rn.%sx2.f32 %R, %R, %R", ct, w1, v[3], v[2]);
-          ptx_ins(b, "st.shared.b32 [%R], %R", addr, w0);
-          ptx_ins(b, "st.shared.b32 [%R+%d], %R", addr, 8 * PTX_SWIZZLE_LINE, w1);
+          if (off) ptx_ins(b, "st.shared.b32 [%R+%d], %R", addr, off, w0);
+          else ptx_ins(b, "st.shared.b32 [%R], %R", addr, w0);
+          ptx_ins(b, "st.shared.b32 [%R+%d], %R", addr, off + 8 * pitch, w1);
         }
       }
-      /* Generic-proxy writes become visible to the TMA unit, then one thread stores. */
+      /* Generic-proxy writes become visible to the TMA unit, then the issuers store. */
       ptx_ins(b, "fence.proxy.async.shared::cta");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
-      ptx_reg at[3] = {col, row, k->z}; /* batched: rank-3 map, the entry is the third coordinate */
-      ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(buf), (ptx_reg){0}, (ptx_reg){0});
+      if (rows) {
+        /* This row's chunk: the columns left of n, 128 bytes at most (n and D's rows are 16-byte
+         * vectors, so every size is a multiple of 16). */
+        ptx_reg dst = r64(k), t64 = r64(k);
+        ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", ok, col, pe->n, row_ok);
+        ptx_ins(b, "sub.u32 %R, %V, %R", bytes, pe->n, col);
+        ptx_ins(b, "mul.lo.u32 %R, %R, %d", bytes, bytes, ces);
+        ptx_ins(b, "min.u32 %R, %R, %d", bytes, bytes, PTX_SWIZZLE_LINE);
+        ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, col, ces);
+        ptx_ins(b, "add.s64 %R, %R, %R", dst, d_row, t64);
+        ptx_ins_if(b, ok, 0, "cp.async.bulk.global.shared::cta.bulk_group [%R], [%R], %R", dst, src, bytes);
+      } else {
+        ptx_reg at[3] = {col, row, k->z}; /* batched: rank-3 map, the entry is the third coordinate */
+        ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(buf), (ptx_reg){0}, (ptx_reg){0});
+      }
       ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
     }
   }
@@ -374,13 +442,14 @@ static void emit_swiglu_pairs(sm90 *k, const ptx_epi *pe, ptx_reg n0) {
   }
 }
 
-/* The tile's epilogue: TMA stores where the config allows them and beta == 0, else staged.
+/* The tile's epilogue: TMA stores (or bulk copies per row) where the config allows them and
+ * beta == 0, else staged.
  * Each path reads the epilogue's parameters itself, after the branch: values computed before
  * it would be live into the TMA path, and with 128 accumulators there they spill. */
 static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
   ptx_builder *b = k->b;
   ptx_epi pe;
-  if (!k->tma_d) {
+  if (!k->tma_d && !k->bulk_rows) {
     int partial = k->split && !k->split_at_launch; /* partial sums: the reduction applies alpha */
     if (partial) ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
     else begin_tile(k, &pe);
@@ -391,14 +460,14 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
   }
   int staged = ptx_new_label(b), done = ptx_new_label(b);
   ptx_ins_if(b, ptx_epi_beta_nonzero(b), 0, "bra.uni %L", staged);
-  if (k->cfg->grouped) { /* a tile crossing its group's end keeps the staged path's row guard */
+  if (k->cfg->grouped && !k->bulk_rows) { /* a tile crossing its group's end keeps the staged path's row guard */
     ptx_reg last = r32(k), crosses = pred(k);
     ptx_ins(b, "add.u32 %R, %R, %d", last, m0, k->cfg->bm);
     ptx_ins(b, "setp.gt.u32 %R, %R, %R", crosses, last, k->row_end);
     ptx_ins_if(b, crosses, 0, "bra.uni %L", staged);
   }
   begin_tile(k, &pe);
-  emit_epilogue_tma(k, &pe, m0, n0);
+  emit_epilogue_tma(k, &pe, m0, n0, k->bulk_rows);
   ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, staged);
   begin_tile(k, &pe);

@@ -53,6 +53,7 @@ typedef struct sm90 {
   int a_kmajor, b_kmajor;
   ptx_reg tid, m, tmap_a, tmap_b, tmap_d, ring, epi, full, empty, turn;
   int tma_d; /* D rows are 16-byte vectors: beta == 0 tiles leave through TMA stores */
+  int bulk_rows; /* stored scattered rows of 16-byte vectors: beta == 0 tiles leave by a bulk copy per row */
   ptx_reg z, za, zb; /* batched: the unit's entry, and its coordinate in A's and B's maps (0 for a broadcast operand);
                       * grouped: the unit's group */
   /* The epilogue's row guard: m, or a grouped tile's (the end of its rows, sm90_group_origin). */

@@ -2,9 +2,9 @@
 # A Qwen3-30B-A3B Mixture-of-Experts layer (128 experts, top-8, SwiGLU experts) built twice on the
 # same seeded random bf16 weights: its expert GEMMs through torch._grouped_mm and through
 # tcj.grouped_mm, where the SwiGLU, the gather of the token rows, the router weights and the
-# combine are fused into the GEMMs: the down-projection adds each row into its token's row
-# (scatter_add; --combine store writes the rows token-major for a plain sum instead, --combine
-# torch leaves the combine to torch's index_add_). Routing and dispatch (a stable sort by expert,
+# combine are fused into the GEMMs: the down-projection writes each row token-major (scatter=,
+# then a plain sum over the top-k rows; --combine add adds each row into its token's float32 row
+# instead, --combine torch leaves the combine to torch's index_add_). Routing and dispatch (a stable sort by expert,
 # no host sync) are the same torch code in both. Each runs under torch.compile(fullgraph=True) captured in a CUDA graph;
 # the outputs are checked against a float32 reference and the graph replays are timed.
 """Qwen3-30B-A3B MoE layer: torch._grouped_mm vs tcj.grouped_mm, compiled and CUDA-graphed.
@@ -36,7 +36,9 @@ def build_parser():
                    help="tokens per layer call (each row)")
     p.add_argument("--no-gather", action="store_true",
                    help="tcj reads x[token] (a copy, as torch does) instead of gathering rows")
-    p.add_argument("--combine", choices=("store", "add", "torch"), default="add",
+    # store by default: the faster on an H100 (2026-12-07, docs/perf.md), 1.23x / 1.32x torch at
+    # 2048 / 8192 tokens against add's 1.19x / 1.22x.
+    p.add_argument("--combine", choices=("store", "add", "torch"), default="store",
                    help="tcj's combine: store (the down-projection writes each row token-major, "
                         "scatter=, then a sum over top-k), add (it adds each row into its token's "
                         "float32 row by atomics, scatter_add=), torch (it writes rows in expert "
@@ -85,7 +87,7 @@ def moe_torch(x, w):
     return combine(x, token, y.float() * row_w[:, None])
 
 
-def make_moe_tcj(gather, combine_by="add"):
+def make_moe_tcj(gather, combine_by="store"):
     grouped_mm = tcj.grouped_mm  # looked up here, not in the traced code (tcj's lazy attributes)
 
     def moe_tcj(x, w):

@@ -61,7 +61,7 @@ def test_moe_layer_arguments():
     assert (a.no_gather, a.check_only, a.iters, a.seed, a.device) == (False, False, 50, 0, "cuda")
     a = parse(["--tokens", "4,32", "--no-gather", "--check-only", "--iters", "3", "--seed", "1"])
     assert (a.tokens, a.no_gather, a.check_only, a.iters, a.seed) == ([4, 32], True, True, 3, 1)
-    assert (a.combine, parse(["--combine", "store"]).combine) == ("add", "store")
+    assert (a.combine, parse(["--combine", "add"]).combine) == ("store", "add")
 
 
 @pytest.mark.parametrize("name", NAMES)

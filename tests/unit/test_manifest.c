@@ -105,7 +105,7 @@ static const manifest_problem *find(const manifest *m, const char *name) {
 #define BENCH_ROWS 38 /* bench/suite.yaml's */
 #define OWN_ROWS 16   /* tests/data/suite.yaml's after them */
 #define GROUPED_ROWS 13 /* and its grouped (Mixture-of-Experts) rows after those */
-#define MOE_EXTRA_ROWS 11 /* and the MoE extras' rows */
+#define MOE_EXTRA_ROWS 13 /* and the MoE extras' rows */
 #define LARGE_ROWS 18    /* and the 70B-class and mid-size rows last (issue 34) */
 
 static void check_suite(const manifest *m, size_t rows) {
@@ -263,6 +263,10 @@ static void check_moe_extra_rows(const manifest *m) {
      128, 0, 0, 1 + TCJ_SCATTER_STORE},
     {"moex_qwen3_down_scatter_add", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 16384, 2048, 768,
      128, 0, 0, 1 + TCJ_SCATTER_ADD},
+    {"moex_qwen3_down_scatter_store_t8192", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 65536, 2048,
+     768, 128, 0, 0, 1 + TCJ_SCATTER_STORE},
+    {"moex_qwen3_down_scatter_add_t8192", TCJ_BF16, TCJ_SCALE_TENSOR, TCJ_ACT_NONE, 1, TCJ_GROUP_M_CONTIGUOUS, 65536, 2048,
+     768, 128, 0, 0, 1 + TCJ_SCATTER_ADD},
   };
   for (int i = 0; i < MOE_EXTRA_ROWS; i++) {
     const manifest_problem *p = &m->problems[BENCH_ROWS + OWN_ROWS + GROUPED_ROWS + i];
