@@ -416,12 +416,23 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
 }
 
 /* 16-bit groups on 128x256 tiles run in pairs of tile rows (B's tile multicast to both) where
- * the grouped kernel takes pairs. H100, tcj-prof --repeat 20, same run (2026-12-06): the
- * DeepSeek-V3 EP8 up-projection (32 groups of 11 to 1320 rows, 128 expected) 726 us in pairs
- * against 840 without, Mixtral's up-projection 2788 against 2883; 256x128 tiles in pairs were
- * slower (1319 and 3061 us), so they are left alone. */
+ * the grouped kernel takes pairs and a group's B is too large to stay in L2 between its tile
+ * rows. H100, tcj-prof --repeat 20, same run (2026-12-06): the DeepSeek-V3 EP8 up-projection
+ * (32 groups of 11 to 1320 rows, 128 expected) 726 us in pairs against 840 without, Mixtral's
+ * up-projection 2788 against 2883; 256x128 tiles in pairs were slower (1319 and 3061 us), so
+ * they are left alone. Against single CTAs of the same tile (H100, 2026-12-07, pairs / single,
+ * us), by the bytes of one group's B: 234 MB (Mixtral up) 2750 / 3161, 117 MB (Mixtral down)
+ * 1376 / 1466, 58 MB (DeepGEMM's shape) 2467 / 2765, (DeepSeek-V3 up) 704 / 775; but 29 MB
+ * (DeepSeek-V3 down) 395 / 388, and Qwen3-30B-A3B's 3 MB down-projection 204 / 192, with
+ * router weights 218 / 206, rows stored 242 / 204 (8192 tokens: 502 / 470), added 300 / 281
+ * (8192 tokens: 750 / 767), its 6 MB up-projection 349 / 348: where L2 holds a group's B, its
+ * tile rows read it from there anyway, and the pair's second CTA often computes rows past its
+ * group's end. Hence the floor below, between 29 and 58 MB (the L2 of an H100 or H200 holds
+ * 50 MB). */
+#define SM90_PAIR_MIN_GROUP_B_BYTES (32ll << 20)
 static void pair_16bit_128x256_groups(const eng_problem *p, tcj_kernel_cfg *c) {
   if (c->cluster_m || c->bm != 128 || tcj_cfg_tile_cols(c) != 256 || ptx_elem_size(p->ab) != 2) return;
+  if (p->n * p->k * 2 < SM90_PAIR_MIN_GROUP_B_BYTES) return;
   tcj_kernel_cfg pair = *c;
   pair.cluster_m = 2;
   if (!tcj_cfg_check(&pair)) *c = pair;

@@ -1825,15 +1825,17 @@ static void assert_grouped_sm90(const eng_plan *plan, int kind) {
   assert_null(tcj_cfg_check(&plan->cfg));
 }
 
-/* 16-bit m-grouped problems on 128x256 tiles run in pairs of tile rows (cluster_m 2, measured
- * faster on an H100): Mixtral's and DeepSeek-V3's up-projections, f16 and bf16, contiguous and
- * masked; the same problems with gathers or B pointers run unpaired. */
+/* 16-bit m-grouped problems on 128x256 tiles whose group's B passes 32 MiB run in pairs of tile
+ * rows (cluster_m 2, measured faster on an H100): Mixtral's and DeepSeek-V3's up-projections,
+ * f16 and bf16, contiguous and masked; the same problems with gathers or B pointers run
+ * unpaired, and so do groups whose B stays in L2 (DeepSeek-V3's down-projection, 29 MB; Qwen3's,
+ * 3 MB), where pairs were measured slower. */
 static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
   (void)state;
   static const struct { int kind; ptx_elem ab; int64_t m, n, k, groups, rows; } cases[] = {
     {PTX_GROUP_ENDS32, PTX_E_BF16, 8192, 28672, 4096, 8, 1024},
     {PTX_GROUP_ENDS64, PTX_E_F16, 4096, 4096, 7168, 32, 128},
-    {PTX_GROUP_MASKED, PTX_E_BF16, 1024, 7168, 2048, 8, 1024},
+    {PTX_GROUP_MASKED, PTX_E_BF16, 1024, 14336, 4096, 8, 1024},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     eng_problem p = grouped(cases[i].kind, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
@@ -1867,6 +1869,21 @@ static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
   /* The first case must have taken the pair (the loop skips other tiles). */
   eng_problem mix = grouped(PTX_GROUP_ENDS32, 8192, 28672, 4096, 8, 1024);
   assert_int_equal(select_ok(&mix, "sm_90a", 1).cfg.cluster_m, 2);
+  /* Groups whose B L2 holds: 128x256 single CTAs, contiguous and masked. */
+  static const struct { int kind; int64_t m, n, k, groups, rows; } small_b[] = {
+    {PTX_GROUP_ENDS32, 4096, 7168, 2048, 32, 128},  /* DeepSeek-V3 EP8 down: 29 MB a group */
+    {PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128}, /* Qwen3-30B-A3B down at 2048 tokens */
+    {PTX_GROUP_ENDS32, 65536, 2048, 768, 128, 512}, /* ... at 8192 */
+    {PTX_GROUP_MASKED, 1024, 7168, 2048, 8, 1024},
+  };
+  for (size_t i = 0; i < sizeof small_b / sizeof *small_b; i++) {
+    eng_problem p = grouped(small_b[i].kind, small_b[i].m, small_b[i].n, small_b[i].k, small_b[i].groups, small_b[i].rows);
+    plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.bm, 128);
+    assert_int_equal(tcj_cfg_tile_cols(&plan.cfg), 256);
+    assert_int_equal(plan.cfg.cluster_m, 0);
+  }
 }
 
 /* MoE layers keep cooperative consumers when grouped, as measured (select_plan_sm90_grouped),
