@@ -52,9 +52,9 @@ static inline int gpu_env_swap(const char *name, const char *value, char *saved,
   return prev != NULL;
 }
 
-/* An engine made with TCJ_RECIPE=recipe and, where tile is not NULL, TCJ_TILE=tile in the
- * environment (tcj reads both at creation; they are put back as they were), or NULL with the
- * reason printed. */
+/* An engine made with TCJ_RECIPE=recipe and TCJ_TILE=tile in the environment, each unset where
+ * NULL (tcj reads both at creation; they are put back as they were), or NULL with the reason
+ * printed: the GPU tests' forced-recipe and forced-tile passes. */
 static inline tcj_engine *gpu_engine_with(const char *recipe, const char *tile) {
   char recipe_was[64] = "", tile_was[128] = "";
   int had_recipe = gpu_env_swap("TCJ_RECIPE", recipe, recipe_was, sizeof recipe_was);
@@ -65,12 +65,11 @@ static inline tcj_engine *gpu_engine_with(const char *recipe, const char *tile) 
   gpu_env_swap("TCJ_RECIPE", had_recipe ? recipe_was : NULL, scratch, sizeof scratch);
   gpu_env_swap("TCJ_TILE", had_tile ? tile_was : NULL, scratch, sizeof scratch);
   if (st != TCJ_SUCCESS)
-    printf("  tcj_create under TCJ_RECIPE=%s%s%s: %s\n", recipe, tile ? " TCJ_TILE=" : "", tile ? tile : "",
+    printf("  tcj_create under TCJ_RECIPE=%s TCJ_TILE=%s: %s\n", recipe ? recipe : "(unset)", tile ? tile : "(unset)",
            tcj_last_error(NULL));
   return st == TCJ_SUCCESS ? e : NULL;
 }
 
-/* The GPU tests' forced-recipe passes. */
 static inline tcj_engine *gpu_engine_under(const char *recipe) { return gpu_engine_with(recipe, NULL); }
 
 /* TCJ_TILE for the sm90 kernel with ping-pong consumers: two consumer warpgroups taking 64 x 128

@@ -1226,32 +1226,17 @@ static void fp8_before_sm89_is_not_supported(void **state) {
 
 /* ---- the forced sm80 recipe ------------------------------------------------------------- */
 
+/* An engine under TCJ_RECIPE=recipe and TCJ_TILE=tile (NULL: unset), or a failed test. */
+static tcj_engine *forced_engine(const char *recipe, const char *tile) {
+  tcj_engine *e = gpu_engine_with(recipe, tile);
+  if (!e) fail_msg("tcj_create under TCJ_RECIPE=%s TCJ_TILE=%s failed (above)", recipe, tile ? tile : "(unset)");
+  return e;
+}
+
 /* fp8 on mma.sync m16n8k32 (sm_89 and newer, Hopper included) through TCJ_RECIPE=sm80: the
  * operand pairs and op pairs, fp8 D with amax, beta with a bias and ReLU, deep K (promotion).
  * That recipe may not take every fp8 feature: block scales refused as NOT_SUPPORTED there are
  * noted, not failed; every per-tensor case must run. */
-/* An engine created with environment variables set (TCJ_RECIPE, TCJ_TILE: read by tcj_create),
- * each restored right after. */
-static tcj_engine *create_with_env(int count, const char *const *vars, const char *const *values) {
-  char saved[4][256];
-  int had[4];
-  assert_true(count <= 4);
-  for (int v = 0; v < count; v++) {
-    const char *prev = getenv(vars[v]);
-    had[v] = prev != NULL;
-    snprintf(saved[v], sizeof saved[v], "%s", prev ? prev : "");
-    setenv(vars[v], values[v], 1);
-  }
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  for (int v = 0; v < count; v++) {
-    if (had[v]) setenv(vars[v], saved[v], 1);
-    else unsetenv(vars[v]);
-  }
-  if (st != TCJ_SUCCESS) fail_msg("tcj_create with %s=%s: %s", vars[0], values[0], tcj_last_error(NULL));
-  return e;
-}
-
 static void forced_sm80_recipe_runs_fp8(void **state) {
   (void)state;
   need_fp8();
@@ -1278,8 +1263,7 @@ static void forced_sm80_recipe_runs_fp8(void **state) {
   cases[5] = mk("sm80, block", TCJ_E4M3, TCJ_E4M3, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 257, 300, 520, 1005);
   cases[5].block = 1;
 
-  static const char *const var = "TCJ_RECIPE", *const value = "sm80";
-  tcj_engine *e = create_with_env(1, &var, &value);
+  tcj_engine *e = forced_engine("sm80", NULL);
   int unsupported = 0;
   int failed = run_list(e, "TCJ_RECIPE=sm80 fp8", cases, NCASES(cases), 1, &unsupported);
   tcj_destroy(e);
@@ -1329,11 +1313,9 @@ static void forced_128x192_promoted_tile_matches_reference(void **state) {
   cases[7].alpha = 0.5f;
   static const char *const tiles[2] = {"128x192x128/2x1/5/c2", "128x192x128/2x1/5"};
   int failed = 0;
-  static const char *const vars[2] = {"TCJ_TILE", "TCJ_RECIPE"};
   for (int t = 0; t < 2; t++) {
     /* The small cases would take the sm80 recipe, which the tile does not describe. */
-    const char *const values[2] = {tiles[t], "sm90"};
-    tcj_engine *e = create_with_env(2, vars, values);
+    tcj_engine *e = forced_engine("sm90", tiles[t]);
     char what[64];
     snprintf(what, sizeof what, "TCJ_TILE=%s", tiles[t]);
     failed += run_list(e, what, cases, NCASES(cases), 0, NULL);

@@ -967,13 +967,8 @@ static void skip_unless_sm90(void) {
 
 /* An engine forced to one sm90 tile (TCJ_RECIPE, TCJ_TILE), or a failed test. */
 static tcj_engine *forced_sm90_engine(const char *tile) {
-  setenv("TCJ_RECIPE", "sm90", 1);
-  setenv("TCJ_TILE", tile, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  unsetenv("TCJ_RECIPE");
-  unsetenv("TCJ_TILE");
-  if (st != TCJ_SUCCESS) fail_msg("tcj_create with TCJ_TILE=%s: %s", tile, tcj_last_error(NULL));
+  tcj_engine *e = gpu_engine_with("sm90", tile);
+  if (!e) fail_msg("tcj_create with TCJ_TILE=%s failed (above)", tile);
   return e;
 }
 

@@ -887,16 +887,6 @@ static void deep_k_splits_match_reference_and_cublas(void **state) {
 
 /* ---- decode: K slices reduced in a cluster ------------------------------------------------ */
 
-/* An engine created with TCJ_TILE set (read by tcj_create), or NULL with the error printed. */
-static tcj_engine *engine_with_tile(const char *tile) {
-  setenv("TCJ_TILE", tile, 1);
-  tcj_engine *e = NULL;
-  tcj_status st = tcj_create(&e, NULL);
-  unsetenv("TCJ_TILE");
-  if (st != TCJ_SUCCESS) printf("  FAIL tcj_create with TCJ_TILE=%s: %s\n", tile, tcj_last_error(NULL));
-  return st == TCJ_SUCCESS ? e : NULL;
-}
-
 /* Runs c on two engines: C (restored in between) must come out bitwise equal from both, and
  * the second result passes the reference and cuBLAS checks. Returns 1, or 0 with msg. */
 static int same_bits_on_two_engines(const gemm_case *c, tcj_engine *first, tcj_engine *second, char *msg,
@@ -963,7 +953,7 @@ static void decode_splits_reduce_alike_in_a_cluster_and_the_workspace(void **sta
     const char *tile = i % 2 ? "16x64x128/1x2/4" : "16x128x128/1x4/4"; /* both decode tiles */
     snprintf(cluster_tile, sizeof cluster_tile, "%s/sc%d", tile, cases[i].slices);
     snprintf(workspace_tile, sizeof workspace_tile, "%s/s%d", tile, cases[i].slices);
-    tcj_engine *cl = engine_with_tile(cluster_tile), *ws = engine_with_tile(workspace_tile);
+    tcj_engine *cl = gpu_engine_with(NULL, cluster_tile), *ws = gpu_engine_with(NULL, workspace_tile);
     if (!cl || !ws || !same_bits_on_two_engines(&cases[i].c, cl, ws, msg, sizeof msg)) {
       if (cl && ws) printf("  FAIL %s (%s against %s)\n", msg, cluster_tile, workspace_tile);
       failed++;

@@ -546,13 +546,13 @@ static void grouped_sm90_clusters_pair_tile_rows(void **state) {
   assert_non_null(strstr(tcj_cfg_check(&n), "along M only"));
 }
 
-/* Ping-pong consumers on the M modes: each contiguous or masked case as two 64-row tiles, one per
- * consumer (the selection's 64x256 for short K or a fused epilogue), passes the check, takes
- * the two turn barriers and the producer's one arrival per stage (only the consumer whose tile
- * it is frees a stage), each consumer runs the scheduler on its own units, and the module
- * compiles without spills; K groups, pairs of tile rows and a user function over 128
- * accumulators are refused. The Qwen3-30B-A3B layer's two GEMMs as selection makes them are
- * compiled too. */
+/* Ping-pong consumers on the M modes (TCJ_TILE's /pp; selection keeps grouped calls
+ * cooperative): each contiguous or masked case as two 64-row tiles, one per consumer, passes the
+ * check, takes the two turn barriers and the producer's one arrival per stage (only the consumer
+ * whose tile it is frees a stage), each consumer runs the scheduler on its own units, and the
+ * module compiles without spills; K groups, pairs of tile rows and a user function over 128
+ * accumulators are refused. The Qwen3-30B-A3B layer's two GEMMs on 64x256 ping-pong tiles (the
+ * configs measured in docs/perf.md) are compiled too. */
 static void grouped_sm90_pingpong_consumers_take_turns(void **state) {
   (void)state;
   char version[128] = "";
