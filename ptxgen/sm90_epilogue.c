@@ -248,15 +248,15 @@ static ptx_reg emit_tma_row_scale(sm90 *k, const ptx_epi *pe, ptx_reg buf, int a
 #define ROWS_STAGE_BYTES (TCJ_SM90_EPI_ROWS * ROWS_PITCH)
 _Static_assert(TCJ_SM90_EPI_BYTES >= ROWS_STAGE_BYTES + 128 * 4, "no room for 128 rows' scales past the rows");
 
-/* One 64-row block's scattered rows for the bulk-row path: thread t < 64 of the consumer takes
- * row t of the block, and gets D's address of that row (its scatter index) and whether it is
- * stored at all (inside the group, an index inside D). */
-static void emit_bulk_row_target(sm90 *k, const ptx_epi *pe, ptx_reg issuer, ptx_reg first_row, ptx_reg t,
+/* One 64-row block's scattered rows for the bulk-row path: a thread that sends (sends: the
+ * consumer's threads 0 to 63) takes row send_row of the block, and gets D's address of that row
+ * (its scatter index) and whether it is stored at all (inside the group, an index inside D). */
+static void emit_bulk_row_target(sm90 *k, const ptx_epi *pe, ptx_reg sends, ptx_reg first_row, ptx_reg send_row,
                                  ptx_reg *row_ok, ptx_reg *d_row) {
   ptx_builder *b = k->b;
   ptx_reg grow = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, %R", grow, first_row, t);
-  ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", *row_ok, grow, k->row_end, issuer);
+  ptx_ins(b, "add.u32 %R, %R, %R", grow, first_row, send_row);
+  ptx_ins(b, "setp.lt.and.u32 %R, %R, %R, %R", *row_ok, grow, k->row_end, sends);
   ptx_reg drow = ptx_epi_d_row(b, pe, grow, row_ok);
   *d_row = r64(k);
   ptx_ins(b, "cvt.u64.u32 %R, %R", *d_row, drow);
@@ -314,11 +314,11 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, pitch, buf);
   ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
   ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
-  ptx_reg issuer = {0}, src = {0}, bytes = {0}, ok = {0};
-  if (rows) { /* the row this thread sends (t < 64), and where it reads it */
-    issuer = r32(k), src = r32(k), bytes = r32(k), ok = pred(k);
-    ptx_ins(b, "and.b32 %R, %R, 127", issuer, k->tid);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", src, issuer, ROWS_PITCH, buf);
+  ptx_reg send_row = {0}, src = {0}, bytes = {0}, ok = {0};
+  if (rows) { /* the row this thread sends (threads 0 to 63), and where it reads it */
+    send_row = r32(k), src = r32(k), bytes = r32(k), ok = pred(k);
+    ptx_ins(b, "and.b32 %R, %R, 127", send_row, k->tid);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", src, send_row, ROWS_PITCH, buf);
   }
   const char *ct = ptx_elem_row_of(c->d)->cvt;
   for (int j = 0; j < k->msub; j++) {
@@ -327,7 +327,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
     ptx_reg row_ok = {0}, d_row = {0};
     if (rows) {
       row_ok = pred(k);
-      emit_bulk_row_target(k, pe, leader, row, issuer, &row_ok, &d_row);
+      emit_bulk_row_target(k, pe, leader, row, send_row, &row_ok, &d_row);
     }
     ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
     if (c->bias == PTX_BIAS_ROW) {
