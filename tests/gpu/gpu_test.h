@@ -43,27 +43,33 @@ static inline void gpu_skip_unless_sm90(int cc) {
   skip();
 }
 
-/* Sets name to value (NULL: unset) and returns whether it was set before, its value in saved. */
-static inline int gpu_env_swap(const char *name, const char *value, char *saved, size_t size) {
-  const char *prev = getenv(name);
-  if (prev) snprintf(saved, size, "%s", prev);
+/* Sets name to value (NULL: unsets it). */
+static inline void gpu_env_set(const char *name, const char *value) {
   if (value) setenv(name, value, 1);
   else unsetenv(name);
-  return prev != NULL;
+}
+
+/* name's value into saved (size bytes); returns it (saved), or NULL where name is not set. */
+static inline const char *gpu_env_save(const char *name, char *saved, size_t size) {
+  const char *prev = getenv(name);
+  if (!prev) return NULL;
+  snprintf(saved, size, "%s", prev);
+  return saved;
 }
 
 /* An engine made with TCJ_RECIPE=recipe and TCJ_TILE=tile in the environment, each unset where
  * NULL (tcj reads both at creation; they are put back as they were), or NULL with the reason
  * printed: the GPU tests' forced-recipe and forced-tile passes. */
 static inline tcj_engine *gpu_engine_with(const char *recipe, const char *tile) {
-  char recipe_was[64] = "", tile_was[128] = "";
-  int had_recipe = gpu_env_swap("TCJ_RECIPE", recipe, recipe_was, sizeof recipe_was);
-  int had_tile = gpu_env_swap("TCJ_TILE", tile, tile_was, sizeof tile_was);
+  char recipe_buf[64], tile_buf[128];
+  const char *recipe_was = gpu_env_save("TCJ_RECIPE", recipe_buf, sizeof recipe_buf);
+  const char *tile_was = gpu_env_save("TCJ_TILE", tile_buf, sizeof tile_buf);
+  gpu_env_set("TCJ_RECIPE", recipe);
+  gpu_env_set("TCJ_TILE", tile);
   tcj_engine *e = NULL;
   tcj_status st = tcj_create(&e, NULL);
-  char scratch[128];
-  gpu_env_swap("TCJ_RECIPE", had_recipe ? recipe_was : NULL, scratch, sizeof scratch);
-  gpu_env_swap("TCJ_TILE", had_tile ? tile_was : NULL, scratch, sizeof scratch);
+  gpu_env_set("TCJ_RECIPE", recipe_was);
+  gpu_env_set("TCJ_TILE", tile_was);
   if (st != TCJ_SUCCESS)
     printf("  tcj_create under TCJ_RECIPE=%s TCJ_TILE=%s: %s\n", recipe ? recipe : "(unset)", tile ? tile : "(unset)",
            tcj_last_error(NULL));
@@ -73,8 +79,9 @@ static inline tcj_engine *gpu_engine_with(const char *recipe, const char *tile) 
 static inline tcj_engine *gpu_engine_under(const char *recipe) { return gpu_engine_with(recipe, NULL); }
 
 /* TCJ_TILE for the sm90 kernel with ping-pong consumers: two consumer warpgroups taking 64 x 128
- * tiles in turn, 128 bytes of K per stage, 4 stages (the grouped passes that check it on every M
- * mode; selection picks 64 x 256 ping-pong tiles for short-K and fused MoE layers). */
+ * tiles in turn, 128 bytes of K per stage, 4 stages. Selection never gives grouped calls
+ * ping-pong consumers (measured slower), so the grouped tests' passes under this tile are what
+ * checks them on every M mode. */
 #define GPU_SM90_PINGPONG_TILE "64x128x128/2x1/4/pp"
 
 /* For tests that make their own engines: returns GPU_START_GO_ON with the primary context bound
