@@ -65,8 +65,8 @@ static void emit_entry(sm90 *k) {
   char extra[96];
   /* setmaxnreg moves registers between warpgroups of a CTA whose pool is fixed at launch
    * (threads x entry count): the entry count is pinned so the producer's release covers the
-   * consumers' growth with one consumer as with two. */
-  int n = snprintf(extra, sizeof extra, ".maxnreg %d\n", ENTRY_REGS);
+   * consumers' growth (tcj_cfg_sm90_regs). */
+  int n = snprintf(extra, sizeof extra, ".maxnreg %d\n", tcj_cfg_sm90_regs(k->cfg).entry);
   if (k->cluster > 1) snprintf(extra + n, sizeof extra - (size_t)n, ".reqnctapercluster %d, 1, 1\n", k->cluster);
   ptx_entry_body_directives(b, tcj_cfg_sm90_threads(k->cfg), extra);
 }

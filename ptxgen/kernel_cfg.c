@@ -263,6 +263,22 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
 }
 
 /* C's types per operand type: the element table's rule (elem.c). */
+/* The budgets kernel_cfg.h describes. */
+enum { SM90_CTA_REGS = 65536, SM90_ENTRY_REGS = 168, SM90_PRODUCER_REGS = 40, SM90_CONSUMER_REGS = 232,
+       SM90_GATHER_PRODUCER_REGS = 56, SM90_GATHER_CONSUMER_REGS = 224 };
+
+tcj_sm90_regs tcj_cfg_sm90_regs(const tcj_kernel_cfg *c) {
+  tcj_sm90_regs r;
+  int threads = tcj_cfg_sm90_threads(c), consumers = threads / 128 - 1;
+  r.entry = SM90_CTA_REGS / threads / 8 * 8;
+  if (r.entry > SM90_ENTRY_REGS) r.entry = SM90_ENTRY_REGS;
+  r.producer = c->gather ? SM90_GATHER_PRODUCER_REGS : SM90_PRODUCER_REGS;
+  r.consumer = (threads * r.entry - 128 * r.producer) / (128 * (consumers > 0 ? consumers : 1)) / 8 * 8;
+  int most = c->gather ? SM90_GATHER_CONSUMER_REGS : SM90_CONSUMER_REGS;
+  if (r.consumer > most) r.consumer = most;
+  return r;
+}
+
 const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c) { return ptx_elem_check_c(ab, c); }
 
 /* The operand type's epilogue rule (elem.c: s8 takes a bias and ReLU, f64 a plain epilogue):

@@ -233,6 +233,16 @@ int tcj_cfg_threads(const tcj_kernel_cfg *c); /* per CTA: the recipe's (recipe.h
 static inline int tcj_cfg_warp_threads(const tcj_kernel_cfg *c) { return 32 * c->warps_m * c->warps_n; }
 /* Threads of an sm90 CTA: the consumer warpgroups and one producer warpgroup. */
 static inline int tcj_cfg_sm90_threads(const tcj_kernel_cfg *c) { return 128 * (1 + c->warps_m * c->warps_n); }
+/* sm90 register budgets per thread (PTX ISA "setmaxnreg"). Every thread starts at the entry
+ * count (.maxnreg): 168, or less where the CTA's threads would exceed the 65536 registers an SM
+ * gives one CTA (512 threads: 128), in steps of 8. The producer warpgroup then drops to its
+ * count and the consumers grow into what it released: .inc waits until the pool the CTA was
+ * launched with holds their registers, so producer + consumers never exceed threads x entry.
+ * Two consumers: 384 x 168 = 64512 = 128 x 40 + 256 x 232 (128 x 56 + 256 x 224 where the
+ * producer copies gathered rows itself, sm90_gather.c: 40 spilled 16 bytes there); three: 512 x
+ * 128 = 65536 holds 128 x 40 + 384 x 152. */
+typedef struct tcj_sm90_regs { int entry, producer, consumer; } tcj_sm90_regs;
+tcj_sm90_regs tcj_cfg_sm90_regs(const tcj_kernel_cfg *c);
 #define TCJ_SPLIT_MAX 64 /* most K slices of a split */
 static inline int tcj_cfg_slices(const tcj_kernel_cfg *c) { return c->split_k >= 2 ? c->split_k : 1; }
 /* The slices' partial sums go through a global workspace and the reduction entry. */

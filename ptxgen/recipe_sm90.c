@@ -13,8 +13,11 @@
  * count of 168 registers 64 + 64 and 96 + 48 fit and 96 + 96 spilled 904 bytes at 128x192
  * (ptxas 13.0); with setmaxnreg in effect the consumers have 232, and 128 + 64 (128x256)
  * compiles with no spills where nvJitLink, which drops setmaxnreg, spilled 764 bytes (ptxas
- * 13.0). Such tiles need the engine's whole-program compile (engine/ptx_cuda.h). */
-enum { PROMOTED_REGS_AT_ENTRY = 144, PROMOTED_REGS_REBALANCED = 192 };
+ * 13.0). Such tiles need the engine's whole-program compile (engine/ptx_cuda.h). Hence the
+ * headroom kept beside them: 24 registers at the entry count, 32 after setmaxnreg (a gathering
+ * consumer's 224 hold 128x256's 192 without spills); other budgets, as three consumers have
+ * (tcj_cfg_sm90_regs), keep the same. */
+enum { PROMOTED_HEADROOM_AT_ENTRY = 168 - 144, PROMOTED_HEADROOM_REBALANCED = 224 - 192 };
 
 static int promoted_registers(const tcj_kernel_cfg *c) {
   int acc = tcj_cfg_sm90_accumulators(c);
@@ -22,7 +25,8 @@ static int promoted_registers(const tcj_kernel_cfg *c) {
 }
 
 static int needs_whole_program_sm90(const tcj_kernel_cfg *c) {
-  return tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_AT_ENTRY;
+  return tcj_cfg_promotion_wanted(c) &&
+         promoted_registers(c) > tcj_cfg_sm90_regs(c).entry - PROMOTED_HEADROOM_AT_ENTRY;
 }
 
 /* The sm90 recipe: see gemm_sm90.c for why each limit exists. */
@@ -64,13 +68,17 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
     return "n or k out of range (sm90 needs k >= 1)";
   /* Compared by division: bk comes from config text, and bk * size could overflow. */
   if (c->bk != 128 / ptx_elem_size(c->ab)) return "sm90 K tiles are one 128-byte swizzle line";
-  if (c->warps_n != 1 || (c->warps_m != 1 && c->warps_m != 2)) return "sm90 runs 1 or 2 consumer warpgroups along M";
+  if (c->warps_n != 1 || c->warps_m < 1 || c->warps_m > 3) return "sm90 runs 1, 2 or 3 consumer warpgroups along M";
   if (c->pingpong != 0 && c->pingpong != 1) return "pingpong must be 0 or 1";
   if (c->pingpong && c->warps_m != 2) return "ping-pong needs two consumer warpgroups";
   /* Cooperative consumers split the tile's rows; ping-pong consumers each own a whole tile. */
   int rows = c->pingpong ? c->bm : c->bm / c->warps_m;
   if (c->bm % c->warps_m || (rows != 64 && rows != 128)) return "each sm90 consumer owns 64 or 128 rows";
   if (c->bn < 64 || c->bn > 256 || c->bn % 64) return "sm90 bn must be 64, 128, 192 or 256";
+  /* Three consumers (192-row tiles: one wave where 128 rows leave a part-full last one) have 128
+   * registers each at the entry count and 152 after setmaxnreg (tcj_cfg_sm90_regs): 64 rows of
+   * at most 128 columns each, 64 accumulators. */
+  if (c->warps_m == 3 && (rows != 64 || c->bn > 128)) return "three sm90 consumers own 64 rows of at most 128 columns each (192x64, 192x128)";
   /* SwiGLU loads the gate and up halves of B's tile apart: an MN-major half is whole 64-column
    * boxes (sm90_producer.c). */
   if (tcj_cfg_swiglu(c) && !c->op_b_t && c->bn % 128) return "swiglu with MN-major B (op_b N) needs sm90 bn 128 or 256";
@@ -85,14 +93,17 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * second set up to 128 columns, half a set past that (two column chunks, sm90_consumer.c).
    * 3xTF32 promotes a chunk's three K tiles at once, in one column chunk (sm90_consumer.c). */
   if (c->tf32x3 && c->bn > 128) return "3xTF32 on the sm90 recipe needs bn 64 or 128 (one promotion chunk)";
-  if (tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_REBALANCED)
-    return "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)";
+  if (tcj_cfg_promotion_wanted(c) &&
+      promoted_registers(c) > tcj_cfg_sm90_regs(c).consumer - PROMOTED_HEADROOM_REBALANCED)
+    return "promotion (fp8, 3xTF32) needs its accumulators and partial sums in 192 registers per thread (up to 128x256; "
+           "120 with three consumers)";
   /* Ping-pong consumers keep their turn's state besides: promoted 64x256 with block scales and an
    * fp8 D spilled 52 bytes even with setmaxnreg (ptxas 13.0), and where it compiled it ran
    * slower than cooperative tiles (H200, tcj-prof, same process: e5m2 4096^3 927 TFLOP/s
    * against 1140 on 128x128; e4m3 128x28672x4096 0.83x cuBLASLt), so ping-pong stays within the
    * entry count's budget. */
-  if (c->pingpong && tcj_cfg_promotion_wanted(c) && promoted_registers(c) > PROMOTED_REGS_AT_ENTRY)
+  if (c->pingpong && tcj_cfg_promotion_wanted(c) &&
+      promoted_registers(c) > tcj_cfg_sm90_regs(c).entry - PROMOTED_HEADROOM_AT_ENTRY)
     return "promoted fp8 ping-pong needs its accumulators and partial sums in 144 registers per thread (64x192)";
   /* Block scales: one B scale per 128 columns and K tile, and every sm90 bn works with that: a
    * tile's columns lie in one block (64, 128) or in two (192, which starts at a multiple of 64;

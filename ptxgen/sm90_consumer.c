@@ -245,7 +245,7 @@ static void emit_chunk_tile(sm90 *k, int pos, ptx_reg da0, ptx_reg db0, ptx_reg 
 void sm90_emit_consumer(sm90 *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  ptx_ins(b, "setmaxnreg.inc.sync.aligned.u32 %d", c->gather ? GATHER_CONSUMER_REGS : CONSUMER_REGS);
+  ptx_ins(b, "setmaxnreg.inc.sync.aligned.u32 %d", tcj_cfg_sm90_regs(c).consumer);
   for (int j = 0; j < k->msub; j++)
     for (int i = 0; i < c->bn / 2; i++) {
       k->acc[j][i] = ptx_new(b, ptx_mma_acc_class(c->ab));

@@ -17,17 +17,7 @@ enum {
   MAX_MSUB = 2,         /* 64-row wgmma blocks per consumer */
   MAX_ACC = 128,        /* fp32 accumulators per thread per block (n256) */
   GROUP_M = 8,          /* raster: GROUP_M tile rows (or cluster pairs) walk N together */
-  /* Register budgets: every thread starts at ENTRY_REGS (384 x 168 <= 65536); the producer
-   * drops to PRODUCER_REGS, which frees 128 x 128 registers, exactly what two consumers need to
-   * grow to CONSUMER_REGS (one consumer takes half). A gathering producer copies A's rows
-   * itself (sm90_gather.c) and keeps GATHER_PRODUCER_REGS: 40 spilled 16 bytes in a SwiGLU
-   * 128x256 gather once setmaxnreg took effect (ptxas 13.0, whole-program); its consumers grow
-   * to GATHER_CONSUMER_REGS, which the same pool serves (128 x 56 + 256 x 224 = 64512). */
-  ENTRY_REGS = 168,
-  PRODUCER_REGS = 40,
-  CONSUMER_REGS = 232,
-  GATHER_PRODUCER_REGS = 56,
-  GATHER_CONSUMER_REGS = 224,
+  /* Register budgets (setmaxnreg): tcj_cfg_sm90_regs, kernel_cfg.h. */
   BOX_BYTES = 64 * PTX_SWIZZLE_LINE, /* one MN-major box: 64 K rows x 128 bytes */
 };
 

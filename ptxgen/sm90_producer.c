@@ -74,7 +74,7 @@ static void emit_operand_loads(sm90 *k, ptx_reg tmap, int kmajor, int mn, ptx_re
 void sm90_emit_producer(sm90 *k) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
-  ptx_ins(b, "setmaxnreg.dec.sync.aligned.u32 %d", c->gather ? GATHER_PRODUCER_REGS : PRODUCER_REGS);
+  ptx_ins(b, "setmaxnreg.dec.sync.aligned.u32 %d", tcj_cfg_sm90_regs(c).producer);
   int done = ptx_new_label(b), tile_loop = ptx_new_label(b), k_loop = ptx_new_label(b);
   ptx_reg not_leader = pred(k), lane = k->tid;
   if (c->gather) { /* every warp copies A's rows (sm90_gather.c) and runs the scheduler itself */

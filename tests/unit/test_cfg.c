@@ -1113,6 +1113,7 @@ static void sm90_bk_32(tcj_kernel_cfg *c) { c->bk = 32; }
 static void sm90_bk_128(tcj_kernel_cfg *c) { c->bk = 128; }
 static void sm90_warps_n_2(tcj_kernel_cfg *c) { c->warps_m = 1; c->warps_n = 2; }
 static void sm90_warps_3(tcj_kernel_cfg *c) { c->warps_m = 3; c->bm = 192; }
+static void sm90_warps_3_rows_128(tcj_kernel_cfg *c) { c->warps_m = 3; c->bm = 384; c->bn = 128; }
 static void sm90_warps_4(tcj_kernel_cfg *c) { c->warps_m = 4; c->bm = 256; c->bn = 128; }
 static void sm90_warps_0(tcj_kernel_cfg *c) { c->warps_m = 0; }
 static void sm90_rows_96(tcj_kernel_cfg *c) { c->bm = 192; c->bn = 128; }
@@ -1148,7 +1149,8 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
                            *const kmajor = "sm90 tf32, s8 and fp8 read both operands K-major (A op N, B op T)",
                            *const cc = "16-bit operands need c f16, bf16 or f32", *const range = "n or k out of range (sm90 needs k >= 1)",
                            *const bk = "sm90 K tiles are one 128-byte swizzle line",
-                           *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
+                           *const warps = "sm90 runs 1, 2 or 3 consumer warpgroups along M",
+                           *const three = "three sm90 consumers own 64 rows of at most 128 columns each (192x64, 192x128)",
                            *const rows = "each sm90 consumer owns 64 or 128 rows", *const bn = "sm90 bn must be 64, 128, 192 or 256",
                            *const accum = "accumulators exceed 128 registers per thread", *const stages = "stages must be 2..8",
                            *const align = "TMA needs 16-byte aligned operands",
@@ -1172,7 +1174,8 @@ static void sm90_each_rule_rejects_with_its_reason(void **state) {
     {"bk 32", sm90_bk_32, &bk},
     {"bk 128", sm90_bk_128, &bk},
     {"consumers along N", sm90_warps_n_2, &warps},
-    {"3 consumers", sm90_warps_3, &warps},
+    {"3 consumers of 64 x 256", sm90_warps_3, &three},
+    {"3 consumers of 128 x 128", sm90_warps_3_rows_128, &three},
     {"4 consumers", sm90_warps_4, &warps},
     {"0 consumers", sm90_warps_0, &warps},
     {"consumer of 96 rows", sm90_rows_96, &rows},
@@ -1516,7 +1519,6 @@ static void pp_cluster_bn_64(tcj_kernel_cfg *c) { c->bn = 64; }
 static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
   (void)state;
   static const char *const value = "pingpong must be 0 or 1", *const two = "ping-pong needs two consumer warpgroups",
-                           *const warps = "sm90 runs 1 or 2 consumer warpgroups along M",
                            *const rows = "each sm90 consumer owns 64 or 128 rows",
                            *const accum = "accumulators exceed 128 registers per thread",
                            *const split = "sm90 split-K runs cooperative consumers, not ping-pong",
@@ -1527,7 +1529,7 @@ static void sm90_pingpong_rules_reject_with_their_reasons(void **state) {
     {"pingpong 2 with one consumer", pp_value_2_one_consumer, &value, 1},
     {"ping-pong with one 64-row consumer", pp_one_consumer_64, &two, 1},
     {"ping-pong with one 128-row consumer", pp_one_consumer_128, &two, 1},
-    {"ping-pong with three consumers", pp_three_consumers, &warps, 0},
+    {"ping-pong with three consumers", pp_three_consumers, &two, 0},
     {"ping-pong consumers of 256 rows (256x64)", pp_rows_256, &rows, 1},
     {"ping-pong consumers of 256 rows (256x128)", pp_rows_256x128, &rows, 1},
     {"ping-pong consumers of 32 rows", pp_rows_32, &rows, 0},
@@ -1779,10 +1781,51 @@ static void fp8_fields_round_trip(void **state) {
   assert_int_equal(tcj_cfg_parse(bad, &back), -1);
 }
 
+/* Three consumer warpgroups: 192-row tiles of 64 or 128 columns pass the check, their register
+ * budgets fit the CTA's pool (setmaxnreg .inc waits forever otherwise), and the budgets of one
+ * and two consumers are the ones the kernels always had. */
+static void three_consumers_take_192_row_tiles_within_the_register_pool(void **state) {
+  (void)state;
+  static const struct { int bm, bn, warps, gather, entry, producer, consumer; } cases[] = {
+    {128, 256, 2, 0, 168, 40, 232}, {128, 256, 2, 1, 168, 56, 224}, {64, 128, 1, 0, 168, 40, 232},
+    {64, 128, 1, 1, 168, 56, 224},  {192, 128, 3, 0, 128, 40, 152}, {192, 64, 3, 1, 128, 56, 152},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tcj_kernel_cfg c = sm90_cfg();
+    c.bm = cases[i].bm;
+    c.bn = cases[i].bn;
+    c.warps_m = cases[i].warps;
+    c.gather = cases[i].gather;
+    tcj_sm90_regs r = tcj_cfg_sm90_regs(&c);
+    assert_int_equal(r.entry, cases[i].entry);
+    assert_int_equal(r.producer, cases[i].producer);
+    assert_int_equal(r.consumer, cases[i].consumer);
+    int threads = tcj_cfg_threads(&c);
+    assert_true(128 * r.producer + 128 * cases[i].warps * r.consumer <= threads * r.entry);
+    assert_true(threads * r.entry <= 65536);
+    if (cases[i].warps == 3 && !cases[i].gather) {
+      c.stages = 4;
+      assert_null(tcj_cfg_check(&c));
+      assert_true(tcj_cfg_smem_bytes(&c) <= 227 * 1024);
+    }
+  }
+  /* Promoted fp8 on three consumers: 32 + 32 registers at 192x64 fit 152 - 32; 64 + 64 at 192x128 do not. */
+  tcj_kernel_cfg f = fp8_cfg();
+  f.bm = 192;
+  f.bn = 64;
+  f.warps_m = 3;
+  f.cluster_m = 0;
+  f.stages = 4;
+  assert_null(tcj_cfg_check(&f));
+  assert_int_equal(tcj_cfg_needs_whole_program(&f), 0);
+  f.bn = 128;
+  assert_non_null(tcj_cfg_check(&f));
+}
+
 static void fp8_rules_reject_with_their_reasons(void **state) {
   (void)state;
   static const struct { const char *name; int field, value; const char *reason; } cases[] = {
-    {"promotion with 128 accumulators and a whole set of partial sums (256x128)", 10, 256, "fp8 with promotion needs its accumulators and partial sums in 192 registers per thread (up to 128x256)"},
+    {"promotion with 128 accumulators and a whole set of partial sums (256x128)", 10, 256, "promotion (fp8, 3xTF32) needs its accumulators and partial sums in 192 registers per thread (up to 128x256; 120 with three consumers)"},
     {"promoted ping-pong 64x256", 11, 256, "promoted fp8 ping-pong needs its accumulators and partial sums in 144 registers per thread (64x192)"},
     {"block scales with bn 192 and a user epilogue", 9, 192, "block-scaled fp8 with a user epilogue needs bn 64 or 128"},
     {"block scales with fast accumulation", 2, 1, "block scales are applied at promotion: sm90, not fast, not batched"},
@@ -1953,6 +1996,7 @@ int main(void) {
     cmocka_unit_test(sm90_split_k_rules),
     cmocka_unit_test(sm90_pairs_along_n_rules),
     cmocka_unit_test(sm90_each_rule_rejects_with_its_reason),
+    cmocka_unit_test(three_consumers_take_192_row_tiles_within_the_register_pool),
     cmocka_unit_test(fp8_fields_round_trip),
     cmocka_unit_test(fp8_rules_reject_with_their_reasons),
     cmocka_unit_test(sm80_refuses_clusters_and_wide_c_stores),

@@ -282,10 +282,10 @@ static int build_configs(tcj_kernel_cfg *out, int max) {
 /* ---- sm90 configs: sm_90a only ---- */
 
 /* pp: ping-pong consumers (each takes whole tiles, alternately): the 64x256 tile select uses for
- * short K, and 128x128 (two 64-row wgmma blocks per consumer). */
+ * short K, and 128x128 (two 64-row wgmma blocks per consumer). 192x128: three consumers. */
 static const struct { int bm, bn, wm, pp; } sm90_tiles[] = {
   {128, 256, 2, 0}, {256, 128, 2, 0}, {128, 128, 2, 0}, {128, 64, 2, 0}, {64, 128, 1, 0}, {64, 64, 1, 0},
-  {64, 256, 2, 1},  {128, 128, 2, 1}};
+  {192, 128, 3, 0}, {64, 256, 2, 1},  {128, 128, 2, 1}};
 static const ptx_elem sm90_abs[] = {PTX_E_BF16, PTX_E_F16};
 static const ptx_elem sm90_cs[] = {PTX_E_F16, PTX_E_BF16, PTX_E_F32};
 /* Edges: n and k multiples of every tile; odd k with n a multiple of 8 but of no tile; odd n. */
@@ -371,7 +371,7 @@ static int add_selected(tcj_kernel_cfg *out, int n, int max, const eng_problem *
   return n;
 }
 
-/* By default each cooperative (tile, op pair, C type) appears once per operand type (144
+/* By default each cooperative (tile, op pair, C type) appears once per operand type (168
  * kernels), its vector width, cluster and edge drawn from a fixed hash of the position; each
  * ping-pong (tile, op pair, C type) appears once (24 kernels), its operand type and cluster
  * alternating so that every op pair and C type of each ping-pong tile is compiled with and

@@ -1236,7 +1236,7 @@ static void tile_override_with_a_huge_warp_grid_is_refused(void **state) {
   static const struct { const char *tile, *arch, *why; } bad[] = {
     {"128x128x64/65536x65536/3", "sm_80", "TCJ_TILE: bad warp grid"},
     {"128x128x64/1073741824x2/3", "sm_80", "TCJ_TILE: bad warp grid"},
-    {"128x128x128/65536x65536/4", "sm_90a", "TCJ_TILE: sm90 runs 1 or 2 consumer warpgroups"},
+    {"128x128x128/65536x65536/4", "sm_90a", "TCJ_TILE: sm90 runs 1, 2 or 3 consumer warpgroups"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) expect_tile_refused(&p, bad[i].tile, bad[i].arch, bad[i].why);
 }
