@@ -42,7 +42,7 @@ static tcj_kernel_cfg sm90_cfg(int bm, int bn, int consumers, int cluster) {
 /* The tiles the recipe runs (tcj_cfg_check accepts them). */
 static const struct { int bm, bn, wm; } tiles[] = {
   {128, 256, 2}, {256, 128, 2}, {128, 128, 2}, {128, 64, 2}, {128, 192, 2}, {256, 64, 2},
-  {64, 64, 1}, {64, 128, 1}, {64, 192, 1}, {64, 256, 1}, {128, 64, 1}, {128, 128, 1}};
+  {64, 64, 1}, {64, 128, 1}, {64, 192, 1}, {64, 256, 1}, {128, 64, 1}, {128, 128, 1}, {192, 128, 3}, {192, 64, 3}};
 #define N_TILES (int)(sizeof tiles / sizeof *tiles)
 
 static int tmap(const tcj_kernel_cfg *c, int is_b, int64_t m, int64_t ld, ptx_tmap_desc *d) {
@@ -468,6 +468,30 @@ static void fp8_promotion_runs_in_column_chunks(void **state) {
   }
 }
 
+/* Three consumer warpgroups (192-row tiles): 512 threads, registers within one CTA's 65536
+ * (entry 128; the producer's release grows each consumer to 152), a stage free once all 12
+ * consumer warps have arrived, and each consumer's wgmmas reading its own 64 rows of A (8 KiB,
+ * 64 K-major 128-byte lines, apart). */
+static void three_consumers_split_the_tile_rows(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg(192, 128, 3, 0);
+  c.stages = 4;
+  assert_null(tcj_cfg_check(&c));
+  char *ptx = NULL, err[256];
+  size_t len = 0;
+  assert_int_equal(ptx_gen_gemm(&c, &ptx, &len, err, sizeof err), 0);
+  EXPECT_EQ(count(ptx, ".maxntid 512, 1, 1"), 1, "threads");
+  EXPECT_EQ(count(ptx, ".maxnreg 128"), 1, "entry registers");
+  EXPECT_EQ(count(ptx, "setmaxnreg.dec.sync.aligned.u32 40;"), 1, "producer registers");
+  EXPECT_EQ(count(ptx, "setmaxnreg.inc.sync.aligned.u32 152;"), 1, "consumer registers");
+  EXPECT_EQ(count(ptx, ", 12;"), c.stages, "empty barriers of 12 arrivals");
+  EXPECT_EQ(count(ptx, ", 8192, "), 1, "a consumer's A rows start 8 KiB apart");
+  /* One 64-row block per consumer: 4 K steps of m64n128k16 per stage. */
+  EXPECT_EQ(count(ptx, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"), 4, "wgmmas");
+  EXPECT_EQ(tcj_cfg_smem_bytes(&c), 1024 + 4 * (192 + 128) * 128 + 3 * 64 * 160 + 2 * 4 * 8, "shared memory");
+  free(ptx);
+}
+
 static void mma_sync_spellings_follow_the_ptx_isa(void **state) {
   (void)state;
   static const struct { ptx_elem a, b; const char *want; } cases[] = {
@@ -515,6 +539,7 @@ int main(void) {
     cmocka_unit_test(wgmma_spellings_follow_the_ptx_isa),
     cmocka_unit_test(mma_sync_spellings_follow_the_ptx_isa),
     cmocka_unit_test(fp8_promotion_runs_in_column_chunks),
+    cmocka_unit_test(three_consumers_split_the_tile_rows),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
