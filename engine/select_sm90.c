@@ -19,7 +19,7 @@ static int promoted(const eng_problem *p) { return (ptx_elem_is_fp8(p->ab) && !p
 /* Tile menu: bm x bn, consumer warpgroups along M, the tile's throughput per SM relative to
  * the largest (a larger tile reuses each loaded byte for more wgmma work), and the problems it
  * is offered to. */
-enum { OFFER_ALL, OFFER_FUSED, OFFER_PROMOTED, OFFER_UNPROMOTED };
+enum { OFFER_ALL, OFFER_FUSED, OFFER_PROMOTED, OFFER_UNPROMOTED, OFFER_DENSE_16BIT };
 static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, offer; } tiles90[] = {
   {128, 256, 2, 1.0, 0, OFFER_UNPROMOTED}, {256, 128, 2, 1.0, 0, OFFER_ALL}, {128, 128, 2, 0.8, 0, OFFER_ALL},
   {128, 64, 2, 0.6, 0, OFFER_ALL},  {64, 128, 1, 0.6, 0, OFFER_ALL},  {64, 64, 1, 0.4, 0, OFFER_ALL},
@@ -37,6 +37,17 @@ static const struct tile90 { int bm, bn, warps_m; double rate; int pingpong, off
    * Rate from an H200 (tcj-prof --repeat 20, e4m3 8192^3, promoted, 2-CTA clusters, same
    * process): 1339 TFLOP/s against 1287 at 128x192, so 0.84 x 1.04. */
   {128, 256, 2, 0.875, 0, OFFER_PROMOTED},
+  /* Three consumers, 64 rows each: 192-row tiles fill waves that 128- and 256-row tiles leave
+   * part full. Rate from an H100 (tcj-prof --repeat 20, bf16, same run, 2026-12-07): 8192^3
+   * 1499 us in 21 waves against 1426 in 16 on 128x256 (0.937 of its rate); 2304x4096x4096 107.7
+   * us against 136.1 on 128x256 (0.95 by the waves). Measured against the selected tile
+   * (192x128 / selected, us): 2304x4096x4096 107.7 / 136.1, 1280x14336x4096 NT 211.7 / 224.7,
+   * 1536x4096x4096 72.1 / 73.3, 1280x4096x4096 70.4 / 71.5, 768x8192x4096 NT 72.5 / 73.0,
+   * 384x14336x4096 NT 74.7 / 74.8, 512x10240x8192 NT 137.2 / 137.3, where this rate selects it;
+   * and 2560x4096x4096 143.8 / 134.8, 4096^3 220.2 / 180.9, 4095^3 338.1 / 306.1, where it does
+   * not. Offered to dense 16-bit GEMMs (the ones measured) whose B rows are whole lines: where
+   * they split lines, 1500x1500x9000 ran 135.5 us in pairs against 131.6 on 128x256 pairs. */
+  {192, 128, 3, 0.93, 0, OFFER_DENSE_16BIT},
 };
 #define N_TILES90 (int)(sizeof tiles90 / sizeof *tiles90)
 /* Each tile, and its K split, is one candidate. */
@@ -316,7 +327,8 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
   for (int i = 0; i < N_TILES90; i++) {
     const struct tile90 *t = &tiles90[order[i]];
     if ((t->offer == OFFER_FUSED && !fused(p)) || (t->offer == OFFER_PROMOTED && !promoted(p)) ||
-        (t->offer == OFFER_UNPROMOTED && promoted(p)))
+        (t->offer == OFFER_UNPROMOTED && promoted(p)) ||
+        (t->offer == OFFER_DENSE_16BIT && (ptx_elem_size(p->ab) != 2 || p->grouped || b_pitch_split)))
       continue;
     fill_sm90(p, caps, t, b_pitch_split, b_sector_split, &c);
     if ((reason = tcj_cfg_check(&c)) != NULL) continue;

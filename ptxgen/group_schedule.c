@@ -186,11 +186,13 @@ static void emit_band_tile(ptx_builder *b, ptx_group_sched *s, ptx_reg l, ptx_re
 }
 
 /* dst = ceil(rows / unit rows): a group's tile rows, or pairs of them for a cluster along M
- * (tcj_cfg_group_unit_rows, a power of two). */
+ * (tcj_cfg_group_unit_rows): a shift where that is a power of two, else a division (192-row
+ * tiles of three sm90 consumers). */
 static void emit_tile_rows(ptx_builder *b, const tcj_kernel_cfg *c, ptx_reg dst, ptx_reg rows) {
   int unit_rows = tcj_cfg_group_unit_rows(c);
   ptx_ins(b, "add.u32 %R, %R, %d", dst, rows, unit_rows - 1);
-  ptx_ins(b, "shr.u32 %R, %R, %d", dst, dst, log2i(unit_rows));
+  if (unit_rows & (unit_rows - 1)) ptx_ins(b, "div.u32 %R, %R, %d", dst, dst, unit_rows);
+  else ptx_ins(b, "shr.u32 %R, %R, %d", dst, dst, log2i(unit_rows));
 }
 
 /* K groups: every group owns ceil(m / bm) x tiles_n units, so the unit's group is a

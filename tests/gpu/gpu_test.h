@@ -83,6 +83,9 @@ static inline tcj_engine *gpu_engine_under(const char *recipe) { return gpu_engi
  * ping-pong consumers (measured slower), so the grouped tests' passes under this tile are what
  * checks them on every M mode. */
 #define GPU_SM90_PINGPONG_TILE "64x128x128/2x1/4/pp"
+/* TCJ_TILE for the sm90 kernel with three consumer warpgroups: 192 x 128 tiles, 64 rows each,
+ * 4 stages (what shared memory holds beside three consumers' staging). */
+#define GPU_SM90_THREE_CONSUMER_TILE "192x128x128/3x1/4"
 
 /* For tests that make their own engines: returns GPU_START_GO_ON with the primary context bound
  * (tcj binds to the context current at create) and *prop filled, or the code main returns (77:

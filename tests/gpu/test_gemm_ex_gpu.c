@@ -1025,6 +1025,61 @@ static void operands_shared_by_clusters_along_m_and_n_match_reference(void **sta
   if (failed) fail_msg("%d of %d cases with a shared operand failed (see FAIL lines above)", failed, NCASES(runs));
 }
 
+/* Three consumer warpgroups (192-row tiles, 64 rows each; TCJ_TILE forces them): tile rows past
+ * m, odd k and n (the staged stores), MN-major A and B, C read, fused epilogues into f32, a K
+ * split, a batch, a pair along M sharing B, and 192x64 tiles. */
+static void three_consumer_tiles_match_reference(void **state) {
+  (void)state;
+  skip_unless_sm90();
+  struct {
+    const char *tile;
+    ex_case c;
+  } runs[7];
+  runs[0].c = mk("1000x1000x999, 6 tile rows (the last part full)", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1000, 1000,
+                 999, 6701);
+  runs[0].c.alpha = scaled_alpha(999, 0);
+  runs[0].tile = GPU_SM90_THREE_CONSUMER_TILE;
+  runs[1].c = mk("f16 700x640x512 op_a T, C read, into f32", TCJ_F16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 700, 640, 512, 6702);
+  runs[1].c.cm = C_SEPARATE;
+  runs[1].c.c_type = TCJ_F32;
+  runs[1].c.beta = 0.5f;
+  runs[1].c.alpha = scaled_alpha(512, 1);
+  runs[1].tile = GPU_SM90_THREE_CONSUMER_TILE;
+  runs[2].c = mk("2304x1536x1024 op_b T, column bias + gelu", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 2304, 1536, 1024,
+                 6703);
+  runs[2].c.bias = TCJ_BIAS_COL;
+  runs[2].c.act = TCJ_ACT_GELU;
+  runs[2].c.alpha = scaled_alpha(1024, 0);
+  runs[2].tile = GPU_SM90_THREE_CONSUMER_TILE;
+  runs[3].c = mk("500x300x6000 op TT, row bias + relu, split 3", TCJ_BF16, TCJ_F32, TCJ_OP_T, TCJ_OP_T, 500, 300, 6000,
+                 6704);
+  runs[3].c.bias = TCJ_BIAS_ROW;
+  runs[3].c.bias_type = TCJ_BF16;
+  runs[3].c.act = TCJ_ACT_RELU;
+  runs[3].c.alpha = scaled_alpha(6000, 1);
+  runs[3].tile = GPU_SM90_THREE_CONSUMER_TILE "/s3";
+  runs[4].c = mk("batch of 3, 200x256x320", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 200, 256, 320, 6705);
+  runs[4].c.batch = 3;
+  runs[4].c.alpha = scaled_alpha(320, 0);
+  runs[4].tile = GPU_SM90_THREE_CONSUMER_TILE;
+  runs[5].c = mk("pairs along M, 2000x2048x1024, 11 tile rows", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 2000, 2048, 1024,
+                 6706);
+  runs[5].c.alpha = scaled_alpha(1024, 1);
+  runs[5].tile = GPU_SM90_THREE_CONSUMER_TILE "/c2";
+  runs[6].c = mk("192x64, 777x333x555", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 777, 333, 555, 6707);
+  runs[6].c.alpha = scaled_alpha(555, 0);
+  runs[6].tile = "192x64x128/3x1/6";
+  int failed = 0;
+  for (int i = 0; i < NCASES(runs); i++) {
+    tcj_engine *e = forced_sm90_engine(runs[i].tile);
+    char what[128];
+    snprintf(what, sizeof what, "TCJ_TILE=%s", runs[i].tile);
+    failed += run_list(e, what, &runs[i].c, 1, NULL);
+    tcj_destroy(e);
+  }
+  if (failed) fail_msg("%d of %d cases on three consumers failed (see FAIL lines above)", failed, NCASES(runs));
+}
+
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -2498,6 +2553,7 @@ int main(void) {
       cmocka_unit_test(two_async_engines_compile_a_kernel_once),
       cmocka_unit_test(a_process_exiting_with_compiles_queued_ends),
       cmocka_unit_test(col_major_calls_match_the_reference_and_the_swap_identity),
+      cmocka_unit_test(three_consumer_tiles_match_reference),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

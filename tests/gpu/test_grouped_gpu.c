@@ -999,6 +999,12 @@ static int sm90_pingpong_setup(void **state) {
   return sm90_setup_with(GPU_SM90_PINGPONG_TILE);
 }
 
+/* Three consumer warpgroups: 192-row tiles, whose rows cross group ends more often. */
+static int sm90_three_consumer_setup(void **state) {
+  (void)state;
+  return sm90_setup_with(GPU_SM90_THREE_CONSUMER_TILE);
+}
+
 static int sm90_teardown(void **state) {
   (void)state;
   if (g_default_eng) {
@@ -1032,6 +1038,11 @@ static void sm90_pingpong_consumers_run_the_grouped_cases(void **state) {
   sm90_recipe_runs_the_grouped_cases(state);
 }
 
+/* The same tables on three consumer warpgroups (TCJ_TILE=GPU_SM90_THREE_CONSUMER_TILE). */
+static void sm90_three_consumers_run_the_grouped_cases(void **state) {
+  sm90_recipe_runs_the_grouped_cases(state);
+}
+
 /* ---- setup ------------------------------------------------------------------------------------ */
 
 int main(void) {
@@ -1055,6 +1066,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(sm90_recipe_runs_the_grouped_cases, sm90_setup, sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_cluster_pairs_run_the_grouped_cases, sm90_cluster_setup, sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_pingpong_consumers_run_the_grouped_cases, sm90_pingpong_setup,
+                                      sm90_teardown),
+      cmocka_unit_test_setup_teardown(sm90_three_consumers_run_the_grouped_cases, sm90_three_consumer_setup,
                                       sm90_teardown),
   };
   int failures = cmocka_run_group_tests_name("grouped_gpu", tests, guard_group_setup, guard_group_teardown);

@@ -1891,6 +1891,40 @@ static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
  * Qwen3-30B-A3B's up-projection (gathered, SwiGLU) and down-projection (router weights, rows
  * stored or added), DeepSeek-V3's down-projection; and the selected config is one the grouped
  * kernel takes. */
+/* Three consumers (192-row tiles) where the time model gives them fuller waves, measured on an
+ * H100 (engine/select_sm90.c): mid2304, mid1280 and 70B-class qkv at 512 rows take them; wide
+ * or deep problems, B pitches that split lines, other operand types and grouped problems do
+ * not. */
+static void three_consumer_tiles_take_mid_sizes_only(void **state) {
+  (void)state;
+  static const struct { int64_t m, n, k; int op_b_t, want; } cases[] = {
+    {2304, 4096, 4096, 0, 1}, {1280, 4096, 4096, 0, 1}, {512, 10240, 8192, 1, 1}, {1280, 14336, 4096, 1, 1},
+    {4096, 4096, 4096, 0, 0}, {8192, 8192, 8192, 0, 0}, {2560, 4096, 4096, 0, 0}, {4095, 4095, 4095, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+    p.op_b_t = cases[i].op_b_t;
+    packed_lds(&p, 16);
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    if ((plan.cfg.warps_m == 3) != cases[i].want)
+      print_error("%lldx%lldx%lld: bm %d, warps %d\n", (long long)cases[i].m, (long long)cases[i].n,
+                  (long long)cases[i].k, plan.cfg.bm, plan.cfg.warps_m);
+    assert_int_equal(plan.cfg.warps_m == 3, cases[i].want);
+    if (cases[i].want) assert_int_equal(plan.cfg.bm, 192);
+  }
+  /* mid2304 with B's rows 4100 elements apart (lines split), as tf32, and mid1280 as one group. */
+  eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, 2304, 4096, 4096);
+  packed_lds(&p, 16);
+  p.ldb = 4100;
+  assert_int_not_equal(select_ok(&p, "sm_90a", 1).cfg.warps_m, 3);
+  p = problem(PTX_E_TF32, PTX_E_F32, 2304, 4096, 4096);
+  p.op_b_t = 1;
+  packed_lds(&p, 16);
+  assert_int_not_equal(select_ok(&p, "sm_90a", 1).cfg.warps_m, 3);
+  p = grouped(PTX_GROUP_ENDS32, 1280, 4096, 4096, 1, 1280);
+  assert_int_not_equal(select_ok(&p, "sm_90a", 1).cfg.warps_m, 3);
+}
+
 static void moe_layers_keep_cooperative_consumers(void **state) {
   (void)state;
   static const struct { int64_t m, n, k, groups, rows; int gather, swiglu, row_scale, scatter; } cases[] = {
@@ -2205,6 +2239,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(grouped_16bit_128x256_tiles_run_in_pairs),
     cmocka_unit_test(moe_layers_keep_cooperative_consumers),
+    cmocka_unit_test(three_consumer_tiles_take_mid_sizes_only),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
     cmocka_unit_test(grouped_operands_are_never_packed),
     cmocka_unit_test(grouped_grid_units_follow_the_formula),

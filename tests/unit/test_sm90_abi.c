@@ -490,6 +490,16 @@ static void three_consumers_split_the_tile_rows(void **state) {
   EXPECT_EQ(count(ptx, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"), 4, "wgmmas");
   EXPECT_EQ(tcj_cfg_smem_bytes(&c), 1024 + 4 * (192 + 128) * 128 + 3 * 64 * 160 + 2 * 4 * 8, "shared memory");
   free(ptx);
+  /* Grouped: a group's tile rows are ceil(rows / 192), a division (the scheduler shifts for
+   * powers of two; a shift by 8 counted 256-row tiles and left rows past 768 uncomputed). */
+  c.grouped = PTX_GROUP_ENDS32;
+  c.op_b_t = 1;
+  assert_null(tcj_cfg_check(&c));
+  assert_int_equal(ptx_gen_gemm(&c, &ptx, &len, err, sizeof err), 0);
+  assert_true(count(ptx, ", 192;") > 0 && strstr(ptx, "div.u32") != NULL);
+  for (const char *q = ptx; (q = strstr(q, ", 191;\n\t")) != NULL; q++) /* rows + 191 is never shifted */
+    assert_int_not_equal(strncmp(q + strlen(", 191;\n\t"), "shr.u32", 7), 0);
+  free(ptx);
 }
 
 static void mma_sync_spellings_follow_the_ptx_isa(void **state) {
