@@ -972,6 +972,25 @@ static tcj_engine *forced_sm90_engine(const char *tile) {
   return e;
 }
 
+/* A case and the sm90 tile it is forced onto. */
+typedef struct forced_run {
+  const char *tile;
+  ex_case c;
+} forced_run;
+
+/* Runs each case on an engine forced to its tile; returns the failures. */
+static int run_on_forced_tiles(forced_run *runs, int n) {
+  int failed = 0;
+  for (int i = 0; i < n; i++) {
+    tcj_engine *e = forced_sm90_engine(runs[i].tile);
+    char what[128];
+    snprintf(what, sizeof what, "TCJ_TILE=%s", runs[i].tile);
+    failed += run_list(e, what, &runs[i].c, 1, NULL);
+    tcj_destroy(e);
+  }
+  return failed;
+}
+
 /* Clusters that share an operand by multicast, forced (TCJ_TILE): pairs and fours along N that
  * share A, with an odd count of tile columns (the last cluster's last CTAs have none), tile rows
  * past m, MN-major A (op_a T), C read, a fused epilogue into f32, a K split and a batch; and
@@ -979,10 +998,7 @@ static tcj_engine *forced_sm90_engine(const char *tile) {
 static void operands_shared_by_clusters_along_m_and_n_match_reference(void **state) {
   (void)state;
   skip_unless_sm90();
-  struct {
-    const char *tile;
-    ex_case c;
-  } runs[6];
+  forced_run runs[6];
   runs[0].c = mk("130x5000x4096, 79 tile columns, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 130, 5000, 4096, 6601);
   runs[0].c.cm = C_SEPARATE;
   runs[0].c.beta = 0.5f;
@@ -1014,14 +1030,7 @@ static void operands_shared_by_clusters_along_m_and_n_match_reference(void **sta
   runs[5].c.act = TCJ_ACT_RELU;
   runs[5].c.alpha = scaled_alpha(2000, 1);
   runs[5].tile = "128x256x128/2x1/4/c4";
-  int failed = 0;
-  for (int i = 0; i < NCASES(runs); i++) {
-    tcj_engine *e = forced_sm90_engine(runs[i].tile);
-    char what[128];
-    snprintf(what, sizeof what, "TCJ_TILE=%s", runs[i].tile);
-    failed += run_list(e, what, &runs[i].c, 1, NULL);
-    tcj_destroy(e);
-  }
+  int failed = run_on_forced_tiles(runs, NCASES(runs));
   if (failed) fail_msg("%d of %d cases with a shared operand failed (see FAIL lines above)", failed, NCASES(runs));
 }
 
@@ -1031,10 +1040,7 @@ static void operands_shared_by_clusters_along_m_and_n_match_reference(void **sta
 static void three_consumer_tiles_match_reference(void **state) {
   (void)state;
   skip_unless_sm90();
-  struct {
-    const char *tile;
-    ex_case c;
-  } runs[7];
+  forced_run runs[7];
   runs[0].c = mk("1000x1000x999, 6 tile rows (the last part full)", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1000, 1000,
                  999, 6701);
   runs[0].c.alpha = scaled_alpha(999, 0);
@@ -1069,14 +1075,7 @@ static void three_consumer_tiles_match_reference(void **state) {
   runs[6].c = mk("192x64, 777x333x555", TCJ_F16, TCJ_F16, TCJ_OP_N, TCJ_OP_N, 777, 333, 555, 6707);
   runs[6].c.alpha = scaled_alpha(555, 0);
   runs[6].tile = "192x64x128/3x1/6";
-  int failed = 0;
-  for (int i = 0; i < NCASES(runs); i++) {
-    tcj_engine *e = forced_sm90_engine(runs[i].tile);
-    char what[128];
-    snprintf(what, sizeof what, "TCJ_TILE=%s", runs[i].tile);
-    failed += run_list(e, what, &runs[i].c, 1, NULL);
-    tcj_destroy(e);
-  }
+  int failed = run_on_forced_tiles(runs, NCASES(runs));
   if (failed) fail_msg("%d of %d cases on three consumers failed (see FAIL lines above)", failed, NCASES(runs));
 }
 
