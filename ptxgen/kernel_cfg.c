@@ -262,7 +262,6 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   return 0;
 }
 
-/* C's types per operand type: the element table's rule (elem.c). */
 /* The budgets kernel_cfg.h describes. */
 enum { SM90_CTA_REGS = 65536, SM90_ENTRY_REGS = 168, SM90_PRODUCER_REGS = 40, SM90_CONSUMER_REGS = 232,
        SM90_GATHER_PRODUCER_REGS = 56, SM90_GATHER_CONSUMER_REGS = 224 };
@@ -279,6 +278,7 @@ tcj_sm90_regs tcj_cfg_sm90_regs(const tcj_kernel_cfg *c) {
   return r;
 }
 
+/* C's types per operand type: the element table's rule (elem.c). */
 const char *tcj_cfg_check_c_type(ptx_elem ab, ptx_elem c) { return ptx_elem_check_c(ab, c); }
 
 /* The operand type's epilogue rule (elem.c: s8 takes a bias and ReLU, f64 a plain epilogue):
