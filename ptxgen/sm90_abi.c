@@ -74,7 +74,14 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
    * 128x256 (the compile matrix's epilogue and grouped tests). Measured on an H100 (tcj-prof,
    * Qwen3-30B-A3B's down-projection with router weights, G 128): staged 245 us, through TMA
    * 222, the same GEMM without the scale 207. */
-  int fused = c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user || c->scale_row;
+  /* SwiGLU pairs its accumulators, bias included, before the store path takes them
+   * (sm90_epilogue.c): nothing of it is left for the TMA path to apply. Its tile has bn / 2
+   * columns of D, and a TMA store writes whole 128-byte boxes: with bn 64 or 192 the last box
+   * would overrun the tile into its neighbour's columns (GPU-checked: those tiles left D
+   * unwritten past the whole boxes), so they stay staged. */
+  int swiglu = tcj_cfg_swiglu(c);
+  if (swiglu && tcj_cfg_tile_cols(c) * ptx_elem_size(c->d) % PTX_SWIZZLE_LINE) return 0;
+  int fused = !swiglu && (c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE || c->user || c->scale_row);
   /* s8's exact epilogue works in f64 (and reads its bias itself): beside 128 accumulators it
    * spills too (48 bytes at 128x256). */
   if (c->ab == PTX_E_S8 && (fused || acc > 96)) return 0;
@@ -87,8 +94,6 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (c->grouped == PTX_GROUP_MASKED) return 0;
   /* K groups' D is a strided batch of entries, likewise. */
   if (ptx_group_k(c->grouped)) return 0;
-  /* SwiGLU pairs its accumulators before the staged path takes them (sm90_epilogue.c). */
-  if (tcj_cfg_swiglu(c)) return 0;
   /* Scattered rows are added one row at a time, wherever their indices point. */
   if (c->scatter) return 0;
   return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);

@@ -299,7 +299,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
    * tq = bc / 16, and bc % 16 within it. Its rows r = 16 * warp + lane / 4 and r + 8 share
    * r % 8 = lane / 4 = x, the swizzle's XOR term. */
   ptx_reg sbias = {0}; /* shared address of this thread's first bias value */
-  if (c->bias != PTX_BIAS_NONE) sbias = emit_tma_bias(k, pe, buf, bar_id, m0, n0, lane);
+  int bias = c->bias != PTX_BIAS_NONE && !tcj_cfg_swiglu(c); /* SwiGLU's is in its pairs */
+  if (bias) sbias = emit_tma_bias(k, pe, buf, bar_id, m0, n0, lane);
   ptx_reg srs = {0}; /* and of its first row's scale */
   if (c->row_scale)
     srs = emit_tma_row_scale(k, pe, buf, rows ? ROWS_STAGE_BYTES : TMA_STAGE_BYTES + TMA_ROW_SCALE_AT, bar_id, m0, lane);
@@ -330,7 +331,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       emit_bulk_row_target(k, pe, leader, row, send_row, &row_ok, &d_row);
     }
     ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
-    if (c->bias == PTX_BIAS_ROW) {
+    if (bias && c->bias == PTX_BIAS_ROW) {
       rb[0] = ptx_new(b, PTX_F32);
       rb[1] = ptx_new(b, PTX_F32);
       ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rb[0], sbias, 4 * 64 * j);
@@ -343,7 +344,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rs[0], srs, 4 * 64 * j);
       ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rs[1], srs, 4 * (64 * j + 8));
     }
-    for (int ch = 0; ch < c->bn / cols; ch++) {
+    for (int ch = 0; ch < tcj_cfg_tile_cols(c) / cols; ch++) {
       /* The buffer is free once the previous bulk stores have read it. */
       ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
@@ -359,7 +360,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
           ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", addr, q, rowbase);
         }
         ptx_reg bias0[2] = {rb[0], rb[0]}, bias1[2] = {rb[1], rb[1]};
-        if (c->bias == PTX_BIAS_COL) {
+        if (bias && c->bias == PTX_BIAS_COL) {
           bias0[0] = ptx_new(b, PTX_F32);
           bias0[1] = ptx_new(b, PTX_F32);
           ptx_ins(b, "ld.shared.v2.f32 {%R, %R}, [%R+%d]", bias0[0], bias0[1], sbias, 4 * (ch * cols + nbl * 8));
@@ -367,7 +368,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
           bias1[1] = bias0[1];
         }
         ptx_reg none = {0};
-        int given = c->bias != PTX_BIAS_NONE;
+        int given = bias;
         ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, given ? bias0 : NULL, rs[0]);
         ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, given ? bias1 : NULL, rs[1]);
         if (ces == 4) {
@@ -454,7 +455,7 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
     if (partial) ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
     else begin_tile(k, &pe);
     pe.amax = k->amax;
-    if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0); /* no split, no TMA stores (tcj_cfg_check) */
+    if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0); /* no split (tcj_cfg_check) */
     emit_epilogue_staged(k, &pe, m0, n0, partial);
     return;
   }
@@ -467,10 +468,12 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
     ptx_ins_if(b, crosses, 0, "bra.uni %L", staged);
   }
   begin_tile(k, &pe);
+  if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0);
   emit_epilogue_tma(k, &pe, m0, n0, k->bulk_rows);
   ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, staged);
   begin_tile(k, &pe);
+  if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0);
   emit_epilogue_staged(k, &pe, m0, n0, 0);
   ptx_label(b, done);
 }

@@ -211,7 +211,21 @@ static void cfg_text_round_trips_and_checks_refuse_what_swiglu_cannot_do(void **
   assert_int_equal(ptx_sm90_tmap(&s, 1, M, K, one, &md), 0);
   assert_int_equal(md.dims[1], 2 * N); /* B's map spans both halves */
   assert_int_equal(md.box[1], 64);     /* each half a box of bn / 2 rows */
-  assert_int_equal(ptx_sm90_tma_store(&s), 0);
+  /* D through TMA: the pairs are made in registers before the store path takes them; only
+   * where the tile's bn / 2 columns of D are whole 128-byte boxes (a box past them would write
+   * the next tile's columns). */
+  assert_int_equal(ptx_sm90_tma_store(&s), 1);
+  t = s, t.bn = 256;
+  assert_int_equal(ptx_sm90_tma_store(&t), 1);
+  t = s, t.bn = 192;
+  assert_null(tcj_cfg_check(&t));
+  assert_int_equal(ptx_sm90_tma_store(&t), 0);
+  t = s, t.bn = 64, t.bm = 64, t.warps_m = 1;
+  assert_null(tcj_cfg_check(&t));
+  assert_int_equal(ptx_sm90_tma_store(&t), 0);
+  t = s, t.bn = 64, t.bm = 64, t.warps_m = 1, t.c = t.d = PTX_E_F32, t.vec_c = 4; /* 32 f32 columns: one box */
+  assert_null(tcj_cfg_check(&t));
+  assert_int_equal(ptx_sm90_tma_store(&t), 1);
 }
 
 /* ---- selection ---- */
