@@ -468,6 +468,31 @@ static void prefer_128x256_for_m_groups(eng_candidate *all, int n) {
   }
 }
 
+/* Short-K 16-bit groups of few rows run 128x128 tiles on ping-pong consumers, one tile each:
+ * with a dozen K tiles per tile the cooperative epilogue (which the tensor cores wait for) is a
+ * large share of each tile, and ping-pong hides it under the other consumer's mainloop, while
+ * 128 rows (not the 64 of the 64x256 ping-pong tile, which lost on these groups) keep B's
+ * reuse. H100, tcj-prof --repeat 20, same run, 2026-12-07 (TCJ_TILE=128x128x128/2x1/6/pp against
+ * the selected cooperative 128x256, us), Qwen3-30B-A3B's down-projection (k 768, 12 K tiles)
+ * at 2048 tokens (128 rows a group): plain 177.2 / 193.6, router weights 184.9 / 204.2, rows
+ * stored 182.9 / 204.8, rows added into f32 273.7 / 278.1; at 8192 tokens (512 rows a group)
+ * plain 424.7 / 389.6, stored 469.4 / 468.9: so up to SM90_PP128_MAX_GROUP_ROWS rows. Its
+ * up-projection (k 2048) lost at 2048 tokens (352.5 / 347.7, gathered 341.8 / 325.0, SwiGLU
+ * 339.5 / 333.8): so up to SM90_PP128_MAX_KT K tiles. */
+#define SM90_PP128_MAX_GROUP_ROWS 128
+#define SM90_PP128_MAX_KT 12
+static void pingpong_short_k_groups(const eng_problem *p, const eng_device_caps *caps, tcj_kernel_cfg *c) {
+  if (c->bm != 128 || c->bn != 256 || c->pingpong || c->cluster_m || c->split_k || ptx_elem_size(p->ab) != 2 ||
+      ptx_group_k(p->grouped) || p->group_rows > SM90_PP128_MAX_GROUP_ROWS || select_ceil_div(p->k, c->bk) > SM90_PP128_MAX_KT)
+    return;
+  tcj_kernel_cfg pp = *c;
+  pp.bn = 128;
+  pp.pingpong = 1;
+  for (pp.stages = SM90_MAX_STAGES; pp.stages > SM90_MIN_STAGES; pp.stages--)
+    if (tcj_cfg_smem_bytes(&pp) <= caps->max_smem_optin) break;
+  if (!tcj_cfg_check(&pp) && tcj_cfg_smem_bytes(&pp) <= caps->max_smem_optin) *c = pp;
+}
+
 tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps *caps, eng_plan *plan,
                                     const char **why) {
   memset(plan, 0, sizeof *plan);
@@ -504,6 +529,7 @@ tcj_status select_plan_sm90_grouped(const eng_problem *p, const eng_device_caps 
       if (tcj_cfg_check(&all[i].plan.cfg)) continue;
     }
     pair_16bit_128x256_groups(p, &all[i].plan.cfg);
+    pingpong_short_k_groups(p, caps, &all[i].plan.cfg);
     if (by_k) all[i].plan.cfg.k = 0;
     /* The maps the launch encodes: A over all m rows (masked: G entries), B over G entries; K
      * groups' over all of K (the kernel narrows them to a group's range). */

@@ -79,10 +79,13 @@ static inline tcj_engine *gpu_engine_with(const char *recipe, const char *tile) 
 static inline tcj_engine *gpu_engine_under(const char *recipe) { return gpu_engine_with(recipe, NULL); }
 
 /* TCJ_TILE for the sm90 kernel with ping-pong consumers: two consumer warpgroups taking 64 x 128
- * tiles in turn, 128 bytes of K per stage, 4 stages. Selection never gives grouped calls
- * ping-pong consumers (measured slower), so the grouped tests' passes under this tile are what
- * checks them on every M mode. */
+ * tiles in turn, 128 bytes of K per stage, 4 stages. Selection gives grouped calls ping-pong
+ * consumers only on short-K groups of few rows (the tile below), so the grouped tests' passes
+ * under this tile are what checks them on every M mode. */
 #define GPU_SM90_PINGPONG_TILE "64x128x128/2x1/4/pp"
+/* ...and with 128-row ping-pong tiles (two 64-row blocks a consumer), 6 stages: what selection
+ * gives 16-bit groups of at most 128 rows and 12 K tiles (engine/select_sm90.c). */
+#define GPU_SM90_PINGPONG_128_TILE "128x128x128/2x1/6/pp"
 /* TCJ_TILE for the sm90 kernel with three consumer warpgroups: 192 x 128 tiles, 64 rows each,
  * 4 stages (what shared memory holds beside three consumers' staging). */
 #define GPU_SM90_THREE_CONSUMER_TILE "192x128x128/3x1/4"

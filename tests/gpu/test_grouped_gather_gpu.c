@@ -349,6 +349,12 @@ static void sm90_pingpong_consumers_run_gathers_and_pointer_arrays(void **state)
   sm90_runs_gathers_and_pointer_arrays_on(GPU_SM90_PINGPONG_TILE);
 }
 
+/* 128-row ping-pong tiles: what selection gives short-K groups of few rows. */
+static void sm90_128_row_pingpong_tiles_run_gathers_and_pointer_arrays(void **state) {
+  (void)state;
+  sm90_runs_gathers_and_pointer_arrays_on(GPU_SM90_PINGPONG_128_TILE);
+}
+
 /* Three consumer warpgroups (192-row tiles): the gathering producer copies six rows a thread. */
 static void sm90_three_consumers_run_gathers_and_pointer_arrays(void **state) {
   (void)state;
@@ -370,6 +376,7 @@ int main(void) {
       cmocka_unit_test(sm80_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_pingpong_consumers_run_gathers_and_pointer_arrays),
+      cmocka_unit_test(sm90_128_row_pingpong_tiles_run_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_three_consumers_run_gathers_and_pointer_arrays),
   };
   int failures = cmocka_run_group_tests_name("grouped_gather_gpu", tests, guard_group_setup, guard_group_teardown);

@@ -999,6 +999,12 @@ static int sm90_pingpong_setup(void **state) {
   return sm90_setup_with(GPU_SM90_PINGPONG_TILE);
 }
 
+/* Ping-pong consumers of 128-row tiles (what short-K groups of few rows are given). */
+static int sm90_pingpong_128_setup(void **state) {
+  (void)state;
+  return sm90_setup_with(GPU_SM90_PINGPONG_128_TILE);
+}
+
 /* Three consumer warpgroups: 192-row tiles, whose rows cross group ends more often. */
 static int sm90_three_consumer_setup(void **state) {
   (void)state;
@@ -1038,6 +1044,11 @@ static void sm90_pingpong_consumers_run_the_grouped_cases(void **state) {
   sm90_recipe_runs_the_grouped_cases(state);
 }
 
+/* The same tables on 128-row ping-pong tiles (TCJ_TILE=GPU_SM90_PINGPONG_128_TILE). */
+static void sm90_pingpong_128_row_tiles_run_the_grouped_cases(void **state) {
+  sm90_recipe_runs_the_grouped_cases(state);
+}
+
 /* The same tables on three consumer warpgroups (TCJ_TILE=GPU_SM90_THREE_CONSUMER_TILE). */
 static void sm90_three_consumers_run_the_grouped_cases(void **state) {
   sm90_recipe_runs_the_grouped_cases(state);
@@ -1066,6 +1077,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(sm90_recipe_runs_the_grouped_cases, sm90_setup, sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_cluster_pairs_run_the_grouped_cases, sm90_cluster_setup, sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_pingpong_consumers_run_the_grouped_cases, sm90_pingpong_setup,
+                                      sm90_teardown),
+      cmocka_unit_test_setup_teardown(sm90_pingpong_128_row_tiles_run_the_grouped_cases, sm90_pingpong_128_setup,
                                       sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_three_consumers_run_the_grouped_cases, sm90_three_consumer_setup,
                                       sm90_teardown),

@@ -287,6 +287,16 @@ static void scattered_rows_add_into_d_on_sm90_pingpong_consumers(void **state) {
   tcj_destroy(e);
 }
 
+/* 128-row ping-pong tiles: what selection gives Qwen3's down-projection at 2048 tokens. */
+static void scattered_rows_add_into_d_on_sm90_128_row_pingpong_tiles(void **state) {
+  (void)state;
+  gpu_skip_unless_sm90(g_cc);
+  tcj_engine *e = gpu_engine_with("sm90", GPU_SM90_PINGPONG_128_TILE);
+  assert_non_null(e);
+  run_table(e, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_128_TILE);
+  tcj_destroy(e);
+}
+
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped scatter-add (the MoE combine)", &g_default, &g_seed_base, &prop);
@@ -300,6 +310,7 @@ int main(void) {
       cmocka_unit_test(scattered_rows_add_into_d_under_sm80),
       cmocka_unit_test(scattered_rows_add_into_d_under_sm90),
       cmocka_unit_test(scattered_rows_add_into_d_on_sm90_pingpong_consumers),
+      cmocka_unit_test(scattered_rows_add_into_d_on_sm90_128_row_pingpong_tiles),
   };
   int failures = cmocka_run_group_tests_name("grouped_scatter_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);

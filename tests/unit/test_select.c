@@ -1872,8 +1872,7 @@ static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
   /* Groups whose B L2 holds: 128x256 single CTAs, contiguous and masked. */
   static const struct { int kind; int64_t m, n, k, groups, rows; } small_b[] = {
     {PTX_GROUP_ENDS32, 4096, 7168, 2048, 32, 128},  /* DeepSeek-V3 EP8 down: 29 MB a group */
-    {PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128}, /* Qwen3-30B-A3B down at 2048 tokens */
-    {PTX_GROUP_ENDS32, 65536, 2048, 768, 128, 512}, /* ... at 8192 */
+    {PTX_GROUP_ENDS32, 65536, 2048, 768, 128, 512}, /* Qwen3-30B-A3B down at 8192 tokens */
     {PTX_GROUP_MASKED, 1024, 7168, 2048, 8, 1024},
   };
   for (size_t i = 0; i < sizeof small_b / sizeof *small_b; i++) {
@@ -1886,11 +1885,6 @@ static void grouped_16bit_128x256_tiles_run_in_pairs(void **state) {
   }
 }
 
-/* MoE layers keep cooperative consumers when grouped, as measured (select_plan_sm90_grouped),
- * where dense problems of their tiles can take ping-pong ones (short K, fused epilogues):
- * Qwen3-30B-A3B's up-projection (gathered, SwiGLU) and down-projection (router weights, rows
- * stored or added), DeepSeek-V3's down-projection; and the selected config is one the grouped
- * kernel takes. */
 /* Three consumers (192-row tiles) where the time model gives them fuller waves, measured on an
  * H100 (engine/select_sm90.c): mid2304, mid1280 and 70B-class qkv at 512 rows take them; wide
  * or deep problems, B pitches that split lines, other operand types and grouped problems do
@@ -1925,6 +1919,59 @@ static void three_consumer_tiles_take_mid_sizes_only(void **state) {
   assert_int_not_equal(select_ok(&p, "sm_90a", 1).cfg.warps_m, 3);
 }
 
+/* 16-bit m-groups of at most 128 expected rows and 12 K tiles take 128x128 tiles on ping-pong
+ * consumers (6 stages, as measured; select_sm90.c, pingpong_short_k_groups): Qwen3-30B-A3B's
+ * down-projection at 2048 tokens, plain, with router weights, rows stored or added, contiguous
+ * ends of either width; not at 512 rows a group, not at 13 K tiles (its up-projection's 32
+ * neither), not for fp8 or K groups, and not as a dense problem. */
+static void short_k_groups_of_few_rows_run_128x128_pingpong(void **state) {
+  (void)state;
+  static const struct { int kind; int64_t m, n, k, groups, rows; int row_scale, scatter, want; } cases[] = {
+    {PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128, 0, 0, 1},
+    {PTX_GROUP_ENDS64, 16384, 2048, 768, 128, 128, 1, 0, 1},
+    {PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128, 1, PTX_SCATTER_STORE, 1},
+    {PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128, 1, PTX_SCATTER_ADD, 1},
+    {PTX_GROUP_ENDS32, 65536, 2048, 768, 128, 512, 0, 0, 0},
+    {PTX_GROUP_ENDS32, 32768, 2048, 768, 128, 256, 1, PTX_SCATTER_STORE, 0},
+    {PTX_GROUP_ENDS32, 16384, 2048, 832, 128, 128, 0, 0, 0},
+    {PTX_GROUP_ENDS32, 16384, 1536, 2048, 128, 128, 0, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    eng_problem p = grouped(cases[i].kind, cases[i].m, cases[i].n, cases[i].k, cases[i].groups, cases[i].rows);
+    p.row_scale = cases[i].row_scale;
+    p.scatter = cases[i].scatter;
+    p.scatter_rows = p.scatter ? p.m : 0;
+    if (p.scatter == PTX_SCATTER_ADD) p.c = p.d = PTX_E_F32;
+    eng_plan plan = select_ok(&p, "sm_90a", 1);
+    assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+    assert_int_equal(plan.cfg.grouped, cases[i].kind);
+    assert_null(tcj_cfg_check(&plan.cfg));
+    if (plan.cfg.pingpong != cases[i].want)
+      print_error("case %zu: tile %dx%d pingpong %d\n", i, plan.cfg.bm, plan.cfg.bn, plan.cfg.pingpong);
+    assert_int_equal(plan.cfg.pingpong, cases[i].want);
+    assert_int_equal(plan.cfg.bm, 128);
+    assert_int_equal(plan.cfg.bn, cases[i].want ? 128 : 256);
+    if (cases[i].want) assert_int_equal(plan.cfg.stages, 6);
+    assert_int_equal(plan.cfg.cluster_m + plan.cfg.split_k, 0);
+  }
+  /* fp8 groups of the same shape keep their promoted tiles, cooperative. */
+  eng_problem f8 = grouped(PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128);
+  f8.ab = PTX_E_E4M3, f8.c = f8.d = PTX_E_BF16;
+  assert_int_equal(select_ok(&f8, "sm_90a", 1).cfg.pingpong, 0);
+  /* The dense problem of one group's rows is not grouped: the rule leaves it alone. */
+  eng_problem one = problem(PTX_E_BF16, PTX_E_BF16, 16384, 2048, 768);
+  one.op_b_t = 1;
+  one.ldb = 768;
+  eng_plan dense = select_ok(&one, "sm_90a", 1);
+  assert_false(dense.cfg.bm == 128 && dense.cfg.bn == 128 && dense.cfg.pingpong);
+}
+
+/* MoE layers keep cooperative consumers when grouped, as measured (select_plan_sm90_grouped),
+ * where dense problems of their tiles can take ping-pong ones (short K, fused epilogues):
+ * Qwen3-30B-A3B's up-projection (gathered, SwiGLU) and down-projection (router weights, rows
+ * stored or added) at 8192 tokens, DeepSeek-V3's down-projection; and the selected config is
+ * one the grouped kernel takes. (Groups of at most 128 rows and 12 K tiles run 128x128
+ * ping-pong tiles: short_k_groups_of_few_rows_run_128x128_pingpong.) */
 static void moe_layers_keep_cooperative_consumers(void **state) {
   (void)state;
   static const struct { int64_t m, n, k, groups, rows; int gather, swiglu, row_scale, scatter; } cases[] = {
@@ -2238,6 +2285,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(grouped_knobs_force_sm80_tiles_but_not_sm90_splits_or_generic_kernels),
     cmocka_unit_test(grouped_problems_of_64_rows_or_more_take_the_sm90_plan_on_sm_90a),
     cmocka_unit_test(grouped_16bit_128x256_tiles_run_in_pairs),
+    cmocka_unit_test(short_k_groups_of_few_rows_run_128x128_pingpong),
     cmocka_unit_test(moe_layers_keep_cooperative_consumers),
     cmocka_unit_test(three_consumer_tiles_take_mid_sizes_only),
     cmocka_unit_test(fp8_grouped_problems_take_the_promoted_tiles_of_ungrouped_ones),
