@@ -277,24 +277,25 @@ static void scattered_rows_add_into_d_under_sm90(void **state) {
   tcj_destroy(e);
 }
 
-/* Ping-pong consumers (two 64-row tiles in turn): the kernel of Qwen3's down-projection. */
+/* The table on the sm90 recipe with TCJ_TILE forced to `tile`. */
+static void run_table_on_sm90_tile(const char *tile, const char *label) {
+  gpu_skip_unless_sm90(g_cc);
+  tcj_engine *e = gpu_engine_with("sm90", tile);
+  assert_non_null(e);
+  run_table(e, label);
+  tcj_destroy(e);
+}
+
+/* Ping-pong consumers (two 64-row tiles in turn). */
 static void scattered_rows_add_into_d_on_sm90_pingpong_consumers(void **state) {
   (void)state;
-  gpu_skip_unless_sm90(g_cc);
-  tcj_engine *e = gpu_engine_with("sm90", GPU_SM90_PINGPONG_TILE);
-  assert_non_null(e);
-  run_table(e, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_TILE);
-  tcj_destroy(e);
+  run_table_on_sm90_tile(GPU_SM90_PINGPONG_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_TILE);
 }
 
 /* 128-row ping-pong tiles: what selection gives Qwen3's down-projection at 2048 tokens. */
 static void scattered_rows_add_into_d_on_sm90_128_row_pingpong_tiles(void **state) {
   (void)state;
-  gpu_skip_unless_sm90(g_cc);
-  tcj_engine *e = gpu_engine_with("sm90", GPU_SM90_PINGPONG_128_TILE);
-  assert_non_null(e);
-  run_table(e, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_128_TILE);
-  tcj_destroy(e);
+  run_table_on_sm90_tile(GPU_SM90_PINGPONG_128_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_128_TILE);
 }
 
 int main(void) {
