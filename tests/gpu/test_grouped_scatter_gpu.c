@@ -241,19 +241,21 @@ static int run_case(tcj_engine *e, const scase *c, uint64_t seed, char *msg, siz
   return ok;
 }
 
-static void run_table(tcj_engine *e, const char *under) {
+static void run_table_but(tcj_engine *e, const char *under, int no_fp8) {
   char msg[1024];
   int failures = 0;
   for (size_t i = 0; i < N_CASES; i++) {
-    if (CASES[i].ab == TCJ_E4M3 && g_cc < 89) continue; /* fp8 needs sm_89 */
+    if (CASES[i].ab == TCJ_E4M3 && (g_cc < 89 || no_fp8)) continue; /* fp8 needs sm_89 */
     if (!run_case(e, &CASES[i], 0x1000 + i, msg, sizeof msg)) {
       print_error("FAIL (%s) %s\n", under, msg);
       failures++;
     }
   }
-  print_message("  %s: %zu cases, %d failed\n", under, N_CASES, failures);
+  print_message("  %s: %zu cases, %d failed%s\n", under, N_CASES, failures, no_fp8 ? " (fp8 cases not run)" : "");
   assert_int_equal(failures, 0);
 }
+
+static void run_table(tcj_engine *e, const char *under) { run_table_but(e, under, 0); }
 
 static void scattered_rows_add_into_d_on_the_default_engine(void **state) {
   (void)state;
@@ -277,25 +279,28 @@ static void scattered_rows_add_into_d_under_sm90(void **state) {
   tcj_destroy(e);
 }
 
-/* The table on the sm90 recipe with TCJ_TILE forced to `tile`. */
-static void run_table_on_sm90_tile(const char *tile, const char *label) {
+/* The table on the sm90 recipe with TCJ_TILE forced to `tile` (no_fp8: a tile promoted fp8
+ * cannot take, which the config check refuses and selection never gives it). */
+static void run_table_on_sm90_tile(const char *tile, const char *label, int no_fp8) {
   gpu_skip_unless_sm90(g_cc);
   tcj_engine *e = gpu_engine_with("sm90", tile);
   assert_non_null(e);
-  run_table(e, label);
+  run_table_but(e, label, no_fp8);
   tcj_destroy(e);
 }
 
 /* Ping-pong consumers (two 64-row tiles in turn). */
 static void scattered_rows_add_into_d_on_sm90_pingpong_consumers(void **state) {
   (void)state;
-  run_table_on_sm90_tile(GPU_SM90_PINGPONG_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_TILE);
+  run_table_on_sm90_tile(GPU_SM90_PINGPONG_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_TILE, 0);
 }
 
-/* 128-row ping-pong tiles: what selection gives Qwen3's down-projection at 2048 tokens. */
+/* 128-row ping-pong tiles: what selection gives Qwen3's down-projection at 2048 tokens. Its
+ * consumers hold 128 accumulators, which leaves promoted fp8 no room for its partial sums: the
+ * config check refuses the fp8 case (selection gives the tile 16-bit groups only). */
 static void scattered_rows_add_into_d_on_sm90_128_row_pingpong_tiles(void **state) {
   (void)state;
-  run_table_on_sm90_tile(GPU_SM90_PINGPONG_128_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_128_TILE);
+  run_table_on_sm90_tile(GPU_SM90_PINGPONG_128_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_128_TILE, 1);
 }
 
 int main(void) {

@@ -1954,6 +1954,12 @@ static void short_k_groups_of_few_rows_run_128x128_pingpong(void **state) {
     if (cases[i].want) assert_int_equal(plan.cfg.stages, 6);
     assert_int_equal(plan.cfg.cluster_m + plan.cfg.split_k, 0);
   }
+  /* A user epilogue (a call beside every accumulator) cannot take 128 of them: cooperative. */
+  eng_problem user = grouped(PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128);
+  user.user = 0x1234;
+  eng_plan with_user = select_ok(&user, "sm_90a", 1);
+  assert_int_equal(with_user.cfg.pingpong, 0);
+  assert_null(tcj_cfg_check(&with_user.cfg));
   /* fp8 groups of the same shape keep their promoted tiles, cooperative. */
   eng_problem f8 = grouped(PTX_GROUP_ENDS32, 16384, 2048, 768, 128, 128);
   f8.ab = PTX_E_E4M3, f8.c = f8.d = PTX_E_BF16;
