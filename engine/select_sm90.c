@@ -388,7 +388,8 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
      * with router weights 234 against 220, its rows added into f32 310-317 against 300;
      * DeepSeek-V3's EP8 down-projection 468-565 against 400. Only the stored combine gained
      * (253-258 against 274). Half-height tiles read each group's B twice as often, which the
-     * overlapped epilogue does not repay at these depths. */
+     * overlapped epilogue does not repay at these depths. (Short-K groups of few rows take
+     * 128-row ping-pong tiles instead: pingpong_short_k_groups.) */
     if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k && !p->grouped &&
         ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
