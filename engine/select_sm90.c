@@ -139,6 +139,12 @@ static int sm90_vec_c(const eng_problem *p) {
   return 1;
 }
 
+/* The most stages (SM90_MAX_STAGES down to SM90_MIN_STAGES) that shared memory holds. */
+static void fit_stages(tcj_kernel_cfg *c, const eng_device_caps *caps) {
+  for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
+    if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
+}
+
 /* b_pitch_split: B's row pitch is not a multiple of SM90_LINE_BYTES; b_sector_split: nor of
  * SM90_SECTOR_BYTES. */
 static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const struct tile90 *t, int b_pitch_split,
@@ -170,8 +176,7 @@ static void fill_sm90(const eng_problem *p, const eng_device_caps *caps, const s
   if (sixteen_bit && b_pitch_split && !c->cluster_m && t->bm == 128 && !t->pingpong && cols >= 2 && 2 * p->m > t->bm &&
       (t->bn == 64 || (t->bn == 128 && rows <= SM90_PITCH_SHARE_A_MAX_ROWS)))
     c->cluster_n = rows <= SM90_PITCH_SHARE_A_MAX_ROWS && cols >= 4 ? 4 : 2;
-  for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
-    if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
+  fit_stages(c, caps);
   /* Checked once the config is whole (stages included), else every cluster would be dropped. */
   if (c->cluster_m && tcj_cfg_check(c)) c->cluster_m = 0; /* e.g. bn = 64 cannot split B */
   if (c->cluster_n && tcj_cfg_check(c)) c->cluster_n = 0;
@@ -489,8 +494,7 @@ static void pingpong_short_k_groups(const eng_problem *p, const eng_device_caps 
   tcj_kernel_cfg pp = *c;
   pp.bn = 128;
   pp.pingpong = 1;
-  for (pp.stages = SM90_MAX_STAGES; pp.stages > SM90_MIN_STAGES; pp.stages--)
-    if (tcj_cfg_smem_bytes(&pp) <= caps->max_smem_optin) break;
+  fit_stages(&pp, caps);
   if (!tcj_cfg_check(&pp) && tcj_cfg_smem_bytes(&pp) <= caps->max_smem_optin) *c = pp;
 }
 

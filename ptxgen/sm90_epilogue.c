@@ -368,9 +368,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
           bias1[1] = bias0[1];
         }
         ptx_reg none = {0};
-        int given = bias;
-        ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, given ? bias0 : NULL, rs[0]);
-        ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, given ? bias1 : NULL, rs[1]);
+        ptx_epi_apply_bias(b, pe, v, NULL, 2, none, none, bias ? bias0 : NULL, rs[0]);
+        ptx_epi_apply_bias(b, pe, v + 2, NULL, 2, none, none, bias ? bias1 : NULL, rs[1]);
         if (ces == 4) {
           const char *dw = ptx_elem_row_of(c->d)->mem;
           if (off) ptx_ins(b, "st.shared.v2.%s [%R+%d], {%R, %R}", dw, addr, off, v[0], v[1]);
@@ -409,22 +408,11 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   }
 }
 
-/* The epilogue's parameters. alpha == 0 is applied either per element (a select: ptx_epi_apply)
- * or once to the accumulators (ptx_epi_drop_products), whichever ptxas fits in the 168
- * registers a consumer has under nvJitLink (which ignores setmaxnreg): measured with ptxas 13.0,
- * the select's predicate spilled 12-16 bytes at bn = 256 (128 accumulators per 64 rows), the
- * zeroing branch 8-24 bytes at bn = 128 (128x128, 256x128), each nothing in the other case. */
-static void begin_tile(sm90 *k, ptx_epi *pe) {
-  int dropped = k->cfg->bn >= 256 && ptx_epi_drop_products(k->b, k->cfg, &k->acc[0][0], k->msub, MAX_ACC, k->cfg->bn / 2);
-  ptx_epi_begin(k->b, k->cfg, pe, k->row_end, k->z);
-  pe->products_dropped = dropped;
-}
-
 /* SwiGLU: accumulator column c < bn / 2 is gate column n0 + c and c + bn / 2 its up column (the
  * producer's halves). Fragment register 4 nb + x of a 64-row block holds column 8 nb +
  * 2 (lane % 4) + x % 2 (ptx_wgmma_d_coord), so gate register i pairs with i + bn / 4, and the
- * results take the first bn / 4 registers: the tile's bn / 2 columns of D, which the staged
- * path then stores as a plain tile's (ptx_epi_apply leaves them as they are). Each n8 block's
+ * results take the first bn / 4 registers: the tile's bn / 2 columns of D, which either store
+ * path then takes as a plain tile's (ptx_epi_apply leaves them as they are). Each n8 block's
  * bias values are read once for every row block. */
 static void emit_swiglu_pairs(sm90 *k, const ptx_epi *pe, ptx_reg n0) {
   ptx_builder *b = k->b;
@@ -443,6 +431,19 @@ static void emit_swiglu_pairs(sm90 *k, const ptx_epi *pe, ptx_reg n0) {
   }
 }
 
+/* The epilogue's parameters. alpha == 0 is applied either per element (a select: ptx_epi_apply)
+ * or once to the accumulators (ptx_epi_drop_products), whichever ptxas fits in the 168
+ * registers a consumer has under nvJitLink (which ignores setmaxnreg): measured with ptxas 13.0,
+ * the select's predicate spilled 12-16 bytes at bn = 256 (128 accumulators per 64 rows), the
+ * zeroing branch 8-24 bytes at bn = 128 (128x128, 256x128), each nothing in the other case.
+ * SwiGLU's pairs follow, so that every store path takes a plain tile of bn / 2 columns. */
+static void begin_tile(sm90 *k, ptx_epi *pe, ptx_reg n0) {
+  int dropped = k->cfg->bn >= 256 && ptx_epi_drop_products(k->b, k->cfg, &k->acc[0][0], k->msub, MAX_ACC, k->cfg->bn / 2);
+  ptx_epi_begin(k->b, k->cfg, pe, k->row_end, k->z);
+  pe->products_dropped = dropped;
+  if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, pe, n0); /* never split (tcj_cfg_check) */
+}
+
 /* The tile's epilogue: TMA stores (or bulk copies per row) where the config allows them and
  * beta == 0, else staged.
  * Each path reads the epilogue's parameters itself, after the branch: values computed before
@@ -453,9 +454,8 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
   if (!k->tma_d && !k->bulk_rows) {
     int partial = k->split && !k->split_at_launch; /* partial sums: the reduction applies alpha */
     if (partial) ptx_epi_begin(b, k->cfg, &pe, k->m, k->z);
-    else begin_tile(k, &pe);
+    else begin_tile(k, &pe, n0);
     pe.amax = k->amax;
-    if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0); /* no split (tcj_cfg_check) */
     emit_epilogue_staged(k, &pe, m0, n0, partial);
     return;
   }
@@ -467,13 +467,11 @@ static void emit_epilogue_of_tile(sm90 *k, ptx_reg m0, ptx_reg n0) {
     ptx_ins(b, "setp.gt.u32 %R, %R, %R", crosses, last, k->row_end);
     ptx_ins_if(b, crosses, 0, "bra.uni %L", staged);
   }
-  begin_tile(k, &pe);
-  if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0);
+  begin_tile(k, &pe, n0);
   emit_epilogue_tma(k, &pe, m0, n0, k->bulk_rows);
   ptx_ins(b, "bra.uni %L", done);
   ptx_label(b, staged);
-  begin_tile(k, &pe);
-  if (tcj_cfg_swiglu(k->cfg)) emit_swiglu_pairs(k, &pe, n0);
+  begin_tile(k, &pe, n0);
   emit_epilogue_staged(k, &pe, m0, n0, 0);
   ptx_label(b, done);
 }
