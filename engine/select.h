@@ -173,7 +173,7 @@ int eng_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int a
  * sm_90 and newer); without either the selected split stays where the tile can take it.
  * valid == 0: no override. */
 typedef struct eng_tile_override {
-  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, cluster_n, pingpong;
+  int valid, bm, bn, bk_bytes, warps_m, warps_n, stages, cluster_m, cluster_n, pingpong, epi_whole;
   int split_set, split_k, split_cluster;
 } eng_tile_override;
 

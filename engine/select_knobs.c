@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/select.h"
+#include "ptxgen/ptxgen.h"
 
 int eng_recipe_parse(const char *text, const ptx_recipe_row **out) {
   if (strcmp(text, "auto") == 0) {
@@ -38,6 +39,7 @@ int eng_tile_override_parse(const char *text, eng_tile_override *out) {
   else if (strncmp(rest, "/cn2", 4) == 0) { o.cluster_n = 2; rest += 4; }
   else if (strncmp(rest, "/cn4", 4) == 0) { o.cluster_n = 4; rest += 4; }
   if (strncmp(rest, "/pp", 3) == 0) { o.pingpong = 1; rest += 3; }
+  if (strncmp(rest, "/ew", 3) == 0) { o.epi_whole = 1; rest += 3; }
   if (strncmp(rest, "/s", 2) == 0) {
     rest += 2;
     if (*rest == 'c') { o.split_cluster = 1; rest++; }
@@ -57,8 +59,9 @@ int eng_tile_override_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   char cluster[16] = "";
   if (c->cluster_m >= 2 || c->cluster_n >= 2)
     snprintf(cluster, sizeof cluster, "/c%s%d", c->cluster_n >= 2 ? "n" : "", tcj_cfg_cluster_ctas(c));
-  int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
-                   c->warps_n, c->stages, cluster, c->pingpong ? "/pp" : "", split, c->split_k >= 2 ? c->split_k : 0);
+  int n = snprintf(buf, size, "%dx%dx%d/%dx%d/%d%s%s%s%s%d", c->bm, c->bn, c->bk * ptx_elem_size(c->ab), c->warps_m,
+                   c->warps_n, c->stages, cluster, c->pingpong ? "/pp" : "", c->epi_whole ? "/ew" : "", split,
+                   c->split_k >= 2 ? c->split_k : 0);
   return n >= 0 && (size_t)n < size ? n : -1;
 }
 
@@ -75,17 +78,26 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
   c->cluster_m = ov->cluster_m;
   c->cluster_n = ov->cluster_n;
   c->pingpong = ov->pingpong;
+  c->epi_whole = 0;
+  const char *why;
   if (ov->split_set) {
     c->split_k = ov->split_k;
     c->split_cluster = ov->split_cluster;
-    return tcj_cfg_check(c) ? tcj_cfg_check(c)
-           : tcj_cfg_smem_bytes(c) > caps->max_smem_optin ? "needs more shared memory than the device has" : NULL;
+    why = tcj_cfg_check(c);
+  } else {
+    why = tcj_cfg_check(c);
+    /* A K split chosen for the selected tile stays where the forced tile can take it; ping-pong
+     * or another K tile may not (sm90 splits run cooperative consumers, alone or in pairs). */
+    if (why && c->split_k) {
+      c->split_k = c->split_cluster = 0;
+      why = tcj_cfg_check(c);
+    }
   }
-  const char *why = tcj_cfg_check(c);
-  /* A K split chosen for the selected tile stays where the forced tile can take it; ping-pong or
-   * another K tile may not (sm90 splits run cooperative consumers, alone or in pairs). */
-  if (why && c->split_k) {
-    c->split_k = c->split_cluster = 0;
+  /* /ew is a mode of the TMA store path: kernels that store D otherwise (fused epilogues, beta,
+   * scattered rows) keep their staged epilogue, so one forced tile runs every problem. */
+  if (!why && ov->epi_whole && c->recipe != PTX_RECIPE_SM90) why = "/ew is the sm90 recipe's TMA store epilogue";
+  if (!why && ov->epi_whole && c->recipe == PTX_RECIPE_SM90 && ptx_sm90_tma_store(c) && !ptx_sm90_bulk_rows(c)) {
+    c->epi_whole = 1;
     why = tcj_cfg_check(c);
   }
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
@@ -109,7 +121,7 @@ const char *eng_tuning_from_env(eng_tuning *out) {
     return msg;
   }
   if (tile && *tile && eng_tile_override_parse(tile, &out->tile) != 0) {
-    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2|/c4|/cn2|/cn4][/pp][/sN|/scN]", tile);
+    snprintf(msg, sizeof msg, "TCJ_TILE=\"%.64s\" is not BMxBNxBK_BYTES/WMxWN/STAGES[/c2|/c4|/cn2|/cn4][/pp][/ew][/sN|/scN]", tile);
     return msg;
   }
   const char *jit = getenv("TCJ_JIT");

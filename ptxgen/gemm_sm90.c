@@ -81,7 +81,7 @@ static void emit_smem_layout(sm90 *k) {
   k->epi = r32(k);
   ptx_ins(b, "add.u32 %R, %R, %d", k->epi, k->ring, k->cfg->stages * k->stage_bytes);
   k->full = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->epi, k->consumers * TCJ_SM90_EPI_BYTES);
+  ptx_ins(b, "add.u32 %R, %R, %d", k->full, k->epi, k->consumers * ptx_sm90_epi_bytes(k->cfg));
   int maps = tcj_cfg_sm90_group_maps(k->cfg);
   if (maps) { /* 128-byte aligned: stages and staging are multiples of 128 bytes */
     k->map_stage = k->full;

@@ -98,6 +98,7 @@ int tcj_cfg_format(const tcj_kernel_cfg *c, char *buf, size_t size) {
   if (c->cluster_m >= 2) put_field(&o, "cluster", c->cluster_m);
   if (c->cluster_n >= 2) put_field(&o, "cluster_n", c->cluster_n);
   if (c->pingpong) put_field(&o, "pingpong", c->pingpong);
+  if (c->epi_whole) put_str(&o, " epi=whole");
   /* The epilogue, each field only where it differs from a plain tcj_gemm's. */
   if (c->d != c->c) {
     put_str(&o, " d=");
@@ -167,6 +168,10 @@ int tcj_cfg_parse(const char *text, tcj_kernel_cfg *out) {
   if (sscanf(rest, " cluster_n=%d%n", &c.cluster_n, &more) == 1) rest += more;
   more = 0;
   if (sscanf(rest, " pingpong=%d%n", &c.pingpong, &more) == 1) rest += more;
+  if (strncmp(rest, " epi=whole", 10) == 0) {
+    c.epi_whole = 1;
+    rest += 10;
+  }
   char dname[8] = "", bias_where[8] = "", bias_t[8] = "", act[16] = "";
   unsigned long long user = 0;
   more = 0;

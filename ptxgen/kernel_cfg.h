@@ -74,6 +74,11 @@ typedef struct tcj_kernel_cfg {
    * (two consumers take alternate tiles, each the whole tile, and take turns at the tensor
    * cores, so one's epilogue runs under the other's mainloop). */
   int pingpong;
+  /* sm90 only: 1 = the TMA store path stages each consumer's whole tile of D in shared memory
+   * (its own 8 KiB box per 64 rows x 128 bytes) and issues every store at once, leaving them in
+   * flight into the next tile's mainloop; 0 = one box at a time, each waiting for the previous
+   * box's store to read the buffer. Needs the TMA store path (ptx_sm90_tma_store). */
+  int epi_whole;
   /* The epilogue (ptxgen/epilogue.h): D = user(act(alpha * acc + beta * C + bias)). */
   ptx_elem d;      /* D's type (as stored); equal to c unless the caller's D differs */
   ptx_bias bias;   /* none, per column (n values) or per row (m values) */

@@ -112,6 +112,9 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
    * as well, 64 bytes spilled (ptxas 13.0). */
   if (c->block_scale && c->user && c->bn > 128) return "block-scaled fp8 with a user epilogue needs bn 64 or 128";
   if (c->stages < 2 || c->stages > 8) return "stages must be 2..8";
+  /* Whole-tile staging is a mode of the TMA store path (boxes of consecutive rows). */
+  if (c->epi_whole && (!ptx_sm90_tma_store(c) || ptx_sm90_bulk_rows(c)))
+    return "epi=whole stages the tile for TMA stores: D through TMA (16-byte rows, no scattered rows)";
   if (c->align_a != 16 || c->align_b != 16) return "TMA needs 16-byte aligned operands";
   int ces = ptx_elem_size(c->c);
   if ((c->vec_c != 1 && c->vec_c != 2 && c->vec_c != 4 && c->vec_c != 8) || c->vec_c * ces > 16 ||
@@ -147,7 +150,7 @@ static const char *check_sm90(const tcj_kernel_cfg *c) {
  * adds a turn barrier per consumer. */
 static int smem_sm90(const tcj_kernel_cfg *c) {
   int ring = c->stages * (c->bm + c->bn) * c->bk * ptx_elem_size(c->ab);
-  int staging = c->warps_m * c->warps_n * TCJ_SM90_EPI_BYTES, maps = tcj_cfg_sm90_group_maps(c) * TCJ_SM90_MAP_BYTES;
+  int staging = c->warps_m * c->warps_n * ptx_sm90_epi_bytes(c), maps = tcj_cfg_sm90_group_maps(c) * TCJ_SM90_MAP_BYTES;
   return TCJ_SM90_ALIGN + ring + staging + maps + 2 * c->stages * 8 + (c->pingpong ? 16 : 0);
 }
 

@@ -38,7 +38,7 @@ static void emit_epilogue_setup(sm90 *k, epi_ctx *e, int c_vec) {
   e->stage_wr = r32(k);
   e->stage_rd = r32(k);
   ptx_reg epi_base = r32(k), t = r32(k);
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", epi_base, cw, TCJ_SM90_EPI_BYTES, k->epi);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", epi_base, cw, ptx_sm90_epi_bytes(k->cfg), k->epi);
   /* Fragment writes: row 16 * warp + lane / 4, column 2 * (lane % 4) (see ptx_wgmma_d_coord). */
   ptx_ins(b, "shr.u32 %R, %R, 2", t, lane);
   ptx_ins(b, "mad.lo.u32 %R, %R, 16, %R", t, warp, t);
@@ -101,6 +101,11 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
     ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", dbase, t64, z, dbase);
   }
   ptx_reg row_ok = pred(k), col_ok = pred(k), ok = pred(k), ld_ok = pred(k), more = pred(k);
+  /* A kernel that also stores by TMA may have this consumer's previous tile's stores still
+   * reading the buffer (a grouped tile crossing its group's end follows tiles inside one): the
+   * thread that issued them waits, and the first chunk's barrier tells the others. Threads that
+   * issued none return at once. */
+  if (k->tma_d || k->bulk_rows) ptx_ins(b, "cp.async.bulk.wait_group.read 0");
   for (int j = 0; j < k->msub; j++) {
     for (int ch = 0; ch < tcj_cfg_tile_cols(c) / TCJ_SM90_EPI_COLS; ch++) {
       /* Write: the previous chunk's readers must be done with the buffer. */
@@ -165,13 +170,13 @@ static void emit_epilogue_staged(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg
 #define TMA_ROW_SCALE_AT 1024 /* past the widest bias slice (256 f32) */
 _Static_assert(TCJ_SM90_EPI_BYTES - TMA_STAGE_BYTES >= TMA_ROW_SCALE_AT + 128 * 4 && TMA_ROW_SCALE_AT >= 256 * 4,
                "no room for a 256-wide bias slice and 128 rows' scales");
-static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, ptx_reg bar_id, ptx_reg m0, ptx_reg n0,
+static ptx_reg emit_tma_bias(sm90 *k, const ptx_epi *pe, ptx_reg buf, int at, ptx_reg bar_id, ptx_reg m0, ptx_reg n0,
                              ptx_reg lane) {
   ptx_builder *b = k->b;
   const tcj_kernel_cfg *c = k->cfg;
   int col = c->bias == PTX_BIAS_COL, count = col ? c->bn : k->rows;
   ptx_reg tail = r32(k), t = r32(k), first = r32(k), idx = r32(k), st_ok = pred(k), s = r32(k);
-  ptx_ins(b, "add.u32 %R, %R, %d", tail, buf, TMA_STAGE_BYTES);
+  ptx_ins(b, "add.u32 %R, %R, %d", tail, buf, at);
   ptx_ins(b, "and.b32 %R, %R, 127", t, k->tid);
   if (col) {
     ptx_ins(b, "mov.u32 %R, %R", first, n0);
@@ -294,16 +299,24 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   if (rows) ptx_ins(b, "setp.lt.u32 %R, %R, %d", leader, t, TCJ_SM90_EPI_ROWS);
   else ptx_ins(b, "setp.eq.u32 %R, %R, 0", leader, t);
   ptx_ins(b, "add.u32 %R, %R, 1", bar_id, cw); /* named barrier 1 + consumer */
-  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", buf, cw, TCJ_SM90_EPI_BYTES, k->epi);
+  ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", buf, cw, ptx_sm90_epi_bytes(k->cfg), k->epi);
   /* This thread's pair of columns (2 * (lane % 4)) at byte bc of a 128-byte row: 16-byte chunk
    * tq = bc / 16, and bc % 16 within it. Its rows r = 16 * warp + lane / 4 and r + 8 share
    * r % 8 = lane / 4 = x, the swizzle's XOR term. */
+  /* Whole-tile staging (epi_whole): box (j, ch) of the consumer's tile at its own place, the tail
+   * past the last; the previous tile's stores must have read them all before any is written. */
+  int whole = c->epi_whole && !rows, nch = tcj_cfg_tile_cols(c) / cols;
+  int tail_at = rows ? ROWS_STAGE_BYTES : whole ? ptx_sm90_epi_boxes(c) * TMA_STAGE_BYTES : TMA_STAGE_BYTES;
+  if (whole) {
+    ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
+    ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+  }
   ptx_reg sbias = {0}; /* shared address of this thread's first bias value */
   int bias = c->bias != PTX_BIAS_NONE && !tcj_cfg_swiglu(c); /* SwiGLU's is in its pairs */
-  if (bias) sbias = emit_tma_bias(k, pe, buf, bar_id, m0, n0, lane);
+  if (bias) sbias = emit_tma_bias(k, pe, buf, tail_at, bar_id, m0, n0, lane);
   ptx_reg srs = {0}; /* and of its first row's scale */
   if (c->row_scale)
-    srs = emit_tma_row_scale(k, pe, buf, rows ? ROWS_STAGE_BYTES : TMA_STAGE_BYTES + TMA_ROW_SCALE_AT, bar_id, m0, lane);
+    srs = emit_tma_row_scale(k, pe, buf, rows ? tail_at : tail_at + TMA_ROW_SCALE_AT, bar_id, m0, lane);
   ptx_ins(b, "and.b32 %R, %R, 3", t, lane);
   ptx_ins(b, "mul.lo.u32 %R, %R, %d", t, t, 2 * ces); /* bc */
   if (!rows) { /* swizzled: the 16-byte chunk, and the byte within it */
@@ -344,12 +357,15 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rs[0], srs, 4 * 64 * j);
       ptx_ins(b, "ld.shared.f32 %R, [%R+%d]", rs[1], srs, 4 * (64 * j + 8));
     }
-    for (int ch = 0; ch < tcj_cfg_tile_cols(c) / cols; ch++) {
-      /* The buffer is free once the previous bulk stores have read it. */
-      ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
-      ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+    for (int ch = 0; ch < nch; ch++) {
+      /* The buffer is free once the previous bulk stores have read it (whole: checked once). */
+      if (!whole) {
+        ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
+        ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+      }
+      int box_at = whole ? (j * nch + ch) * TMA_STAGE_BYTES : 0;
       for (int nbl = 0; nbl < nbs; nbl++) {
-        int i = 4 * (ch * nbs + nbl), off = 0;
+        int i = 4 * (ch * nbs + nbl), off = box_at;
         ptx_reg *v = &k->acc[j][i];
         if (rows) {
           ptx_ins(b, "mov.u32 %R, %R", addr, rowbase);
@@ -384,6 +400,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
           ptx_ins(b, "st.shared.b32 [%R+%d], %R", addr, off + 8 * pitch, w1);
         }
       }
+      if (whole) continue; /* stored all at once below */
       /* Generic-proxy writes become visible to the TMA unit, then the issuers store. */
       ptx_ins(b, "fence.proxy.async.shared::cta");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
@@ -406,6 +423,23 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
     }
   }
+  if (!whole) return;
+  /* Every box written: one barrier, then the leader stores them all as one bulk group, which the
+   * next tile's epilogue waits for (its first instruction) while this one's mainloop runs. */
+  ptx_ins(b, "fence.proxy.async.shared::cta");
+  ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
+  ptx_reg src_box = r32(k);
+  for (int j = 0; j < k->msub; j++) {
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
+    ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
+    for (int ch = 0; ch < nch; ch++) {
+      ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
+      ptx_ins(b, "add.u32 %R, %R, %d", src_box, buf, (j * nch + ch) * TMA_STAGE_BYTES);
+      ptx_reg at[3] = {col, row, k->z};
+      ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(src_box), (ptx_reg){0}, (ptx_reg){0});
+    }
+  }
+  ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
 }
 
 /* SwiGLU: accumulator column c < bn / 2 is gate column n0 + c and c + bn / 2 its up column (the

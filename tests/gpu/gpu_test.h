@@ -86,6 +86,12 @@ static inline tcj_engine *gpu_engine_under(const char *recipe) { return gpu_engi
 /* ...and with 128-row ping-pong tiles (two 64-row blocks a consumer), 6 stages: what selection
  * gives 16-bit groups of at most 128 rows and 12 K tiles (engine/select_sm90.c). */
 #define GPU_SM90_PINGPONG_128_TILE "128x128x128/2x1/6/pp"
+/* TCJ_TILE with the whole-tile TMA epilogue ("/ew": each consumer stages its whole share of D
+ * and leaves every store in flight into the next tile's mainloop), cooperative 128x256 (three
+ * stages beside the staging) and ping-pong 128x128. Kernels that store D otherwise keep their
+ * staged epilogue under the same tile (eng_tile_override_apply). */
+#define GPU_SM90_WHOLE_EPI_TILE "128x256x128/2x1/3/ew"
+#define GPU_SM90_WHOLE_EPI_PP_TILE "128x128x128/2x1/4/pp/ew"
 /* TCJ_TILE for the sm90 kernel with three consumer warpgroups: 192 x 128 tiles, 64 rows each,
  * 4 stages (what shared memory holds beside three consumers' staging). */
 #define GPU_SM90_THREE_CONSUMER_TILE "192x128x128/3x1/4"

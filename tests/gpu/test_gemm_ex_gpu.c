@@ -1079,6 +1079,45 @@ static void three_consumer_tiles_match_reference(void **state) {
   if (failed) fail_msg("%d of %d cases on three consumers failed (see FAIL lines above)", failed, NCASES(runs));
 }
 
+/* The whole-tile TMA epilogue ("/ew"), forced: persistent CTAs whose consumers store tile after
+ * tile with the previous tile's stores in flight, tile rows and columns past m and n, f32 D (four
+ * boxes a row block), a batch and MN-major operands on ping-pong tiles, C read (beta: the staged
+ * path after TMA tiles in one kernel) and a fused epilogue that keeps the staged path. */
+static void whole_tile_epilogues_match_reference(void **state) {
+  (void)state;
+  skip_unless_sm90();
+  forced_run runs[7];
+  runs[0].c = mk("1000x1000x999, tiles past m and n", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1000, 1000, 999, 6801);
+  runs[0].c.alpha = scaled_alpha(999, 0);
+  runs[0].tile = GPU_SM90_WHOLE_EPI_TILE;
+  runs[1].c = mk("8192x4096x256, 8 tiles a CTA", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 8192, 4096, 256, 6802);
+  runs[1].c.alpha = scaled_alpha(256, 1);
+  runs[1].tile = GPU_SM90_WHOLE_EPI_TILE;
+  runs[2].c = mk("f16 3000x2000x512 op_a T, into f32", TCJ_F16, TCJ_F32, TCJ_OP_T, TCJ_OP_N, 3000, 2000, 512, 6803);
+  runs[2].c.alpha = scaled_alpha(512, 0);
+  runs[2].tile = "128x128x128/2x1/3/ew";
+  runs[3].c = mk("ping-pong 4100x2048x384 op TT", TCJ_BF16, TCJ_BF16, TCJ_OP_T, TCJ_OP_T, 4100, 2048, 384, 6804);
+  runs[3].c.alpha = scaled_alpha(384, 1);
+  runs[3].tile = GPU_SM90_WHOLE_EPI_PP_TILE;
+  runs[4].c = mk("ping-pong batch of 3, 700x640x512", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 700, 640, 512, 6805);
+  runs[4].c.batch = 3;
+  runs[4].c.alpha = scaled_alpha(512, 0);
+  runs[4].tile = GPU_SM90_WHOLE_EPI_PP_TILE;
+  runs[5].c = mk("2000x3000x1024, C read", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 2000, 3000, 1024, 6806);
+  runs[5].c.cm = C_SEPARATE;
+  runs[5].c.beta = 0.5f;
+  runs[5].c.alpha = scaled_alpha(1024, 1);
+  runs[5].tile = GPU_SM90_WHOLE_EPI_TILE;
+  runs[6].c = mk("2304x1536x1024, column bias + gelu (staged)", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 2304, 1536,
+                 1024, 6807);
+  runs[6].c.bias = TCJ_BIAS_COL;
+  runs[6].c.act = TCJ_ACT_GELU;
+  runs[6].c.alpha = scaled_alpha(1024, 0);
+  runs[6].tile = GPU_SM90_WHOLE_EPI_TILE;
+  int failed = run_on_forced_tiles(runs, NCASES(runs));
+  if (failed) fail_msg("%d of %d cases on whole-tile epilogues failed (see FAIL lines above)", failed, NCASES(runs));
+}
+
 /* Every stride nonzero and past one entry: the gaps between entries must stay poisoned. Case 1
  * pads by multiples of 16 bytes; case 2 by odd counts, so each entry has its own alignment. */
 static void batch_with_padded_strides_writes_only_its_entries(void **state) {
@@ -2553,6 +2592,7 @@ int main(void) {
       cmocka_unit_test(a_process_exiting_with_compiles_queued_ends),
       cmocka_unit_test(col_major_calls_match_the_reference_and_the_swap_identity),
       cmocka_unit_test(three_consumer_tiles_match_reference),
+      cmocka_unit_test(whole_tile_epilogues_match_reference),
   };
   int failures = cmocka_run_group_tests_name("gemm_ex_gpu", tests, group_setup, group_teardown);
   tcj_destroy(g_eng);

@@ -355,6 +355,13 @@ static void sm90_128_row_pingpong_tiles_run_gathers_and_pointer_arrays(void **st
   sm90_runs_gathers_and_pointer_arrays_on(GPU_SM90_PINGPONG_128_TILE);
 }
 
+/* The whole-tile TMA epilogue, cooperative and ping-pong. */
+static void sm90_whole_tile_epilogues_run_gathers_and_pointer_arrays(void **state) {
+  (void)state;
+  sm90_runs_gathers_and_pointer_arrays_on(GPU_SM90_WHOLE_EPI_TILE);
+  sm90_runs_gathers_and_pointer_arrays_on(GPU_SM90_WHOLE_EPI_PP_TILE);
+}
+
 /* Three consumer warpgroups (192-row tiles): the gathering producer copies six rows a thread. */
 static void sm90_three_consumers_run_gathers_and_pointer_arrays(void **state) {
   (void)state;
@@ -377,6 +384,7 @@ int main(void) {
       cmocka_unit_test(sm90_recipe_runs_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_pingpong_consumers_run_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_128_row_pingpong_tiles_run_gathers_and_pointer_arrays),
+      cmocka_unit_test(sm90_whole_tile_epilogues_run_gathers_and_pointer_arrays),
       cmocka_unit_test(sm90_three_consumers_run_gathers_and_pointer_arrays),
   };
   int failures = cmocka_run_group_tests_name("grouped_gather_gpu", tests, guard_group_setup, guard_group_teardown);

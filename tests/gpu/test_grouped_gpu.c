@@ -1005,6 +1005,13 @@ static int sm90_pingpong_128_setup(void **state) {
   return sm90_setup_with(GPU_SM90_PINGPONG_128_TILE);
 }
 
+/* The whole-tile TMA epilogue: a consumer's tile inside its group leaves its stores in flight,
+ * and its next tile may cross the group's end and take the staged path into the same buffer. */
+static int sm90_whole_epi_setup(void **state) {
+  (void)state;
+  return sm90_setup_with(GPU_SM90_WHOLE_EPI_TILE);
+}
+
 /* Three consumer warpgroups: 192-row tiles, whose rows cross group ends more often. */
 static int sm90_three_consumer_setup(void **state) {
   (void)state;
@@ -1055,6 +1062,12 @@ static void sm90_pingpong_128_row_tiles_run_the_grouped_cases(void **state) {
   sm90_runs_the_grouped_tables(state, 0);
 }
 
+/* The same tables with the whole-tile TMA epilogue (TCJ_TILE=GPU_SM90_WHOLE_EPI_TILE), but for
+ * the user epilogues (refused beside 128 cooperative accumulators, as on the tile above). */
+static void sm90_whole_tile_epilogues_run_the_grouped_cases(void **state) {
+  sm90_runs_the_grouped_tables(state, 0);
+}
+
 /* The same tables on three consumer warpgroups (TCJ_TILE=GPU_SM90_THREE_CONSUMER_TILE). */
 static void sm90_three_consumers_run_the_grouped_cases(void **state) {
   sm90_recipe_runs_the_grouped_cases(state);
@@ -1085,6 +1098,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(sm90_pingpong_consumers_run_the_grouped_cases, sm90_pingpong_setup,
                                       sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_pingpong_128_row_tiles_run_the_grouped_cases, sm90_pingpong_128_setup,
+                                      sm90_teardown),
+      cmocka_unit_test_setup_teardown(sm90_whole_tile_epilogues_run_the_grouped_cases, sm90_whole_epi_setup,
                                       sm90_teardown),
       cmocka_unit_test_setup_teardown(sm90_three_consumers_run_the_grouped_cases, sm90_three_consumer_setup,
                                       sm90_teardown),

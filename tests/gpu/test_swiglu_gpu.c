@@ -521,6 +521,17 @@ static void sm90_pingpong_consumers_run_every_case(void **state) {
   assert_true(g_left_out <= 8);
 }
 
+/* Every case again with the whole-tile TMA epilogue, cooperative and ping-pong: half a tile's
+ * columns of D staged whole (tiles whose bn / 2 is not whole boxes keep the staged path). */
+static void sm90_whole_tile_epilogues_run_every_case(void **state) {
+  (void)state;
+  gpu_skip_unless_sm90(g_cc);
+  run_all_under("sm90", GPU_SM90_WHOLE_EPI_TILE, 1);
+  assert_true(g_left_out <= 8);
+  run_all_under("sm90", GPU_SM90_WHOLE_EPI_PP_TILE, 1);
+  assert_true(g_left_out <= 8);
+}
+
 /* ---- setup ------------------------------------------------------------------------------------ */
 
 int main(void) {
@@ -539,6 +550,7 @@ int main(void) {
       cmocka_unit_test_teardown(sm80_recipe_runs_every_case, restore_default),
       cmocka_unit_test_teardown(sm90_recipe_runs_every_case_tma_reads, restore_default),
       cmocka_unit_test_teardown(sm90_pingpong_consumers_run_every_case, restore_default),
+      cmocka_unit_test_teardown(sm90_whole_tile_epilogues_run_every_case, restore_default),
   };
   int failures = cmocka_run_group_tests_name("swiglu_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);

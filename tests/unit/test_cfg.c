@@ -1355,6 +1355,55 @@ static void expect_round_trip(const tcj_kernel_cfg *c, const char *want) {
   assert_string_equal(again, want);
 }
 
+static int count_in(const char *text, const char *what) {
+  int n = 0;
+  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
+  return n;
+}
+
+/* epi=whole (the TMA store path staging each consumer's whole tile): its text round-trips; its
+ * consumers' staging is a box per 64 rows x 128 bytes of D plus a 2 KiB tail (128x256 bf16: four
+ * boxes a consumer, 34 KiB), so 128x256 keeps three stages; the staged-only paths refuse it. */
+static void sm90_whole_tile_epilogue_round_trips_and_sizes_its_staging(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg();
+  c.bm = 128, c.bn = 256, c.stages = 3, c.epi_whole = 1;
+  assert_null(tcj_cfg_check(&c));
+  char buf[256];
+  assert_true(tcj_cfg_format(&c, buf, sizeof buf) > 0);
+  assert_non_null(strstr(buf, " epi=whole"));
+  expect_round_trip(&c, buf);
+  assert_int_equal(ptx_sm90_epi_boxes(&c), 4);
+  assert_int_equal(ptx_sm90_epi_bytes(&c), 4 * 8192 + 2048);
+  c.epi_whole = 0;
+  assert_int_equal(ptx_sm90_epi_bytes(&c), TCJ_SM90_EPI_BYTES);
+  c.epi_whole = 1;
+  tcj_kernel_cfg t = c;
+  t.stages = 4; /* 4 x 48 KiB beside 68 KiB of staging: past 227 KiB */
+  assert_true(tcj_cfg_smem_bytes(&t) > 232448);
+  t = c;
+  t.vec_c = 4; /* 8-byte rows: no TMA store */
+  assert_non_null(tcj_cfg_check(&t));
+  /* The same four boxes stored, as one bulk group after one wait (the previous tile's), where
+   * the box-at-a-time path commits and waits for each. */
+  c.n = 4096, c.k = 4096;
+  t = c;
+  t.epi_whole = 0, t.stages = 4;
+  char *whole = NULL, *boxes = NULL, err[512];
+  size_t wlen = 0, blen = 0;
+  assert_int_equal(ptx_gen_gemm(&c, &whole, &wlen, err, sizeof err), 0);
+  assert_int_equal(ptx_gen_gemm(&t, &boxes, &blen, err, sizeof err), 0);
+  assert_int_equal(count_in(whole, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
+  assert_int_equal(count_in(boxes, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
+  assert_int_equal(count_in(whole, "cp.async.bulk.commit_group"), 1);
+  assert_int_equal(count_in(boxes, "cp.async.bulk.commit_group"), 4);
+  assert_int_equal(count_in(whole, " cp.async.bulk.wait_group.read 0;"), 1);
+  const char *wait = strstr(whole, " cp.async.bulk.wait_group.read 0;");
+  assert_true(wait < strstr(whole, "st.shared.b32")); /* before the first box is written */
+  free(whole);
+  free(boxes);
+}
+
 static void sm90_pingpong_text_round_trips_with_and_without_a_cluster(void **state) {
   (void)state;
   tcj_kernel_cfg c = pp_cfg();
@@ -2005,6 +2054,7 @@ int main(void) {
     cmocka_unit_test(sm90_tiles_are_whole_swizzle_atoms),
     cmocka_unit_test(sm90_deepest_ring_that_fits_hopper),
     cmocka_unit_test(sm90_pingpong_text_round_trips_with_and_without_a_cluster),
+    cmocka_unit_test(sm90_whole_tile_epilogue_round_trips_and_sizes_its_staging),
     cmocka_unit_test(sm90_pingpong_non_canonical_text_is_rejected),
     cmocka_unit_test(sm90_pingpong_trailing_junk_is_rejected),
     cmocka_unit_test(sm90_pingpong_truncations_are_rejected_but_those_without_optional_fields),

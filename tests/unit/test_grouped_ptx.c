@@ -402,6 +402,11 @@ static void grouped_sm90_configs_generate_ptx_that_walks_the_units(void **state)
                                                             batch of entries; SwiGLU pairs its values first */
     assert_int_equal(strstr(body, "cp.async.bulk.tensor.2d.global.shared") != NULL, tma_d);
     assert_int_equal(strstr(body, ", p_tmap_d;") != NULL, tma_d); /* its address taken */
+    /* ...into the same staging buffer as the TMA path's boxes: every thread of the staged path
+     * first waits (unpredicated) for this consumer's earlier TMA stores to have read it. */
+    const char *wait = strstr(body, "\tcp.async.bulk.wait_group.read 0;");
+    assert_int_equal(wait != NULL, tma_d);
+    if (wait) assert_non_null(strstr(wait, "st.shared.v2.")); /* the staged writes follow it */
     assert_non_null(strstr(body, "cp.async.bulk.tensor.3d.shared::cluster.global")); /* B by group */
     /* A by TMA (rank 2 over all rows), or gathered: the producer's threads copy its rows with
      * cp.async (bm / 16 per stage each), arrive on a full barrier of 1 + 128 arrivals, and the

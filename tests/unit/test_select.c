@@ -1102,6 +1102,44 @@ static void tile_override_text_takes_an_optional_pingpong(void **state) {
   }
 }
 
+/* "/ew" (after "/pp") asks for the whole-tile TMA epilogue: kernels that store D through TMA
+ * take it, the others (a fused bias here) keep their staged epilogue under the same tile, so one
+ * forced tile runs a test's every case; shared memory is checked with it (128x256 bf16 holds 3
+ * stages beside 4 boxes a consumer, not 4); other recipes refuse it. */
+static void tile_override_whole_epilogue_goes_where_d_stores_through_tma(void **state) {
+  (void)state;
+  eng_tuning t = {NULL, {0}, 0};
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/pp/ew", &t.tile), 0);
+  assert_int_equal(t.tile.pingpong, 1);
+  assert_int_equal(t.tile.epi_whole, 1);
+  eng_tile_override bad;
+  assert_int_equal(eng_tile_override_parse("128x128x128/2x1/6/ew/pp", &bad), -1);
+  assert_int_equal(eng_tile_override_parse("128x256x128/2x1/3/ew", &t.tile), 0);
+  eng_problem plain = problem(PTX_E_BF16, PTX_E_BF16, 4096, 4096, 4096);
+  eng_plan plan = select_tuned_ok(&plain, "sm_90a", &t);
+  assert_int_equal(plan.cfg.epi_whole, 1);
+  char text[64]; /* what runs it again */
+  assert_true(eng_tile_override_format(&plan.cfg, text, sizeof text) > 0);
+  assert_string_equal(text, "128x256x128/2x1/3/ew/s0");
+  eng_problem fused = plain;
+  fused.bias = PTX_BIAS_COL;
+  fused.bias_t = PTX_E_BF16;
+  fused.act = PTX_ACT_GELU;
+  plan = select_tuned_ok(&fused, "sm_90a", &t);
+  assert_int_equal(plan.cfg.epi_whole, 0);
+  assert_int_equal(plan.cfg.bn, 256);
+  eng_device_caps caps = caps_of("sm_90a");
+  const char *why = NULL;
+  assert_int_equal(eng_tile_override_parse("128x256x128/2x1/4/ew", &t.tile), 0);
+  assert_int_equal(eng_select_tuned(&plain, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "shared memory"));
+  assert_int_equal(eng_select_tuned(&fused, &caps, 1, &t, &plan, &why), TCJ_SUCCESS); /* staged: 4 fit */
+  caps = caps_of("sm_80");
+  assert_int_equal(eng_tile_override_parse("128x128x64/2x2/3/ew", &t.tile), 0);
+  assert_int_equal(eng_select_tuned(&plain, &caps, 1, &t, &plan, &why), TCJ_ERROR_NOT_SUPPORTED);
+  assert_non_null(strstr(why, "/ew is the sm90 recipe's"));
+}
+
 /* Deep K over few tiles splits K, and the slices of paired tile rows run in CTA pairs that
  * multicast B (select.c, split_in_pairs), 128x256 before 256x128 (less read from L2 per CTA).
  * One tile row, tiles below 128x128 or a B whose pitch splits lines split alone. */
@@ -2280,6 +2318,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(tile_override_text_takes_an_optional_cluster),
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
     cmocka_unit_test(tile_override_text_takes_an_optional_pingpong),
+    cmocka_unit_test(tile_override_whole_epilogue_goes_where_d_stores_through_tma),
     cmocka_unit_test(tile_override_pingpong_applies_to_sm90_plans),
     cmocka_unit_test(k_splits_pair_tile_rows),
     cmocka_unit_test(tile_override_drops_a_split_the_forced_tile_cannot_take),
