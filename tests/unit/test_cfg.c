@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "unit/sm90_fixture.h"
+#include "unit/text_count.h"
 
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
@@ -1355,12 +1356,6 @@ static void expect_round_trip(const tcj_kernel_cfg *c, const char *want) {
   assert_string_equal(again, want);
 }
 
-static int count_in(const char *text, const char *what) {
-  int n = 0;
-  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
-  return n;
-}
-
 /* epi=whole (the TMA store path staging each consumer's whole tile): its text round-trips; its
  * consumers' staging is a box per 64 rows x 128 bytes of D plus a 2 KiB tail (128x256 bf16: four
  * boxes a consumer, 34 KiB), so 128x256 keeps three stages; the staged-only paths refuse it. */
@@ -1393,11 +1388,11 @@ static void sm90_whole_tile_epilogue_round_trips_and_sizes_its_staging(void **st
   size_t wlen = 0, blen = 0;
   assert_int_equal(ptx_gen_gemm(&c, &whole, &wlen, err, sizeof err), 0);
   assert_int_equal(ptx_gen_gemm(&t, &boxes, &blen, err, sizeof err), 0);
-  assert_int_equal(count_in(whole, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
-  assert_int_equal(count_in(boxes, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
-  assert_int_equal(count_in(whole, "cp.async.bulk.commit_group"), 1);
-  assert_int_equal(count_in(boxes, "cp.async.bulk.commit_group"), 4);
-  assert_int_equal(count_in(whole, " cp.async.bulk.wait_group.read 0;"), 1);
+  assert_int_equal(count_of(whole, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
+  assert_int_equal(count_of(boxes, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
+  assert_int_equal(count_of(whole, "cp.async.bulk.commit_group"), 1);
+  assert_int_equal(count_of(boxes, "cp.async.bulk.commit_group"), 4);
+  assert_int_equal(count_of(whole, " cp.async.bulk.wait_group.read 0;"), 1);
   const char *wait = strstr(whole, " cp.async.bulk.wait_group.read 0;");
   assert_true(wait < strstr(whole, "st.shared.b32")); /* before the first box is written */
   free(whole);

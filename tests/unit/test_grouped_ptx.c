@@ -20,6 +20,7 @@
 #include "engine/nvrtc.h"
 #include "ptxgen/kernel_cfg.h"
 #include "ptxgen/ptxgen.h"
+#include "unit/text_count.h"
 
 enum { REGS_PER_SM = 65536, REG_ALLOC_UNIT = 8, MAX_REGS_PER_THREAD = 255 };
 
@@ -134,13 +135,6 @@ static int have_nvrtc(void) {
   if (getenv("CI")) fail_msg("NVRTC is not available and CI is set: the user-epilogue grouped configs must compile in CI");
   print_message("NVRTC is not available: the grouped configs with a user epilogue are left out\n");
   return 0;
-}
-
-/* Occurrences of what in text. */
-static int count_of(const char *text, const char *what) {
-  int n = 0;
-  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
-  return n;
 }
 
 /* Every case passes the check and its PTX: the same twice, reads the groups and their count,
