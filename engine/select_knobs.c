@@ -93,10 +93,11 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
       why = tcj_cfg_check(c);
     }
   }
-  /* /ew is a mode of the TMA store path: kernels that store D otherwise (fused epilogues, beta,
-   * scattered rows) keep their staged epilogue, so one forced tile runs every problem. */
+  /* /ew is a mode of the TMA store path (boxes, or stored rows by bulk copies): kernels that
+   * store D otherwise (fused epilogues, added rows) keep their staged epilogue, so one forced
+   * tile runs every problem. */
   if (!why && ov->epi_whole && c->recipe != PTX_RECIPE_SM90) why = "/ew is the sm90 recipe's TMA store epilogue";
-  if (!why && ov->epi_whole && c->recipe == PTX_RECIPE_SM90 && ptx_sm90_tma_store(c) && !ptx_sm90_bulk_rows(c)) {
+  if (!why && ov->epi_whole && c->recipe == PTX_RECIPE_SM90 && (ptx_sm90_tma_store(c) || ptx_sm90_bulk_rows(c))) {
     c->epi_whole = 1;
     why = tcj_cfg_check(c);
   }

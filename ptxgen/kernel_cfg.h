@@ -75,9 +75,10 @@ typedef struct tcj_kernel_cfg {
    * cores, so one's epilogue runs under the other's mainloop). */
   int pingpong;
   /* sm90 only: 1 = the TMA store path stages each consumer's whole tile of D in shared memory
-   * (its own 8 KiB box per 64 rows x 128 bytes) and issues every store at once, leaving them in
+   * (its own box per 64 rows x 128 bytes) and issues every store at once, leaving them in
    * flight into the next tile's mainloop; 0 = one box at a time, each waiting for the previous
-   * box's store to read the buffer. Needs the TMA store path (ptx_sm90_tma_store). */
+   * box's store to read the buffer. Needs D through TMA (ptx_sm90_tma_store) or stored rows by
+   * bulk copies (ptx_sm90_bulk_rows). */
   int epi_whole;
   /* The epilogue (ptxgen/epilogue.h): D = user(act(alpha * acc + beta * C + bias)). */
   ptx_elem d;      /* D's type (as stored); equal to c unless the caller's D differs */
@@ -322,6 +323,8 @@ int tcj_cfg_sm90_map_ring(const tcj_kernel_cfg *c);
 #define TCJ_SM90_EPI_COLS 32
 #define TCJ_SM90_EPI_PITCH 160
 #define TCJ_SM90_EPI_BYTES (TCJ_SM90_EPI_ROWS * TCJ_SM90_EPI_PITCH)
+/* The bulk-row store path's row pitch (128 bytes and a 16-byte pad; sm90_epilogue.c). */
+#define TCJ_SM90_ROWS_PITCH (128 + 16)
 #define TCJ_SM90_MAP_BYTES 128 /* one tensor map (CUtensorMap) */
 
 #endif

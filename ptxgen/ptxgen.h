@@ -156,10 +156,12 @@ int ptx_sm90_tmap_d(const tcj_kernel_cfg *cfg, int64_t m, int64_t ldd, ptx_tmap_
 /* 1 when the kernel of cfg stores D through TMA (beta == 0 tiles): 16-byte D vectors, no split,
  * no fused epilogue. */
 int ptx_sm90_tma_store(const tcj_kernel_cfg *cfg);
-/* The boxes of D (64 rows x 128 bytes) in one sm90 consumer's share of a tile, and the shared
- * memory its epilogue stages in: TCJ_SM90_EPI_BYTES, or with epi_whole a box for each of them
- * plus the bias and row-scale tail (2 KiB). */
+/* The boxes of D (64 rows x 128 bytes) in one sm90 consumer's share of a tile; the shared memory
+ * one takes staged (swizzled for a TMA store, or rows TCJ_SM90_ROWS_PITCH apart for bulk copies
+ * per row); and the shared memory a consumer's epilogue stages in: TCJ_SM90_EPI_BYTES, or with
+ * epi_whole a box for each of them plus the bias and row-scale tail (2 KiB). */
 int ptx_sm90_epi_boxes(const tcj_kernel_cfg *cfg);
+int ptx_sm90_epi_box_bytes(const tcj_kernel_cfg *cfg);
 int ptx_sm90_epi_bytes(const tcj_kernel_cfg *cfg);
 /* 1 when the kernel of cfg sends D's stored scattered rows (the MoE combine's TCJ_SCATTER_STORE)
  * out of shared memory by one bulk copy per row and 128-byte chunk (beta == 0 tiles): 16-byte

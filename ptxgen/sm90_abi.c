@@ -115,16 +115,20 @@ int ptx_sm90_bulk_rows(const tcj_kernel_cfg *c) {
   return !c->user && c->bias == PTX_BIAS_NONE && c->act == PTX_ACT_NONE && !c->scale_row;
 }
 
-enum { EPI_BOX_BYTES = TCJ_SM90_EPI_ROWS * PTX_SWIZZLE_LINE, EPI_TAIL_BYTES = 2048 };
+enum { EPI_TAIL_BYTES = 2048 };
 
 int ptx_sm90_epi_boxes(const tcj_kernel_cfg *c) {
   int rows = c->pingpong ? c->bm : c->bm / (c->warps_m > 0 ? c->warps_m : 1);
   return rows / TCJ_SM90_EPI_ROWS * (tcj_cfg_tile_cols(c) * ptx_elem_size(c->d) / PTX_SWIZZLE_LINE);
 }
 
+int ptx_sm90_epi_box_bytes(const tcj_kernel_cfg *c) {
+  return TCJ_SM90_EPI_ROWS * (ptx_sm90_bulk_rows(c) ? TCJ_SM90_ROWS_PITCH : PTX_SWIZZLE_LINE);
+}
+
 int ptx_sm90_epi_bytes(const tcj_kernel_cfg *c) {
   if (!c->epi_whole) return TCJ_SM90_EPI_BYTES;
-  int whole = ptx_sm90_epi_boxes(c) * EPI_BOX_BYTES + EPI_TAIL_BYTES;
+  int whole = ptx_sm90_epi_boxes(c) * ptx_sm90_epi_box_bytes(c) + EPI_TAIL_BYTES;
   return whole > TCJ_SM90_EPI_BYTES ? whole : TCJ_SM90_EPI_BYTES;
 }
 

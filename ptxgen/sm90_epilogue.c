@@ -249,7 +249,8 @@ static ptx_reg emit_tma_row_scale(sm90 *k, const ptx_epi *pe, ptx_reg buf, int a
  * 144 bytes apart, unswizzled, as each row leaves by its own bulk copy from a 16-byte aligned
  * address; the 16 bytes of padding put a warp's 2-byte fragment writes (rows lane / 4, 4 bytes
  * at lane % 4) on 32 different banks (4-byte D: two ways). The row scales follow. */
-#define ROWS_PITCH (PTX_SWIZZLE_LINE + 16)
+#define ROWS_PITCH TCJ_SM90_ROWS_PITCH
+_Static_assert(ROWS_PITCH == PTX_SWIZZLE_LINE + 16, "a row and its pad");
 #define ROWS_STAGE_BYTES (TCJ_SM90_EPI_ROWS * ROWS_PITCH)
 _Static_assert(TCJ_SM90_EPI_BYTES >= ROWS_STAGE_BYTES + 128 * 4, "no room for 128 rows' scales past the rows");
 
@@ -266,6 +267,43 @@ static void emit_bulk_row_target(sm90 *k, const ptx_epi *pe, ptx_reg sends, ptx_
   *d_row = r64(k);
   ptx_ins(b, "cvt.u64.u32 %R, %R", *d_row, drow);
   ptx_ins(b, "mad.lo.u64 %R, %R, %R, %R", *d_row, *d_row, pe->ldd_bytes, pe->d_base);
+}
+
+/* Who stores the TMA path's staged boxes, and from where: thread 0 of the consumer (leader) the
+ * whole box at buf, or with rows each of threads 0 to 63 (leader) its row send_row, at src. */
+typedef struct box_out {
+  int rows;
+  ptx_reg leader, buf, send_row, src;
+  ptx_reg ok, bytes, box; /* scratch */
+} box_out;
+
+/* Stores the box staged `at` bytes into the consumer's buffer, D's columns col.. and rows row..
+ * (rows: the row this thread sends, row_ok and d_row from emit_bulk_row_target). Not committed. */
+static void emit_box_store(sm90 *k, const ptx_epi *pe, const box_out *o, ptx_reg col, ptx_reg row, ptx_reg row_ok,
+                           ptx_reg d_row, int at) {
+  ptx_builder *b = k->b;
+  int ces = ptx_elem_size(k->cfg->d);
+  ptx_reg from = o->rows ? o->src : o->buf;
+  if (at) {
+    ptx_ins(b, "add.u32 %R, %R, %d", o->box, from, at);
+    from = o->box;
+  }
+  if (o->rows) {
+    /* This row's chunk: the columns left of n, 128 bytes at most (n and D's rows are 16-byte
+     * vectors, so every size is a multiple of 16). */
+    ptx_reg dst = r64(k), t64 = r64(k);
+    ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", o->ok, col, pe->n, row_ok);
+    ptx_ins(b, "sub.u32 %R, %V, %R", o->bytes, pe->n, col);
+    ptx_ins(b, "mul.lo.u32 %R, %R, %d", o->bytes, o->bytes, ces);
+    ptx_ins(b, "min.u32 %R, %R, %d", o->bytes, o->bytes, PTX_SWIZZLE_LINE);
+    ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, col, ces);
+    ptx_ins(b, "add.s64 %R, %R, %R", dst, d_row, t64);
+    ptx_ins_if(b, o->ok, 0, "cp.async.bulk.global.shared::cta.bulk_group [%R], [%R], %R", dst, from, o->bytes);
+  } else {
+    ptx_reg coords[3] = {col, row, k->z}; /* batched: rank-3 map, the entry is the third coordinate */
+    ptx_tma(b, o->leader, PTX_TMA_STORE, k->tmap_d, k->cfg->batched ? 3 : 2, coords, ptx_at(from), (ptx_reg){0},
+            (ptx_reg){0});
+  }
 }
 
 /* Epilogue of one tile when D rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
@@ -305,8 +343,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
    * r % 8 = lane / 4 = x, the swizzle's XOR term. */
   /* Whole-tile staging (epi_whole): box (j, ch) of the consumer's tile at its own place, the tail
    * past the last; the previous tile's stores must have read them all before any is written. */
-  int whole = c->epi_whole && !rows, nch = tcj_cfg_tile_cols(c) / cols;
-  int tail_at = rows ? ROWS_STAGE_BYTES : whole ? ptx_sm90_epi_boxes(c) * TMA_STAGE_BYTES : TMA_STAGE_BYTES;
+  int whole = c->epi_whole, nch = tcj_cfg_tile_cols(c) / cols, box_bytes = ptx_sm90_epi_box_bytes(c);
+  int tail_at = (whole ? ptx_sm90_epi_boxes(c) : 1) * box_bytes;
   if (whole) {
     ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
     ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
@@ -328,11 +366,12 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", rowbase, frow, pitch, buf);
   ptx_ins(b, "add.u32 %R, %R, %R", rowbase, rowbase, t);
   ptx_reg row = r32(k), col = r32(k), q = r32(k), addr = r32(k);
-  ptx_reg send_row = {0}, src = {0}, bytes = {0}, ok = {0};
+  box_out out = {rows, leader, buf, {0}, {0}, {0}, {0}, {0}};
+  if (whole) out.box = r32(k);
   if (rows) { /* the row this thread sends (threads 0 to 63), and where it reads it */
-    send_row = r32(k), src = r32(k), bytes = r32(k), ok = pred(k);
-    ptx_ins(b, "and.b32 %R, %R, 127", send_row, k->tid);
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", src, send_row, ROWS_PITCH, buf);
+    out.send_row = r32(k), out.src = r32(k), out.bytes = r32(k), out.ok = pred(k);
+    ptx_ins(b, "and.b32 %R, %R, 127", out.send_row, k->tid);
+    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", out.src, out.send_row, ROWS_PITCH, buf);
   }
   const char *ct = ptx_elem_row_of(c->d)->cvt;
   for (int j = 0; j < k->msub; j++) {
@@ -341,7 +380,7 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
     ptx_reg row_ok = {0}, d_row = {0};
     if (rows) {
       row_ok = pred(k);
-      emit_bulk_row_target(k, pe, leader, row, send_row, &row_ok, &d_row);
+      emit_bulk_row_target(k, pe, leader, row, out.send_row, &row_ok, &d_row);
     }
     ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
     if (bias && c->bias == PTX_BIAS_ROW) {
@@ -363,13 +402,13 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
         ptx_ins_if(b, leader, 0, "cp.async.bulk.wait_group.read 0");
         ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       }
-      int box_at = whole ? (j * nch + ch) * TMA_STAGE_BYTES : 0;
+      int box_at = whole ? (j * nch + ch) * box_bytes : 0;
       for (int nbl = 0; nbl < nbs; nbl++) {
         int i = 4 * (ch * nbs + nbl), off = box_at;
         ptx_reg *v = &k->acc[j][i];
         if (rows) {
           ptx_ins(b, "mov.u32 %R, %R", addr, rowbase);
-          off = nbl * 8 * ces;
+          off += nbl * 8 * ces;
         } else {
           ptx_ins(b, "add.u32 %R, %R, %d", q, tq, nbl * ces / 2);
           ptx_ins(b, "xor.b32 %R, %R, %R", q, q, x);
@@ -405,38 +444,26 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
       ptx_ins(b, "fence.proxy.async.shared::cta");
       ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
-      if (rows) {
-        /* This row's chunk: the columns left of n, 128 bytes at most (n and D's rows are 16-byte
-         * vectors, so every size is a multiple of 16). */
-        ptx_reg dst = r64(k), t64 = r64(k);
-        ptx_ins(b, "setp.lt.and.u32 %R, %R, %V, %R", ok, col, pe->n, row_ok);
-        ptx_ins(b, "sub.u32 %R, %V, %R", bytes, pe->n, col);
-        ptx_ins(b, "mul.lo.u32 %R, %R, %d", bytes, bytes, ces);
-        ptx_ins(b, "min.u32 %R, %R, %d", bytes, bytes, PTX_SWIZZLE_LINE);
-        ptx_ins(b, "mul.wide.u32 %R, %R, %d", t64, col, ces);
-        ptx_ins(b, "add.s64 %R, %R, %R", dst, d_row, t64);
-        ptx_ins_if(b, ok, 0, "cp.async.bulk.global.shared::cta.bulk_group [%R], [%R], %R", dst, src, bytes);
-      } else {
-        ptx_reg at[3] = {col, row, k->z}; /* batched: rank-3 map, the entry is the third coordinate */
-        ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(buf), (ptx_reg){0}, (ptx_reg){0});
-      }
+      emit_box_store(k, pe, &out, col, row, row_ok, d_row, 0);
       ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
     }
   }
   if (!whole) return;
-  /* Every box written: one barrier, then the leader stores them all as one bulk group, which the
+  /* Every box written: one barrier, then the issuers store them all as one bulk group, which the
    * next tile's epilogue waits for (its first instruction) while this one's mainloop runs. */
   ptx_ins(b, "fence.proxy.async.shared::cta");
   ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
-  ptx_reg src_box = r32(k);
   for (int j = 0; j < k->msub; j++) {
     ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
     ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
+    ptx_reg row_ok = {0}, d_row = {0};
+    if (rows) {
+      row_ok = pred(k);
+      emit_bulk_row_target(k, pe, leader, row, out.send_row, &row_ok, &d_row);
+    }
     for (int ch = 0; ch < nch; ch++) {
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
-      ptx_ins(b, "add.u32 %R, %R, %d", src_box, buf, (j * nch + ch) * TMA_STAGE_BYTES);
-      ptx_reg at[3] = {col, row, k->z};
-      ptx_tma(b, leader, PTX_TMA_STORE, k->tmap_d, c->batched ? 3 : 2, at, ptx_at(src_box), (ptx_reg){0}, (ptx_reg){0});
+      emit_box_store(k, pe, &out, col, row, row_ok, d_row, (j * nch + ch) * box_bytes);
     }
   }
   ptx_ins_if(b, leader, 0, "cp.async.bulk.commit_group");
