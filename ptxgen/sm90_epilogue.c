@@ -306,6 +306,17 @@ static void emit_box_store(sm90 *k, const ptx_epi *pe, const box_out *o, ptx_reg
   }
 }
 
+/* The first row of D in this consumer's 64-row block j, into row; with rows, the row this
+ * thread sends of it: whether it is stored and its address (emit_bulk_row_target). */
+static void emit_block_rows(sm90 *k, const ptx_epi *pe, const box_out *o, ptx_reg cw, ptx_reg m0, int j, ptx_reg row,
+                            ptx_reg *row_ok, ptx_reg *d_row) {
+  ptx_ins(k->b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
+  ptx_ins(k->b, "add.u32 %R, %R, %d", row, row, 64 * j);
+  if (!o->rows) return;
+  *row_ok = pred(k);
+  emit_bulk_row_target(k, pe, o->leader, row, o->send_row, row_ok, d_row);
+}
+
 /* Epilogue of one tile when D rows are 16-byte vectors and beta == 0: each 64-row x 128-byte
  * chunk of the epilogue's values, converted to D's type, is written into the staging buffer in
  * TMA's 128-byte swizzle, and one thread stores it with a bulk tensor copy, which clips rows past
@@ -375,13 +386,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   }
   const char *ct = ptx_elem_row_of(c->d)->cvt;
   for (int j = 0; j < k->msub; j++) {
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
-    ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
     ptx_reg row_ok = {0}, d_row = {0};
-    if (rows) {
-      row_ok = pred(k);
-      emit_bulk_row_target(k, pe, leader, row, out.send_row, &row_ok, &d_row);
-    }
+    emit_block_rows(k, pe, &out, cw, m0, j, row, &row_ok, &d_row);
     ptx_reg rb[2] = {{0}, {0}}; /* row bias of this thread's two rows of the block */
     if (bias && c->bias == PTX_BIAS_ROW) {
       rb[0] = ptx_new(b, PTX_F32);
@@ -454,13 +460,8 @@ static void emit_epilogue_tma(sm90 *k, const ptx_epi *pe, ptx_reg m0, ptx_reg n0
   ptx_ins(b, "fence.proxy.async.shared::cta");
   ptx_ins(b, "bar.sync %R, %d", bar_id, WARPGROUP);
   for (int j = 0; j < k->msub; j++) {
-    ptx_ins(b, "mad.lo.u32 %R, %R, %d, %R", row, cw, k->row_split, m0);
-    ptx_ins(b, "add.u32 %R, %R, %d", row, row, 64 * j);
     ptx_reg row_ok = {0}, d_row = {0};
-    if (rows) {
-      row_ok = pred(k);
-      emit_bulk_row_target(k, pe, leader, row, out.send_row, &row_ok, &d_row);
-    }
+    emit_block_rows(k, pe, &out, cw, m0, j, row, &row_ok, &d_row);
     for (int ch = 0; ch < nch; ch++) {
       ptx_ins(b, "add.u32 %R, %R, %d", col, n0, ch * cols);
       emit_box_store(k, pe, &out, col, row, row_ok, d_row, (j * nch + ch) * box_bytes);
