@@ -67,6 +67,7 @@ static int generic_sm90(const eng_problem *p, const eng_device_caps *caps, int a
       if (!all[i].plan.cfg.pingpong && sm90_generic_tile(&all[i].plan.cfg) &&
           (pass || (all[i].plan.cfg.split_k >= 2) == split)) {
         *plan = all[i].plan;
+        select_sm90_tile_epilogue(caps, &plan->cfg);
         return 0;
       }
   return -1;

@@ -62,6 +62,9 @@ tcj_status select_plan_sm80_grouped(const eng_problem *p, const eng_device_caps 
  * ENG_MAX_CANDIDATES), or TCJ_ERROR_NOT_SUPPORTED with why. */
 tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                                   eng_candidate *out, int *count, const char **why);
+/* A candidate's config with its epilogue staged box by box (epi_whole off) and the stages that
+ * then fit: what a generic kernel, which serves any count of tiles, runs of it. */
+void select_sm90_tile_epilogue(const eng_device_caps *caps, tcj_kernel_cfg *c);
 /* The sm90 recipe's plan: its best candidate. */
 tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, int allow_packing,
                             eng_plan *plan, const char **why);

@@ -262,6 +262,34 @@ static tcj_status sm90_no(const char **why, const char *fmt, ...) {
   return TCJ_ERROR_NOT_SUPPORTED;
 }
 
+/* Dense 16-bit plans on cooperative 128x256 tiles that store D through TMA, with several tiles a
+ * CTA, stage each consumer's whole tile for its stores and leave them in flight into the next
+ * tile's mainloop (epi_whole; three stages beside the staging instead of four). H100, tcj-prof
+ * --repeat 20, same run (2026-12-07, TCJ_TILE=128x256x128/2x1/3/ew against .../4, us): 4096^3
+ * 178.0 / 182.3, 8192^3 1396.8 / 1437.4, 4096x6144x4096 266.9 / 273.5, 4096x28672x4096 1242.7 /
+ * 1277.4, 4096x4096x14336 604.0 / 616.2 (2-3% everywhere). With one tile a CTA there is no next
+ * mainloop to hide the stores under, only a stage lost: hence SM90_WHOLE_EPI_MIN_WAVES. The
+ * grouped kernel's tiles gained nothing (Qwen3-30B-A3B's down-projection at 8192 tokens 387.8 /
+ * 387.1, its stored rows 478.1 / 474.0, up-projection 701.3 / 694.0), nor ping-pong 128x128. */
+#define SM90_WHOLE_EPI_MIN_WAVES 2
+static void whole_tile_epilogue(const eng_problem *p, const eng_device_caps *caps, tcj_kernel_cfg *c) {
+  if (p->grouped || c->bm != 128 || c->bn != 256 || c->pingpong || c->cluster_m || c->cluster_n ||
+      ptx_elem_size(p->ab) != 2 || ptx_elem_size(c->d) != 2 || !ptx_sm90_tma_store(c))
+    return;
+  int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn) * select_batch_of(p);
+  if (tiles < (int64_t)SM90_WHOLE_EPI_MIN_WAVES * caps->sm_count) return;
+  tcj_kernel_cfg whole = *c;
+  whole.epi_whole = 1; /* below SM90_MIN_STAGES: the stores' overlap is what repays the stage */
+  while (whole.stages > 3 && tcj_cfg_smem_bytes(&whole) > caps->max_smem_optin) whole.stages--;
+  if (!tcj_cfg_check(&whole) && tcj_cfg_smem_bytes(&whole) <= caps->max_smem_optin) *c = whole;
+}
+
+void select_sm90_tile_epilogue(const eng_device_caps *caps, tcj_kernel_cfg *c) {
+  if (!c->epi_whole) return;
+  c->epi_whole = 0;
+  fit_stages(c, caps);
+}
+
 /* The sm90 recipe's plans for a problem, best first by the time model (eng_sm90_candidates), or
  * TCJ_ERROR_NOT_SUPPORTED with why it cannot run the problem. TMA reads whole 16-byte aligned
  * rows: an operand aligned below that is packed, or (packing disabled) the recipe does not
@@ -415,6 +443,7 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
     ptx_tmap_batch bd = {p->batch, p->stride_d};
     while (ptx_sm90_tma_store(cfg) && ptx_sm90_tmap_d(cfg, p->m, p->ldd, bd, &d) < 0 && cfg->vec_c > 1)
       cfg->vec_c /= 2;
+    whole_tile_epilogue(p, caps, cfg);
     if (transpose_a) all[i].plan.pack_a = ENG_PACK_TRANSPOSE;
     if (transpose_b) all[i].plan.pack_b = ENG_PACK_TRANSPOSE;
     out[(*count)++] = all[i];
@@ -429,7 +458,8 @@ tcj_status select_plan_sm90(const eng_problem *p, const eng_device_caps *caps, i
   int n = 0;
   memset(plan, 0, sizeof *plan);
   tcj_status st = select_sm90_candidates(p, caps, allow_packing, all, &n, why);
-  if (st == TCJ_SUCCESS) *plan = all[0].plan;
+  if (st != TCJ_SUCCESS) return st;
+  *plan = all[0].plan;
   return st;
 }
 

@@ -521,13 +521,12 @@ static void sm90_pingpong_consumers_run_every_case(void **state) {
   assert_true(g_left_out <= 8);
 }
 
-/* Every case again with the whole-tile TMA epilogue, cooperative and ping-pong: half a tile's
- * columns of D staged whole (tiles whose bn / 2 is not whole boxes keep the staged path). */
+/* Every case again with the whole-tile TMA epilogue on ping-pong tiles: half a tile's columns
+ * of D staged whole. (Not on cooperative 128x256, whose 128 accumulators a thread the config
+ * check refuses beside a fused epilogue in a batch, the ungrouped table's batches.) */
 static void sm90_whole_tile_epilogues_run_every_case(void **state) {
   (void)state;
   gpu_skip_unless_sm90(g_cc);
-  run_all_under("sm90", GPU_SM90_WHOLE_EPI_TILE, 1);
-  assert_true(g_left_out <= 8);
   run_all_under("sm90", GPU_SM90_WHOLE_EPI_PP_TILE, 1);
   assert_true(g_left_out <= 8);
 }

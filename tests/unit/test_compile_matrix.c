@@ -794,7 +794,7 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
   char version[128] = "";
   skip_without_nvjitlink(version, sizeof version);
   static const int bms[] = {64, 128, 256}, bns[] = {64, 128, 192, 256};
-  tcj_kernel_cfg cfgs[64];
+  tcj_kernel_cfg cfgs[96];
   int n = 0, npp = 0;
   /* Cooperative consumers, then ping-pong ones (TCJ_TILE "/pp"; 2 consumers only). */
   for (int pp = 0; pp <= 1; pp++)
@@ -834,6 +834,21 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
    * consumer), with a cluster where B splits in halves (bn >= 128: a multiple of 128, or 192
    * with B K-major, as the op pattern gives 64x192 here). */
   assert_int_equal(npp, 10);
+  /* Each of them that stores D through TMA again with the whole-tile epilogue (TCJ_TILE "/ew";
+   * what selection gives dense 128x256 tiles), where it fits beside 3 stages or more. */
+  int plain = n, nwhole = 0;
+  for (int i = 0; i < plain; i++) {
+    tcj_kernel_cfg c = cfgs[i];
+    if (!ptx_sm90_tma_store(&c)) continue;
+    c.epi_whole = 1;
+    while (c.stages > 3 && tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) c.stages--;
+    if (tcj_cfg_check(&c) || tcj_cfg_smem_bytes(&c) > SM90_SMEM_OPTIN) continue;
+    assert_true(n < 96);
+    cfgs[n++] = c;
+    nwhole += c.bm == 128 && c.bn == 256 && !c.pingpong;
+  }
+  assert_true(nwhole >= 1); /* 128x256 cooperative with 16-bit D (f32 D does not fit) */
+  print_message("%d of them with the whole-tile epilogue\n", n - plain);
   matrix m = make_matrix(cfgs, n);
   int workers = 0, failures = 0;
   run_matrix(&m, &workers);
