@@ -77,8 +77,7 @@ typedef struct tcj_kernel_cfg {
   /* sm90 only: 1 = the TMA store path stages each consumer's whole tile of D in shared memory
    * (its own box per 64 rows x 128 bytes) and issues every store at once, leaving them in
    * flight into the next tile's mainloop; 0 = one box at a time, each waiting for the previous
-   * box's store to read the buffer. Needs D through TMA (ptx_sm90_tma_store) or stored rows by
-   * bulk copies (ptx_sm90_bulk_rows). */
+   * box's store to read the buffer. Needs D through TMA (ptx_sm90_tma_store). */
   int epi_whole;
   /* The epilogue (ptxgen/epilogue.h): D = user(act(alpha * acc + beta * C + bias)). */
   ptx_elem d;      /* D's type (as stored); equal to c unless the caller's D differs */

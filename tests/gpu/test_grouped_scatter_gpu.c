@@ -303,14 +303,6 @@ static void scattered_rows_add_into_d_on_sm90_128_row_pingpong_tiles(void **stat
   run_table_on_sm90_tile(GPU_SM90_PINGPONG_128_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_PINGPONG_128_TILE, 1);
 }
 
-/* The whole-tile epilogue: stored rows staged for every chunk of the tile, then sent together
- * (the added rows and fused epilogues keep the staged path under the same tile). */
-static void scattered_rows_on_sm90_whole_tile_epilogues(void **state) {
-  (void)state;
-  run_table_on_sm90_tile(GPU_SM90_WHOLE_EPI_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_WHOLE_EPI_TILE, 1);
-  run_table_on_sm90_tile(GPU_SM90_WHOLE_EPI_PP_TILE, "TCJ_RECIPE=sm90 TCJ_TILE=" GPU_SM90_WHOLE_EPI_PP_TILE, 1);
-}
-
 int main(void) {
   struct cudaDeviceProp prop;
   int rc = gpu_test_start("grouped scatter-add (the MoE combine)", &g_default, &g_seed_base, &prop);
@@ -325,7 +317,6 @@ int main(void) {
       cmocka_unit_test(scattered_rows_add_into_d_under_sm90),
       cmocka_unit_test(scattered_rows_add_into_d_on_sm90_pingpong_consumers),
       cmocka_unit_test(scattered_rows_add_into_d_on_sm90_128_row_pingpong_tiles),
-      cmocka_unit_test(scattered_rows_on_sm90_whole_tile_epilogues),
   };
   int failures = cmocka_run_group_tests_name("grouped_scatter_gpu", tests, guard_group_setup, guard_group_teardown);
   tcj_destroy(g_default);

@@ -1397,20 +1397,15 @@ static void sm90_whole_tile_epilogue_round_trips_and_sizes_its_staging(void **st
   assert_true(wait < strstr(whole, "st.shared.b32")); /* before the first box is written */
   free(whole);
   free(boxes);
-  /* Stored rows sent by bulk copies (the MoE combine): each chunk's rows at a 144-byte pitch,
-   * still three stages beside them at 128x256 (Qwen3's down-projection: n 2048, k 768). */
+  /* Stored rows sent by bulk copies (the MoE combine): their boxes are rows at a 144-byte pitch,
+   * but the whole tile is refused there (measured no faster, not checked on a GPU), as for
+   * added rows, which are staged. */
   t = c;
   t.grouped = PTX_GROUP_ENDS32, t.scatter = PTX_SCATTER_STORE, t.row_scale = 1, t.n = 2048, t.k = 768;
   assert_true(ptx_sm90_bulk_rows(&t));
-  assert_null(tcj_cfg_check(&t));
   assert_int_equal(ptx_sm90_epi_box_bytes(&t), 64 * TCJ_SM90_ROWS_PITCH);
-  assert_int_equal(ptx_sm90_epi_bytes(&t), 4 * 64 * TCJ_SM90_ROWS_PITCH + 2048);
-  assert_true(tcj_cfg_smem_bytes(&t) <= 232448);
-  assert_int_equal(ptx_gen_gemm(&t, &whole, &wlen, err, sizeof err), 0);
-  assert_int_equal(count_of(whole, "cp.async.bulk.global.shared::cta.bulk_group"), 4); /* a row per chunk */
-  assert_int_equal(count_of(whole, "cp.async.bulk.commit_group"), 1);
-  free(whole);
-  t.scatter = PTX_SCATTER_ADD; /* added rows: staged, no whole tile */
+  assert_non_null(tcj_cfg_check(&t));
+  t.scatter = PTX_SCATTER_ADD;
   assert_non_null(tcj_cfg_check(&t));
 }
 
