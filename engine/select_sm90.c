@@ -139,11 +139,13 @@ static int sm90_vec_c(const eng_problem *p) {
   return 1;
 }
 
-/* The most stages (SM90_MAX_STAGES down to SM90_MIN_STAGES) that shared memory holds. */
-static void fit_stages(tcj_kernel_cfg *c, const eng_device_caps *caps) {
-  for (c->stages = SM90_MAX_STAGES; c->stages > SM90_MIN_STAGES; c->stages--)
+/* The most stages (SM90_MAX_STAGES down to min_stages) that shared memory holds. */
+static void fit_stages_down_to(tcj_kernel_cfg *c, const eng_device_caps *caps, int min_stages) {
+  for (c->stages = SM90_MAX_STAGES; c->stages > min_stages; c->stages--)
     if (tcj_cfg_smem_bytes(c) <= caps->max_smem_optin) break;
 }
+
+static void fit_stages(tcj_kernel_cfg *c, const eng_device_caps *caps) { fit_stages_down_to(c, caps, SM90_MIN_STAGES); }
 
 /* b_pitch_split: B's row pitch is not a multiple of SM90_LINE_BYTES; b_sector_split: nor of
  * SM90_SECTOR_BYTES. */
@@ -280,7 +282,7 @@ static void whole_tile_epilogue(const eng_problem *p, const eng_device_caps *cap
   if (tiles < (int64_t)SM90_WHOLE_EPI_MIN_WAVES * caps->sm_count) return;
   tcj_kernel_cfg whole = *c;
   whole.epi_whole = 1; /* below SM90_MIN_STAGES: the stores' overlap is what repays the stage */
-  while (whole.stages > 3 && tcj_cfg_smem_bytes(&whole) > caps->max_smem_optin) whole.stages--;
+  fit_stages_down_to(&whole, caps, 3);
   if (!tcj_cfg_check(&whole) && tcj_cfg_smem_bytes(&whole) <= caps->max_smem_optin) *c = whole;
 }
 
