@@ -91,6 +91,22 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
   if (s >= 2 && !tcj_cfg_check(&t) && tcj_cfg_smem_bytes(&t) <= caps->max_smem_optin) *c = t;
 }
 
+/* A decode tile grid of one to about 1.3 waves (133-176 tiles of 16x64 on 132 SMs) takes no K
+ * split by select_pick_split's rule (tiles >= SMs), yet leaves most SMs streaming the weight
+ * with one CTA beside others with two; slices in clusters even that out (about two CTAs per SM
+ * again, prefer_cluster_split). Measured on an H100 (2026-12-07, tcj-prof --repeat 50, bf16
+ * NT, us, cuBLAS in the same run): 1x10240x8192 60.2 in 2-slice clusters against 66.7 on the
+ * sm90 plan a large K-major weight got without a split (cuBLAS 63.8), 8x10240x8192 60.8 against
+ * 64.1 (64.3). Returns the split to start from (prefer_cluster_split sets the slice count), or
+ * 0. */
+static int decode_wave_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
+  if (caps->sm < 90 || c->bm != 16 || c->split_k || p->ab == PTX_E_S8 || p->batch > 1) return 0;
+  int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn);
+  int64_t k_bytes = select_ceil_div(p->k, c->bk) * c->bk * ptx_elem_size(p->ab);
+  if (tiles < caps->sm_count || k_bytes < 2 * MIN_SLICE_BYTES) return 0;
+  return (2 * (int64_t)caps->sm_count + tiles / 2) / tiles >= 2 ? 2 : 0; /* prefer_cluster_split's rounding */
+}
+
 /* A grouped problem's plan (eng_problem.grouped): the sm80 plan of one group of the expected
  * rows (group_rows) with n and k (K groups: all m rows and the expected depth, group_rows;
  * their kernel reads its K range on the device, so its config keeps k = 0 and one kernel
@@ -170,7 +186,10 @@ tcj_status select_plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
       if (p->grouped) return TCJ_SUCCESS; /* no K split (select_plan_sm80_grouped) */
       plan->cfg.split_k = select_pick_split(p, caps, &plan->cfg);
       if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
+      int wave_split = plan->cfg.split_k ? 0 : decode_wave_split(p, caps, &plan->cfg);
+      if (wave_split) plan->cfg.split_k = wave_split;
       prefer_cluster_split(p, caps, &plan->cfg);
+      if (wave_split && !plan->cfg.split_cluster) plan->cfg.split_k = 0; /* clusters only, never the workspace */
       return TCJ_SUCCESS;
     }
     /* No tile takes the narrow copies: pack the narrow operands and try again. */
