@@ -102,8 +102,7 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
 static int decode_wave_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
   if (caps->sm < 90 || c->bm != 16 || c->split_k || p->ab == PTX_E_S8 || p->batch > 1) return 0;
   int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn);
-  int64_t k_bytes = select_ceil_div(p->k, c->bk) * c->bk * ptx_elem_size(p->ab);
-  if (tiles < caps->sm_count || k_bytes < 2 * MIN_SLICE_BYTES) return 0;
+  if (tiles < caps->sm_count) return 0;
   return (2 * (int64_t)caps->sm_count + tiles / 2) / tiles >= 2 ? 2 : 0; /* prefer_cluster_split's rounding */
 }
 
@@ -189,7 +188,8 @@ tcj_status select_plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
       int wave_split = plan->cfg.split_k ? 0 : decode_wave_split(p, caps, &plan->cfg);
       if (wave_split) plan->cfg.split_k = wave_split;
       prefer_cluster_split(p, caps, &plan->cfg);
-      if (wave_split && !plan->cfg.split_cluster) plan->cfg.split_k = 0; /* clusters only, never the workspace */
+      /* Clusters only (a K too short for two slices is refused there), never the workspace. */
+      if (wave_split && !plan->cfg.split_cluster) plan->cfg.split_k = 0;
       return TCJ_SUCCESS;
     }
     /* No tile takes the narrow copies: pack the narrow operands and try again. */

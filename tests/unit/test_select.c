@@ -537,6 +537,9 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
     {PTX_E_BF16, PTX_E_BF16, 1, 1024, 4096, 1, "sm_90a", 1},  /* 16 tiles: 8 slices, 128 CTAs */
     {PTX_E_BF16, PTX_E_BF16, 1, 6144, 4096, 0, "sm_80", 0},   /* no clusters before sm_90 */
     {PTX_E_E4M3, PTX_E_BF16, 16, 6144, 4096, 1, "sm_89", 0},
+    /* 160 tiles of 16x64, 1.2 waves: two slices even the SMs out (decode_wave_split) */
+    {PTX_E_BF16, PTX_E_BF16, 1, 10240, 8192, 1, "sm_90a", 1},
+    {PTX_E_E4M3, PTX_E_BF16, 8, 9216, 4096, 0, "sm_90a", 1},  /* 144 tiles */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     eng_problem p = problem(cases[i].ab, cases[i].c, cases[i].m, cases[i].n, cases[i].k);
@@ -551,7 +554,26 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
     assert_int_equal(plan.cfg.split_cluster, cases[i].cluster);
     assert_int_equal(tcj_cfg_split_workspace(&plan.cfg), !cases[i].cluster);
     if (cases[i].cluster) assert_true(plan.cfg.split_k <= TCJ_CLUSTER_MAX);
+    if (cases[i].n >= 8448) assert_int_equal(plan.cfg.split_k, 2); /* past one wave */
     assert_null(tcj_cfg_check(&plan.cfg));
+  }
+  /* Past 1.3 waves (192 tiles), before sm_90 (no clusters) and for s8 (never split) the grid
+   * runs unsplit; so does a K too short for two slices. */
+  struct { ptx_elem ab, c; int64_t m, n, k; const char *arch; } whole[] = {
+    {PTX_E_BF16, PTX_E_BF16, 1, 12288, 4096, "sm_90a"},
+    {PTX_E_BF16, PTX_E_BF16, 1, 10240, 8192, "sm_80"},
+    {PTX_E_S8, PTX_E_S32, 1, 10240, 8192, "sm_90a"},
+    {PTX_E_BF16, PTX_E_BF16, 1, 10240, 128, "sm_90a"},
+  };
+  for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+    eng_problem p = problem(whole[i].ab, whole[i].c, whole[i].m, whole[i].n, whole[i].k);
+    p.op_b_t = 1;
+    p.ldb = p.k;
+    eng_plan plan = select_ok(&p, whole[i].arch, 1);
+    char text[256];
+    tcj_cfg_format(&plan.cfg, text, sizeof text);
+    print_message("%s\n", text);
+    assert_int_equal(plan.cfg.split_k, 0);
   }
 }
 
@@ -833,6 +855,7 @@ static void decode_of_a_large_k_major_weight_takes_sm90(void **state) {
     {PTX_E_E4M3, PTX_E_BF16, 1, 28672, 4096, 1, PTX_RECIPE_SM90},  /* 117 MB */
     {PTX_E_BF16, PTX_E_BF16, 1, 28672, 4096, 0, PTX_RECIPE_SM80},  /* N-major weight */
     {PTX_E_BF16, PTX_E_BF16, 1, 6144, 4096, 1, PTX_RECIPE_SM80},   /* split in a cluster */
+    {PTX_E_BF16, PTX_E_BF16, 1, 10240, 8192, 1, PTX_RECIPE_SM80},  /* 168 MB, 1.2 waves: split too */
     {PTX_E_BF16, PTX_E_BF16, 1, 16384, 512, 1, PTX_RECIPE_SM80},   /* 16 MB */
     {PTX_E_E4M3, PTX_E_BF16, 1, 16384, 2048, 1, PTX_RECIPE_SM80},  /* 32 MB */
   };
