@@ -100,7 +100,8 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
  * against 64.1 (cuBLAS 64.3-64.5). Returns the split to start from (prefer_cluster_split sets the slice count), or
  * 0. */
 static int decode_wave_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
-  if (caps->sm < 90 || c->bm != 16 || c->split_k || p->ab == PTX_E_S8 || p->batch > 1) return 0;
+  /* 16x64 only: the 16x128 tile's grids of that size (n 16.9k to 22.5k) were not measured. */
+  if (caps->sm < 90 || c->bm != 16 || c->bn != 64 || c->split_k || p->ab == PTX_E_S8 || p->batch > 1) return 0;
   int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn);
   if (tiles < caps->sm_count) return 0;
   return (2 * (int64_t)caps->sm_count + tiles / 2) / tiles >= 2 ? 2 : 0; /* prefer_cluster_split's rounding */

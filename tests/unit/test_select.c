@@ -557,13 +557,14 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
     if (cases[i].n >= 8448) assert_int_equal(plan.cfg.split_k, 2); /* past one wave */
     assert_null(tcj_cfg_check(&plan.cfg));
   }
-  /* Past 1.3 waves (192 tiles), before sm_90 (no clusters) and for s8 (never split) the grid
-   * runs unsplit; so does a K too short for two slices. */
+  /* Past 1.3 waves (192 tiles), before sm_90 (no clusters), for s8 (never split) and on the
+   * 16x128 tile the grid runs unsplit; so does a K too short for two slices. */
   struct { ptx_elem ab, c; int64_t m, n, k; const char *arch; } whole[] = {
     {PTX_E_BF16, PTX_E_BF16, 1, 12288, 4096, "sm_90a"},
     {PTX_E_BF16, PTX_E_BF16, 1, 10240, 8192, "sm_80"},
     {PTX_E_S8, PTX_E_S32, 1, 10240, 8192, "sm_90a"},
     {PTX_E_BF16, PTX_E_BF16, 1, 10240, 128, "sm_90a"},
+    {PTX_E_BF16, PTX_E_BF16, 1, 18432, 4096, "sm_90a"}, /* 144 tiles of 16x128: not measured */
   };
   for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
     eng_problem p = problem(whole[i].ab, whole[i].c, whole[i].m, whole[i].n, whole[i].k);
