@@ -97,8 +97,8 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
  * again, prefer_cluster_split). Measured on an H100 (2026-12-07, tcj-prof --repeat 50, bf16
  * NT, us, cuBLAS in the same run): 1x10240x8192 60.2 in 2-slice clusters against 66.7 on the
  * sm90 plan a large K-major weight got without a split (cuBLAS 63.5-63.8), 8x10240x8192 60.8
- * against 64.1 (cuBLAS 64.3-64.5). Returns the split to start from (prefer_cluster_split sets the slice count), or
- * 0. */
+ * against 64.1 (cuBLAS 64.3-64.5). Returns the split to start from (prefer_cluster_split sets
+ * the slice count), or 0. */
 static int decode_wave_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
   /* 16x64 only: the 16x128 tile's grids of that size (n 16.9k to 22.5k) were not measured. */
   if (caps->sm < 90 || c->bm != 16 || c->bn != 64 || c->split_k || p->ab == PTX_E_S8 || p->batch > 1) return 0;
