@@ -70,14 +70,29 @@ void select_sm80_fill_cfg(const eng_problem *p, const eng_device_caps *caps, int
   }
 }
 
+/* A 16x64 decode grid of at least one wave, which select_pick_split leaves whole (tiles >=
+ * SMs): from one wave to about 1.3 (133-176 tiles on 132 SMs, where prefer_cluster_split's
+ * rounding still gives two slices) most SMs stream the weight with one CTA beside others with
+ * two, and slices in clusters even that out. Measured on an H100 (2026-12-07, tcj-prof
+ * --repeat 50, bf16 NT, us, cuBLAS in the same run): 1x10240x8192 60.2 in 2-slice clusters
+ * against 66.7 on the sm90 plan a large K-major weight got without a split (cuBLAS 63.5-63.8),
+ * 8x10240x8192 60.8 against 64.1 (cuBLAS 64.3-64.5). The 16x128 tile's grids of that size (n
+ * 16.9k to 22.5k) were not measured; batches are never split (select_pick_split), nor is s8
+ * (tcj_cfg_check). */
+static int decode_wave_grid(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
+  return c->bm == 16 && c->bn == 64 && p->batch <= 1 &&
+         select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn) >= caps->sm_count;
+}
+
 /* On sm_90 and newer the slices of a split tile reduce in a cluster instead (one launch, no
  * workspace, no second kernel): about two CTAs per SM, at most TCJ_CLUSTER_MAX slices. Measured
  * on an H100 (tcj-prof, bf16 16x64 decode tiles, 3/4/6/8 slices): 1x6144x4096 NT 23.9, 24.0,
  * 24.6, 25.4 us; 16x4096x14336 NT 49.0, 47.1, 48.2, 48.9. Even where eight slices leave SMs
  * idle this beat the workspace: 8x1024x4096 NT ran in 9.5-10.5 us in clusters of 4 or 8
- * slices against 12.5 us with 16 slices through the workspace. */
+ * slices against 12.5 us with 16 slices through the workspace. An unsplit decode wave grid
+ * (decode_wave_grid) is split here too, in clusters only: where they refuse, it stays whole. */
 static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *caps, tcj_kernel_cfg *c) {
-  if (caps->sm < 90 || c->split_k < 2) return;
+  if (caps->sm < 90 || (c->split_k < 2 && !decode_wave_grid(p, caps, c))) return;
   tcj_kernel_cfg t = *c;
   int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn), kt = select_ceil_div(p->k, c->bk);
   int64_t s = (2 * (int64_t)caps->sm_count + tiles / 2) / tiles; /* rounded */
@@ -89,22 +104,6 @@ static void prefer_cluster_split(const eng_problem *p, const eng_device_caps *ca
   t.split_k = (int)s;
   t.split_cluster = 1;
   if (s >= 2 && !tcj_cfg_check(&t) && tcj_cfg_smem_bytes(&t) <= caps->max_smem_optin) *c = t;
-}
-
-/* A decode tile grid of one to about 1.3 waves (133-176 tiles of 16x64 on 132 SMs) takes no K
- * split by select_pick_split's rule (tiles >= SMs), yet leaves most SMs streaming the weight
- * with one CTA beside others with two; slices in clusters even that out (about two CTAs per SM
- * again, prefer_cluster_split). Measured on an H100 (2026-12-07, tcj-prof --repeat 50, bf16
- * NT, us, cuBLAS in the same run): 1x10240x8192 60.2 in 2-slice clusters against 66.7 on the
- * sm90 plan a large K-major weight got without a split (cuBLAS 63.5-63.8), 8x10240x8192 60.8
- * against 64.1 (cuBLAS 64.3-64.5). Returns the split to start from (prefer_cluster_split sets
- * the slice count), or 0. */
-static int decode_wave_split(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
-  /* 16x64 only: the 16x128 tile's grids of that size (n 16.9k to 22.5k) were not measured. */
-  if (caps->sm < 90 || c->bm != 16 || c->bn != 64 || c->split_k || p->ab == PTX_E_S8 || p->batch > 1) return 0;
-  int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn);
-  if (tiles < caps->sm_count) return 0;
-  return (2 * (int64_t)caps->sm_count + tiles / 2) / tiles >= 2 ? 2 : 0; /* prefer_cluster_split's rounding */
 }
 
 /* A grouped problem's plan (eng_problem.grouped): the sm80 plan of one group of the expected
@@ -186,11 +185,7 @@ tcj_status select_plan_sm80(const eng_problem *p, const eng_device_caps *caps, i
       if (p->grouped) return TCJ_SUCCESS; /* no K split (select_plan_sm80_grouped) */
       plan->cfg.split_k = select_pick_split(p, caps, &plan->cfg);
       if (plan->cfg.split_k && tcj_cfg_check(&plan->cfg)) plan->cfg.split_k = 0;
-      int wave_split = plan->cfg.split_k ? 0 : decode_wave_split(p, caps, &plan->cfg);
-      if (wave_split) plan->cfg.split_k = wave_split;
       prefer_cluster_split(p, caps, &plan->cfg);
-      /* Clusters only (a K too short for two slices is refused there), never the workspace. */
-      if (wave_split && !plan->cfg.split_cluster) plan->cfg.split_k = 0;
       return TCJ_SUCCESS;
     }
     /* No tile takes the narrow copies: pack the narrow operands and try again. */
