@@ -537,7 +537,7 @@ static void decode_splits_reduce_in_a_cluster_on_sm90(void **state) {
     {PTX_E_BF16, PTX_E_BF16, 1, 1024, 4096, 1, "sm_90a", 1},  /* 16 tiles: 8 slices, 128 CTAs */
     {PTX_E_BF16, PTX_E_BF16, 1, 6144, 4096, 0, "sm_80", 0},   /* no clusters before sm_90 */
     {PTX_E_E4M3, PTX_E_BF16, 16, 6144, 4096, 1, "sm_89", 0},
-    /* 160 tiles of 16x64, 1.2 waves: two slices even the SMs out (decode_wave_split) */
+    /* 160 tiles of 16x64, 1.2 waves: two slices even the SMs out (decode_wave_grid) */
     {PTX_E_BF16, PTX_E_BF16, 1, 10240, 8192, 1, "sm_90a", 1},
     {PTX_E_E4M3, PTX_E_BF16, 8, 9216, 4096, 0, "sm_90a", 1},  /* 144 tiles */
   };
