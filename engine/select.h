@@ -157,6 +157,11 @@ tcj_status eng_select(const eng_problem *p, const eng_device_caps *caps, int all
  * eng_select runs when it takes the sm90 recipe. Returns how many were written (at most max,
  * ENG_MAX_CANDIDATES cover all), or -1 with why the recipe cannot run p (e.g. not sm_90a). */
 #define ENG_MAX_CANDIDATES 24
+/* 1: a fused bias or activation on a dense cooperative 128x256 plan stages its whole tile
+ * (select_sm90.c's whole_tile_epilogue) instead of moving to ping-pong 64x256 tiles. 0 until
+ * that kernel has run on a GPU (test_gemm_ex_gpu's whole-tile table runs it, forced by TCJ_TILE
+ * "/ew") and tcj-prof has timed it against the ping-pong plan. */
+#define ENG_SM90_FUSED_WHOLE_TILE 0
 typedef struct eng_candidate {
   eng_plan plan;
   double est_us;

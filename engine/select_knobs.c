@@ -94,11 +94,11 @@ const char *eng_tile_override_apply(const eng_tile_override *ov, const eng_devic
     }
   }
   if (!why && tcj_cfg_smem_bytes(c) > caps->max_smem_optin) why = "needs more shared memory than the device has";
-  /* /ew is a mode of the TMA store path: kernels that store D otherwise (fused epilogues,
-   * scattered rows), or whose whole tile of D does not fit beside the stages (f32 D), keep their
-   * own epilogue, so one forced tile runs every problem. */
+  /* /ew is a mode of the TMA store path: kernels that store D otherwise (user epilogues,
+   * scattered rows, fp8), or whose whole tile of D does not fit beside the stages (f32 D), keep
+   * their own epilogue, so one forced tile runs every problem. */
   if (!why && ov->epi_whole && c->recipe != PTX_RECIPE_SM90) why = "/ew is the sm90 recipe's TMA store epilogue";
-  if (!why && ov->epi_whole && ptx_sm90_tma_store(c)) {
+  if (!why && ov->epi_whole) { /* the check refuses it where D does not store through TMA */
     c->epi_whole = 1;
     if (tcj_cfg_check(c) || tcj_cfg_smem_bytes(c) > caps->max_smem_optin) c->epi_whole = 0;
   }

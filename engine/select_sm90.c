@@ -274,16 +274,23 @@ static tcj_status sm90_no(const char **why, const char *fmt, ...) {
  * grouped kernel's tiles gained nothing (Qwen3-30B-A3B's down-projection at 8192 tokens 387.8 /
  * 387.1, its stored rows 478.1 / 474.0, up-projection 701.3 / 694.0), nor ping-pong 128x128. */
 #define SM90_WHOLE_EPI_MIN_WAVES 2
+/* A fused bias or activation takes the whole tile too where ENG_SM90_FUSED_WHOLE_TILE says so
+ * (the TMA path applies it from the accumulators) and the engine compiles the kernel whole
+ * (recipe_sm90.c: at the entry count's 168 registers it spills). tcj_cfg_check refuses the whole
+ * tile where D does not store through TMA (a user function, scattered rows, f32 D past the shared
+ * memory). */
 static void whole_tile_epilogue(const eng_problem *p, const eng_device_caps *caps, tcj_kernel_cfg *c) {
   if (p->grouped || c->bm != 128 || c->bn != 256 || c->pingpong || c->cluster_m || c->cluster_n ||
-      ptx_elem_size(p->ab) != 2 || ptx_elem_size(c->d) != 2 || !ptx_sm90_tma_store(c))
+      ptx_elem_size(p->ab) != 2 || ptx_elem_size(c->d) != 2 || (fused(p) && !ENG_SM90_FUSED_WHOLE_TILE))
     return;
   int64_t tiles = select_ceil_div(p->m, c->bm) * select_ceil_div(p->n, c->bn) * select_batch_of(p);
   if (tiles < (int64_t)SM90_WHOLE_EPI_MIN_WAVES * caps->sm_count) return;
   tcj_kernel_cfg whole = *c;
   whole.epi_whole = 1; /* below SM90_MIN_STAGES: the stores' overlap is what repays the stage */
   fit_stages_down_to(&whole, caps, 3);
-  if (!tcj_cfg_check(&whole) && tcj_cfg_smem_bytes(&whole) <= caps->max_smem_optin) *c = whole;
+  if (tcj_cfg_check(&whole) || tcj_cfg_smem_bytes(&whole) > caps->max_smem_optin) return;
+  if (tcj_cfg_needs_whole_program(&whole) && !eng_whole_program_expected()) return;
+  *c = whole;
 }
 
 void select_sm90_tile_epilogue(const eng_device_caps *caps, tcj_kernel_cfg *c) {
@@ -425,8 +432,17 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
      * (253-258 against 274). Half-height tiles read each group's B twice as often, which the
      * overlapped epilogue does not repay at these depths. (Short-K groups of few rows take
      * 128-row ping-pong tiles instead: pingpong_short_k_groups.) */
+    /* A fused epilogue stays on the cooperative tile where that stages its whole tile
+     * (whole_tile_epilogue, below; ENG_SM90_FUSED_WHOLE_TILE): ping-pong 64x256 hides the
+     * epilogue under the other consumer's mainloop but reads each B tile twice, and ran the
+     * fused rows at its own rate (H100, tcj-prof, 2026-12-07: 8192^3 with a column bias 1487.6
+     * us, 4096^3 with bias and GELU 199.0) where the plain whole tile ran 1396.8 and 178.0. The
+     * whole tile pays its bias and activation with the tensor cores idle, so whether it wins
+     * is to be measured. */
+    tcj_kernel_cfg whole = *cfg;
+    whole_tile_epilogue(p, caps, &whole);
     if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k && !p->grouped &&
-        ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || fused(p))) {
+        ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || (fused(p) && !whole.epi_whole))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
       static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
       fill_sm90(p, caps, &pp, b_pitch_split, b_sector_split, &c);

@@ -24,9 +24,17 @@ static int promoted_registers(const tcj_kernel_cfg *c) {
   return acc + (c->bn > 128 ? acc / 2 : acc);
 }
 
+/* A cooperative tile that stages its whole tile for TMA stores with a bias or an activation
+ * converts and applies them straight from its accumulators, all live (ptx_sm90_tma_store): at
+ * the entry count of 168 registers that spilled (48 bytes at 128x256 with a column bias and
+ * GELU, ptxas 13.0); such tiles are compiled whole, where the consumers hold 232. */
+static int fused_whole_tile(const tcj_kernel_cfg *c) {
+  return c->epi_whole && !c->pingpong && !tcj_cfg_swiglu(c) && (c->bias != PTX_BIAS_NONE || c->act != PTX_ACT_NONE);
+}
+
 static int needs_whole_program_sm90(const tcj_kernel_cfg *c) {
-  return tcj_cfg_promotion_wanted(c) &&
-         promoted_registers(c) > tcj_cfg_sm90_regs(c).entry - PROMOTED_HEADROOM_AT_ENTRY;
+  return fused_whole_tile(c) || (tcj_cfg_promotion_wanted(c) &&
+                                 promoted_registers(c) > tcj_cfg_sm90_regs(c).entry - PROMOTED_HEADROOM_AT_ENTRY);
 }
 
 /* The sm90 recipe: see gemm_sm90.c for why each limit exists. */

@@ -67,7 +67,13 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
    * an activation in cooperative kernels spills (48 bytes at 128x256 with a column bias and
    * GELU, the bias already in shared memory), not in ping-pong ones; a batch's extra addresses
    * spill beside 128 cooperative accumulators (176 bytes at 128x256), not beside 96 or fewer,
-   * nor in ping-pong consumers. The staged path works on a few staged values at a time. */
+   * nor in ping-pong consumers. The staged path works on a few staged values at a time.
+   * Those counts are under nvJitLink, which ignores setmaxnreg. A cooperative tile with a fused
+   * bias or activation takes the TMA path when it stages its whole tile (epi_whole), which the
+   * engine compiles as a whole program (tcj_cfg_needs_whole_program): there 128x256 compiled
+   * without spills with every bias kind and type and every activation (ptxas 13.0, all four op
+   * pairs, f16 and bf16) but one, a row bias beside erf GELU (108 bytes), which stays staged;
+   * through nvJitLink a column bias with GELU spilled 48 bytes. */
   int acc = tcj_cfg_sm90_accumulators(c);
   /* A row scale alone (row_scale: the MoE router weights) is two values per 64-row block from
    * shared memory, as a row bias's; without a bias or an activation beside it, no spills at
@@ -96,7 +102,8 @@ int ptx_sm90_tma_store(const tcj_kernel_cfg *c) {
   if (ptx_group_k(c->grouped)) return 0;
   /* Scattered rows are added one row at a time, wherever their indices point. */
   if (c->scatter) return 0;
-  return !c->user && (!fused || c->pingpong) && (!c->batched || acc <= 96 || c->pingpong);
+  int whole_fused = c->epi_whole && !(c->bias == PTX_BIAS_ROW && c->act == PTX_ACT_GELU);
+  return !c->user && (!fused || c->pingpong || whole_fused) && (!c->batched || acc <= 96 || c->pingpong);
 }
 
 int ptx_sm90_bulk_rows(const tcj_kernel_cfg *c) {

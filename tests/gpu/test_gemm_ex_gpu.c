@@ -1082,11 +1082,14 @@ static void three_consumer_tiles_match_reference(void **state) {
 /* The whole-tile TMA epilogue ("/ew"), forced: persistent CTAs whose consumers store tile after
  * tile with the previous tile's stores in flight, tile rows and columns past m and n, f32 D (four
  * boxes a row block), a batch and MN-major operands on ping-pong tiles, C read (beta: the staged
- * path after TMA tiles in one kernel) and a fused epilogue that keeps the staged path. */
+ * path after TMA tiles in one kernel), and fused epilogues on cooperative tiles, which the TMA
+ * path applies from the accumulators when it stages the whole tile: column and row biases of
+ * each type, every activation, tiles past m and n, and beta with a bias (staged in the same
+ * kernel). */
 static void whole_tile_epilogues_match_reference(void **state) {
   (void)state;
   skip_unless_sm90();
-  forced_run runs[7];
+  forced_run runs[6 + 6];
   runs[0].c = mk("1000x1000x999, tiles past m and n", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1000, 1000, 999, 6801);
   runs[0].c.alpha = scaled_alpha(999, 0);
   runs[0].tile = GPU_SM90_WHOLE_EPI_TILE;
@@ -1108,12 +1111,43 @@ static void whole_tile_epilogues_match_reference(void **state) {
   runs[5].c.beta = 0.5f;
   runs[5].c.alpha = scaled_alpha(1024, 1);
   runs[5].tile = GPU_SM90_WHOLE_EPI_TILE;
-  runs[6].c = mk("2304x1536x1024, column bias + gelu (staged)", TCJ_BF16, TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 2304, 1536,
-                 1024, 6807);
-  runs[6].c.bias = TCJ_BIAS_COL;
-  runs[6].c.act = TCJ_ACT_GELU;
-  runs[6].c.alpha = scaled_alpha(1024, 0);
-  runs[6].tile = GPU_SM90_WHOLE_EPI_TILE;
+  static const struct {
+    const char *what;
+    tcj_dtype ab;
+    tcj_op op_a, op_b;
+    int64_t m, n, k;
+    tcj_bias_kind bias;
+    tcj_dtype bias_type;
+    tcj_activation act;
+    float beta; /* C read: the staged path, in the same kernel */
+  } fused[] = {
+    {"2304x1536x1024, column bias + gelu", TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 2304, 1536, 1024, TCJ_BIAS_COL, TCJ_F32,
+     TCJ_ACT_GELU, 0},
+    {"1000x1000x999, bf16 row bias + relu, tiles past m and n", TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 1000, 1000, 999,
+     TCJ_BIAS_ROW, TCJ_BF16, TCJ_ACT_RELU, 0},
+    {"f16 4096x2560x512 op_a T, gelu (tanh), no bias", TCJ_F16, TCJ_OP_T, TCJ_OP_N, 4096, 2560, 512, TCJ_BIAS_NONE,
+     TCJ_F32, TCJ_ACT_GELU_TANH, 0},
+    {"8192x4096x256, 8 tiles a CTA, f16 column bias + silu", TCJ_BF16, TCJ_OP_N, TCJ_OP_T, 8192, 4096, 256,
+     TCJ_BIAS_COL, TCJ_F16, TCJ_ACT_SILU, 0},
+    {"2000x3000x1024, C read, column bias + gelu", TCJ_BF16, TCJ_OP_N, TCJ_OP_N, 2000, 3000, 1024, TCJ_BIAS_COL,
+     TCJ_F32, TCJ_ACT_GELU, 0.5f},
+    {"3000x2056x777, row bias only, odd k", TCJ_BF16, TCJ_OP_T, TCJ_OP_T, 3000, 2056, 777, TCJ_BIAS_ROW, TCJ_F32,
+     TCJ_ACT_NONE, 0},
+  };
+  for (int i = 0; i < NCASES(fused); i++) {
+    forced_run *r = &runs[6 + i];
+    r->c = mk(fused[i].what, fused[i].ab, fused[i].ab, fused[i].op_a, fused[i].op_b, fused[i].m, fused[i].n,
+              fused[i].k, 6807 + (uint64_t)i);
+    r->c.bias = fused[i].bias;
+    r->c.bias_type = fused[i].bias_type;
+    r->c.act = fused[i].act;
+    if (fused[i].beta != 0) {
+      r->c.cm = C_SEPARATE;
+      r->c.beta = fused[i].beta;
+    }
+    r->c.alpha = scaled_alpha(fused[i].k, i);
+    r->tile = GPU_SM90_WHOLE_EPI_TILE;
+  }
   int failed = run_on_forced_tiles(runs, NCASES(runs));
   if (failed) fail_msg("%d of %d cases on whole-tile epilogues failed (see FAIL lines above)", failed, NCASES(runs));
 }

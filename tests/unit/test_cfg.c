@@ -1409,6 +1409,63 @@ static void sm90_whole_tile_epilogue_round_trips_and_sizes_its_staging(void **st
   assert_non_null(tcj_cfg_check(&t));
 }
 
+/* A fused bias or activation on a cooperative tile takes the TMA store only when it stages the
+ * whole tile, and such a kernel needs the whole-program compile (setmaxnreg's registers: it
+ * spilled under nvJitLink); a row bias beside erf GELU spilled even compiled whole and is refused
+ * the whole tile. The box-at-a-time epilogue keeps fused epilogues staged; ping-pong tiles store
+ * them through TMA either way and need no whole-program compile. Each path's PTX: bias and GELU
+ * applied before the bulk tensor stores, or staged with no tensor store. */
+static void sm90_fused_epilogues_stage_the_whole_cooperative_tile(void **state) {
+  (void)state;
+  tcj_kernel_cfg c = sm90_cfg();
+  c.bm = 128, c.bn = 256, c.stages = 3, c.epi_whole = 1;
+  c.n = 4096, c.k = 4096;
+  c.bias = PTX_BIAS_COL, c.bias_t = PTX_E_BF16, c.act = PTX_ACT_GELU;
+  assert_null(tcj_cfg_check(&c));
+  assert_true(ptx_sm90_tma_store(&c));
+  assert_true(tcj_cfg_needs_whole_program(&c));
+  char *whole = NULL, *staged = NULL, err[512];
+  size_t wlen = 0, slen = 0;
+  assert_int_equal(ptx_gen_gemm(&c, &whole, &wlen, err, sizeof err), 0);
+  tcj_kernel_cfg t = c;
+  t.epi_whole = 0, t.stages = 4;
+  assert_null(tcj_cfg_check(&t));
+  assert_false(ptx_sm90_tma_store(&t));
+  assert_false(tcj_cfg_needs_whole_program(&t));
+  assert_int_equal(ptx_gen_gemm(&t, &staged, &slen, err, sizeof err), 0);
+  assert_int_equal(count_of(whole, "cp.async.bulk.tensor.2d.global.shared::cta"), 4);
+  assert_int_equal(count_of(staged, "cp.async.bulk.tensor.2d.global.shared::cta"), 0);
+  /* erf GELU's exponential on each of a thread's 128 accumulators in the TMA path, besides the
+   * staged path's (beta != 0) */
+  assert_true(count_of(whole, "ex2.approx.ftz.f32") >= 128 + count_of(staged, "ex2.approx.ftz.f32") / 2);
+  free(whole);
+  free(staged);
+  t = c;
+  t.bias = PTX_BIAS_NONE, t.act = PTX_ACT_SILU; /* an activation alone */
+  assert_null(tcj_cfg_check(&t));
+  assert_true(tcj_cfg_needs_whole_program(&t));
+  t.act = PTX_ACT_NONE; /* plain: the whole tile needs no whole-program compile */
+  assert_null(tcj_cfg_check(&t));
+  assert_false(tcj_cfg_needs_whole_program(&t));
+  t = c;
+  t.bias = PTX_BIAS_ROW;
+  assert_false(ptx_sm90_tma_store(&t));
+  assert_non_null(tcj_cfg_check(&t));
+  t.act = PTX_ACT_GELU_TANH;
+  assert_null(tcj_cfg_check(&t));
+  t = c;
+  t.user = 0x1234, t.bias = PTX_BIAS_NONE, t.act = PTX_ACT_NONE; /* a user function: never TMA */
+  assert_false(ptx_sm90_tma_store(&t));
+  t = pp_cfg();
+  t.bias = PTX_BIAS_COL, t.bias_t = PTX_E_BF16, t.act = PTX_ACT_GELU;
+  assert_null(tcj_cfg_check(&t));
+  assert_true(ptx_sm90_tma_store(&t));
+  t.epi_whole = 1, t.stages = 4;
+  while (tcj_cfg_smem_bytes(&t) > 232448) t.stages--;
+  assert_null(tcj_cfg_check(&t));
+  assert_false(tcj_cfg_needs_whole_program(&t));
+}
+
 static void sm90_pingpong_text_round_trips_with_and_without_a_cluster(void **state) {
   (void)state;
   tcj_kernel_cfg c = pp_cfg();
@@ -2058,6 +2115,7 @@ int main(void) {
     cmocka_unit_test(sm90_shared_memory_follows_the_layout),
     cmocka_unit_test(sm90_tiles_are_whole_swizzle_atoms),
     cmocka_unit_test(sm90_deepest_ring_that_fits_hopper),
+    cmocka_unit_test(sm90_fused_epilogues_stage_the_whole_cooperative_tile),
     cmocka_unit_test(sm90_pingpong_text_round_trips_with_and_without_a_cluster),
     cmocka_unit_test(sm90_whole_tile_epilogue_round_trips_and_sizes_its_staging),
     cmocka_unit_test(sm90_pingpong_non_canonical_text_is_rejected),

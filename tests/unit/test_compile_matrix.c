@@ -849,6 +849,27 @@ static void every_sm90_tile_the_check_accepts_compiles(void **state) {
   }
   assert_true(nwhole >= 1); /* 128x256 cooperative with 16-bit D (f32 D does not fit) */
   print_message("%d of them with the whole-tile epilogue\n", n - plain);
+  /* A cooperative whole tile also takes fused epilogues through TMA (TCJ_TILE "/ew" with a bias
+   * or an activation), compiled whole: each bias kind and an activation of each formula. */
+  static const struct { ptx_bias bias; ptx_act act; } fused[] = {
+    {PTX_BIAS_COL, PTX_ACT_GELU}, {PTX_BIAS_ROW, PTX_ACT_RELU}, {PTX_BIAS_NONE, PTX_ACT_GELU_TANH},
+    {PTX_BIAS_COL, PTX_ACT_SILU}};
+  int whole_end = n, nfused = 0;
+  for (int i = plain; i < whole_end; i++) {
+    if (cfgs[i].pingpong || cfgs[i].bm != 128 || cfgs[i].bn != 256) continue;
+    for (size_t f = 0; f < sizeof fused / sizeof *fused; f++) {
+      tcj_kernel_cfg c = cfgs[i];
+      c.bias = fused[f].bias;
+      c.bias_t = f % 2 ? PTX_E_F32 : c.ab;
+      c.act = fused[f].act;
+      assert_null(tcj_cfg_check(&c));
+      assert_true(tcj_cfg_needs_whole_program(&c));
+      assert_true(n < 96);
+      cfgs[n++] = c;
+      nfused++;
+    }
+  }
+  assert_true(nfused >= 4);
   matrix m = make_matrix(cfgs, n);
   int workers = 0, failures = 0;
   run_matrix(&m, &workers);

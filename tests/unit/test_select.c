@@ -963,6 +963,46 @@ static void sm90_tiles_follow_the_time_model(void **state) {
   }
 }
 
+/* With ENG_SM90_FUSED_WHOLE_TILE, a fused bias or activation on the cooperative 128x256 tile
+ * stages its whole tile, where the engine compiles the kernel whole (it needs setmaxnreg's
+ * registers: tcj_cfg_needs_whole_program) and the tile runs two waves or more; else (and while
+ * the switch is off, as now) the epilogue hides under ping-pong 64x256 tiles, as it does at up
+ * to 32 K tiles (SM90_PINGPONG_MAX_KT). */
+static void fused_epilogues_stage_the_whole_cooperative_tile_where_compiled_whole(void **state) {
+  (void)state;
+  struct { int64_t m, n, k; ptx_bias bias; ptx_act act; int whole; } cases[] = {
+    {4096, 4096, 4096, PTX_BIAS_COL, PTX_ACT_GELU, 1},  /* 512 tiles of 128x256 */
+    {8192, 8192, 8192, PTX_BIAS_COL, PTX_ACT_NONE, 1},
+    {4096, 6144, 4096, PTX_BIAS_ROW, PTX_ACT_RELU, 1},
+    {4096, 4096, 4096, PTX_BIAS_NONE, PTX_ACT_SILU, 1},
+    {4096, 6144, 4096, PTX_BIAS_ROW, PTX_ACT_GELU, 0},  /* spilled compiled whole: ping-pong */
+    {128, 28672, 4096, PTX_BIAS_COL, PTX_ACT_GELU, 0},  /* 112 tiles: one wave */
+    {8192, 8192, 1024, PTX_BIAS_COL, PTX_ACT_GELU, 0},  /* 16 K tiles: ping-pong */
+  };
+  for (int hide = 0; hide < 2; hide++)
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      eng_problem p = problem(PTX_E_BF16, PTX_E_BF16, cases[i].m, cases[i].n, cases[i].k);
+      p.bias = cases[i].bias;
+      p.bias_t = PTX_E_BF16;
+      p.act = cases[i].act;
+      eng_nvrtc_hide(hide);
+      eng_plan plan = select_ok(&p, "sm_90a", 1);
+      eng_nvrtc_hide(0);
+      int whole = ENG_SM90_FUSED_WHOLE_TILE && cases[i].whole && !hide && eng_whole_program_expected();
+      char text[512];
+      assert_true(tcj_cfg_format(&plan.cfg, text, sizeof text) > 0);
+      print_message("%s%s\n", hide ? "no NVRTC: " : "", text);
+      assert_int_equal(plan.cfg.recipe, PTX_RECIPE_SM90);
+      assert_int_equal(plan.cfg.epi_whole, whole);
+      assert_int_equal(plan.cfg.pingpong, !whole);
+      assert_int_equal(plan.cfg.bm, whole ? 128 : 64);
+      assert_int_equal(plan.cfg.bn, 256);
+      assert_int_equal(plan.cfg.stages, whole ? 3 : 5);
+      assert_int_equal(tcj_cfg_needs_whole_program(&plan.cfg), whole);
+      assert_true(ptx_sm90_tma_store(&plan.cfg));
+    }
+}
+
 /* ---- TCJ_RECIPE and TCJ_TILE ------------------------------------------------------------ */
 
 static void forced_recipes_select_or_say_why_not(void **state) {
@@ -1129,9 +1169,10 @@ static void tile_override_text_takes_an_optional_pingpong(void **state) {
 }
 
 /* "/ew" (after "/pp") asks for the whole-tile TMA epilogue: kernels that store D through TMA
- * take it, the others (a fused bias here) keep their staged epilogue under the same tile, so one
- * forced tile runs a test's every case; shared memory is checked with it (128x256 bf16 holds 3
- * stages beside 4 boxes a consumer, not 4); other recipes refuse it. */
+ * take it (a fused bias and GELU among them, which the TMA path applies when it stages the whole
+ * tile), the others (a batch beside 128 accumulators here) keep their staged epilogue under the
+ * same tile, so one forced tile runs a test's every case; shared memory is checked with it
+ * (128x256 bf16 holds 3 stages beside 4 boxes a consumer, not 4); other recipes refuse it. */
 static void tile_override_whole_epilogue_goes_where_d_stores_through_tma(void **state) {
   (void)state;
   eng_tuning t = {NULL, {0}, 0};
@@ -1152,6 +1193,14 @@ static void tile_override_whole_epilogue_goes_where_d_stores_through_tma(void **
   fused.bias_t = PTX_E_BF16;
   fused.act = PTX_ACT_GELU;
   plan = select_tuned_ok(&fused, "sm_90a", &t);
+  assert_int_equal(plan.cfg.epi_whole, 1);
+  assert_int_equal(plan.cfg.bn, 256);
+  eng_problem batched = plain;
+  batched.batch = 4;
+  batched.stride_a = batched.m * batched.k;
+  batched.stride_b = batched.k * batched.n;
+  batched.stride_c = batched.stride_d = batched.m * batched.n;
+  plan = select_tuned_ok(&batched, "sm_90a", &t);
   assert_int_equal(plan.cfg.epi_whole, 0);
   assert_int_equal(plan.cfg.bn, 256);
   eng_device_caps caps = caps_of("sm_90a");
@@ -2341,6 +2390,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(sm90_packs_operands_below_16_bytes_or_falls_back),
     cmocka_unit_test(sm90_c_vector_follows_alignment_and_n),
     cmocka_unit_test(sm90_tiles_follow_the_time_model),
+    cmocka_unit_test(fused_epilogues_stage_the_whole_cooperative_tile_where_compiled_whole),
     cmocka_unit_test(forced_recipes_select_or_say_why_not),
     cmocka_unit_test(tile_override_text_takes_an_optional_cluster),
     cmocka_unit_test(tile_override_applies_to_sm90_plans),
