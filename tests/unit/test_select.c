@@ -1195,6 +1195,10 @@ static void tile_override_whole_epilogue_goes_where_d_stores_through_tma(void **
   plan = select_tuned_ok(&fused, "sm_90a", &t);
   assert_int_equal(plan.cfg.epi_whole, 1);
   assert_int_equal(plan.cfg.bn, 256);
+  fused.bias = PTX_BIAS_ROW; /* beside erf GELU: staged (it spilled as a whole tile) */
+  plan = select_tuned_ok(&fused, "sm_90a", &t);
+  assert_int_equal(plan.cfg.epi_whole, 0);
+  assert_int_equal(plan.cfg.bn, 256);
   eng_problem batched = plain;
   batched.batch = 4;
   batched.stride_a = batched.m * batched.k;
