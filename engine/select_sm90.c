@@ -293,6 +293,13 @@ static void whole_tile_epilogue(const eng_problem *p, const eng_device_caps *cap
   *c = whole;
 }
 
+/* Whether whole_tile_epilogue would give c the whole tile. */
+static int takes_whole_tile(const eng_problem *p, const eng_device_caps *caps, const tcj_kernel_cfg *c) {
+  tcj_kernel_cfg whole = *c;
+  whole_tile_epilogue(p, caps, &whole);
+  return whole.epi_whole;
+}
+
 void select_sm90_tile_epilogue(const eng_device_caps *caps, tcj_kernel_cfg *c) {
   if (!c->epi_whole) return;
   c->epi_whole = 0;
@@ -439,10 +446,9 @@ tcj_status select_sm90_candidates(const eng_problem *p, const eng_device_caps *c
      * us, 4096^3 with bias and GELU 199.0) where the plain whole tile ran 1396.8 and 178.0. The
      * whole tile pays its bias and activation with the tensor cores idle, so whether it wins
      * is to be measured. */
-    tcj_kernel_cfg whole = *cfg;
-    whole_tile_epilogue(p, caps, &whole);
     if (cfg->bm == 128 && cfg->bn == 256 && !cfg->split_k && !p->grouped &&
-        ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) || (fused(p) && !whole.epi_whole))) {
+        ((select_ceil_div(p->k, cfg->bk) <= SM90_PINGPONG_MAX_KT && !b_pitch_split) ||
+         (fused(p) && !takes_whole_tile(p, caps, cfg)))) {
       /* The same CTA area as two 64x256 tiles, one per consumer. */
       static const struct tile90 pp = {64, 256, 2, 1.0, 1, OFFER_ALL};
       fill_sm90(p, caps, &pp, b_pitch_split, b_sector_split, &c);
